@@ -1,0 +1,53 @@
+# hookline: the two commands a newcomer needs are
+#   make demo   - set up, build the library and run the demo agent loop
+#   make test   - run every test (Rust, header drift, ctest, Go, Node)
+CARGO ?= cargo
+LIBDIR := target/release
+CBINDGEN_VERSION := 0.29.0
+BUILD := build
+
+.PHONY: all lib header setup demo test test-rust test-header test-c test-c-valgrind test-go test-node bench fuzz soak clean
+
+all: lib
+
+lib:
+	$(CARGO) build --release
+
+# Regenerate the committed header with the pinned cbindgen.
+header:
+	scripts/cbindgen.sh $(CBINDGEN_VERSION) include/hookline.h
+
+setup:
+	scripts/setup.sh
+
+demo: setup lib
+	$(MAKE) -C examples/demo run
+
+test: setup lib test-rust test-header test-c test-go test-node
+	@echo "all test suites passed"
+
+test-rust:
+	$(CARGO) test --release
+
+test-header:
+	scripts/cbindgen.sh $(CBINDGEN_VERSION) $(BUILD)/hookline.h.fresh
+	diff -u include/hookline.h $(BUILD)/hookline.h.fresh || (echo "include/hookline.h drifted from the code: run 'make header'" && exit 1)
+	@echo "header: include/hookline.h matches a fresh cbindgen $(CBINDGEN_VERSION) generation"
+
+test-c: lib
+	cmake -S ctests -B $(BUILD)/ctests -DCMAKE_BUILD_TYPE=Debug >/dev/null
+	cmake --build $(BUILD)/ctests -j2
+	cd $(BUILD)/ctests && ctest --output-on-failure -j2
+
+test-c-valgrind: lib
+	scripts/valgrind-ctests.sh
+
+test-go: lib
+	cd bindings/go && go vet ./... && go test -race -count=1 ./...
+
+test-node: lib
+	cd bindings/node && npm test
+
+clean:
+	$(CARGO) clean
+	rm -rf $(BUILD)

@@ -1,0 +1,1 @@
+//! C ABI for the engine (`hl_engine_*`).

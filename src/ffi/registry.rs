@@ -1,0 +1,1 @@
+//! C ABI for the registry (`hl_registry_*`).

@@ -1,0 +1,33 @@
+//! # hookline
+//!
+//! A lifecycle-hook engine for AI coding agents. Agent hosts call it at
+//! every lifecycle event (session start/end, prompt submit, before/after
+//! each tool call, permission prompts, compaction, stop); it runs the
+//! user's configured shell hooks (the Claude Code / VT Code hooks protocol:
+//! JSON on stdin, exit codes and JSON on stdout) and the host's in-process
+//! callbacks, and returns one merged decision.
+//!
+//! Two entry points, usable from Rust directly or through the C ABI
+//! (`include/hookline.h`):
+//!
+//! - [`LifecycleHookEngine`]: configured shell hooks plus callback hooks,
+//!   behind a workspace approval gate bound to a digest of the command set.
+//! - [`Hooks`]: an in-process registry of named callbacks per hook point.
+//!
+//! The core is safe Rust (`unsafe` is confined to the `ffi` module).
+#![deny(unsafe_code)]
+
+pub mod callback;
+pub mod error;
+pub mod event;
+pub mod log;
+pub mod registry;
+pub mod runtime;
+
+#[allow(unsafe_code)]
+mod ffi;
+
+pub use callback::{CallResult, HostCallback, Reply, SharedCallback};
+pub use error::{Error, Result, Status};
+pub use event::HookEvent;
+pub use registry::*;

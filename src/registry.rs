@@ -1,0 +1,1 @@
+//! In-process hook registry (agy-bridge `Hooks` parity). SPEC §4.
