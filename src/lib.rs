@@ -18,11 +18,19 @@
 #![deny(unsafe_code)]
 
 pub mod callback;
+pub mod config;
+pub mod engine;
 pub mod error;
 pub mod event;
+pub mod gate;
+pub mod interpret;
 pub mod log;
+pub mod matcher;
+pub mod payload;
 pub mod registry;
+pub mod runner;
 pub mod runtime;
+pub mod trust;
 
 #[allow(unsafe_code)]
 mod ffi;
@@ -30,4 +38,3 @@ mod ffi;
 pub use callback::{CallResult, HostCallback, Reply, SharedCallback};
 pub use error::{Error, Result, Status};
 pub use event::HookEvent;
-pub use registry::*;
