@@ -1,1 +1,124 @@
-//! (in progress)
+//! The workspace approval gate's digest and previews (SPEC §5.6).
+//!
+//! A configuration's *command set* is listed as one
+//! [`LifecycleHookCommandPreview`] per configured command: events in
+//! `hl_event` order ([`HookEvent::ALL`]), within an event in configuration
+//! order (never sorted: order changes behaviour, so it changes the digest).
+//! Each preview serialises as compact JSON with keys in exactly this order:
+//!
+//! ```text
+//! {"event":"pre_tool_use","matcher":"Bash","command":"./check.sh","timeout_seconds":10}
+//! ```
+//!
+//! - `event` is the snake_case key in both dialects (`stop` for VT Code's
+//!   `task_completion` / `task_completed` aliases);
+//! - `matcher` is the string exactly as written (untrimmed; `""` and `"*"`
+//!   kept), `null` when absent;
+//! - `command` is exactly as written;
+//! - `timeout_seconds` is the value written (`timeout` in the Claude
+//!   dialect), `null` when absent — an explicit 60 and an absent timeout
+//!   digest differently.
+//!
+//! The digest is the lowercase hex SHA-256 of those lines joined by `\n` (no
+//! trailing newline); no commands digest as SHA-256 of the empty string.
+//! Callback hooks are host code and not part of the digest.
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::config::HooksConfig;
+use crate::event::HookEvent;
+
+/// One configured command as the approval gate sees it. Serialises with its
+/// keys in exactly the declared order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LifecycleHookCommandPreview {
+    /// snake_case event key (`pre_tool_use`, ...).
+    pub event: String,
+    /// The matcher as written, `None` when absent.
+    pub matcher: Option<String>,
+    /// The command as written.
+    pub command: String,
+    /// The timeout as written, `None` when absent.
+    pub timeout_seconds: Option<u64>,
+}
+
+/// The previews of every configured command, in digest order.
+pub fn command_previews(config: &HooksConfig) -> Vec<LifecycleHookCommandPreview> {
+    let mut out = Vec::with_capacity(config.command_count());
+    for event in HookEvent::ALL {
+        for group in config.groups(event) {
+            for hook in &group.hooks {
+                out.push(LifecycleHookCommandPreview {
+                    event: event.key().to_owned(),
+                    matcher: group.matcher_raw.clone(),
+                    command: hook.command.clone(),
+                    timeout_seconds: hook.timeout_seconds,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The digest of a configuration's command set (lowercase hex SHA-256).
+pub fn command_digest(config: &HooksConfig) -> String {
+    digest_of_previews(&command_previews(config))
+}
+
+/// The digest of a list of previews: SHA-256 of their compact JSON lines
+/// joined by `\n`, as lowercase hex.
+pub fn digest_of_previews(previews: &[LifecycleHookCommandPreview]) -> String {
+    let mut hasher = Sha256::new();
+    for (i, p) in previews.iter().enumerate() {
+        if i > 0 {
+            hasher.update(b"\n");
+        }
+        // Serialising a struct of strings and integers cannot fail.
+        let line = serde_json::to_vec(p).unwrap_or_default();
+        hasher.update(&line);
+    }
+    hex(&hasher.finalize())
+}
+
+/// The previews as a JSON array (the `hl_engine_command_previews` text).
+pub fn previews_json(previews: &[LifecycleHookCommandPreview]) -> String {
+    serde_json::to_string(previews).unwrap_or_else(|_| "[]".to_owned())
+}
+
+fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        s.push(DIGITS[usize::from(b >> 4)] as char);
+        s.push(DIGITS[usize::from(b & 0x0f)] as char);
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spec_example_digest() {
+        let p = LifecycleHookCommandPreview {
+            event: "pre_tool_use".into(),
+            matcher: Some("Bash".into()),
+            command: "./check.sh".into(),
+            timeout_seconds: Some(10),
+        };
+        assert_eq!(
+            digest_of_previews(&[p]),
+            "dab52b17fd76003bdb76b274ea78a3c98e23aee6eadbe388d34d5d946751bc89"
+        );
+    }
+
+    #[test]
+    fn no_commands_digest_is_sha256_of_empty_string() {
+        assert_eq!(
+            digest_of_previews(&[]),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
+    }
+}

@@ -1,1 +1,325 @@
-//! (in progress)
+//! Matchers: which configured hook groups run for an event (SPEC §5.1, §5.2).
+//!
+//! Every matcher rule of the contract lives here:
+//!
+//! - **VT Code dialect** ([`Matcher::vtcode`]): the pattern is trimmed;
+//!   absent, `""` or `"*"` match everything; anything else is a regular
+//!   expression anchored as `^(?:P)$` (so `Edit` does not match
+//!   `NotebookEdit`).
+//! - **Claude Code dialect** ([`Matcher::claude`], also used for callback
+//!   hooks): absent, `""` or `"*"` match everything; a value made only of
+//!   letters, digits, `_`, `-`, space, `,` and `|` is an exact tool name or a
+//!   list of names split on `|` and `,` (elements trimmed, empty elements
+//!   dropped); anything else is an unanchored regular expression
+//!   (`.*Edit` matches `NotebookEdit`).
+//! - Matching is case-sensitive in both dialects.
+//! - [`match_subject`] says what an event's matcher is tested against (the
+//!   last column of the SPEC §5.2 table).
+//!
+//! Choices where the contract is silent (documented here on purpose):
+//!
+//! - A Claude matcher is trimmed before it is classified, so `" * "` and
+//!   `"  "` match everything and `"mcp__.* "` is the regex `mcp__.*`.
+//! - A Claude name list whose elements are all empty (e.g. `"|"` or `",,"`)
+//!   matches nothing, as in Claude Code.
+//! - When the field a matcher is tested against is missing from the input
+//!   (the engine validates inputs first, so this should not happen), the
+//!   subject is the empty string: only match-all matchers (and regexes that
+//!   accept `""`) run.
+
+use serde_json::Value;
+
+use crate::config::Dialect;
+use crate::event::HookEvent;
+
+/// A compiled matcher.
+#[derive(Clone, Debug)]
+pub enum Matcher {
+    /// Matches every subject (absent, `""` or `"*"`).
+    All,
+    /// Claude dialect: exact, case-sensitive names.
+    Names(Vec<String>),
+    /// A regular expression (anchored `^(?:P)$` in the VT Code dialect,
+    /// unanchored in the Claude dialect).
+    Regex(regex::Regex),
+}
+
+impl Matcher {
+    /// Compile a matcher with the VT Code rule: the pattern is trimmed;
+    /// `None`, `""` and `"*"` match all; anything else is the regular
+    /// expression `^(?:P)$`.
+    pub fn vtcode(raw: Option<&str>) -> Result<Matcher, regex::Error> {
+        let Some(p) = raw.map(str::trim) else { return Ok(Matcher::All) };
+        if p.is_empty() || p == "*" {
+            return Ok(Matcher::All);
+        }
+        Ok(Matcher::Regex(regex::Regex::new(&format!("^(?:{p})$"))?))
+    }
+
+    /// Compile a matcher with the Claude Code rule: `None`, `""` and `"*"`
+    /// match all; a value made only of `[A-Za-z0-9_\- ,|]` is a list of exact
+    /// names split on `|` and `,` (trimmed, empty elements dropped);
+    /// anything else is an unanchored regular expression.
+    pub fn claude(raw: Option<&str>) -> Result<Matcher, regex::Error> {
+        let Some(p) = raw.map(str::trim) else { return Ok(Matcher::All) };
+        if p.is_empty() || p == "*" {
+            return Ok(Matcher::All);
+        }
+        let is_name_list = p
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | ' ' | ',' | '|'));
+        if is_name_list {
+            let names = p
+                .split(['|', ','])
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned)
+                .collect();
+            return Ok(Matcher::Names(names));
+        }
+        Ok(Matcher::Regex(regex::Regex::new(p)?))
+    }
+
+    /// Compile a matcher with the rule of `dialect`.
+    pub fn for_dialect(dialect: Dialect, raw: Option<&str>) -> Result<Matcher, regex::Error> {
+        match dialect {
+            Dialect::VtCode => Matcher::vtcode(raw),
+            Dialect::Claude => Matcher::claude(raw),
+        }
+    }
+
+    /// Whether `subject` matches (case-sensitive).
+    pub fn matches(&self, subject: &str) -> bool {
+        match self {
+            Matcher::All => true,
+            Matcher::Names(names) => names.iter().any(|n| n == subject),
+            Matcher::Regex(re) => re.is_match(subject),
+        }
+    }
+
+    /// Whether a subject as returned by [`match_subject`] matches: `None`
+    /// (the event ignores matchers) always matches.
+    pub fn matches_subject(&self, subject: Option<&str>) -> bool {
+        subject.map_or(true, |s| self.matches(s))
+    }
+
+    /// Whether this matcher matches everything.
+    pub fn is_all(&self) -> bool {
+        matches!(self, Matcher::All)
+    }
+}
+
+fn field<'a>(input: &'a Value, name: &str) -> &'a str {
+    input.get(name).and_then(Value::as_str).unwrap_or("")
+}
+
+/// What an event's matcher is tested against (SPEC §5.2, last column).
+/// `None` means the event ignores matchers (every group matches).
+///
+/// SessionStart → the session trigger; SessionEnd → `reason`; Subagent* →
+/// `agent_name`; UserPromptSubmit → `prompt` (VT Code) / none (Claude);
+/// PreToolUse, PostToolUse, PermissionRequest, PostToolUseFailure →
+/// `tool_name`; PreCompact → `trigger`; Stop → the literal `"stop"` (VT Code)
+/// / none (Claude); Notification → `notification_type`.
+pub fn match_subject<'a>(
+    event: HookEvent,
+    dialect: Dialect,
+    input: &'a Value,
+    session_trigger: &'a str,
+) -> Option<&'a str> {
+    match event {
+        HookEvent::SessionStart => Some(session_trigger),
+        HookEvent::SessionEnd => Some(field(input, "reason")),
+        HookEvent::SubagentStart | HookEvent::SubagentStop => Some(field(input, "agent_name")),
+        HookEvent::UserPromptSubmit => match dialect {
+            Dialect::VtCode => Some(field(input, "prompt")),
+            Dialect::Claude => None,
+        },
+        HookEvent::PreToolUse
+        | HookEvent::PostToolUse
+        | HookEvent::PermissionRequest
+        | HookEvent::PostToolUseFailure => Some(field(input, "tool_name")),
+        HookEvent::PreCompact => Some(field(input, "trigger")),
+        HookEvent::Stop => match dialect {
+            Dialect::VtCode => Some("stop"),
+            Dialect::Claude => None,
+        },
+        HookEvent::Notification => Some(field(input, "notification_type")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn vt(p: &str) -> Matcher {
+        Matcher::vtcode(Some(p)).unwrap()
+    }
+    fn cl(p: &str) -> Matcher {
+        Matcher::claude(Some(p)).unwrap()
+    }
+
+    #[test]
+    fn vtcode_absent_empty_and_star_match_all() {
+        for m in [Matcher::vtcode(None).unwrap(), vt(""), vt("*"), vt("  * "), vt("   ")] {
+            assert!(m.is_all(), "{m:?}");
+            assert!(m.matches("Bash"));
+            assert!(m.matches(""));
+        }
+    }
+
+    #[test]
+    fn vtcode_matcher_is_anchored_edit_does_not_match_notebook_edit() {
+        let m = vt("Edit");
+        assert!(m.matches("Edit"));
+        assert!(!m.matches("NotebookEdit"));
+        assert!(!m.matches("EditFile"));
+    }
+
+    #[test]
+    fn vtcode_matcher_is_trimmed() {
+        let m = vt("  Bash  ");
+        assert!(m.matches("Bash"));
+        assert!(!m.matches(" Bash"));
+    }
+
+    #[test]
+    fn vtcode_alternation_is_anchored_as_a_whole() {
+        let m = vt("Bash|Edit");
+        assert!(m.matches("Bash"));
+        assert!(m.matches("Edit"));
+        assert!(!m.matches("NotebookEdit"));
+        assert!(!m.matches("Bashful"));
+    }
+
+    #[test]
+    fn vtcode_regex_mcp_prefix() {
+        let m = vt("mcp__.*");
+        assert!(m.matches("mcp__github__create_issue"));
+        assert!(!m.matches("xmcp__a"));
+    }
+
+    #[test]
+    fn vtcode_matching_is_case_sensitive() {
+        assert!(!vt("bash").matches("Bash"));
+        assert!(!vt("Bash").matches("BASH"));
+    }
+
+    #[test]
+    fn vtcode_invalid_regex_is_an_error() {
+        assert!(Matcher::vtcode(Some("(")).is_err());
+        assert!(Matcher::vtcode(Some("[a-")).is_err());
+    }
+
+    #[test]
+    fn claude_absent_empty_and_star_match_all() {
+        for m in [Matcher::claude(None).unwrap(), cl(""), cl("*"), cl(" * "), cl("  ")] {
+            assert!(m.is_all(), "{m:?}");
+            assert!(m.matches("anything"));
+        }
+    }
+
+    #[test]
+    fn claude_plain_name_is_exact_edit_does_not_match_notebook_edit() {
+        let m = cl("Edit");
+        assert!(matches!(m, Matcher::Names(_)));
+        assert!(m.matches("Edit"));
+        assert!(!m.matches("NotebookEdit"));
+    }
+
+    #[test]
+    fn claude_regex_dot_star_edit_matches_notebook_edit() {
+        let m = cl(".*Edit");
+        assert!(matches!(m, Matcher::Regex(_)));
+        assert!(m.matches("NotebookEdit"));
+        assert!(m.matches("Edit"));
+        assert!(!m.matches("Bash"));
+    }
+
+    #[test]
+    fn claude_pipe_and_comma_lists_are_exact_names_trimmed() {
+        let m = cl("Bash|Edit");
+        assert!(m.matches("Bash") && m.matches("Edit"));
+        assert!(!m.matches("NotebookEdit") && !m.matches("Bash|Edit"));
+        let m = cl(" Bash , Edit ,, Write| ");
+        match &m {
+            Matcher::Names(n) => assert_eq!(n, &["Bash", "Edit", "Write"]),
+            other => panic!("expected names, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn claude_names_with_dash_and_underscore_are_exact() {
+        let m = cl("mcp__my-server__tool");
+        assert!(matches!(m, Matcher::Names(_)));
+        assert!(m.matches("mcp__my-server__tool"));
+        assert!(!m.matches("mcp__my-server__tool2"));
+    }
+
+    #[test]
+    fn claude_regex_is_unanchored() {
+        let m = cl("mcp__.*");
+        assert!(m.matches("mcp__github__create_issue"));
+        assert!(m.matches("xmcp__a"), "unanchored regex finds a match anywhere");
+        let m = cl("^Bash$");
+        assert!(m.matches("Bash") && !m.matches("Bashful"));
+    }
+
+    #[test]
+    fn claude_matching_is_case_sensitive() {
+        assert!(!cl("bash").matches("Bash"));
+        assert!(!cl("Bash|edit").matches("Edit"));
+        assert!(!cl("b.sh").matches("Bash"));
+    }
+
+    #[test]
+    fn claude_list_of_only_separators_matches_nothing() {
+        let m = cl("|");
+        assert!(!m.matches("Bash"));
+        assert!(!m.matches(""));
+    }
+
+    #[test]
+    fn claude_invalid_regex_is_an_error() {
+        assert!(Matcher::claude(Some("(unclosed")).is_err());
+    }
+
+    #[test]
+    fn matches_subject_none_always_matches() {
+        assert!(cl("Bash").matches_subject(None));
+        assert!(!cl("Bash").matches_subject(Some("Edit")));
+    }
+
+    #[test]
+    fn match_subject_follows_the_event_table() {
+        let input = json!({
+            "reason": "exit", "agent_name": "explorer", "prompt": "hi",
+            "tool_name": "Bash", "trigger": "auto", "notification_type": "idle_prompt"
+        });
+        use Dialect::*;
+        use HookEvent::*;
+        for d in [VtCode, Claude] {
+            assert_eq!(match_subject(SessionStart, d, &input, "resume"), Some("resume"));
+            assert_eq!(match_subject(SessionEnd, d, &input, "startup"), Some("exit"));
+            assert_eq!(match_subject(SubagentStart, d, &input, "startup"), Some("explorer"));
+            assert_eq!(match_subject(SubagentStop, d, &input, "startup"), Some("explorer"));
+            for e in [PreToolUse, PostToolUse, PermissionRequest, PostToolUseFailure] {
+                assert_eq!(match_subject(e, d, &input, "startup"), Some("Bash"));
+            }
+            assert_eq!(match_subject(PreCompact, d, &input, "startup"), Some("auto"));
+            assert_eq!(match_subject(Notification, d, &input, "startup"), Some("idle_prompt"));
+        }
+        assert_eq!(match_subject(UserPromptSubmit, VtCode, &input, "startup"), Some("hi"));
+        assert_eq!(match_subject(UserPromptSubmit, Claude, &input, "startup"), None);
+        assert_eq!(match_subject(Stop, VtCode, &input, "startup"), Some("stop"));
+        assert_eq!(match_subject(Stop, Claude, &input, "startup"), None);
+    }
+
+    #[test]
+    fn missing_subject_field_is_the_empty_string() {
+        let input = json!({});
+        assert_eq!(match_subject(HookEvent::PreToolUse, Dialect::VtCode, &input, "startup"), Some(""));
+        assert!(!vt("Bash").matches(""));
+    }
+}

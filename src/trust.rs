@@ -1,1 +1,353 @@
-//! (in progress)
+//! The trust store: persisted workspace approvals (SPEC §5.6).
+//!
+//! # File format
+//!
+//! A JSON object, written pretty-printed with mode `0600`:
+//!
+//! ```json
+//! {
+//!   "version": 1,
+//!   "workspaces": {
+//!     "/abs/canonical/workspace": {
+//!       "digest": "dab52b17…",
+//!       "approved_at": "2026-11-30T12:00:00Z"
+//!     }
+//!   }
+//! }
+//! ```
+//!
+//! - One record per workspace, keyed by its canonical path; the latest
+//!   approval replaces the earlier. A path that is not valid UTF-8 is keyed
+//!   as `hex:` followed by the hex of its bytes (canonical paths start with
+//!   `/`, so such keys cannot collide with UTF-8 ones).
+//! - `approved_at` is RFC 3339 UTC with second precision.
+//! - Unknown top-level keys and unknown keys inside records are kept when the
+//!   store is rewritten; a record without a string `digest` approves nothing.
+//!
+//! # Safety properties
+//!
+//! - The store is opened with `O_NOFOLLOW`: a symlink at its path reads as
+//!   "nothing approved" (with a warning) and [`TrustStore::record`] fails with
+//!   [`Status::Io`] without writing anything. Something that is not a regular
+//!   file at the path is treated the same way.
+//! - A corrupt or unreadable store reads as "nothing approved" with a warning;
+//!   recording over a corrupt store replaces it (with a warning), recording
+//!   over an unreadable one fails with [`Status::Io`] (it would lose records).
+//! - Writes are atomic: a temporary file in the same directory (mode `0600`,
+//!   fsynced) renamed over the store. Missing parent directories are created
+//!   with mode `0700`.
+//! - Concurrent writers (threads or processes) serialise their
+//!   read-modify-write on an exclusive `flock` of the sibling file
+//!   `<path>.lock` (mode `0600`, never removed), so no record is lost.
+
+use std::fs::{File, OpenOptions};
+use std::io::{ErrorKind, Read, Write};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde_json::{Map, Value};
+
+use crate::error::{Error, Result, Status};
+
+/// The trust store format version written by this library.
+pub const TRUST_STORE_VERSION: u64 = 1;
+
+/// A trust store file (see the module documentation for its format).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TrustStore {
+    path: PathBuf,
+}
+
+/// Why reading the store failed.
+enum ReadError {
+    /// A symlink or a non-regular file at the path.
+    NotRegular(String),
+    /// The file exists but could not be read.
+    Io(String),
+    /// The file was read but is not a valid store.
+    Corrupt(String),
+}
+
+fn nonempty_env(name: &str) -> Option<PathBuf> {
+    std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from)
+}
+
+impl TrustStore {
+    /// Resolve the store path: the `trust_store` option, else
+    /// `$HOOKLINE_TRUST_STORE`, else `$XDG_CONFIG_HOME/hookline/trust.json`
+    /// (only when absolute, as the XDG spec requires), else
+    /// `$HOME/.config/hookline/trust.json`; `None` when there is no home.
+    /// Empty environment variables count as unset.
+    pub fn resolve(option: Option<&Path>) -> Option<TrustStore> {
+        if let Some(p) = option {
+            return Some(TrustStore::at(p));
+        }
+        if let Some(p) = nonempty_env("HOOKLINE_TRUST_STORE") {
+            return Some(TrustStore::at(p));
+        }
+        if let Some(x) = nonempty_env("XDG_CONFIG_HOME").filter(|p| p.is_absolute()) {
+            return Some(TrustStore::at(x.join("hookline").join("trust.json")));
+        }
+        nonempty_env("HOME").map(|h| TrustStore::at(h.join(".config").join("hookline").join("trust.json")))
+    }
+
+    /// A store at an explicit path.
+    pub fn at(path: impl Into<PathBuf>) -> TrustStore {
+        TrustStore { path: path.into() }
+    }
+
+    /// The store's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The digest approved for `canonical_workspace`, if any. A missing store
+    /// has no approvals; a corrupt, unreadable or symlinked one reads as no
+    /// approvals, with a warning.
+    pub fn approved_digest(&self, canonical_workspace: &Path) -> Option<String> {
+        let doc = match self.read() {
+            Ok(Some(doc)) => doc,
+            Ok(None) => return None,
+            Err(ReadError::NotRegular(m) | ReadError::Io(m) | ReadError::Corrupt(m)) => {
+                crate::hl_warn!("trust store {}: {m}; treating it as empty", self.path.display());
+                return None;
+            }
+        };
+        let workspaces = doc.get("workspaces")?.as_object()?;
+        let record = workspaces.get(&workspace_key(canonical_workspace))?;
+        record.get("digest")?.as_str().map(str::to_owned)
+    }
+
+    /// True when the store has a record for this canonical workspace with
+    /// exactly this digest. Never fails: problems read as "not approved".
+    pub fn is_approved(&self, canonical_workspace: &Path, digest: &str) -> bool {
+        self.approved_digest(canonical_workspace).is_some_and(|d| d == digest)
+    }
+
+    /// Record `{workspace → digest, approved_at: now}`, replacing an earlier
+    /// record of the same workspace. Atomic, safe against concurrent writers
+    /// (threads and processes), refuses symlinks ([`Status::Io`], nothing
+    /// written).
+    pub fn record(&self, canonical_workspace: &Path, digest: &str) -> Result<()> {
+        let path = &self.path;
+        let display = path.display();
+        if path.as_os_str().is_empty() || path.file_name().is_none() {
+            return Err(Error::io(format!("trust store path is not a file path: {display}")));
+        }
+        // Refuse a symlink before creating anything.
+        reject_symlink(path)?;
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(&dir)
+            .map_err(|e| Error::io(format!("cannot create trust store directory {}: {e}", dir.display())))?;
+
+        let _lock = self.lock()?;
+
+        // Under the lock: read, modify, write.
+        reject_symlink(path)?;
+        let mut doc = match self.read() {
+            Ok(Some(doc)) => doc,
+            Ok(None) => Map::new(),
+            Err(ReadError::Corrupt(m)) => {
+                crate::hl_warn!("trust store {display} is corrupt ({m}); replacing it");
+                Map::new()
+            }
+            Err(ReadError::NotRegular(m) | ReadError::Io(m)) => {
+                return Err(Error::io(format!("trust store {display}: {m}")))
+            }
+        };
+        doc.insert("version".into(), Value::from(TRUST_STORE_VERSION));
+        let workspaces = doc.entry("workspaces").or_insert_with(|| Value::Object(Map::new()));
+        if !workspaces.is_object() {
+            *workspaces = Value::Object(Map::new());
+        }
+        let key = workspace_key(canonical_workspace);
+        if let Value::Object(ws) = workspaces {
+            let mut rec = match ws.remove(&key) {
+                Some(Value::Object(old)) => old,
+                _ => Map::new(),
+            };
+            rec.insert("digest".into(), Value::from(digest));
+            rec.insert("approved_at".into(), Value::from(rfc3339_utc(SystemTime::now())));
+            ws.insert(key, Value::Object(rec));
+        }
+        let mut text = serde_json::to_vec_pretty(&Value::Object(doc))
+            .map_err(|e| Error::io(format!("cannot serialise trust store: {e}")))?;
+        text.push(b'\n');
+        write_atomically(&dir, path, &text)
+    }
+
+    /// Take the exclusive lock on `<path>.lock` (released when dropped).
+    fn lock(&self) -> Result<File> {
+        let mut lock_path = self.path.clone().into_os_string();
+        lock_path.push(".lock");
+        let lock_path = PathBuf::from(lock_path);
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+            .open(&lock_path)
+            .map_err(|e| Error::io(format!("cannot open trust store lock {}: {e}", lock_path.display())))?;
+        loop {
+            match rustix::fs::flock(&file, rustix::fs::FlockOperation::LockExclusive) {
+                Ok(()) => return Ok(file),
+                Err(rustix::io::Errno::INTR) => continue,
+                Err(e) => {
+                    return Err(Error::io(format!("cannot lock trust store {}: {e}", lock_path.display())))
+                }
+            }
+        }
+    }
+
+    /// Read the store without following symlinks. `Ok(None)`: no store yet.
+    fn read(&self) -> std::result::Result<Option<Map<String, Value>>, ReadError> {
+        let opened = OpenOptions::new()
+            .read(true)
+            // O_NONBLOCK: a FIFO planted at the path must not block the open.
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+            .open(&self.path);
+        let mut file = match opened {
+            Ok(f) => f,
+            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+            Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+                return Err(ReadError::NotRegular("is a symlink (not followed)".into()))
+            }
+            Err(e) => return Err(ReadError::Io(format!("cannot open: {e}"))),
+        };
+        let meta = file.metadata().map_err(|e| ReadError::Io(format!("cannot stat: {e}")))?;
+        if !meta.is_file() {
+            return Err(ReadError::NotRegular("is not a regular file".into()));
+        }
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes).map_err(|e| ReadError::Io(format!("cannot read: {e}")))?;
+        let v: Value = serde_json::from_slice(&bytes)
+            .map_err(|e| ReadError::Corrupt(format!("invalid JSON: {e}")))?;
+        let Value::Object(doc) = v else {
+            return Err(ReadError::Corrupt("not a JSON object".into()));
+        };
+        match doc.get("workspaces") {
+            None | Some(Value::Object(_)) => Ok(Some(doc)),
+            Some(_) => Err(ReadError::Corrupt("`workspaces` is not an object".into())),
+        }
+    }
+}
+
+/// The store key of a workspace path.
+fn workspace_key(p: &Path) -> String {
+    match p.to_str() {
+        Some(s) => s.to_owned(),
+        None => {
+            let bytes = p.as_os_str().as_bytes();
+            let mut key = String::with_capacity(4 + bytes.len() * 2);
+            key.push_str("hex:");
+            for b in bytes {
+                key.push_str(&format!("{b:02x}"));
+            }
+            key
+        }
+    }
+}
+
+fn reject_symlink(path: &Path) -> Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => Err(Error::new(
+            Status::Io,
+            format!("trust store {} is a symlink; refusing to write through it", path.display()),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Write `bytes` to a fresh temporary file in `dir` (mode 0600), fsync it,
+/// and rename it over `path`.
+fn write_atomically(dir: &Path, path: &Path, bytes: &[u8]) -> Result<()> {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.subsec_nanos()).unwrap_or(0);
+    let tmp = dir.join(format!(
+        ".{name}.{}.{}.{nanos}.tmp",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let result = (|| -> std::io::Result<()> {
+        let mut f = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+            .open(&tmp)?;
+        // The umask may only have removed bits; make the mode exactly 0600.
+        f.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        drop(f);
+        std::fs::rename(&tmp, path)?;
+        // Make the rename durable; failure here does not undo the write.
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    })();
+    result.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        Error::io(format!("cannot write trust store {}: {e}", path.display()))
+    })
+}
+
+/// Format a time as RFC 3339 UTC with second precision
+/// (`2026-11-30T12:00:00Z`).
+pub fn rfc3339_utc(t: SystemTime) -> String {
+    let secs = t.duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0) as i64;
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    let (y, m, d) = civil_from_days(days);
+    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
+}
+
+/// Days since 1970-01-01 → (year, month, day) in the proleptic Gregorian
+/// calendar (H. Hinnant's algorithm).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = (if mp < 10 { mp + 3 } else { mp - 9 }) as u32;
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn rfc3339_formats_known_instants() {
+        assert_eq!(rfc3339_utc(UNIX_EPOCH), "1970-01-01T00:00:00Z");
+        assert_eq!(rfc3339_utc(UNIX_EPOCH + Duration::from_secs(951_782_400)), "2000-02-29T00:00:00Z");
+        assert_eq!(rfc3339_utc(UNIX_EPOCH + Duration::from_secs(1_798_761_599)), "2026-12-31T23:59:59Z");
+        assert_eq!(rfc3339_utc(UNIX_EPOCH + Duration::from_secs(4_107_542_400)), "2100-03-01T00:00:00Z");
+    }
+
+    #[test]
+    fn non_utf8_workspace_key_cannot_collide_with_absolute_paths() {
+        use std::ffi::OsStr;
+        let p = Path::new(OsStr::from_bytes(b"/ws/\xff"));
+        assert_eq!(workspace_key(p), "hex:2f77732fff");
+        assert_eq!(workspace_key(Path::new("/ws/a")), "/ws/a");
+    }
+}
