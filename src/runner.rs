@@ -1,1 +1,595 @@
-//! (in progress)
+//! The command runner: runs one hook command (`/bin/sh -c <command>`) and
+//! collects its exit status and output, whatever the hook does (SPEC §5.5
+//! "Running", §7 faults).
+//!
+//! # Design
+//!
+//! One synchronous call, one `poll(2)` loop on non-blocking descriptors, no
+//! helper threads. The loop watches, at once:
+//!
+//! - the hook's **stdin**, written concurrently with reading its output, so
+//!   a hook that prints a lot before reading (or never reads a 10 MiB
+//!   payload) cannot deadlock against us;
+//! - its **stdout** and **stderr** (std pipes, `O_CLOEXEC`), each kept up to
+//!   `max_output_bytes` and then drained and dropped, so memory stays bounded
+//!   even when a hook prints a gigabyte;
+//! - a **pidfd** of the shell (`pidfd_open`), readable the moment the shell
+//!   exits. Where pidfds are unavailable (old kernels, seccomp filters) the
+//!   loop falls back to a short `try_wait` tick;
+//! - the run's [`CancelToken`] (an `eventfd`), so a cancel from another
+//!   thread wakes every runner of that run immediately.
+//!
+//! **Why a socketpair for stdin.** Writing to a pipe whose reader is gone
+//! raises `SIGPIPE`, and a C host with the default disposition dies of it.
+//! The library must not change signal dispositions or masks, so stdin is one
+//! end of a Unix stream socketpair and we write with
+//! `send(MSG_NOSIGNAL | MSG_DONTWAIT)`: a hook that closed its stdin gives
+//! us `EPIPE`, never a signal. After the payload our end is closed, so the
+//! hook sees EOF. (A consequence worth knowing: inside the hook stdin is a
+//! socket, not a FIFO, so `open("/dev/stdin")` fails with `ENXIO` and
+//! `[ -p /dev/stdin ]` is false; reading fd 0 — `cat`, `jq`, `read`,
+//! `json.load(sys.stdin)` — works as usual. Node-based hook hosts such as
+//! libuv give their children socket stdio too.)
+//!
+//! **Why a new process group.** The shell is its own group leader, so at the
+//! timeout (or on cancel) one `kill(-pgid, SIGKILL)` takes down the shell and
+//! every grandchild it started — including one like `sleep 1000 &` that
+//! inherited our pipes and would otherwise keep them open forever. The group
+//! is only ever signalled before the shell is reaped, while its pid (and so
+//! the group id) cannot have been reused.
+//!
+//! **Why a grace after exit.** When the shell exits on its own, whatever it
+//! wrote is already in the pipes; a background process it left behind may
+//! still hold them open. We drain what is there and wait at most
+//! [`EXIT_GRACE`] for EOF, then return without killing anything, so
+//! fire-and-forget hooks (`(slow_thing &) ; echo done`) stay possible.
+//!
+//! **Spawning.** `std::process::Command` with `process_group(0)`, a working
+//! directory, a cleared environment and no `pre_exec` closure, so std can use
+//! `posix_spawn` (vfork-like, cheap) instead of `fork`. Every descriptor we
+//! create is `O_CLOEXEC`, so concurrent spawns on other threads never
+//! inherit another hook's pipes (which would delay its EOF). Every direct
+//! child is reaped before [`run_command`] returns, on every path (a guard
+//! kills and reaps the group if anything fails midway).
+
+use std::ffi::OsString;
+use std::fmt;
+use std::io;
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::Path;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rustix::event::{poll, PollFd, PollFlags, Timespec};
+use rustix::io::Errno;
+use rustix::net::{AddressFamily, SendFlags, SocketFlags, SocketType};
+use rustix::process::{Pid, PidfdFlags, Signal};
+
+/// How long, after the shell has exited, we keep reading for EOF from
+/// processes it left behind before returning with what we have.
+pub const EXIT_GRACE: Duration = Duration::from_millis(30);
+
+/// Largest single read from an output stream (a Linux pipe holds 64 KiB).
+const READ_CHUNK: usize = 64 * 1024;
+
+/// First allocation for a stream's output (most hooks print little).
+const FIRST_CHUNK: usize = 4 * 1024;
+
+/// Exit polling interval when pidfds are not available.
+const FALLBACK_TICK: Duration = Duration::from_millis(5);
+
+/// Reads per stream after a kill, to pick up what is buffered without
+/// chasing a writer that escaped the process group.
+const DRAIN_READS_AFTER_KILL: usize = 4;
+
+/// What to run and how.
+#[derive(Debug, Clone, Copy)]
+pub struct CommandSpec<'a> {
+    /// Shell text, run as `/bin/sh -c <command>`.
+    pub command: &'a str,
+    /// Working directory of the shell.
+    pub cwd: &'a Path,
+    /// The complete environment of the shell (nothing is inherited).
+    pub env: &'a [(OsString, OsString)],
+    /// Bytes written to the hook's stdin (compact JSON + `"\n"`), then EOF.
+    pub stdin: &'a [u8],
+    /// Wall-clock limit; at the limit the whole process group is killed.
+    pub timeout: Duration,
+    /// Per-stream cap on kept output; the rest is drained and dropped.
+    pub max_output_bytes: usize,
+}
+
+/// What a command did.
+#[derive(Debug, Clone, Default)]
+pub struct CommandOutput {
+    /// The shell's exit code; `None` when killed by a signal, timed out,
+    /// cancelled, or when the status could not be collected (the host
+    /// reaped it, e.g. `SIGCHLD` set to `SIG_IGN`).
+    pub exit_code: Option<i32>,
+    /// The signal that ended the shell, if any (not set when hookline
+    /// killed it at the timeout or on cancel).
+    pub signal: Option<i32>,
+    /// The timeout expired and the process group was killed.
+    pub timed_out: bool,
+    /// The run was cancelled (before spawning, or the group was killed).
+    pub cancelled: bool,
+    /// Captured stdout, at most `max_output_bytes`.
+    pub stdout: Vec<u8>,
+    /// Captured stderr, at most `max_output_bytes`.
+    pub stderr: Vec<u8>,
+    /// stdout had more than `max_output_bytes`.
+    pub stdout_truncated: bool,
+    /// stderr had more than `max_output_bytes`.
+    pub stderr_truncated: bool,
+    /// Wall-clock time from the call to its return.
+    pub duration: Duration,
+}
+
+/// Cancellation shared by every command of one run.
+///
+/// Cloning shares the token. [`cancel`](Self::cancel) marks it and makes its
+/// `eventfd` readable, which wakes every [`run_command`] polling it, on any
+/// thread; each one kills its process group and returns with
+/// `cancelled = true`.
+#[derive(Clone)]
+pub struct CancelToken {
+    inner: Arc<CancelInner>,
+}
+
+struct CancelInner {
+    cancelled: AtomicBool,
+    /// Never read: once written it stays readable, waking every poller.
+    event: OwnedFd,
+}
+
+impl CancelToken {
+    /// A fresh, not cancelled token (allocates one `eventfd`).
+    pub fn new() -> io::Result<CancelToken> {
+        let event = rustix::event::eventfd(
+            0,
+            rustix::event::EventfdFlags::CLOEXEC | rustix::event::EventfdFlags::NONBLOCK,
+        )?;
+        Ok(CancelToken { inner: Arc::new(CancelInner { cancelled: AtomicBool::new(false), event }) })
+    }
+
+    /// Cancel: every command running under this token (now or later) is
+    /// killed and returns promptly. Idempotent; callable from any thread.
+    pub fn cancel(&self) {
+        if !self.inner.cancelled.swap(true, Ordering::SeqCst) {
+            // Cannot fail short of a closed fd: the counter starts at 0 and is written once.
+            let _ = rustix::io::write(&self.inner.event, &1u64.to_ne_bytes());
+        }
+    }
+
+    /// Whether [`cancel`](Self::cancel) has been called.
+    pub fn is_cancelled(&self) -> bool {
+        self.inner.cancelled.load(Ordering::SeqCst)
+    }
+
+    fn fd(&self) -> BorrowedFd<'_> {
+        self.inner.event.as_fd()
+    }
+}
+
+impl fmt::Debug for CancelToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CancelToken").field("cancelled", &self.is_cancelled()).finish()
+    }
+}
+
+/// Run one command to completion, timeout or cancellation.
+///
+/// Synchronous; safe to call concurrently from many threads. Spawn failures
+/// (missing `cwd`, missing `/bin/sh`, out of descriptors) are `Err`; a
+/// command that runs always yields `Ok`, whatever it does. Every direct child
+/// is reaped before this returns. Never panics.
+pub fn run_command(spec: &CommandSpec<'_>, cancel: Option<&CancelToken>) -> io::Result<CommandOutput> {
+    run(spec, cancel, true)
+}
+
+/// [`run_command`] with exit detection by the `try_wait` tick that is used
+/// where `pidfd_open` is unavailable. For tests of that fallback.
+#[doc(hidden)]
+pub fn run_command_without_pidfd(
+    spec: &CommandSpec<'_>,
+    cancel: Option<&CancelToken>,
+) -> io::Result<CommandOutput> {
+    run(spec, cancel, false)
+}
+
+/// Owns the spawned shell: if dropped before it was reaped (an error or a
+/// panic midway), kills its process group and reaps it.
+struct ShellGuard {
+    child: Child,
+    pgid: Pid,
+    reaped: bool,
+}
+
+impl ShellGuard {
+    /// Kill the whole process group (and the shell itself, should it have
+    /// left the group), then reap the shell. Only valid before reaping.
+    fn kill_and_reap(&mut self) {
+        debug_assert!(!self.reaped);
+        let _ = rustix::process::kill_process_group(self.pgid, Signal::KILL);
+        let _ = self.child.kill();
+        // ECHILD (the host reaped it) is fine: it is gone either way.
+        let _ = self.child.wait();
+        self.reaped = true;
+    }
+
+    /// Non-blocking reap. `Some(None)`: gone, status unknown (ECHILD).
+    fn try_reap(&mut self) -> Option<Option<ExitStatus>> {
+        match self.child.try_wait() {
+            Ok(Some(status)) => {
+                self.reaped = true;
+                Some(Some(status))
+            }
+            Ok(None) => None,
+            Err(e) => {
+                crate::hl_warn!("cannot collect the exit status of hook shell {}: {e}", self.child.id());
+                self.reaped = true;
+                Some(None)
+            }
+        }
+    }
+}
+
+impl Drop for ShellGuard {
+    fn drop(&mut self) {
+        if !self.reaped {
+            self.kill_and_reap();
+        }
+    }
+}
+
+/// One output stream being collected.
+struct Capture {
+    fd: Option<OwnedFd>,
+    data: Vec<u8>,
+    truncated: bool,
+}
+
+impl Capture {
+    fn new(fd: Option<OwnedFd>) -> io::Result<Capture> {
+        if let Some(fd) = &fd {
+            rustix::io::ioctl_fionbio(fd, true)?;
+        }
+        Ok(Capture { fd, data: Vec::new(), truncated: false })
+    }
+
+    fn open(&self) -> bool {
+        self.fd.is_some()
+    }
+
+    /// One read. Returns whether data (or EOF) was consumed, i.e. whether
+    /// another read might make progress.
+    fn read_once(&mut self, cap: usize, scratch: &mut Vec<u8>) -> bool {
+        let Some(fd) = &self.fd else { return false };
+        let result = if self.data.len() < cap {
+            let room = cap - self.data.len();
+            let want = room.min(self.data.len().clamp(FIRST_CHUNK, READ_CHUNK));
+            self.data.reserve(want);
+            rustix::io::read(fd, rustix::buffer::spare_capacity(&mut self.data))
+        } else {
+            if scratch.is_empty() {
+                scratch.resize(READ_CHUNK, 0);
+            }
+            rustix::io::read(fd, &mut scratch[..]).inspect(|&n| {
+                if n > 0 {
+                    self.truncated = true;
+                }
+            })
+        };
+        match result {
+            Ok(0) => {
+                self.fd = None;
+                false
+            }
+            Ok(_) => {
+                if self.data.len() > cap {
+                    // The read ran into spare capacity beyond the cap.
+                    self.data.truncate(cap);
+                    self.truncated = true;
+                }
+                true
+            }
+            Err(Errno::AGAIN) | Err(Errno::INTR) => false,
+            Err(e) => {
+                crate::hl_debug!("reading hook output failed: {e}");
+                self.fd = None;
+                false
+            }
+        }
+    }
+
+    /// Read what is buffered now, without waiting.
+    fn drain_now(&mut self, cap: usize, scratch: &mut Vec<u8>, max_reads: usize) {
+        for _ in 0..max_reads {
+            if !self.read_once(cap, scratch) {
+                break;
+            }
+        }
+    }
+}
+
+/// The payload writer for the hook's stdin socket.
+struct Feeder<'a> {
+    fd: Option<OwnedFd>,
+    payload: &'a [u8],
+}
+
+impl Feeder<'_> {
+    /// Send as much as the socket takes now; close when done or when the
+    /// hook is gone (EPIPE/ECONNRESET are not errors).
+    fn pump(&mut self) {
+        while let Some(fd) = &self.fd {
+            if self.payload.is_empty() {
+                // Closing our end is the hook's EOF.
+                self.fd = None;
+                return;
+            }
+            match rustix::net::send(fd, self.payload, SendFlags::NOSIGNAL | SendFlags::DONTWAIT) {
+                Ok(n) => self.payload = &self.payload[n..],
+                Err(Errno::INTR) => {}
+                Err(Errno::AGAIN) => return,
+                Err(_) => {
+                    // EPIPE, ECONNRESET: the hook closed its stdin or exited.
+                    self.fd = None;
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Why the main loop stopped before a normal exit.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ending {
+    Exited(Option<ExitStatus>),
+    TimedOut,
+    Cancelled,
+}
+
+fn cancelled_before_start(start: Instant) -> CommandOutput {
+    CommandOutput { cancelled: true, duration: start.elapsed(), ..CommandOutput::default() }
+}
+
+/// A poll timeout from now until `until` (`None`: wait indefinitely).
+fn timeout_until(until: Option<Instant>, now: Instant) -> Option<Timespec> {
+    let until = until?;
+    Timespec::try_from(until.saturating_duration_since(now)).ok()
+}
+
+fn run(spec: &CommandSpec<'_>, cancel: Option<&CancelToken>, use_pidfd: bool) -> io::Result<CommandOutput> {
+    let start = Instant::now();
+    if cancel.is_some_and(CancelToken::is_cancelled) {
+        return Ok(cancelled_before_start(start));
+    }
+
+    let (ours, theirs) =
+        rustix::net::socketpair(AddressFamily::UNIX, SocketType::STREAM, SocketFlags::CLOEXEC, None)?;
+    let mut command = Command::new("/bin/sh");
+    command
+        .arg("-c")
+        .arg(spec.command)
+        .current_dir(spec.cwd)
+        .env_clear()
+        .envs(spec.env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::from(theirs))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    let spawned = command.spawn();
+    // Dropping the Command closes our copy of the child's stdin socket, so
+    // the hook's EOF depends only on `ours`.
+    drop(command);
+    let mut child = spawned.map_err(|e| {
+        io::Error::new(e.kind(), format!("cannot run /bin/sh in {}: {e}", spec.cwd.display()))
+    })?;
+
+    let pgid = Pid::from_child(&child);
+    let stdout_fd = child.stdout.take().map(OwnedFd::from);
+    let stderr_fd = child.stderr.take().map(OwnedFd::from);
+    let mut shell = ShellGuard { child, pgid, reaped: false };
+
+    let mut stdout = Capture::new(stdout_fd)?;
+    let mut stderr = Capture::new(stderr_fd)?;
+    let mut feeder = Feeder { fd: Some(ours), payload: spec.stdin };
+    feeder.pump();
+
+    let pidfd = if use_pidfd {
+        match rustix::process::pidfd_open(pgid, PidfdFlags::empty()) {
+            Ok(fd) => Some(fd),
+            Err(e) => {
+                crate::hl_debug!("pidfd_open failed ({e}); polling for hook exit");
+                None
+            }
+        }
+    } else {
+        None
+    };
+
+    let cap = spec.max_output_bytes;
+    let deadline = start.checked_add(spec.timeout);
+    let mut scratch = Vec::new();
+    let mut next_tick = start + FALLBACK_TICK;
+
+    let ending = loop {
+        let now = Instant::now();
+        if deadline.is_some_and(|d| now >= d) {
+            // It may have exited just now, before we saw its pidfd.
+            if let Some(status) = shell.try_reap() {
+                break Ending::Exited(status);
+            }
+            break Ending::TimedOut;
+        }
+        if pidfd.is_none() && (now >= next_tick || (!stdout.open() && !stderr.open())) {
+            if let Some(status) = shell.try_reap() {
+                break Ending::Exited(status);
+            }
+            next_tick = now + FALLBACK_TICK;
+        }
+
+        let mut wake = deadline;
+        if pidfd.is_none() {
+            wake = Some(wake.map_or(next_tick, |d| d.min(next_tick)));
+        }
+        let timeout = timeout_until(wake, now);
+
+        // Slots: stdout, stderr, stdin, pidfd, cancel.
+        let mut revents = [PollFlags::empty(); 5];
+        {
+            let slots: [Option<(BorrowedFd<'_>, PollFlags)>; 5] = [
+                stdout.fd.as_ref().map(|fd| (fd.as_fd(), PollFlags::IN)),
+                stderr.fd.as_ref().map(|fd| (fd.as_fd(), PollFlags::IN)),
+                feeder.fd.as_ref().map(|fd| (fd.as_fd(), PollFlags::OUT)),
+                pidfd.as_ref().map(|fd| (fd.as_fd(), PollFlags::IN)),
+                cancel.map(|c| (c.fd(), PollFlags::IN)),
+            ];
+            let placeholder = PollFd::from_borrowed_fd(rustix::stdio::stdin(), PollFlags::empty());
+            let mut fds = [placeholder.clone(), placeholder.clone(), placeholder.clone(), placeholder.clone(), placeholder];
+            let mut which = [0usize; 5];
+            let mut n = 0;
+            for (slot, entry) in slots.iter().enumerate() {
+                if let Some((fd, events)) = entry {
+                    fds[n] = PollFd::from_borrowed_fd(*fd, *events);
+                    which[n] = slot;
+                    n += 1;
+                }
+            }
+            match poll(&mut fds[..n], timeout.as_ref()) {
+                Ok(_) | Err(Errno::INTR) => {}
+                Err(e) => return Err(e.into()), // the guard kills and reaps
+            }
+            for i in 0..n {
+                revents[which[i]] = fds[i].revents();
+            }
+        }
+
+        if !revents[0].is_empty() {
+            stdout.read_once(cap, &mut scratch);
+        }
+        if !revents[1].is_empty() {
+            stderr.read_once(cap, &mut scratch);
+        }
+        if !revents[2].is_empty() {
+            feeder.pump();
+        }
+        if !revents[3].is_empty() {
+            if let Some(status) = shell.try_reap() {
+                break Ending::Exited(status);
+            }
+        }
+        if !revents[4].is_empty() {
+            break Ending::Cancelled;
+        }
+    };
+
+    // Our end of stdin is closed on every path from here on.
+    feeder.fd = None;
+    let mut output = CommandOutput::default();
+    match ending {
+        Ending::Exited(status) => {
+            if let Some(status) = status {
+                output.exit_code = status.code();
+                output.signal = status.signal();
+            }
+            collect_after_exit(&mut stdout, &mut stderr, cap, &mut scratch, cancel);
+        }
+        Ending::TimedOut | Ending::Cancelled => {
+            shell.kill_and_reap();
+            stdout.drain_now(cap, &mut scratch, DRAIN_READS_AFTER_KILL);
+            stderr.drain_now(cap, &mut scratch, DRAIN_READS_AFTER_KILL);
+            output.timed_out = ending == Ending::TimedOut;
+            output.cancelled = ending == Ending::Cancelled;
+        }
+    }
+
+    output.stdout = stdout.data;
+    output.stderr = stderr.data;
+    output.stdout_truncated = stdout.truncated;
+    output.stderr_truncated = stderr.truncated;
+    output.duration = start.elapsed();
+    Ok(output)
+}
+
+/// After the shell exited: read until both streams reach EOF, but no longer
+/// than [`EXIT_GRACE`] (background processes may hold them open; they are
+/// left alone). A cancel ends the grace at once.
+fn collect_after_exit(
+    stdout: &mut Capture,
+    stderr: &mut Capture,
+    cap: usize,
+    scratch: &mut Vec<u8>,
+    cancel: Option<&CancelToken>,
+) {
+    let grace_end = Instant::now() + EXIT_GRACE;
+    while stdout.open() || stderr.open() {
+        let now = Instant::now();
+        if now >= grace_end {
+            break;
+        }
+        let timeout = timeout_until(Some(grace_end), now);
+        let mut revents = [PollFlags::empty(); 3];
+        {
+            let placeholder = PollFd::from_borrowed_fd(rustix::stdio::stdin(), PollFlags::empty());
+            let mut fds = [placeholder.clone(), placeholder.clone(), placeholder];
+            let mut which = [0usize; 3];
+            let mut n = 0;
+            let slots = [
+                stdout.fd.as_ref().map(|fd| fd.as_fd()),
+                stderr.fd.as_ref().map(|fd| fd.as_fd()),
+                cancel.map(CancelToken::fd),
+            ];
+            for (slot, fd) in slots.iter().enumerate() {
+                if let Some(fd) = fd {
+                    fds[n] = PollFd::from_borrowed_fd(*fd, PollFlags::IN);
+                    which[n] = slot;
+                    n += 1;
+                }
+            }
+            match poll(&mut fds[..n], timeout.as_ref()) {
+                Ok(_) | Err(Errno::INTR) => {}
+                Err(_) => break,
+            }
+            for i in 0..n {
+                revents[which[i]] = fds[i].revents();
+            }
+        }
+        if !revents[0].is_empty() {
+            stdout.read_once(cap, scratch);
+        }
+        if !revents[1].is_empty() {
+            stderr.read_once(cap, scratch);
+        }
+        if !revents[2].is_empty() {
+            break;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cancel_token_starts_clear_and_cancel_is_shared_by_clones() {
+        let token = CancelToken::new().unwrap();
+        let clone = token.clone();
+        assert!(!clone.is_cancelled());
+        token.cancel();
+        token.cancel();
+        assert!(clone.is_cancelled());
+    }
+
+    #[test]
+    fn timeout_until_past_instant_is_zero() {
+        let now = Instant::now();
+        let t = timeout_until(Some(now), now + Duration::from_secs(1)).unwrap();
+        assert_eq!((t.tv_sec, t.tv_nsec), (0, 0));
+        assert!(timeout_until(None, now).is_none());
+    }
+}
