@@ -11,6 +11,29 @@
 
 
 /**
+ * Default per-stream output cap (1 MiB).
+ */
+#define DEFAULT_MAX_OUTPUT_BYTES (1024 * 1024)
+
+/**
+ * The trust store format version written by this library.
+ */
+#define TRUST_STORE_VERSION 1
+
+/**
+ * An engine handle (opaque). Create with `hl_engine_new`, release with
+ * `hl_engine_free`. Every function may be called from any thread.
+ */
+typedef struct hl_engine hl_engine;
+
+/**
+ * An in-process hook registry (opaque). Create with `hl_registry_new`,
+ * release with `hl_registry_free`. Every function may be called on it from
+ * any thread, concurrently, and from inside its own callbacks.
+ */
+typedef struct hl_registry hl_registry;
+
+/**
  * The reply slot handed to a callback (opaque; valid during the call only).
  */
 typedef struct hl_reply hl_reply;
@@ -25,6 +48,48 @@ typedef int32_t hl_status;
  * TRACE=5) and a NUL-terminated message valid during the call.
  */
 typedef void (*hl_log_fn)(void *user_data, int32_t level, const char *message);
+
+/**
+ * A lifecycle event number (a 32-bit integer; see the `HL_EVENT_*` constants).
+ */
+typedef int32_t hl_event;
+
+/**
+ * Called exactly once per successful `hl_engine_run_async`, from a
+ * hookline thread: `HL_OK` with the outcome JSON, or an error status
+ * (`HL_ERR_CANCELLED` after a cancel or free) with a message. Both strings
+ * are borrowed for the duration of the call; `outcome_json` is NULL on
+ * error and `errmsg` NULL on success.
+ */
+typedef void (*hl_done_fn)(void *user_data,
+                           hl_status status,
+                           const char *outcome_json,
+                           const char *errmsg);
+
+/**
+ * Callback invoked by the registry and by engine callback hooks.
+ *
+ * `context_json` is NUL-terminated and `context_len` is its length without
+ * the NUL. Return 0 on success; any other value means the callback failed.
+ * Not touching `reply` means "no opinion"; `reply` is valid only during the
+ * call. The callback may call any hookline function.
+ */
+typedef int32_t (*hl_callback_fn)(void *user_data,
+                                  const char *context_json,
+                                  size_t context_len,
+                                  hl_reply *reply);
+
+/**
+ * Releases a callback's `user_data`. Called exactly once: when the callback
+ * is replaced, unregistered, or its owner freed, never during a call.
+ */
+typedef void (*hl_free_fn)(void *user_data);
+
+/**
+ * A registry hook point (a 32-bit integer in the ABI): `HL_POINT_*`.
+ * Any other value is rejected with `HL_ERR_INVALID_ARGUMENT`.
+ */
+typedef int32_t hl_hook_point;
 
 /**
  * Success.
@@ -91,6 +156,116 @@ typedef void (*hl_log_fn)(void *user_data, int32_t level, const char *message);
  */
 #define HL_ERR_FORKED 12
 
+/**
+ * SessionStart.
+ */
+#define HL_EVENT_SESSION_START 0
+
+/**
+ * SessionEnd.
+ */
+#define HL_EVENT_SESSION_END 1
+
+/**
+ * SubagentStart.
+ */
+#define HL_EVENT_SUBAGENT_START 2
+
+/**
+ * SubagentStop.
+ */
+#define HL_EVENT_SUBAGENT_STOP 3
+
+/**
+ * UserPromptSubmit.
+ */
+#define HL_EVENT_USER_PROMPT_SUBMIT 4
+
+/**
+ * PreToolUse.
+ */
+#define HL_EVENT_PRE_TOOL_USE 5
+
+/**
+ * PostToolUse.
+ */
+#define HL_EVENT_POST_TOOL_USE 6
+
+/**
+ * PermissionRequest.
+ */
+#define HL_EVENT_PERMISSION_REQUEST 7
+
+/**
+ * PreCompact.
+ */
+#define HL_EVENT_PRE_COMPACT 8
+
+/**
+ * Stop.
+ */
+#define HL_EVENT_STOP 9
+
+/**
+ * Notification.
+ */
+#define HL_EVENT_NOTIFICATION 10
+
+/**
+ * PostToolUseFailure.
+ */
+#define HL_EVENT_POST_TOOL_USE_FAILURE 11
+
+/**
+ * `pre_turn`: before a turn; deny blocks the prompt.
+ */
+#define HL_POINT_PRE_TURN 0
+
+/**
+ * `post_turn`: after a turn (observer).
+ */
+#define HL_POINT_POST_TURN 1
+
+/**
+ * `pre_tool_call_decide`: before a tool call; deny blocks it, `modified_args` rewrite it.
+ */
+#define HL_POINT_PRE_TOOL_CALL_DECIDE 2
+
+/**
+ * `post_tool_call`: after a tool call (observer).
+ */
+#define HL_POINT_POST_TOOL_CALL 3
+
+/**
+ * `on_compaction`: context compaction (observer).
+ */
+#define HL_POINT_ON_COMPACTION 4
+
+/**
+ * `on_session_start`: a session starts (observer).
+ */
+#define HL_POINT_ON_SESSION_START 5
+
+/**
+ * `on_session_end`: a session ends (observer).
+ */
+#define HL_POINT_ON_SESSION_END 6
+
+/**
+ * `on_tool_error`: a tool call failed (observer).
+ */
+#define HL_POINT_ON_TOOL_ERROR 7
+
+/**
+ * `on_interaction`: a user interaction; deny blocks, a failing callback never does.
+ */
+#define HL_POINT_ON_INTERACTION 8
+
+/**
+ * `transform_tool_input`: chained rewrites of a tool call's arguments.
+ */
+#define HL_POINT_TRANSFORM_TOOL_INPUT 9
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -136,6 +311,212 @@ hl_status hl_reply_allow(hl_reply *reply);
  * earlier reply of this call.
  */
 hl_status hl_reply_deny(hl_reply *reply, const char *message);
+
+/**
+ * Create an engine from options JSON (SPEC §5.1):
+ * `{"workspace": "/abs/dir", "session_id": "s-1", "trigger": "startup",
+ * "workspace_gated": false, "hooks": {...} | "hooks_toml": "..." |
+ * "hooks_file": "path", "transcript_path": null, "trust_store": null,
+ * "env": {}, "env_remove": [], "max_output_bytes": 1048576}`.
+ * On success `*out` receives the engine; on failure `*out` is NULL.
+ */
+hl_status hl_engine_new(const char *options_json, hl_engine **out, char **errmsg);
+
+/**
+ * Free an engine (NULL is a no-op). Pending asynchronous runs are
+ * cancelled (their `done` receives `HL_ERR_CANCELLED`); this returns after
+ * every pending `done` has been called, except when called from a hookline
+ * thread (e.g. inside a `done`), where it does not wait.
+ */
+void hl_engine_free(hl_engine *engine);
+
+/**
+ * Run one event synchronously: blocks the calling thread, runs callback
+ * hooks on it, and returns the outcome JSON (SPEC §5.3) in
+ * `*outcome_json` (free with `hl_string_free`). `input_json` is the event
+ * input (SPEC §5.2; `"{}"` for SessionStart). Returns
+ * `HL_ERR_WRONG_THREAD` on a hookline-owned thread (use
+ * `hl_engine_run_async` there).
+ */
+hl_status hl_engine_run(hl_engine *engine,
+                        hl_event event,
+                        const char *input_json,
+                        char **outcome_json,
+                        char **errmsg);
+
+/**
+ * Run one event asynchronously. Validates synchronously (a failure
+ * returns an error and `done` is never called); otherwise returns at once
+ * with `*run_id` (may be NULL) and calls `done` exactly once from a
+ * hookline thread. Callback hooks of async runs run on hookline threads.
+ */
+hl_status hl_engine_run_async(hl_engine *engine,
+                              hl_event event,
+                              const char *input_json,
+                              hl_done_fn done,
+                              void *user_data,
+                              uint64_t *run_id,
+                              char **errmsg);
+
+/**
+ * Cancel an asynchronous run: kills its processes; its `done` receives
+ * `HL_ERR_CANCELLED`. `HL_ERR_NOT_FOUND` if unknown or already finished.
+ */
+hl_status hl_engine_cancel(hl_engine *engine, uint64_t run_id, char **errmsg);
+
+/**
+ * Add a callback hook for `event` (SPEC §5.1). `matcher` follows the
+ * Claude rule (NULL, `""`, `"*"` match all; an invalid regex is
+ * `HL_ERR_INVALID_ARGUMENT`); `name` is required and not blank; an
+ * existing (event, name) is replaced in place (the old `free_user_data`
+ * runs). The callback receives the hook payload JSON and replies like a
+ * command hook: `hl_reply_set_json` = stdout JSON, `hl_reply_deny(msg)` =
+ * exit 2 with `msg` on stderr, `hl_reply_allow` = `permissionDecision:
+ * "allow"` for PreToolUse; a non-zero return = exit 1. On failure
+ * `free_user_data` is not called (the caller keeps `user_data`).
+ */
+hl_status hl_engine_add_callback_hook(hl_engine *engine,
+                                      hl_event event,
+                                      const char *matcher,
+                                      const char *name,
+                                      hl_callback_fn cb,
+                                      void *user_data,
+                                      hl_free_fn free_user_data,
+                                      char **errmsg);
+
+/**
+ * Swap the configuration (full options JSON as for `hl_engine_new`). The
+ * approval carries over only when the digest is unchanged. A failed
+ * reload changes nothing; runs in flight finish with their old config.
+ */
+hl_status hl_engine_reload(hl_engine *engine, const char *options_json, char **errmsg);
+
+/**
+ * Set the transcript path given to hooks (NULL clears it).
+ */
+hl_status hl_engine_set_transcript_path(hl_engine *engine, const char *path_or_null, char **errmsg);
+
+/**
+ * Get the transcript path: `*path_or_null` receives a string to free with
+ * `hl_string_free`, or NULL when none is set.
+ */
+hl_status hl_engine_transcript_path(hl_engine *engine, char **path_or_null, char **errmsg);
+
+/**
+ * The lowercase hex SHA-256 digest of the configured command set
+ * (SPEC §5.6). Free `*hex` with `hl_string_free`.
+ */
+hl_status hl_engine_command_digest(hl_engine *engine, char **hex, char **errmsg);
+
+/**
+ * The commands an approval covers, as a JSON array of
+ * `{"event","matcher","command","timeout_seconds"}` in digest order.
+ */
+hl_status hl_engine_command_previews(hl_engine *engine, char **previews_json, char **errmsg);
+
+/**
+ * Approve the current command digest; with `persist` also record it in the
+ * trust store (`HL_ERR_IO` and nothing approved if that fails).
+ */
+hl_status hl_engine_approve_workspace_hooks(hl_engine *engine, bool persist, char **errmsg);
+
+/**
+ * Whether the engine gates workspace hooks (false for NULL).
+ */
+bool hl_engine_workspace_gated(hl_engine *engine);
+
+/**
+ * Whether gated hooks still need approval (false for NULL, for an ungated
+ * engine, and for a gated engine with no commands).
+ */
+bool hl_engine_workspace_hooks_need_approval(hl_engine *engine);
+
+/**
+ * The event's name, e.g. `"PreToolUse"` (static; NULL if unknown).
+ */
+const char *hl_event_name(hl_event event);
+
+/**
+ * Create an empty registry. Returns NULL only if allocation failed.
+ * Release it with `hl_registry_free`.
+ */
+hl_registry *hl_registry_new(void);
+
+/**
+ * Release a registry (NULL is a no-op). Every registered callback's
+ * `free_user_data` runs exactly once: now, or, for a callback whose run is
+ * in flight (e.g. when called from inside a callback), when that run
+ * finishes. Do not use the handle afterwards.
+ */
+void hl_registry_free(hl_registry *registry);
+
+/**
+ * Register `cb` as `name` at `point`. Callbacks at a point run in
+ * registration order; registering an existing (point, name) replaces that
+ * callback in place (same position; a warning is logged) and the replaced
+ * callback's `free_user_data` runs once no run uses it any more.
+ *
+ * On success the registry owns `user_data`: `free_user_data` (may be NULL)
+ * is called exactly once, when the callback is replaced, unregistered, or
+ * the registry is freed, never while a call to it is in flight. On failure
+ * nothing changed and `free_user_data` is not called.
+ *
+ * Errors: `HL_ERR_NULL_ARGUMENT` (registry, name or cb NULL),
+ * `HL_ERR_INVALID_UTF8`, `HL_ERR_INVALID_ARGUMENT` (unknown point, name
+ * empty or only whitespace).
+ */
+hl_status hl_registry_register(hl_registry *registry,
+                               hl_hook_point point,
+                               const char *name,
+                               hl_callback_fn cb,
+                               void *user_data,
+                               hl_free_fn free_user_data,
+                               char **errmsg);
+
+/**
+ * Remove the callback registered as `name` at `point`; its
+ * `free_user_data` runs now, or when the runs using it finish.
+ * `HL_ERR_NOT_FOUND` when there is none.
+ */
+hl_status hl_registry_unregister(hl_registry *registry,
+                                 hl_hook_point point,
+                                 const char *name,
+                                 char **errmsg);
+
+/**
+ * Run the callbacks at `point` on `context_json` (a JSON object with the
+ * point's fields, SPEC §4) and write the result
+ * `{"allow":bool,"message":str,"tool_args":any,"errors":[{"name","message"}]}`
+ * to `*result_json` (free with `hl_string_free`).
+ *
+ * Callbacks run on the calling thread, in registration order, on the
+ * entries registered when the run starts; they may call any hookline
+ * function, including on this registry (even `hl_registry_free`).
+ *
+ * Errors (no callback ran, `*result_json` is NULL): `HL_ERR_NULL_ARGUMENT`,
+ * `HL_ERR_INVALID_UTF8`, `HL_ERR_INVALID_JSON` (malformed or too deeply
+ * nested), `HL_ERR_INVALID_ARGUMENT` (unknown point, context not an object,
+ * a missing or mistyped required field: the message names it). Callback
+ * failures are not errors: they are reported in the result.
+ */
+hl_status hl_registry_run(hl_registry *registry,
+                          hl_hook_point point,
+                          const char *context_json,
+                          char **result_json,
+                          char **errmsg);
+
+/**
+ * Write every registration, all points in one global registration order,
+ * to `*entries_json` as `[{"name":..,"point":"<label>","callback_id":..}]`
+ * (`callback_id` = name; free with `hl_string_free`).
+ */
+hl_status hl_registry_entries(hl_registry *registry, char **entries_json, char **errmsg);
+
+/**
+ * The wire label of a hook point (`"pre_turn"`, …, `"transform_tool_input"`;
+ * static, do not free). NULL for an unknown value.
+ */
+const char *hl_point_name(hl_hook_point point);
 
 #ifdef __cplusplus
 }  // extern "C"

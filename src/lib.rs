@@ -32,9 +32,14 @@ pub mod runner;
 pub mod runtime;
 pub mod trust;
 
+/// The C ABI (`include/hookline.h`). Exposed for hosts that link the rlib
+/// and want the constants; Rust code should use the safe API.
 #[allow(unsafe_code)]
-mod ffi;
+#[doc(hidden)]
+pub mod ffi;
 
 pub use callback::{CallResult, HostCallback, Reply, SharedCallback};
 pub use error::{Error, Result, Status};
+pub use engine::{EngineOptions, HooksSource, LifecycleHookEngine};
 pub use event::HookEvent;
+pub use payload::{CompactionMode, CompactionTrigger, SessionEndReason, SessionStartTrigger};
