@@ -1,0 +1,48 @@
+//! SessionStart: the exit-code table.
+//!
+//! | hook result | effect |
+//! |---|---|
+//! | timeout | error message |
+//! | non-zero exit (any code, signal) | error message (with stderr); stdout still read |
+//! | exit 0 with stderr | error message |
+//! | plain stdout | `additional_context` (also with `quiet_success_output`: it is context, not a message) |
+//! | `hookSpecificOutput.additionalContext`, top-level `additional_context` (unless `suppressOutput`) | `additional_context` (string or array of strings) |
+//! | `systemMessage` | info message |
+//!
+//! Never blocks.
+
+use super::{push_context, CommonOutcome, Exit, HookMessageLevel, HookRun, SessionStartHookOutcome, Shared, Stdout};
+
+/// What SessionStart hooks produced so far.
+#[derive(Default)]
+pub(crate) struct SessionStartRules {
+    additional_context: Vec<String>,
+}
+
+impl SessionStartRules {
+    pub(crate) fn absorb(&mut self, sh: &mut Shared, run: &HookRun) -> bool {
+        if run.exit == Exit::TimedOut {
+            sh.timed_out(run);
+            return false;
+        }
+        sh.exit_status(run, HookMessageLevel::Error);
+        sh.invalid_json(run);
+        if let Stdout::Plain(text) = &run.stdout {
+            self.additional_context.push(text.clone());
+        }
+        if let Some(json) = run.json() {
+            sh.common_json(run);
+            if let Some(spec) = run.specific() {
+                push_context(&mut self.additional_context, spec.get("additionalContext"));
+            }
+            if !run.suppress_output() {
+                push_context(&mut self.additional_context, json.get("additional_context"));
+            }
+        }
+        false
+    }
+
+    pub(crate) fn finish(self, common: CommonOutcome) -> SessionStartHookOutcome {
+        SessionStartHookOutcome { additional_context: self.additional_context, common }
+    }
+}
