@@ -1,1 +1,0 @@
-//! In-process hook registry (agy-bridge `Hooks` parity). SPEC §4.

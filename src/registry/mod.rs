@@ -1,0 +1,710 @@
+//! In-process hook registry (agy-bridge `Hooks` parity). SPEC §4.
+//!
+//! A [`Hooks`] registry holds named callbacks per [`HookPoint`], in one
+//! global registration order. Running a point calls its callbacks in that
+//! order and combines their replies into a [`RunResult`]:
+//!
+//! | point | reply | semantics | callback failure |
+//! |---|---|---|---|
+//! | `pre_tool_call_decide` | [`HookResult`] | first deny stops; `modified_args` merge into `tool_args` | stop, deny `hook '<name>' failed` |
+//! | `pre_turn`, `on_interaction` | [`HookResult`] | first deny stops | listed in `errors`, next runs |
+//! | `transform_tool_input` | new `tool_args` | chained | listed, args kept |
+//! | all others | ignored | all run | listed, all others run |
+//!
+//! Callbacks are typed Rust closures ([`HookCallback::PreTurn`], …) or
+//! JSON-level host callbacks ([`HookCallback::Json`], used by the C ABI and
+//! the bindings). A panic in a Rust callback is a callback failure.
+//!
+//! Thread safety: every method takes `&self` and may be called from any
+//! thread, concurrently, including from inside a callback of the same
+//! registry. A run works on a snapshot of the entries taken when it starts
+//! (see [`Hooks::run_json`]); no lock is held while a callback runs.
+//!
+//! ```
+//! use hookline::registry::{HookResult, Hooks, ToolCallContext};
+//!
+//! let hooks = Hooks::new().with_pre_tool_call_decide("no-rm", |ctx: &ToolCallContext| {
+//!     let cmd = ctx.tool_args["command"].as_str().unwrap_or("");
+//!     if ctx.tool_name == "Bash" && cmd.contains("rm -rf") {
+//!         HookResult::deny("rm -rf is not allowed")
+//!     } else {
+//!         HookResult::allow()
+//!     }
+//! });
+//! let r = hooks.run_pre_tool_call_decide(&ToolCallContext::new(
+//!     "Bash",
+//!     serde_json::json!({"command": "rm -rf /"}),
+//! ));
+//! assert!(!r.allow);
+//! ```
+
+use std::fmt;
+use std::sync::{Arc, RwLock};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::callback::SharedCallback;
+use crate::error::{Error, Result};
+use crate::hl_warn;
+
+mod context;
+mod run;
+
+pub use context::{
+    CompactionContext, InteractionContext, OnCompactionContext, OnInteractionContext, OnSessionEndContext,
+    OnSessionStartContext, OnToolErrorContext, PostToolCallContext, PostTurnContext, PreToolCallDecideContext,
+    PreTurnContext, SessionContext, SessionInfo, ToolCallContext, ToolErrorContext, ToolResultContext,
+};
+use context::canonicalize;
+use run::Ctx;
+
+/// A point of the agent lifecycle where registry callbacks run. The
+/// discriminants are the `hl_hook_point` numbers of the C ABI; the serde form
+/// is the wire label (`"pre_turn"`, …).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[repr(i32)]
+pub enum HookPoint {
+    /// Before the model processes a turn (decide: may block the prompt).
+    PreTurn = 0,
+    /// After the model completed a turn (observer).
+    PostTurn = 1,
+    /// Before a tool call runs (decide: allow/deny, may modify the args).
+    PreToolCallDecide = 2,
+    /// After a tool call returned (observer).
+    PostToolCall = 3,
+    /// When the context window is compacted (observer).
+    OnCompaction = 4,
+    /// When a session starts (observer).
+    OnSessionStart = 5,
+    /// When a session ends (observer).
+    OnSessionEnd = 6,
+    /// When a tool call failed (observer).
+    OnToolError = 7,
+    /// On each user interaction (decide; a failing callback never blocks).
+    OnInteraction = 8,
+    /// Rewrite a tool call's arguments (chained transforms).
+    TransformToolInput = 9,
+}
+
+impl HookPoint {
+    /// All points in `hl_hook_point` order.
+    pub const ALL: [HookPoint; 10] = [
+        HookPoint::PreTurn,
+        HookPoint::PostTurn,
+        HookPoint::PreToolCallDecide,
+        HookPoint::PostToolCall,
+        HookPoint::OnCompaction,
+        HookPoint::OnSessionStart,
+        HookPoint::OnSessionEnd,
+        HookPoint::OnToolError,
+        HookPoint::OnInteraction,
+        HookPoint::TransformToolInput,
+    ];
+
+    /// The point for an `hl_hook_point` number, `None` when out of range.
+    pub fn from_i32(v: i32) -> Option<HookPoint> {
+        Self::ALL.get(usize::try_from(v).ok()?).copied()
+    }
+
+    /// The wire label, e.g. `"pre_tool_call_decide"`.
+    pub const fn label(self) -> &'static str {
+        match self {
+            HookPoint::PreTurn => "pre_turn",
+            HookPoint::PostTurn => "post_turn",
+            HookPoint::PreToolCallDecide => "pre_tool_call_decide",
+            HookPoint::PostToolCall => "post_tool_call",
+            HookPoint::OnCompaction => "on_compaction",
+            HookPoint::OnSessionStart => "on_session_start",
+            HookPoint::OnSessionEnd => "on_session_end",
+            HookPoint::OnToolError => "on_tool_error",
+            HookPoint::OnInteraction => "on_interaction",
+            HookPoint::TransformToolInput => "transform_tool_input",
+        }
+    }
+
+    /// Look up a wire label (exact).
+    pub fn from_label(label: &str) -> Option<HookPoint> {
+        Self::ALL.iter().copied().find(|p| p.label() == label)
+    }
+}
+
+impl fmt::Display for HookPoint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
+/// A decision (mirrors agy-bridge's `HookResult`), returned by decide
+/// callbacks and by the decide runs.
+///
+/// `modified_args`, when a `pre_tool_call_decide` callback sets it, must be a
+/// JSON object: it is shallow-merged into the tool arguments that later
+/// callbacks see (any other non-null value makes the callback count as
+/// failed). In the result of [`Hooks::run_pre_tool_call_decide`] it holds the
+/// merged arguments when any callback modified them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HookResult {
+    /// Whether execution should proceed.
+    pub allow: bool,
+    /// Explanation (the deny reason), may be empty.
+    pub message: String,
+    /// Arguments to merge into `tool_args` (decide callbacks), or the merged
+    /// arguments (run result).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub modified_args: Option<Value>,
+}
+
+impl HookResult {
+    /// Allow, with an empty message.
+    pub const fn allow() -> Self {
+        HookResult { allow: true, message: String::new(), modified_args: None }
+    }
+
+    /// Allow, with a message.
+    pub fn allow_with_message(message: impl Into<String>) -> Self {
+        HookResult { allow: true, message: message.into(), modified_args: None }
+    }
+
+    /// Deny, with a reason.
+    pub fn deny(reason: impl Into<String>) -> Self {
+        HookResult { allow: false, message: reason.into(), modified_args: None }
+    }
+
+    /// Attach `modified_args` (a JSON object) to this result.
+    pub fn with_modified_args(mut self, args: Value) -> Self {
+        self.modified_args = Some(args);
+        self
+    }
+}
+
+impl Default for HookResult {
+    fn default() -> Self {
+        Self::allow()
+    }
+}
+
+/// A callback returning `()` allows (agy-bridge `on_pre_turn` closures).
+impl From<()> for HookResult {
+    fn from(_: ()) -> Self {
+        Self::allow()
+    }
+}
+
+type Observer<C> = Arc<dyn Fn(&C) + Send + Sync>;
+type Decider<C> = Arc<dyn Fn(&C) -> HookResult + Send + Sync>;
+/// Transform closure: `Some(new_args)` replaces the tool arguments, `None` keeps them.
+pub type TransformFn = Arc<dyn Fn(&ToolCallContext) -> Option<Value> + Send + Sync>;
+
+/// A registered callback. The typed variants determine their [`HookPoint`];
+/// [`HookCallback::Json`] names it.
+#[derive(Clone)]
+pub enum HookCallback {
+    /// Before each turn; deny blocks the prompt.
+    PreTurn(Decider<PreTurnContext>),
+    /// After each turn.
+    PostTurn(Observer<PostTurnContext>),
+    /// Before each tool call; deny blocks it, `modified_args` rewrite it.
+    PreToolCallDecide(Decider<ToolCallContext>),
+    /// After each tool call.
+    PostToolCall(Observer<ToolResultContext>),
+    /// When a tool call failed.
+    OnToolError(Observer<ToolErrorContext>),
+    /// When a session starts.
+    OnSessionStart(Observer<SessionContext>),
+    /// When a session ends.
+    OnSessionEnd(Observer<SessionContext>),
+    /// When the context is compacted.
+    OnCompaction(Observer<CompactionContext>),
+    /// On each user interaction; deny blocks it.
+    OnInteraction(Decider<InteractionContext>),
+    /// Rewrite tool arguments (each transform sees the previous result).
+    TransformToolInput(TransformFn),
+    /// A JSON-level host callback (C, Go, Node): receives the canonical
+    /// context as JSON text and answers with a [`crate::Reply`].
+    Json {
+        /// The point it runs at.
+        point: HookPoint,
+        /// The callback.
+        callback: SharedCallback,
+    },
+}
+
+impl HookCallback {
+    /// The point this callback runs at.
+    pub fn hook_point(&self) -> HookPoint {
+        match self {
+            HookCallback::PreTurn(_) => HookPoint::PreTurn,
+            HookCallback::PostTurn(_) => HookPoint::PostTurn,
+            HookCallback::PreToolCallDecide(_) => HookPoint::PreToolCallDecide,
+            HookCallback::PostToolCall(_) => HookPoint::PostToolCall,
+            HookCallback::OnToolError(_) => HookPoint::OnToolError,
+            HookCallback::OnSessionStart(_) => HookPoint::OnSessionStart,
+            HookCallback::OnSessionEnd(_) => HookPoint::OnSessionEnd,
+            HookCallback::OnCompaction(_) => HookPoint::OnCompaction,
+            HookCallback::OnInteraction(_) => HookPoint::OnInteraction,
+            HookCallback::TransformToolInput(_) => HookPoint::TransformToolInput,
+            HookCallback::Json { point, .. } => *point,
+        }
+    }
+}
+
+impl fmt::Debug for HookCallback {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HookCallback::Json { point, .. } => write!(f, "HookCallback::Json({})", point.label()),
+            other => write!(f, "HookCallback::{}", other.hook_point().label()),
+        }
+    }
+}
+
+/// One registration as listed by [`Hooks::entries`]
+/// (`{"name","point","callback_id"}`; `callback_id` = name).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HookEntry {
+    /// The callback's name.
+    pub name: String,
+    /// Its point (serialised as the wire label).
+    pub point: HookPoint,
+    /// Identifier of the callback (the name).
+    pub callback_id: String,
+}
+
+/// A callback failure listed in a [`RunResult`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CallbackError {
+    /// The callback's name.
+    pub name: String,
+    /// What happened; contains `hook '<name>' failed`.
+    pub message: String,
+}
+
+/// The result of running a point: `{"allow","message","tool_args","errors"}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunResult {
+    /// False when a decide callback denied (or, at `pre_tool_call_decide`, failed).
+    pub allow: bool,
+    /// The deny reason ("" when allowed).
+    pub message: String,
+    /// Final args for `transform_tool_input`; for `pre_tool_call_decide` the
+    /// merged args when any `modified_args` applied (also after a deny);
+    /// else null.
+    pub tool_args: Value,
+    /// Every callback failure, in order.
+    pub errors: Vec<CallbackError>,
+}
+
+impl Default for RunResult {
+    fn default() -> Self {
+        RunResult { allow: true, message: String::new(), tool_args: Value::Null, errors: Vec::new() }
+    }
+}
+
+impl From<RunResult> for HookResult {
+    fn from(r: RunResult) -> Self {
+        HookResult {
+            allow: r.allow,
+            message: r.message,
+            modified_args: if r.tool_args.is_null() { None } else { Some(r.tool_args) },
+        }
+    }
+}
+
+struct Entry {
+    point: HookPoint,
+    name: String,
+    callback: HookCallback,
+}
+
+/// The registry: named callbacks per [`HookPoint`] (agy-bridge `Hooks`).
+///
+/// Entries live in a copy-on-write list: a run clones an `Arc` of the
+/// current list (its snapshot) and calls callbacks without any lock held.
+pub struct Hooks {
+    entries: RwLock<Arc<Vec<Entry>>>,
+}
+
+impl Default for Hooks {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl fmt::Debug for Hooks {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Hooks").field("entries", &self.entries()).finish()
+    }
+}
+
+/// `Err(InvalidArgument)` when `name` is empty or only whitespace.
+pub fn validate_name(name: &str) -> Result<()> {
+    if name.trim().is_empty() {
+        Err(Error::invalid_argument("name must be non-empty and not only whitespace"))
+    } else {
+        Ok(())
+    }
+}
+
+macro_rules! typed_registration {
+    ($(#[$doc:meta])* $on:ident, $with:ident, $variant:ident, $ctx:ty) => {
+        $(#[$doc])*
+        ///
+        /// Returns `&self` for chaining; `Err(InvalidArgument)` for a blank name.
+        pub fn $on(&self, name: impl Into<String>, f: impl Fn(&$ctx) + Send + Sync + 'static) -> Result<&Self> {
+            self.register(name, HookCallback::$variant(Arc::new(f)))
+        }
+
+        /// Owned-self builder variant of
+        #[doc = concat!("[`", stringify!($on), "`](Self::", stringify!($on), ").")]
+        ///
+        /// # Panics
+        /// When `name` is empty or only whitespace (a programming error: a
+        /// silently dropped hook would fail open).
+        #[must_use]
+        pub fn $with(self, name: impl Into<String>, f: impl Fn(&$ctx) + Send + Sync + 'static) -> Self {
+            self.register_or_panic(name, HookCallback::$variant(Arc::new(f)))
+        }
+    };
+}
+
+macro_rules! decide_registration {
+    ($(#[$doc:meta])* $on:ident, $with:ident, $variant:ident, $ctx:ty) => {
+        $(#[$doc])*
+        ///
+        /// The closure may return a [`HookResult`] or `()` (allow).
+        /// Returns `&self` for chaining; `Err(InvalidArgument)` for a blank name.
+        pub fn $on<R: Into<HookResult>>(
+            &self,
+            name: impl Into<String>,
+            f: impl Fn(&$ctx) -> R + Send + Sync + 'static,
+        ) -> Result<&Self> {
+            self.register(name, HookCallback::$variant(Arc::new(move |c: &$ctx| f(c).into())))
+        }
+
+        /// Owned-self builder variant of
+        #[doc = concat!("[`", stringify!($on), "`](Self::", stringify!($on), ").")]
+        ///
+        /// # Panics
+        /// When `name` is empty or only whitespace.
+        #[must_use]
+        pub fn $with<R: Into<HookResult>>(
+            self,
+            name: impl Into<String>,
+            f: impl Fn(&$ctx) -> R + Send + Sync + 'static,
+        ) -> Self {
+            self.register_or_panic(name, HookCallback::$variant(Arc::new(move |c: &$ctx| f(c).into())))
+        }
+    };
+}
+
+impl Hooks {
+    /// An empty registry.
+    pub fn new() -> Self {
+        Hooks { entries: RwLock::new(Arc::new(Vec::new())) }
+    }
+
+    fn snapshot(&self) -> Arc<Vec<Entry>> {
+        self.entries.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Apply `edit` to a copy of the entry list and publish it. The old
+    /// list is dropped after the lock is released, so callback finalizers
+    /// (host code) never run under the lock.
+    fn update<R>(&self, edit: impl FnOnce(&mut Vec<Entry>) -> R) -> R {
+        let old;
+        let out;
+        {
+            let mut guard = self.entries.write().unwrap_or_else(|e| e.into_inner());
+            let mut list: Vec<Entry> = guard
+                .iter()
+                .map(|e| Entry { point: e.point, name: e.name.clone(), callback: e.callback.clone() })
+                .collect();
+            out = edit(&mut list);
+            old = std::mem::replace(&mut *guard, Arc::new(list));
+        }
+        drop(old);
+        out
+    }
+
+    /// Register a named callback at its point. An existing callback with the
+    /// same (point, name) is replaced in place (same position) and a warning
+    /// is logged; the replaced callback is dropped once no run uses it.
+    ///
+    /// `Err(InvalidArgument)` when `name` is empty or only whitespace (the
+    /// callback is dropped).
+    pub fn register(&self, name: impl Into<String>, callback: HookCallback) -> Result<&Self> {
+        let name = name.into();
+        validate_name(&name)?;
+        let point = callback.hook_point();
+        let replaced = self.update(|list| {
+            let mut entry = Entry { point, name, callback };
+            match list.iter_mut().find(|e| e.point == point && e.name == entry.name) {
+                Some(slot) => {
+                    std::mem::swap(slot, &mut entry);
+                    Some(entry)
+                }
+                None => {
+                    list.push(entry);
+                    None
+                }
+            }
+        });
+        if let Some(old) = replaced {
+            hl_warn!(
+                "registry: a hook named '{}' was already registered at {}: replaced in place",
+                old.name,
+                point.label()
+            );
+            drop(old);
+        }
+        Ok(self)
+    }
+
+    fn register_or_panic(self, name: impl Into<String>, callback: HookCallback) -> Self {
+        if let Err(e) = self.register(name, callback) {
+            panic!("Hooks builder: {}", e.message);
+        }
+        self
+    }
+
+    /// Register a JSON-level host callback at `point` (see [`Hooks::register`]).
+    pub fn register_json(&self, point: HookPoint, name: impl Into<String>, callback: SharedCallback) -> Result<&Self> {
+        self.register(name, HookCallback::Json { point, callback })
+    }
+
+    /// Remove the callback registered as (point, name). `Err(NotFound)`
+    /// when there is none. A run in flight keeps using its snapshot; the
+    /// callback is dropped when the last such run finishes.
+    pub fn unregister(&self, point: HookPoint, name: &str) -> Result<()> {
+        let removed = self.update(|list| {
+            let pos = list.iter().position(|e| e.point == point && e.name == name)?;
+            Some(list.remove(pos))
+        });
+        match removed {
+            Some(entry) => {
+                drop(entry);
+                Ok(())
+            }
+            None => Err(Error::not_found(format!(
+                "no hook named '{name}' is registered at {}",
+                point.label()
+            ))),
+        }
+    }
+
+    /// All registrations, every point, in global registration order.
+    pub fn entries(&self) -> Vec<HookEntry> {
+        self.snapshot()
+            .iter()
+            .map(|e| HookEntry { name: e.name.clone(), point: e.point, callback_id: e.name.clone() })
+            .collect()
+    }
+
+    /// Number of registered callbacks.
+    pub fn len(&self) -> usize {
+        self.snapshot().len()
+    }
+
+    /// Whether no callback is registered.
+    pub fn is_empty(&self) -> bool {
+        self.snapshot().is_empty()
+    }
+
+    // ── Typed registration (agy-bridge names) ───────────────────────────
+
+    decide_registration!(
+        /// Register a [`HookPoint::PreTurn`] callback (deny blocks the prompt).
+        on_pre_turn, with_pre_turn, PreTurn, PreTurnContext
+    );
+    typed_registration!(
+        /// Register a [`HookPoint::PostTurn`] observer.
+        on_post_turn, with_post_turn, PostTurn, PostTurnContext
+    );
+    decide_registration!(
+        /// Register a [`HookPoint::PreToolCallDecide`] callback.
+        on_pre_tool_call_decide, with_pre_tool_call_decide, PreToolCallDecide, ToolCallContext
+    );
+    typed_registration!(
+        /// Register a [`HookPoint::PostToolCall`] observer.
+        on_post_tool_call, with_post_tool_call, PostToolCall, ToolResultContext
+    );
+    typed_registration!(
+        /// Register a [`HookPoint::OnToolError`] observer.
+        on_tool_error, with_tool_error, OnToolError, ToolErrorContext
+    );
+    typed_registration!(
+        /// Register a [`HookPoint::OnCompaction`] observer.
+        on_compaction, with_compaction, OnCompaction, CompactionContext
+    );
+    decide_registration!(
+        /// Register a [`HookPoint::OnInteraction`] callback (deny blocks; a
+        /// failure never does).
+        on_interaction, with_interaction, OnInteraction, InteractionContext
+    );
+    typed_registration!(
+        /// Register a [`HookPoint::OnSessionStart`] observer.
+        on_session_start, with_session_start, OnSessionStart, SessionContext
+    );
+    typed_registration!(
+        /// Register a [`HookPoint::OnSessionEnd`] observer.
+        on_session_end, with_session_end, OnSessionEnd, SessionContext
+    );
+
+    /// Register a [`HookPoint::TransformToolInput`] callback: `Some(args)`
+    /// replaces the tool arguments (later transforms see them), `None` keeps
+    /// them. Returns `&self`; `Err(InvalidArgument)` for a blank name.
+    pub fn on_transform_tool_input(
+        &self,
+        name: impl Into<String>,
+        f: impl Fn(&ToolCallContext) -> Option<Value> + Send + Sync + 'static,
+    ) -> Result<&Self> {
+        self.register(name, HookCallback::TransformToolInput(Arc::new(f)))
+    }
+
+    /// Owned-self builder variant of
+    /// [`on_transform_tool_input`](Self::on_transform_tool_input).
+    ///
+    /// # Panics
+    /// When `name` is empty or only whitespace.
+    #[must_use]
+    pub fn with_transform_tool_input(
+        self,
+        name: impl Into<String>,
+        f: impl Fn(&ToolCallContext) -> Option<Value> + Send + Sync + 'static,
+    ) -> Self {
+        self.register_or_panic(name, HookCallback::TransformToolInput(Arc::new(f)))
+    }
+
+    // ── Typed runs (agy-bridge names) ───────────────────────────────────
+    //
+    // Failures are logged; use `run_json` to get them listed in `errors`.
+
+    /// Run the `pre_turn` callbacks: the first deny stops the run and is the
+    /// result; a failing callback is logged and skipped.
+    pub fn run_pre_turn(&self, ctx: &PreTurnContext) -> HookResult {
+        self.run_ctx(HookPoint::PreTurn, Ctx::from_typed(ctx)).into()
+    }
+
+    /// Run the `post_turn` observers (all run).
+    pub fn run_post_turn(&self, ctx: &PostTurnContext) {
+        self.run_ctx(HookPoint::PostTurn, Ctx::from_typed(ctx));
+    }
+
+    /// Run the `pre_tool_call_decide` callbacks: the first deny stops the
+    /// run and is the result; a failing (panicking) callback denies with
+    /// `hook '<name>' failed`. When any callback returned `modified_args`,
+    /// the merged arguments are in the result's `modified_args`.
+    pub fn run_pre_tool_call_decide(&self, ctx: &ToolCallContext) -> HookResult {
+        self.run_ctx(HookPoint::PreToolCallDecide, Ctx::from_typed(ctx)).into()
+    }
+
+    /// Run the `post_tool_call` observers (all run).
+    pub fn run_post_tool_call(&self, ctx: &ToolResultContext) {
+        self.run_ctx(HookPoint::PostToolCall, Ctx::from_typed(ctx));
+    }
+
+    /// Run the `on_tool_error` observers (all run).
+    pub fn run_on_tool_error(&self, ctx: &ToolErrorContext) {
+        self.run_ctx(HookPoint::OnToolError, Ctx::from_typed(ctx));
+    }
+
+    /// Run the `on_session_start` observers (all run).
+    pub fn run_on_session_start(&self, ctx: &SessionContext) {
+        self.run_ctx(HookPoint::OnSessionStart, Ctx::from_typed(ctx));
+    }
+
+    /// Run the `on_session_end` observers (all run).
+    pub fn run_on_session_end(&self, ctx: &SessionContext) {
+        self.run_ctx(HookPoint::OnSessionEnd, Ctx::from_typed(ctx));
+    }
+
+    /// Run the `on_compaction` observers (all run).
+    pub fn run_on_compaction(&self, ctx: &CompactionContext) {
+        self.run_ctx(HookPoint::OnCompaction, Ctx::from_typed(ctx));
+    }
+
+    /// Run the `on_interaction` callbacks: the first deny stops the run; a
+    /// failing callback is skipped (never blocks).
+    pub fn run_on_interaction(&self, ctx: &InteractionContext) -> HookResult {
+        self.run_ctx(HookPoint::OnInteraction, Ctx::from_typed(ctx)).into()
+    }
+
+    /// Run the `transform_tool_input` chain and return the final arguments
+    /// (the input arguments when no transform changed them).
+    pub fn run_transform_tool_input(&self, ctx: &ToolCallContext) -> Value {
+        self.run_ctx(HookPoint::TransformToolInput, Ctx::from_typed(ctx)).tool_args
+    }
+
+    // ── JSON level (the C ABI and bindings) ─────────────────────────────
+
+    /// Validate a JSON context for `point` and run it. Errors (nothing runs):
+    /// `InvalidArgument` naming the field for a non-object context or a
+    /// missing/mistyped required field.
+    ///
+    /// Callbacks receive the canonical context (aliases replaced by the
+    /// canonical names, the canonical one winning when both are given;
+    /// unknown fields kept). The run uses the entries registered when it
+    /// starts: callbacks added or removed meanwhile (for instance by a
+    /// callback of this run) take effect from the next run.
+    pub fn run_json(&self, point: HookPoint, context: &Value) -> Result<RunResult> {
+        self.run_value(point, context.clone())
+    }
+
+    /// [`run_json`](Self::run_json) taking the context by value (no copy).
+    pub fn run_value(&self, point: HookPoint, context: Value) -> Result<RunResult> {
+        let canonical = canonicalize(point, context)?;
+        Ok(match point {
+            HookPoint::PreTurn => self.run_ctx::<PreTurnContext>(point, Ctx::from_json(canonical)),
+            HookPoint::PostTurn => self.run_ctx::<PostTurnContext>(point, Ctx::from_json(canonical)),
+            HookPoint::PreToolCallDecide | HookPoint::TransformToolInput => {
+                self.run_ctx::<ToolCallContext>(point, Ctx::from_json(canonical))
+            }
+            HookPoint::PostToolCall => self.run_ctx::<ToolResultContext>(point, Ctx::from_json(canonical)),
+            HookPoint::OnToolError => self.run_ctx::<ToolErrorContext>(point, Ctx::from_json(canonical)),
+            HookPoint::OnSessionStart | HookPoint::OnSessionEnd => {
+                self.run_ctx::<SessionContext>(point, Ctx::from_json(canonical))
+            }
+            HookPoint::OnCompaction => self.run_ctx::<CompactionContext>(point, Ctx::from_json(canonical)),
+            HookPoint::OnInteraction => self.run_ctx::<InteractionContext>(point, Ctx::from_json(canonical)),
+        })
+    }
+
+    /// [`run_json`](Self::run_json) on JSON text, returning the result as
+    /// JSON text. Malformed (or too deeply nested) JSON is `InvalidJson`.
+    pub fn run_json_str(&self, point: HookPoint, context_json: &str) -> Result<String> {
+        let context = Error::parse_json(context_json, "context_json")?;
+        let result = self.run_value(point, context)?;
+        serde_json::to_string(&result).map_err(|e| Error::invalid_json(format!("cannot serialise the result: {e}")))
+    }
+
+    /// The entries as JSON text: `[{"name","point","callback_id"}, …]`.
+    pub fn entries_json(&self) -> String {
+        serde_json::to_string(&self.entries()).unwrap_or_else(|_| "[]".to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn point_numbers_and_labels_round_trip() {
+        for (i, p) in HookPoint::ALL.iter().enumerate() {
+            assert_eq!(*p as usize, i);
+            assert_eq!(HookPoint::from_i32(i as i32), Some(*p));
+            assert_eq!(HookPoint::from_label(p.label()), Some(*p));
+            assert_eq!(serde_json::to_value(p).unwrap(), Value::String(p.label().to_string()));
+        }
+        assert_eq!(HookPoint::from_i32(-1), None);
+        assert_eq!(HookPoint::from_i32(10), None);
+    }
+
+    #[test]
+    fn blank_name_is_invalid_argument() {
+        let hooks = Hooks::new();
+        let err = hooks.on_post_turn("  \t", |_| {}).unwrap_err();
+        assert_eq!(err.status, crate::Status::InvalidArgument);
+        assert!(hooks.is_empty());
+    }
+}

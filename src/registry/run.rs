@@ -1,0 +1,286 @@
+//! Running the callbacks of one hook point: the semantics table of SPEC §4.
+//!
+//! A run works on a snapshot of the registry (an `Arc` of the entry list
+//! taken under a short read lock), so no lock is held while a callback runs:
+//! callbacks may register, unregister, or run the same registry. Entries
+//! added or removed during a run do not affect it; a removed callback stays
+//! alive until the run drops its snapshot (so a C `free_user_data` never
+//! runs during a call).
+//!
+//! The context is kept in whichever form it arrived (canonical JSON for the
+//! C ABI, a typed struct for Rust hosts); the other form is built lazily,
+//! only when a callback needs it, and the JSON text is serialised once per
+//! run (again only after `modified_args` or a transform changed the args).
+
+use std::borrow::Cow;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use serde_json::{Map, Value};
+
+use super::context::{type_name, Outcome, PointContext};
+use super::{CallbackError, HookCallback, HookPoint, Hooks, RunResult};
+use crate::callback::{self, CallResult, Reply};
+use crate::{hl_debug, hl_info, hl_warn};
+
+/// How a point's results combine (SPEC §4 "Replies and semantics").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// pre_tool_call_decide: deny short-circuits, failure denies, modified_args merge.
+    ToolDecide,
+    /// pre_turn, on_interaction: deny short-circuits, failure is listed and skipped.
+    SoftDecide,
+    /// transform_tool_input: chained args, failure keeps args.
+    Transform,
+    /// Everything else: all run, replies ignored, failures listed.
+    Observer,
+}
+
+fn kind(point: HookPoint) -> Kind {
+    match point {
+        HookPoint::PreToolCallDecide => Kind::ToolDecide,
+        HookPoint::PreTurn | HookPoint::OnInteraction => Kind::SoftDecide,
+        HookPoint::TransformToolInput => Kind::Transform,
+        _ => Kind::Observer,
+    }
+}
+
+/// The context of one run, in its typed and/or JSON form.
+pub(crate) struct Ctx<'a, T: Clone> {
+    /// Canonical `Value::Object` (authoritative when set).
+    json: Option<Value>,
+    /// Typed form (authoritative when `json` is None).
+    typed: Option<Cow<'a, T>>,
+    /// Cached serialisation of the current context.
+    text: Option<String>,
+}
+
+impl<'a, T: PointContext> Ctx<'a, T> {
+    pub(crate) fn from_json(canonical: Value) -> Self {
+        Ctx { json: Some(canonical), typed: None, text: None }
+    }
+
+    pub(crate) fn from_typed(ctx: &'a T) -> Self {
+        Ctx { json: None, typed: Some(Cow::Borrowed(ctx)), text: None }
+    }
+
+    fn text(&mut self) -> Result<&str, String> {
+        if self.text.is_none() {
+            let text = match (&self.json, &self.typed) {
+                (Some(v), _) => serde_json::to_string(v),
+                (None, Some(t)) => serde_json::to_string(t.as_ref()),
+                (None, None) => return Err("no context".to_string()),
+            }
+            .map_err(|e| format!("cannot serialise the context: {e}"))?;
+            self.text = Some(text);
+        }
+        Ok(self.text.as_deref().unwrap_or_default())
+    }
+
+    fn typed(&mut self) -> Result<&T, String> {
+        if self.typed.is_none() {
+            let v = self.json.as_ref().ok_or_else(|| "no context".to_string())?;
+            let t = T::deserialize(v).map_err(|e| format!("cannot convert the context: {e}"))?;
+            self.typed = Some(Cow::Owned(t));
+        }
+        match &self.typed {
+            Some(t) => Ok(t.as_ref()),
+            None => Err("no context".to_string()),
+        }
+    }
+
+    /// Take the current tool arguments out (null when absent).
+    fn take_tool_args(&mut self) -> Value {
+        if let Some(Value::Object(m)) = &mut self.json {
+            return m.get_mut("tool_args").map(Value::take).unwrap_or(Value::Null);
+        }
+        match &mut self.typed {
+            Some(t) => t.to_mut().tool_args_mut().map(Value::take).unwrap_or(Value::Null),
+            None => Value::Null,
+        }
+    }
+
+    /// Replace the tool arguments in every form held.
+    fn set_tool_args(&mut self, args: Value) {
+        self.text = None;
+        match (&mut self.json, &mut self.typed) {
+            (Some(Value::Object(m)), Some(t)) => {
+                if let Some(slot) = t.to_mut().tool_args_mut() {
+                    *slot = args.clone();
+                }
+                m.insert("tool_args".to_string(), args);
+            }
+            (Some(Value::Object(m)), None) => {
+                m.insert("tool_args".to_string(), args);
+            }
+            (_, Some(t)) => {
+                if let Some(slot) = t.to_mut().tool_args_mut() {
+                    *slot = args;
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic".to_string()
+    }
+}
+
+/// Read a decide reply `{"allow":bool,"message":str,"modified_args":obj?}`.
+/// `null` is no opinion; `allow` defaults to true and `message` to "".
+fn decision_from_json(v: Value, with_args: bool) -> Outcome {
+    let mut map = match v {
+        Value::Null => return Outcome::Nothing,
+        Value::Object(map) => map,
+        other => {
+            return Outcome::Failed(format!(
+                "invalid reply: expected an object {{\"allow\",\"message\"}}, got {}",
+                type_name(&other)
+            ))
+        }
+    };
+    let allow = match map.get("allow") {
+        None | Some(Value::Null) => true,
+        Some(Value::Bool(b)) => *b,
+        Some(other) => return Outcome::Failed(format!("invalid reply: allow must be a boolean, got {}", type_name(other))),
+    };
+    let message = match map.get_mut("message") {
+        None | Some(Value::Null) => String::new(),
+        Some(Value::String(s)) => std::mem::take(s),
+        Some(other) => {
+            return Outcome::Failed(format!("invalid reply: message must be a string, got {}", type_name(other)))
+        }
+    };
+    let modified_args = if with_args {
+        match map.get_mut("modified_args").map(Value::take) {
+            None | Some(Value::Null) => None,
+            Some(Value::Object(m)) => Some(m),
+            Some(other) => {
+                return Outcome::Failed(format!(
+                    "invalid reply: modified_args must be an object, got {}",
+                    type_name(&other)
+                ))
+            }
+        }
+    } else {
+        None
+    };
+    Outcome::Decision { allow, message, modified_args }
+}
+
+/// Interpret a JSON-level callback's reply at a point of kind `kind`.
+fn outcome_from_call(kind: Kind, r: CallResult) -> Outcome {
+    if !r.ok {
+        return Outcome::Failed(String::new());
+    }
+    match kind {
+        Kind::Observer => Outcome::Nothing,
+        Kind::Transform => match r.reply {
+            Reply::Json(v) => Outcome::Args(v),
+            // allow/deny mean "no opinion" for a transform.
+            _ => Outcome::Nothing,
+        },
+        Kind::ToolDecide | Kind::SoftDecide => match r.reply {
+            Reply::NoOpinion => Outcome::Nothing,
+            Reply::Allow => Outcome::Decision { allow: true, message: String::new(), modified_args: None },
+            Reply::Deny(message) => Outcome::Decision { allow: false, message, modified_args: None },
+            Reply::Json(v) => decision_from_json(v, kind == Kind::ToolDecide),
+        },
+    }
+}
+
+/// Shallow merge: key by key into an object; replaces non-object args.
+fn merge_args(args: &mut Value, modified: Map<String, Value>) {
+    match args {
+        Value::Object(cur) => {
+            for (k, v) in modified {
+                cur.insert(k, v);
+            }
+        }
+        other => *other = Value::Object(modified),
+    }
+}
+
+fn failure_message(name: &str, detail: &str) -> String {
+    if detail.is_empty() {
+        format!("hook '{name}' failed")
+    } else {
+        format!("hook '{name}' failed: {detail}")
+    }
+}
+
+impl Hooks {
+    /// Run every callback at `point` on `ctx` (SPEC §4 semantics).
+    pub(crate) fn run_ctx<T: PointContext>(&self, point: HookPoint, mut ctx: Ctx<'_, T>) -> RunResult {
+        let snapshot = self.snapshot();
+        let kind = kind(point);
+        let mut result = RunResult::default();
+        let mut args_modified = false;
+        for entry in snapshot.iter().filter(|e| e.point == point) {
+            let name = entry.name.as_str();
+            hl_debug!("registry: running {} hook '{name}'", point.label());
+            let outcome = match &entry.callback {
+                HookCallback::Json { callback, .. } => match ctx.text() {
+                    Ok(text) => outcome_from_call(kind, callback::invoke(&**callback, text)),
+                    Err(e) => Outcome::Failed(e),
+                },
+                typed => match ctx.typed() {
+                    Ok(t) => match catch_unwind(AssertUnwindSafe(|| t.call(typed))) {
+                        Ok(o) => o,
+                        Err(payload) => Outcome::Failed(format!("panicked: {}", panic_text(&*payload))),
+                    },
+                    Err(e) => Outcome::Failed(e),
+                },
+            };
+            match outcome {
+                Outcome::Nothing => {}
+                Outcome::Failed(detail) => {
+                    let message = failure_message(name, &detail);
+                    result.errors.push(CallbackError { name: name.to_string(), message: message.clone() });
+                    if kind == Kind::ToolDecide {
+                        hl_warn!("registry: {message} at {}: tool call denied (fail closed)", point.label());
+                        result.allow = false;
+                        result.message = message;
+                        break;
+                    }
+                    hl_warn!("registry: {message} at {}: skipped", point.label());
+                }
+                Outcome::Args(args) if kind == Kind::Transform => {
+                    hl_debug!("registry: transform '{name}' replaced the tool arguments");
+                    ctx.set_tool_args(args);
+                    args_modified = true;
+                }
+                Outcome::Args(_) => {}
+                Outcome::Decision { allow, message, modified_args } => {
+                    if kind == Kind::Observer || kind == Kind::Transform {
+                        continue;
+                    }
+                    if let Some(modified) = modified_args {
+                        let mut args = ctx.take_tool_args();
+                        merge_args(&mut args, modified);
+                        ctx.set_tool_args(args);
+                        args_modified = true;
+                    }
+                    if !allow {
+                        hl_info!("registry: hook '{name}' denied at {}: {message}", point.label());
+                        result.allow = false;
+                        result.message = message;
+                        break;
+                    }
+                }
+            }
+        }
+        match kind {
+            Kind::Transform => result.tool_args = ctx.take_tool_args(),
+            Kind::ToolDecide if args_modified => result.tool_args = ctx.take_tool_args(),
+            _ => {}
+        }
+        result
+    }
+}
