@@ -162,7 +162,10 @@ impl HooksConfig {
     /// the module documentation).
     pub fn from_json_value(v: &Value) -> Result<Self> {
         let Value::Object(top) = v else {
-            return Err(cfg_err(format!("hooks configuration must be a JSON object, got {}", type_name(v))));
+            return Err(cfg_err(format!(
+                "hooks configuration must be a JSON object, got {}",
+                type_name(v)
+            )));
         };
         if let Some(lifecycle) = top.get("lifecycle") {
             if top.contains_key("hooks") {
@@ -190,8 +193,8 @@ impl HooksConfig {
     /// Parse JSON text of either dialect; a syntax error is
     /// [`Status::InvalidConfig`](crate::Status::InvalidConfig).
     pub fn from_json_str(text: &str) -> Result<Self> {
-        let v: Value = serde_json::from_str(text)
-            .map_err(|e| cfg_err(format!("hooks configuration is not valid JSON: {e}")))?;
+        let v: Value =
+            serde_json::from_str(text).map_err(|e| cfg_err(format!("hooks configuration is not valid JSON: {e}")))?;
         Self::from_json_value(&v)
     }
 
@@ -199,20 +202,19 @@ impl HooksConfig {
     /// tables directly. A document without either is an empty configuration;
     /// Claude-dialect (PascalCase) tables are rejected.
     pub fn from_toml_str(text: &str) -> Result<Self> {
-        let doc: toml::Table = toml::from_str(text)
-            .map_err(|e| cfg_err(format!("hooks TOML is not valid: {}", e.message())))?;
-        let v = serde_json::to_value(&doc)
-            .map_err(|e| cfg_err(format!("hooks TOML cannot be converted: {e}")))?;
-        let Value::Object(top) = &v else { return Err(cfg_err("hooks TOML must be a table")) };
+        let doc: toml::Table =
+            toml::from_str(text).map_err(|e| cfg_err(format!("hooks TOML is not valid: {}", e.message())))?;
+        let v = serde_json::to_value(&doc).map_err(|e| cfg_err(format!("hooks TOML cannot be converted: {e}")))?;
+        let Value::Object(top) = &v else {
+            return Err(cfg_err("hooks TOML must be a table"));
+        };
         reject_claude_toml(top)?;
         let nested = match top.get("hooks") {
             Some(Value::Object(h)) => {
                 reject_claude_toml(h)?;
                 h.get("lifecycle")
             }
-            Some(other) => {
-                return Err(cfg_err(format!("hooks must be a table, got {}", type_name(other))))
-            }
+            Some(other) => return Err(cfg_err(format!("hooks must be a table, got {}", type_name(other)))),
             None => None,
         };
         match (nested, top.get("lifecycle")) {
@@ -241,8 +243,8 @@ impl HooksConfig {
                 )))
             }
         };
-        let bytes = std::fs::read(path)
-            .map_err(|e| Error::io(format!("cannot read hooks_file {}: {e}", path.display())))?;
+        let bytes =
+            std::fs::read(path).map_err(|e| Error::io(format!("cannot read hooks_file {}: {e}", path.display())))?;
         let text = String::from_utf8(bytes)
             .map_err(|_| cfg_err(format!("hooks_file {} is not valid UTF-8", path.display())))?;
         if is_toml {
@@ -281,7 +283,10 @@ impl HooksConfig {
     /// VT Code dialect: the value of `lifecycle` (found at `where_`).
     fn from_lifecycle(lifecycle: &Value, where_: &str) -> Result<Self> {
         let Value::Object(obj) = lifecycle else {
-            return Err(cfg_err(format!("{where_} must be an object, got {}", type_name(lifecycle))));
+            return Err(cfg_err(format!(
+                "{where_} must be an object, got {}",
+                type_name(lifecycle)
+            )));
         };
         if let Some(k) = obj.keys().find(|k| HookEvent::from_name(k).is_some()) {
             return Err(cfg_err(format!(
@@ -294,7 +299,10 @@ impl HooksConfig {
         for (key, value) in obj {
             if key == "quiet_success_output" {
                 cfg.quiet_success_output = value.as_bool().ok_or_else(|| {
-                    cfg_err(format!("hooks.quiet_success_output must be a boolean, got {}", type_name(value)))
+                    cfg_err(format!(
+                        "hooks.quiet_success_output must be a boolean, got {}",
+                        type_name(value)
+                    ))
                 })?;
             } else if HookEvent::from_key(key).is_none() && !STOP_ALIASES.contains(&key.as_str()) {
                 crate::hl_warn!("ignoring unknown key `{key}` in the hooks configuration");
@@ -371,21 +379,31 @@ fn parse_group(dialect: Dialect, path: &str, v: &Value) -> Result<HookGroup> {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) => Some(s.clone()),
         Some(other) => {
-            return Err(cfg_err(format!("{path}.matcher must be a string, got {}", type_name(other))))
+            return Err(cfg_err(format!(
+                "{path}.matcher must be a string, got {}",
+                type_name(other)
+            )))
         }
     };
     let matcher = Matcher::for_dialect(dialect, matcher_raw.as_deref())
         .map_err(|e| cfg_err(format!("Invalid matcher in {path}: {e}")))?;
     let hooks = match obj.get("hooks") {
         None | Some(Value::Null) => {
-            return Err(cfg_err(format!("{path} must define at least one hook command in `hooks`")))
+            return Err(cfg_err(format!(
+                "{path} must define at least one hook command in `hooks`"
+            )))
         }
         Some(Value::Array(a)) if a.is_empty() => {
-            return Err(cfg_err(format!("{path} must define at least one hook command in `hooks`")))
+            return Err(cfg_err(format!(
+                "{path} must define at least one hook command in `hooks`"
+            )))
         }
         Some(Value::Array(a)) => a,
         Some(other) => {
-            return Err(cfg_err(format!("{path}.hooks must be an array, got {}", type_name(other))))
+            return Err(cfg_err(format!(
+                "{path}.hooks must be an array, got {}",
+                type_name(other)
+            )))
         }
     };
     let hooks = hooks
@@ -393,7 +411,11 @@ fn parse_group(dialect: Dialect, path: &str, v: &Value) -> Result<HookGroup> {
         .enumerate()
         .map(|(j, h)| parse_hook(dialect, &format!("{path}.hooks[{j}]"), h))
         .collect::<Result<Vec<_>>>()?;
-    Ok(HookGroup { matcher_raw, matcher, hooks })
+    Ok(HookGroup {
+        matcher_raw,
+        matcher,
+        hooks,
+    })
 }
 
 fn parse_hook(dialect: Dialect, path: &str, v: &Value) -> Result<CommandHook> {
@@ -409,16 +431,20 @@ fn parse_hook(dialect: Dialect, path: &str, v: &Value) -> Result<CommandHook> {
             )))
         }
         Some(other) => {
-            return Err(cfg_err(format!("{path}.type must be a string, got {}", type_name(other))))
+            return Err(cfg_err(format!(
+                "{path}.type must be a string, got {}",
+                type_name(other)
+            )))
         }
     }
     let command = match obj.get("command") {
         Some(Value::String(c)) if !c.trim().is_empty() => c.clone(),
-        None | Some(Value::String(_)) => {
-            return Err(cfg_err(format!("{path} must specify a command")))
-        }
+        None | Some(Value::String(_)) => return Err(cfg_err(format!("{path} must specify a command"))),
         Some(other) => {
-            return Err(cfg_err(format!("{path}.command must be a string, got {}", type_name(other))))
+            return Err(cfg_err(format!(
+                "{path}.command must be a string, got {}",
+                type_name(other)
+            )))
         }
     };
     let timeout_key = match dialect {
@@ -436,7 +462,10 @@ fn parse_hook(dialect: Dialect, path: &str, v: &Value) -> Result<CommandHook> {
             }
         },
     };
-    Ok(CommandHook { command, timeout_seconds })
+    Ok(CommandHook {
+        command,
+        timeout_seconds,
+    })
 }
 
 #[cfg(test)]
@@ -453,11 +482,20 @@ mod tests {
 
     #[test]
     fn timeout_defaults_to_60_and_is_clamped() {
-        let h = CommandHook { command: "x".into(), timeout_seconds: None };
+        let h = CommandHook {
+            command: "x".into(),
+            timeout_seconds: None,
+        };
         assert_eq!(h.timeout(), Duration::from_secs(60));
-        let h = CommandHook { command: "x".into(), timeout_seconds: Some(u64::MAX) };
+        let h = CommandHook {
+            command: "x".into(),
+            timeout_seconds: Some(u64::MAX),
+        };
         assert_eq!(h.timeout(), MAX_TIMEOUT);
-        let h = CommandHook { command: "x".into(), timeout_seconds: Some(5) };
+        let h = CommandHook {
+            command: "x".into(),
+            timeout_seconds: Some(5),
+        };
         assert_eq!(h.timeout(), Duration::from_secs(5));
     }
 }

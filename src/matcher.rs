@@ -49,7 +49,9 @@ impl Matcher {
     /// `None`, `""` and `"*"` match all; anything else is the regular
     /// expression `^(?:P)$`.
     pub fn vtcode(raw: Option<&str>) -> Result<Matcher, regex::Error> {
-        let Some(p) = raw.map(str::trim) else { return Ok(Matcher::All) };
+        let Some(p) = raw.map(str::trim) else {
+            return Ok(Matcher::All);
+        };
         if p.is_empty() || p == "*" {
             return Ok(Matcher::All);
         }
@@ -61,7 +63,9 @@ impl Matcher {
     /// names split on `|` and `,` (trimmed, empty elements dropped);
     /// anything else is an unanchored regular expression.
     pub fn claude(raw: Option<&str>) -> Result<Matcher, regex::Error> {
-        let Some(p) = raw.map(str::trim) else { return Ok(Matcher::All) };
+        let Some(p) = raw.map(str::trim) else {
+            return Ok(Matcher::All);
+        };
         if p.is_empty() || p == "*" {
             return Ok(Matcher::All);
         }
@@ -100,7 +104,10 @@ impl Matcher {
     /// Whether a subject as returned by [`match_subject`] matches: `None`
     /// (the event ignores matchers) always matches.
     pub fn matches_subject(&self, subject: Option<&str>) -> bool {
-        subject.map_or(true, |s| self.matches(s))
+        match subject {
+            None => true,
+            Some(s) => self.matches(s),
+        }
     }
 
     /// Whether this matcher matches everything.
@@ -319,7 +326,10 @@ mod tests {
     #[test]
     fn missing_subject_field_is_the_empty_string() {
         let input = json!({});
-        assert_eq!(match_subject(HookEvent::PreToolUse, Dialect::VtCode, &input, "startup"), Some(""));
+        assert_eq!(
+            match_subject(HookEvent::PreToolUse, Dialect::VtCode, &input, "startup"),
+            Some("")
+        );
         assert!(!vt("Bash").matches(""));
     }
 }
