@@ -1,0 +1,478 @@
+// Type declarations for the hookline Node binding (the contract is the repository's SPEC).
+
+/** Any JSON value. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+// ---------------------------------------------------------------- status
+
+/** `hl_status` numbers by constant name. */
+export declare const Status: Readonly<{
+  HL_OK: 0;
+  HL_ERR_NULL_ARGUMENT: 1;
+  HL_ERR_INVALID_UTF8: 2;
+  HL_ERR_INVALID_JSON: 3;
+  HL_ERR_INVALID_ARGUMENT: 4;
+  HL_ERR_INVALID_CONFIG: 5;
+  HL_ERR_NOT_FOUND: 6;
+  HL_ERR_CANCELLED: 7;
+  HL_ERR_WRONG_THREAD: 8;
+  HL_ERR_CLOSED: 9;
+  HL_ERR_IO: 10;
+  HL_ERR_PANIC: 11;
+  HL_ERR_FORKED: 12;
+}>;
+export type StatusCode = keyof typeof Status;
+
+/** An error reported by libhookline. */
+export declare class HooklineError extends Error {
+  readonly name: 'HooklineError';
+  /** The `hl_status` number. */
+  readonly status: number;
+  /** The status constant name, e.g. `"HL_ERR_INVALID_CONFIG"`. */
+  readonly code: StatusCode | string;
+  constructor(status: number, message?: string | null);
+}
+
+/** The rejection of a run cancelled through its AbortSignal; `cause` is the signal's reason. */
+export declare class AbortError extends Error {
+  readonly name: 'AbortError';
+  readonly code: 'ABORT_ERR';
+  constructor(message?: string, options?: { cause?: unknown });
+}
+
+// ---------------------------------------------------------------- replies
+
+/** A reply built with allow(), deny() or replyJson() (hl_reply_allow / _deny / _set_json). */
+export declare class Reply {
+  private constructor();
+  readonly type: 'allow' | 'deny' | 'json';
+  readonly value: Json | string | undefined;
+}
+/** Reply "allow" (engine PreToolUse: `permissionDecision: "allow"`; registry decide: allow). */
+export declare function allow(): Reply;
+/** Reply "deny" (engine: exit 2 with `message` on stderr; registry decide: `allow:false`). */
+export declare function deny(message?: string): Reply;
+/** Reply with a JSON value, including `null`/`true`/`false` taken literally. */
+export declare function replyJson(value: Json): Reply;
+
+/** Told about exceptions thrown by callbacks (they still count as callback failures). */
+export type CallbackErrorHandler = (
+  error: unknown,
+  info: { name: string; kind: 'decide' | 'transform' | 'observer' | 'hook' },
+) => void;
+
+// ---------------------------------------------------------------- registry
+
+/** Hook point labels → `hl_hook_point` numbers. */
+export declare const HookPoint: Readonly<{
+  pre_turn: 0;
+  post_turn: 1;
+  pre_tool_call_decide: 2;
+  post_tool_call: 3;
+  on_compaction: 4;
+  on_session_start: 5;
+  on_session_end: 6;
+  on_tool_error: 7;
+  on_interaction: 8;
+  transform_tool_input: 9;
+}>;
+export type HookPointLabel = keyof typeof HookPoint;
+
+/** `session` of the session contexts. */
+export interface SessionInfo {
+  session_id: string;
+  agent_id: number;
+  started_at?: Json;
+  [extra: string]: Json | undefined;
+}
+
+/** Context of `pre_turn`. */
+export interface PreTurnContext { prompt: string; turn_number: number; [extra: string]: Json | undefined }
+/** Context of `post_turn`. */
+export interface PostTurnContext { response_text: string; turn_number: number; [extra: string]: Json | undefined }
+/** Context of `pre_tool_call_decide` and `transform_tool_input` (callbacks see `tool_name`/`tool_args`; `name`/`args` are accepted aliases in `run`). */
+export interface ToolCallContext {
+  tool_name: string;
+  tool_args: Json;
+  [extra: string]: Json | undefined;
+}
+/** Context of `post_tool_call`. */
+export interface PostToolCallContext extends ToolCallContext { result: string; metadata?: Json }
+/** Context of `on_tool_error`. */
+export interface ToolErrorContext extends ToolCallContext { error: string; metadata?: Json }
+/** Context of `on_session_start` / `on_session_end`. */
+export interface SessionContext { session: SessionInfo; [extra: string]: Json | undefined }
+/** Context of `on_compaction` (no fields required). */
+export interface CompactionContext { [extra: string]: Json | undefined }
+/** Context of `on_interaction`. */
+export interface InteractionContext { message: string; [extra: string]: Json | undefined }
+
+/** Contexts by point, as callbacks receive them. */
+export interface PointContexts {
+  pre_turn: PreTurnContext;
+  post_turn: PostTurnContext;
+  pre_tool_call_decide: ToolCallContext;
+  post_tool_call: PostToolCallContext;
+  on_compaction: CompactionContext;
+  on_session_start: SessionContext;
+  on_session_end: SessionContext;
+  on_tool_error: ToolErrorContext;
+  on_interaction: InteractionContext;
+  transform_tool_input: ToolCallContext;
+}
+
+/** What a context given to `Registry.run` may look like (aliases allowed at tool points). */
+export type RunContext<P extends HookPointLabel> = P extends
+  | 'pre_tool_call_decide'
+  | 'transform_tool_input'
+  | 'post_tool_call'
+  | 'on_tool_error'
+  ? Omit<PointContexts[P], 'tool_name' | 'tool_args'> & { tool_name?: string; name?: string; tool_args?: Json; args?: Json }
+  : PointContexts[P];
+
+/** A decide callback's result (`pre_tool_call_decide`, `pre_turn`, `on_interaction`). */
+export interface HookResult {
+  allow: boolean;
+  message?: string;
+  /** pre_tool_call_decide only: shallow-merged into `tool_args`. */
+  modified_args?: JsonObject;
+}
+/** What a decide callback may return (undefined/null: no opinion). */
+export type DecideReturn = HookResult | boolean | Reply | null | undefined | void;
+/** What a transform returns: the new `tool_args` (undefined: no opinion). */
+export type TransformReturn = Json | Reply | undefined | void;
+
+export type DecideCallback<C> = (context: C) => DecideReturn;
+export type TransformCallback = (context: ToolCallContext) => TransformReturn;
+export type ObserverCallback<C> = (context: C) => unknown;
+
+/** The result of `Registry.run` (every point). */
+export interface RegistryResult {
+  allow: boolean;
+  message: string;
+  /** Final args for transform_tool_input, and for pre_tool_call_decide when modified_args applied; else null. */
+  tool_args: Json;
+  errors: { name: string; message: string }[];
+}
+
+/** An entry of `Registry.entries()`. */
+export interface RegistryEntry {
+  name: string;
+  point: HookPointLabel;
+  callback_id: string;
+}
+
+export interface RegistryOptions {
+  onCallbackError?: CallbackErrorHandler;
+}
+
+/**
+ * Named in-process callbacks per hook point (agy-bridge `Hooks`). Callbacks
+ * are synchronous; a thrown exception (or returned Promise) is a callback
+ * failure (at pre_tool_call_decide: deny with `hook '<name>' failed`).
+ */
+export declare class Registry {
+  constructor(options?: RegistryOptions);
+  /** Register (or replace in place) `name` at `point`. */
+  on<P extends HookPointLabel>(point: P | number, name: string, fn: (context: PointContexts[P]) => unknown): this;
+  onPreTurn(name: string, fn: DecideCallback<PreTurnContext>): this;
+  onPostTurn(name: string, fn: ObserverCallback<PostTurnContext>): this;
+  onPreToolCallDecide(name: string, fn: DecideCallback<ToolCallContext>): this;
+  onPostToolCall(name: string, fn: ObserverCallback<PostToolCallContext>): this;
+  onCompaction(name: string, fn: ObserverCallback<CompactionContext>): this;
+  onSessionStart(name: string, fn: ObserverCallback<SessionContext>): this;
+  onSessionEnd(name: string, fn: ObserverCallback<SessionContext>): this;
+  onToolError(name: string, fn: ObserverCallback<ToolErrorContext>): this;
+  onInteraction(name: string, fn: DecideCallback<InteractionContext>): this;
+  onTransformToolInput(name: string, fn: TransformCallback): this;
+  /** Remove `name` at `point`; false when it was not registered. */
+  unregister(point: HookPointLabel | number, name: string): boolean;
+  /** Run the point's callbacks in registration order. */
+  run<P extends HookPointLabel>(point: P, context: RunContext<P>): RegistryResult;
+  run(point: number, context: JsonObject): RegistryResult;
+  /** All registrations, in registration order. */
+  entries(): RegistryEntry[];
+  readonly closed: boolean;
+  /** Free the registry and release its callbacks (idempotent). */
+  close(): void;
+  [Symbol.dispose](): void;
+}
+
+// ---------------------------------------------------------------- engine
+
+/** Event names → `hl_event` numbers. */
+export declare const HookEvent: Readonly<{
+  SessionStart: 0;
+  SessionEnd: 1;
+  SubagentStart: 2;
+  SubagentStop: 3;
+  UserPromptSubmit: 4;
+  PreToolUse: 5;
+  PostToolUse: 6;
+  PermissionRequest: 7;
+  PreCompact: 8;
+  Stop: 9;
+  Notification: 10;
+  PostToolUseFailure: 11;
+}>;
+export type HookEventName = keyof typeof HookEvent;
+export type HookEventKey =
+  | 'session_start' | 'session_end' | 'subagent_start' | 'subagent_stop' | 'user_prompt_submit'
+  | 'pre_tool_use' | 'post_tool_use' | 'permission_request' | 'pre_compact' | 'stop'
+  | 'notification' | 'post_tool_use_failure';
+/** An event as a name, a config key or an `hl_event` number. */
+export type EventId = HookEventName | HookEventKey | number;
+
+/** Engine options (SPEC §5.1 in camelCase; snake_case keys pass through unchanged). */
+export interface EngineOptions {
+  /** An existing directory; hooks run there. */
+  workspace: string;
+  sessionId: string;
+  /** SessionStart source. Default `startup`. */
+  trigger?: 'startup' | 'resume' | 'new_session' | 'compact';
+  /** Gate commands behind approve(). Default false. */
+  workspaceGated?: boolean;
+  /** Hooks config as an object (VT Code `{lifecycle: …}` or Claude Code `{PreToolUse: […]}`), passed verbatim. */
+  hooks?: JsonObject;
+  /** Hooks config as vtcode.toml text. */
+  hooksToml?: string;
+  /** Path of a `.toml` or `.json` hooks config. */
+  hooksFile?: string;
+  transcriptPath?: string | null;
+  /** Trust store file (default `$HOOKLINE_TRUST_STORE`, then `$XDG_CONFIG_HOME/hookline/trust.json`, `~/.config/hookline/trust.json`). */
+  trustStore?: string | null;
+  /** Extra environment for hooks. */
+  env?: Record<string, string>;
+  /** Inherited variables to remove from the hooks' environment. */
+  envRemove?: string[];
+  /** Per-stream output cap (default 1048576). */
+  maxOutputBytes?: number;
+  /** Not sent to the library: told about exceptions thrown by callback hooks. */
+  onCallbackError?: CallbackErrorHandler;
+  [snakeCaseKey: string]: unknown;
+}
+
+/** Per-call options of the async event methods. */
+export interface RunOptions {
+  /** Aborting cancels the run (its hook processes are killed) and rejects with AbortError. */
+  signal?: AbortSignal;
+}
+
+/** Extra input fields are passed to hooks unchanged (camelCase keys become snake_case at the top level). */
+interface ExtraInput { [extra: string]: unknown }
+
+export interface SessionStartInput extends ExtraInput {}
+export interface SessionEndInput extends ExtraInput {
+  turnId: string;
+  reason: 'completed' | 'exit' | 'cancelled' | 'error' | 'new_session';
+}
+export interface SubagentInput extends ExtraInput {
+  parentSessionId: string;
+  childThreadId: string;
+  agentName: string;
+  displayLabel: string;
+  background: boolean;
+  status: string;
+  transcriptPath?: string | null;
+}
+export interface UserPromptSubmitInput extends ExtraInput { turnId: string; prompt: string }
+export interface PreToolUseInput extends ExtraInput {
+  toolName: string;
+  toolInput?: JsonObject | null;
+  toolCallId?: string;
+}
+export interface PostToolUseInput extends ExtraInput {
+  toolName: string;
+  toolInput?: JsonObject | null;
+  toolResponse: Json;
+  toolCallId?: string;
+}
+export interface PostToolUseFailureInput extends ExtraInput {
+  toolName: string;
+  toolInput?: JsonObject | null;
+  toolCallId?: string;
+  error: string;
+}
+export interface PermissionRequestInput extends ExtraInput {
+  toolName: string;
+  toolInput?: JsonObject | null;
+  permissionRequest: JsonObject;
+  permissionSuggestions?: Json[];
+}
+export interface PreCompactInput extends ExtraInput {
+  trigger: 'manual' | 'auto' | 'recovery' | 'model_switch' | 'unknown';
+  mode: 'provider' | 'local' | 'unknown';
+  originalMessageCount: number;
+  compactedMessageCount: number;
+  historyArtifactPath?: string | null;
+}
+export interface StopInput extends ExtraInput { lastAssistantMessage: string; stopHookActive: boolean }
+export interface NotificationInput extends ExtraInput {
+  notificationType: 'permission_prompt' | 'idle_prompt' | (string & {});
+  title: string;
+  message: string;
+}
+
+/** One hook that ran (or was skipped by the gate). */
+export interface HookReport {
+  kind: 'command' | 'callback';
+  command: string | null;
+  name: string | null;
+  exitCode: number | null;
+  timedOut: boolean;
+  durationMs: number;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  skipped: null | 'not_approved';
+  /** Present when the hook was killed by a signal. */
+  signal?: number;
+}
+
+export interface HookMessage { level: 'info' | 'warning' | 'error'; text: string }
+
+/** Fields of every outcome. */
+export interface Outcome {
+  messages: HookMessage[];
+  continue: boolean;
+  stopReason: string | null;
+  hooks: HookReport[];
+}
+export interface SessionStartOutcome extends Outcome { additionalContext: string[] }
+export interface UserPromptSubmitOutcome extends Outcome {
+  allowPrompt: boolean;
+  blockReason: string | null;
+  additionalContext: string[];
+}
+export interface PreToolUseOutcome extends Outcome {
+  decision: 'continue' | 'allow' | 'deny' | 'ask';
+  reason: string | null;
+  /** The tool input as rewritten by hooks (`updatedInput`), else null. */
+  updatedInput: Json;
+  additionalContext: string[];
+}
+export interface PostToolUseOutcome extends Outcome { blockReason: string | null; additionalContext: string[] }
+export interface PermissionDecision {
+  behavior: 'allow' | 'deny';
+  scope: 'once' | 'session' | 'permanent';
+  updatedInput: Json;
+  permissionUpdates: Json[];
+  interrupt: boolean;
+  message: string | null;
+}
+export interface PermissionRequestOutcome extends Outcome { decision: PermissionDecision | null }
+export interface StopOutcome extends Outcome { blockReason: string | null }
+
+/** A digested command (`previews()`). */
+export interface CommandPreview {
+  event: HookEventKey;
+  matcher: string | null;
+  command: string;
+  timeoutSeconds: number | null;
+}
+
+/** The JSON a hook receives on stdin (snake_case wire payload). */
+export interface HookPayload {
+  session_id: string;
+  cwd: string;
+  hook_event_name: HookEventName;
+  transcript_path: string | null;
+  [field: string]: Json | undefined;
+}
+
+/**
+ * A callback hook: receives the payload a command reads on stdin, returns what
+ * a command prints (a JSON object such as `{hookSpecificOutput: {…}}`),
+ * `allow()`, `deny(message)`, `true`, or nothing. Must be synchronous; a
+ * thrown exception is exit code 1.
+ */
+export type CallbackHook = (payload: HookPayload) => JsonObject | Reply | boolean | null | undefined | void;
+
+/** A lifecycle-hook engine (VT Code `LifecycleHookEngine`). */
+export declare class Engine {
+  constructor(options: EngineOptions);
+
+  /** Run any event asynchronously (hl_engine_run_async). */
+  run(event: EventId, input?: object, options?: RunOptions): Promise<Outcome & Record<string, unknown>>;
+  /** Run any event on the JS thread (hl_engine_run); blocks until done. */
+  runSync(event: EventId, input?: object): Outcome & Record<string, unknown>;
+
+  sessionStart(input?: SessionStartInput, options?: RunOptions): Promise<SessionStartOutcome>;
+  sessionEnd(input: SessionEndInput, options?: RunOptions): Promise<Outcome>;
+  subagentStart(input: SubagentInput, options?: RunOptions): Promise<Outcome>;
+  subagentStop(input: SubagentInput, options?: RunOptions): Promise<Outcome>;
+  userPromptSubmit(input: UserPromptSubmitInput, options?: RunOptions): Promise<UserPromptSubmitOutcome>;
+  preToolUse(input: PreToolUseInput, options?: RunOptions): Promise<PreToolUseOutcome>;
+  postToolUse(input: PostToolUseInput, options?: RunOptions): Promise<PostToolUseOutcome>;
+  postToolUseFailure(input: PostToolUseFailureInput, options?: RunOptions): Promise<PostToolUseOutcome>;
+  permissionRequest(input: PermissionRequestInput, options?: RunOptions): Promise<PermissionRequestOutcome>;
+  preCompact(input: PreCompactInput, options?: RunOptions): Promise<Outcome>;
+  stop(input: StopInput, options?: RunOptions): Promise<StopOutcome>;
+  notification(input: NotificationInput, options?: RunOptions): Promise<Outcome>;
+
+  sessionStartSync(input?: SessionStartInput): SessionStartOutcome;
+  sessionEndSync(input: SessionEndInput): Outcome;
+  subagentStartSync(input: SubagentInput): Outcome;
+  subagentStopSync(input: SubagentInput): Outcome;
+  userPromptSubmitSync(input: UserPromptSubmitInput): UserPromptSubmitOutcome;
+  preToolUseSync(input: PreToolUseInput): PreToolUseOutcome;
+  postToolUseSync(input: PostToolUseInput): PostToolUseOutcome;
+  postToolUseFailureSync(input: PostToolUseFailureInput): PostToolUseOutcome;
+  permissionRequestSync(input: PermissionRequestInput): PermissionRequestOutcome;
+  preCompactSync(input: PreCompactInput): Outcome;
+  stopSync(input: StopInput): StopOutcome;
+  notificationSync(input: NotificationInput): Outcome;
+
+  /** Add (or replace in place) an in-process hook; `matcher` follows the Claude rule (null/""/"*": all). */
+  addCallbackHook(event: EventId, matcher: string | null, name: string, fn: CallbackHook): this;
+  /** Lowercase hex SHA-256 of the configured command set. */
+  digest(): string;
+  previews(): CommandPreview[];
+  /** Approve the current command set; `persist` records it in the trust store. */
+  approve(options?: { persist?: boolean }): void;
+  readonly needsApproval: boolean;
+  readonly workspaceGated: boolean;
+  /** Swap the configuration (full options); a failure changes nothing. */
+  reload(options: EngineOptions): void;
+  setTranscriptPath(path: string | null): void;
+  readonly transcriptPath: string | null;
+  readonly closed: boolean;
+  /** Free the engine off the JS thread; in-flight runs reject with HL_ERR_CANCELLED. Idempotent. */
+  close(): Promise<void>;
+  /** Free the engine on the JS thread; throws when async runs are in flight. */
+  closeSync(): void;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+// ---------------------------------------------------------------- misc
+
+/** The library version, e.g. "0.1.0". */
+export declare function version(): string;
+/** `hl_status` constant name; null if unknown. */
+export declare function statusName(status: number): string | null;
+/** `hl_hook_point` label; null if unknown. */
+export declare function pointName(point: number): HookPointLabel | null;
+/** `hl_event` name; null if unknown. */
+export declare function eventName(event: number): HookEventName | null;
+/** The path the native library was loaded from. */
+export declare const libraryPath: string;
+
+declare const hookline: {
+  Engine: typeof Engine;
+  Registry: typeof Registry;
+  HookEvent: typeof HookEvent;
+  HookPoint: typeof HookPoint;
+  Status: typeof Status;
+  HooklineError: typeof HooklineError;
+  AbortError: typeof AbortError;
+  Reply: typeof Reply;
+  allow: typeof allow;
+  deny: typeof deny;
+  replyJson: typeof replyJson;
+  version: typeof version;
+  statusName: typeof statusName;
+  pointName: typeof pointName;
+  eventName: typeof eventName;
+  libraryPath: string;
+};
+export default hookline;

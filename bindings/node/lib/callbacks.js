@@ -1,0 +1,183 @@
+'use strict';
+// The process-wide trampolines. Three koffi registrations exist for the life
+// of the process (the callback, its finalizer and the async `done`): every JS
+// callback and every pending run is an entry in a Map keyed by an integer id
+// that travels through `user_data`. hookline calls `free_user_data` exactly
+// once per registration, which removes the entry: no koffi slot and no Map
+// entry outlive their registration.
+//
+// Calls that hookline makes from its own threads are queued by koffi to the
+// JS thread (the hookline thread waits for the JS function to return), so
+// these functions always run on the JS thread.
+
+const { koffi, N, CallbackFn, FreeFn, DoneFn, check, out } = require('./native');
+
+/**
+ * A reply built with `allow()`, `deny(message)` or `replyJson(value)`: the
+ * JS equivalent of `hl_reply_allow`, `hl_reply_deny`, `hl_reply_set_json`.
+ */
+class Reply {
+  constructor(type, value) {
+    this.type = type;
+    this.value = value;
+    Object.freeze(this);
+  }
+}
+
+/** Reply "allow" (PreToolUse `permissionDecision: "allow"` in engine callback hooks). */
+function allow() {
+  return new Reply('allow', undefined);
+}
+/** Reply "deny" with a message (an engine callback hook: exit 2 with the message on stderr). */
+function deny(message = '') {
+  return new Reply('deny', String(message));
+}
+/** Reply with any JSON value (also `null` or `true`, which a plain return value would read differently). */
+function replyJson(value) {
+  return new Reply('json', value);
+}
+
+const handlers = new Map(); // id (BigInt) -> { fn, kind, name, onError }
+let nextHandlerId = 1n;
+
+/**
+ * Store a callback; returns the id to pass as `user_data`. `kind` is
+ * 'decide' | 'transform' | 'observer' | 'hook' (engine callback hook).
+ */
+function addHandler(handler) {
+  const id = nextHandlerId++;
+  handlers.set(id, handler);
+  return id;
+}
+
+/** Forget a callback whose registration failed (hookline will not free it). */
+function dropHandler(id) {
+  handlers.delete(id);
+}
+
+function setJson(reply, value) {
+  const json = JSON.stringify(value);
+  if (json === undefined) throw new TypeError(`callback returned a value that is not JSON (${typeof value})`);
+  const err = out();
+  check(N.hl_reply_set_json(reply, json, err), err);
+}
+
+function applyReply(kind, reply, result) {
+  if (kind === 'observer') return; // observers' replies are ignored (SPEC §4)
+  if (result instanceof Reply) {
+    if (result.type === 'allow') return void N.hl_reply_allow(reply);
+    if (result.type === 'deny') return void N.hl_reply_deny(reply, result.value);
+    return setJson(reply, result.value);
+  }
+  if (result === undefined) return; // no opinion
+  if (kind !== 'transform') {
+    if (result === null) return;
+    if (result === true) return void N.hl_reply_allow(reply);
+    if (result === false) return void N.hl_reply_deny(reply, '');
+    if (
+      kind === 'decide' &&
+      typeof result === 'object' &&
+      !Array.isArray(result) &&
+      typeof result.allow === 'boolean' &&
+      result.message === undefined
+    ) {
+      result = { ...result, message: '' };
+    }
+  }
+  setJson(reply, result);
+}
+
+function isThenable(v) {
+  return v !== null && (typeof v === 'object' || typeof v === 'function') && typeof v.then === 'function';
+}
+
+function reportError(handler, err) {
+  if (typeof handler.onError !== 'function') return;
+  try {
+    handler.onError(err, { name: handler.name, kind: handler.kind });
+  } catch {
+    // an error handler that throws must not turn into a second failure
+  }
+}
+
+// int32_t hl_callback_fn(void *user_data, const char *context_json, size_t len, hl_reply *reply)
+function callbackTrampoline(userData, contextJson, _contextLen, reply) {
+  const handler = handlers.get(userData);
+  if (!handler) return 1;
+  try {
+    const context = JSON.parse(contextJson);
+    const result = handler.fn(context);
+    if (isThenable(result)) {
+      Promise.resolve(result).catch(() => {});
+      throw new TypeError(
+        `callback '${handler.name}' returned a Promise: hookline callbacks are synchronous (hookline waits for their reply)`,
+      );
+    }
+    applyReply(handler.kind, reply, result);
+    return 0;
+  } catch (err) {
+    reportError(handler, err);
+    return 1; // a callback failure (SPEC §3)
+  }
+}
+
+// void hl_free_fn(void *user_data)
+function freeTrampoline(userData) {
+  handlers.delete(userData);
+}
+
+// Pending async runs, and a referenced timer that keeps the event loop alive
+// while any run is pending (koffi's cross-thread queue does not).
+const runs = new Map(); // id (BigInt) -> { settle(status, outcomeJson, errmsg) }
+let nextRunId = 1n;
+let keepAlive = null;
+
+function addRun(entry) {
+  const id = nextRunId++;
+  runs.set(id, entry);
+  if (keepAlive === null) keepAlive = setInterval(() => {}, 1 << 30);
+  return id;
+}
+
+function removeRun(id) {
+  const entry = runs.get(id);
+  runs.delete(id);
+  if (runs.size === 0 && keepAlive !== null) {
+    clearInterval(keepAlive);
+    keepAlive = null;
+  }
+  return entry;
+}
+
+// void hl_done_fn(void *user_data, hl_status status, const char *outcome_json, const char *errmsg)
+function doneTrampoline(userData, status, outcomeJson, errmsg) {
+  const entry = removeRun(userData);
+  if (!entry) return;
+  try {
+    entry.settle(status, outcomeJson, errmsg);
+  } catch {
+    // settle() only resolves or rejects a promise; nothing may escape to C
+  }
+}
+
+const CALLBACK = koffi.register(callbackTrampoline, koffi.pointer(CallbackFn));
+const FREE = koffi.register(freeTrampoline, koffi.pointer(FreeFn));
+const DONE = koffi.register(doneTrampoline, koffi.pointer(DoneFn));
+
+module.exports = {
+  CALLBACK,
+  FREE,
+  DONE,
+  Reply,
+  allow,
+  deny,
+  replyJson,
+  addHandler,
+  dropHandler,
+  addRun,
+  removeRun,
+  /** Live callback registrations (for leak tests). */
+  handlerCount: () => handlers.size,
+  /** Pending async runs (for leak tests). */
+  pendingRunCount: () => runs.size,
+};

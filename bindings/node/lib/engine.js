@@ -1,0 +1,344 @@
+'use strict';
+// hl_engine: configured shell hooks and host callback hooks at lifecycle
+// events (SPEC §5). The JS API speaks camelCase (options, inputs, outcomes);
+// hook payloads and hook replies stay in the hooks wire protocol (snake_case
+// payload, Claude Code JSON output).
+
+const { N, check, out, takeString } = require('./native');
+const { HooklineError, AbortError, Status } = require('./errors');
+const { CALLBACK, FREE, DONE, addHandler, dropHandler, addRun, removeRun } = require('./callbacks');
+
+/** Event names → `hl_event` numbers. */
+const HookEvent = Object.freeze({
+  SessionStart: 0,
+  SessionEnd: 1,
+  SubagentStart: 2,
+  SubagentStop: 3,
+  UserPromptSubmit: 4,
+  PreToolUse: 5,
+  PostToolUse: 6,
+  PermissionRequest: 7,
+  PreCompact: 8,
+  Stop: 9,
+  Notification: 10,
+  PostToolUseFailure: 11,
+});
+
+const snakeKey = (k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const camelKey = (k) => k.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
+
+const EVENT_BY_KEY = Object.freeze(
+  Object.fromEntries(Object.entries(HookEvent).map(([name, n]) => [snakeKey(name).slice(1), n])),
+);
+
+/** An event given as a number, a name (`"PreToolUse"`) or a config key (`"pre_tool_use"`). */
+function eventNumber(event) {
+  if (typeof event === 'number') return event; // out-of-range values are the library's to reject
+  if (typeof event === 'string') {
+    if (Object.prototype.hasOwnProperty.call(HookEvent, event)) return HookEvent[event];
+    if (Object.prototype.hasOwnProperty.call(EVENT_BY_KEY, event)) return EVENT_BY_KEY[event];
+  }
+  throw new HooklineError(Status.HL_ERR_INVALID_ARGUMENT, `unknown event ${JSON.stringify(event)}`);
+}
+
+function isPlainObject(v) {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** Top-level keys camelCase → snake_case; values (tool input, hooks config, env) untouched. */
+function snakeKeys(obj) {
+  if (!isPlainObject(obj)) return obj;
+  const r = {};
+  for (const [k, v] of Object.entries(obj)) r[snakeKey(k)] = v;
+  return r;
+}
+
+/** Top-level keys snake_case → camelCase; values untouched. */
+function camelKeys(obj) {
+  if (!isPlainObject(obj)) return obj;
+  const r = {};
+  for (const [k, v] of Object.entries(obj)) r[camelKey(k)] = v;
+  return r;
+}
+
+/** An outcome_json object in camelCase: top level, `hooks[]`, `messages[]`, a PermissionRequest `decision`. */
+function outcomeFromWire(o) {
+  const r = camelKeys(o);
+  if (!isPlainObject(o)) return r;
+  if (Array.isArray(o.hooks)) r.hooks = o.hooks.map(camelKeys);
+  if (Array.isArray(o.messages)) r.messages = o.messages.map(camelKeys);
+  if (isPlainObject(o.decision)) r.decision = camelKeys(o.decision);
+  return r;
+}
+
+function optionsJson(options) {
+  if (!isPlainObject(options)) {
+    throw new HooklineError(Status.HL_ERR_INVALID_ARGUMENT, 'engine options must be an object');
+  }
+  const { onCallbackError, ...rest } = options;
+  return JSON.stringify(snakeKeys(rest));
+}
+
+function inputJson(input) {
+  return JSON.stringify(input === undefined ? {} : snakeKeys(input));
+}
+
+function abortError(signal) {
+  return new AbortError('The hookline run was aborted', { cause: signal.reason });
+}
+
+function nameArg(name) {
+  return name === null || name === undefined ? null : String(name);
+}
+
+const finalizer = new FinalizationRegistry((ptr) => N.hl_engine_free.async(ptr, () => {}));
+
+/**
+ * A lifecycle-hook engine (VT Code `LifecycleHookEngine`).
+ *
+ * Options are SPEC §5.1 in camelCase (`workspace`, `sessionId`, `trigger`,
+ * `workspaceGated`, `hooks` | `hooksToml` | `hooksFile`, `transcriptPath`,
+ * `trustStore`, `env`, `envRemove`, `maxOutputBytes`); keys already in
+ * snake_case pass through unchanged. `onCallbackError(error, {name, kind})`
+ * is told about exceptions thrown by callback hooks.
+ */
+class Engine {
+  #ptr;
+  #onError;
+  #closing = null;
+  #inflight = new Set();
+
+  constructor(options) {
+    const json = optionsJson(options);
+    const handle = out();
+    const err = out();
+    check(N.hl_engine_new(json, handle, err), err);
+    this.#ptr = handle[0];
+    this.#onError = options.onCallbackError;
+    finalizer.register(this, this.#ptr, this);
+  }
+
+  #handle() {
+    if (this.#ptr === null) throw new HooklineError(Status.HL_ERR_CLOSED, 'the engine is closed');
+    return this.#ptr;
+  }
+
+  #cancel(runId) {
+    if (this.#ptr === null) return; // close() cancels everything itself
+    const err = out();
+    N.hl_engine_cancel(this.#ptr, runId, err);
+    takeString(err[0]); // HL_ERR_NOT_FOUND: the run already finished
+  }
+
+  /**
+   * Run `event` with `input` on hookline's threads (hl_engine_run_async).
+   * Resolves with the outcome; rejects with a HooklineError, or an
+   * AbortError when `options.signal` aborts (the run's processes are killed).
+   */
+  run(event, input, options = {}) {
+    return new Promise((resolve, reject) => {
+      const ev = eventNumber(event);
+      const ptr = this.#handle();
+      const signal = options && options.signal;
+      if (signal && signal.aborted) throw abortError(signal);
+      const json = inputJson(input);
+      let onAbort = null;
+      const entry = {
+        settle: (status, outcome, errmsg) => {
+          this.#inflight.delete(id);
+          if (onAbort) signal.removeEventListener('abort', onAbort);
+          if (signal && signal.aborted) reject(abortError(signal));
+          else if (status !== Status.HL_OK) reject(new HooklineError(status, errmsg));
+          else {
+            try {
+              resolve(outcomeFromWire(JSON.parse(outcome)));
+            } catch (e) {
+              reject(e);
+            }
+          }
+        },
+      };
+      const id = addRun(entry);
+      const runId = [0];
+      const err = out();
+      let status;
+      try {
+        status = N.hl_engine_run_async(ptr, ev, json, DONE, id, runId, err);
+      } catch (e) {
+        removeRun(id);
+        throw e;
+      }
+      if (status !== Status.HL_OK) removeRun(id); // `done` is never called for a refused run
+      check(status, err);
+      this.#inflight.add(id);
+      if (signal) {
+        onAbort = () => this.#cancel(runId[0]);
+        signal.addEventListener('abort', onAbort, { once: true });
+      }
+    });
+  }
+
+  /**
+   * Run `event` on the calling thread (hl_engine_run): blocks the JS thread
+   * until the hooks finish; callback hooks run on the JS thread.
+   */
+  runSync(event, input) {
+    const ev = eventNumber(event);
+    const json = inputJson(input);
+    const outcome = out();
+    const err = out();
+    check(N.hl_engine_run(this.#handle(), ev, json, outcome, err), err);
+    return outcomeFromWire(JSON.parse(takeString(outcome[0])));
+  }
+
+  sessionStart(input = {}, options) { return this.run(HookEvent.SessionStart, input, options); }
+  sessionEnd(input, options) { return this.run(HookEvent.SessionEnd, input, options); }
+  subagentStart(input, options) { return this.run(HookEvent.SubagentStart, input, options); }
+  subagentStop(input, options) { return this.run(HookEvent.SubagentStop, input, options); }
+  userPromptSubmit(input, options) { return this.run(HookEvent.UserPromptSubmit, input, options); }
+  preToolUse(input, options) { return this.run(HookEvent.PreToolUse, input, options); }
+  postToolUse(input, options) { return this.run(HookEvent.PostToolUse, input, options); }
+  postToolUseFailure(input, options) { return this.run(HookEvent.PostToolUseFailure, input, options); }
+  permissionRequest(input, options) { return this.run(HookEvent.PermissionRequest, input, options); }
+  preCompact(input, options) { return this.run(HookEvent.PreCompact, input, options); }
+  stop(input, options) { return this.run(HookEvent.Stop, input, options); }
+  notification(input, options) { return this.run(HookEvent.Notification, input, options); }
+
+  sessionStartSync(input = {}) { return this.runSync(HookEvent.SessionStart, input); }
+  sessionEndSync(input) { return this.runSync(HookEvent.SessionEnd, input); }
+  subagentStartSync(input) { return this.runSync(HookEvent.SubagentStart, input); }
+  subagentStopSync(input) { return this.runSync(HookEvent.SubagentStop, input); }
+  userPromptSubmitSync(input) { return this.runSync(HookEvent.UserPromptSubmit, input); }
+  preToolUseSync(input) { return this.runSync(HookEvent.PreToolUse, input); }
+  postToolUseSync(input) { return this.runSync(HookEvent.PostToolUse, input); }
+  postToolUseFailureSync(input) { return this.runSync(HookEvent.PostToolUseFailure, input); }
+  permissionRequestSync(input) { return this.runSync(HookEvent.PermissionRequest, input); }
+  preCompactSync(input) { return this.runSync(HookEvent.PreCompact, input); }
+  stopSync(input) { return this.runSync(HookEvent.Stop, input); }
+  notificationSync(input) { return this.runSync(HookEvent.Notification, input); }
+
+  /**
+   * Add an in-process hook for `event`, run after the configured commands.
+   * `fn(payload)` receives the payload a command would read on stdin and
+   * returns what a command would print (a JSON object), `allow()`,
+   * `deny(message)` (= exit 2 with the message on stderr), `true` (allow) or
+   * nothing. A thrown exception is exit code 1.
+   */
+  addCallbackHook(event, matcher, name, fn) {
+    const ev = eventNumber(event);
+    if (typeof fn !== 'function') throw new TypeError('fn must be a function');
+    const ptr = this.#handle();
+    const id = addHandler({ fn, kind: 'hook', name: String(name), onError: this.#onError });
+    const err = out();
+    let status;
+    try {
+      status = N.hl_engine_add_callback_hook(ptr, ev, nameArg(matcher), nameArg(name), CALLBACK, id, FREE, err);
+    } catch (e) {
+      dropHandler(id);
+      throw e;
+    }
+    if (status !== Status.HL_OK) dropHandler(id);
+    check(status, err);
+    return this;
+  }
+
+  /** The SHA-256 hex digest of the configured command set (SPEC §5.6). */
+  digest() {
+    const hex = out();
+    const err = out();
+    check(N.hl_engine_command_digest(this.#handle(), hex, err), err);
+    return takeString(hex[0]);
+  }
+
+  /** The digested commands: `[{event, matcher, command, timeoutSeconds}]`. */
+  previews() {
+    const json = out();
+    const err = out();
+    check(N.hl_engine_command_previews(this.#handle(), json, err), err);
+    return JSON.parse(takeString(json[0])).map(camelKeys);
+  }
+
+  /** Approve the current command set; `persist` records it in the trust store. */
+  approve({ persist = false } = {}) {
+    const err = out();
+    check(N.hl_engine_approve_workspace_hooks(this.#handle(), !!persist, err), err);
+  }
+
+  /** True when the engine is gated and its commands are not approved. */
+  get needsApproval() {
+    return this.#ptr === null ? false : N.hl_engine_workspace_hooks_need_approval(this.#ptr);
+  }
+
+  /** True when the engine was created with `workspaceGated: true`. */
+  get workspaceGated() {
+    return this.#ptr === null ? false : N.hl_engine_workspace_gated(this.#ptr);
+  }
+
+  /** Swap the configuration (full options, as for the constructor). A failure changes nothing. */
+  reload(options) {
+    const json = optionsJson(options);
+    const err = out();
+    check(N.hl_engine_reload(this.#handle(), json, err), err);
+    if (typeof options.onCallbackError === 'function') this.#onError = options.onCallbackError;
+  }
+
+  /** Set (or clear, with null) the transcript path given to hooks. */
+  setTranscriptPath(path) {
+    const err = out();
+    check(N.hl_engine_set_transcript_path(this.#handle(), nameArg(path), err), err);
+  }
+
+  /** The current transcript path, or null. */
+  get transcriptPath() {
+    const p = out();
+    const err = out();
+    check(N.hl_engine_transcript_path(this.#handle(), p, err), err);
+    return takeString(p[0]);
+  }
+
+  /** Whether close() was called. */
+  get closed() {
+    return this.#ptr === null;
+  }
+
+  /**
+   * Free the engine: pending runs are cancelled (they reject with
+   * HL_ERR_CANCELLED) and the promise resolves once every one has settled.
+   * The wait happens off the JS thread. Idempotent.
+   */
+  close() {
+    if (this.#closing) return this.#closing;
+    const ptr = this.#ptr;
+    this.#closing = new Promise((resolve, reject) => {
+      if (ptr === null) return resolve();
+      this.#ptr = null;
+      finalizer.unregister(this);
+      N.hl_engine_free.async(ptr, (err) => (err ? reject(err) : resolve()));
+    });
+    return this.#closing;
+  }
+
+  /**
+   * Free the engine on the JS thread. Only for engines without async runs in
+   * flight (their completion needs the JS thread): throws otherwise.
+   */
+  closeSync() {
+    if (this.#ptr === null) return;
+    if (this.#inflight.size > 0) {
+      throw new HooklineError(Status.HL_ERR_CLOSED, 'async runs are in flight: use close()');
+    }
+    const ptr = this.#ptr;
+    this.#ptr = null;
+    this.#closing = Promise.resolve();
+    finalizer.unregister(this);
+    N.hl_engine_free(ptr);
+  }
+}
+
+if (typeof Symbol.asyncDispose === 'symbol') {
+  Engine.prototype[Symbol.asyncDispose] = function asyncDispose() {
+    return this.close();
+  };
+}
+
+module.exports = { Engine, HookEvent, eventNumber, outcomeFromWire };

@@ -1,0 +1,168 @@
+'use strict';
+// Loading libhookline with koffi, the C declarations (SPEC §2-§5), and the
+// string/status conventions: every `char **` out-parameter is declared as
+// `_Out_ void **` so that we keep the pointer, decode it, then release it
+// with hl_string_free.
+
+const fs = require('node:fs');
+const path = require('node:path');
+const koffi = require('koffi');
+const { HooklineError } = require('./errors');
+
+function libraryFileName() {
+  switch (process.platform) {
+    case 'darwin': return 'libhookline.dylib';
+    case 'win32': return 'hookline.dll';
+    default: return 'libhookline.so';
+  }
+}
+
+/**
+ * Where the shared library is loaded from: `$HOOKLINE_LIB`, else the
+ * repository's `target/release` (two levels above this package), else the
+ * bare file name (the system's library search path).
+ */
+function libraryPath() {
+  if (process.env.HOOKLINE_LIB) return process.env.HOOKLINE_LIB;
+  const name = libraryFileName();
+  const local = path.resolve(__dirname, '..', '..', '..', 'target', 'release', name);
+  return fs.existsSync(local) ? local : name;
+}
+
+const LIBRARY_PATH = libraryPath();
+let lib;
+try {
+  lib = koffi.load(LIBRARY_PATH);
+} catch (err) {
+  throw new Error(
+    `hookline: cannot load the native library '${LIBRARY_PATH}' (${err.message}). ` +
+      'Build it with `cargo build --release` at the repository root, or set HOOKLINE_LIB to its path.',
+  );
+}
+
+// Callback types. If another copy of this package already declared them in
+// the same koffi instance, reuse those declarations.
+function proto(name, decl) {
+  try {
+    return koffi.proto(decl);
+  } catch (err) {
+    return koffi.type(name);
+  }
+}
+const CallbackFn = proto(
+  'hl_callback_fn',
+  'int32_t hl_callback_fn(void *user_data, const char *context_json, size_t context_len, void *reply)',
+);
+const FreeFn = proto('hl_free_fn', 'void hl_free_fn(void *user_data)');
+const DoneFn = proto(
+  'hl_done_fn',
+  'void hl_done_fn(void *user_data, int32_t status, const char *outcome_json, const char *errmsg)',
+);
+
+// Handles (hl_engine *, hl_registry *, hl_reply *) are `void *` (BigInt in JS).
+const DECLS = {
+  hl_version: 'const char *hl_version()',
+  hl_status_name: 'const char *hl_status_name(int32_t status)',
+  hl_string_free: 'void hl_string_free(void *s)',
+  hl_reply_set_json: 'int32_t hl_reply_set_json(void *reply, const char *json, _Out_ void **errmsg)',
+  hl_reply_allow: 'int32_t hl_reply_allow(void *reply)',
+  hl_reply_deny: 'int32_t hl_reply_deny(void *reply, const char *message)',
+
+  hl_registry_new: 'void *hl_registry_new()',
+  hl_registry_free: 'void hl_registry_free(void *registry)',
+  hl_registry_register:
+    'int32_t hl_registry_register(void *registry, int32_t point, const char *name, hl_callback_fn *cb, ' +
+    'void *user_data, hl_free_fn *free_user_data, _Out_ void **errmsg)',
+  hl_registry_unregister:
+    'int32_t hl_registry_unregister(void *registry, int32_t point, const char *name, _Out_ void **errmsg)',
+  hl_registry_run:
+    'int32_t hl_registry_run(void *registry, int32_t point, const char *context_json, ' +
+    '_Out_ void **result_json, _Out_ void **errmsg)',
+  hl_registry_entries: 'int32_t hl_registry_entries(void *registry, _Out_ void **entries_json, _Out_ void **errmsg)',
+  hl_point_name: 'const char *hl_point_name(int32_t point)',
+
+  hl_engine_new: 'int32_t hl_engine_new(const char *options_json, _Out_ void **out, _Out_ void **errmsg)',
+  hl_engine_free: 'void hl_engine_free(void *engine)',
+  hl_engine_run:
+    'int32_t hl_engine_run(void *engine, int32_t event, const char *input_json, ' +
+    '_Out_ void **outcome_json, _Out_ void **errmsg)',
+  hl_engine_run_async:
+    'int32_t hl_engine_run_async(void *engine, int32_t event, const char *input_json, hl_done_fn *done, ' +
+    'void *user_data, _Out_ uint64_t *run_id, _Out_ void **errmsg)',
+  hl_engine_cancel: 'int32_t hl_engine_cancel(void *engine, uint64_t run_id, _Out_ void **errmsg)',
+  hl_engine_add_callback_hook:
+    'int32_t hl_engine_add_callback_hook(void *engine, int32_t event, const char *matcher, const char *name, ' +
+    'hl_callback_fn *cb, void *user_data, hl_free_fn *free_user_data, _Out_ void **errmsg)',
+  hl_engine_reload: 'int32_t hl_engine_reload(void *engine, const char *options_json, _Out_ void **errmsg)',
+  hl_engine_set_transcript_path:
+    'int32_t hl_engine_set_transcript_path(void *engine, const char *path_or_null, _Out_ void **errmsg)',
+  hl_engine_transcript_path:
+    'int32_t hl_engine_transcript_path(void *engine, _Out_ void **path_or_null, _Out_ void **errmsg)',
+  hl_engine_command_digest: 'int32_t hl_engine_command_digest(void *engine, _Out_ void **hex, _Out_ void **errmsg)',
+  hl_engine_command_previews:
+    'int32_t hl_engine_command_previews(void *engine, _Out_ void **previews_json, _Out_ void **errmsg)',
+  hl_engine_approve_workspace_hooks:
+    'int32_t hl_engine_approve_workspace_hooks(void *engine, bool persist, _Out_ void **errmsg)',
+  hl_engine_workspace_gated: 'bool hl_engine_workspace_gated(void *engine)',
+  hl_engine_workspace_hooks_need_approval: 'bool hl_engine_workspace_hooks_need_approval(void *engine)',
+  hl_event_name: 'const char *hl_event_name(int32_t event)',
+};
+
+// Functions are bound on first use, so that a library missing some symbols
+// (an older build) still serves the others and names what is missing.
+const bound = new Map();
+function bind(name) {
+  let f = bound.get(name);
+  if (!f) {
+    try {
+      f = lib.func(DECLS[name]);
+    } catch (err) {
+      throw new Error(`hookline: '${LIBRARY_PATH}' does not provide ${name} (${err.message}); rebuild the library`);
+    }
+    bound.set(name, f);
+  }
+  return f;
+}
+
+/** The C functions, bound lazily: `N.hl_engine_new(...)`. */
+const N = {};
+for (const name of Object.keys(DECLS)) {
+  Object.defineProperty(N, name, { enumerable: true, get: () => bind(name) });
+}
+
+/** Decode a string returned by hookline and release it (NULL → null). */
+function takeString(ptr) {
+  if (ptr === null || ptr === undefined || ptr === 0n) return null;
+  try {
+    return koffi.decode.string(ptr);
+  } finally {
+    N.hl_string_free(ptr);
+  }
+}
+
+/**
+ * Release the error message in `errOut[0]` and throw a HooklineError when
+ * `status` is not HL_OK.
+ */
+function check(status, errOut) {
+  const message = takeString(errOut[0]);
+  errOut[0] = null;
+  if (status !== 0) throw new HooklineError(status, message);
+}
+
+/** A fresh one-element array for an `_Out_ void **` parameter. */
+function out() {
+  return [null];
+}
+
+module.exports = {
+  koffi,
+  N,
+  LIBRARY_PATH,
+  CallbackFn,
+  FreeFn,
+  DoneFn,
+  takeString,
+  check,
+  out,
+};
