@@ -51,10 +51,7 @@ impl PermissionRules {
         };
         let inner = spec.get("decision").and_then(Value::as_object);
         let field = |key: &str| -> Option<&Value> {
-            inner
-                .and_then(|d| d.get(key))
-                .filter(|v| !v.is_null())
-                .or_else(|| spec.get(key).filter(|v| !v.is_null()))
+            inner.and_then(|d| d.get(key)).filter(|v| !v.is_null()).or_else(|| spec.get(key).filter(|v| !v.is_null()))
         };
 
         let behavior = match inner.and_then(|d| d.get("behavior")) {

@@ -21,7 +21,10 @@
 
 use serde_json::Value;
 
-use super::{push_context, text_field, CommonOutcome, Exit, HookMessageLevel, HookRun, PreToolHookDecision, PreToolHookOutcome, Shared};
+use super::{
+    push_context, text_field, CommonOutcome, Exit, HookMessageLevel, HookRun, PreToolHookDecision, PreToolHookOutcome,
+    Shared,
+};
 
 /// What PreToolUse hooks decided so far.
 #[derive(Default)]

@@ -32,10 +32,8 @@ impl PromptRules {
             }
             Exit::Code(2) => match run.stderr {
                 Some(stderr) => self.block(stderr.to_owned()),
-                None => sh.push(
-                    HookMessageLevel::Error,
-                    format!("{} exited with code 2 without stderr feedback", run.who()),
-                ),
+                None => sh
+                    .push(HookMessageLevel::Error, format!("{} exited with code 2 without stderr feedback", run.who())),
             },
             _ => sh.exit_status(run, HookMessageLevel::Warning),
         }
