@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Run every C conformance test under valgrind (memcheck). Fails on any
+# invalid access, use of uninitialised memory, or definite leak; "possibly
+# lost" blocks (Rust std thread-locals, the process-wide runtime) do not fail.
+#
+# Usage: scripts/valgrind-ctests.sh [test_name ...]
+#   Builds the library (release) and the ctests first unless
+#   HOOKLINE_SKIP_BUILD=1; runs every built test_* executable, or only the
+#   named ones. Logs go to build/valgrind/<test>.log.
+#   HOOKLINE_CTEST_BUILD / HOOKLINE_VALGRIND_LOGS override the two directories.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+build="${HOOKLINE_CTEST_BUILD:-$root/build/ctests}"
+logs="${HOOKLINE_VALGRIND_LOGS:-$root/build/valgrind}"
+
+command -v valgrind >/dev/null || { echo "valgrind is not installed" >&2; exit 2; }
+
+if [ "${HOOKLINE_SKIP_BUILD:-0}" != 1 ]; then
+  cargo build --release
+  cmake -S ctests -B "$build" -DCMAKE_BUILD_TYPE=Debug >/dev/null
+  cmake --build "$build" -j2
+fi
+
+mkdir -p "$logs"
+if [ $# -gt 0 ]; then
+  tests=("$@")
+else
+  tests=()
+  for exe in "$build"/test_*; do
+    [ -f "$exe" ] && [ -x "$exe" ] && tests+=("$(basename "$exe")")
+  done
+fi
+[ ${#tests[@]} -gt 0 ] || { echo "no test executables in $build" >&2; exit 2; }
+
+failed=()
+for t in "${tests[@]}"; do
+  exe="$build/$t"
+  log="$logs/$t.log"
+  printf '%-40s ' "$t"
+  start=$(date +%s)
+  # Tests that spawn hook processes: only the test process itself is checked
+  # (--trace-children=no); the children are /bin/sh and friends.
+  if HOOKLINE_TEST_ROOT="$root" valgrind \
+      --tool=memcheck \
+      --leak-check=full \
+      --errors-for-leak-kinds=definite \
+      --show-leak-kinds=definite \
+      --error-exitcode=99 \
+      --trace-children=no \
+      --child-silent-after-fork=yes \
+      --num-callers=30 \
+      --log-file="$log" \
+      "$exe" >"$log.out" 2>&1; then
+    echo "ok ($(( $(date +%s) - start ))s)"
+  else
+    rc=$?
+    echo "FAILED (exit $rc, see $log and $log.out)"
+    failed+=("$t")
+  fi
+done
+
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "valgrind: ${#failed[@]} of ${#tests[@]} tests failed: ${failed[*]}"
+  exit 1
+fi
+echo "valgrind: all ${#tests[@]} tests clean (no invalid access, no definite leak)"
