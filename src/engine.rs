@@ -25,7 +25,7 @@ use std::time::Instant;
 
 use serde_json::{Map, Value};
 
-use crate::callback::{invoke, Reply, SharedCallback};
+use crate::callback::{invoke, SharedCallback};
 use crate::config::{CommandHook, Dialect, HooksConfig};
 use crate::error::{Error, Result, Status};
 use crate::event::HookEvent;
@@ -780,6 +780,12 @@ impl RunCtx<'_> {
     }
 
     fn run_command(&self, hook: &CommandHook, payload: &[u8]) -> Result<Executed> {
+        // The gate: checked before every spawn, against the digest of the
+        // command set this run is executing.
+        if !self.engine.digest_approved(self.setup) {
+            let report = HookReport::not_approved(&hook.command);
+            return Ok(Executed { report, exec: None, skipped_label: Some(hook.command.clone()), spawn_error: None });
+        }
         let mut report = HookReport {
             kind: HookKind::Command,
             command: Some(hook.command.clone()),
@@ -792,12 +798,6 @@ impl RunCtx<'_> {
             stderr_truncated: false,
             skipped: None,
         };
-        // The gate: checked before every spawn, against the digest of the
-        // command set this run is executing.
-        if !self.engine.digest_approved(self.setup) {
-            report.skipped = Some("not_approved".into());
-            return Ok(Executed { report, exec: None, skipped_label: Some(hook.command.clone()), spawn_error: None });
-        }
         self.check_cancelled()?;
         let spec = CommandSpec {
             command: &hook.command,
@@ -842,44 +842,24 @@ impl RunCtx<'_> {
         }
     }
 
-    /// A callback hook's result reads like a command's (SPEC §5.4): return
-    /// 0 → exit 0, else exit 1; reply JSON → stdout; `deny(msg)` → exit 2
-    /// with `msg` on stderr; `allow` → `permissionDecision: "allow"` for
-    /// PreToolUse and nothing elsewhere.
+    /// A callback hook's result reads like a command's (SPEC §5.4; the
+    /// mapping is [`HookExecution::from_callback`]).
     fn run_callback(&self, cb: &CallbackHook, payload: &str) -> Result<Executed> {
         let started = Instant::now();
         let result = invoke(cb.callback.as_ref(), payload);
         let elapsed = started.elapsed();
-        let (exit, stdout, stderr) = match result.reply {
-            Reply::Deny(msg) => (2, String::new(), msg),
-            Reply::Json(v) => (if result.ok { 0 } else { 1 }, v.to_string(), String::new()),
-            Reply::Allow if self.event == HookEvent::PreToolUse => (
-                if result.ok { 0 } else { 1 },
-                r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#.to_string(),
-                String::new(),
-            ),
-            Reply::Allow | Reply::NoOpinion => (if result.ok { 0 } else { 1 }, String::new(), String::new()),
-        };
+        let exec = HookExecution::from_callback(self.event, &cb.name, &result);
         let report = HookReport {
             kind: HookKind::Callback,
             command: None,
             name: Some(cb.name.clone()),
-            exit_code: Some(exit),
+            exit_code: exec.exit_code,
             signal: None,
             timed_out: false,
             duration_ms: elapsed.as_secs_f64() * 1000.0,
             stdout_truncated: false,
             stderr_truncated: false,
             skipped: None,
-        };
-        let exec = HookExecution {
-            label: cb.name.clone(),
-            exit_code: Some(exit),
-            signal: None,
-            timed_out: false,
-            timeout_seconds: 0,
-            stdout,
-            stderr,
         };
         let done = Executed { report, exec: Some(exec), skipped_label: None, spawn_error: None };
         self.check_cancelled()?;
