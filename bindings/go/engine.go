@@ -1,0 +1,431 @@
+package hookline
+
+/*
+#include <stdint.h>
+#include <stdlib.h>
+#include "hookline.h"
+
+hl_status hlgo_engine_run_async(hl_engine *engine, hl_event event, const char *input_json, uintptr_t handle,
+                                uint64_t *run_id, char **errmsg);
+hl_status hlgo_engine_add_callback_hook(hl_engine *engine, hl_event event, const char *matcher, const char *name,
+                                        uintptr_t handle, char **errmsg);
+*/
+import "C"
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// Event is an hl_event: an agent lifecycle event.
+type Event int32
+
+// The twelve lifecycle events (SPEC §5).
+const (
+	EventSessionStart       Event = 0
+	EventSessionEnd         Event = 1
+	EventSubagentStart      Event = 2
+	EventSubagentStop       Event = 3
+	EventUserPromptSubmit   Event = 4
+	EventPreToolUse         Event = 5
+	EventPostToolUse        Event = 6
+	EventPermissionRequest  Event = 7
+	EventPreCompact         Event = 8
+	EventStop               Event = 9
+	EventNotification       Event = 10
+	EventPostToolUseFailure Event = 11
+)
+
+// String returns the event's name ("PreToolUse", ...), as given by
+// hl_event_name.
+func (ev Event) String() string {
+	if s := C.hl_event_name(C.hl_event(ev)); s != nil {
+		return C.GoString(s)
+	}
+	return fmt.Sprintf("hl_event(%d)", int32(ev))
+}
+
+// cancelGrace bounds how long a run whose context ended (or whose engine
+// is closing) waits for hookline to confirm the cancellation. Command hooks
+// are killed at once; only a callback hook still running (host code cannot
+// be interrupted) can make the confirmation late.
+const cancelGrace = 2 * time.Second
+
+// Engine runs configured shell hooks and Go callback hooks at agent
+// lifecycle events (VT Code LifecycleHookEngine parity). All methods are
+// safe for concurrent use, also from inside callback hooks.
+type Engine struct {
+	ptr  *C.hl_engine
+	life *life
+}
+
+// NewEngine creates an engine from options (SPEC §5.1). Invalid options are
+// ErrInvalidArgument, a bad hooks config ErrInvalidConfig, an unreadable
+// HooksFile ErrIO.
+func NewEngine(opts EngineOptions) (*Engine, error) {
+	text, err := json.Marshal(opts)
+	if err != nil {
+		return nil, err
+	}
+	cs, err := cBytes(text, "options")
+	if err != nil {
+		return nil, err
+	}
+	defer freeC(cs)
+	var p *C.hl_engine
+	var em *C.char
+	if st := C.hl_engine_new(cs, &p, &em); st != C.HL_OK {
+		return nil, takeError(st, em)
+	}
+	return &Engine{ptr: p, life: newLife(func() { C.hl_engine_free(p) })}, nil
+}
+
+// Close frees the engine. Runs in flight are cancelled (their hook
+// processes killed) and return an error matching ErrClosed; every callback
+// hook's handle is released. Close waits until that is done, except when
+// called from inside a callback hook. Calling it again is a no-op.
+func (e *Engine) Close() error {
+	e.life.close()
+	return nil
+}
+
+// Reload swaps the hooks configuration (a failed reload changes nothing).
+// The approval carries over only when the command digest is unchanged.
+// Runs in flight finish with the configuration they started with.
+func (e *Engine) Reload(opts EngineOptions) error {
+	text, err := json.Marshal(opts)
+	if err != nil {
+		return err
+	}
+	return e.withStringArg(string(text), "options", func(cs *C.char, em **C.char) C.hl_status {
+		return C.hl_engine_reload(e.ptr, cs, em)
+	})
+}
+
+func (e *Engine) withStringArg(s, what string, call func(*C.char, **C.char) C.hl_status) error {
+	if !e.life.acquire() {
+		return errClosed("engine")
+	}
+	defer e.life.release()
+	cs, err := cString(s, what)
+	if err != nil {
+		return err
+	}
+	defer freeC(cs)
+	var em *C.char
+	if st := call(cs, &em); st != C.HL_OK {
+		return takeError(st, em)
+	}
+	return nil
+}
+
+// AddCallbackHook adds (or, for an existing (event, name), replaces in
+// place) a Go callback hook. It runs after the configured hooks of events
+// whose matcher it matches ("" or "*" match all; else the Claude Code
+// matcher rule). It receives the payload JSON a command hook would read on
+// stdin and replies like a command: [ReplyJSON] with the JSON a command
+// would print, [ReplyDeny] for "exit 2 with message on stderr", [ReplyAllow]
+// for permissionDecision "allow" (PreToolUse). An error or a panic counts
+// as exit code 1. Callback hooks have no timeout and run on hookline
+// threads, concurrently.
+func (e *Engine) AddCallbackHook(event Event, matcher, name string, fn func(payload json.RawMessage) (CallbackReply, error)) error {
+	if fn == nil {
+		return errf(StatusNullArgument, "callback must not be nil")
+	}
+	if !e.life.acquire() {
+		return errClosed("engine")
+	}
+	defer e.life.release()
+	cm, err := cString(matcher, "matcher")
+	if err != nil {
+		return err
+	}
+	defer freeC(cm)
+	cn, err := cString(name, "name")
+	if err != nil {
+		return err
+	}
+	defer freeC(cn)
+	h := newCallbackHandle(e.life, func(payload []byte) (CallbackReply, error) { return fn(payload) })
+	var em *C.char
+	if st := C.hlgo_engine_add_callback_hook(e.ptr, C.hl_event(event), cm, cn, C.uintptr_t(h), &em); st != C.HL_OK {
+		deleteCallbackHandle(h) // a failed registration leaves user_data with us
+		return takeError(st, em)
+	}
+	return nil
+}
+
+// SetTranscriptPath sets the transcript path hooks receive ("" clears it).
+func (e *Engine) SetTranscriptPath(path string) error {
+	if path == "" {
+		if !e.life.acquire() {
+			return errClosed("engine")
+		}
+		defer e.life.release()
+		var em *C.char
+		if st := C.hl_engine_set_transcript_path(e.ptr, nil, &em); st != C.HL_OK {
+			return takeError(st, em)
+		}
+		return nil
+	}
+	return e.withStringArg(path, "path", func(cs *C.char, em **C.char) C.hl_status {
+		return C.hl_engine_set_transcript_path(e.ptr, cs, em)
+	})
+}
+
+// TranscriptPath returns the current transcript path ("" when none).
+func (e *Engine) TranscriptPath() (string, error) {
+	b, err := e.getString(func(out, em **C.char) C.hl_status { return C.hl_engine_transcript_path(e.ptr, out, em) })
+	return string(b), err
+}
+
+// Digest returns the lowercase hex SHA-256 of the configured command set
+// (what an approval is bound to).
+func (e *Engine) Digest() (string, error) {
+	b, err := e.getString(func(out, em **C.char) C.hl_status { return C.hl_engine_command_digest(e.ptr, out, em) })
+	return string(b), err
+}
+
+// Previews lists the configured commands in digest order, for showing the
+// user what an approval would allow.
+func (e *Engine) Previews() ([]CommandPreview, error) {
+	b, err := e.getString(func(out, em **C.char) C.hl_status { return C.hl_engine_command_previews(e.ptr, out, em) })
+	if err != nil {
+		return nil, err
+	}
+	var previews []CommandPreview
+	if err := json.Unmarshal(b, &previews); err != nil {
+		return nil, err
+	}
+	return previews, nil
+}
+
+func (e *Engine) getString(call func(out, em **C.char) C.hl_status) ([]byte, error) {
+	if !e.life.acquire() {
+		return nil, errClosed("engine")
+	}
+	defer e.life.release()
+	var out, em *C.char
+	if st := call(&out, &em); st != C.HL_OK {
+		return nil, takeError(st, em)
+	}
+	return takeString(out), nil
+}
+
+// Approve approves the current command set; with persist it is also
+// recorded in the trust store, so later engines on this workspace with the
+// same digest start approved.
+func (e *Engine) Approve(persist bool) error {
+	if !e.life.acquire() {
+		return errClosed("engine")
+	}
+	defer e.life.release()
+	var em *C.char
+	if st := C.hl_engine_approve_workspace_hooks(e.ptr, C.bool(persist), &em); st != C.HL_OK {
+		return takeError(st, em)
+	}
+	return nil
+}
+
+// NeedsApproval reports whether a gated engine has commands that are not
+// approved (false on an ungated engine and on a closed one).
+func (e *Engine) NeedsApproval() bool {
+	if !e.life.acquire() {
+		return false
+	}
+	defer e.life.release()
+	return bool(C.hl_engine_workspace_hooks_need_approval(e.ptr))
+}
+
+// WorkspaceGated reports whether the engine was created with
+// WorkspaceGated (false on a closed engine).
+func (e *Engine) WorkspaceGated() bool {
+	if !e.life.acquire() {
+		return false
+	}
+	defer e.life.release()
+	return bool(C.hl_engine_workspace_gated(e.ptr))
+}
+
+// RunJSON runs event with an input given as JSON (a json.RawMessage,
+// []byte, string, or any value that marshals to a JSON object) and returns
+// the outcome JSON. The typed methods are built on it.
+func (e *Engine) RunJSON(ctx context.Context, event Event, input any) (json.RawMessage, error) {
+	var text []byte
+	switch v := input.(type) {
+	case json.RawMessage:
+		text = v
+	case []byte:
+		text = v
+	case string:
+		text = []byte(v)
+	default:
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		text = b
+	}
+	return e.runText(ctx, event, text)
+}
+
+func (e *Engine) runText(ctx context.Context, event Event, input []byte) (json.RawMessage, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, cancelled(event, err)
+	}
+	if !e.life.acquire() {
+		return nil, errClosed("engine")
+	}
+	defer e.life.release()
+	cs, err := cBytes(input, "input")
+	if err != nil {
+		return nil, err
+	}
+	done := make(chan asyncResult, 1)
+	h := newHandle(done)
+	var runID C.uint64_t
+	var em *C.char
+	st := C.hlgo_engine_run_async(e.ptr, C.hl_event(event), cs, C.uintptr_t(h), &runID, &em)
+	freeC(cs)
+	if st != C.HL_OK {
+		deleteHandle(h) // done is never called for a run that did not start
+		return nil, takeError(st, em)
+	}
+	var stopErr error
+	select {
+	case r := <-done:
+		return finish(r)
+	case <-ctx.Done():
+		stopErr = cancelled(event, ctx.Err())
+	case <-e.life.closing:
+		stopErr = &Error{Status: StatusClosed, Message: event.String() + " run interrupted: engine closed"}
+	}
+	// Kill the run's processes; NOT_FOUND only means it just finished.
+	C.hl_engine_cancel(e.ptr, runID, nil)
+	t := time.NewTimer(cancelGrace)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+	}
+	return nil, stopErr
+}
+
+func cancelled(event Event, cause error) error {
+	return &Error{Status: StatusCancelled, Message: event.String() + " run cancelled: " + cause.Error(), cause: cause}
+}
+
+func finish(r asyncResult) (json.RawMessage, error) {
+	if r.status != StatusOK {
+		return nil, &Error{Status: r.status, Message: r.errmsg}
+	}
+	return r.outcome, nil
+}
+
+// outcome is implemented by the typed outcomes (through Outcome).
+type outcome interface{ setRaw(json.RawMessage) }
+
+func (o *Outcome) setRaw(b json.RawMessage) { o.Raw = b }
+
+func runTyped[T any, PT interface {
+	*T
+	outcome
+}](e *Engine, ctx context.Context, event Event, input any, extra map[string]any) (T, error) {
+	var out T
+	text, err := marshalWithExtra(input, extra)
+	if err != nil {
+		return out, err
+	}
+	raw, err := e.runText(ctx, event, text)
+	if err != nil {
+		return out, err
+	}
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return out, fmt.Errorf("hookline: decoding %s outcome: %w", event, err)
+	}
+	PT(&out).setRaw(raw)
+	return out, nil
+}
+
+func nullToNil(m json.RawMessage) json.RawMessage {
+	if string(m) == "null" {
+		return nil
+	}
+	return m
+}
+
+// SessionStart runs the SessionStart hooks (source: the engine's trigger).
+func (e *Engine) SessionStart(ctx context.Context) (SessionStartOutcome, error) {
+	return runTyped[SessionStartOutcome](e, ctx, EventSessionStart, struct{}{}, nil)
+}
+
+// SessionEnd runs the SessionEnd hooks.
+func (e *Engine) SessionEnd(ctx context.Context, in SessionEndInput) (Outcome, error) {
+	return runTyped[Outcome](e, ctx, EventSessionEnd, in, in.Extra)
+}
+
+// SubagentStart runs the SubagentStart hooks.
+func (e *Engine) SubagentStart(ctx context.Context, in SubagentInput) (Outcome, error) {
+	return runTyped[Outcome](e, ctx, EventSubagentStart, in, in.Extra)
+}
+
+// SubagentStop runs the SubagentStop hooks.
+func (e *Engine) SubagentStop(ctx context.Context, in SubagentInput) (Outcome, error) {
+	return runTyped[Outcome](e, ctx, EventSubagentStop, in, in.Extra)
+}
+
+// UserPromptSubmit runs the UserPromptSubmit hooks; AllowPrompt false means
+// a hook blocked the prompt (BlockReason says why).
+func (e *Engine) UserPromptSubmit(ctx context.Context, in UserPromptSubmitInput) (UserPromptSubmitOutcome, error) {
+	return runTyped[UserPromptSubmitOutcome](e, ctx, EventUserPromptSubmit, in, in.Extra)
+}
+
+// PreToolUse runs the PreToolUse hooks and returns their decision. A hook
+// that times out denies (fail closed). UpdatedInput is the tool input to
+// use instead of the original, when a hook substituted one.
+func (e *Engine) PreToolUse(ctx context.Context, in PreToolUseInput) (PreToolUseOutcome, error) {
+	out, err := runTyped[PreToolUseOutcome](e, ctx, EventPreToolUse, in, in.Extra)
+	out.UpdatedInput = nullToNil(out.UpdatedInput)
+	return out, err
+}
+
+// PostToolUse runs the PostToolUse hooks.
+func (e *Engine) PostToolUse(ctx context.Context, in PostToolUseInput) (PostToolUseOutcome, error) {
+	return runTyped[PostToolUseOutcome](e, ctx, EventPostToolUse, in, in.Extra)
+}
+
+// PostToolUseFailure runs the PostToolUseFailure hooks.
+func (e *Engine) PostToolUseFailure(ctx context.Context, in PostToolUseFailureInput) (PostToolUseOutcome, error) {
+	return runTyped[PostToolUseOutcome](e, ctx, EventPostToolUseFailure, in, in.Extra)
+}
+
+// PermissionRequest runs the PermissionRequest hooks; Decision is nil when
+// no hook decided.
+func (e *Engine) PermissionRequest(ctx context.Context, in PermissionRequestInput) (PermissionRequestOutcome, error) {
+	out, err := runTyped[PermissionRequestOutcome](e, ctx, EventPermissionRequest, in, in.Extra)
+	if out.Decision != nil {
+		out.Decision.UpdatedInput = nullToNil(out.Decision.UpdatedInput)
+	}
+	return out, err
+}
+
+// PreCompact runs the PreCompact hooks.
+func (e *Engine) PreCompact(ctx context.Context, in PreCompactInput) (Outcome, error) {
+	return runTyped[Outcome](e, ctx, EventPreCompact, in, in.Extra)
+}
+
+// Stop runs the Stop hooks; a non-empty BlockReason means a hook asks the
+// agent to keep going.
+func (e *Engine) Stop(ctx context.Context, in StopInput) (StopOutcome, error) {
+	return runTyped[StopOutcome](e, ctx, EventStop, in, in.Extra)
+}
+
+// Notification runs the Notification hooks.
+func (e *Engine) Notification(ctx context.Context, in NotificationInput) (Outcome, error) {
+	return runTyped[Outcome](e, ctx, EventNotification, in, in.Extra)
+}

@@ -1,0 +1,98 @@
+package hookline
+
+/*
+#include "hookline.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// Status is an hl_status code returned by the C library.
+type Status int32
+
+// The hl_status values (SPEC §2).
+const (
+	StatusOK              Status = 0
+	StatusNullArgument    Status = 1
+	StatusInvalidUTF8     Status = 2
+	StatusInvalidJSON     Status = 3
+	StatusInvalidArgument Status = 4
+	StatusInvalidConfig   Status = 5
+	StatusNotFound        Status = 6
+	StatusCancelled       Status = 7
+	StatusWrongThread     Status = 8
+	StatusClosed          Status = 9
+	StatusIO              Status = 10
+	StatusPanic           Status = 11
+	StatusForked          Status = 12
+)
+
+// String returns the C constant's name, e.g. "HL_ERR_INVALID_JSON".
+func (s Status) String() string {
+	if p := C.hl_status_name(C.hl_status(s)); p != nil {
+		return C.GoString(p)
+	}
+	return "hl_status(" + strconv.Itoa(int(s)) + ")"
+}
+
+// Error is a failure reported by hookline: the hl_status and the library's
+// message. Use errors.Is with the Err* sentinels to test the status:
+//
+//	if errors.Is(err, hookline.ErrInvalidConfig) { ... }
+type Error struct {
+	Status  Status
+	Message string
+	cause   error
+}
+
+func (e *Error) Error() string {
+	if e.Message == "" {
+		return "hookline: " + e.Status.String()
+	}
+	return "hookline: " + e.Status.String() + ": " + e.Message
+}
+
+// Is reports whether target is an *Error with the same Status, so that the
+// Err* sentinels match any error of their status.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Status == e.Status
+}
+
+// Unwrap returns the underlying cause, e.g. context.Canceled for a run whose
+// context ended.
+func (e *Error) Unwrap() error { return e.cause }
+
+// Sentinels for errors.Is, one per status.
+var (
+	ErrNullArgument    = &Error{Status: StatusNullArgument}
+	ErrInvalidUTF8     = &Error{Status: StatusInvalidUTF8}
+	ErrInvalidJSON     = &Error{Status: StatusInvalidJSON}
+	ErrInvalidArgument = &Error{Status: StatusInvalidArgument}
+	ErrInvalidConfig   = &Error{Status: StatusInvalidConfig}
+	ErrNotFound        = &Error{Status: StatusNotFound}
+	ErrCancelled       = &Error{Status: StatusCancelled}
+	ErrWrongThread     = &Error{Status: StatusWrongThread}
+	ErrClosed          = &Error{Status: StatusClosed}
+	ErrIO              = &Error{Status: StatusIO}
+	ErrPanic           = &Error{Status: StatusPanic}
+	ErrForked          = &Error{Status: StatusForked}
+)
+
+// takeError builds an *Error from a status and a library-owned message
+// (which it frees).
+func takeError(st C.hl_status, errmsg *C.char) error {
+	msg := string(takeString(errmsg))
+	return &Error{Status: Status(st), Message: msg}
+}
+
+func errClosed(what string) error {
+	return &Error{Status: StatusClosed, Message: what + " is closed"}
+}
+
+func errf(st Status, format string, args ...any) error {
+	return &Error{Status: st, Message: fmt.Sprintf(format, args...)}
+}

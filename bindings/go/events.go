@@ -1,0 +1,279 @@
+package hookline
+
+import "encoding/json"
+
+// SessionStartTrigger is the engine's "trigger" option (SessionStart source).
+type SessionStartTrigger string
+
+// Session start triggers.
+const (
+	TriggerStartup    SessionStartTrigger = "startup"
+	TriggerResume     SessionStartTrigger = "resume"
+	TriggerNewSession SessionStartTrigger = "new_session"
+	TriggerCompact    SessionStartTrigger = "compact"
+)
+
+// SessionEndReason is SessionEndInput.Reason.
+type SessionEndReason string
+
+// Session end reasons.
+const (
+	SessionEndCompleted  SessionEndReason = "completed"
+	SessionEndExit       SessionEndReason = "exit"
+	SessionEndCancelled  SessionEndReason = "cancelled"
+	SessionEndError      SessionEndReason = "error"
+	SessionEndNewSession SessionEndReason = "new_session"
+)
+
+// CompactTrigger is PreCompactInput.Trigger.
+type CompactTrigger string
+
+// Compaction triggers.
+const (
+	CompactManual      CompactTrigger = "manual"
+	CompactAuto        CompactTrigger = "auto"
+	CompactRecovery    CompactTrigger = "recovery"
+	CompactModelSwitch CompactTrigger = "model_switch"
+	CompactUnknown     CompactTrigger = "unknown"
+)
+
+// CompactMode is PreCompactInput.Mode.
+type CompactMode string
+
+// Compaction modes.
+const (
+	CompactModeProvider CompactMode = "provider"
+	CompactModeLocal    CompactMode = "local"
+	CompactModeUnknown  CompactMode = "unknown"
+)
+
+// SessionEndInput is the input of SessionEnd.
+type SessionEndInput struct {
+	TurnID string           `json:"turn_id"`
+	Reason SessionEndReason `json:"reason"`
+	// Extra fields are passed through to the hooks' payload unchanged.
+	Extra map[string]any `json:"-"`
+}
+
+// SubagentInput is the input of SubagentStart and SubagentStop.
+type SubagentInput struct {
+	ParentSessionID string `json:"parent_session_id"`
+	ChildThreadID   string `json:"child_thread_id"`
+	AgentName       string `json:"agent_name"`
+	DisplayLabel    string `json:"display_label"`
+	Background      bool   `json:"background"`
+	Status          string `json:"status"`
+	// TranscriptPath (the child's), when set, replaces the session's in the payload.
+	TranscriptPath string         `json:"transcript_path,omitempty"`
+	Extra          map[string]any `json:"-"`
+}
+
+// UserPromptSubmitInput is the input of UserPromptSubmit.
+type UserPromptSubmitInput struct {
+	TurnID string         `json:"turn_id"`
+	Prompt string         `json:"prompt"`
+	Extra  map[string]any `json:"-"`
+}
+
+// PreToolUseInput is the input of PreToolUse.
+type PreToolUseInput struct {
+	ToolName string `json:"tool_name"`
+	// ToolInput is a JSON object (a map, a struct or a json.RawMessage) or nil.
+	ToolInput  any            `json:"tool_input,omitempty"`
+	ToolCallID string         `json:"tool_call_id,omitempty"`
+	Extra      map[string]any `json:"-"`
+}
+
+// PostToolUseInput is the input of PostToolUse.
+type PostToolUseInput struct {
+	ToolName  string `json:"tool_name"`
+	ToolInput any    `json:"tool_input,omitempty"`
+	// ToolResponse is any JSON value (nil sends null).
+	ToolResponse any            `json:"tool_response"`
+	ToolCallID   string         `json:"tool_call_id,omitempty"`
+	Extra        map[string]any `json:"-"`
+}
+
+// PostToolUseFailureInput is the input of PostToolUseFailure.
+type PostToolUseFailureInput struct {
+	ToolName   string         `json:"tool_name"`
+	ToolInput  any            `json:"tool_input,omitempty"`
+	ToolCallID string         `json:"tool_call_id,omitempty"`
+	Error      string         `json:"error"`
+	Extra      map[string]any `json:"-"`
+}
+
+// PermissionRequestInput is the input of PermissionRequest.
+type PermissionRequestInput struct {
+	ToolName  string `json:"tool_name"`
+	ToolInput any    `json:"tool_input,omitempty"`
+	// PermissionRequest must marshal to a JSON object.
+	PermissionRequest any `json:"permission_request"`
+	// PermissionSuggestions, when set, must marshal to a JSON array.
+	PermissionSuggestions any            `json:"permission_suggestions,omitempty"`
+	Extra                 map[string]any `json:"-"`
+}
+
+// PreCompactInput is the input of PreCompact.
+type PreCompactInput struct {
+	Trigger               CompactTrigger `json:"trigger"`
+	Mode                  CompactMode    `json:"mode"`
+	OriginalMessageCount  uint64         `json:"original_message_count"`
+	CompactedMessageCount uint64         `json:"compacted_message_count"`
+	HistoryArtifactPath   string         `json:"history_artifact_path,omitempty"`
+	Extra                 map[string]any `json:"-"`
+}
+
+// StopInput is the input of Stop.
+type StopInput struct {
+	LastAssistantMessage string         `json:"last_assistant_message"`
+	StopHookActive       bool           `json:"stop_hook_active"`
+	Extra                map[string]any `json:"-"`
+}
+
+// NotificationInput is the input of Notification.
+type NotificationInput struct {
+	// NotificationType is free text ("permission_prompt", "idle_prompt", ...).
+	NotificationType string         `json:"notification_type"`
+	Title            string         `json:"title"`
+	Message          string         `json:"message"`
+	Extra            map[string]any `json:"-"`
+}
+
+// Message is one message of an outcome.
+type Message struct {
+	// Level is "info", "warning" or "error".
+	Level string `json:"level"`
+	Text  string `json:"text"`
+}
+
+// HookReport describes one hook that ran (or was skipped by the gate).
+type HookReport struct {
+	// Kind is "command" or "callback".
+	Kind    string `json:"kind"`
+	Command string `json:"command"` // "" for callback hooks
+	Name    string `json:"name"`    // "" for command hooks
+	// ExitCode is nil when the hook timed out, was killed by a signal or
+	// was skipped.
+	ExitCode        *int    `json:"exit_code"`
+	Signal          *int    `json:"signal,omitempty"`
+	TimedOut        bool    `json:"timed_out"`
+	DurationMs      float64 `json:"duration_ms"`
+	StdoutTruncated bool    `json:"stdout_truncated"`
+	StderrTruncated bool    `json:"stderr_truncated"`
+	// Skipped is "not_approved" for a command the gate held back, else "".
+	Skipped string `json:"skipped"`
+}
+
+// Outcome holds the fields every event's outcome has.
+type Outcome struct {
+	Messages []Message `json:"messages"`
+	// Continue is false when any hook returned "continue": false.
+	Continue bool `json:"continue"`
+	// StopReason is the stopReason of the first such hook ("" if none).
+	StopReason string       `json:"stop_reason"`
+	Hooks      []HookReport `json:"hooks"`
+	// Raw is the whole outcome JSON as hookline returned it.
+	Raw json.RawMessage `json:"-"`
+}
+
+// SessionStartOutcome is the outcome of SessionStart.
+type SessionStartOutcome struct {
+	Outcome
+	AdditionalContext []string `json:"additional_context"`
+}
+
+// UserPromptSubmitOutcome is the outcome of UserPromptSubmit.
+type UserPromptSubmitOutcome struct {
+	Outcome
+	AllowPrompt       bool     `json:"allow_prompt"`
+	BlockReason       string   `json:"block_reason"`
+	AdditionalContext []string `json:"additional_context"`
+}
+
+// PreToolUseDecision is PreToolUseOutcome.Decision.
+type PreToolUseDecision string
+
+// PreToolUse decisions.
+const (
+	DecisionContinue PreToolUseDecision = "continue"
+	DecisionAllow    PreToolUseDecision = "allow"
+	DecisionDeny     PreToolUseDecision = "deny"
+	DecisionAsk      PreToolUseDecision = "ask"
+)
+
+// PreToolUseOutcome is the outcome of PreToolUse.
+type PreToolUseOutcome struct {
+	Outcome
+	Decision PreToolUseDecision `json:"decision"`
+	Reason   string             `json:"reason"`
+	// UpdatedInput is the tool input a hook substituted (nil if none).
+	UpdatedInput      json.RawMessage `json:"updated_input"`
+	AdditionalContext []string        `json:"additional_context"`
+}
+
+// PostToolUseOutcome is the outcome of PostToolUse and PostToolUseFailure.
+type PostToolUseOutcome struct {
+	Outcome
+	BlockReason       string   `json:"block_reason"`
+	AdditionalContext []string `json:"additional_context"`
+}
+
+// PermissionDecision is a PermissionRequest hook's decision.
+type PermissionDecision struct {
+	// Behavior is "allow" or "deny".
+	Behavior string `json:"behavior"`
+	// Scope is "once", "session" or "permanent".
+	Scope             string            `json:"scope"`
+	UpdatedInput      json.RawMessage   `json:"updated_input"`
+	PermissionUpdates []json.RawMessage `json:"permission_updates"`
+	Interrupt         bool              `json:"interrupt"`
+	Message           string            `json:"message"`
+}
+
+// PermissionRequestOutcome is the outcome of PermissionRequest.
+type PermissionRequestOutcome struct {
+	Outcome
+	// Decision is nil when no hook decided.
+	Decision *PermissionDecision `json:"decision"`
+}
+
+// StopOutcome is the outcome of Stop.
+type StopOutcome struct {
+	Outcome
+	BlockReason string `json:"block_reason"`
+}
+
+// CommandPreview is one configured command as the approval digest sees it.
+type CommandPreview struct {
+	Event          string  `json:"event"`
+	Matcher        *string `json:"matcher"`
+	Command        string  `json:"command"`
+	TimeoutSeconds *int64  `json:"timeout_seconds"`
+}
+
+// EngineOptions mirrors the options JSON of hl_engine_new (SPEC §5.1).
+// Workspace and SessionID are required; at most one of Hooks, HooksTOML and
+// HooksFile may be set (none: an engine without configured hooks).
+type EngineOptions struct {
+	// Workspace is an existing directory; hooks run there.
+	Workspace string `json:"workspace"`
+	SessionID string `json:"session_id"`
+	// Trigger defaults to startup.
+	Trigger SessionStartTrigger `json:"trigger,omitempty"`
+	// WorkspaceGated makes the engine spawn no command until approved.
+	WorkspaceGated bool `json:"workspace_gated"`
+	// Hooks is a hooks config as JSON (VT Code "lifecycle" or Claude Code
+	// settings dialect).
+	Hooks json.RawMessage `json:"hooks,omitempty"`
+	// HooksTOML is a vtcode.toml text (or its [lifecycle] tables).
+	HooksTOML string `json:"hooks_toml,omitempty"`
+	// HooksFile is a path to a .toml or .json hooks config.
+	HooksFile      string            `json:"hooks_file,omitempty"`
+	TranscriptPath string            `json:"transcript_path,omitempty"`
+	TrustStore     string            `json:"trust_store,omitempty"`
+	Env            map[string]string `json:"env,omitempty"`
+	EnvRemove      []string          `json:"env_remove,omitempty"`
+	// MaxOutputBytes caps each hook's stdout and stderr (0: the default, 1 MiB).
+	MaxOutputBytes uint64 `json:"max_output_bytes,omitempty"`
+}

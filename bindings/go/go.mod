@@ -1,0 +1,3 @@
+module github.com/hookline/hookline/bindings/go
+
+go 1.22

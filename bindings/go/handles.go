@@ -1,0 +1,200 @@
+package hookline
+
+/*
+#include <stdint.h>
+#include <stdlib.h>
+#include "hookline.h"
+
+int hlgo_in_callback(void);
+*/
+import "C"
+
+import (
+	"encoding/json"
+	"runtime/cgo"
+	"sync/atomic"
+	"unsafe"
+)
+
+// outstanding counts the cgo.Handles this package has created and not yet
+// deleted (callbacks owned by the library, pending async runs).
+var outstanding atomic.Int64
+
+// OutstandingHandles returns how many runtime/cgo handles the binding holds
+// right now: one per registered callback (until the library releases it on
+// replacement, unregistration or Close) and one per async run whose
+// completion has not arrived yet. It drops back to zero once every engine and
+// registry is closed; tests use it to prove nothing leaks.
+func OutstandingHandles() int64 { return outstanding.Load() }
+
+func newHandle(v any) cgo.Handle {
+	outstanding.Add(1)
+	return cgo.NewHandle(v)
+}
+
+func deleteHandle(h cgo.Handle) {
+	h.Delete()
+	outstanding.Add(-1)
+}
+
+// callbackFunc is every Go callback at the JSON level: it receives the
+// context (or payload) JSON and returns a reply; an error or a panic is a
+// callback failure.
+type callbackFunc func(context []byte) (CallbackReply, error)
+
+// hostCallback is what a callback's cgo.Handle holds: the function and the
+// registry or engine it belongs to (which counts its live callbacks so that
+// Close can wait until hookline has released them all).
+type hostCallback struct {
+	fn    callbackFunc
+	owner *life
+}
+
+// newCallbackHandle makes the handle passed as user_data for fn.
+func newCallbackHandle(owner *life, fn callbackFunc) cgo.Handle {
+	owner.callbacks.Add(1)
+	return newHandle(&hostCallback{fn: fn, owner: owner})
+}
+
+// deleteCallbackHandle releases a callback's handle (from free_user_data, or
+// after a failed registration).
+func deleteCallbackHandle(h cgo.Handle) {
+	hc, _ := h.Value().(*hostCallback)
+	deleteHandle(h)
+	if hc != nil {
+		hc.owner.callbacks.Add(-1)
+	}
+}
+
+// inCallback reports whether the calling goroutine is running inside a
+// hookline callback (on the thread hookline called it on). Blocking waits
+// that could need the callback to return first are skipped there.
+func inCallback() bool { return C.hlgo_in_callback() != 0 }
+
+//export hlgoCallback
+func hlgoCallback(userData C.uintptr_t, contextJSON *C.char, contextLen C.size_t, reply *C.hl_reply) (rc C.int32_t) {
+	defer func() {
+		if p := recover(); p != nil {
+			rc = 1
+		}
+	}()
+	hc, ok := cgo.Handle(userData).Value().(*hostCallback)
+	if !ok {
+		return 1
+	}
+	n := int(contextLen)
+	ctx := make([]byte, n)
+	if n > 0 {
+		copy(ctx, unsafe.Slice((*byte)(unsafe.Pointer(contextJSON)), n))
+	}
+	r, err := hc.fn(ctx)
+	if err != nil {
+		return 1
+	}
+	if err := r.apply(reply); err != nil {
+		return 1
+	}
+	return 0
+}
+
+//export hlgoFree
+func hlgoFree(userData C.uintptr_t) {
+	deleteCallbackHandle(cgo.Handle(userData))
+}
+
+// asyncResult is what hl_engine_run_async's done callback delivers.
+type asyncResult struct {
+	status  Status
+	outcome []byte
+	errmsg  string
+}
+
+//export hlgoDone
+func hlgoDone(userData C.uintptr_t, status C.hl_status, outcomeJSON *C.char, errmsg *C.char) {
+	h := cgo.Handle(userData)
+	if ch, ok := h.Value().(chan asyncResult); ok {
+		// Buffered (capacity 1) and done is called exactly once: never blocks.
+		ch <- asyncResult{status: Status(status), outcome: goBytes(outcomeJSON), errmsg: string(goBytes(errmsg))}
+	}
+	deleteHandle(h)
+}
+
+// CallbackReply is what a Go callback answers. The zero value is "no
+// opinion" (the callback did not touch its reply).
+type CallbackReply struct {
+	kind    replyKind
+	message string
+	value   any
+}
+
+type replyKind int
+
+const (
+	replyNone replyKind = iota
+	replyAllow
+	replyDeny
+	replyJSON
+)
+
+// NoOpinion is the reply of a callback that has nothing to say (the zero
+// CallbackReply).
+func NoOpinion() CallbackReply { return CallbackReply{} }
+
+// ReplyAllow is hl_reply_allow: for an engine PreToolUse callback hook it
+// means permissionDecision "allow"; elsewhere nothing.
+func ReplyAllow() CallbackReply { return CallbackReply{kind: replyAllow} }
+
+// ReplyDeny is hl_reply_deny: for an engine callback hook it means exit
+// code 2 with message on stderr (a PreToolUse deny, a UserPromptSubmit block).
+func ReplyDeny(message string) CallbackReply { return CallbackReply{kind: replyDeny, message: message} }
+
+// ReplyJSON is hl_reply_set_json: the same JSON a command hook would print.
+// v may be a json.RawMessage (or []byte) holding JSON text, or any value
+// encoding/json can marshal. A value that does not marshal, or text that is
+// not JSON, makes the callback fail.
+func ReplyJSON(v any) CallbackReply { return CallbackReply{kind: replyJSON, value: v} }
+
+func (r CallbackReply) apply(reply *C.hl_reply) error {
+	switch r.kind {
+	case replyAllow:
+		if st := C.hl_reply_allow(reply); st != C.HL_OK {
+			return &Error{Status: Status(st)}
+		}
+	case replyDeny:
+		msg, err := cString(r.message, "deny message")
+		if err != nil {
+			return err
+		}
+		defer freeC(msg)
+		if st := C.hl_reply_deny(reply, msg); st != C.HL_OK {
+			return &Error{Status: Status(st)}
+		}
+	case replyJSON:
+		var text []byte
+		switch v := r.value.(type) {
+		case json.RawMessage:
+			text = v
+		case []byte:
+			text = v
+		default:
+			b, err := json.Marshal(v)
+			if err != nil {
+				return err
+			}
+			text = b
+		}
+		if len(text) == 0 {
+			text = []byte("null")
+		}
+		cs, err := cBytes(text, "reply JSON")
+		if err != nil {
+			return err
+		}
+		defer freeC(cs)
+		var em *C.char
+		if st := C.hl_reply_set_json(reply, cs, &em); st != C.HL_OK {
+			return takeError(st, em)
+		}
+	}
+	return nil
+}

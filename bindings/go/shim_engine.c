@@ -1,0 +1,23 @@
+// C shims for the engine: callback hooks and async runs carry a Go
+// cgo.Handle as user_data.
+#include <stdint.h>
+#include "hookline.h"
+#include "_cgo_export.h"
+
+int32_t hlgo_callback(void *user_data, const char *context_json, size_t context_len, hl_reply *reply);
+void hlgo_free(void *user_data);
+
+static void hlgo_done(void *user_data, hl_status status, const char *outcome_json, const char *errmsg) {
+    hlgoDone((uintptr_t)user_data, status, (char *)outcome_json, (char *)errmsg);
+}
+
+hl_status hlgo_engine_run_async(hl_engine *engine, hl_event event, const char *input_json, uintptr_t handle,
+                                uint64_t *run_id, char **errmsg) {
+    return hl_engine_run_async(engine, event, input_json, hlgo_done, (void *)handle, run_id, errmsg);
+}
+
+hl_status hlgo_engine_add_callback_hook(hl_engine *engine, hl_event event, const char *matcher, const char *name,
+                                        uintptr_t handle, char **errmsg) {
+    return hl_engine_add_callback_hook(engine, event, matcher, name, hlgo_callback, (void *)handle, hlgo_free,
+                                       errmsg);
+}
