@@ -152,7 +152,12 @@ impl CancelToken {
             0,
             rustix::event::EventfdFlags::CLOEXEC | rustix::event::EventfdFlags::NONBLOCK,
         )?;
-        Ok(CancelToken { inner: Arc::new(CancelInner { cancelled: AtomicBool::new(false), event }) })
+        Ok(CancelToken {
+            inner: Arc::new(CancelInner {
+                cancelled: AtomicBool::new(false),
+                event,
+            }),
+        })
     }
 
     /// Cancel: every command running under this token (now or later) is
@@ -176,7 +181,9 @@ impl CancelToken {
 
 impl fmt::Debug for CancelToken {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("CancelToken").field("cancelled", &self.is_cancelled()).finish()
+        f.debug_struct("CancelToken")
+            .field("cancelled", &self.is_cancelled())
+            .finish()
     }
 }
 
@@ -186,7 +193,10 @@ impl fmt::Debug for CancelToken {
 /// (missing `cwd`, missing `/bin/sh`, out of descriptors) are `Err`; a
 /// command that runs always yields `Ok`, whatever it does. Every direct child
 /// is reaped before this returns. Never panics.
-pub fn run_command(spec: &CommandSpec<'_>, cancel: Option<&CancelToken>) -> io::Result<CommandOutput> {
+pub fn run_command(
+    spec: &CommandSpec<'_>,
+    cancel: Option<&CancelToken>,
+) -> io::Result<CommandOutput> {
     run(spec, cancel, true)
 }
 
@@ -229,7 +239,10 @@ impl ShellGuard {
             }
             Ok(None) => None,
             Err(e) => {
-                crate::hl_warn!("cannot collect the exit status of hook shell {}: {e}", self.child.id());
+                crate::hl_debug!(
+                    "cannot collect the exit status of hook shell {}: {e}",
+                    self.child.id()
+                );
                 self.reaped = true;
                 Some(None)
             }
@@ -257,7 +270,11 @@ impl Capture {
         if let Some(fd) = &fd {
             rustix::io::ioctl_fionbio(fd, true)?;
         }
-        Ok(Capture { fd, data: Vec::new(), truncated: false })
+        Ok(Capture {
+            fd,
+            data: Vec::new(),
+            truncated: false,
+        })
     }
 
     fn open(&self) -> bool {
@@ -354,7 +371,11 @@ enum Ending {
 }
 
 fn cancelled_before_start(start: Instant) -> CommandOutput {
-    CommandOutput { cancelled: true, duration: start.elapsed(), ..CommandOutput::default() }
+    CommandOutput {
+        cancelled: true,
+        duration: start.elapsed(),
+        ..CommandOutput::default()
+    }
 }
 
 /// A poll timeout from now until `until` (`None`: wait indefinitely).
@@ -363,14 +384,53 @@ fn timeout_until(until: Option<Instant>, now: Instant) -> Option<Timespec> {
     Timespec::try_from(until.saturating_duration_since(now)).ok()
 }
 
-fn run(spec: &CommandSpec<'_>, cancel: Option<&CancelToken>, use_pidfd: bool) -> io::Result<CommandOutput> {
+/// `poll` on the present slots; returns each slot's `revents` (empty for
+/// absent slots, and for all of them on `EINTR`).
+fn poll_slots<const N: usize>(
+    slots: [Option<(BorrowedFd<'_>, PollFlags)>; N],
+    timeout: Option<&Timespec>,
+) -> io::Result<[PollFlags; N]> {
+    // Filler for the unused tail of the array; never passed to poll.
+    let filler = PollFd::from_borrowed_fd(rustix::stdio::stdin(), PollFlags::empty());
+    let mut fds: [PollFd<'_>; N] = std::array::from_fn(|_| filler.clone());
+    let mut which = [0usize; N];
+    let mut n = 0;
+    for (slot, entry) in slots.iter().enumerate() {
+        if let Some((fd, events)) = entry {
+            fds[n] = PollFd::from_borrowed_fd(*fd, *events);
+            which[n] = slot;
+            n += 1;
+        }
+    }
+    let mut revents = [PollFlags::empty(); N];
+    match poll(&mut fds[..n], timeout) {
+        Ok(_) => {
+            for i in 0..n {
+                revents[which[i]] = fds[i].revents();
+            }
+        }
+        Err(Errno::INTR) => {}
+        Err(e) => return Err(e.into()),
+    }
+    Ok(revents)
+}
+
+fn run(
+    spec: &CommandSpec<'_>,
+    cancel: Option<&CancelToken>,
+    use_pidfd: bool,
+) -> io::Result<CommandOutput> {
     let start = Instant::now();
     if cancel.is_some_and(CancelToken::is_cancelled) {
         return Ok(cancelled_before_start(start));
     }
 
-    let (ours, theirs) =
-        rustix::net::socketpair(AddressFamily::UNIX, SocketType::STREAM, SocketFlags::CLOEXEC, None)?;
+    let (ours, theirs) = rustix::net::socketpair(
+        AddressFamily::UNIX,
+        SocketType::STREAM,
+        SocketFlags::CLOEXEC,
+        None,
+    )?;
     let mut command = Command::new("/bin/sh");
     command
         .arg("-c")
@@ -387,17 +447,27 @@ fn run(spec: &CommandSpec<'_>, cancel: Option<&CancelToken>, use_pidfd: bool) ->
     // the hook's EOF depends only on `ours`.
     drop(command);
     let mut child = spawned.map_err(|e| {
-        io::Error::new(e.kind(), format!("cannot run /bin/sh in {}: {e}", spec.cwd.display()))
+        io::Error::new(
+            e.kind(),
+            format!("cannot run /bin/sh in {}: {e}", spec.cwd.display()),
+        )
     })?;
 
     let pgid = Pid::from_child(&child);
     let stdout_fd = child.stdout.take().map(OwnedFd::from);
     let stderr_fd = child.stderr.take().map(OwnedFd::from);
-    let mut shell = ShellGuard { child, pgid, reaped: false };
+    let mut shell = ShellGuard {
+        child,
+        pgid,
+        reaped: false,
+    };
 
     let mut stdout = Capture::new(stdout_fd)?;
     let mut stderr = Capture::new(stderr_fd)?;
-    let mut feeder = Feeder { fd: Some(ours), payload: spec.stdin };
+    let mut feeder = Feeder {
+        fd: Some(ours),
+        payload: spec.stdin,
+    };
     feeder.pump();
 
     let pidfd = if use_pidfd {
@@ -440,35 +510,16 @@ fn run(spec: &CommandSpec<'_>, cancel: Option<&CancelToken>, use_pidfd: bool) ->
         let timeout = timeout_until(wake, now);
 
         // Slots: stdout, stderr, stdin, pidfd, cancel.
-        let mut revents = [PollFlags::empty(); 5];
-        {
-            let slots: [Option<(BorrowedFd<'_>, PollFlags)>; 5] = [
+        let revents = poll_slots(
+            [
                 stdout.fd.as_ref().map(|fd| (fd.as_fd(), PollFlags::IN)),
                 stderr.fd.as_ref().map(|fd| (fd.as_fd(), PollFlags::IN)),
                 feeder.fd.as_ref().map(|fd| (fd.as_fd(), PollFlags::OUT)),
                 pidfd.as_ref().map(|fd| (fd.as_fd(), PollFlags::IN)),
                 cancel.map(|c| (c.fd(), PollFlags::IN)),
-            ];
-            let placeholder = PollFd::from_borrowed_fd(rustix::stdio::stdin(), PollFlags::empty());
-            let mut fds = [placeholder.clone(), placeholder.clone(), placeholder.clone(), placeholder.clone(), placeholder];
-            let mut which = [0usize; 5];
-            let mut n = 0;
-            for (slot, entry) in slots.iter().enumerate() {
-                if let Some((fd, events)) = entry {
-                    fds[n] = PollFd::from_borrowed_fd(*fd, *events);
-                    which[n] = slot;
-                    n += 1;
-                }
-            }
-            match poll(&mut fds[..n], timeout.as_ref()) {
-                Ok(_) | Err(Errno::INTR) => {}
-                Err(e) => return Err(e.into()), // the guard kills and reaps
-            }
-            for i in 0..n {
-                revents[which[i]] = fds[i].revents();
-            }
-        }
-
+            ],
+            timeout.as_ref(),
+        )?; // on error the guard kills and reaps
         if !revents[0].is_empty() {
             stdout.read_once(cap, &mut scratch);
         }
@@ -533,32 +584,15 @@ fn collect_after_exit(
             break;
         }
         let timeout = timeout_until(Some(grace_end), now);
-        let mut revents = [PollFlags::empty(); 3];
-        {
-            let placeholder = PollFd::from_borrowed_fd(rustix::stdio::stdin(), PollFlags::empty());
-            let mut fds = [placeholder.clone(), placeholder.clone(), placeholder];
-            let mut which = [0usize; 3];
-            let mut n = 0;
-            let slots = [
-                stdout.fd.as_ref().map(|fd| fd.as_fd()),
-                stderr.fd.as_ref().map(|fd| fd.as_fd()),
-                cancel.map(CancelToken::fd),
-            ];
-            for (slot, fd) in slots.iter().enumerate() {
-                if let Some(fd) = fd {
-                    fds[n] = PollFd::from_borrowed_fd(*fd, PollFlags::IN);
-                    which[n] = slot;
-                    n += 1;
-                }
-            }
-            match poll(&mut fds[..n], timeout.as_ref()) {
-                Ok(_) | Err(Errno::INTR) => {}
-                Err(_) => break,
-            }
-            for i in 0..n {
-                revents[which[i]] = fds[i].revents();
-            }
-        }
+        let polled = poll_slots(
+            [
+                stdout.fd.as_ref().map(|fd| (fd.as_fd(), PollFlags::IN)),
+                stderr.fd.as_ref().map(|fd| (fd.as_fd(), PollFlags::IN)),
+                cancel.map(|c| (c.fd(), PollFlags::IN)),
+            ],
+            timeout.as_ref(),
+        );
+        let Ok(revents) = polled else { break };
         if !revents[0].is_empty() {
             stdout.read_once(cap, scratch);
         }

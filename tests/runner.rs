@@ -10,7 +10,9 @@ use std::sync::{Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use hookline::runner::{run_command, run_command_without_pidfd, CancelToken, CommandOutput, CommandSpec, EXIT_GRACE};
+use hookline::runner::{
+    run_command, run_command_without_pidfd, CancelToken, CommandOutput, CommandSpec, EXIT_GRACE,
+};
 
 static LOCK: Mutex<()> = Mutex::new(());
 
@@ -100,7 +102,13 @@ fn zombie_children() -> Vec<u32> {
     let me = std::process::id();
     let mut zombies = Vec::new();
     for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else { continue };
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<u32>().ok())
+        else {
+            continue;
+        };
         if let Some(('Z', ppid, _)) = proc_stat(pid) {
             if ppid == me {
                 zombies.push(pid);
@@ -155,7 +163,10 @@ fn pseudo_random(len: usize) -> Vec<u8> {
 }
 
 fn parse_pids(bytes: &[u8]) -> Vec<u32> {
-    text(bytes).split_whitespace().filter_map(|w| w.parse().ok()).collect()
+    text(bytes)
+        .split_whitespace()
+        .filter_map(|w| w.parse().ok())
+        .collect()
 }
 
 // ---------------------------------------------------------------- basics
@@ -187,7 +198,10 @@ fn command_runs_through_sh_in_the_given_cwd() {
     let dir = tempfile::tempdir().unwrap();
     let out = Job::new("pwd -P; echo $0").cwd(dir.path()).run();
     let canonical = dir.path().canonicalize().unwrap();
-    assert_eq!(text(&out.stdout), format!("{}\n/bin/sh\n", canonical.display()));
+    assert_eq!(
+        text(&out.stdout),
+        format!("{}\n/bin/sh\n", canonical.display())
+    );
 }
 
 #[test]
@@ -195,12 +209,21 @@ fn environment_is_exactly_the_given_one() {
     let _g = lock();
     let out = Job::new("env").env("HOOK_VAR", "hook value").run();
     let stdout = text(&out.stdout);
-    assert!(stdout.lines().any(|l| l == "HOOK_VAR=hook value"), "{stdout}");
-    assert!(stdout.lines().any(|l| l == "PATH=/usr/bin:/bin"), "{stdout}");
+    assert!(
+        stdout.lines().any(|l| l == "HOOK_VAR=hook value"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.lines().any(|l| l == "PATH=/usr/bin:/bin"),
+        "{stdout}"
+    );
     // Nothing of ours leaks through; only what the shell itself sets may appear.
     for line in stdout.lines() {
         let key = line.split('=').next().unwrap();
-        assert!(["HOOK_VAR", "PATH", "PWD", "OLDPWD", "SHLVL", "_"].contains(&key), "inherited {line:?}");
+        assert!(
+            ["HOOK_VAR", "PATH", "PWD", "OLDPWD", "SHLVL", "_"].contains(&key),
+            "inherited {line:?}"
+        );
     }
 }
 
@@ -210,7 +233,10 @@ fn shell_runs_in_a_new_process_group() {
     let out = Job::new("echo $$; cut -d' ' -f5 /proc/self/stat").run();
     let pids = parse_pids(&out.stdout);
     assert_eq!(pids.len(), 2, "{}", text(&out.stdout));
-    assert_eq!(pids[0], pids[1], "the shell must lead its own process group");
+    assert_eq!(
+        pids[0], pids[1],
+        "the shell must lead its own process group"
+    );
     let (_, _, our_group) = proc_stat(std::process::id()).unwrap();
     assert_ne!(pids[1], our_group);
 }
@@ -227,7 +253,10 @@ fn payload_never_becomes_part_of_a_command_line() {
     let cmdline = lines.next().unwrap();
     assert!(cmdline.starts_with("/bin/sh -c "), "{cmdline}");
     assert!(!cmdline.contains(marker));
-    assert!(lines.next().unwrap().contains(marker), "payload arrives on stdin");
+    assert!(
+        lines.next().unwrap().contains(marker),
+        "payload arrives on stdin"
+    );
 }
 
 #[test]
@@ -257,7 +286,10 @@ fn spawn_failure_is_an_error_not_a_panic() {
 fn quick_hook_returns_without_waiting_out_the_grace() {
     let _g = lock();
     // If every run waited EXIT_GRACE, even the fastest would take that long.
-    let fastest = (0..20).map(|_| Job::new("cat").run().duration).min().unwrap();
+    let fastest = (0..20)
+        .map(|_| Job::new("cat").run().duration)
+        .min()
+        .unwrap();
     assert!(fastest < EXIT_GRACE, "fastest `cat` run took {fastest:?}");
 }
 
@@ -280,13 +312,19 @@ fn hook_sees_eof_after_the_payload() {
     let out = Job::new("wc -c").stdin(b"{\"a\":1}\n".to_vec()).run();
     assert_eq!(text(&out.stdout).trim(), "8");
     let out = Job::new("wc -c").stdin(Vec::new()).run();
-    assert_eq!(text(&out.stdout).trim(), "0", "empty payload: immediate EOF");
+    assert_eq!(
+        text(&out.stdout).trim(),
+        "0",
+        "empty payload: immediate EOF"
+    );
 }
 
 #[test]
 fn hook_that_never_reads_a_10_mib_payload_exits_normally() {
     let _g = lock();
-    let job = Job::new("echo ignored").stdin(vec![b'x'; 10 * MIB]).timeout(Duration::from_secs(10));
+    let job = Job::new("echo ignored")
+        .stdin(vec![b'x'; 10 * MIB])
+        .timeout(Duration::from_secs(10));
     let out = job.run();
     assert_eq!(out.exit_code, Some(0));
     assert!(!out.timed_out);
@@ -369,9 +407,43 @@ fn writing_to_a_hook_that_closed_stdin_never_raises_sigpipe() {
             let _g = lock();
             let name = "writing_to_a_hook_that_closed_stdin_never_raises_sigpipe";
             let control = reexec(name, "control");
-            assert_eq!(control.signal(), Some(libc::SIGPIPE), "control must die of SIGPIPE: {control:?}");
+            assert_eq!(
+                control.signal(),
+                Some(libc::SIGPIPE),
+                "control must die of SIGPIPE: {control:?}"
+            );
             let status = reexec(name, "runner");
             assert!(status.success(), "host process died or failed: {status:?}");
+        }
+    }
+}
+
+#[test]
+fn host_ignoring_sigchld_still_gets_prompt_results() {
+    // With SIGCHLD set to SIG_IGN (common in daemons) the kernel reaps
+    // children itself and waitpid reports ECHILD: the status is lost, but
+    // runs must neither hang nor fail.
+    match std::env::var(CHILD_MODE).as_deref() {
+        Ok(_) => {
+            // SAFETY: setting a signal disposition to SIG_IGN; no handler involved.
+            unsafe {
+                libc::signal(libc::SIGCHLD, libc::SIG_IGN);
+            }
+            let out = Job::new("echo out; exit 3").run();
+            assert_eq!(text(&out.stdout), "out\n");
+            assert!(!out.timed_out && !out.cancelled);
+            assert!(out.exit_code.is_none() || out.exit_code == Some(3));
+            let out = Job::new("sleep 1000")
+                .timeout(Duration::from_millis(200))
+                .run();
+            assert!(out.timed_out);
+            assert!(out.duration < Duration::from_secs(2));
+            std::process::exit(0);
+        }
+        Err(_) => {
+            let _g = lock();
+            let status = reexec("host_ignoring_sigchld_still_gets_prompt_results", "sigchld");
+            assert!(status.success(), "{status:?}");
         }
     }
 }
@@ -381,8 +453,14 @@ fn writing_to_a_hook_that_closed_stdin_never_raises_sigpipe() {
 #[test]
 fn output_beyond_max_output_bytes_is_drained_and_dropped() {
     let _g = lock();
-    let out = Job::new("head -c 100000 /dev/zero; echo done >&2").cap(1000).run();
-    assert_eq!(out.exit_code, Some(0), "the hook was not blocked on a full pipe");
+    let out = Job::new("head -c 100000 /dev/zero; echo done >&2")
+        .cap(1000)
+        .run();
+    assert_eq!(
+        out.exit_code,
+        Some(0),
+        "the hook was not blocked on a full pipe"
+    );
     assert_eq!(out.stdout.len(), 1000);
     assert!(out.stdout_truncated);
     assert_eq!(text(&out.stderr), "done\n");
@@ -417,14 +495,22 @@ fn gigabyte_of_output_keeps_memory_bounded() {
     let _ = std::fs::write("/proc/self/clear_refs", "5");
     let before = status_kib("VmRSS:").unwrap();
     let timeout = Duration::from_secs(120);
-    let out = Job::new("head -c 1073741824 /dev/zero; echo end >&2").cap(MIB).timeout(timeout).run();
-    let peak = status_kib("VmHWM:").unwrap().max(status_kib("VmRSS:").unwrap());
+    let out = Job::new("head -c 1073741824 /dev/zero; echo end >&2")
+        .cap(MIB)
+        .timeout(timeout)
+        .run();
+    let peak = status_kib("VmHWM:")
+        .unwrap()
+        .max(status_kib("VmRSS:").unwrap());
     assert!(!out.timed_out, "1 GiB took {:?}", out.duration);
     assert_eq!(out.exit_code, Some(0));
     assert_eq!(out.stdout.len(), MIB);
     assert!(out.stdout_truncated);
     assert_eq!(text(&out.stderr), "end\n");
-    assert!(peak < before + 200 * 1024, "RSS grew from {before} KiB to {peak} KiB");
+    assert!(
+        peak < before + 200 * 1024,
+        "RSS grew from {before} KiB to {peak} KiB"
+    );
     assert_no_zombie();
 }
 
@@ -439,9 +525,17 @@ fn timeout_kills_a_hook_that_sleeps_forever() {
     assert!(!out.cancelled);
     assert_eq!(out.exit_code, None);
     assert_eq!(out.signal, None, "our own kill is not reported as a signal");
-    assert_eq!(text(&out.stdout), "started\n", "output read before the kill is kept");
+    assert_eq!(
+        text(&out.stdout),
+        "started\n",
+        "output read before the kill is kept"
+    );
     assert!(out.duration >= timeout);
-    assert!(out.duration < timeout + Duration::from_secs(1), "{:?}", out.duration);
+    assert!(
+        out.duration < timeout + Duration::from_secs(1),
+        "{:?}",
+        out.duration
+    );
     assert_no_zombie();
 }
 
@@ -451,12 +545,22 @@ fn timeout_kills_grandchild_that_holds_the_pipes() {
     let timeout = Duration::from_millis(500);
     let start = Instant::now();
     // The grandchild inherits stdout/stderr and would keep them open for 1000 s.
-    let out = Job::new("sleep 1000 & echo $! >&2; sleep 1000").timeout(timeout).run();
-    assert!(start.elapsed() < timeout + Duration::from_secs(1), "{:?}", start.elapsed());
+    let out = Job::new("sleep 1000 & echo $! >&2; sleep 1000")
+        .timeout(timeout)
+        .run();
+    assert!(
+        start.elapsed() < timeout + Duration::from_secs(1),
+        "{:?}",
+        start.elapsed()
+    );
     assert!(out.timed_out);
     let pids = parse_pids(&out.stderr);
     assert_eq!(pids.len(), 1, "{}", text(&out.stderr));
-    assert!(dies_within(pids[0], Duration::from_secs(5)), "grandchild {} survived", pids[0]);
+    assert!(
+        dies_within(pids[0], Duration::from_secs(5)),
+        "grandchild {} survived",
+        pids[0]
+    );
     assert_no_zombie();
 }
 
@@ -491,7 +595,11 @@ fn background_process_left_behind_neither_delays_return_nor_is_killed() {
     assert_eq!(out.exit_code, Some(0));
     assert!(text(&out.stdout).ends_with("now\n"));
     assert!(!text(&out.stdout).contains("late"));
-    assert!(out.duration < Duration::from_secs(2), "waited for the background process: {:?}", out.duration);
+    assert!(
+        out.duration < Duration::from_secs(2),
+        "waited for the background process: {:?}",
+        out.duration
+    );
     assert!(background_alive, "fire-and-forget process was killed");
     assert_no_zombie();
 }
@@ -522,7 +630,9 @@ fn cancel_from_another_thread_kills_and_returns_promptly() {
             token.cancel();
         })
     };
-    let out = Job::new("sleep 1000 & echo $! >&2; sleep 1000").timeout(Duration::from_secs(60)).run_with(&token);
+    let out = Job::new("sleep 1000 & echo $! >&2; sleep 1000")
+        .timeout(Duration::from_secs(60))
+        .run_with(&token);
     canceller.join().unwrap();
     assert!(out.cancelled);
     assert!(!out.timed_out);
@@ -530,7 +640,10 @@ fn cancel_from_another_thread_kills_and_returns_promptly() {
     assert!(out.duration < Duration::from_secs(1), "{:?}", out.duration);
     let pids = parse_pids(&out.stderr);
     assert_eq!(pids.len(), 1);
-    assert!(dies_within(pids[0], Duration::from_secs(5)), "grandchild survived the cancel");
+    assert!(
+        dies_within(pids[0], Duration::from_secs(5)),
+        "grandchild survived the cancel"
+    );
     assert_no_zombie();
 }
 
@@ -542,7 +655,11 @@ fn cancel_wakes_every_command_under_the_token() {
     let runners: Vec<_> = (0..4)
         .map(|_| {
             let token = token.clone();
-            thread::spawn(move || Job::new("sleep 1000").timeout(Duration::from_secs(60)).run_with(&token))
+            thread::spawn(move || {
+                Job::new("sleep 1000")
+                    .timeout(Duration::from_secs(60))
+                    .run_with(&token)
+            })
         })
         .collect();
     thread::sleep(Duration::from_millis(300));
@@ -551,7 +668,11 @@ fn cancel_wakes_every_command_under_the_token() {
         let out = runner.join().unwrap();
         assert!(out.cancelled);
     }
-    assert!(start.elapsed() < Duration::from_secs(3), "{:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        start.elapsed()
+    );
     assert_no_zombie();
 }
 
@@ -588,9 +709,17 @@ fn concurrent_hooks_in_eight_threads_run_in_parallel() {
     for (i, runner) in runners.into_iter().enumerate() {
         let out = runner.join().unwrap();
         assert_eq!(out.exit_code, Some(0));
-        assert_eq!(text(&out.stdout), format!("{i}\n"), "outputs must not cross between hooks");
+        assert_eq!(
+            text(&out.stdout),
+            format!("{i}\n"),
+            "outputs must not cross between hooks"
+        );
     }
-    assert!(start.elapsed() < Duration::from_secs(5), "8 x 1 s took {:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "8 x 1 s took {:?}",
+        start.elapsed()
+    );
     assert_no_zombie();
 }
 
@@ -603,7 +732,9 @@ fn no_descriptor_leak_across_200_runs_including_timeouts() {
     let before = fd_count();
     for i in 0..200 {
         let out = match i % 10 {
-            0 => Job::new("sleep 1000 & sleep 1000").timeout(Duration::from_millis(20)).run(),
+            0 => Job::new("sleep 1000 & sleep 1000")
+                .timeout(Duration::from_millis(20))
+                .run(),
             1 => Job::new("kill -9 $$").run(),
             2 => Job::new("sleep 5 &").run(),
             3 => Job::new("exit 0").stdin(vec![b'x'; 300_000]).run(),
