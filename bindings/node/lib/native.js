@@ -29,6 +29,28 @@ function libraryPath() {
   return fs.existsSync(local) ? local : name;
 }
 
+// Every hookline thread that calls into JS (a `done`, a callback hook, a
+// finalizer) holds one of koffi's "async call" slots while it waits for the JS
+// thread, and koffi crashes the process when a foreign thread finds none free
+// (default 256). hookline's blocking pool is capped at 512 threads, so raise
+// the limit to koffi's maximum. This is only possible before koffi loads its
+// first library in this process.
+const WANTED_ASYNC_CALLS = 4096;
+const ENOUGH_ASYNC_CALLS = 1024;
+try {
+  if (koffi.config().max_async_calls < WANTED_ASYNC_CALLS) koffi.config({ max_async_calls: WANTED_ASYNC_CALLS });
+} catch {
+  // another library loaded something through koffi first; checked below
+}
+if (koffi.config().max_async_calls < ENOUGH_ASYNC_CALLS) {
+  process.emitWarning(
+    `koffi was configured before hookline loaded (max_async_calls=${koffi.config().max_async_calls}); ` +
+      `more concurrent hookline callbacks than that would crash the process. Require hookline before ` +
+      `other koffi users, or call koffi.config({max_async_calls: ${WANTED_ASYNC_CALLS}}) first.`,
+    { code: 'HOOKLINE_KOFFI_CONFIG' },
+  );
+}
+
 const LIBRARY_PATH = libraryPath();
 let lib;
 try {

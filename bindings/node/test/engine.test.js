@@ -1,0 +1,473 @@
+'use strict';
+// Engine conformance at the JS level (SPEC §5) through the Promise (async)
+// and Sync APIs.
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { Engine, HooklineError, Status, allow, deny } = require('..');
+const callbacks = require('../lib/callbacks');
+const { claudePreToolUse, engineOptions, sleep, tempDir } = require('./helpers');
+
+function engine(t, options) {
+  const e = new Engine(options);
+  t.after(() => e.close());
+  return e;
+}
+
+test('pre_tool_use_updated_input_chains_to_the_next_hook', async (t) => {
+  const opts = engineOptions(t, {
+    hooks: claudePreToolUse([
+      `printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"ls -la","sandbox":true}}}'`,
+      'cat > seen.json',
+    ]),
+  });
+  const e = engine(t, opts);
+  const outcome = await e.preToolUse({ toolName: 'Bash', toolInput: { command: 'rm -rf /' }, toolCallId: 'call-1' });
+  assert.equal(outcome.decision, 'continue');
+  assert.deepEqual(outcome.updatedInput, { command: 'ls -la', sandbox: true });
+  const seen = JSON.parse(fs.readFileSync(path.join(opts.workspace, 'seen.json'), 'utf8'));
+  assert.deepEqual(seen.tool_input, { command: 'ls -la', sandbox: true }, 'hook 2 reads hook 1 updatedInput');
+  assert.equal(seen.tool_name, 'Bash');
+  assert.equal(seen.tool_use_id, 'call-1');
+  assert.equal(seen.hook_event_name, 'PreToolUse');
+  assert.equal(seen.cwd, opts.workspace);
+  assert.equal(outcome.hooks.length, 2);
+  assert.deepEqual(
+    outcome.hooks.map((h) => [h.kind, h.exitCode, h.timedOut, h.skipped]),
+    [
+      ['command', 0, false, null],
+      ['command', 0, false, null],
+    ],
+  );
+});
+
+test('pre_tool_use_exit_2_with_stderr_denies', async (t) => {
+  const e = engine(t, engineOptions(t, { hooks: claudePreToolUse(["echo 'blocked by policy' >&2; exit 2", 'touch never-reached']) }));
+  const outcome = await e.preToolUse({ toolName: 'Bash', toolInput: { command: 'curl x' } });
+  assert.equal(outcome.decision, 'deny');
+  assert.equal(outcome.reason, 'blocked by policy');
+  assert.equal(outcome.hooks.length, 1, 'runs stop at the first deny');
+  assert.equal(outcome.hooks[0].exitCode, 2);
+  const sync = e.preToolUseSync({ toolName: 'Bash', toolInput: { command: 'curl x' } });
+  assert.equal(sync.decision, 'deny');
+  assert.equal(sync.reason, 'blocked by policy');
+});
+
+test('pre_tool_use_matcher_selects_hooks_by_tool_name', async (t) => {
+  const e = engine(t, engineOptions(t, { hooks: claudePreToolUse(["echo no >&2; exit 2"], { matcher: 'Bash|Edit' }) }));
+  assert.equal((await e.preToolUse({ toolName: 'Edit' })).decision, 'deny');
+  const read = await e.preToolUse({ toolName: 'Read' });
+  assert.equal(read.decision, 'continue');
+  assert.deepEqual(read.hooks, []);
+});
+
+test('pre_tool_use_timeout_denies', async (t) => {
+  const e = engine(t, engineOptions(t, { hooks: claudePreToolUse(['sleep 30'], { timeout: 1 }) }));
+  const started = Date.now();
+  const outcome = await e.preToolUse({ toolName: 'Bash', toolInput: { command: 'ls' } });
+  const elapsed = Date.now() - started;
+  assert.equal(outcome.decision, 'deny');
+  assert.equal(outcome.hooks[0].timedOut, true);
+  assert.equal(outcome.hooks[0].exitCode, null);
+  assert.ok(outcome.messages.some((m) => /timed out/.test(m.text)), JSON.stringify(outcome.messages));
+  assert.ok(elapsed < 1000 + 2000, `returned within timeout + 2 s (took ${elapsed} ms)`);
+});
+
+test('gated_engine_spawns_nothing_before_approve', async (t) => {
+  const opts = engineOptions(t, { workspaceGated: true, hooks: claudePreToolUse(['touch ran.txt']) });
+  const e = engine(t, opts);
+  assert.equal(e.workspaceGated, true);
+  assert.equal(e.needsApproval, true);
+  const before = await e.preToolUse({ toolName: 'Bash', toolInput: {} });
+  assert.equal(before.hooks.length, 1);
+  assert.equal(before.hooks[0].skipped, 'not_approved');
+  assert.equal(before.hooks[0].exitCode, null);
+  assert.equal(before.hooks[0].timedOut, false);
+  assert.equal(before.hooks[0].durationMs, 0);
+  assert.equal(before.decision, 'continue');
+  assert.ok(before.messages.some((m) => /not approved/.test(m.text)));
+  assert.equal(e.preToolUseSync({ toolName: 'Bash' }).hooks[0].skipped, 'not_approved');
+  assert.equal(fs.existsSync(path.join(opts.workspace, 'ran.txt')), false, 'the hook never ran');
+
+  e.approve();
+  assert.equal(e.needsApproval, false);
+  const after = await e.preToolUse({ toolName: 'Bash', toolInput: {} });
+  assert.equal(after.hooks[0].skipped, null);
+  assert.equal(fs.existsSync(path.join(opts.workspace, 'ran.txt')), true);
+});
+
+test('persisted_approval_starts_a_new_engine_approved_and_changed_commands_need_approval', async (t) => {
+  const opts = engineOptions(t, { workspaceGated: true, hooks: claudePreToolUse(['true']) });
+  const first = engine(t, opts);
+  first.approve({ persist: true });
+  assert.ok(fs.existsSync(opts.trustStore));
+  const second = engine(t, opts);
+  assert.equal(second.needsApproval, false);
+  second.reload({ ...opts, hooks: claudePreToolUse(['true', 'echo changed']) });
+  assert.equal(second.needsApproval, true, 'a changed command set invalidates the approval');
+});
+
+test('ungated_engine_needs_no_approval', (t) => {
+  const e = engine(t, engineOptions(t, { hooks: claudePreToolUse(['true']) }));
+  assert.equal(e.workspaceGated, false);
+  assert.equal(e.needsApproval, false);
+});
+
+test('digest_and_previews_follow_the_spec_example', (t) => {
+  const e = engine(
+    t,
+    engineOptions(t, {
+      hooks: { lifecycle: { pre_tool_use: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './check.sh', timeout_seconds: 10 }] }] } },
+    }),
+  );
+  assert.equal(e.digest(), 'dab52b17fd76003bdb76b274ea78a3c98e23aee6eadbe388d34d5d946751bc89');
+  assert.deepEqual(e.previews(), [{ event: 'pre_tool_use', matcher: 'Bash', command: './check.sh', timeoutSeconds: 10 }]);
+});
+
+test('hooks_toml_option_is_read', (t) => {
+  const toml = '[hooks.lifecycle]\npre_tool_use = [{ matcher = "Bash", hooks = [{ command = "./check.sh", timeout_seconds = 10 }] }]\n';
+  const e = engine(t, engineOptions(t, { hooksToml: toml }));
+  assert.equal(e.digest(), 'dab52b17fd76003bdb76b274ea78a3c98e23aee6eadbe388d34d5d946751bc89');
+});
+
+test('bad_options_are_errors_with_status', (t) => {
+  const base = engineOptions(t);
+  assert.throws(
+    () => new Engine({ ...base, hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [] }] } }),
+    (err) => err instanceof HooklineError && err.status === Status.HL_ERR_INVALID_CONFIG && err.code === 'HL_ERR_INVALID_CONFIG',
+  );
+  assert.throws(
+    () => new Engine({ ...base, workspace: path.join(base.workspace, 'missing') }),
+    (err) => err.status === Status.HL_ERR_INVALID_ARGUMENT,
+  );
+  assert.throws(
+    () => new Engine({ workspace: base.workspace }),
+    (err) => err.status === Status.HL_ERR_INVALID_ARGUMENT && /session_id/.test(err.message),
+  );
+  assert.throws(() => new Engine('nope'), (err) => err.status === Status.HL_ERR_INVALID_ARGUMENT);
+});
+
+test('bad_inputs_reject_with_status_and_missing_field', async (t) => {
+  const e = engine(t, engineOptions(t));
+  await assert.rejects(e.preToolUse({ toolInput: {} }), (err) => err.status === Status.HL_ERR_INVALID_ARGUMENT && /tool_name/.test(err.message));
+  await assert.rejects(e.sessionEnd({ turnId: 't', reason: 'bogus' }), (err) => err.status === Status.HL_ERR_INVALID_ARGUMENT);
+  await assert.rejects(e.run('NoSuchEvent', {}), (err) => err.status === Status.HL_ERR_INVALID_ARGUMENT);
+  await assert.rejects(e.run(99, {}), (err) => err.status === Status.HL_ERR_INVALID_ARGUMENT);
+  assert.throws(() => e.userPromptSubmitSync({ turnId: 't' }), (err) => /prompt/.test(err.message));
+});
+
+test('failed_reload_changes_nothing', (t) => {
+  const opts = engineOptions(t, { hooks: claudePreToolUse(['true']) });
+  const e = engine(t, opts);
+  const digest = e.digest();
+  assert.throws(() => e.reload({ ...opts, hooks: { PreToolUse: [{ hooks: [{ command: '  ' }] }] } }), (err) => err.status === Status.HL_ERR_INVALID_CONFIG);
+  assert.equal(e.digest(), digest);
+});
+
+test('camel_case_inputs_reach_the_payload_in_snake_case_with_extras', async (t) => {
+  const e = engine(t, engineOptions(t));
+  let payload;
+  e.addCallbackHook('PreToolUse', null, 'capture', (p) => {
+    payload = p;
+  });
+  await e.preToolUse({ toolName: 'Bash', toolInput: { someKey: 1 }, toolCallId: 'c-9', permissionMode: 'default' });
+  assert.equal(payload.tool_name, 'Bash');
+  assert.deepEqual(payload.tool_input, { someKey: 1 }, 'tool input values are not renamed');
+  assert.equal(payload.tool_use_id, 'c-9');
+  assert.equal(payload.permission_mode, 'default');
+  assert.equal(payload.session_id, 'node-test');
+  assert.equal(payload.hook_event_name, 'PreToolUse');
+});
+
+test('transcript_path_round_trips_and_reaches_hooks', async (t) => {
+  const e = engine(t, engineOptions(t));
+  assert.equal(e.transcriptPath, null);
+  e.setTranscriptPath('/tmp/transcript.jsonl');
+  assert.equal(e.transcriptPath, '/tmp/transcript.jsonl');
+  let seen;
+  e.addCallbackHook('Stop', '', 'capture', (p) => {
+    seen = p.transcript_path;
+  });
+  await e.stop({ lastAssistantMessage: 'done', stopHookActive: false });
+  assert.equal(seen, '/tmp/transcript.jsonl');
+  e.setTranscriptPath(null);
+  assert.equal(e.transcriptPath, null);
+});
+
+test('callback_hook_deny_from_hookline_thread_denies', async (t) => {
+  const e = engine(t, engineOptions(t));
+  e.addCallbackHook('PreToolUse', 'Bash', 'js-policy', (p) => (p.tool_input.command.includes('rm') ? deny('no rm') : undefined));
+  const denied = await e.preToolUse({ toolName: 'Bash', toolInput: { command: 'rm -rf x' } });
+  assert.equal(denied.decision, 'deny');
+  assert.equal(denied.reason, 'no rm');
+  assert.deepEqual(
+    denied.hooks.map((h) => [h.kind, h.name, h.exitCode]),
+    [['callback', 'js-policy', 2]],
+  );
+  const fine = await e.preToolUse({ toolName: 'Bash', toolInput: { command: 'ls' } });
+  assert.equal(fine.decision, 'continue');
+  assert.deepEqual(fine.hooks.map((h) => h.exitCode), [0]);
+  const other = await e.preToolUse({ toolName: 'Read', toolInput: { command: 'rm' } });
+  assert.deepEqual(other.hooks, [], 'the matcher applies to callback hooks');
+});
+
+test('callback_hooks_run_after_commands_and_reply_like_commands', async (t) => {
+  const opts = engineOptions(t, { hooks: { UserPromptSubmit: [{ hooks: [{ command: 'echo from-command' }] }] } });
+  const e = engine(t, opts);
+  e.addCallbackHook('user_prompt_submit', '*', 'ctx', () => ({
+    hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'from-callback' },
+  }));
+  const outcome = await e.userPromptSubmit({ turnId: 't1', prompt: 'hello' });
+  assert.equal(outcome.allowPrompt, true);
+  assert.deepEqual(outcome.additionalContext, ['from-command', 'from-callback']);
+  assert.deepEqual(
+    outcome.hooks.map((h) => h.kind),
+    ['command', 'callback'],
+  );
+  e.addCallbackHook('PreToolUse', null, 'ok', () => allow());
+  assert.equal((await e.preToolUse({ toolName: 'Bash' })).decision, 'allow');
+});
+
+test('callback_hook_exception_is_exit_code_1', async (t) => {
+  const errors = [];
+  const e = engine(t, engineOptions(t, { onCallbackError: (err, info) => errors.push([err.message, info.name]) }));
+  e.addCallbackHook('PreToolUse', null, 'thrower', () => {
+    throw new Error('bug in host');
+  });
+  const outcome = await e.preToolUse({ toolName: 'Bash' });
+  assert.equal(outcome.decision, 'continue', 'exit 1 is a warning for PreToolUse, not a decision');
+  assert.equal(outcome.hooks[0].exitCode, 1);
+  assert.deepEqual(errors, [['bug in host', 'thrower']]);
+});
+
+test('sync_run_with_js_callback_hook_completes_on_the_js_thread', (t) => {
+  const e = engine(t, engineOptions(t, { hooks: claudePreToolUse(['true']) }));
+  let calls = 0;
+  e.addCallbackHook('PreToolUse', null, 'sync-cb', () => {
+    calls++;
+    return deny('sync says no');
+  });
+  const outcome = e.preToolUseSync({ toolName: 'Bash', toolInput: {} });
+  assert.equal(calls, 1);
+  assert.equal(outcome.decision, 'deny');
+  assert.equal(outcome.reason, 'sync says no');
+  assert.deepEqual(
+    outcome.hooks.map((h) => h.kind),
+    ['command', 'callback'],
+  );
+});
+
+test('every_event_method_runs_its_event', async (t) => {
+  const e = engine(t, engineOptions(t));
+  const seen = [];
+  for (const ev of [
+    'SessionStart', 'SessionEnd', 'SubagentStart', 'SubagentStop', 'UserPromptSubmit', 'PreToolUse',
+    'PostToolUse', 'PermissionRequest', 'PreCompact', 'Stop', 'Notification', 'PostToolUseFailure',
+  ]) {
+    e.addCallbackHook(ev, null, `cb-${ev}`, (p) => {
+      seen.push(p.hook_event_name);
+    });
+  }
+  const subagent = { parentSessionId: 'p', childThreadId: 'c', agentName: 'a', displayLabel: 'A', background: false, status: 'running' };
+  const inputs = {
+    sessionStart: undefined,
+    sessionEnd: { turnId: 't', reason: 'completed' },
+    subagentStart: subagent,
+    subagentStop: { ...subagent, status: 'done' },
+    userPromptSubmit: { turnId: 't', prompt: 'p' },
+    preToolUse: { toolName: 'Bash' },
+    postToolUse: { toolName: 'Bash', toolResponse: { ok: true } },
+    permissionRequest: { toolName: 'Bash', permissionRequest: {} },
+    preCompact: { trigger: 'auto', mode: 'local', originalMessageCount: 10, compactedMessageCount: 2 },
+    stop: { lastAssistantMessage: 'bye', stopHookActive: false },
+    notification: { notificationType: 'idle_prompt', title: 't', message: 'm' },
+    postToolUseFailure: { toolName: 'Bash', error: 'boom' },
+  };
+  const outcomes = {};
+  for (const [method, input] of Object.entries(inputs)) {
+    outcomes[method] = await e[method](input);
+    const sync = e[`${method}Sync`](input);
+    assert.equal(sync.continue, true);
+  }
+  assert.deepEqual(seen, [
+    'SessionStart', 'SessionStart', 'SessionEnd', 'SessionEnd', 'SubagentStart', 'SubagentStart',
+    'SubagentStop', 'SubagentStop', 'UserPromptSubmit', 'UserPromptSubmit', 'PreToolUse', 'PreToolUse',
+    'PostToolUse', 'PostToolUse', 'PermissionRequest', 'PermissionRequest', 'PreCompact', 'PreCompact',
+    'Stop', 'Stop', 'Notification', 'Notification', 'PostToolUseFailure', 'PostToolUseFailure',
+  ]);
+  assert.deepEqual(outcomes.sessionStart.additionalContext, []);
+  assert.equal(outcomes.permissionRequest.decision, null);
+  assert.equal(outcomes.stop.blockReason, null);
+  assert.equal(outcomes.postToolUse.blockReason, null);
+  assert.equal(outcomes.userPromptSubmit.allowPrompt, true);
+});
+
+test('permission_request_decision_is_camel_cased_but_updated_input_is_not', async (t) => {
+  const reply = {
+    hookSpecificOutput: {
+      hookEventName: 'PermissionRequest',
+      decision: { behavior: 'allow', updatedInput: { snake_key: 1 } },
+    },
+  };
+  const e = engine(t, engineOptions(t));
+  e.addCallbackHook('PermissionRequest', null, 'grant', () => reply);
+  const outcome = await e.permissionRequest({ toolName: 'Bash', permissionRequest: { command: 'ls' } });
+  assert.equal(outcome.decision.behavior, 'allow');
+  assert.equal(outcome.decision.scope, 'once');
+  assert.deepEqual(outcome.decision.updatedInput, { snake_key: 1 });
+  assert.deepEqual(outcome.decision.permissionUpdates, []);
+});
+
+test('user_prompt_submit_exit_2_blocks_the_prompt', async (t) => {
+  const e = engine(t, engineOptions(t, { hooks: { UserPromptSubmit: [{ hooks: [{ command: 'echo secret detected >&2; exit 2' }] }] } }));
+  const outcome = await e.userPromptSubmit({ turnId: 't', prompt: 'my password is hunter2' });
+  assert.equal(outcome.allowPrompt, false);
+  assert.equal(outcome.blockReason, 'secret detected');
+});
+
+test('session_start_plain_stdout_becomes_additional_context', async (t) => {
+  const e = engine(t, engineOptions(t, { hooks: { SessionStart: [{ hooks: [{ command: 'echo project uses pnpm' }] }] } }));
+  const outcome = await e.sessionStart();
+  assert.deepEqual(outcome.additionalContext, ['project uses pnpm']);
+});
+
+test('concurrent_500_async_runs_with_js_callback_hooks_do_not_deadlock', { timeout: 120_000 }, async (t) => {
+  const e = engine(t, engineOptions(t));
+  let calls = 0;
+  e.addCallbackHook('PreToolUse', null, 'parity', (p) => {
+    calls++;
+    const n = Number(p.tool_use_id);
+    return n % 2 === 0 ? deny(`even ${n}`) : { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } };
+  });
+  const runs = [];
+  for (let i = 0; i < 500; i++) runs.push(e.preToolUse({ toolName: 'Bash', toolInput: { i }, toolCallId: String(i) }));
+  const outcomes = await Promise.all(runs);
+  assert.equal(calls, 500);
+  outcomes.forEach((o, i) => {
+    if (i % 2 === 0) {
+      assert.equal(o.decision, 'deny');
+      assert.equal(o.reason, `even ${i}`);
+    } else {
+      assert.equal(o.decision, 'allow');
+    }
+  });
+  assert.equal(callbacks.pendingRunCount(), 0);
+});
+
+test('callback_hook_may_start_runs_and_change_the_engine_without_deadlock', async (t) => {
+  const e = engine(t, engineOptions(t));
+  const nested = [];
+  e.addCallbackHook('PreToolUse', null, 'reentrant', () => {
+    nested.push(e.notification({ notificationType: 'idle_prompt', title: 't', message: 'from callback' }));
+    e.setTranscriptPath('/tmp/x.jsonl');
+    return allow();
+  });
+  const outcome = await e.preToolUse({ toolName: 'Bash' });
+  assert.equal(outcome.decision, 'allow');
+  const inner = await Promise.all(nested);
+  assert.equal(inner.length, 1);
+  assert.equal(inner[0].continue, true);
+});
+
+test('abort_signal_kills_a_sleeping_hook_and_rejects_with_abort_error', async (t) => {
+  const opts = engineOptions(t, { hooks: claudePreToolUse(['echo $$ > hook.pid; exec sleep 30']) });
+  const e = engine(t, opts);
+  const pidFile = path.join(opts.workspace, 'hook.pid');
+  const ac = new AbortController();
+  const run = e.preToolUse({ toolName: 'Bash' }, { signal: ac.signal });
+  const { waitFor, processAlive } = require('./helpers');
+  assert.ok(await waitFor(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim() !== '', 10_000), 'hook started');
+  const pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
+  assert.ok(processAlive(pid));
+  const started = Date.now();
+  ac.abort(new Error('user pressed escape'));
+  await assert.rejects(run, (err) => err.name === 'AbortError' && err.code === 'ABORT_ERR' && err.cause.message === 'user pressed escape');
+  const elapsed = Date.now() - started;
+  assert.ok(elapsed < 3000, `rejected ${elapsed} ms after abort`);
+  assert.ok(await waitFor(() => !processAlive(pid), 2000), 'the hook process died');
+  assert.equal(callbacks.pendingRunCount(), 0);
+});
+
+test('already_aborted_signal_rejects_without_running', async (t) => {
+  const opts = engineOptions(t, { hooks: claudePreToolUse(['touch ran.txt']) });
+  const e = engine(t, opts);
+  await assert.rejects(e.preToolUse({ toolName: 'Bash' }, { signal: AbortSignal.abort() }), { name: 'AbortError' });
+  await sleep(200);
+  assert.equal(fs.existsSync(path.join(opts.workspace, 'ran.txt')), false);
+});
+
+test('abort_after_completion_is_harmless', async (t) => {
+  const e = engine(t, engineOptions(t, { hooks: claudePreToolUse(['true']) }));
+  const ac = new AbortController();
+  const outcome = await e.preToolUse({ toolName: 'Bash' }, { signal: ac.signal });
+  ac.abort();
+  assert.equal(outcome.decision, 'continue');
+});
+
+test('close_with_runs_in_flight_cancels_them_and_resolves', { timeout: 30_000 }, async (t) => {
+  const opts = engineOptions(t, { hooks: claudePreToolUse(['sleep 30']) });
+  const e = new Engine(opts);
+  e.addCallbackHook('Notification', null, 'slowish', () => undefined);
+  const runs = [];
+  for (let i = 0; i < 5; i++) runs.push(e.preToolUse({ toolName: 'Bash' }));
+  for (let i = 0; i < 20; i++) runs.push(e.notification({ notificationType: 'x', title: 't', message: String(i) }));
+  const settled = Promise.allSettled(runs);
+  await sleep(300);
+  const started = Date.now();
+  await e.close();
+  const results = await settled;
+  assert.ok(Date.now() - started < 10_000);
+  for (const r of results.slice(0, 5)) {
+    assert.equal(r.status, 'rejected');
+    assert.ok(r.reason instanceof HooklineError);
+    assert.equal(r.reason.code, 'HL_ERR_CANCELLED');
+  }
+  for (const r of results.slice(5)) {
+    assert.ok(r.status === 'fulfilled' || r.reason.code === 'HL_ERR_CANCELLED');
+  }
+  assert.equal(callbacks.pendingRunCount(), 0);
+});
+
+test('closed_engine_rejects_calls_and_releases_callback_hooks', async (t) => {
+  const before = callbacks.handlerCount();
+  const e = new Engine(engineOptions(t));
+  e.addCallbackHook('Stop', null, 'a', () => {}).addCallbackHook('Stop', null, 'b', () => {});
+  e.addCallbackHook('Stop', null, 'a', () => {}); // replaces (and releases) the first 'a'
+  assert.equal(callbacks.handlerCount(), before + 2);
+  await e.close();
+  await e.close(); // idempotent
+  assert.equal(e.closed, true);
+  assert.equal(callbacks.handlerCount(), before);
+  await assert.rejects(e.stop({ lastAssistantMessage: '', stopHookActive: false }), (err) => err.code === 'HL_ERR_CLOSED');
+  assert.throws(() => e.digest(), (err) => err.code === 'HL_ERR_CLOSED');
+  assert.equal(e.needsApproval, false);
+  assert.equal(e.workspaceGated, false);
+});
+
+test('close_sync_refuses_while_runs_are_in_flight', async (t) => {
+  const e = new Engine(engineOptions(t, { hooks: claudePreToolUse(['sleep 1']) }));
+  const run = e.preToolUse({ toolName: 'Bash' });
+  assert.throws(() => e.closeSync(), (err) => err instanceof HooklineError);
+  await run;
+  e.closeSync();
+  assert.equal(e.closed, true);
+});
+
+test('failed_callback_hook_registration_leaves_no_js_entry', (t) => {
+  const e = engine(t, engineOptions(t));
+  const before = callbacks.handlerCount();
+  assert.throws(() => e.addCallbackHook('PreToolUse', '(', 'bad-regex', () => {}), (err) => err.status === Status.HL_ERR_INVALID_ARGUMENT);
+  assert.throws(() => e.addCallbackHook('PreToolUse', null, ' ', () => {}), (err) => err.status === Status.HL_ERR_INVALID_ARGUMENT);
+  assert.equal(callbacks.handlerCount(), before);
+});
+
+test('hooks_file_option_is_read', (t) => {
+  const dir = tempDir(t);
+  const file = path.join(dir, 'settings.json');
+  fs.writeFileSync(file, JSON.stringify({ hooks: claudePreToolUse(['./check.sh']) }));
+  const e = engine(t, engineOptions(t, { hooksFile: file }));
+  assert.deepEqual(e.previews(), [{ event: 'pre_tool_use', matcher: 'Bash', command: './check.sh', timeoutSeconds: null }]);
+  assert.throws(() => new Engine(engineOptions(t, { hooksFile: path.join(dir, 'missing.json') })), (err) => err.status === Status.HL_ERR_IO);
+});
