@@ -638,7 +638,7 @@ static inline int zombie_children(void) {
   struct dirent *de;
   while ((de = readdir(d))) {
     if (!isdigit((unsigned char)de->d_name[0])) continue;
-    char path[64], buf[512];
+    char path[300], buf[512];
     snprintf(path, sizeof path, "/proc/%s/stat", de->d_name);
     int fd = open(path, O_RDONLY);
     if (fd < 0) continue;
