@@ -824,3 +824,21 @@ func TestEngineLogHandlerReceivesMessages(t *testing.T) {
 		t.Fatal("log handler received nothing")
 	}
 }
+
+func TestHookClosingStdinOnALargePayloadDoesNotHurtTheGoHost(t *testing.T) {
+	// A SIGPIPE raised on a hookline thread would kill a cgo program; the
+	// library must write without raising it.
+	w := newWorkspace(t)
+	e := newEngine(t, w.options(claudeHooks(t, map[string][]hookSpec{"PreToolUse": {
+		{command: `exec 0<&-; echo closed-stdin`},
+		{command: `head -c 10 > /dev/null; exit 0`},
+	}})))
+	big := strings.Repeat("x", 8<<20)
+	for i := 0; i < 3; i++ {
+		out, err := e.PreToolUse(context.Background(), hookline.PreToolUseInput{ToolName: "Write", ToolInput: map[string]any{"content": big}})
+		must(t, err)
+		if len(out.Hooks) != 2 || out.Decision != hookline.DecisionContinue {
+			t.Fatalf("outcome = %+v", out.Outcome)
+		}
+	}
+}
