@@ -724,6 +724,51 @@ fn concurrent_hooks_in_eight_threads_run_in_parallel() {
 }
 
 #[test]
+fn concurrent_spawns_never_inherit_each_others_descriptors() {
+    let _g = lock();
+    let probe = Job::new("ls /proc/$$/fd");
+    let fd_list = |out: CommandOutput| {
+        text(&out.stdout)
+            .split_whitespace()
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    // Alone, the shell holds 0, 1, 2 plus whatever this test process itself
+    // inherited without close-on-exec from whoever started it.
+    let baseline = fd_list(probe.run());
+    assert!(
+        baseline.starts_with(&["0".to_string(), "1".to_string()]),
+        "{baseline:?}"
+    );
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    // Background traffic: runs whose sockets, pipes and pidfds are open
+    // while the probes below are spawned.
+    let busy: Vec<_> = (0..3)
+        .map(|_| {
+            let stop = stop.clone();
+            thread::spawn(move || {
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    Job::new("cat").stdin(vec![b'x'; 200_000]).run();
+                }
+            })
+        })
+        .collect();
+    let token = CancelToken::new().unwrap();
+    for _ in 0..30 {
+        let fds = fd_list(probe.run_with(&token));
+        assert_eq!(
+            fds, baseline,
+            "the hook's shell inherited descriptors of concurrent runs"
+        );
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    for b in busy {
+        b.join().unwrap();
+    }
+    assert_no_zombie();
+}
+
+#[test]
 fn no_descriptor_leak_across_200_runs_including_timeouts() {
     let _g = lock();
     Job::new("true").run(); // warm-up: anything opened lazily once
