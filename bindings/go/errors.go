@@ -48,6 +48,7 @@ type Error struct {
 	cause   error
 }
 
+// Error formats the status name and the library's message.
 func (e *Error) Error() string {
 	if e.Message == "" {
 		return "hookline: " + e.Status.String()
