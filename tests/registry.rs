@@ -721,3 +721,16 @@ fn hook_callback_reports_its_point() {
     let j = HookCallback::Json { point: HookPoint::OnInteraction, callback: Arc::new(|_: &str| CallResult::failed()) };
     assert_eq!(j.hook_point(), HookPoint::OnInteraction);
 }
+
+#[test]
+fn typed_modified_args_that_is_not_an_object_fails_closed() {
+    let hooks = Hooks::new()
+        .with_pre_tool_call_decide("bad-args", |_: &ToolCallContext| HookResult::allow().with_modified_args(json!([1])));
+    let r = hooks.run_pre_tool_call_decide(&tool("t", Value::Null));
+    assert!(!r.allow);
+    assert!(r.message.contains("hook 'bad-args' failed"), "{}", r.message);
+    // Outside the tool decide point modified_args means nothing and is ignored.
+    let hooks = Hooks::new().with_pre_turn("p", |_: &PreTurnContext| HookResult::allow().with_modified_args(json!(1)));
+    let r = hooks.run_json(HookPoint::PreTurn, &json!({"prompt": "p", "turn_number": 1})).unwrap();
+    assert!(r.allow && r.errors.is_empty() && r.tool_args.is_null());
+}

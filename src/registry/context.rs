@@ -226,9 +226,12 @@ pub(crate) enum Outcome {
 }
 
 impl Outcome {
-    /// A typed [`HookResult`] as an outcome (`modified_args` must be an object or null).
-    pub(crate) fn from_hook_result(r: HookResult) -> Outcome {
+    /// A typed [`HookResult`] as an outcome. With `with_args` (the tool
+    /// decide point) `modified_args` must be an object or null; elsewhere it
+    /// is ignored.
+    pub(crate) fn from_hook_result(r: HookResult, with_args: bool) -> Outcome {
         let modified_args = match r.modified_args {
+            _ if !with_args => None,
             None | Some(Value::Null) => None,
             Some(Value::Object(m)) => Some(m),
             Some(other) => {
@@ -256,7 +259,7 @@ pub(crate) trait PointContext: Serialize + DeserializeOwned + Clone {
 impl PointContext for PreTurnContext {
     fn call(&self, cb: &HookCallback) -> Outcome {
         match cb {
-            HookCallback::PreTurn(f) => Outcome::from_hook_result(f(self)),
+            HookCallback::PreTurn(f) => Outcome::from_hook_result(f(self), false),
             _ => Outcome::Nothing,
         }
     }
@@ -274,7 +277,7 @@ impl PointContext for PostTurnContext {
 impl PointContext for ToolCallContext {
     fn call(&self, cb: &HookCallback) -> Outcome {
         match cb {
-            HookCallback::PreToolCallDecide(f) => Outcome::from_hook_result(f(self)),
+            HookCallback::PreToolCallDecide(f) => Outcome::from_hook_result(f(self), true),
             HookCallback::TransformToolInput(f) => match f(self) {
                 Some(args) => Outcome::Args(args),
                 None => Outcome::Nothing,
@@ -333,7 +336,7 @@ impl PointContext for CompactionContext {
 impl PointContext for InteractionContext {
     fn call(&self, cb: &HookCallback) -> Outcome {
         match cb {
-            HookCallback::OnInteraction(f) => Outcome::from_hook_result(f(self)),
+            HookCallback::OnInteraction(f) => Outcome::from_hook_result(f(self), false),
             _ => Outcome::Nothing,
         }
     }
