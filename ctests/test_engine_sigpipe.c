@@ -1,0 +1,103 @@
+/* A C host keeping the DEFAULT SIGPIPE action survives hooks that exit without reading their
+ * payload (SPEC §5.5), and the library leaves the host's signal dispositions alone (SPEC §2). */
+#include "engine_util.h"
+
+static char *big_input(size_t n) {
+  const char *head = "{\"tool_name\":\"Bash\",\"tool_input\":{\"data\":\"";
+  const char *tail = "\"},\"tool_call_id\":\"big\"}";
+  size_t hl = strlen(head), tl = strlen(tail);
+  char *s = malloc(hl + n + tl + 1);
+  if (!s) abort();
+  memcpy(s, head, hl);
+  memset(s + hl, 'y', n);
+  memcpy(s + hl + n, tail, tl + 1);
+  return track(s);
+}
+
+static int sigpipe_is_default(void) {
+  struct sigaction sa;
+  sigaction(SIGPIPE, NULL, &sa);
+  return sa.sa_handler == SIG_DFL;
+}
+
+TEST(default_sigpipe_host_survives_hooks_that_do_not_read_a_10_mib_payload) {
+  ws_begin();
+  signal(SIGPIPE, SIG_DFL);
+  char *input = big_input(10u << 20);
+  /* Sequential event: each hook exits (closing stdin) while the payload is being written. */
+  const char *cmds[] = {"exit 0", "exec 0<&-; sleep 0.05", "head -c 1 >/dev/null", NULL};
+  hl_engine *e = eng(vt_cmds("pre_tool_use", 20, cmds));
+  int ok = 0;
+  for (int i = 0; i < 25; i++) {
+    jv *o = run_ev(e, HL_EVENT_PRE_TOOL_USE, input);
+    if (o && jlen(o, "hooks") == 3 && jnum(o, "hooks[0].exit_code") == 0 && jnum(o, "hooks[1].exit_code") == 0)
+      ok++;
+  }
+  CHECK(ok == 25, "%d of 25 runs had the expected report", ok);
+  hl_engine_free(e);
+  /* Concurrent event and async runs. */
+  e = eng(vt_cmds("post_tool_use", 20, (const char *[]){"true", "exit 0", "exec 0<&-; sleep 0.01", "true", NULL}));
+  char *post = fmt("{\"tool_name\":\"Bash\",\"tool_response\":%s}", jstr(input));
+  for (int i = 0; i < 10; i++) run_ev(e, HL_EVENT_POST_TOOL_USE, post);
+  hl_engine_free(e);
+  CHECK(sigpipe_is_default(), "the library changed the SIGPIPE disposition");
+  test_end();
+}
+
+static void *thread_runs(void *arg) {
+  hl_engine *e = arg;
+  char *input = malloc((4u << 20) + 100);
+  strcpy(input, "{\"tool_name\":\"Bash\",\"tool_input\":{\"data\":\"");
+  size_t n = strlen(input);
+  memset(input + n, 'z', 4u << 20);
+  strcpy(input + n + (4u << 20), "\"}}");
+  for (int i = 0; i < 10; i++) {
+    char *out = NULL;
+    hl_engine_run(e, HL_EVENT_PRE_TOOL_USE, input, &out, NULL);
+    hl_string_free(out);
+  }
+  free(input);
+  return NULL;
+}
+
+TEST(default_sigpipe_host_survives_unread_payloads_from_many_threads) {
+  ws_begin();
+  signal(SIGPIPE, SIG_DFL);
+  hl_engine *e = eng(vt_cmds("pre_tool_use", 20, (const char *[]){"exit 0", NULL}));
+  pthread_t th[4];
+  for (int i = 0; i < 4; i++) pthread_create(&th[i], NULL, thread_runs, e);
+  for (int i = 0; i < 4; i++) pthread_join(th[i], NULL);
+  hl_engine_free(e);
+  CHECK(sigpipe_is_default(), "the library changed the SIGPIPE disposition");
+  test_end();
+}
+
+static void on_usr1(int sig) { (void)sig; }
+
+TEST(library_leaves_the_host_signal_dispositions_alone) {
+  ws_begin();
+  signal(SIGPIPE, SIG_DFL);
+  signal(SIGUSR1, on_usr1);
+  signal(SIGCHLD, SIG_DFL);
+  hl_engine *e = eng(vt_cmds("post_tool_use", 20, (const char *[]){"sleep 0.05", NULL}));
+  run_ev(e, HL_EVENT_POST_TOOL_USE, POST_INPUT);
+  hl_engine_free(e);
+  struct sigaction sa;
+  sigaction(SIGUSR1, NULL, &sa);
+  CHECK(sa.sa_handler == on_usr1, "SIGUSR1 handler replaced");
+  sigaction(SIGCHLD, NULL, &sa);
+  CHECK(sa.sa_handler == SIG_DFL, "SIGCHLD disposition changed");
+  CHECK(sigpipe_is_default(), "SIGPIPE disposition changed");
+  sigset_t cur;
+  pthread_sigmask(SIG_BLOCK, NULL, &cur);
+  CHECK(!sigismember(&cur, SIGPIPE) && !sigismember(&cur, SIGCHLD), "the calling thread's signal mask was left changed");
+  signal(SIGUSR1, SIG_DFL);
+  test_end();
+}
+
+int main(void) {
+  RUN(default_sigpipe_host_survives_hooks_that_do_not_read_a_10_mib_payload);
+  RUN(default_sigpipe_host_survives_unread_payloads_from_many_threads);
+  RUN(library_leaves_the_host_signal_dispositions_alone);
+  return DONE();
+}
