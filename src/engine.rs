@@ -576,13 +576,17 @@ impl LifecycleHookEngine {
         for token in self.shared.runs.lock().unwrap_or_else(|e| e.into_inner()).values() {
             token.cancel();
         }
-        if runtime::on_hookline_thread() {
-            return;
+        if !runtime::on_hookline_thread() {
+            let mut pending = self.shared.pending.lock().unwrap_or_else(|e| e.into_inner());
+            while *pending > 0 {
+                pending = self.shared.pending_cv.wait(pending).unwrap_or_else(|e| e.into_inner());
+            }
         }
-        let mut pending = self.shared.pending.lock().unwrap_or_else(|e| e.into_inner());
-        while *pending > 0 {
-            pending = self.shared.pending_cv.wait(pending).unwrap_or_else(|e| e.into_inner());
-        }
+        // Release the callback hooks now (their `free_user_data` runs here),
+        // not whenever the last finishing run drops its engine reference;
+        // a run still holding a snapshot releases its copy when it returns.
+        let callbacks = std::mem::take(&mut *self.shared.callbacks.write().unwrap_or_else(|e| e.into_inner()));
+        drop(callbacks);
     }
 
     /// Register a cancellation token for a synchronous run so that `close`

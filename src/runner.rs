@@ -19,17 +19,16 @@
 //! - the run's [`CancelToken`] (an `eventfd`), so a cancel from another
 //!   thread wakes every runner of that run immediately.
 //!
-//! **Why a socketpair for stdin.** Writing to a pipe whose reader is gone
-//! raises `SIGPIPE`, and a C host with the default disposition dies of it.
-//! The library must not change signal dispositions or masks, so stdin is one
-//! end of a Unix stream socketpair and we write with
-//! `send(MSG_NOSIGNAL | MSG_DONTWAIT)`: a hook that closed its stdin gives
-//! us `EPIPE`, never a signal. After the payload our end is closed, so the
-//! hook sees EOF. (A consequence worth knowing: inside the hook stdin is a
-//! socket, not a FIFO, so `open("/dev/stdin")` fails with `ENXIO` and
-//! `[ -p /dev/stdin ]` is false; reading fd 0 — `cat`, `jq`, `read`,
-//! `json.load(sys.stdin)` — works as usual. Node-based hook hosts such as
-//! libuv give their children socket stdio too.)
+//! **Why stdin cannot raise SIGPIPE.** Writing to a pipe whose reader is
+//! gone raises `SIGPIPE`, and a C host with the default disposition dies of
+//! it. The library must not change signal dispositions or masks, so we keep
+//! a second (close-on-exec) copy of the stdin pipe's *read* end open in our
+//! process while we write: the pipe always has a reader, so a write can
+//! never raise `SIGPIPE` (a hook that closed its stdin just leaves the rest
+//! of the payload unread, and we stop writing when the shell exits). After
+//! the payload both our ends are closed, so the hook sees EOF. Hooks get a
+//! real FIFO on stdin: `cat`, `read`, `jq`, `open("/dev/stdin")` and
+//! `fs.readFileSync("/dev/stdin")` all work.
 //!
 //! **Why a new process group.** The shell is its own group leader, so at the
 //! timeout (or on cancel) one `kill(-pgid, SIGKILL)` takes down the shell and
@@ -65,7 +64,7 @@ use std::time::{Duration, Instant};
 
 use rustix::event::{poll, PollFd, PollFlags, Timespec};
 use rustix::io::Errno;
-use rustix::net::{AddressFamily, SendFlags, SocketFlags, SocketType};
+use rustix::pipe::PipeFlags;
 use rustix::process::{Pid, PidfdFlags, Signal};
 
 /// How long, after the shell has exited, we keep reading for EOF from
@@ -332,33 +331,40 @@ impl Capture {
     }
 }
 
-/// The payload writer for the hook's stdin socket.
+/// The payload writer for the hook's stdin pipe.
 struct Feeder<'a> {
+    /// Our non-blocking write end; `None` once the payload is written.
     fd: Option<OwnedFd>,
+    /// A close-on-exec copy of the read end, held while we write so the
+    /// pipe always has a reader: a write never raises SIGPIPE.
+    keepalive: Option<OwnedFd>,
     payload: &'a [u8],
 }
 
 impl Feeder<'_> {
-    /// Send as much as the socket takes now; close when done or when the
-    /// hook is gone (EPIPE/ECONNRESET are not errors).
+    /// Write as much as the pipe takes now; close both our ends when done.
     fn pump(&mut self) {
         while let Some(fd) = &self.fd {
             if self.payload.is_empty() {
-                // Closing our end is the hook's EOF.
-                self.fd = None;
+                // Closing our write end is the hook's EOF.
+                self.close();
                 return;
             }
-            match rustix::net::send(fd, self.payload, SendFlags::NOSIGNAL | SendFlags::DONTWAIT) {
+            match rustix::io::write(fd, self.payload) {
                 Ok(n) => self.payload = &self.payload[n..],
                 Err(Errno::INTR) => {}
                 Err(Errno::AGAIN) => return,
                 Err(_) => {
-                    // EPIPE, ECONNRESET: the hook closed its stdin or exited.
-                    self.fd = None;
+                    self.close();
                     return;
                 }
             }
         }
+    }
+
+    fn close(&mut self) {
+        self.fd = None;
+        self.keepalive = None;
     }
 }
 
@@ -425,12 +431,9 @@ fn run(
         return Ok(cancelled_before_start(start));
     }
 
-    let (ours, theirs) = rustix::net::socketpair(
-        AddressFamily::UNIX,
-        SocketType::STREAM,
-        SocketFlags::CLOEXEC,
-        None,
-    )?;
+    let (theirs, ours) = rustix::pipe::pipe_with(PipeFlags::CLOEXEC)?;
+    let keepalive = rustix::io::fcntl_dupfd_cloexec(&theirs, 0)?;
+    rustix::io::ioctl_fionbio(&ours, true)?;
     let mut command = Command::new("/bin/sh");
     command
         .arg("-c")
@@ -443,8 +446,8 @@ fn run(
         .stderr(Stdio::piped())
         .process_group(0);
     let spawned = command.spawn();
-    // Dropping the Command closes our copy of the child's stdin socket, so
-    // the hook's EOF depends only on `ours`.
+    // Dropping the Command closes our copy of the child's end of the stdin
+    // pipe; `keepalive` (a separate description) stays open while we write.
     drop(command);
     let mut child = spawned.map_err(|e| {
         io::Error::new(
@@ -466,6 +469,7 @@ fn run(
     let mut stderr = Capture::new(stderr_fd)?;
     let mut feeder = Feeder {
         fd: Some(ours),
+        keepalive: Some(keepalive),
         payload: spec.stdin,
     };
     feeder.pump();
@@ -539,8 +543,8 @@ fn run(
         }
     };
 
-    // Our end of stdin is closed on every path from here on.
-    feeder.fd = None;
+    // Our ends of stdin are closed on every path from here on.
+    feeder.close();
     let mut output = CommandOutput::default();
     match ending {
         Ending::Exited(status) => {

@@ -320,6 +320,16 @@ fn hook_sees_eof_after_the_payload() {
 }
 
 #[test]
+fn hook_stdin_is_a_fifo_that_dev_stdin_idioms_can_open() {
+    // Hooks written as `cat /dev/stdin`, `json.load(open('/dev/stdin'))` or
+    // `fs.readFileSync('/dev/stdin')` must work: stdin is a real pipe.
+    let _g = lock();
+    let out = Job::new("[ -p /dev/stdin ] && cat /dev/stdin").stdin(b"{\"a\":1}\n".to_vec()).run();
+    assert_eq!(out.exit_code, Some(0), "stderr: {}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "{\"a\":1}\n");
+}
+
+#[test]
 fn hook_that_never_reads_a_10_mib_payload_exits_normally() {
     let _g = lock();
     let job = Job::new("echo ignored")
