@@ -428,14 +428,30 @@ static void *run_thread(void *p) {
   return NULL;
 }
 
-static int g_done_skips = 0;
+static int g_done_skips = 0, g_done_calls = 0;
 static pthread_mutex_t g_done_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t g_done_cv = PTHREAD_COND_INITIALIZER;
 
 static void done_count_skips(void *ud, hl_status st, const char *outcome, const char *err) {
   (void)ud; (void)err;
   pthread_mutex_lock(&g_done_mu);
   if (st == HL_OK && outcome) g_done_skips += (int)gu_count(outcome, "\"skipped\":\"not_approved\"");
+  g_done_calls++;
+  pthread_cond_broadcast(&g_done_cv);
   pthread_mutex_unlock(&g_done_mu);
+}
+
+/* Wait (at most 60 s) until `n` done callbacks have been called. */
+static bool wait_done_calls(int n) {
+  struct timespec deadline;
+  clock_gettime(CLOCK_REALTIME, &deadline);
+  deadline.tv_sec += 60;
+  pthread_mutex_lock(&g_done_mu);
+  while (g_done_calls < n && pthread_cond_timedwait(&g_done_cv, &g_done_mu, &deadline) == 0) {
+  }
+  bool ok = g_done_calls >= n;
+  pthread_mutex_unlock(&g_done_mu);
+  return ok;
 }
 
 TEST(gated_engine_spawns_nothing_under_concurrent_runs) {
@@ -450,6 +466,7 @@ TEST(gated_engine_spawns_nothing_under_concurrent_runs) {
   for (int i = 0; i < 6; i++) pthread_create(&th[i], NULL, run_thread, &args[i]);
   /* Async runs at the same time. */
   g_done_skips = 0;
+  g_done_calls = 0;
   for (int i = 0; i < 5; i++) {
     CHECK_STATUS(hl_engine_run_async(e, HL_EVENT_POST_TOOL_USE, GU_POST_TOOL_INPUT, done_count_skips, NULL, NULL, NULL), HL_OK);
     CHECK_STATUS(hl_engine_run_async(e, HL_EVENT_NOTIFICATION, GU_NOTIFICATION_INPUT, done_count_skips, NULL, NULL, NULL), HL_OK);
@@ -458,7 +475,8 @@ TEST(gated_engine_spawns_nothing_under_concurrent_runs) {
     pthread_join(th[i], NULL);
     CHECK(args[i].ok == 5, "thread %d: %d of 5 runs reported skipped hooks", i, args[i].ok);
   }
-  hl_engine_free(e); /* waits for every pending done */
+  CHECK(wait_done_calls(10), "every async run finished");
+  hl_engine_free(e);
   CHECK(g_done_skips == 15, "async runs reported %d skips, want 15", g_done_skips);
   usleep(200 * 1000);
   check_no_markers(ws);
