@@ -88,6 +88,16 @@ TEST(digest_matcher_kept_exactly_as_written) {
                lines, 3);
 }
 
+TEST(digest_claude_matcher_kept_exactly_as_written) {
+  const char *lines[] = {
+      "{\"event\":\"pre_tool_use\",\"matcher\":\" Bash | Edit \",\"command\":\"a\",\"timeout_seconds\":null}",
+      "{\"event\":\"pre_tool_use\",\"matcher\":\"*\",\"command\":\"b\",\"timeout_seconds\":2}",
+  };
+  check_digest("\"hooks\":{\"PreToolUse\":[{\"matcher\":\" Bash | Edit \",\"hooks\":[{\"type\":\"command\",\"command\":\"a\"}]},"
+               "{\"matcher\":\"*\",\"hooks\":[{\"command\":\"b\",\"timeout\":2}]}]}",
+               lines, 2);
+}
+
 TEST(digest_orders_events_by_hl_event_number_then_configuration_order) {
   /* Written in reverse event order; digested in hl_event order. */
   const char *lines[] = {
@@ -401,6 +411,18 @@ TEST(gated_engine_spawns_nothing_before_approval_and_reports_skips) {
   CHECK_CONTAINS(o, "\"continue\":true");
   free(o);
 
+  hl_engine_free(e);
+  e = gu_engine_ws(ws, true,
+                   "\"hooks\":{\"lifecycle\":{\"permission_request\":[{\"hooks\":[{\"command\":"
+                   "\"touch ran_permission; echo '{\\\"hookSpecificOutput\\\":{\\\"decision\\\":{\\\"behavior\\\":\\\"allow\\\"}}}'\"}]}]}}",
+                   NULL);
+  o = gu_run(e, HL_EVENT_PERMISSION_REQUEST,
+             "{\"tool_name\":\"Bash\",\"tool_input\":{},\"permission_request\":{\"kind\":\"exec\"}}");
+  CHECK(gu_count(o, "\"skipped\":\"not_approved\"") == 1, "permission hook skipped: %s", o);
+  CHECK_CONTAINS(o, "\"decision\":null");
+  free(o);
+  CHECK(!gu_exists_in(ws, "ran_permission"), "permission hook ran");
+
   /* Give any stray process a moment, then check that nothing ran. */
   usleep(200 * 1000);
   check_no_markers(ws);
@@ -692,8 +714,33 @@ TEST(session_id_with_shell_syntax_never_executes) {
   free(ws);
 }
 
+TEST(workspace_path_with_shell_syntax_never_executes) {
+  /* The workspace reaches hooks as the cwd, in the payload and in the
+   * environment, never inside a command line. */
+  char *ws = new_workspace("ws $(touch pwned) `touch pwned2`; touch pwned3 | touch pwned4");
+  hl_engine *e = gu_engine_ws(ws, true,
+                              "\"hooks\":{\"lifecycle\":{\"notification\":[{\"hooks\":[{\"command\":"
+                              "\"pwd > cwd.txt; printf '%s' \\\"$HOOKLINE_PROJECT_DIR\\\" > env.txt\"}]}]}}",
+                              NULL);
+  CHECK_STATUS(hl_engine_approve_workspace_hooks(e, false, NULL), HL_OK);
+  char *o = gu_run(e, HL_EVENT_NOTIFICATION, GU_NOTIFICATION_INPUT);
+  free(o);
+  char *p = gu_fmt("%s/env.txt", ws);
+  char *env = gu_read_file(p);
+  CHECK(env && strcmp(env, ws) == 0, "project dir passed verbatim: %s", env ? env : "(null)");
+  free(env);
+  free(p);
+  usleep(100 * 1000);
+  check_no_pwned(ws);
+  hl_engine_free(e);
+  free(ws);
+}
+
 int main(void) {
   g_tmp = gu_mkdtemp();
+  /* Anything an injected command created relative to the host's cwd would
+   * land in the scratch directory, which check_no_pwned inspects. */
+  if (chdir(g_tmp) != 0) return 2;
   /* Hermetic: engines without a trust_store option never see a real store. */
   char *default_store = gu_fmt("%s/default-store/trust.json", g_tmp);
   setenv("HOOKLINE_TRUST_STORE", default_store, 1);
@@ -703,6 +750,7 @@ int main(void) {
   RUN(digest_unicode_and_escaped_commands_serialise_as_serde_json);
   RUN(digest_null_matcher_and_timeout_when_absent);
   RUN(digest_matcher_kept_exactly_as_written);
+  RUN(digest_claude_matcher_kept_exactly_as_written);
   RUN(digest_orders_events_by_hl_event_number_then_configuration_order);
   RUN(digest_same_for_both_dialects_and_all_config_forms);
   RUN(digest_changes_when_two_commands_are_reordered);
@@ -722,6 +770,7 @@ int main(void) {
   RUN(need_approval_false_on_ungated_engine_and_gated_engine_without_commands);
   RUN(payload_injection_never_executes_on_approved_engine);
   RUN(session_id_with_shell_syntax_never_executes);
+  RUN(workspace_path_with_shell_syntax_never_executes);
   gu_rmtree(g_tmp);
   free(g_tmp);
   return DONE();
