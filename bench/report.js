@@ -1,0 +1,164 @@
+'use strict';
+// Turns the JSON lines printed by the bench drivers into BENCHMARKS.md's tables:
+// medians, p99s, and the ratios (with their targets) that issue #7 tracks.
+//
+//   node bench/report.js <results.jsonl>
+//
+// A name measured several times (the registry rounds) is reported with the median of its
+// medians and of its p99s. Exit status is 0 even when a target is missed (MISS is printed).
+
+const fs = require('node:fs');
+
+const file = process.argv[2];
+if (!file) {
+  console.error('usage: node bench/report.js <results.jsonl>');
+  process.exit(2);
+}
+const lines = fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim().startsWith('{'));
+const meta = {};
+const samples = new Map(); // name -> [{median,p99,n,min,mean}]
+const values = new Map(); // name -> {value, unit}
+for (const l of lines) {
+  const r = JSON.parse(l);
+  if (r.meta) Object.assign(meta, r.meta);
+  else if ('median' in r) {
+    if (!samples.has(r.name)) samples.set(r.name, []);
+    samples.get(r.name).push(r);
+  } else if ('value' in r) values.set(r.name, r);
+}
+
+const med = (xs) => {
+  const s = xs.slice().sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+function stat(name) {
+  const rs = samples.get(name);
+  if (!rs) return null;
+  return {
+    median: med(rs.map((r) => r.median)),
+    p99: med(rs.map((r) => r.p99)),
+    n: rs.reduce((a, r) => a + r.n, 0),
+    runs: rs.length,
+  };
+}
+const val = (name) => (values.has(name) ? values.get(name).value : null);
+
+function fmtNs(ns) {
+  if (ns == null) return 'n/a';
+  if (ns >= 1e6) return `${(ns / 1e6).toFixed(2)} ms`;
+  if (ns >= 1e3) return `${(ns / 1e3).toFixed(2)} µs`;
+  return `${Math.round(ns)} ns`;
+}
+const fmtRatio = (x) => (x == null || !isFinite(x) ? 'n/a' : x.toFixed(2));
+
+const out = [];
+const p = (s = '') => out.push(s);
+
+// ------------------------------------------------------------------ latency table
+const LATENCY = [
+  ['clock_overhead', 'clock_gettime pair (measurement overhead)'],
+  ['nomatch_c', '1. hl_engine_run(PreToolUse), configured hook does not match (C)'],
+  ['nohooks_c', '1. hl_engine_run(PreToolUse), engine without hooks (C)'],
+  ['nomatch_1000_hooks_c', '1. same, engine with 1000 hooks (250 PreToolUse groups), none matching (C)'],
+  ['serde_floor_parse_serialise', '2. floor: serde_json parse + serialise of the context (Rust)'],
+  ['registry_1cb_c', '2. hl_registry_run(pre_tool_call_decide), 1 C callback'],
+  ['registry_10cb_c', '2. hl_registry_run(pre_tool_call_decide), 10 C callbacks'],
+  ['spawn_floor_c', '3. floor: posix_spawn `/bin/sh -c` + pipes + payload + wait (C)'],
+  ['spawn_hookline_c', '3. hl_engine_run(PreToolUse), 1 command hook (C)'],
+  ['spawn_osexec_go', '4. Go os/exec (exec.Command + Run)'],
+  ['spawn_hookline_go', '4. hookline from Go (Engine.PreToolUse, async run)'],
+  ['spawn_childprocess_node', '4. Node child_process.spawn'],
+  ['spawn_hookline_node', '4. hookline from Node (engine.preToolUse, Promise)'],
+  ['spawn_hookline_sync_node', '4. hookline from Node (engine.preToolUseSync)'],
+  ['parallel_8x200ms_c', '5. 8 PostToolUse hooks of 200 ms, one hl_engine_run (wall)'],
+];
+p('### Latency');
+p();
+p('| measurement | median | p99 | samples |');
+p('|---|---:|---:|---:|');
+for (const [name, label] of LATENCY) {
+  const s = stat(name);
+  if (s) p(`| ${label} | ${fmtNs(s.median)} | ${fmtNs(s.p99)} | ${s.n}${s.runs > 1 ? ` (${s.runs} runs)` : ''} |`);
+}
+p();
+
+// ------------------------------------------------------------------ ratios and targets
+const rows = [];
+function ratio(label, num, den, target, field = 'median') {
+  const a = stat(num);
+  const b = stat(den);
+  const r = a && b ? a[field] / b[field] : null;
+  rows.push([label, fmtRatio(r), target == null ? '—' : `≤ ${target.toFixed(2)}`, r == null || target == null ? '' : r <= target ? 'PASS' : 'MISS']);
+}
+function absolute(label, name, limitNs) {
+  const s = stat(name);
+  rows.push([label, s ? fmtNs(s.median) : 'n/a', `≤ ${fmtNs(limitNs)}`, s ? (s.median <= limitNs ? 'PASS' : 'MISS') : '']);
+}
+absolute('1. no hook matches: median hl_engine_run (C)', 'nomatch_c', 2000);
+ratio('2. registry, 1 callback / serde_json floor (median)', 'registry_1cb_c', 'serde_floor_parse_serialise', 2.0);
+ratio('2. registry, 10 callbacks / serde_json floor (median)', 'registry_10cb_c', 'serde_floor_parse_serialise', null);
+ratio('3. one command hook: hookline / posix_spawn floor (median)', 'spawn_hookline_c', 'spawn_floor_c', 1.1);
+ratio('3. one command hook: hookline / posix_spawn floor (p99)', 'spawn_hookline_c', 'spawn_floor_c', null, 'p99');
+ratio('4. Go: hookline via binding / os/exec (median)', 'spawn_hookline_go', 'spawn_osexec_go', 1.0);
+ratio('4. Node: hookline via binding / child_process.spawn (median)', 'spawn_hookline_node', 'spawn_childprocess_node', 1.0);
+ratio('4. Node: hookline sync / child_process.spawn (median)', 'spawn_hookline_sync_node', 'spawn_childprocess_node', null);
+ratio('4. hookline from Go / from C (median)', 'spawn_hookline_go', 'spawn_hookline_c', null);
+ratio('4. hookline from Node / from C (median)', 'spawn_hookline_node', 'spawn_hookline_c', null);
+absolute('5. 8 × 200 ms PostToolUse hooks: wall (median)', 'parallel_8x200ms_c', 300e6);
+{
+  const f = val('throughput_spawn_floor_c');
+  const h = val('throughput_command_async_c');
+  const r = f && h ? h / f : null;
+  rows.push(['5. command-hook throughput, 8 threads: hookline async / posix_spawn floor', fmtRatio(r), '—', '']);
+}
+p('### Ratios and targets');
+p();
+p('| what | result | target | |');
+p('|---|---:|---:|---|');
+for (const r of rows) p(`| ${r.join(' | ')} |`);
+p();
+
+// ------------------------------------------------------------------ throughput
+const threads = val('throughput_threads');
+p(`### Throughput (${threads ?? 8} host threads, each running one hook run after another)`);
+p();
+p('| what | runs/s |');
+p('|---|---:|');
+for (const [name, label] of [
+  ['throughput_callback_async_c', 'hl_engine_run_async, 1 in-process callback hook'],
+  ['throughput_callback_sync_c', 'hl_engine_run (sync), 1 in-process callback hook (reference)'],
+  ['throughput_command_async_c', 'hl_engine_run_async, 1 command hook'],
+  ['throughput_spawn_floor_c', 'floor: raw posix_spawn of the same hook'],
+]) {
+  const v = val(name);
+  if (v != null) p(`| ${label} | ${Math.round(v).toLocaleString('en-US')} |`);
+}
+p();
+
+// ------------------------------------------------------------------ memory
+p('### Memory and descriptors');
+p();
+const kib = (n) => (n == null ? 'n/a' : `${Math.round(n).toLocaleString('en-US')} KiB`);
+p('| what | value |');
+p('|---|---:|');
+p(`| engine with ${val('engine_1000_hooks_count') ?? 1000} configured hooks (${Math.round((val('engine_1000_hooks_config_bytes') ?? 0) / 1024)} KiB of config JSON): RSS growth from hl_engine_new | ${kib(val('engine_1000_hooks_rss_delta'))} |`);
+p(`| same: hl_engine_new time | ${val('engine_1000_hooks_new_ms')?.toFixed(1) ?? 'n/a'} ms |`);
+p(`| process RSS with that engine alive | ${kib(val('process_rss_with_1000_hook_engine'))} |`);
+const grow = [];
+for (const [k, label] of [['registry', 'registry runs (1 callback)'], ['command', 'command-hook runs (hl_engine_run)']]) {
+  const n = val(`${k}_runs`);
+  const a = val(`${k}_rss_before`);
+  const m = val(`${k}_rss_half`);
+  const b = val(`${k}_rss_after`);
+  const fa = val(`${k}_fds_before`);
+  const fb = val(`${k}_fds_after`);
+  p(`| ${(n ?? 0).toLocaleString('en-US')} ${label}: RSS before → halfway → after | ${kib(a)} → ${kib(m)} → ${kib(b)} |`);
+  p(`| same: open descriptors before → after | ${fa} → ${fb} |`);
+  grow.push(`${k}: RSS ${b != null && a != null ? (b - a >= 0 ? '+' : '') + (b - a) : 'n/a'} KiB, fds ${fb != null && fa != null ? (fb - fa >= 0 ? '+' : '') + (fb - fa) : 'n/a'}`);
+}
+const kids = val('command_children_after');
+if (kids != null) p(`| child processes (zombies included) left after the command-hook runs | ${kids} |`);
+p();
+p(`Growth: ${grow.join('; ')}.`);
+
+console.log(out.join('\n'));
