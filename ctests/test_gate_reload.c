@@ -394,6 +394,20 @@ TEST(in_flight_gated_run_is_not_replaced_by_the_reloaded_config) {
                  want, 1, unwanted, 1);
 }
 
+TEST(in_flight_gated_run_skips_remaining_old_commands_after_reload_to_unapproved_digest) {
+  /* docs/semantics.md: a gated engine keeps exactly one approved digest and
+   * every spawn is checked against it, so after a reload to an unapproved
+   * D' the remaining commands of a run still executing D are skipped (fail
+   * closed), and nothing of D' runs. */
+  const char *want[] = {"marker_a1"};
+  const char *unwanted[] = {"marker_a2", "marker_b"};
+  in_flight_case(true, HL_EVENT_PRE_TOOL_USE, GU_PRE_TOOL_INPUT,
+                 "\"hooks\":{\"lifecycle\":{\"pre_tool_use\":[{\"hooks\":[{\"command\":\"touch started; sleep 1; touch marker_a1\"},"
+                 "{\"command\":\"touch marker_a2\"}]}]}}",
+                 "\"hooks\":{\"lifecycle\":{\"pre_tool_use\":[{\"hooks\":[{\"command\":\"touch b; touch marker_b\"}]}]}}",
+                 want, 1, unwanted, 2);
+}
+
 int main(void) {
   g_tmp = gu_mkdtemp();
   char *default_store = gu_fmt("%s/default-store/trust.json", g_tmp);
@@ -411,6 +425,7 @@ int main(void) {
   RUN(in_flight_run_finishes_with_the_config_it_started_with);
   RUN(in_flight_sequential_run_keeps_its_remaining_hooks_after_reload);
   RUN(in_flight_gated_run_is_not_replaced_by_the_reloaded_config);
+  RUN(in_flight_gated_run_skips_remaining_old_commands_after_reload_to_unapproved_digest);
   gu_rmtree(g_tmp);
   free(g_tmp);
   return DONE();
