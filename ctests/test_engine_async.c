@@ -286,6 +286,85 @@ TEST(free_with_runs_in_flight_cancels_them_before_returning) {
   test_end();
 }
 
+static atomic_int slow_entered;
+static int32_t slow_deny_cb(void *ud, const char *ctx, size_t len, hl_reply *reply) {
+  atomic_store(&slow_entered, 1);
+  sleep_ms(800);
+  hl_reply_allow(reply);
+  return 0;
+}
+
+TEST(cancel_while_a_callback_hook_runs_still_reports_cancelled) {
+  ws_begin();
+  hl_engine *e = eng(NULL);
+  atomic_store(&slow_entered, 0);
+  CHECK_STATUS(hl_engine_add_callback_hook(e, HL_EVENT_PRE_TOOL_USE, NULL, "slow", slow_deny_cb, NULL, NULL, NULL), HL_OK);
+  done_t d = {0};
+  uint64_t id = 0;
+  CHECK_STATUS(hl_engine_run_async(e, HL_EVENT_PRE_TOOL_USE, PTU_INPUT, done_fn, &d, &id, NULL), HL_OK);
+  double end = now_ms() + 5000;
+  while (!atomic_load(&slow_entered) && now_ms() < end) sleep_ms(2);
+  CHECK_STATUS(hl_engine_cancel(e, id, NULL), HL_OK);
+  CHECK(wait_calls(&d.calls, 1, 5000), "done not called");
+  CHECK(d.st == HL_ERR_CANCELLED, "done status %s after cancel during a callback", hl_status_name(d.st));
+  sleep_ms(100);
+  CHECK(atomic_load(&d.calls) == 1, "done called %d times", atomic_load(&d.calls));
+  hl_engine_free(e);
+  done_clear(&d);
+  test_end();
+}
+
+TEST(cancel_stops_the_later_hooks_of_a_sequential_run) {
+  ws_begin();
+  char *pidf = wpath("hook.pid"), *marker = wpath("later.marker");
+  hl_engine *e = eng(vt_cmds("pre_tool_use", 0,
+                             (const char *[]){fmt("echo $$ > '%s'; sleep 1000", pidf), fmt("touch '%s'", marker), NULL}));
+  done_t d = {0};
+  uint64_t id = 0;
+  CHECK_STATUS(hl_engine_run_async(e, HL_EVENT_PRE_TOOL_USE, PTU_INPUT, done_fn, &d, &id, NULL), HL_OK);
+  pid_t pid = read_pid(pidf, 10000);
+  CHECK_STATUS(hl_engine_cancel(e, id, NULL), HL_OK);
+  CHECK(wait_calls(&d.calls, 1, 3000), "done not called");
+  CHECK(d.st == HL_ERR_CANCELLED, "status %s", hl_status_name(d.st));
+  CHECK(wait_pid_gone(pid, 2000), "hook survived the cancel");
+  sleep_ms(300);
+  CHECK(!file_exists(marker), "a hook after the cancelled one ran");
+  hl_engine_free(e);
+  done_clear(&d);
+  test_end();
+}
+
+static int32_t sleepy_cb(void *ud, const char *ctx, size_t len, hl_reply *reply) {
+  sleep_ms(1500);
+  return 0;
+}
+
+TEST(slow_async_callbacks_do_not_stall_other_runs) {
+  ws_begin();
+  /* Callbacks never run on the runtime's async workers: many slow ones in flight must not delay
+   * an unrelated command run. */
+  hl_engine *e = eng(vt_cmds("post_tool_use", 0, (const char *[]){"echo quick", NULL}));
+  CHECK_STATUS(hl_engine_add_callback_hook(e, HL_EVENT_NOTIFICATION, NULL, "sleepy", sleepy_cb, NULL, NULL, NULL), HL_OK);
+  done_t slow[16], quick = {0};
+  memset(slow, 0, sizeof slow);
+  for (int i = 0; i < 16; i++)
+    CHECK_STATUS(hl_engine_run_async(e, HL_EVENT_NOTIFICATION, NOTIF_INPUT, done_fn, &slow[i], NULL, NULL), HL_OK);
+  sleep_ms(100);
+  double t0 = now_ms();
+  CHECK_STATUS(hl_engine_run_async(e, HL_EVENT_POST_TOOL_USE, POST_INPUT, done_fn, &quick, NULL, NULL), HL_OK);
+  CHECK(wait_calls(&quick.calls, 1, 10000), "quick run never finished");
+  double dt = now_ms() - t0;
+  CHECK(dt < 1000, "a command run waited %.0f ms behind slow callbacks", dt);
+  CHECK(quick.outcome && strstr(quick.outcome, "quick"), "quick outcome: %s", quick.outcome ? quick.outcome : "");
+  for (int i = 0; i < 16; i++) {
+    CHECK(wait_calls(&slow[i].calls, 1, 10000), "slow run %d never finished", i);
+    done_clear(&slow[i]);
+  }
+  hl_engine_free(e);
+  done_clear(&quick);
+  test_end();
+}
+
 TEST(hl_engine_run_inside_done_is_wrong_thread_and_run_async_works) {
   ws_begin();
   hl_engine *e = eng(NULL);
@@ -565,6 +644,9 @@ int main(void) {
   RUN(cancel_in_flight_kills_the_hook_and_done_gets_cancelled);
   RUN(cancel_of_unknown_or_finished_run_is_not_found);
   RUN(free_with_runs_in_flight_cancels_them_before_returning);
+  RUN(cancel_while_a_callback_hook_runs_still_reports_cancelled);
+  RUN(cancel_stops_the_later_hooks_of_a_sequential_run);
+  RUN(slow_async_callbacks_do_not_stall_other_runs);
   RUN(hl_engine_run_inside_done_is_wrong_thread_and_run_async_works);
   RUN(hl_engine_free_inside_its_own_done_does_not_deadlock);
   RUN(run_async_validation_failure_returns_error_and_never_calls_done);
