@@ -186,6 +186,67 @@ TEST(hooks_of_every_matching_group_run_in_configuration_order) {
   test_end();
 }
 
+/* ------------------------------------------------- config sources via the engine */
+
+static jv *run_with_options(const char *options, hl_event ev, const char *input) {
+  hl_engine *e = eng_new(options);
+  if (!e) return NULL;
+  jv *o = run_ev(e, ev, input);
+  hl_engine_free(e);
+  return o;
+}
+
+TEST(every_config_source_and_dialect_runs_its_hooks) {
+  ws_begin();
+  const char *toml_nested = "[[hooks.lifecycle.pre_tool_use]]\nmatcher = \"Bash\"\n"
+                            "[[hooks.lifecycle.pre_tool_use.hooks]]\ntype = \"command\"\ncommand = \"echo from-toml-nested\"\n";
+  const char *toml_direct = "[[lifecycle.pre_tool_use]]\nmatcher = \"Bash\"\n"
+                            "[[lifecycle.pre_tool_use.hooks]]\ncommand = \"echo from-toml-direct\"\ntimeout_seconds = 5\n";
+  jv *o = run_with_options(opts(NULL, fmt("\"hooks_toml\":%s", jstr(toml_nested))), HL_EVENT_PRE_TOOL_USE, PTU_INPUT);
+  CHECK_MSG(o, "info", "from-toml-nested");
+  o = run_with_options(opts(NULL, fmt("\"hooks_toml\":%s", jstr(toml_direct))), HL_EVENT_PRE_TOOL_USE, PTU_INPUT);
+  CHECK_MSG(o, "info", "from-toml-direct");
+  o = run_with_options(opts("{\"hooks\":{\"lifecycle\":{\"pre_tool_use\":[{\"matcher\":\"Bash\",\"hooks\":[{\"command\":"
+                            "\"echo from-vtcode-json\"}]}]}}}",
+                            NULL),
+                       HL_EVENT_PRE_TOOL_USE, PTU_INPUT);
+  CHECK_MSG(o, "info", "from-vtcode-json");
+  o = run_with_options(opts("{\"permissions\":{\"allow\":[]},\"hooks\":{\"PreToolUse\":[{\"matcher\":\"Bash\",\"hooks\":"
+                            "[{\"type\":\"command\",\"command\":\"echo from-settings-json\"}]}]}}",
+                            NULL),
+                       HL_EVENT_PRE_TOOL_USE, PTU_INPUT);
+  CHECK_MSG(o, "info", "from-settings-json");
+  write_file(wpath("vtcode.toml"), toml_nested);
+  o = run_with_options(opts(NULL, fmt("\"hooks_file\":%s", jstr(wpath("vtcode.toml")))), HL_EVENT_PRE_TOOL_USE, PTU_INPUT);
+  CHECK_MSG(o, "info", "from-toml-nested");
+  write_file(wpath("settings.json"), "{\"hooks\":{\"PreToolUse\":[{\"matcher\":\"Bash\",\"hooks\":[{\"type\":\"command\","
+                                     "\"command\":\"echo from-settings-file\"}]}]}}");
+  o = run_with_options(opts(NULL, fmt("\"hooks_file\":%s", jstr(wpath("settings.json")))), HL_EVENT_PRE_TOOL_USE,
+                       PTU_INPUT);
+  CHECK_MSG(o, "info", "from-settings-file");
+  write_file(wpath("vt.json"), "{\"lifecycle\":{\"pre_tool_use\":[{\"hooks\":[{\"command\":\"echo from-vt-file\"}]}]}}");
+  o = run_with_options(opts(NULL, fmt("\"hooks_file\":%s", jstr(wpath("vt.json")))), HL_EVENT_PRE_TOOL_USE, PTU_INPUT);
+  CHECK_MSG(o, "info", "from-vt-file");
+  /* No hooks source: a cheap no-op run. */
+  o = run_with_options(opts(NULL, NULL), HL_EVENT_PRE_TOOL_USE, PTU_INPUT);
+  CHECK_LEN(o, "hooks", 0);
+  CHECK_STR(o, "decision", "continue");
+  test_end();
+}
+
+TEST(task_completion_aliases_run_after_stop_hooks_in_that_order) {
+  ws_begin();
+  char *log = wpath("stop.log");
+  char *h = fmt("{\"lifecycle\":{\"task_completed\":[%s],\"stop\":[%s],\"task_completion\":[%s]}}",
+                group(NULL, vt_hook(fmt("echo task_completed >> '%s'", log), 0)),
+                group(NULL, vt_hook(fmt("echo stop >> '%s'", log), 0)),
+                group(NULL, vt_hook(fmt("echo task_completion >> '%s'", log), 0)));
+  CHECK_RUNS(h, HL_EVENT_STOP, STOP_INPUT, 3);
+  char *got = read_file(log);
+  CHECK(got && !strcmp(got, "stop\ntask_completion\ntask_completed\n"), "Stop order: %s", got ? got : "(none)");
+  test_end();
+}
+
 /* ----------------------------------------------------------- callbacks */
 
 enum { CB_NONE, CB_JSON, CB_DENY, CB_ALLOW, CB_FAIL, CB_DENY_FAIL, CB_DENY_THEN_EMPTY_JSON, CB_JSON_THEN_ALLOW };
@@ -533,6 +594,8 @@ int main(void) {
   RUN(session_start_matches_the_trigger);
   RUN(other_events_match_their_documented_field);
   RUN(hooks_of_every_matching_group_run_in_configuration_order);
+  RUN(every_config_source_and_dialect_runs_its_hooks);
+  RUN(task_completion_aliases_run_after_stop_hooks_in_that_order);
   RUN(configured_hooks_run_before_callback_hooks_in_order_added);
   RUN(callback_hook_receives_the_same_payload_as_a_command);
   RUN(callback_hook_set_json_reply_is_read_like_stdout);
