@@ -707,3 +707,48 @@ fn in_flight_run_finishes_with_the_config_it_started_with() {
     pre_tool(&e, json!({}));
     assert!(ws.join("marker_b").exists());
 }
+
+/// The Rust flow of docs/trust.md, with temporary paths.
+#[test]
+fn docs_trust_rust_flow_works_as_documented() -> hookline::Result<()> {
+    let s = Scratch::new();
+    let ws = s.ws("project");
+    std::fs::create_dir_all(ws.join(".claude")).unwrap();
+    std::fs::write(
+        ws.join(".claude/settings.json"),
+        r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"touch ran","timeout":10}]}]}}"#,
+    )
+    .unwrap();
+    let mut options = EngineOptions::new(&ws, "s-1");
+    options.workspace_gated = true;
+    options.hooks = HooksSource::File(ws.join(".claude/settings.json"));
+    options.trust_store = Some(s.store());
+    let engine = LifecycleHookEngine::with_options(&options)?;
+    assert!(engine.workspace_hooks_need_approval());
+    let shown: Vec<String> = engine
+        .command_previews()
+        .iter()
+        .map(|p| {
+            format!(
+                "{} [{}] {}",
+                p.event,
+                p.matcher.as_deref().unwrap_or("*"),
+                p.command
+            )
+        })
+        .collect();
+    assert_eq!(shown, ["pre_tool_use [Bash] touch ran"]);
+    engine.approve_workspace_hooks(true)?;
+    let outcome = engine.run_blocking(
+        HookEvent::PreToolUse,
+        &json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
+    )?;
+    assert_eq!(outcome.to_json()["hooks"][0]["exit_code"], 0);
+    assert!(ws.join("ran").exists());
+    engine.reload(&options)?;
+    assert!(
+        !engine.workspace_hooks_need_approval(),
+        "unchanged digest: approval kept"
+    );
+    Ok(())
+}
