@@ -84,29 +84,29 @@ export interface SessionInfo {
   session_id: string;
   agent_id: number;
   started_at?: Json;
-  [extra: string]: Json | undefined;
+  [extra: string]: unknown;
 }
 
 /** Context of `pre_turn`. */
-export interface PreTurnContext { prompt: string; turn_number: number; [extra: string]: Json | undefined }
+export interface PreTurnContext { prompt: string; turn_number: number; [extra: string]: unknown }
 /** Context of `post_turn`. */
-export interface PostTurnContext { response_text: string; turn_number: number; [extra: string]: Json | undefined }
+export interface PostTurnContext { response_text: string; turn_number: number; [extra: string]: unknown }
 /** Context of `pre_tool_call_decide` and `transform_tool_input` (callbacks see `tool_name`/`tool_args`; `name`/`args` are accepted aliases in `run`). */
 export interface ToolCallContext {
   tool_name: string;
   tool_args: Json;
-  [extra: string]: Json | undefined;
+  [extra: string]: unknown;
 }
 /** Context of `post_tool_call`. */
 export interface PostToolCallContext extends ToolCallContext { result: string; metadata?: Json }
 /** Context of `on_tool_error`. */
 export interface ToolErrorContext extends ToolCallContext { error: string; metadata?: Json }
 /** Context of `on_session_start` / `on_session_end`. */
-export interface SessionContext { session: SessionInfo; [extra: string]: Json | undefined }
+export interface SessionContext { session: SessionInfo; [extra: string]: unknown }
 /** Context of `on_compaction` (no fields required). */
-export interface CompactionContext { [extra: string]: Json | undefined }
+export interface CompactionContext { [extra: string]: unknown }
 /** Context of `on_interaction`. */
-export interface InteractionContext { message: string; [extra: string]: Json | undefined }
+export interface InteractionContext { message: string; [extra: string]: unknown }
 
 /** Contexts by point, as callbacks receive them. */
 export interface PointContexts {

@@ -155,3 +155,15 @@ Promise.all(runs).then(async (o) => {
   );
   assertCleanExit(r, '1000');
 });
+
+test('example_agent_runs_to_completion', (t) => {
+  const example = path.join(PACKAGE_DIR, 'examples', 'agent.mjs');
+  const started = Date.now();
+  const r = spawnSync(process.execPath, [example], { encoding: 'utf8', timeout: CHILD_TIMEOUT_MS });
+  assert.equal(r.signal, null, r.stderr);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /PreToolUse Bash \{"command":"rm -rf \/"\} → deny \(destructive command blocked\)/);
+  assert.match(r.stdout, /runs \{"command":"pnpm install"\}/);
+  assert.match(r.stdout, /Slow hook: AbortError/);
+  assert.ok(Date.now() - started < CHILD_TIMEOUT_MS);
+});

@@ -1,0 +1,32 @@
+// Type-checked by test/types.test.js: typed use of the API that must compile under --strict.
+import hookline, { Engine, Registry, deny, allow, replyJson, HooklineError, AbortError, Status, HookEvent, PreToolUseOutcome } from 'hookline';
+async function main() {
+  const e = new Engine({ workspace: '.', sessionId: 's', workspaceGated: true, hooks: { PreToolUse: [] }, maxOutputBytes: 10 });
+  const o: PreToolUseOutcome = await e.preToolUse({ toolName: 'Bash', toolInput: { command: 'ls' }, toolCallId: 'x' }, { signal: AbortSignal.timeout(1000) });
+  const d: 'continue' | 'allow' | 'deny' | 'ask' = o.decision;
+  o.hooks[0].exitCode?.toFixed();
+  const s = e.sessionStartSync();
+  s.additionalContext.map((x) => x.toUpperCase());
+  e.addCallbackHook('PreToolUse', null, 'n', (p) => (p.tool_name === 'x' ? deny('no') : { hookSpecificOutput: { hookEventName: 'PreToolUse' } }));
+  e.addCallbackHook(5, '*', 'n', () => allow());
+  const pr = await e.permissionRequest({ toolName: 'Bash', permissionRequest: {} });
+  pr.decision?.scope;
+  e.approve({ persist: true });
+  const b: boolean = e.needsApproval && e.workspaceGated;
+  e.previews()[0].timeoutSeconds;
+  await e.close();
+  const r = new Registry({ onCallbackError: (err, info) => info.kind });
+  r.onPreToolCallDecide('a', (ctx) => ({ allow: ctx.tool_name !== 'x', message: '', modified_args: { a: 1 } }))
+   .onTransformToolInput('t', (ctx) => ctx.tool_args)
+   .onPreTurn('p', (ctx) => ctx.turn_number > 1)
+   .onPostTurn('q', (ctx) => { ctx.response_text; });
+  const res = r.run('pre_tool_call_decide', { name: 'Bash', args: {} });
+  res.errors[0]?.name;
+  r.run('pre_turn', { prompt: 'x', turn_number: 1 });
+  r.entries()[0].point;
+  r.close();
+  try { } catch (err) { if (err instanceof HooklineError) err.code; if (err instanceof AbortError) err.cause; }
+  hookline.version(); Status.HL_OK; HookEvent.Stop; replyJson(null);
+  void d; void b;
+}
+main();
