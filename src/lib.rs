@@ -42,4 +42,10 @@ pub use callback::{CallResult, HostCallback, Reply, SharedCallback};
 pub use error::{Error, Result, Status};
 pub use engine::{EngineOptions, HooksSource, LifecycleHookEngine};
 pub use event::HookEvent;
+pub use registry::{HookCallback, HookEntry, HookPoint, HookResult, Hooks};
 pub use payload::{CompactionMode, CompactionTrigger, SessionEndReason, SessionStartTrigger};
+
+/// The README's Rust examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

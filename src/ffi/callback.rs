@@ -20,19 +20,13 @@ unsafe impl Send for CCallback {}
 unsafe impl Sync for CCallback {}
 
 impl CCallback {
-    /// `Err(NULL_ARGUMENT)` when `cb` is NULL. Until this returns Ok the
-    /// caller still owns `user_data` (see [`CCallback::disarm`]).
+    /// `Err(NULL_ARGUMENT)` when `cb` is NULL. Callers validate every other
+    /// argument first: once built, dropping the value runs `free_user_data`.
     pub(crate) fn new(cb: hl_callback_fn, user_data: *mut c_void, free_user_data: hl_free_fn) -> Result<Self> {
         match cb {
             Some(cb) => Ok(CCallback { cb, user_data, free_user_data }),
             None => Err(Error::new(Status::NullArgument, "cb must not be NULL")),
         }
-    }
-
-    /// Forget the finalizer: used when a registration fails, so that the
-    /// caller keeps ownership of `user_data` ("no partial successes").
-    pub(crate) fn disarm(mut self) {
-        self.free_user_data = None;
     }
 }
 
