@@ -141,8 +141,10 @@ p();
 const kib = (n) => (n == null ? 'n/a' : `${Math.round(n).toLocaleString('en-US')} KiB`);
 p('| what | value |');
 p('|---|---:|');
-p(`| engine with ${val('engine_1000_hooks_count') ?? 1000} configured hooks (${Math.round((val('engine_1000_hooks_config_bytes') ?? 0) / 1024)} KiB of config JSON): RSS growth from hl_engine_new | ${kib(val('engine_1000_hooks_rss_delta'))} |`);
-p(`| same: hl_engine_new time | ${val('engine_1000_hooks_new_ms')?.toFixed(1) ?? 'n/a'} ms |`);
+p(`| engine with ${val('engine_1000_hooks_count') ?? 1000} configured hooks, half exact-name and half regex matchers (${Math.round((val('engine_1000_hooks_config_bytes') ?? 0) / 1024)} KiB of config JSON): RSS kept by the engine | ${kib(val('engine_1000_hooks_mixed_rss_delta'))} |`);
+p(`| same, all 1000 matchers exact names (\`Tool1\\|Other1\`) | ${kib(val('engine_1000_hooks_exact_rss_delta'))} |`);
+p(`| same, all 1000 matchers regexes (\`mcp__server1__.*\`) | ${kib(val('engine_1000_hooks_regex_rss_delta'))} |`);
+p(`| hl_engine_new time: mixed / exact / regex | ${['mixed', 'exact', 'regex'].map((k) => val(`engine_1000_hooks_${k}_new_ms`)?.toFixed(1) ?? 'n/a').join(' / ')} ms |`);
 p(`| process RSS with that engine alive | ${kib(val('process_rss_with_1000_hook_engine'))} |`);
 const grow = [];
 for (const [k, label] of [['registry', 'registry runs (1 callback)'], ['command', 'command-hook runs (hl_engine_run)']]) {

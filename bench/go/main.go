@@ -129,4 +129,25 @@ func main() {
 	}
 	emit("spawn_osexec_go", native)
 	emit("spawn_hookline_go", hl)
+
+	// The binding's fixed cost per run: an engine whose only hook is an
+	// in-process Go callback that allows (no process is spawned).
+	cbEngine, err := hookline.NewEngine(hookline.EngineOptions{Workspace: workspace, SessionID: "bench-session"})
+	must(err, "NewEngine")
+	defer cbEngine.Close()
+	must(cbEngine.AddCallbackHook(hookline.EventPreToolUse, "Bash", "allow-all",
+		func(json.RawMessage) (hookline.CallbackReply, error) { return hookline.ReplyAllow(), nil }), "AddCallbackHook")
+	var cb []time.Duration
+	for i := 0; i < *n*10; i++ {
+		t0 := time.Now()
+		o, err := cbEngine.PreToolUse(ctx, input)
+		must(err, "PreToolUse (callback hook)")
+		if o.Decision != "allow" {
+			must(fmt.Errorf("decision %q", o.Decision), "callback hook outcome")
+		}
+		if i >= *n { // the first n are warm-up
+			cb = append(cb, time.Since(t0))
+		}
+	}
+	emit("callback_hook_go", cb)
 }

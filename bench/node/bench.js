@@ -108,6 +108,28 @@ async function main() {
   emit('spawn_childprocess_node', native);
   emit('spawn_hookline_node', hlAsync);
   emit('spawn_hookline_sync_node', hlSync);
+
+  // The binding's fixed cost per run: an engine whose only hook is an in-process
+  // JS callback that allows (no process is spawned).
+  const cbEngine = new hookline.Engine({ workspace, sessionId: 'bench-session' });
+  cbEngine.addCallbackHook('PreToolUse', 'Bash', 'allow-all', () => hookline.allow());
+  const cbAsync = [];
+  const cbSync = [];
+  for (let i = 0; i < n * 10; i++) {
+    const t0 = now();
+    const o = await cbEngine.preToolUse(input);
+    const t1 = now();
+    const o2 = cbEngine.preToolUseSync(input);
+    const t2 = now();
+    if (o.decision !== 'allow' || o2.decision !== 'allow') throw new Error('callback hook did not allow');
+    if (i >= n) { // the first n are warm-up
+      cbAsync.push(t1 - t0);
+      cbSync.push(t2 - t1);
+    }
+  }
+  emit('callback_hook_node', cbAsync);
+  emit('callback_hook_sync_node', cbSync);
+  await cbEngine.close();
   await engine.close();
   fs.rmSync(workspace, { recursive: true, force: true });
 }
