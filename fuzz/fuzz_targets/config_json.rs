@@ -1,0 +1,40 @@
+//! Fuzz the JSON hooks configuration parser (both dialects, detected by
+//! shape): `HooksConfig::from_json_str` and `from_json_value`.
+//!
+//! Oracles (SPEC §5.1, §5.6): every failure is `InvalidConfig`; the text
+//! and the parsed-value entry points agree; an accepted configuration has
+//! a 64-digit lowercase hex digest equal to the digest of its previews, one
+//! preview per command, and previews that serialise to a JSON array.
+#![no_main]
+
+use hookline::config::HooksConfig;
+use hookline::gate;
+use hookline::Status;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let from_text = HooksConfig::from_json_str(text);
+    match &from_text {
+        Err(e) => assert_eq!(e.status, Status::InvalidConfig, "{e}"),
+        Ok(cfg) => {
+            let digest = gate::command_digest(cfg);
+            assert_eq!(digest.len(), 64);
+            assert!(digest.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)));
+            let previews = gate::command_previews(cfg);
+            assert_eq!(previews.len(), cfg.command_count());
+            assert_eq!(gate::digest_of_previews(&previews), digest);
+            let pj: serde_json::Value = serde_json::from_str(&gate::previews_json(&previews)).expect("previews JSON");
+            assert_eq!(pj.as_array().map(Vec::len), Some(previews.len()));
+            assert_eq!(cfg.is_empty(), cfg.command_count() == 0);
+        }
+    }
+    if let Ok(v) = serde_json::from_str::<serde_json::Value>(text) {
+        let from_value = HooksConfig::from_json_value(&v);
+        match (&from_text, &from_value) {
+            (Ok(a), Ok(b)) => assert_eq!(gate::command_digest(a), gate::command_digest(b)),
+            (Err(_), Err(e)) => assert_eq!(e.status, Status::InvalidConfig, "{e}"),
+            _ => panic!("from_json_str and from_json_value disagree on {text:?}"),
+        }
+    }
+});
