@@ -365,13 +365,14 @@ class Engine {
   }
 
   /**
-   * Free the engine on the JS thread. Only for engines without async runs in
-   * flight (their completion needs the JS thread): throws otherwise.
+   * Free the engine on the JS thread. Only for engines without runs in
+   * flight (an async run's completion needs the JS thread; a sync run may
+   * still call its callback hooks): throws otherwise.
    */
   closeSync() {
     if (this.#ptr === null) return;
-    if (this.#inflight.size > 0) {
-      throw new HooklineError(Status.HL_ERR_CLOSED, 'async runs are in flight: use close()');
+    if (this.#inflight.size > 0 || this.#syncDepth > 0) {
+      throw new HooklineError(Status.HL_ERR_CLOSED, 'runs are in flight: use close()');
     }
     const ptr = this.#ptr;
     this.#ptr = null;
