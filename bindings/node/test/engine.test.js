@@ -182,16 +182,18 @@ test('camel_case_inputs_reach_the_payload_in_snake_case_with_extras', async (t) 
 });
 
 test('transcript_path_round_trips_and_reaches_hooks', async (t) => {
-  const e = engine(t, engineOptions(t));
+  const opts = engineOptions(t);
+  const transcript = path.join(opts.workspace, 'transcript.jsonl');
+  const e = engine(t, opts);
   assert.equal(e.transcriptPath, null);
-  e.setTranscriptPath('/tmp/transcript.jsonl');
-  assert.equal(e.transcriptPath, '/tmp/transcript.jsonl');
+  e.setTranscriptPath(transcript);
+  assert.equal(e.transcriptPath, transcript);
   let seen;
   e.addCallbackHook('Stop', '', 'capture', (p) => {
     seen = p.transcript_path;
   });
   await e.stop({ lastAssistantMessage: 'done', stopHookActive: false });
-  assert.equal(seen, '/tmp/transcript.jsonl');
+  assert.equal(seen, transcript);
   e.setTranscriptPath(null);
   assert.equal(e.transcriptPath, null);
 });
@@ -361,7 +363,7 @@ test('callback_hook_may_start_runs_and_change_the_engine_without_deadlock', asyn
   const nested = [];
   e.addCallbackHook('PreToolUse', null, 'reentrant', () => {
     nested.push(e.notification({ notificationType: 'idle_prompt', title: 't', message: 'from callback' }));
-    e.setTranscriptPath('/tmp/x.jsonl');
+    e.setTranscriptPath('transcript.jsonl');
     return allow();
   });
   const outcome = await e.preToolUse({ toolName: 'Bash' });
