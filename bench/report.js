@@ -60,11 +60,17 @@ const LATENCY = [
   ['nomatch_c', '1. hl_engine_run(PreToolUse), configured hook does not match (C)'],
   ['nohooks_c', '1. hl_engine_run(PreToolUse), engine without hooks (C)'],
   ['nomatch_1000_hooks_c', '1. same, engine with 1000 hooks (250 PreToolUse groups), none matching (C)'],
+  ['callback_hook_sync_c', '1. hl_engine_run(PreToolUse), 1 in-process C callback hook that allows'],
+  ['callback_hook_async_c', '1. same through hl_engine_run_async, caller waits for done (C)'],
+  ['callback_hook_go', '1. same from Go (Engine.PreToolUse; Go callback; async run)'],
+  ['callback_hook_node', '1. same from Node (engine.preToolUse; JS callback; Promise)'],
+  ['callback_hook_sync_node', '1. same from Node (engine.preToolUseSync)'],
   ['serde_floor_parse_serialise', '2. floor: serde_json parse + serialise of the context (Rust)'],
   ['registry_1cb_c', '2. hl_registry_run(pre_tool_call_decide), 1 C callback'],
   ['registry_10cb_c', '2. hl_registry_run(pre_tool_call_decide), 10 C callbacks'],
   ['spawn_floor_c', '3. floor: posix_spawn `/bin/sh -c` + pipes + payload + wait (C)'],
   ['spawn_hookline_c', '3. hl_engine_run(PreToolUse), 1 command hook (C)'],
+  ['spawn_hookline_async_c', '3. same through hl_engine_run_async, caller waits for done (C)'],
   ['spawn_osexec_go', '4. Go os/exec (exec.Command + Run)'],
   ['spawn_hookline_go', '4. hookline from Go (Engine.PreToolUse, async run)'],
   ['spawn_childprocess_node', '4. Node child_process.spawn'],
@@ -99,6 +105,7 @@ ratio('2. registry, 1 callback / serde_json floor (median)', 'registry_1cb_c', '
 ratio('2. registry, 10 callbacks / serde_json floor (median)', 'registry_10cb_c', 'serde_floor_parse_serialise', null);
 ratio('3. one command hook: hookline / posix_spawn floor (median)', 'spawn_hookline_c', 'spawn_floor_c', 1.1);
 ratio('3. one command hook: hookline / posix_spawn floor (p99)', 'spawn_hookline_c', 'spawn_floor_c', null, 'p99');
+ratio('3. one command hook: hookline async / posix_spawn floor (median)', 'spawn_hookline_async_c', 'spawn_floor_c', null);
 ratio('4. Go: hookline via binding / os/exec (median)', 'spawn_hookline_go', 'spawn_osexec_go', 1.0);
 ratio('4. Node: hookline via binding / child_process.spawn (median)', 'spawn_hookline_node', 'spawn_childprocess_node', 1.0);
 ratio('4. Node: hookline sync / child_process.spawn (median)', 'spawn_hookline_sync_node', 'spawn_childprocess_node', null);
