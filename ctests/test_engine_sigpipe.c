@@ -1,5 +1,7 @@
-/* A C host keeping the DEFAULT SIGPIPE action survives hooks that exit without reading their
- * payload (SPEC §5.5), and the library leaves the host's signal dispositions alone (SPEC §2). */
+/* Host signal set-ups (SPEC §2, §5.5): a C host keeping the DEFAULT SIGPIPE action survives hooks
+ * that exit without reading their payload; the library leaves the host's signal dispositions
+ * alone; and exit codes keep their meaning whatever the host does with SIGCHLD (a host that
+ * ignores SIGCHLD, or reaps children in a handler, is common among C daemons). */
 #include "engine_util.h"
 
 static char *big_input(size_t n) {
@@ -95,9 +97,55 @@ TEST(library_leaves_the_host_signal_dispositions_alone) {
   test_end();
 }
 
+static void reap_all(int sig) {
+  (void)sig;
+  int saved = errno;
+  while (waitpid(-1, NULL, WNOHANG) > 0) {
+  }
+  errno = saved;
+}
+
+/* One PreToolUse run with a hook that denies by exit 2 and one PostToolUse run with a hook that
+ * succeeds, under the current SIGCHLD set-up. */
+static void exit_codes_keep_their_meaning(const char *setup) {
+  hl_engine *e = eng(vt_cmds("pre_tool_use", 10, (const char *[]){"sleep 0.1; echo 'policy says no' >&2; exit 2", NULL}));
+  jv *o = run_ev(e, HL_EVENT_PRE_TOOL_USE, PTU_INPUT);
+  CHECK(js(o, "decision") && !strcmp(js(o, "decision"), "deny"),
+        "%s: a PreToolUse hook exiting 2 did not deny (fail open): %s", setup, jraw(o));
+  hl_engine_free(e);
+  e = eng(vt_cmds("post_tool_use", 10, (const char *[]){"sleep 0.1; echo fine", NULL}));
+  o = run_ev(e, HL_EVENT_POST_TOOL_USE, POST_INPUT);
+  CHECK(jnum(o, "hooks[0].exit_code") == 0 && jmsg_count(o, "warning") == 0 && jmsg_count(o, "error") == 0,
+        "%s: a hook exiting 0 was not a success: %s", setup, jraw(o));
+  hl_engine_free(e);
+}
+
+TEST(pre_tool_use_exit_2_denies_when_the_host_ignores_sigchld) {
+  ws_begin();
+  signal(SIGCHLD, SIG_IGN);
+  exit_codes_keep_their_meaning("SIGCHLD SIG_IGN");
+  signal(SIGCHLD, SIG_DFL);
+  test_end();
+}
+
+TEST(pre_tool_use_exit_2_denies_when_the_host_reaps_children_in_a_sigchld_handler) {
+  ws_begin();
+  struct sigaction sa, old;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = reap_all;
+  sa.sa_flags = SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGCHLD, &sa, &old);
+  exit_codes_keep_their_meaning("SIGCHLD reaper handler");
+  sigaction(SIGCHLD, &old, NULL);
+  test_end();
+}
+
 int main(void) {
   RUN(default_sigpipe_host_survives_hooks_that_do_not_read_a_10_mib_payload);
   RUN(default_sigpipe_host_survives_unread_payloads_from_many_threads);
   RUN(library_leaves_the_host_signal_dispositions_alone);
+  RUN(pre_tool_use_exit_2_denies_when_the_host_ignores_sigchld);
+  RUN(pre_tool_use_exit_2_denies_when_the_host_reaps_children_in_a_sigchld_handler);
   return DONE();
 }
