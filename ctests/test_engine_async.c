@@ -365,6 +365,58 @@ TEST(slow_async_callbacks_do_not_stall_other_runs) {
   test_end();
 }
 
+TEST(cancel_racing_with_completion_is_consistent_and_done_runs_once) {
+  ws_begin();
+  enum { N = 600 };
+  hl_engine *e = eng(vt_cmds("pre_tool_use", 10, (const char *[]){"true", NULL}));
+  done_t *d = calloc(N, sizeof *d);
+  hl_status *cancel_st = calloc(N, sizeof *cancel_st);
+  for (int i = 0; i < N; i++) {
+    uint64_t id = 0;
+    hl_engine_run_async(e, i % 2 ? HL_EVENT_PRE_TOOL_USE : HL_EVENT_SESSION_END, i % 2 ? PTU_INPUT : SEND_INPUT, done_fn,
+                        &d[i], &id, NULL);
+    if (i % 3 == 0) sleep_ms(1);
+    cancel_st[i] = hl_engine_cancel(e, id, NULL);
+  }
+  double end = now_ms() + 60000;
+  for (int i = 0; i < N; i++)
+    while (atomic_load(&d[i].calls) == 0 && now_ms() < end) sleep_ms(1);
+  sleep_ms(200);
+  int once = 0, consistent = 0;
+  for (int i = 0; i < N; i++) {
+    if (atomic_load(&d[i].calls) == 1) once++;
+    /* cancel OK: the run was in flight and done gets CANCELLED; NOT_FOUND: it had finished. */
+    if ((cancel_st[i] == HL_OK && d[i].st == HL_ERR_CANCELLED) || (cancel_st[i] == HL_ERR_NOT_FOUND && d[i].st == HL_OK))
+      consistent++;
+    done_clear(&d[i]);
+  }
+  CHECK(once == N, "%d of %d runs got exactly one done", once, N);
+  CHECK(consistent == N, "%d of %d cancel results disagree with the done status", N - consistent, N);
+  hl_engine_free(e);
+  free(d);
+  free(cancel_st);
+  test_end();
+}
+
+TEST(freeing_right_after_submitting_calls_every_done_once_before_returning) {
+  ws_begin();
+  int bad = 0;
+  for (int round = 0; round < 40; round++) {
+    hl_engine *e = eng(round % 2 ? vt_cmds("post_tool_use", 10, (const char *[]){"true", NULL}) : NULL);
+    done_t d[16];
+    memset(d, 0, sizeof d);
+    for (int i = 0; i < 16; i++) hl_engine_run_async(e, HL_EVENT_POST_TOOL_USE, POST_INPUT, done_fn, &d[i], NULL, NULL);
+    hl_engine_free(e);
+    for (int i = 0; i < 16; i++) {
+      if (atomic_load(&d[i].calls) != 1 || (d[i].st != HL_OK && d[i].st != HL_ERR_CANCELLED)) bad++;
+      done_clear(&d[i]);
+    }
+  }
+  sleep_ms(100);
+  CHECK(bad == 0, "%d runs without exactly one done (OK or CANCELLED) when hl_engine_free returned", bad);
+  test_end();
+}
+
 TEST(hl_engine_run_inside_done_is_wrong_thread_and_run_async_works) {
   ws_begin();
   hl_engine *e = eng(NULL);
@@ -647,6 +699,8 @@ int main(void) {
   RUN(cancel_while_a_callback_hook_runs_still_reports_cancelled);
   RUN(cancel_stops_the_later_hooks_of_a_sequential_run);
   RUN(slow_async_callbacks_do_not_stall_other_runs);
+  RUN(cancel_racing_with_completion_is_consistent_and_done_runs_once);
+  RUN(freeing_right_after_submitting_calls_every_done_once_before_returning);
   RUN(hl_engine_run_inside_done_is_wrong_thread_and_run_async_works);
   RUN(hl_engine_free_inside_its_own_done_does_not_deadlock);
   RUN(run_async_validation_failure_returns_error_and_never_calls_done);
