@@ -417,6 +417,32 @@ TEST(freeing_right_after_submitting_calls_every_done_once_before_returning) {
   test_end();
 }
 
+TEST(replacing_a_callback_hook_in_flight_defers_its_free_until_the_call_returns) {
+  ws_begin();
+  hl_engine *e = eng(NULL);
+  cb_t old = {.sleep_ms = 600}, repl = {0};
+  CHECK_STATUS(hl_engine_add_callback_hook(e, HL_EVENT_NOTIFICATION, NULL, "same", cb_fn, &old, cb_free, NULL), HL_OK);
+  done_t d = {0};
+  CHECK_STATUS(hl_engine_run_async(e, HL_EVENT_NOTIFICATION, NOTIF_INPUT, done_fn, &d, NULL, NULL), HL_OK);
+  double end = now_ms() + 5000;
+  while (atomic_load(&old.in_flight) == 0 && now_ms() < end) sleep_ms(2);
+  CHECK(atomic_load(&old.in_flight) == 1, "callback never started");
+  CHECK_STATUS(hl_engine_add_callback_hook(e, HL_EVENT_NOTIFICATION, NULL, "same", cb_fn, &repl, cb_free, NULL), HL_OK);
+  CHECK(wait_calls(&d.calls, 1, 5000), "run never finished");
+  end = now_ms() + 3000;
+  while (atomic_load(&old.frees) == 0 && now_ms() < end) sleep_ms(5);
+  CHECK(atomic_load(&old.frees) == 1, "replaced user_data freed %d times", atomic_load(&old.frees));
+  CHECK(atomic_load(&old.freed_while_in_flight) == 0, "replaced user_data freed while its call was in flight");
+  /* The next run uses the replacement. */
+  run_ev(e, HL_EVENT_NOTIFICATION, NOTIF_INPUT);
+  CHECK(atomic_load(&repl.calls) == 1 && atomic_load(&old.calls) == 1, "calls: old %d new %d", atomic_load(&old.calls),
+        atomic_load(&repl.calls));
+  hl_engine_free(e);
+  CHECK(atomic_load(&repl.frees) == 1, "replacement freed %d times", atomic_load(&repl.frees));
+  done_clear(&d);
+  test_end();
+}
+
 TEST(hl_engine_run_inside_done_is_wrong_thread_and_run_async_works) {
   ws_begin();
   hl_engine *e = eng(NULL);
@@ -651,9 +677,9 @@ TEST(concurrent_event_hooks_run_in_parallel_and_merge_in_configuration_order) {
   ws_begin();
   const char *cmds[9];
   for (int i = 0; i < 8; i++)
-    cmds[i] = fmt("sleep 1.%d; printf '%%s' '{\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUse\","
-                  "\"additionalContext\":\"ctx-%d\"}}'",
-                  7 - i, i);
+    cmds[i] = fmt("sleep 1.%d; printf '%%s' '{\"systemMessage\":\"msg-%d\",\"hookSpecificOutput\":{"
+                  "\"hookEventName\":\"PostToolUse\",\"additionalContext\":\"ctx-%d\"}}'",
+                  7 - i, i, i);
   cmds[8] = NULL;
   hl_engine *e = eng(vt_cmds("post_tool_use", 30, cmds));
   double t0 = now_ms();
@@ -664,6 +690,7 @@ TEST(concurrent_event_hooks_run_in_parallel_and_merge_in_configuration_order) {
   CHECK_LEN(o, "hooks", 8);
   for (int i = 0; i < 8; i++) {
     CHECK_STR(o, fmt("additional_context[%d]", i), fmt("ctx-%d", i));
+    CHECK_STR(o, fmt("messages[%d].text", i), fmt("msg-%d", i));
     CHECK_STR(o, fmt("hooks[%d].command", i), cmds[i]);
   }
   hl_engine_free(e);
@@ -701,6 +728,7 @@ int main(void) {
   RUN(slow_async_callbacks_do_not_stall_other_runs);
   RUN(cancel_racing_with_completion_is_consistent_and_done_runs_once);
   RUN(freeing_right_after_submitting_calls_every_done_once_before_returning);
+  RUN(replacing_a_callback_hook_in_flight_defers_its_free_until_the_call_returns);
   RUN(hl_engine_run_inside_done_is_wrong_thread_and_run_async_works);
   RUN(hl_engine_free_inside_its_own_done_does_not_deadlock);
   RUN(run_async_validation_failure_returns_error_and_never_calls_done);
