@@ -241,9 +241,26 @@ TEST(faulty_runs_leak_no_file_descriptors) {
   test_end();
 }
 
+TEST(concurrent_hooks_time_out_together_not_one_after_another) {
+  ws_begin();
+  const char *cmds[] = {"trap '' TERM INT HUP; sleep 1000", "sleep 1000", "sleep 1000 & sleep 1000", "echo fast", NULL};
+  hl_engine *e = eng_new(opts(vt_cmds("notification", 1, cmds), NULL));
+  double t0 = now_ms();
+  jv *o = run_ev(e, HL_EVENT_NOTIFICATION, NOTIF_INPUT);
+  double dt = now_ms() - t0;
+  CHECK(dt < 3000, "three 1 s timeouts took %.0f ms", dt);
+  for (int i = 0; i < 3; i++) CHECK_BOOL(o, fmt("hooks[%d].timed_out", i), 1);
+  CHECK_BOOL(o, "hooks[3].timed_out", 0);
+  CHECK_MSG(o, "info", "fast");
+  CHECK_NO_ZOMBIE();
+  hl_engine_free(e);
+  test_end();
+}
+
 int main(void) {
   RUN(hook_that_sleeps_forever_is_killed_at_timeout);
   RUN(grandchild_holding_stdout_is_killed_and_run_returns);
+  RUN(concurrent_hooks_time_out_together_not_one_after_another);
   RUN(grandchild_in_another_session_holding_pipes_does_not_block_the_run);
   RUN(one_gib_of_stdout_is_capped_with_bounded_memory);
   RUN(stderr_flood_is_capped);

@@ -368,9 +368,25 @@ TEST(hooks_run_in_their_own_process_group) {
   test_end();
 }
 
+TEST(payload_is_readable_through_dev_stdin_and_read) {
+  ws_begin();
+  hl_engine *e = eng1(HL_EVENT_PRE_TOOL_USE, fmt("cat /dev/stdin > '%s'", wpath("a.json")), NULL);
+  run_ev(e, HL_EVENT_PRE_TOOL_USE, PTU_INPUT);
+  jv *p = read_json(wpath("a.json"));
+  CHECK_STR(p, "tool_name", "Bash");
+  hl_engine_free(e);
+  e = eng1(HL_EVENT_PRE_TOOL_USE, fmt("IFS= read -r line; printf '%%s' \"$line\" > '%s'", wpath("b.json")), NULL);
+  run_ev(e, HL_EVENT_PRE_TOOL_USE, PTU_INPUT);
+  p = read_json(wpath("b.json"));
+  CHECK_STR(p, "tool_use_id", "call-1");
+  hl_engine_free(e);
+  test_end();
+}
+
 int main(void) {
   RUN(payload_has_session_cwd_event_transcript_and_tool_use_id);
   RUN(payload_is_compact_json_with_one_trailing_newline);
+  RUN(payload_is_readable_through_dev_stdin_and_read);
   RUN(payload_cwd_and_hook_cwd_are_the_canonical_workspace);
   RUN(transcript_path_null_then_set_then_cleared);
   RUN(transcript_path_option_is_used);
