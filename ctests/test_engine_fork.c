@@ -21,7 +21,10 @@ enum {
   C_OLD_OTHER = 16,     /* old engine: another call neither failed with FORKED nor succeeded */
 };
 
-/* What the child does; returns the exit code (0 = all good). */
+static int32_t noop_cb(void *ud, const char *c, size_t l, hl_reply *r) { return 0; }
+
+/* What the child does; returns the exit code (0 = all good). Every call on the pre-fork handle
+ * must return (FORKED or a plain success), never hang: alarm(20) turns a hang into SIGALRM. */
 static int child_body(hl_engine *old, int free_old) {
   int code = 0;
   char *out = NULL, *err = NULL;
@@ -45,6 +48,18 @@ static int child_body(hl_engine *old, int free_old) {
   st = hl_engine_command_digest(old, &s, NULL);
   if (st != HL_ERR_FORKED && st != HL_OK) code |= C_OLD_OTHER;
   hl_string_free(s);
+  st = hl_engine_command_previews(old, &s, NULL);
+  if (st != HL_ERR_FORKED && st != HL_OK) code |= C_OLD_OTHER;
+  hl_string_free(s);
+  st = hl_engine_set_transcript_path(old, "/t/child.jsonl", NULL);
+  if (st != HL_ERR_FORKED && st != HL_OK) code |= C_OLD_OTHER;
+  st = hl_engine_add_callback_hook(old, HL_EVENT_STOP, NULL, "child", noop_cb, NULL, NULL, NULL);
+  if (st != HL_ERR_FORKED && st != HL_OK) code |= C_OLD_OTHER;
+  st = hl_engine_reload(old, opts(NULL, NULL), NULL);
+  if (st != HL_ERR_FORKED && st != HL_OK) code |= C_OLD_OTHER;
+  st = hl_engine_approve_workspace_hooks(old, false, NULL);
+  if (st != HL_ERR_FORKED && st != HL_OK) code |= C_OLD_OTHER;
+  hl_engine_workspace_gated(old);
   hl_engine_workspace_hooks_need_approval(old);
   if (free_old) hl_engine_free(old);
 
