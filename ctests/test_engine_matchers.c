@@ -361,6 +361,25 @@ TEST(callback_hook_receives_the_same_payload_as_a_command) {
   test_end();
 }
 
+TEST(callback_hook_sees_updated_input_and_can_rewrite_it) {
+  ws_begin();
+  hl_engine *e = eng(vt_cmds("pre_tool_use", 0, (const char *[]){say("{\"hookSpecificOutput\":{\"updatedInput\":{\"command\":\"from-command\"}}}"), NULL}));
+  cbd a = {.mode = CB_JSON, .arg = "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"updatedInput\":{\"command\":\"from-callback\"}}}"};
+  cbd b = {.tag = "b"};
+  CHECK_STATUS(add_cb(e, HL_EVENT_PRE_TOOL_USE, NULL, "rewrite", &a), HL_OK);
+  CHECK_STATUS(add_cb(e, HL_EVENT_PRE_TOOL_USE, NULL, "observe", &b), HL_OK);
+  jv *o = run_ev(e, HL_EVENT_PRE_TOOL_USE, PTU_INPUT);
+  jv *ca = track_jv(jv_parse(a.ctx ? a.ctx : ""));
+  jv *cb = track_jv(jv_parse(b.ctx ? b.ctx : ""));
+  CHECK_STR(ca, "tool_input.command", "from-command");
+  CHECK_STR(cb, "tool_input.command", "from-callback");
+  CHECK_STR(o, "updated_input.command", "from-callback");
+  hl_engine_free(e);
+  cbd_clear(&a);
+  cbd_clear(&b);
+  test_end();
+}
+
 TEST(callback_hook_set_json_reply_is_read_like_stdout) {
   ws_begin();
   hl_engine *e = eng(NULL);
@@ -598,6 +617,7 @@ int main(void) {
   RUN(task_completion_aliases_run_after_stop_hooks_in_that_order);
   RUN(configured_hooks_run_before_callback_hooks_in_order_added);
   RUN(callback_hook_receives_the_same_payload_as_a_command);
+  RUN(callback_hook_sees_updated_input_and_can_rewrite_it);
   RUN(callback_hook_set_json_reply_is_read_like_stdout);
   RUN(callback_hook_deny_is_exit_2_with_stderr);
   RUN(callback_hook_deny_is_exit_2_whatever_it_returns);
