@@ -325,6 +325,9 @@ TEST(engine_run_rejects_missing_and_mistyped_input_fields_naming_the_field) {
                    triggers[i], modes[i % 3]),
                HL_OK, NULL);
   expect_run(e, HL_EVENT_PRE_TOOL_USE, "{\"tool_name\":\"Bash\",\"tool_input\":null}", HL_OK, NULL);
+  const char *responses[] = {"null", "0", "\"text\"", "[1,{}]", "{\"a\":[]}", "false"};
+  for (int i = 0; i < 6; i++)
+    expect_run(e, HL_EVENT_POST_TOOL_USE, fmt("{\"tool_name\":\"Bash\",\"tool_response\":%s}", responses[i]), HL_OK, NULL);
   hl_engine_free(e);
   test_end();
 }

@@ -693,13 +693,40 @@ TEST(timeout_on_permission_request_is_no_decision) {
   test_end();
 }
 
-TEST(outcome_shape_has_every_common_field) {
+TEST(outcome_of_every_event_has_exactly_its_fields) {
   ws_begin();
+  static const char *extra[12] = {
+      "additional_context",                               /* SessionStart */
+      "",                                                 /* SessionEnd */
+      "",                                                 /* SubagentStart */
+      "",                                                 /* SubagentStop */
+      "allow_prompt block_reason additional_context",     /* UserPromptSubmit */
+      "decision reason updated_input additional_context", /* PreToolUse */
+      "block_reason additional_context",                  /* PostToolUse */
+      "decision",                                         /* PermissionRequest */
+      "",                                                 /* PreCompact */
+      "block_reason",                                     /* Stop */
+      "",                                                 /* Notification */
+      "block_reason additional_context",                  /* PostToolUseFailure */
+  };
   for (int ev = 0; ev < 12; ev++) {
     hl_engine *e = eng(NULL);
     jv *o = run_ev(e, ev, eu_inputs[ev]);
     CHECK(jlen(o, "messages") == 0 && jb(o, "continue") == 1 && jnull(o, "stop_reason") && jlen(o, "hooks") == 0,
           "%s: empty outcome wrong: %s", hl_event_name(ev), jraw(o));
+    char *want = fmt("%s messages continue stop_reason hooks", extra[ev]);
+    long n = 0;
+    for (char *w = want; *w;) {
+      size_t k = strcspn(w, " ");
+      if (k) {
+        char *key = fmt("%.*s", (int)k, w);
+        CHECK(jhas(o, key), "%s outcome lacks `%s`: %s", hl_event_name(ev), key, jraw(o));
+        n++;
+      }
+      w += k;
+      while (*w == ' ') w++;
+    }
+    CHECK(jlen(o, "") == n, "%s outcome has %ld fields, want %ld: %s", hl_event_name(ev), jlen(o, ""), n, jraw(o));
     hl_engine_free(e);
   }
   test_end();
@@ -771,6 +798,6 @@ int main(void) {
   RUN(timeout_on_observer_event_is_error_and_run_goes_on);
   RUN(timeout_on_user_prompt_submit_does_not_block);
   RUN(timeout_on_permission_request_is_no_decision);
-  RUN(outcome_shape_has_every_common_field);
+  RUN(outcome_of_every_event_has_exactly_its_fields);
   return DONE();
 }
