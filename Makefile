@@ -6,7 +6,7 @@ LIBDIR := target/release
 CBINDGEN_VERSION := 0.29.0
 BUILD := build
 
-.PHONY: all lib header setup demo test test-rust test-header test-c test-c-valgrind test-go test-node bench fuzz soak clean
+.PHONY: all lib header setup demo test test-rust test-header test-c test-c-valgrind test-go test-node bench soak clean
 
 all: lib
 
@@ -47,6 +47,13 @@ test-go: lib
 
 test-node: lib
 	cd bindings/node && npm test
+
+# Mixed load for a fixed number of iterations; RSS, fds and zombies must stay
+# flat (not part of CI; SOAK_ITERATIONS=N to change the length).
+soak: lib
+	mkdir -p $(BUILD)
+	$(CC) -O2 -Wall -Wextra -Werror -Iinclude soak/soak.c -L$(LIBDIR) -lhookline -lpthread -Wl,-rpath,$(CURDIR)/$(LIBDIR) -o $(BUILD)/soak
+	$(BUILD)/soak
 
 clean:
 	$(CARGO) clean
