@@ -111,10 +111,11 @@ static done_t many_done[N_RUNS];
 static uint64_t many_ids[N_RUNS];
 static atomic_int many_submit_fail;
 static hl_engine *many_engine;
+static int n_runs = N_RUNS; /* fewer under valgrind: its default thread limit (500) is below the runtime's blocking pool */
 
 static void *submit_thread(void *arg) {
   int t = (int)(intptr_t)arg;
-  for (int i = t; i < N_RUNS; i += N_THREADS) {
+  for (int i = t; i < n_runs; i += N_THREADS) {
     char *err = NULL;
     hl_status st = hl_engine_run_async(many_engine, HL_EVENT_PRE_TOOL_USE, PTU_INPUT, done_fn, &many_done[i],
                                        &many_ids[i], &err);
@@ -138,7 +139,9 @@ TEST(thousand_async_runs_from_8_threads_call_done_exactly_once) {
   cb_t cb = {0};
   CHECK_STATUS(hl_engine_add_callback_hook(many_engine, HL_EVENT_PRE_TOOL_USE, NULL, "count", cb_fn, &cb, cb_free, NULL),
                HL_OK);
+  n_runs = under_valgrind() ? 200 : N_RUNS;
   memset(many_done, 0, sizeof many_done);
+  memset(many_ids, 0, sizeof many_ids);
   pthread_t th[N_THREADS];
   double t0 = now_ms();
   for (int t = 0; t < N_THREADS; t++) pthread_create(&th[t], NULL, submit_thread, (void *)(intptr_t)t);
@@ -146,12 +149,12 @@ TEST(thousand_async_runs_from_8_threads_call_done_exactly_once) {
   CHECK(atomic_load(&many_submit_fail) == 0, "%d submissions failed", atomic_load(&many_submit_fail));
   int all = 1;
   double end = now_ms() + 90000;
-  for (int i = 0; i < N_RUNS && now_ms() < end; i++)
+  for (int i = 0; i < n_runs && now_ms() < end; i++)
     while (atomic_load(&many_done[i].calls) == 0 && now_ms() < end) sleep_ms(2);
   double dt = now_ms() - t0;
   sleep_ms(200); /* a second call would show up here */
   int bad_count = 0, bad_status = 0;
-  for (int i = 0; i < N_RUNS; i++) {
+  for (int i = 0; i < n_runs; i++) {
     if (atomic_load(&many_done[i].calls) != 1) bad_count++;
     if (many_done[i].st != HL_OK || !many_done[i].had_outcome || many_done[i].had_err) bad_status++;
     if (many_done[i].outcome && (!strstr(many_done[i].outcome, "\"decision\":\"continue\"") ||
@@ -164,15 +167,15 @@ TEST(thousand_async_runs_from_8_threads_call_done_exactly_once) {
   CHECK(bad_count == 0, "%d runs did not get exactly one done", bad_count);
   CHECK(bad_status == 0, "%d runs had a bad status/outcome", bad_status);
   CHECK(all, "a done ran on the main thread");
-  CHECK(atomic_load(&cb.calls) == N_RUNS, "callback hook ran %d times", atomic_load(&cb.calls));
-  qsort(many_ids, N_RUNS, sizeof many_ids[0], cmp_u64);
+  CHECK(atomic_load(&cb.calls) == n_runs, "callback hook ran %d times", atomic_load(&cb.calls));
+  qsort(many_ids, n_runs, sizeof many_ids[0], cmp_u64);
   int dup = 0;
-  for (int i = 0; i < N_RUNS; i++) {
+  for (int i = 0; i < n_runs; i++) {
     if (many_ids[i] == 0) dup++;
     if (i && many_ids[i] == many_ids[i - 1]) dup++;
   }
   CHECK(dup == 0, "%d zero or duplicate run ids", dup);
-  fprintf(stderr, "  %d async runs in %.0f ms\n", N_RUNS, dt);
+  fprintf(stderr, "  %d async runs in %.0f ms\n", n_runs, dt);
   hl_engine_free(many_engine);
   CHECK(atomic_load(&cb.frees) == 1, "callback user_data freed %d times", atomic_load(&cb.frees));
   CHECK(zombie_children() == 0, "zombies after the async runs");
@@ -367,7 +370,7 @@ TEST(slow_async_callbacks_do_not_stall_other_runs) {
 
 TEST(cancel_racing_with_completion_is_consistent_and_done_runs_once) {
   ws_begin();
-  enum { N = 600 };
+  const int N = under_valgrind() ? 150 : 600;
   hl_engine *e = eng(vt_cmds("pre_tool_use", 10, (const char *[]){"true", NULL}));
   done_t *d = calloc(N, sizeof *d);
   hl_status *cancel_st = calloc(N, sizeof *cancel_st);
