@@ -257,6 +257,30 @@ TEST(concurrent_hooks_time_out_together_not_one_after_another) {
   test_end();
 }
 
+TEST(hook_that_cannot_be_started_gives_an_error_message) {
+  ws_begin();
+  /* The workspace disappears after the engine was created. */
+  mkdir(wpath("gone"), 0700);
+  hl_engine *e = eng_new(fmt("{\"workspace\":%s,\"session_id\":\"s\",\"hooks\":%s}", jstr(wpath("gone")),
+                             vt_cmds("post_tool_use", 5, (const char *[]){"echo hi", NULL})));
+  rmdir(wpath("gone"));
+  jv *o = run_ev(e, HL_EVENT_POST_TOOL_USE, POST_INPUT);
+  CHECK(jmsg_count(o, "error") >= 1, "no error for a hook that could not start: %s", jraw(o));
+  CHECK_NULL(o, "hooks[0].exit_code");
+  hl_engine_free(e);
+  /* A command longer than the kernel allows for one argument (E2BIG). */
+  char *big = malloc(300001);
+  memset(big, 'x', 300000);
+  big[300000] = 0;
+  e = eng(vt_cmds("post_tool_use", 5, (const char *[]){fmt("echo %s", big), NULL}));
+  free(big);
+  o = run_ev(e, HL_EVENT_POST_TOOL_USE, POST_INPUT);
+  CHECK(jmsg_count(o, "error") >= 1, "no error for an unstartable command");
+  CHECK_NO_ZOMBIE();
+  hl_engine_free(e);
+  test_end();
+}
+
 int main(void) {
   RUN(hook_that_sleeps_forever_is_killed_at_timeout);
   RUN(grandchild_holding_stdout_is_killed_and_run_returns);
@@ -269,6 +293,7 @@ int main(void) {
   RUN(invalid_utf8_output_is_decoded_lossily_into_valid_json);
   RUN(background_process_is_not_waited_for_nor_killed);
   RUN(faulty_runs_leak_no_file_descriptors);
+  RUN(hook_that_cannot_be_started_gives_an_error_message);
   CHECK(zombie_children() == 0, "zombies at exit");
   return DONE();
 }
