@@ -229,8 +229,15 @@ impl ShellGuard {
         self.reaped = true;
     }
 
-    /// Non-blocking reap. `Some(None)`: gone, status unknown (ECHILD).
-    fn try_reap(&mut self) -> Option<Option<ExitStatus>> {
+    /// Non-blocking reap. `Some(None)`: gone, status unknown.
+    ///
+    /// When somebody else reaped the shell (ECHILD: the host ignores SIGCHLD,
+    /// so the kernel reaps its children, or a host handler calls
+    /// `waitpid(-1)`), the status is read from the shell's pidfd instead
+    /// (Linux 6.15+), so an `exit 2` deny is never lost to the host's
+    /// signal set-up. Older kernels leave it unknown (PreToolUse then
+    /// fails closed).
+    fn try_reap(&mut self, pidfd: Option<&OwnedFd>) -> Option<Option<ExitStatus>> {
         match self.child.try_wait() {
             Ok(Some(status)) => {
                 self.reaped = true;
@@ -238,12 +245,21 @@ impl ShellGuard {
             }
             Ok(None) => None,
             Err(e) => {
-                crate::hl_debug!(
-                    "cannot collect the exit status of hook shell {}: {e}",
-                    self.child.id()
-                );
                 self.reaped = true;
-                Some(None)
+                let raw = pidfd.and_then(|fd| {
+                    // The exit information is published as the task is
+                    // released; allow a moment for a concurrent reaper.
+                    (0..20).find_map(|i| {
+                        if i > 0 {
+                            std::thread::sleep(Duration::from_millis(1));
+                        }
+                        crate::ffi::sys::pidfd_exit_status(fd.as_fd())
+                    })
+                });
+                if raw.is_none() {
+                    crate::hl_debug!("cannot collect the exit status of hook shell {}: {e}", self.child.id());
+                }
+                Some(raw.map(ExitStatus::from_raw))
             }
         }
     }
@@ -495,13 +511,13 @@ fn run(
         let now = Instant::now();
         if deadline.is_some_and(|d| now >= d) {
             // It may have exited just now, before we saw its pidfd.
-            if let Some(status) = shell.try_reap() {
+            if let Some(status) = shell.try_reap(pidfd.as_ref()) {
                 break Ending::Exited(status);
             }
             break Ending::TimedOut;
         }
         if pidfd.is_none() && (now >= next_tick || (!stdout.open() && !stderr.open())) {
-            if let Some(status) = shell.try_reap() {
+            if let Some(status) = shell.try_reap(pidfd.as_ref()) {
                 break Ending::Exited(status);
             }
             next_tick = now + FALLBACK_TICK;
@@ -534,7 +550,7 @@ fn run(
             feeder.pump();
         }
         if !revents[3].is_empty() {
-            if let Some(status) = shell.try_reap() {
+            if let Some(status) = shell.try_reap(pidfd.as_ref()) {
                 break Ending::Exited(status);
             }
         }

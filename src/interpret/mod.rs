@@ -108,6 +108,12 @@ impl HookExecution {
     }
 }
 
+/// Why a hook's exit status can be unknown: the process was reaped by
+/// someone else (the host ignores SIGCHLD, so the kernel reaps children, or
+/// a host handler calls `waitpid(-1)`).
+pub(crate) const UNKNOWN_STATUS: &str =
+    "ended with an unknown exit status (the host process reaped it: SIGCHLD ignored or a waitpid(-1) handler)";
+
 /// How a hook ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Exit {
@@ -281,6 +287,13 @@ impl Shared {
     }
 
     /// The timeout message (an error on every event). Returns its text.
+    /// The error for a hook whose exit status was lost; returns its text.
+    pub(crate) fn status_lost(&mut self, run: &HookRun) -> String {
+        let text = format!("{} {UNKNOWN_STATUS}", run.who());
+        self.push(HookMessageLevel::Error, text.clone());
+        text
+    }
+
     pub(crate) fn timed_out(&mut self, run: &HookRun) -> String {
         let text = if run.timeout_seconds > 0 {
             format!("{} timed out after {} s", run.who(), run.timeout_seconds)
@@ -303,7 +316,7 @@ impl Shared {
             }
             Exit::Code(code) => format!("exited with code {code}"),
             Exit::Signal(Some(signal)) => format!("was killed by signal {signal}"),
-            Exit::Signal(None) => "terminated abnormally".to_owned(),
+            Exit::Signal(None) => UNKNOWN_STATUS.to_owned(),
         };
         match run.stderr {
             Some(stderr) => self.push(level, format!("{} {how}: {stderr}", run.who())),

@@ -6,6 +6,7 @@
 //! | exit 2, stderr | **deny**, reason = stderr; stdout (JSON or text) ignored |
 //! | exit 2, no stderr | error message `... exited with code 2 without stderr feedback`; no decision; stdout ignored |
 //! | other non-zero exit, signal | warning (with stderr); stdout still read |
+//! | exit status unknown (reaped by the host) | error message; **deny** (fail closed: an `exit 2` deny must not be lost) unless an earlier hook said `ask` |
 //! | exit 0 with stderr | warning |
 //! | plain stdout | info message (none with `quiet_success_output` on exit 0) |
 //! | JSON `continue: false` | **deny**; reason: a `deny` decision's own reason, else `stopReason`, else `reason` |
@@ -40,6 +41,13 @@ impl PreToolRules {
         match run.exit {
             Exit::TimedOut => {
                 let message = sh.timed_out(run);
+                if self.decision == PreToolHookDecision::Ask {
+                    return false;
+                }
+                return self.decide(PreToolHookDecision::Deny, Some(message));
+            }
+            Exit::Signal(None) => {
+                let message = sh.status_lost(run);
                 if self.decision == PreToolHookDecision::Ask {
                     return false;
                 }
