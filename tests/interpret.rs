@@ -1363,3 +1363,23 @@ fn failed_callback_json_reply_is_still_honoured() {
     let out = outcome(HookEvent::Stop, &[exec]);
     assert_eq!(out["block_reason"], "from failed cb");
 }
+
+fn status_lost() -> HookExecution {
+    HookExecution { label: "./check.sh".into(), exit_code: None, signal: None, ..HookExecution::default() }
+}
+
+#[test]
+fn pre_tool_use_unknown_exit_status_denies_fail_closed() {
+    let (out, absorbed) = run_with(HookEvent::PreToolUse, false, &[status_lost(), ok("")]);
+    assert_eq!(out["decision"], "deny");
+    assert!(out["reason"].as_str().unwrap().contains("unknown exit status"));
+    assert!(messages(&out, "error")[0].contains("unknown exit status"));
+    assert_eq!(absorbed, 1);
+}
+
+#[test]
+fn unknown_exit_status_on_an_observer_event_is_an_error_message_only() {
+    let out = outcome(HookEvent::PostToolUse, &[status_lost()]);
+    assert_eq!(out["block_reason"], Value::Null);
+    assert!(messages(&out, "warning").iter().chain(messages(&out, "error").iter()).any(|m| m.contains("unknown exit status")));
+}
