@@ -81,6 +81,7 @@ for t in "${tests[@]}"; do
       --trace-children=no \
       --child-silent-after-fork=yes \
       --num-callers=40 \
+      --max-threads=1000 \
       --suppressions="$supp" \
       --log-file="$log" \
       "$exe" >"$log.out" 2>&1; then
