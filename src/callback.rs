@@ -72,3 +72,14 @@ pub fn invoke(cb: &dyn HostCallback, context_json: &str) -> CallResult {
         Err(_) => CallResult::failed(),
     }
 }
+
+/// The text of a caught panic payload (for error messages).
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic".to_string()
+    }
+}

@@ -31,7 +31,7 @@ use crate::error::{Error, Result, Status};
 use crate::event::HookEvent;
 use crate::gate::{self, LifecycleHookCommandPreview};
 use crate::interpret::{
-    CommonOutcome, EventInterpreter, HookExecution, HookKind, HookOutcome, HookReport,
+    CommonOutcome, EventInterpreter, HookExecution, HookOutcome, HookReport,
     PermissionRequestHookOutcome, PostToolHookOutcome, PreToolHookOutcome, SessionStartHookOutcome,
     StopHookOutcome, UserPromptHookOutcome,
 };
@@ -790,18 +790,7 @@ impl RunCtx<'_> {
             let report = HookReport::not_approved(&hook.command);
             return Ok(Executed { report, exec: None, skipped_label: Some(hook.command.clone()), spawn_error: None });
         }
-        let mut report = HookReport {
-            kind: HookKind::Command,
-            command: Some(hook.command.clone()),
-            name: None,
-            exit_code: None,
-            signal: None,
-            timed_out: false,
-            duration_ms: 0.0,
-            stdout_truncated: false,
-            stderr_truncated: false,
-            skipped: None,
-        };
+        let mut report = HookReport::command(&hook.command);
         self.check_cancelled()?;
         let spec = CommandSpec {
             command: &hook.command,
@@ -853,18 +842,7 @@ impl RunCtx<'_> {
         let result = invoke(cb.callback.as_ref(), payload);
         let elapsed = started.elapsed();
         let exec = HookExecution::from_callback(self.event, &cb.name, &result);
-        let report = HookReport {
-            kind: HookKind::Callback,
-            command: None,
-            name: Some(cb.name.clone()),
-            exit_code: exec.exit_code,
-            signal: None,
-            timed_out: false,
-            duration_ms: elapsed.as_secs_f64() * 1000.0,
-            stdout_truncated: false,
-            stderr_truncated: false,
-            skipped: None,
-        };
+        let report = HookReport::callback(&cb.name, exec.exit_code.unwrap_or(1), elapsed.as_secs_f64() * 1000.0);
         let done = Executed { report, exec: Some(exec), skipped_label: None, spawn_error: None };
         self.check_cancelled()?;
         Ok(done)

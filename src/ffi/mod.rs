@@ -134,15 +134,6 @@ pub(crate) fn temp_c_string(s: &str) -> CString {
     CString::new(s).unwrap_or_else(|_| CString::new(s.replace('\0', "\u{FFFD}")).unwrap_or_default())
 }
 
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = payload.downcast_ref::<&str>() {
-        (*s).to_string()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "unknown panic".to_string()
-    }
-}
 
 /// Run a fallible exported body: clear `*errmsg`, catch panics, report errors.
 pub(crate) fn call_status<F>(errmsg: *mut *mut c_char, body: F) -> hl_status
@@ -154,7 +145,7 @@ where
         Ok(r) => r,
         Err(payload) => Err(Error::new(
             Status::Panic,
-            format!("internal error (panic caught at the C boundary): {}", panic_message(&*payload)),
+            format!("internal error (panic caught at the C boundary): {}", crate::callback::panic_message(&*payload)),
         )),
     };
     match result {

@@ -58,6 +58,11 @@ impl HookReport {
     /// `"skipped":"not_approved"`, `exit_code` null, `timed_out` false,
     /// `duration_ms` 0.
     pub fn not_approved(command: &str) -> HookReport {
+        HookReport { skipped: Some(Self::NOT_APPROVED.to_owned()), ..HookReport::command(command) }
+    }
+
+    /// A command's report before it runs: every result field empty.
+    pub fn command(command: &str) -> HookReport {
         HookReport {
             kind: HookKind::Command,
             command: Some(command.to_owned()),
@@ -68,7 +73,19 @@ impl HookReport {
             duration_ms: 0.0,
             stdout_truncated: false,
             stderr_truncated: false,
-            skipped: Some(Self::NOT_APPROVED.to_owned()),
+            skipped: None,
+        }
+    }
+
+    /// A callback hook's report.
+    pub fn callback(name: &str, exit_code: i32, duration_ms: f64) -> HookReport {
+        HookReport {
+            kind: HookKind::Callback,
+            command: None,
+            name: Some(name.to_owned()),
+            exit_code: Some(exit_code),
+            duration_ms,
+            ..HookReport::command("")
         }
     }
 }

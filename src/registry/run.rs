@@ -122,15 +122,6 @@ impl<'a, T: PointContext> Ctx<'a, T> {
     }
 }
 
-fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = payload.downcast_ref::<&str>() {
-        (*s).to_string()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "unknown panic".to_string()
-    }
-}
 
 /// Read a decide reply `{"allow":bool,"message":str,"modified_args":obj?}`.
 /// `null` is no opinion; `allow` defaults to true and `message` to "".
@@ -233,7 +224,7 @@ impl Hooks {
                 typed => match ctx.typed() {
                     Ok(t) => match catch_unwind(AssertUnwindSafe(|| t.call(typed))) {
                         Ok(o) => o,
-                        Err(payload) => Outcome::Failed(format!("panicked: {}", panic_text(&*payload))),
+                        Err(payload) => Outcome::Failed(format!("panicked: {}", crate::callback::panic_message(&*payload))),
                     },
                     Err(e) => Outcome::Failed(e),
                 },
