@@ -257,7 +257,10 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let (sel, eb, mode) = (data[0], data[1], data[2]);
-    let mut parts = data[3..].splitn(3, |&b| b == 0).map(|p| CString::new(p).unwrap());
+    // A C host's string ends at its first NUL: the third part stops there too.
+    let mut parts = data[3..]
+        .splitn(3, |&b| b == 0)
+        .map(|p| CString::new(p.split(|&b| b == 0).next().unwrap_or_default()).unwrap());
     let s1 = parts.next().unwrap_or_default();
     let s2 = parts.next();
     let s3 = parts.next();
