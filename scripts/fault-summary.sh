@@ -31,12 +31,13 @@ case "$target_dir" in /*) ;; *) target_dir="$root/$target_dir" ;; esac
 
 # fault id | what the hook does | tests
 FAULTS=(
-  "hang|a hook that never exits|rust:timeout_kills_a_hook_that_sleeps_forever c:test_engine_faults:hook_that_sleeps_forever_is_killed_at_timeout"
+  "hang|a hook that never exits|rust:timeout_kills_a_hook_that_sleeps_forever c:test_engine_faults:hook_that_sleeps_forever_is_killed_at_timeout c:test_engine_faults:concurrent_hooks_time_out_together_not_one_after_another"
   "grandchild|a hook whose grandchild keeps the pipes open|rust:timeout_kills_grandchild_that_holds_the_pipes rust:timeout_kills_every_level_of_the_process_group rust:background_process_left_behind_neither_delays_return_nor_is_killed c:test_engine_faults:grandchild_holding_stdout_is_killed_and_run_returns c:test_engine_faults:grandchild_in_another_session_holding_pipes_does_not_block_the_run c:test_engine_faults:background_process_is_not_waited_for_nor_killed"
   "flood|a hook that floods stdout (1 GiB) or stderr|rust:gigabyte_of_output_keeps_memory_bounded rust:output_beyond_max_output_bytes_is_drained_and_dropped c:test_engine_faults:one_gib_of_stdout_is_capped_with_bounded_memory c:test_engine_faults:stderr_flood_is_capped"
   "unread-payload|a hook that never reads its 10 MiB payload (or closes stdin)|rust:hook_that_never_reads_a_10_mib_payload_exits_normally rust:hook_that_closes_stdin_midway_is_not_an_error rust:writing_to_a_hook_that_closed_stdin_never_raises_sigpipe c:test_engine_faults:hook_that_never_reads_a_10_mib_payload_is_fine c:test_engine_sigpipe:default_sigpipe_host_survives_hooks_that_do_not_read_a_10_mib_payload c:test_engine_sigpipe:default_sigpipe_host_survives_unread_payloads_from_many_threads"
   "signal|a hook killed by a signal|rust:killed_by_signal_reports_the_signal_and_no_exit_code c:test_engine_faults:hooks_killed_by_signals_leave_no_zombie"
   "invalid-utf8|a hook that prints invalid UTF-8|rust:invalid_utf8_output_is_returned_as_raw_bytes c:test_engine_faults:invalid_utf8_output_is_decoded_lossily_into_valid_json"
+  "spawn-failure|a hook that cannot be started (workspace gone, E2BIG)|rust:spawn_failure_is_an_error_not_a_panic c:test_engine_faults:hook_that_cannot_be_started_gives_an_error_message"
   "leaks|repeated faulty runs (descriptors, zombies)|rust:no_descriptor_leak_across_200_runs_including_timeouts c:test_engine_faults:faulty_runs_leak_no_file_descriptors"
   "host-sigchld|a host that ignores or reaps SIGCHLD itself|rust:host_ignoring_sigchld_still_gets_prompt_results c:test_engine_sigpipe:pre_tool_use_exit_2_denies_when_the_host_ignores_sigchld c:test_engine_sigpipe:pre_tool_use_exit_2_denies_when_the_host_reaps_children_in_a_sigchld_handler"
 )
