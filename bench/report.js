@@ -63,6 +63,8 @@ const LATENCY = [
   ['callback_hook_sync_c', '1. hl_engine_run(PreToolUse), 1 in-process C callback hook that allows'],
   ['callback_hook_async_c', '1. same through hl_engine_run_async, caller waits for done (C)'],
   ['callback_hook_go', '1. same from Go (Engine.PreToolUse; Go callback; async run)'],
+  ['nohooks_go', '1. engine without hooks, from Go through the binding (Engine.PreToolUse)'],
+  ['nohooks_cgo_sync_go', '1. engine without hooks, from Go by a direct cgo call of hl_engine_run (no binding)'],
   ['callback_hook_node', '1. same from Node (engine.preToolUse; JS callback; Promise)'],
   ['callback_hook_sync_node', '1. same from Node (engine.preToolUseSync)'],
   ['serde_floor_parse_serialise', '2. floor: serde_json parse + serialise of the context (Rust)'],
@@ -73,6 +75,7 @@ const LATENCY = [
   ['spawn_hookline_async_c', '3. same through hl_engine_run_async, caller waits for done (C)'],
   ['spawn_osexec_go', '4. Go os/exec (exec.Command + Run)'],
   ['spawn_hookline_go', '4. hookline from Go (Engine.PreToolUse, async run)'],
+  ['spawn_hookline_cgo_sync_go', '4. hookline from Go, direct cgo call of hl_engine_run (no binding; reference)'],
   ['spawn_childprocess_node', '4. Node child_process.spawn'],
   ['spawn_hookline_node', '4. hookline from Node (engine.preToolUse, Promise)'],
   ['spawn_hookline_sync_node', '4. hookline from Node (engine.preToolUseSync)'],
@@ -107,6 +110,7 @@ ratio('3. one command hook: hookline / posix_spawn floor (median)', 'spawn_hookl
 ratio('3. one command hook: hookline / posix_spawn floor (p99)', 'spawn_hookline_c', 'spawn_floor_c', null, 'p99');
 ratio('3. one command hook: hookline async / posix_spawn floor (median)', 'spawn_hookline_async_c', 'spawn_floor_c', null);
 ratio('4. Go: hookline via binding / os/exec (median)', 'spawn_hookline_go', 'spawn_osexec_go', 1.0);
+ratio('4. Go: direct blocking hl_engine_run / os/exec (median; reference)', 'spawn_hookline_cgo_sync_go', 'spawn_osexec_go', null);
 ratio('4. Node: hookline via binding / child_process.spawn (median)', 'spawn_hookline_node', 'spawn_childprocess_node', 1.0);
 ratio('4. Node: hookline sync / child_process.spawn (median)', 'spawn_hookline_sync_node', 'spawn_childprocess_node', null);
 ratio('4. hookline from Go / from C (median)', 'spawn_hookline_go', 'spawn_hookline_c', null);

@@ -114,8 +114,28 @@ func main() {
 	if per < 1 {
 		per = 1
 	}
-	var native, hl []time.Duration
+	// The same engine configuration called with the blocking hl_engine_run
+	// through a direct cgo call (no binding), for reference.
+	opts, _ := json.Marshal(map[string]any{"workspace": workspace, "session_id": "bench-session", "hooks": json.RawMessage(hooks)})
+	direct, err := newDirectEngine(string(opts))
+	must(err, "direct engine")
+	defer direct.free()
+	const inputJSON = `{"tool_name":"Bash","tool_input":{"command":"git status --porcelain"},"tool_call_id":"call-1"}`
+	runDirect := func() {
+		o, err := direct.runPreToolUse(inputJSON)
+		must(err, "direct PreToolUse")
+		if !strings.Contains(o, `"decision":"allow"`) {
+			must(fmt.Errorf("outcome %s", o), "direct PreToolUse outcome")
+		}
+	}
+	runDirect()
+	var native, hl, hlDirect []time.Duration
 	for r := 0; r < rounds; r++ {
+		for i := 0; i < per; i++ {
+			t0 := time.Now()
+			runDirect()
+			hlDirect = append(hlDirect, time.Since(t0))
+		}
 		for i := 0; i < per; i++ {
 			t0 := time.Now()
 			osExec(workspace, env, payload)
@@ -129,6 +149,7 @@ func main() {
 	}
 	emit("spawn_osexec_go", native)
 	emit("spawn_hookline_go", hl)
+	emit("spawn_hookline_cgo_sync_go", hlDirect)
 
 	// The binding's fixed cost per run: an engine whose only hook is an
 	// in-process Go callback that allows (no process is spawned).
@@ -150,4 +171,30 @@ func main() {
 		}
 	}
 	emit("callback_hook_go", cb)
+
+	// The fixed cost of one run without hooks: through the binding (async
+	// round trip) and through a direct blocking hl_engine_run.
+	empty, err := hookline.NewEngine(hookline.EngineOptions{Workspace: workspace, SessionID: "bench-session"})
+	must(err, "NewEngine")
+	defer empty.Close()
+	emptyOpts, _ := json.Marshal(map[string]any{"workspace": workspace, "session_id": "bench-session"})
+	emptyDirect, err := newDirectEngine(string(emptyOpts))
+	must(err, "direct engine")
+	defer emptyDirect.free()
+	var viaBinding, viaDirect []time.Duration
+	for i := 0; i < *n*10; i++ {
+		t0 := time.Now()
+		_, err := empty.PreToolUse(ctx, input)
+		t1 := time.Now()
+		must(err, "PreToolUse (no hooks)")
+		_, err = emptyDirect.runPreToolUse(inputJSON)
+		t2 := time.Now()
+		must(err, "direct PreToolUse (no hooks)")
+		if i >= *n {
+			viaBinding = append(viaBinding, t1.Sub(t0))
+			viaDirect = append(viaDirect, t2.Sub(t1))
+		}
+	}
+	emit("nohooks_go", viaBinding)
+	emit("nohooks_cgo_sync_go", viaDirect)
 }
