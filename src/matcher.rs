@@ -44,6 +44,31 @@ pub enum Matcher {
     Regex(regex::Regex),
 }
 
+/// Longest matcher pattern accepted (bytes). Real matchers are tool-name
+/// alternations of a few hundred bytes at most; compiling a regex costs
+/// hundreds of bytes of memory per pattern byte, so an unbounded pattern
+/// (from a hostile repository's config, parsed before approval) could
+/// exhaust the host.
+pub const MAX_PATTERN_BYTES: usize = 8 * 1024;
+
+/// Compiled-size budget of one matcher regex (and of each of its lazy DFA
+/// caches). A pattern such as `\w{100}` that would compile to megabytes is
+/// rejected as an invalid matcher instead of stalling the host.
+pub const MAX_COMPILED_BYTES: usize = 256 * 1024;
+
+fn compile(pattern: &str) -> Result<regex::Regex, regex::Error> {
+    if pattern.len() > MAX_PATTERN_BYTES {
+        return Err(regex::Error::Syntax(format!(
+            "matcher pattern is {} bytes long; at most {MAX_PATTERN_BYTES} are accepted",
+            pattern.len()
+        )));
+    }
+    regex::RegexBuilder::new(pattern)
+        .size_limit(MAX_COMPILED_BYTES)
+        .dfa_size_limit(MAX_COMPILED_BYTES)
+        .build()
+}
+
 impl Matcher {
     /// Compile a matcher with the VT Code rule: the pattern is trimmed;
     /// `None`, `""` and `"*"` match all; anything else is the regular
@@ -55,7 +80,7 @@ impl Matcher {
         if p.is_empty() || p == "*" {
             return Ok(Matcher::All);
         }
-        Ok(Matcher::Regex(regex::Regex::new(&format!("^(?:{p})$"))?))
+        Ok(Matcher::Regex(compile(&format!("^(?:{p})$"))?))
     }
 
     /// Compile a matcher with the Claude Code rule: `None`, `""` and `"*"`
@@ -81,7 +106,7 @@ impl Matcher {
                 .collect();
             return Ok(Matcher::Names(names));
         }
-        Ok(Matcher::Regex(regex::Regex::new(p)?))
+        Ok(Matcher::Regex(compile(p)?))
     }
 
     /// Compile a matcher with the rule of `dialect`.
@@ -331,5 +356,21 @@ mod tests {
             Some("")
         );
         assert!(!vt("Bash").matches(""));
+    }
+}
+
+#[cfg(test)]
+mod limit_tests {
+    use super::*;
+
+    #[test]
+    fn oversized_or_explosive_patterns_are_invalid_matchers() {
+        let long = format!("({})", ".".repeat(MAX_PATTERN_BYTES + 1));
+        assert!(Matcher::vtcode(Some(&long)).is_err());
+        assert!(Matcher::claude(Some(&long)).is_err());
+        assert!(Matcher::claude(Some(r"\w{100}")).is_err(), "compiles to megabytes");
+        // Ordinary matchers stay well within the budget.
+        assert!(Matcher::claude(Some("mcp__.*__(read|write)_file")).is_ok());
+        assert!(Matcher::vtcode(Some("Bash|Edit|Write|NotebookEdit|mcp__github__.*")).is_ok());
     }
 }
