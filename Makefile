@@ -6,7 +6,7 @@ LIBDIR := target/release
 CBINDGEN_VERSION := 0.29.0
 BUILD := build
 
-.PHONY: all lib header setup demo test test-rust test-header test-c test-c-valgrind test-go test-node bench soak clean
+.PHONY: all lib header setup demo test test-rust test-header test-c test-c-sanitize test-c-valgrind faults fuzz test-go test-node bench soak clean
 
 all: lib
 
@@ -23,7 +23,7 @@ setup:
 demo: setup lib
 	$(MAKE) -C examples/demo run
 
-test: setup lib test-rust test-header test-c test-go test-node
+test: setup lib test-rust test-header test-c test-c-sanitize faults test-go test-node
 	@echo "all test suites passed"
 
 test-rust:
@@ -39,8 +39,26 @@ test-c: lib
 	cmake --build $(BUILD)/ctests -j2
 	cd $(BUILD)/ctests && ctest --output-on-failure -j2
 
+# The C tests again under AddressSanitizer, LeakSanitizer and UBSan.
+test-c-sanitize: lib
+	HOOKLINE_SKIP_BUILD=1 scripts/sanitize-ctests.sh
+
+# The C tests under valgrind memcheck (slower; not part of `make test`).
 test-c-valgrind: lib
 	scripts/valgrind-ctests.sh
+
+# Fault suite and bad-input suite summaries (SPEC §7).
+faults: test-c
+	HOOKLINE_SKIP_BUILD=1 scripts/fault-summary.sh
+
+# Fuzzing (needs a nightly toolchain and cargo-fuzz; not part of `make test`).
+FUZZ_SECONDS ?= 60
+fuzz:
+	fuzz/run.sh $(FUZZ_SECONDS)
+
+# Benchmarks (not part of `make test`): medians, p99s and ratios to floors.
+bench: lib
+	$(MAKE) -C bench run
 
 test-go: lib
 	cd bindings/go && go vet ./... && go test -race -count=1 ./...
