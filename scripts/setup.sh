@@ -10,6 +10,11 @@ command -v cmake >/dev/null || need_apt+=(cmake)
 command -v make >/dev/null || need_apt+=(make)
 command -v valgrind >/dev/null || need_apt+=(valgrind)
 command -v pkg-config >/dev/null || need_apt+=(pkg-config)
+command -v python3 >/dev/null || need_apt+=(python3)   # node-gyp (ffi-napi compatibility test)
+if command -v dpkg >/dev/null; then                     # gcc's sanitizer runtimes (make test-c-sanitize)
+  dpkg -s libasan8 >/dev/null 2>&1 || need_apt+=(libasan8)
+  dpkg -s libubsan1 >/dev/null 2>&1 || need_apt+=(libubsan1)
+fi
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
   echo "setup: installing ${need_apt[*]}" >&2
