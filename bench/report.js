@@ -93,10 +93,16 @@ p();
 
 // ------------------------------------------------------------------ ratios and targets
 const rows = [];
+// A ratio of two measurements. When both were measured in the same number of alternating
+// process runs (the registry and its floor), run i of one is paired with run i of the other and
+// the median of the per-pair ratios is reported, so a slow phase of the machine hits both sides.
 function ratio(label, num, den, target, field = 'median') {
   const a = stat(num);
   const b = stat(den);
-  const r = a && b ? a[field] / b[field] : null;
+  const ra = samples.get(num);
+  const rb = samples.get(den);
+  let r = a && b ? a[field] / b[field] : null;
+  if (ra && rb && ra.length > 1 && ra.length === rb.length) r = med(ra.map((x, i) => x[field] / rb[i][field]));
   rows.push([label, fmtRatio(r), target == null ? '—' : `≤ ${target.toFixed(2)}`, r == null || target == null ? '' : r <= target ? 'PASS' : 'MISS']);
 }
 function absolute(label, name, limitNs) {

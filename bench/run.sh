@@ -6,7 +6,7 @@
 #   HLBENCH_QUICK=1 bench/run.sh   smoke run with small iteration counts
 #
 # Iteration counts (defaults in parentheses; HLBENCH_QUICK lowers them):
-#   HLBENCH_NOMATCH_N (200000)  HLBENCH_REGISTRY_N (100000, x HLBENCH_ROUNDS=3 alternating with the floor)
+#   HLBENCH_NOMATCH_N (200000)  HLBENCH_REGISTRY_N (100000)
 #   HLBENCH_SPAWN_N (2000)  HLBENCH_GO_N (1000)  HLBENCH_NODE_N (1000)  HLBENCH_PARALLEL_N (10)
 #   HLBENCH_THROUGHPUT_MS (4000)  HLBENCH_MEM_REGISTRY_N (100000)  HLBENCH_MEM_COMMAND_N (10000)
 set -euo pipefail
@@ -36,7 +36,6 @@ export HLBENCH_MEM_REGISTRY_N="${HLBENCH_MEM_REGISTRY_N:-100000}"
 export HLBENCH_MEM_COMMAND_N="${HLBENCH_MEM_COMMAND_N:-10000}"
 go_n="${HLBENCH_GO_N:-1000}"
 node_n="${HLBENCH_NODE_N:-1000}"
-rounds="${HLBENCH_ROUNDS:-3}"
 # Logging stays off: the numbers are for the default, silent library.
 unset HOOKLINE_LOG
 
@@ -45,9 +44,9 @@ step() { printf '== %s\n' "$*" >&2; }
 # ------------------------------------------------------------------ build the drivers
 step "building drivers"
 ${CC:-cc} -O2 -g -Wall -Wextra -Werror -I"$root/include" "$here/c/hlbench.c" \
-  -L"$libdir" -lhookline -Wl,-rpath,"$libdir" -lpthread -o "$build/hlbench"
+  -L"$libdir" -lhookline -Wl,-rpath,"$libdir" -lpthread -ldl -o "$build/hlbench"
 (cd "$here/floor" && CARGO_TARGET_DIR="$build/floor-target" cargo build --release --quiet)
-floor="$build/floor-target/release/hookline-bench-floor"
+export HLBENCH_FLOOR_LIB="$build/floor-target/release/libhlbench_floor.so"
 have_go=; have_node=
 if command -v go >/dev/null; then
   (cd "$here/go" && go build -o "$build/hlbench-go" .) && have_go=1
@@ -69,11 +68,8 @@ load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 
 step "1. no hook matches"
 run "$build/hlbench" nomatch
-step "2. registry vs serde_json floor ($rounds alternating rounds)"
-for _ in $(seq "$rounds"); do
-  run "$floor"
-  run "$build/hlbench" registry
-done
+step "2. registry vs serde_json floor"
+run "$build/hlbench" registry
 step "3. one command hook vs posix_spawn floor"
 run "$build/hlbench" spawn
 "$build/hlbench" payload "$build/payload.json"

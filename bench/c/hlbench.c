@@ -11,7 +11,8 @@
  * Scenarios (iteration counts come from the environment, see bench/run.sh):
  *   payload <file>    write the exact stdin payload hookline gives the bench's PreToolUse hook
  *   nomatch           hl_engine_run(PreToolUse) when no configured hook matches
- *   registry          hl_registry_run(pre_tool_call_decide) with 1 and 10 C callbacks
+ *   registry          hl_registry_run(pre_tool_call_decide) with 1 and 10 C callbacks, and the
+ *                     serde_json floor from $HLBENCH_FLOOR_LIB (bench/floor)
  *   spawn             one command hook through hl_engine_run vs a raw posix_spawn floor
  *   parallel          8 PostToolUse hooks that sleep 200 ms each: wall time of one run
  *   throughput        8 threads x hl_engine_run_async (callback hook, command hook) vs the floor
@@ -19,6 +20,7 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <malloc.h>
@@ -44,7 +46,7 @@ extern char **environ;
 #define HOOK_CMD "cat >/dev/null; echo '{\"hookSpecificOutput\":{\"permissionDecision\":\"allow\"}}'"
 /* The PreToolUse input every engine scenario runs with. */
 #define TOOL_INPUT "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"git status --porcelain\"},\"tool_call_id\":\"call-1\"}"
-/* A ~300-byte pre_tool_call_decide context (scenario 2); bench/floor uses the same text. */
+/* A ~300-byte pre_tool_call_decide context (scenario 2); the floor round-trips the same text. */
 #define DECIDE_CONTEXT                                                                              \
   "{\"tool_name\":\"Bash\",\"tool_args\":{\"command\":\"cargo test --release --workspace -- "       \
   "--nocapture\",\"cwd\":\"/home/dev/projects/hookline\",\"timeout_ms\":120000,\"env\":{"            \
@@ -307,7 +309,7 @@ static size_t floor_spawn(const floor_spec *fs, char *out, size_t outcap) {
 static char **hook_envp(const char *event) {
   size_t n = 0;
   while (environ[n]) n++;
-  char **envp = calloc(n + 8, sizeof *envp);
+  char **envp = calloc(n + 9, sizeof *envp) /* 8 variables and the NULL */;
   size_t k = 0;
   for (size_t i = 0; i < n; i++) {
     if (strncmp(environ[i], "HOOKLINE_", 9) && strncmp(environ[i], "VT_", 3) && strncmp(environ[i], "CLAUDE_", 7))
@@ -421,22 +423,28 @@ static int scenario_nomatch(void) {
   }
   emit_samples("clock_overhead", s, (size_t)n);
 
-  struct {
-    const char *name;
-    hl_engine *e;
-  } cases[] = {{"nomatch_c", e}, {"nohooks_c", none}};
-  for (int c = 0; c < 2; c++) {
-    for (long i = 0; i < n / 10; i++) hl_string_free(run_engine(cases[c].e, HL_EVENT_PRE_TOOL_USE, TOOL_INPUT));
-    for (long i = 0; i < n; i++) {
-      char *out = NULL, *em = NULL;
-      uint64_t t0 = now_ns();
-      hl_status st = hl_engine_run(cases[c].e, HL_EVENT_PRE_TOOL_USE, TOOL_INPUT, &out, &em);
-      hl_string_free(out);
-      s[i] = now_ns() - t0;
-      if (st != HL_OK) die("hl_engine_run: %s", em);
+  /* The two engines alternate in 10 rounds, so that drift on a shared machine hits both. */
+  hl_engine *cases[] = {e, none};
+  uint64_t *s2 = malloc(sizeof *s2 * (size_t)n);
+  uint64_t *dst[] = {s, s2};
+  for (int c = 0; c < 2; c++)
+    for (long i = 0; i < n / 10; i++) hl_string_free(run_engine(cases[c], HL_EVENT_PRE_TOOL_USE, TOOL_INPUT));
+  long per = n / 10, k = 0;
+  for (long r = 0; r < 10; r++, k += per) {
+    for (int c = 0; c < 2; c++) {
+      for (long i = k; i < k + per; i++) {
+        char *out = NULL, *em = NULL;
+        uint64_t t0 = now_ns();
+        hl_status st = hl_engine_run(cases[c], HL_EVENT_PRE_TOOL_USE, TOOL_INPUT, &out, &em);
+        hl_string_free(out);
+        dst[c][i] = now_ns() - t0;
+        if (st != HL_OK) die("hl_engine_run: %s", em);
+      }
     }
-    emit_samples(cases[c].name, s, (size_t)n);
   }
+  emit_samples("nomatch_c", s, (size_t)k);
+  emit_samples("nohooks_c", s2, (size_t)k);
+  free(s2);
   /* The fixed cost of an asynchronous run: a callback hook that allows, run through
    * hl_engine_run_async from one thread that waits for done, vs the same run through hl_engine_run. */
   hl_engine *cbe = engine_with(NULL);
@@ -476,39 +484,75 @@ static int32_t cb_allow(void *ud, const char *ctx, size_t len, hl_reply *reply) 
   return hl_reply_allow(reply) == HL_OK ? 0 : 1;
 }
 
-/* 2. In-process registry. */
+/* 2. In-process registry, against the serde_json floor (bench/floor, loaded from the shared
+ * library named by $HLBENCH_FLOOR_LIB). Floor, 1 callback and 10 callbacks alternate in 10 rounds. */
+typedef size_t (*floor_fn)(const char *text, size_t len);
+
 static int scenario_registry(void) {
   long n = env_long("HLBENCH_REGISTRY_N", 100000);
-  uint64_t *s = malloc(sizeof *s * (size_t)n);
-  emit_value("decide_context_bytes", "bytes", (double)strlen(DECIDE_CONTEXT));
+  const long rounds = 10;
+  long per = n / rounds > 0 ? n / rounds : 1;
+  n = per * rounds;
+  const char *ctx = DECIDE_CONTEXT;
+  size_t ctx_len = strlen(ctx);
+  emit_value("decide_context_bytes", "bytes", (double)ctx_len);
+
+  floor_fn floor = NULL;
+  const char *floor_lib = getenv("HLBENCH_FLOOR_LIB");
+  if (floor_lib && *floor_lib) {
+    void *h = dlopen(floor_lib, RTLD_NOW | RTLD_LOCAL);
+    if (!h) die("dlopen %s: %s", floor_lib, dlerror());
+    floor = (floor_fn)(uintptr_t)dlsym(h, "hlbench_floor_roundtrip");
+    if (!floor) die("dlsym hlbench_floor_roundtrip: %s", dlerror());
+    if (floor(ctx, ctx_len) != ctx_len) die("floor: the round trip changed the context");
+  }
+
   int counts[] = {1, 10};
+  hl_registry *regs[2];
   for (int c = 0; c < 2; c++) {
-    hl_registry *r = hl_registry_new();
+    regs[c] = hl_registry_new();
     for (int i = 0; i < counts[c]; i++) {
       char name[32], *em = NULL;
       snprintf(name, sizeof name, "policy-%d", i);
-      check(hl_registry_register(r, HL_POINT_PRE_TOOL_CALL_DECIDE, name, cb_allow, NULL, NULL, &em), em,
+      check(hl_registry_register(regs[c], HL_POINT_PRE_TOOL_CALL_DECIDE, name, cb_allow, NULL, NULL, &em), em,
             "hl_registry_register");
     }
     char *out = NULL, *em = NULL;
-    check(hl_registry_run(r, HL_POINT_PRE_TOOL_CALL_DECIDE, DECIDE_CONTEXT, &out, &em), em, "hl_registry_run");
+    check(hl_registry_run(regs[c], HL_POINT_PRE_TOOL_CALL_DECIDE, ctx, &out, &em), em, "hl_registry_run");
     expect_contains(out, "\"allow\":true", "registry result");
     hl_string_free(out);
     for (long i = 0; i < n / 10; i++) {
-      hl_registry_run(r, HL_POINT_PRE_TOOL_CALL_DECIDE, DECIDE_CONTEXT, &out, NULL);
+      hl_registry_run(regs[c], HL_POINT_PRE_TOOL_CALL_DECIDE, ctx, &out, NULL);
       hl_string_free(out);
     }
-    for (long i = 0; i < n; i++) {
-      uint64_t t0 = now_ns();
-      hl_status st = hl_registry_run(r, HL_POINT_PRE_TOOL_CALL_DECIDE, DECIDE_CONTEXT, &out, &em);
-      hl_string_free(out);
-      s[i] = now_ns() - t0;
-      if (st != HL_OK) die("hl_registry_run: %s", em);
-    }
-    emit_samples(c == 0 ? "registry_1cb_c" : "registry_10cb_c", s, (size_t)n);
-    hl_registry_free(r);
   }
-  free(s);
+  for (long i = 0; floor && i < n / 10; i++) floor(ctx, ctx_len);
+
+  uint64_t *s[3];
+  for (int c = 0; c < 3; c++) s[c] = malloc(sizeof *s[c] * (size_t)n);
+  for (long r = 0, k = 0; r < rounds; r++, k += per) {
+    for (long i = k; floor && i < k + per; i++) {
+      uint64_t t0 = now_ns();
+      size_t len = floor(ctx, ctx_len);
+      s[2][i] = now_ns() - t0;
+      if (len != ctx_len) die("floor failed");
+    }
+    for (int c = 0; c < 2; c++) {
+      for (long i = k; i < k + per; i++) {
+        char *out = NULL, *em = NULL;
+        uint64_t t0 = now_ns();
+        hl_status st = hl_registry_run(regs[c], HL_POINT_PRE_TOOL_CALL_DECIDE, ctx, &out, &em);
+        hl_string_free(out);
+        s[c][i] = now_ns() - t0;
+        if (st != HL_OK) die("hl_registry_run: %s", em);
+      }
+    }
+  }
+  if (floor) emit_samples("serde_floor_parse_serialise", s[2], (size_t)n);
+  emit_samples("registry_1cb_c", s[0], (size_t)n);
+  emit_samples("registry_10cb_c", s[1], (size_t)n);
+  for (int c = 0; c < 2; c++) hl_registry_free(regs[c]);
+  for (int c = 0; c < 3; c++) free(s[c]);
   return 0;
 }
 
