@@ -60,6 +60,8 @@ else
 fi
 
 # ------------------------------------------------------------------ run
+lib_id() { sha256sum "$libdir/libhookline.so" | cut -c1-12; }
+lib_before=$(lib_id)
 results="$build/results-$(date -u +%Y%m%dT%H%M%SZ).jsonl"
 : >"$results"
 run() { "$@" | tee -a "$results" >&2; }
@@ -88,6 +90,12 @@ step "6. memory"
 run "$build/hlbench" memory
 elapsed=$(( $(date +%s) - start ))
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+lib_after=$(lib_id)
+lib_note="libhookline.so sha256 $lib_before"
+if [ "$lib_before" != "$lib_after" ]; then
+  lib_note="WARNING: libhookline.so changed during the run ($lib_before -> $lib_after); the numbers mix two builds"
+  echo "bench: $lib_note" >&2
+fi
 
 # ------------------------------------------------------------------ report
 cpu=$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
@@ -97,7 +105,7 @@ cpu=$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
   echo "- $(nproc) CPUs ($(nproc --all) online), ${cpu:-unknown CPU}, $(awk '/MemTotal/ {printf "%.1f GiB RAM", $2/1048576}' /proc/meminfo)"
   echo "- kernel $(uname -sr), $(ldd --version 2>/dev/null | head -1 | sed 's/^ldd //')"
   echo "- $(rustc --version), $(command -v go >/dev/null && go version | cut -d' ' -f3,4), node $(command -v node >/dev/null && node --version), $(${CC:-cc} --version | head -1)"
-  echo "- library: target/release/libhookline.so (release profile), hookline $(cd "$root" && git rev-parse --short HEAD 2>/dev/null || echo '?')$(cd "$root" && git diff --quiet HEAD -- src Cargo.toml 2>/dev/null || echo ' (+ uncommitted src changes)')"
+  echo "- library: target/release/libhookline.so (release profile, $lib_note), built $(date -u -r "$libdir/libhookline.so" +%Y-%m-%dT%H:%MZ); work tree at $(cd "$root" && git rev-parse --short HEAD 2>/dev/null || echo '?')$(cd "$root" && git diff --quiet HEAD -- src Cargo.toml 2>/dev/null || echo ' with uncommitted changes under src/')"
   echo "- run: $(date -u +%Y-%m-%dT%H:%MZ), ${elapsed} s; load average before: $load_before, after: $load_after"
   echo
   node "$here/report.js" "$results"
