@@ -507,6 +507,34 @@ impl LifecycleHookEngine {
         self.execute(event, input, None)
     }
 
+    /// [`run_blocking`](Self::run_blocking) returning the outcome as JSON
+    /// text (what `hl_engine_run` hands out). When no hook matches — the
+    /// common case on the path of every tool call — the outcome is a
+    /// constant per event, served without building it again.
+    pub fn run_blocking_json(&self, event: HookEvent, input: &Value) -> Result<String> {
+        self.check_usable()?;
+        payload::validate_input(event, input)?;
+        if !self.any_hook_matches(event, input) {
+            return Ok(empty_outcome_json(event).to_string());
+        }
+        Ok(self.execute(event, input, None)?.to_json().to_string())
+    }
+
+    /// Whether any configured or callback hook matches this event input.
+    fn any_hook_matches(&self, event: HookEvent, input: &Value) -> bool {
+        let setup = self.setup();
+        let subject = matcher::match_subject(event, setup.config.dialect(), input, setup.trigger.as_str());
+        if setup.config.groups(event).iter().any(|g| subject.is_none_or(|s| g.matcher.matches(s))) {
+            return true;
+        }
+        let callbacks = self.shared.callbacks.read().unwrap_or_else(|e| e.into_inner());
+        if callbacks.is_empty() {
+            return false;
+        }
+        let cb_subject = matcher::match_subject(event, Dialect::Claude, input, setup.trigger.as_str());
+        callbacks.iter().any(|c| c.event == event && cb_subject.is_none_or(|s| c.matcher.matches(s)))
+    }
+
     /// Run one event asynchronously: validates now (an error is returned and
     /// `done` is never called), then runs on a hookline thread and calls
     /// `done` exactly once, with the outcome or `Cancelled`.
@@ -847,6 +875,15 @@ impl RunCtx<'_> {
         self.check_cancelled()?;
         Ok(done)
     }
+}
+
+/// The outcome JSON of an event when no hook ran (constant per event).
+fn empty_outcome_json(event: HookEvent) -> &'static str {
+    static EMPTY: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    let all = EMPTY.get_or_init(|| {
+        HookEvent::ALL.iter().map(|e| EventInterpreter::new(*e, false).finish(Vec::new()).to_json().to_string()).collect()
+    });
+    &all[event.index()]
 }
 
 fn cancelled_error() -> Error {

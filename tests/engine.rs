@@ -188,3 +188,31 @@ fn engine_without_hooks_returns_the_empty_outcome_of_each_event() {
     assert_eq!(o["continue"], true);
     assert_eq!(o["hooks"], json!([]));
 }
+
+#[test]
+fn no_match_fast_path_returns_the_same_outcome_as_a_full_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let e = engine_with(dir.path(), json!({"PreToolUse":[{"matcher":"Write","hooks":[{"command":"exit 2"}]}]}));
+    for event in HookEvent::ALL {
+        let input = match event {
+            HookEvent::SessionStart => json!({}),
+            HookEvent::SessionEnd => json!({"turn_id":"t","reason":"exit"}),
+            HookEvent::SubagentStart | HookEvent::SubagentStop => json!({"parent_session_id":"p","child_thread_id":"c","agent_name":"a","display_label":"d","background":false,"status":"s"}),
+            HookEvent::UserPromptSubmit => json!({"turn_id":"t","prompt":"p"}),
+            HookEvent::PreToolUse => json!({"tool_name":"Bash"}),
+            HookEvent::PostToolUse => json!({"tool_name":"Bash","tool_response":null}),
+            HookEvent::PermissionRequest => json!({"tool_name":"Bash","permission_request":{}}),
+            HookEvent::PreCompact => json!({"trigger":"auto","mode":"local","original_message_count":1,"compacted_message_count":1}),
+            HookEvent::Stop => json!({"last_assistant_message":"m","stop_hook_active":false}),
+            HookEvent::Notification => json!({"notification_type":"n","title":"t","message":"m"}),
+            HookEvent::PostToolUseFailure => json!({"tool_name":"Bash","error":"e"}),
+        };
+        let fast: serde_json::Value = serde_json::from_str(&e.run_blocking_json(event, &input).unwrap()).unwrap();
+        let full = e.run_blocking(event, &input).unwrap().to_json();
+        assert_eq!(fast, full, "{event}");
+    }
+    // A matching hook still runs through the fast entry point.
+    let o: serde_json::Value =
+        serde_json::from_str(&e.run_blocking_json(HookEvent::PreToolUse, &json!({"tool_name":"Write"})).unwrap()).unwrap();
+    assert_eq!(o["hooks"].as_array().unwrap().len(), 1);
+}

@@ -126,8 +126,7 @@ pub unsafe extern "C" fn hl_engine_run(
                 "hl_engine_run blocks and cannot be called from a hookline thread; use hl_engine_run_async",
             ));
         }
-        let outcome = engine.run_blocking(event, &input)?;
-        let text = outcome.to_json().to_string();
+        let text = engine.run_blocking_json(event, &input)?;
         unsafe { out_write(outcome_json, to_c_string(text)) };
         Ok(())
     })
