@@ -517,7 +517,7 @@ impl LifecycleHookEngine {
         if !self.any_hook_matches(event, input) {
             return Ok(empty_outcome_json(event).to_string());
         }
-        Ok(self.execute(event, input, None)?.to_json().to_string())
+        Ok(self.execute(event, input, None)?.to_json_string())
     }
 
     /// Whether any configured or callback hook matches this event input.

@@ -216,3 +216,11 @@ fn no_match_fast_path_returns_the_same_outcome_as_a_full_run() {
         serde_json::from_str(&e.run_blocking_json(HookEvent::PreToolUse, &json!({"tool_name":"Write"})).unwrap()).unwrap();
     assert_eq!(o["hooks"].as_array().unwrap().len(), 1);
 }
+
+#[test]
+fn outcome_text_equals_the_text_of_its_json_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let e = engine_with(dir.path(), json!({"PreToolUse":[{"hooks":[{"command":"echo '{\"systemMessage\":\"hi é\",\"hookSpecificOutput\":{\"additionalContext\":\"ctx\",\"updatedInput\":{\"b\":1,\"a\":[2]}}}'"}]}]}));
+    let o = e.run_blocking(HookEvent::PreToolUse, &json!({"tool_name":"Bash"})).unwrap();
+    assert_eq!(o.to_json_string(), o.to_json().to_string());
+}

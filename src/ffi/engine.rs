@@ -144,7 +144,7 @@ impl DoneTarget {
     fn call(self, result: Result<crate::interpret::HookOutcome>) {
         match result {
             Ok(outcome) => {
-                let text = temp_c_string(&outcome.to_json().to_string());
+                let text = temp_c_string(&outcome.to_json_string());
                 unsafe { (self.f)(self.user_data, HL_OK, text.as_ptr(), std::ptr::null()) }
             }
             Err(e) => {

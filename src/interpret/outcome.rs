@@ -311,6 +311,12 @@ impl HookOutcome {
         serde_json::to_value(self).unwrap_or(Value::Null)
     }
 
+    /// The outcome as compact JSON text (the same text as
+    /// `to_json().to_string()`, without the intermediate value).
+    pub fn to_json_string(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|_| "null".to_owned())
+    }
+
     /// The common fields.
     pub fn common(&self) -> &CommonOutcome {
         match self {
