@@ -11,16 +11,6 @@
 
 
 /**
- * Default per-stream output cap (1 MiB).
- */
-#define DEFAULT_MAX_OUTPUT_BYTES (1024 * 1024)
-
-/**
- * The trust store format version written by this library.
- */
-#define TRUST_STORE_VERSION 1
-
-/**
  * An engine handle (opaque). Create with `hl_engine_new`, release with
  * `hl_engine_free`. Every function may be called from any thread.
  */
