@@ -330,11 +330,11 @@ func decode[T any](ctx []byte, set func(*T, json.RawMessage)) (T, error) {
 
 func decideReply(res HookResult) CallbackReply { return ReplyJSON(res) }
 
-// OnPreTurn registers a pre_turn decide callback: the first deny stops the
-// run; a failure is listed in errors and the next callback runs.
-func (r *Registry) OnPreTurn(name string, fn func(PreTurnContext) HookResult) error {
-	return r.register(PointPreTurn, name, func(ctx []byte) (CallbackReply, error) {
-		c, err := decode(ctx, func(c *PreTurnContext, raw json.RawMessage) { c.Raw = raw })
+// registerDecide registers a typed decide callback: the context is decoded
+// into T (with Raw set) and the HookResult becomes the reply.
+func registerDecide[T any](r *Registry, point HookPoint, name string, fn func(T) HookResult, setRaw func(*T, json.RawMessage)) error {
+	return r.register(point, name, func(ctx []byte) (CallbackReply, error) {
+		c, err := decode(ctx, setRaw)
 		if err != nil {
 			return CallbackReply{}, err
 		}
@@ -342,10 +342,11 @@ func (r *Registry) OnPreTurn(name string, fn func(PreTurnContext) HookResult) er
 	})
 }
 
-// OnPostTurn registers a post_turn observer.
-func (r *Registry) OnPostTurn(name string, fn func(PostTurnContext)) error {
-	return r.register(PointPostTurn, name, func(ctx []byte) (CallbackReply, error) {
-		c, err := decode(ctx, func(c *PostTurnContext, raw json.RawMessage) { c.Raw = raw })
+// registerObserver registers a typed observer: the context is decoded into T
+// (with Raw set); observers have no reply.
+func registerObserver[T any](r *Registry, point HookPoint, name string, fn func(T), setRaw func(*T, json.RawMessage)) error {
+	return r.register(point, name, func(ctx []byte) (CallbackReply, error) {
+		c, err := decode(ctx, setRaw)
 		if err != nil {
 			return CallbackReply{}, err
 		}
@@ -354,17 +355,22 @@ func (r *Registry) OnPostTurn(name string, fn func(PostTurnContext)) error {
 	})
 }
 
+// OnPreTurn registers a pre_turn decide callback: the first deny stops the
+// run; a failure is listed in errors and the next callback runs.
+func (r *Registry) OnPreTurn(name string, fn func(PreTurnContext) HookResult) error {
+	return registerDecide(r, PointPreTurn, name, fn, func(c *PreTurnContext, raw json.RawMessage) { c.Raw = raw })
+}
+
+// OnPostTurn registers a post_turn observer.
+func (r *Registry) OnPostTurn(name string, fn func(PostTurnContext)) error {
+	return registerObserver(r, PointPostTurn, name, fn, func(c *PostTurnContext, raw json.RawMessage) { c.Raw = raw })
+}
+
 // OnPreToolCallDecide registers a pre_tool_call_decide callback: the first
 // deny stops the run; ModifiedArgs merge into the args later callbacks see;
 // a failure (including a panic) denies with "hook '<name>' failed".
 func (r *Registry) OnPreToolCallDecide(name string, fn func(PreToolCallDecideContext) HookResult) error {
-	return r.register(PointPreToolCallDecide, name, func(ctx []byte) (CallbackReply, error) {
-		c, err := decode(ctx, func(c *PreToolCallDecideContext, raw json.RawMessage) { c.Raw = raw })
-		if err != nil {
-			return CallbackReply{}, err
-		}
-		return decideReply(fn(c)), nil
-	})
+	return registerDecide(r, PointPreToolCallDecide, name, fn, func(c *PreToolCallDecideContext, raw json.RawMessage) { c.Raw = raw })
 }
 
 // OnTransformToolInput registers a transform_tool_input callback. It returns
@@ -390,14 +396,7 @@ func (r *Registry) OnTransformToolInput(name string, fn func(PreToolCallDecideCo
 
 // OnPostToolCall registers a post_tool_call observer.
 func (r *Registry) OnPostToolCall(name string, fn func(PostToolCallContext)) error {
-	return r.register(PointPostToolCall, name, func(ctx []byte) (CallbackReply, error) {
-		c, err := decode(ctx, func(c *PostToolCallContext, raw json.RawMessage) { c.Raw = raw })
-		if err != nil {
-			return CallbackReply{}, err
-		}
-		fn(c)
-		return NoOpinion(), nil
-	})
+	return registerObserver(r, PointPostToolCall, name, fn, func(c *PostToolCallContext, raw json.RawMessage) { c.Raw = raw })
 }
 
 // OnCompaction registers an on_compaction observer.
@@ -419,38 +418,18 @@ func (r *Registry) OnSessionEnd(name string, fn func(SessionContext)) error {
 }
 
 func (r *Registry) onSession(point HookPoint, name string, fn func(SessionContext)) error {
-	return r.register(point, name, func(ctx []byte) (CallbackReply, error) {
-		c, err := decode(ctx, func(c *SessionContext, raw json.RawMessage) { c.Raw = raw })
-		if err != nil {
-			return CallbackReply{}, err
-		}
-		fn(c)
-		return NoOpinion(), nil
-	})
+	return registerObserver(r, point, name, fn, func(c *SessionContext, raw json.RawMessage) { c.Raw = raw })
 }
 
 // OnToolError registers an on_tool_error observer.
 func (r *Registry) OnToolError(name string, fn func(ToolErrorContext)) error {
-	return r.register(PointOnToolError, name, func(ctx []byte) (CallbackReply, error) {
-		c, err := decode(ctx, func(c *ToolErrorContext, raw json.RawMessage) { c.Raw = raw })
-		if err != nil {
-			return CallbackReply{}, err
-		}
-		fn(c)
-		return NoOpinion(), nil
-	})
+	return registerObserver(r, PointOnToolError, name, fn, func(c *ToolErrorContext, raw json.RawMessage) { c.Raw = raw })
 }
 
 // OnInteraction registers an on_interaction decide callback: the first deny
 // stops the run; a failure is skipped (does not block) and listed in errors.
 func (r *Registry) OnInteraction(name string, fn func(InteractionContext) HookResult) error {
-	return r.register(PointOnInteraction, name, func(ctx []byte) (CallbackReply, error) {
-		c, err := decode(ctx, func(c *InteractionContext, raw json.RawMessage) { c.Raw = raw })
-		if err != nil {
-			return CallbackReply{}, err
-		}
-		return decideReply(fn(c)), nil
-	})
+	return registerDecide(r, PointOnInteraction, name, fn, func(c *InteractionContext, raw json.RawMessage) { c.Raw = raw })
 }
 
 // RunPreTurn runs the pre_turn callbacks.
