@@ -705,14 +705,17 @@ impl LifecycleHookEngine {
             let mut results: Vec<Option<Result<Executed>>> = (0..plan.len()).map(|_| None).collect();
             std::thread::scope(|scope| {
                 let mut handles = Vec::new();
-                // The first command runs on this thread; the others on scoped threads.
-                for &i in commands.iter().skip(1) {
+                // Commands run on scoped threads, except that the first one runs
+                // on this thread when no callback hook needs it meanwhile.
+                let has_callbacks = plan.iter().any(|p| matches!(p, Planned::Callback(_)));
+                let inline = if has_callbacks { None } else { commands.first().copied() };
+                for &i in commands.iter().filter(|&&i| Some(i) != inline) {
                     let ctx = &ctx;
                     let payload_text = &payload_text;
                     let hook = &plan[i];
                     handles.push((i, scope.spawn(move || ctx.run_one_bytes(hook, payload_text))));
                 }
-                if let Some(&first) = commands.first() {
+                if let Some(first) = inline {
                     results[first] = Some(ctx.run_one_bytes(&plan[first], &payload_text));
                 }
                 for (i, hook) in plan.iter().enumerate() {

@@ -224,3 +224,29 @@ fn outcome_text_equals_the_text_of_its_json_value() {
     let o = e.run_blocking(HookEvent::PreToolUse, &json!({"tool_name":"Bash"})).unwrap();
     assert_eq!(o.to_json_string(), o.to_json().to_string());
 }
+
+#[test]
+fn callback_hooks_of_concurrent_events_run_while_the_commands_run() {
+    // A PostToolUse command that waits for a file the callback hook creates:
+    // if the callback only ran after the command, the command would time out.
+    let dir = tempfile::tempdir().unwrap();
+    let flag = dir.path().join("flag");
+    let e = engine_with(
+        dir.path(),
+        json!({"PostToolUse":[{"hooks":[{"command": format!("i=0; while [ ! -e {} ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done; [ -e {} ]", flag.display(), flag.display()), "timeout": 10}]}]}),
+    );
+    let flag2 = flag.clone();
+    e.add_callback_hook(
+        HookEvent::PostToolUse,
+        None,
+        "creates-flag",
+        Arc::new(move |_: &str| {
+            std::fs::write(&flag2, b"x").unwrap();
+            CallResult::ok(Reply::NoOpinion)
+        }),
+    )
+    .unwrap();
+    let o = e.run_blocking(HookEvent::PostToolUse, &json!({"tool_name":"Bash","tool_response":"ok"})).unwrap().to_json();
+    assert_eq!(o["hooks"][0]["exit_code"], 0, "{o}");
+    assert!(o["hooks"][0]["duration_ms"].as_f64().unwrap() < 4000.0, "{o}");
+}
