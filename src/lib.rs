@@ -17,33 +17,19 @@
 //! The core is safe Rust (`unsafe` is confined to the `ffi` module).
 #![deny(unsafe_code)]
 
-/// cbindgen:ignore
 pub mod callback;
-/// cbindgen:ignore
 pub mod config;
-/// cbindgen:ignore
 pub mod engine;
-/// cbindgen:ignore
 pub mod error;
-/// cbindgen:ignore
 pub mod event;
-/// cbindgen:ignore
 pub mod gate;
-/// cbindgen:ignore
 pub mod interpret;
-/// cbindgen:ignore
 pub mod log;
-/// cbindgen:ignore
 pub mod matcher;
-/// cbindgen:ignore
 pub mod payload;
-/// cbindgen:ignore
 pub mod registry;
-/// cbindgen:ignore
 pub mod runner;
-/// cbindgen:ignore
 pub mod runtime;
-/// cbindgen:ignore
 pub mod trust;
 
 /// The C ABI (`include/hookline.h`). Exposed for hosts that link the rlib

@@ -3,11 +3,11 @@
 //! else: hook semantics live in the core.
 //!
 //! Conventions (SPEC §2), implemented once here:
-//! - [`call_status`] wraps every fallible exported body: it clears `*errmsg`,
+//! - `call_status` wraps every fallible exported body: it clears `*errmsg`,
 //!   catches panics (`HL_ERR_PANIC`) and writes the error message.
-//! - [`guard`] wraps infallible ones (returns a default on panic).
-//! - [`str_arg`] validates a `const char *` (NULL, UTF-8).
-//! - [`out_clear`] / [`out_write`] implement "no partial successes".
+//! - `guard` wraps infallible ones (returns a default on panic).
+//! - `str_arg` validates a `const char *` (NULL, UTF-8).
+//! - `out_clear` / `out_write` implement "no partial successes".
 #![allow(non_camel_case_types)]
 #![allow(clippy::missing_safety_doc)]
 
