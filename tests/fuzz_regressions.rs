@@ -133,7 +133,7 @@ unsafe extern "C" fn big_reply_cb(_ud: *mut c_void, _c: *const c_char, _l: usize
     // A 64 MiB JSON string as the reply, then a 64 MiB deny message.
     let mut json = Vec::with_capacity(SIXTY_FOUR_MIB + 2);
     json.push(b'"');
-    json.extend(std::iter::repeat(b'r').take(SIXTY_FOUR_MIB));
+    json.extend(std::iter::repeat_n(b'r', SIXTY_FOUR_MIB));
     json.push(b'"');
     let json = CString::new(json).unwrap();
     let mut err = ptr::null_mut();
@@ -213,7 +213,7 @@ fn in_memory_capped_child(test_name: &str, body: impl FnOnce()) {
 fn huge_regex() -> String {
     let mut p = String::with_capacity(SIXTY_FOUR_MIB + 2);
     p.push('(');
-    p.extend(std::iter::repeat('.').take(SIXTY_FOUR_MIB));
+    p.extend(std::iter::repeat_n('.', SIXTY_FOUR_MIB));
     p.push(')');
     p
 }
