@@ -566,8 +566,19 @@ impl LifecycleHookEngine {
                     Err(_) => Err(Error::new(Status::Panic, "internal error while running hooks")),
                 }
             };
-            let result = if token.is_cancelled() { Err(cancelled_error()) } else { result };
-            engine.shared.runs.lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
+            // The linearization point of cancel-versus-completion: the run
+            // leaves the run table and reads its token under the table lock,
+            // and `cancel` (and `close`) set the token under the same lock. So
+            // either cancel found the run first (it returns Ok and this run
+            // reports Cancelled, whatever it computed), or the run left the
+            // table first (cancel returns NotFound and `done` gets the real
+            // result). Never both, never neither.
+            let cancelled = {
+                let mut runs = engine.shared.runs.lock().unwrap_or_else(|e| e.into_inner());
+                runs.remove(&id);
+                token.is_cancelled()
+            };
+            let result = if cancelled { Err(cancelled_error()) } else { result };
             let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| done(result)));
             let mut pending = engine.shared.pending.lock().unwrap_or_else(|e| e.into_inner());
             *pending -= 1;
