@@ -27,6 +27,7 @@ pub mod interpret;
 pub mod log;
 pub mod matcher;
 pub mod payload;
+pub mod profile;
 pub mod registry;
 pub mod runner;
 pub mod runtime;

@@ -217,12 +217,15 @@ fn hook_report_serialises_exact_keys_without_signal() {
         stdout_truncated: false,
         stderr_truncated: true,
         skipped: None,
+        failure: None,
+        status_message: None,
     };
     let v = serde_json::to_value(&report).unwrap();
     assert_eq!(
         v,
         json!({"kind":"callback","command":null,"name":"audit","exit_code":0,"timed_out":false,
-               "duration_ms":1.5,"stdout_truncated":false,"stderr_truncated":true,"skipped":null})
+               "duration_ms":1.5,"stdout_truncated":false,"stderr_truncated":true,"skipped":null,
+               "failure":null})
     );
 }
 
@@ -239,6 +242,8 @@ fn hook_report_has_signal_field_only_when_killed_by_signal() {
         stdout_truncated: false,
         stderr_truncated: false,
         skipped: None,
+        failure: None,
+        status_message: None,
     };
     let v = serde_json::to_value(&report).unwrap();
     assert_eq!(v["signal"], json!(9));
@@ -252,7 +257,8 @@ fn not_approved_report_is_skipped_with_null_exit_and_zero_duration() {
     assert_eq!(
         v,
         json!({"kind":"command","command":"./check.sh","name":null,"exit_code":null,"timed_out":false,
-               "duration_ms":0.0,"stdout_truncated":false,"stderr_truncated":false,"skipped":"not_approved"})
+               "duration_ms":0.0,"stdout_truncated":false,"stderr_truncated":false,"skipped":"not_approved",
+               "failure":null})
     );
 }
 

@@ -18,7 +18,12 @@
 //! | PostToolUse, PostToolUseFailure | `post_tool.rs` |
 //! | PermissionRequest | `permission.rs` |
 //! | Stop | `stop.rs` |
-//! | SessionEnd, SubagentStart, SubagentStop, PreCompact, Notification | `observe.rs` |
+//! | Stop, SubagentStop, PreCompact | `stop.rs` |
+//! | SessionEnd, SubagentStart, Notification, events fired by name | `observe.rs` |
+//!
+//! What differs between dialects (run order, what exit 2 means, precedence,
+//! context on failed hooks, failure policy) is not decided here: each rule
+//! reads its event's row of the profile table ([`crate::profile`]).
 //!
 //! Choices where the contract is silent (shared by all events):
 //! - A timed-out hook's partial output is not read (only the timeout counts).
@@ -40,16 +45,19 @@ mod prompt;
 mod session_start;
 mod stop;
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
 use crate::callback::{CallResult, Reply};
 use crate::event::HookEvent;
 use crate::hl_debug;
+use crate::profile::{EventRules, Exit2, OnFailure, Profile, RunOrder, ToolInputFlow, VT_CODE};
 
 pub use outcome::{
-    CommonOutcome, HookKind, HookMessage, HookMessageLevel, HookOutcome, HookReport, PermissionBehavior,
-    PermissionDecision, PermissionRequestHookOutcome, PermissionScope, PostToolHookOutcome, PreToolHookDecision,
-    PreToolHookOutcome, SessionStartHookOutcome, StopHookOutcome, UserPromptHookOutcome,
+    CommonOutcome, HookFailure, HookKind, HookMessage, HookMessageLevel, HookOutcome, HookReport,
+    PermissionBehavior, PermissionDecision, PermissionRequestHookOutcome, PermissionScope, PostToolHookOutcome,
+    PreToolHookDecision, PreToolHookOutcome, SessionStartHookOutcome, StopHookOutcome, UserPromptHookOutcome,
 };
 
 /// What one hook produced, as interpretation sees it.
@@ -157,7 +165,7 @@ impl Stdout {
 
 /// One hook's result, classified once for the event rules.
 pub(crate) struct HookRun<'a> {
-    event: HookEvent,
+    event_name: &'a str,
     label: &'a str,
     timeout_seconds: u64,
     /// How it ended.
@@ -169,7 +177,7 @@ pub(crate) struct HookRun<'a> {
 }
 
 impl<'a> HookRun<'a> {
-    fn new(event: HookEvent, exec: &'a HookExecution) -> HookRun<'a> {
+    fn new(event_name: &'a str, exec: &'a HookExecution) -> HookRun<'a> {
         let exit = if exec.timed_out {
             Exit::TimedOut
         } else {
@@ -180,7 +188,7 @@ impl<'a> HookRun<'a> {
             }
         };
         HookRun {
-            event,
+            event_name,
             label: &exec.label,
             timeout_seconds: exec.timeout_seconds,
             exit,
@@ -191,7 +199,37 @@ impl<'a> HookRun<'a> {
 
     /// `<Event> hook `<label>``: how hookline's own messages name the hook.
     pub(crate) fn who(&self) -> String {
-        who(self.event, self.label)
+        who(self.event_name, self.label)
+    }
+
+    /// How this hook failed under `rules`, `None` when it answered.
+    fn failure(&self, rules: &EventRules) -> Option<HookFailure> {
+        match self.exit {
+            Exit::TimedOut => Some(HookFailure::Timeout),
+            Exit::Signal(Some(_)) => Some(HookFailure::Signal),
+            Exit::Signal(None) => Some(HookFailure::Exit),
+            Exit::Code(2) if rules.exit2 != Exit2::Ordinary => None,
+            Exit::Code(_) => Some(HookFailure::Exit),
+            Exit::Success if self.stdout == Stdout::Invalid => Some(HookFailure::InvalidOutput),
+            Exit::Success => None,
+        }
+    }
+
+    /// The message text of a failure, for a fail-closed decision's reason.
+    fn failure_text(&self, failure: HookFailure) -> String {
+        match (failure, self.exit) {
+            (HookFailure::Timeout, _) if self.timeout_seconds > 0 => {
+                format!("{} timed out after {} s", self.who(), self.timeout_seconds)
+            }
+            (HookFailure::Timeout, _) => format!("{} timed out", self.who()),
+            (HookFailure::InvalidOutput, _) => format!("{} returned invalid JSON output", self.who()),
+            (_, Exit::Signal(Some(signal))) => format!("{} was killed by signal {signal}", self.who()),
+            (_, Exit::Code(code)) => match self.stderr {
+                Some(stderr) => format!("{} exited with code {code}: {stderr}", self.who()),
+                None => format!("{} exited with code {code}", self.who()),
+            },
+            _ => format!("{} {UNKNOWN_STATUS}", self.who()),
+        }
     }
 
     /// The stdout JSON object, if stdout was one.
@@ -207,7 +245,7 @@ impl<'a> HookRun<'a> {
     pub(crate) fn specific(&self) -> Option<&Map<String, Value>> {
         let spec = self.json()?.get("hookSpecificOutput")?.as_object()?;
         match spec.get("hookEventName").and_then(Value::as_str) {
-            Some(name) if !name.trim().eq_ignore_ascii_case(self.event.name()) => {
+            Some(name) if !name.trim().eq_ignore_ascii_case(self.event_name) => {
                 hl_debug!("{} hookSpecificOutput for {name} ignored", self.who());
                 None
             }
@@ -234,11 +272,32 @@ impl<'a> HookRun<'a> {
     pub(crate) fn suppress_output(&self) -> bool {
         self.json().and_then(|json| json.get("suppressOutput")).and_then(Value::as_bool) == Some(true)
     }
+
+    /// Whether this hook's stdout may become context under `rules` (the
+    /// Claude Code profile: only when it exited 0).
+    pub(crate) fn context_allowed(&self, rules: &EventRules) -> bool {
+        !rules.context_needs_exit_0 || self.exit == Exit::Success
+    }
+
+    /// Exit 2 under a profile where it is the event's blocking answer:
+    /// `Some(needs_stderr)`.
+    pub(crate) fn exit2_blocks(&self, rules: &EventRules) -> Option<crate::profile::Exit2Reason> {
+        match (self.exit, rules.exit2) {
+            (Exit::Code(2), Exit2::Block { reason, .. }) => Some(reason),
+            _ => None,
+        }
+    }
+
+    /// The reason an exit-2 block carries when neither stdout JSON nor
+    /// stderr gives one (profiles whose exit 2 blocks without stderr).
+    pub(crate) fn exit2_default_reason(&self) -> String {
+        format!("{} exited with code 2", self.who())
+    }
 }
 
 /// `<Event> hook `<label>``.
-fn who(event: HookEvent, label: &str) -> String {
-    format!("{} hook `{}`", event.name(), label)
+fn who(event_name: &str, label: &str) -> String {
+    format!("{event_name} hook `{label}`")
 }
 
 /// Trimmed text, `None` when blank.
@@ -270,11 +329,13 @@ pub(crate) struct Shared {
     continue_: bool,
     stop_reason: Option<String>,
     quiet_success_output: bool,
+    /// The event's row of the profile table.
+    pub(crate) rules: &'static EventRules,
 }
 
 impl Shared {
-    fn new(quiet_success_output: bool) -> Shared {
-        Shared { messages: Vec::new(), continue_: true, stop_reason: None, quiet_success_output }
+    fn new(quiet_success_output: bool, rules: &'static EventRules) -> Shared {
+        Shared { messages: Vec::new(), continue_: true, stop_reason: None, quiet_success_output, rules }
     }
 
     /// Add a message.
@@ -286,7 +347,6 @@ impl Shared {
         }
     }
 
-    /// The timeout message (an error on every event). Returns its text.
     /// The error for a hook whose exit status was lost; returns its text.
     pub(crate) fn status_lost(&mut self, run: &HookRun) -> String {
         let text = format!("{} {UNKNOWN_STATUS}", run.who());
@@ -294,6 +354,7 @@ impl Shared {
         text
     }
 
+    /// The timeout message (an error on every event). Returns its text.
     pub(crate) fn timed_out(&mut self, run: &HookRun) -> String {
         let text = if run.timeout_seconds > 0 {
             format!("{} timed out after {} s", run.who(), run.timeout_seconds)
@@ -305,8 +366,16 @@ impl Shared {
     }
 
     /// The message for a non-zero exit (with its stderr), or for stderr
-    /// written by a successful hook, at `level`. Nothing for a clean exit 0.
-    pub(crate) fn exit_status(&mut self, run: &HookRun, level: HookMessageLevel) {
+    /// written by a successful hook, at the event's failure level. Exit 2
+    /// follows the profile: a blocking exit 2 gives no message here (the
+    /// event rule reads it), an ignored one none at all, one whose stderr is
+    /// for the user an error. Nothing for a clean exit 0.
+    pub(crate) fn exit_status(&mut self, run: &HookRun) {
+        let level = match (run.exit, self.rules.exit2) {
+            (Exit::Code(2), Exit2::Block { .. } | Exit2::Ignored) => return,
+            (Exit::Code(2), Exit2::StderrToUser) => HookMessageLevel::Error,
+            _ => self.rules.failure_level,
+        };
         let how = match run.exit {
             Exit::Success | Exit::TimedOut => {
                 if let Some(stderr) = run.stderr {
@@ -322,6 +391,11 @@ impl Shared {
             Some(stderr) => self.push(level, format!("{} {how}: {stderr}", run.who())),
             None => self.push(level, format!("{} {how}", run.who())),
         }
+    }
+
+    /// The error for an exit 2 that needs stderr and has none.
+    pub(crate) fn exit2_without_stderr(&mut self, run: &HookRun) {
+        self.push(HookMessageLevel::Error, format!("{} exited with code 2 without stderr feedback", run.who()));
     }
 
     /// The message for stdout that looks like JSON but does not parse.
@@ -355,10 +429,10 @@ impl Shared {
     }
 
     /// The usual reading for events whose stdout has no event-specific
-    /// plain-text meaning: exit/stderr message at `level`, invalid JSON,
-    /// plain stdout as info, common JSON fields.
-    pub(crate) fn standard(&mut self, run: &HookRun, level: HookMessageLevel) {
-        self.exit_status(run, level);
+    /// plain-text meaning: exit/stderr message, invalid JSON, plain stdout
+    /// as info, common JSON fields.
+    pub(crate) fn standard(&mut self, run: &HookRun) {
+        self.exit_status(run);
         self.invalid_json(run);
         self.plain_stdout_info(run);
         self.common_json(run);
@@ -380,42 +454,102 @@ enum Rules {
     Other(observe::ObserveRules),
 }
 
+impl Rules {
+    /// A failing `failClosed` hook: the event's blocking decision, with
+    /// `reason`. Returns true when the decision stops the run.
+    fn fail_closed(&mut self, reason: String) -> bool {
+        match self {
+            Rules::PreToolUse(r) => r.fail_closed(reason),
+            Rules::UserPromptSubmit(r) => r.fail_closed(reason),
+            Rules::PermissionRequest(r) => r.fail_closed(reason),
+            Rules::Stop(r) => r.fail_closed(reason),
+            Rules::SessionStart(_) | Rules::PostToolUse(_) | Rules::Other(_) => false,
+        }
+    }
+}
+
 /// Accumulates one event's hook results in configuration order.
 ///
-/// Decision events (PreToolUse, UserPromptSubmit, PermissionRequest, Stop)
-/// stop at the first decision: [`absorb`](Self::absorb) returns true and
-/// further results are ignored. Other events never stop; the engine runs
-/// their hooks concurrently and absorbs the results in configuration order.
+/// Events the profile runs sequentially stop at their first decision:
+/// [`absorb`](Self::absorb) returns true and further results are ignored.
+/// Other events never stop; the engine runs their hooks concurrently and
+/// absorbs the results in configuration order.
 pub struct EventInterpreter {
-    event: HookEvent,
+    event: Option<HookEvent>,
+    event_name: Cow<'static, str>,
+    profile: &'static Profile,
     shared: Shared,
     rules: Rules,
     stopped: bool,
+    /// The failure kind of every absorbed hook, in absorption order (one per
+    /// report the engine passes to `finish`).
+    failures: Vec<Option<HookFailure>>,
 }
 
 impl EventInterpreter {
-    /// A fresh interpreter for `event`. `quiet_success_output` drops the
-    /// info messages plain stdout of successful hooks would give.
+    /// A fresh interpreter for `event` with the VT Code profile's rules.
+    /// `quiet_success_output` drops the info messages plain stdout of
+    /// successful hooks would give.
     pub fn new(event: HookEvent, quiet_success_output: bool) -> Self {
+        Self::with_profile(event, &VT_CODE, quiet_success_output)
+    }
+
+    /// A fresh interpreter for `event` with `profile`'s rules.
+    pub fn with_profile(event: HookEvent, profile: &'static Profile, quiet_success_output: bool) -> Self {
         let rules = match event {
             HookEvent::SessionStart => Rules::SessionStart(Default::default()),
             HookEvent::UserPromptSubmit => Rules::UserPromptSubmit(Default::default()),
             HookEvent::PreToolUse => Rules::PreToolUse(Default::default()),
             HookEvent::PostToolUse | HookEvent::PostToolUseFailure => Rules::PostToolUse(Default::default()),
             HookEvent::PermissionRequest => Rules::PermissionRequest(Default::default()),
-            HookEvent::Stop => Rules::Stop(Default::default()),
-            HookEvent::SessionEnd
-            | HookEvent::SubagentStart
-            | HookEvent::SubagentStop
-            | HookEvent::PreCompact
-            | HookEvent::Notification => Rules::Other(Default::default()),
+            HookEvent::Stop | HookEvent::SubagentStop | HookEvent::PreCompact => Rules::Stop(Default::default()),
+            HookEvent::SessionEnd | HookEvent::SubagentStart | HookEvent::Notification => {
+                Rules::Other(Default::default())
+            }
         };
-        EventInterpreter { event, shared: Shared::new(quiet_success_output), rules, stopped: false }
+        EventInterpreter {
+            event: Some(event),
+            event_name: Cow::Borrowed(event.name()),
+            profile,
+            shared: Shared::new(quiet_success_output, profile.rules(event)),
+            rules,
+            stopped: false,
+            failures: Vec::new(),
+        }
     }
 
-    /// The event being interpreted.
-    pub fn event(&self) -> HookEvent {
+    /// A fresh interpreter for an event fired by name. A known event name
+    /// gets that event's rules; any other name the profile's rules for
+    /// unknown events (observer rules: messages and context, never block).
+    pub fn named(name: &str, profile: &'static Profile, quiet_success_output: bool) -> Self {
+        if let Some(event) = HookEvent::from_name(name) {
+            return Self::with_profile(event, profile, quiet_success_output);
+        }
+        EventInterpreter {
+            event: None,
+            event_name: Cow::Owned(name.to_owned()),
+            profile,
+            shared: Shared::new(quiet_success_output, &profile.unknown_event),
+            rules: Rules::Other(Default::default()),
+            stopped: false,
+            failures: Vec::new(),
+        }
+    }
+
+    /// The event being interpreted (`None` for an event fired by a name the
+    /// profile does not know).
+    pub fn event(&self) -> Option<HookEvent> {
         self.event
+    }
+
+    /// The event's name (`hook_event_name`).
+    pub fn event_name(&self) -> &str {
+        &self.event_name
+    }
+
+    /// The profile whose rules apply.
+    pub fn profile(&self) -> &'static Profile {
+        self.profile
     }
 
     /// Whether a decision already stopped the run.
@@ -424,17 +558,28 @@ impl EventInterpreter {
     }
 
     /// Absorb one executed hook. Returns true when the run must stop here
-    /// (PreToolUse: first allow or deny; UserPromptSubmit: first block;
-    /// PermissionRequest: first decision; Stop: first block). Always false
-    /// for other events. Once it returned true, later results are ignored.
+    /// (events the profile runs sequentially: VT Code PreToolUse at the
+    /// first allow or deny, UserPromptSubmit at the first block,
+    /// PermissionRequest at the first decision, Stop at the first block).
+    /// Always false for events run concurrently. Once it returned true,
+    /// later results are ignored.
     pub fn absorb(&mut self, exec: &HookExecution) -> bool {
+        self.absorb_hook(exec, false)
+    }
+
+    /// [`absorb`](Self::absorb) for a hook that may be `failClosed` (the
+    /// Claude Code profile): when it failed, the event's blocking decision.
+    pub fn absorb_hook(&mut self, exec: &HookExecution, fail_closed: bool) -> bool {
         if self.stopped {
-            hl_debug!("{} ignored: the run already stopped", who(self.event, &exec.label));
+            hl_debug!("{} ignored: the run already stopped", who(&self.event_name, &exec.label));
+            self.failures.push(None);
             return true;
         }
-        let run = HookRun::new(self.event, exec);
+        let run = HookRun::new(&self.event_name, exec);
+        let failure = run.failure(self.shared.rules);
+        self.failures.push(failure);
         let sh = &mut self.shared;
-        let stop = match &mut self.rules {
+        let mut stop = match &mut self.rules {
             Rules::SessionStart(r) => r.absorb(sh, &run),
             Rules::UserPromptSubmit(r) => r.absorb(sh, &run),
             Rules::PreToolUse(r) => r.absorb(sh, &run),
@@ -443,48 +588,74 @@ impl EventInterpreter {
             Rules::Stop(r) => r.absorb(sh, &run),
             Rules::Other(r) => r.absorb(sh, &run),
         };
-        self.stopped = stop && self.event.is_decision_event();
+        if let Some(failure) = failure {
+            if fail_closed && self.shared.rules.on_failure == OnFailure::OpenUnlessFailClosed {
+                stop |= self.rules.fail_closed(run.failure_text(failure));
+            }
+        }
+        self.stopped = stop && self.shared.rules.run_order == RunOrder::Sequential;
         self.stopped
     }
 
     /// A hook the workspace gate skipped: an error message containing
     /// "not approved" that names the command. It makes no decision.
     pub fn absorb_not_approved(&mut self, label: &str) {
+        self.failures.push(None);
         if self.stopped {
             return;
         }
         self.shared.push(
             HookMessageLevel::Error,
-            format!("{} was not run: workspace hooks are not approved", who(self.event, label)),
+            format!("{} was not run: workspace hooks are not approved", who(&self.event_name, label)),
         );
     }
 
     /// A hook that could not be started (e.g. spawn failure): an error
-    /// message. It makes no decision on any event; for PreToolUse this is
-    /// the same as a failing hook (exit other than 2), not a timeout, so the
-    /// tool is not denied because of it.
+    /// message. It makes no decision on any event (for PreToolUse this is
+    /// the same as a failing hook, not a timeout, so the tool is not denied
+    /// because of it) unless the profile lets a `failClosed` hook decide.
     pub fn absorb_spawn_error(&mut self, label: &str, error: &str) {
-        if self.stopped {
-            return;
-        }
-        self.shared.push(
-            HookMessageLevel::Error,
-            format!("{} could not be started: {}", who(self.event, label), error.trim()),
-        );
+        self.absorb_spawn_failure(label, error, false);
     }
 
-    /// PreToolUse: the `tool_input` currently in force after `updatedInput`
-    /// rewrites (`None` if no hook rewrote it). The engine feeds it into
-    /// later hooks' payloads. Always `None` for other events.
+    /// [`absorb_spawn_error`](Self::absorb_spawn_error) for a hook that may
+    /// be `failClosed`. Returns true when the run must stop here.
+    pub fn absorb_spawn_failure(&mut self, label: &str, error: &str, fail_closed: bool) -> bool {
+        self.failures.push(Some(HookFailure::Spawn));
+        if self.stopped {
+            return true;
+        }
+        let text = format!("{} could not be started: {}", who(&self.event_name, label), error.trim());
+        self.shared.push(HookMessageLevel::Error, text.clone());
+        if fail_closed && self.shared.rules.on_failure == OnFailure::OpenUnlessFailClosed {
+            let stop = self.rules.fail_closed(text);
+            self.stopped = stop && self.shared.rules.run_order == RunOrder::Sequential;
+        }
+        self.stopped
+    }
+
+    /// PreToolUse: the `tool_input` later hooks must receive after
+    /// `updatedInput` rewrites (`None`: the original). Always `None` for
+    /// other events, and for profiles where every hook receives the
+    /// original input.
     pub fn updated_input(&self) -> Option<&Value> {
         match &self.rules {
-            Rules::PreToolUse(r) => r.updated_input(),
+            Rules::PreToolUse(r) if self.shared.rules.tool_input == ToolInputFlow::Chained => r.updated_input(),
             _ => None,
         }
     }
 
-    /// Build the outcome. `hooks` is the execution report in configuration order.
-    pub fn finish(self, hooks: Vec<HookReport>) -> HookOutcome {
+    /// Build the outcome. `hooks` is the execution report in configuration
+    /// order, one per absorbed hook; each report gets its `failure` kind.
+    pub fn finish(self, mut hooks: Vec<HookReport>) -> HookOutcome {
+        if hooks.len() == self.failures.len() {
+            for (report, failure) in hooks.iter_mut().zip(&self.failures) {
+                if report.failure.is_none() {
+                    report.failure = *failure;
+                }
+            }
+        }
+        let rules = self.shared.rules;
         let common = self.shared.into_common(hooks);
         match self.rules {
             Rules::SessionStart(r) => HookOutcome::SessionStart(r.finish(common)),
@@ -492,7 +663,16 @@ impl EventInterpreter {
             Rules::PreToolUse(r) => HookOutcome::PreToolUse(r.finish(common)),
             Rules::PostToolUse(r) => HookOutcome::PostToolUse(r.finish(common)),
             Rules::PermissionRequest(r) => HookOutcome::PermissionRequest(r.finish(common)),
-            Rules::Stop(r) => HookOutcome::Stop(r.finish(common)),
+            // In a profile where nothing blocks them, SubagentStop and
+            // PreCompact are observers and their outcome has only the common fields.
+            Rules::Stop(_) if rules.block_fields == crate::profile::BlockFields::None => {
+                HookOutcome::Other(common)
+            }
+            Rules::Stop(r) => match self.event {
+                Some(HookEvent::SubagentStop) => HookOutcome::SubagentStop(r.finish(common)),
+                Some(HookEvent::PreCompact) => HookOutcome::PreCompact(r.finish(common)),
+                _ => HookOutcome::Stop(r.finish(common)),
+            },
             Rules::Other(_) => HookOutcome::Other(common),
         }
     }

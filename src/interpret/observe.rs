@@ -1,10 +1,13 @@
-//! SessionEnd, SubagentStart, SubagentStop, PreCompact, Notification:
-//! observer events. The exit-code table:
+//! SessionEnd, SubagentStart, Notification, and events fired by a name the
+//! profile does not know: observer events. (SubagentStop and PreCompact
+//! share Stop's rules in `stop.rs`; in the VT Code profile nothing blocks
+//! them, so they read like these.) The exit-code table:
 //!
 //! | hook result | effect |
 //! |---|---|
 //! | timeout | error message |
 //! | non-zero exit (any code, signal) | error message (with stderr); stdout still read |
+//! | exit 2 | *profile*: VT Code like any non-zero exit; Claude Code: stderr is an error message, except Notification (ignored: no message) |
 //! | exit 0 with stderr | error message |
 //! | plain stdout | info message (none with `quiet_success_output` on exit 0) |
 //! | `systemMessage` | info message |
@@ -12,7 +15,7 @@
 //!
 //! Never blocks; no other JSON field has a meaning here.
 
-use super::{Exit, HookMessageLevel, HookRun, Shared};
+use super::{Exit, HookRun, Shared};
 
 /// Observer events keep nothing beyond the common fields.
 #[derive(Default)]
@@ -24,7 +27,7 @@ impl ObserveRules {
             sh.timed_out(run);
             return false;
         }
-        sh.standard(run, HookMessageLevel::Error);
+        sh.standard(run);
         false
     }
 }

@@ -48,6 +48,43 @@ pub struct HookReport {
     pub stderr_truncated: bool,
     /// Why the hook did not run: `"not_approved"` (workspace gate), else `None`.
     pub skipped: Option<String>,
+    /// How the hook failed, `None` when it ran and answered (a deliberate
+    /// exit 2 is an answer, not a failure). Lets a host tell a deny from a crash.
+    #[serde(default)]
+    pub failure: Option<HookFailure>,
+    /// The hook's configured `statusMessage` (serialised only when set).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status_message: Option<String>,
+}
+
+/// How a hook failed (the report's `failure` field).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HookFailure {
+    /// Killed at its timeout.
+    Timeout,
+    /// Killed by a signal.
+    Signal,
+    /// Could not be started.
+    Spawn,
+    /// Exited 0 but printed stdout that looks like JSON and does not parse.
+    InvalidOutput,
+    /// Exited non-zero (other than an exit 2 the event gives a meaning to),
+    /// or its exit status was lost.
+    Exit,
+}
+
+impl HookFailure {
+    /// The wire name (`"timeout"`, ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HookFailure::Timeout => "timeout",
+            HookFailure::Signal => "signal",
+            HookFailure::Spawn => "spawn",
+            HookFailure::InvalidOutput => "invalid_output",
+            HookFailure::Exit => "exit",
+        }
+    }
 }
 
 impl HookReport {
@@ -74,6 +111,8 @@ impl HookReport {
             stdout_truncated: false,
             stderr_truncated: false,
             skipped: None,
+            failure: None,
+            status_message: None,
         }
     }
 
@@ -274,7 +313,7 @@ pub struct PermissionRequestHookOutcome {
     pub common: CommonOutcome,
 }
 
-/// Stop outcome.
+/// Stop outcome (also SubagentStop's and PreCompact's).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct StopHookOutcome {
     /// Why the agent must not stop yet (`None`: it may stop).
@@ -300,7 +339,12 @@ pub enum HookOutcome {
     PermissionRequest(PermissionRequestHookOutcome),
     /// Stop.
     Stop(StopHookOutcome),
-    /// SessionEnd, SubagentStart, SubagentStop, PreCompact, Notification.
+    /// SubagentStop in a profile where it can block (Claude Code; in VT Code's it is `Other`).
+    SubagentStop(StopHookOutcome),
+    /// PreCompact in a profile where it can block (Claude Code; in VT Code's it is `Other`).
+    PreCompact(StopHookOutcome),
+    /// SessionEnd, SubagentStart, Notification, and events fired by name
+    /// that the profile does not know.
     Other(CommonOutcome),
 }
 
@@ -325,7 +369,7 @@ impl HookOutcome {
             HookOutcome::PreToolUse(o) => &o.common,
             HookOutcome::PostToolUse(o) => &o.common,
             HookOutcome::PermissionRequest(o) => &o.common,
-            HookOutcome::Stop(o) => &o.common,
+            HookOutcome::Stop(o) | HookOutcome::SubagentStop(o) | HookOutcome::PreCompact(o) => &o.common,
             HookOutcome::Other(o) => o,
         }
     }
@@ -338,7 +382,7 @@ impl HookOutcome {
             HookOutcome::PreToolUse(o) => &mut o.common,
             HookOutcome::PostToolUse(o) => &mut o.common,
             HookOutcome::PermissionRequest(o) => &mut o.common,
-            HookOutcome::Stop(o) => &mut o.common,
+            HookOutcome::Stop(o) | HookOutcome::SubagentStop(o) | HookOutcome::PreCompact(o) => &mut o.common,
             HookOutcome::Other(o) => o,
         }
     }

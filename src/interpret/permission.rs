@@ -2,9 +2,10 @@
 //!
 //! | hook result | effect |
 //! |---|---|
-//! | timeout | error message; run goes on (no decision) |
-//! | non-zero exit (any code, signal) | warning (with stderr); stdout still read |
-//! | exit 0 with stderr | warning |
+//! | timeout | error message; run goes on (no decision; Claude Code `failClosed`: **deny**) |
+//! | non-zero exit (any code, signal) | message at the profile's failure level (with stderr); stdout still read (Claude Code `failClosed`: **deny**) |
+//! | exit 2 | *profile*: VT Code like any non-zero exit; Claude Code: not a decision, stderr discarded (no message), stdout still read |
+//! | exit 0 with stderr | message at the profile's failure level |
 //! | plain stdout | info message (none with `quiet_success_output` on exit 0) |
 //! | `hookSpecificOutput.decision.behavior` `allow` / `deny` | **decision** |
 //!
@@ -45,7 +46,7 @@ impl PermissionRules {
             sh.timed_out(run);
             return false;
         }
-        sh.standard(run, HookMessageLevel::Warning);
+        sh.standard(run);
         let Some(spec) = run.specific() else {
             return false;
         };
@@ -96,6 +97,21 @@ impl PermissionRules {
             interrupt: field("interrupt").and_then(Value::as_bool).unwrap_or(false),
             message: inner.and_then(|d| text_field(d, "message")).or_else(|| text_field(spec, "message")),
         });
+        true
+    }
+
+    /// A failing `failClosed` hook denies (once), its failure as the message.
+    pub(crate) fn fail_closed(&mut self, reason: String) -> bool {
+        if self.decision.is_none() || self.decision.as_ref().is_some_and(|d| d.behavior == PermissionBehavior::Allow) {
+            self.decision = Some(PermissionDecision {
+                behavior: PermissionBehavior::Deny,
+                scope: PermissionScope::Once,
+                updated_input: None,
+                permission_updates: Vec::new(),
+                interrupt: false,
+                message: Some(reason),
+            });
+        }
         true
     }
 

@@ -3,8 +3,9 @@
 //! | hook result | effect |
 //! |---|---|
 //! | timeout | error message |
-//! | non-zero exit (any code, signal) | warning (with stderr); stdout still read |
-//! | exit 0 with stderr | warning |
+//! | non-zero exit (any code, signal) | message at the profile's failure level (VT Code: warning) (with stderr); stdout still read |
+//! | exit 2 | *profile*: VT Code like any non-zero exit; Claude Code: nothing blocks (the tool already ran) but stderr is `block_reason`, fed back to the model (a `decision:"block"` reason in stdout comes first; without either, an error message) |
+//! | exit 0 with stderr | message at the profile's failure level |
 //! | plain stdout | info message (none with `quiet_success_output` on exit 0) |
 //! | JSON `decision: "block"` + `reason` | `block_reason` (the first in configuration order wins); without a non-empty reason: error message, no block |
 //! | `hookSpecificOutput.additionalContext`, top-level `additional_context` (unless `suppressOutput`) | `additional_context` (string or array of strings) |
@@ -28,28 +29,34 @@ impl PostToolRules {
             sh.timed_out(run);
             return false;
         }
-        sh.standard(run, HookMessageLevel::Warning);
-        let Some(json) = run.json() else {
-            return false;
-        };
-        if run.is("decision", "block") {
-            match run.text("reason") {
-                Some(reason) => {
-                    if self.block_reason.is_none() {
-                        self.block_reason = Some(reason);
-                    }
+        sh.standard(run);
+        let mut json_reason = None;
+        if let Some(json) = run.json() {
+            if run.is("decision", "block") {
+                match run.text("reason") {
+                    Some(reason) => json_reason = Some(reason),
+                    None => sh.push(
+                        HookMessageLevel::Error,
+                        format!("{} returned decision \"block\" without a reason; ignored", run.who()),
+                    ),
                 }
-                None => sh.push(
-                    HookMessageLevel::Error,
-                    format!("{} returned decision \"block\" without a reason; ignored", run.who()),
-                ),
+            }
+            if let Some(spec) = run.specific() {
+                push_context(&mut self.additional_context, spec.get("additionalContext"));
+            }
+            if !run.suppress_output() {
+                push_context(&mut self.additional_context, json.get("additional_context"));
             }
         }
-        if let Some(spec) = run.specific() {
-            push_context(&mut self.additional_context, spec.get("additionalContext"));
+        if run.exit2_blocks(sh.rules).is_some() {
+            // Exit 2: stderr is fed back to the model (a JSON reason first).
+            json_reason = json_reason.or_else(|| run.stderr.map(str::to_owned));
+            if json_reason.is_none() {
+                sh.exit2_without_stderr(run);
+            }
         }
-        if !run.suppress_output() {
-            push_context(&mut self.additional_context, json.get("additional_context"));
+        if self.block_reason.is_none() {
+            self.block_reason = json_reason;
         }
         false
     }

@@ -3,15 +3,15 @@
 //! | hook result | effect |
 //! |---|---|
 //! | timeout | error message |
-//! | non-zero exit (any code, signal) | error message (with stderr); stdout still read |
+//! | non-zero exit (any code, signal) | error message (with stderr); stdout still read (Claude Code: not as context) |
 //! | exit 0 with stderr | error message |
-//! | plain stdout | `additional_context` (also with `quiet_success_output`: it is context, not a message) |
-//! | `hookSpecificOutput.additionalContext`, top-level `additional_context` (unless `suppressOutput`) | `additional_context` (string or array of strings) |
+//! | plain stdout | `additional_context` (also with `quiet_success_output`: it is context, not a message). Claude Code profile: only when the hook exited 0 |
+//! | `hookSpecificOutput.additionalContext`, top-level `additional_context` (unless `suppressOutput`) | `additional_context` (string or array of strings); Claude Code profile: only on exit 0 |
 //! | `systemMessage` | info message |
 //!
 //! Never blocks.
 
-use super::{push_context, CommonOutcome, Exit, HookMessageLevel, HookRun, SessionStartHookOutcome, Shared, Stdout};
+use super::{push_context, CommonOutcome, Exit, HookRun, SessionStartHookOutcome, Shared, Stdout};
 
 /// What SessionStart hooks produced so far.
 #[derive(Default)]
@@ -25,13 +25,19 @@ impl SessionStartRules {
             sh.timed_out(run);
             return false;
         }
-        sh.exit_status(run, HookMessageLevel::Error);
+        sh.exit_status(run);
         sh.invalid_json(run);
+        let context = run.context_allowed(sh.rules);
         if let Stdout::Plain(text) = &run.stdout {
-            self.additional_context.push(text.clone());
+            if context {
+                self.additional_context.push(text.clone());
+            }
         }
         if let Some(json) = run.json() {
             sh.common_json(run);
+            if !context {
+                return false;
+            }
             if let Some(spec) = run.specific() {
                 push_context(&mut self.additional_context, spec.get("additionalContext"));
             }
