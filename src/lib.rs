@@ -29,6 +29,7 @@ pub mod matcher;
 pub mod payload;
 pub mod profile;
 pub mod registry;
+pub mod rule;
 pub mod runner;
 pub mod runtime;
 pub mod trust;
