@@ -40,17 +40,37 @@
 //! not a string, `quiet_success_output` not a boolean); mixing `lifecycle`
 //! with PascalCase event keys.
 //!
+//! # Claude Code hook fields
+//!
+//! In the Claude Code dialect (whose profile reads them, see
+//! [`crate::profile`]) a hook may also set `if` (a permission rule, see
+//! [`crate::rule`]; a malformed one is an error), `async` (boolean),
+//! `statusMessage` (string) and `failClosed` (boolean, a hookline
+//! extension); other types are errors. An event key the dialect does not
+//! know whose value is an array is kept as a *named event*
+//! ([`HooksConfig::named_events`]), validated like any event, fired by name
+//! and part of the digest; a non-array value under an unknown key is
+//! ignored with a warning (it is some other setting).
+//!
+//! # Several sources
+//!
+//! [`HooksConfig::merge`] joins the configurations of several sources (user,
+//! project, local, plugin settings) into one, in order: each command
+//! remembers whether its source is trusted and its source's plugin root.
+//!
 //! Choices where the contract is silent (documented on purpose):
 //!
 //! - Unknown keys are ignored everywhere, as VT Code's and Claude Code's own
 //!   parsers do. An unknown *event* key is ignored with a warning in the log
-//!   (so a typo like `pre_tool_used` does not silently pass unnoticed).
+//!   (so a typo like `pre_tool_used` does not silently pass unnoticed) in
+//!   the VT Code dialect; the Claude Code dialect keeps it (see above).
 //! - A `null` matcher is the same as an absent one; `null` elsewhere is a
 //!   type error.
 //! - A top-level object with both `lifecycle` and `hooks` is ambiguous and
 //!   rejected.
 
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Map, Value};
@@ -58,8 +78,11 @@ use serde_json::{Map, Value};
 use crate::error::{Error, Result};
 use crate::event::HookEvent;
 use crate::matcher::Matcher;
+use crate::profile::Profile;
+use crate::rule::Rule;
 
-/// Default timeout of a command hook (SPEC §5.1).
+/// Default timeout of a command hook in the VT Code profile (the Claude
+/// Code profile's is 600 s; see [`Profile::default_timeout`]).
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Largest timeout actually applied; larger configured values are clamped
@@ -83,17 +106,61 @@ pub struct CommandHook {
     pub command: String,
     /// `timeout_seconds` (VT Code) or `timeout` (Claude), exactly as written.
     pub timeout_seconds: Option<u64>,
+    /// The profile's timeout for a hook that sets none.
+    pub default_timeout: Duration,
+    /// `if` (Claude Code): the hook runs only for tool calls matching it.
+    pub if_rule: Option<Rule>,
+    /// `async: true` (Claude Code): the run does not wait for the hook.
+    pub run_async: bool,
+    /// `statusMessage` (Claude Code), copied into the hook's report.
+    pub status_message: Option<String>,
+    /// `failClosed: true` (hookline extension): a failure takes the event's
+    /// blocking decision instead of failing open.
+    pub fail_closed: bool,
+    /// Whether the hook's source is trusted (runs without workspace
+    /// approval and is not part of the digest). False unless the engine
+    /// was given `hook_sources`.
+    pub trusted: bool,
+    /// The plugin root of the hook's source (`CLAUDE_PLUGIN_ROOT`).
+    pub plugin_root: Option<Arc<str>>,
 }
 
 impl CommandHook {
+    /// A command with every optional field at its default (the VT Code
+    /// profile's 60 s timeout).
+    pub fn new(command: impl Into<String>, timeout_seconds: Option<u64>) -> CommandHook {
+        CommandHook {
+            command: command.into(),
+            timeout_seconds,
+            default_timeout: DEFAULT_TIMEOUT,
+            if_rule: None,
+            run_async: false,
+            status_message: None,
+            fail_closed: false,
+            trusted: false,
+            plugin_root: None,
+        }
+    }
+
     /// The effective timeout: the configured value (clamped to
-    /// [`MAX_TIMEOUT`]), else 60 s.
+    /// [`MAX_TIMEOUT`]), else the profile's default (60 s VT Code, 600 s
+    /// Claude Code).
     pub fn timeout(&self) -> Duration {
         match self.timeout_seconds {
             Some(s) => Duration::from_secs(s).min(MAX_TIMEOUT),
-            None => DEFAULT_TIMEOUT,
+            None => self.default_timeout,
         }
     }
+}
+
+/// An event kept by its config key because the dialect does not know it
+/// (Claude Code dialect): fired by name.
+#[derive(Clone, Debug)]
+pub struct NamedEvent {
+    /// The config key, exactly as written (e.g. `PostCompact`).
+    pub name: String,
+    /// Its groups, in configuration order.
+    pub groups: Vec<HookGroup>,
 }
 
 /// A matcher and the commands it guards.
@@ -120,6 +187,7 @@ impl HookGroup {
 pub struct HooksConfig {
     dialect: Dialect,
     groups: [Vec<HookGroup>; 12],
+    named: Vec<NamedEvent>,
     quiet_success_output: bool,
 }
 
@@ -154,8 +222,55 @@ impl HooksConfig {
         HooksConfig {
             dialect: Dialect::VtCode,
             groups: std::array::from_fn(|_| Vec::new()),
+            named: Vec::new(),
             quiet_success_output: false,
         }
+    }
+
+    /// Join several sources' configurations, in order (user, project,
+    /// local, plugins): per event, the groups of the first source, then the
+    /// second's, and so on. Each source's commands take its `trusted` flag
+    /// and `plugin_root`. Sources must share one dialect (empty ones do not
+    /// count); otherwise `InvalidConfig`. `quiet_success_output` holds when
+    /// any source sets it.
+    pub fn merge(sources: Vec<(HooksConfig, bool, Option<String>)>) -> Result<HooksConfig> {
+        let mut out = Self::empty();
+        let mut dialect = None;
+        for (i, (config, trusted, plugin_root)) in sources.into_iter().enumerate() {
+            if config.is_empty() {
+                continue;
+            }
+            match dialect {
+                None => dialect = Some(config.dialect),
+                Some(d) if d != config.dialect => {
+                    return Err(cfg_err(format!(
+                        "hook_sources[{i}] is in a different configuration dialect than the sources before it"
+                    )))
+                }
+                Some(_) => {}
+            }
+            let root: Option<Arc<str>> = plugin_root.map(Arc::from);
+            let mark = |mut group: HookGroup| {
+                for hook in &mut group.hooks {
+                    hook.trusted = trusted;
+                    hook.plugin_root = root.clone();
+                }
+                group
+            };
+            out.quiet_success_output |= config.quiet_success_output;
+            for (slot, groups) in out.groups.iter_mut().zip(config.groups) {
+                slot.extend(groups.into_iter().map(mark));
+            }
+            for named in config.named {
+                let groups = named.groups.into_iter().map(mark);
+                match out.named.iter_mut().find(|n| n.name == named.name) {
+                    Some(existing) => existing.groups.extend(groups),
+                    None => out.named.push(NamedEvent { name: named.name, groups: groups.collect() }),
+                }
+            }
+        }
+        out.dialect = dialect.unwrap_or(Dialect::VtCode);
+        Ok(out)
     }
 
     /// Parse a JSON configuration of either dialect, detected by shape (see
@@ -259,6 +374,26 @@ impl HooksConfig {
         self.dialect
     }
 
+    /// The profile of the configuration's dialect.
+    pub fn profile(&self) -> &'static Profile {
+        Profile::of(self.dialect)
+    }
+
+    /// Events kept by a config key the dialect does not know (Claude Code
+    /// dialect), in configuration order.
+    pub fn named_events(&self) -> &[NamedEvent] {
+        &self.named
+    }
+
+    /// The groups of an event given by its config key: a known event's
+    /// groups (by its PascalCase name), else a named event's, else none.
+    pub fn groups_named(&self, name: &str) -> &[HookGroup] {
+        match HookEvent::from_name(name) {
+            Some(event) => self.groups(event),
+            None => self.named.iter().find(|n| n.name == name).map_or(&[], |n| &n.groups),
+        }
+    }
+
     /// The groups of `event`, in configuration order (for `stop` in the VT
     /// Code dialect: `stop`, then `task_completion`, then `task_completed`).
     pub fn groups(&self, event: HookEvent) -> &[HookGroup] {
@@ -275,9 +410,9 @@ impl HooksConfig {
         self.command_count() == 0
     }
 
-    /// Number of configured commands over all events.
+    /// Number of configured commands over all events (named ones included).
     pub fn command_count(&self) -> usize {
-        self.groups.iter().flatten().map(|g| g.hooks.len()).sum()
+        self.groups.iter().flatten().chain(self.named.iter().flat_map(|n| &n.groups)).map(|g| g.hooks.len()).sum()
     }
 
     /// VT Code dialect: the value of `lifecycle` (found at `where_`).
@@ -327,12 +462,18 @@ impl HooksConfig {
     fn from_claude(obj: &Map<String, Value>) -> Result<Self> {
         let mut cfg = Self::empty();
         cfg.dialect = Dialect::Claude;
-        for (key, _) in obj.iter().filter(|(k, _)| HookEvent::from_name(k).is_none()) {
-            crate::hl_warn!("ignoring unknown key `{key}` in the hooks configuration");
-        }
         for event in HookEvent::ALL {
             if let Some(v) = obj.get(event.name()) {
                 cfg.groups[event.index()] = parse_groups(Dialect::Claude, event.name(), v)?;
+            }
+        }
+        let keeps = Profile::of(Dialect::Claude).keeps_unknown_events;
+        for (key, value) in obj.iter().filter(|(k, _)| HookEvent::from_name(k).is_none()) {
+            if keeps && value.is_array() && !key.trim().is_empty() {
+                let groups = parse_groups(Dialect::Claude, key, value)?;
+                cfg.named.push(NamedEvent { name: key.clone(), groups });
+            } else {
+                crate::hl_warn!("ignoring unknown key `{key}` in the hooks configuration");
             }
         }
         Ok(cfg)
@@ -462,10 +603,35 @@ fn parse_hook(dialect: Dialect, path: &str, v: &Value) -> Result<CommandHook> {
             }
         },
     };
-    Ok(CommandHook {
-        command,
-        timeout_seconds,
-    })
+    let profile = Profile::of(dialect);
+    let mut hook = CommandHook::new(command, timeout_seconds);
+    hook.default_timeout = profile.default_timeout;
+    if profile.reads_claude_hook_fields {
+        let flag = |key: &str| -> Result<bool> {
+            match obj.get(key) {
+                None | Some(Value::Null) => Ok(false),
+                Some(Value::Bool(b)) => Ok(*b),
+                Some(other) => Err(cfg_err(format!("{path}.{key} must be a boolean, got {}", type_name(other)))),
+            }
+        };
+        hook.run_async = flag("async")?;
+        hook.fail_closed = flag("failClosed")?;
+        hook.status_message = match obj.get("statusMessage") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(m)) => Some(m.clone()),
+            Some(other) => {
+                return Err(cfg_err(format!("{path}.statusMessage must be a string, got {}", type_name(other))))
+            }
+        };
+        hook.if_rule = match obj.get("if") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(rule)) => {
+                Some(Rule::parse(rule).map_err(|e| cfg_err(format!("Invalid if condition in {path}: {e}")))?)
+            }
+            Some(other) => return Err(cfg_err(format!("{path}.if must be a string, got {}", type_name(other)))),
+        };
+    }
+    Ok(hook)
 }
 
 #[cfg(test)]
@@ -482,20 +648,19 @@ mod tests {
 
     #[test]
     fn timeout_defaults_to_60_and_is_clamped() {
-        let h = CommandHook {
-            command: "x".into(),
-            timeout_seconds: None,
-        };
+        let h = CommandHook::new("x", None);
         assert_eq!(h.timeout(), Duration::from_secs(60));
-        let h = CommandHook {
-            command: "x".into(),
-            timeout_seconds: Some(u64::MAX),
-        };
+        let h = CommandHook::new("x", Some(u64::MAX));
         assert_eq!(h.timeout(), MAX_TIMEOUT);
-        let h = CommandHook {
-            command: "x".into(),
-            timeout_seconds: Some(5),
-        };
+        let h = CommandHook::new("x", Some(5));
         assert_eq!(h.timeout(), Duration::from_secs(5));
+    }
+
+    #[test]
+    fn claude_hook_without_timeout_gets_600_seconds_vt_code_60() {
+        let c = HooksConfig::from_json_value(&json!({"Stop": [{"hooks": [{"command": "x"}]}]})).unwrap();
+        assert_eq!(c.groups(HookEvent::Stop)[0].hooks[0].timeout(), Duration::from_secs(600));
+        let c = HooksConfig::from_json_value(&json!({"lifecycle": {"stop": [{"hooks": [{"command": "x"}]}]}})).unwrap();
+        assert_eq!(c.groups(HookEvent::Stop)[0].hooks[0].timeout(), Duration::from_secs(60));
     }
 }

@@ -44,13 +44,20 @@ pub struct LifecycleHookCommandPreview {
 }
 
 /// The previews of every configured command, in digest order.
+///
+/// Events kept by a config key the dialect does not know (Claude Code
+/// dialect) follow the twelve, in configuration order, with that key as
+/// `event`. Commands of trusted sources (`hook_sources`) run without
+/// approval and are left out.
 pub fn command_previews(config: &HooksConfig) -> Vec<LifecycleHookCommandPreview> {
     let mut out = Vec::with_capacity(config.command_count());
-    for event in HookEvent::ALL {
-        for group in config.groups(event) {
-            for hook in &group.hooks {
+    let known = HookEvent::ALL.iter().map(|e| (e.key(), config.groups(*e)));
+    let named = config.named_events().iter().map(|n| (n.name.as_str(), n.groups.as_slice()));
+    for (event, groups) in known.chain(named) {
+        for group in groups {
+            for hook in group.hooks.iter().filter(|h| !h.trusted) {
                 out.push(LifecycleHookCommandPreview {
-                    event: event.key().to_owned(),
+                    event: event.to_owned(),
                     matcher: group.matcher_raw.clone(),
                     command: hook.command.clone(),
                     timeout_seconds: hook.timeout_seconds,

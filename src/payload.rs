@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
 use crate::event::HookEvent;
+pub use crate::profile::InputRules;
 
 macro_rules! wire_enum {
     ($(#[$m:meta])* $name:ident { $($variant:ident => $wire:literal),* $(,)? }) => {
@@ -31,7 +32,7 @@ macro_rules! wire_enum {
 
 wire_enum!(
     /// Why the session started: the engine's `trigger` option, SessionStart's `source`.
-    SessionStartTrigger { Startup => "startup", Resume => "resume", NewSession => "new_session", Compact => "compact" }
+    SessionStartTrigger { Startup => "startup", Resume => "resume", NewSession => "new_session", Compact => "compact", Clear => "clear" }
 );
 wire_enum!(
     /// SessionEnd `reason`.
@@ -157,24 +158,48 @@ fn kind_text(kind: Kind) -> String {
 
 /// Validate an event input (SPEC §5.2): an object with the event's required
 /// fields of the right types. Errors are `InvalidArgument` naming the field.
+/// These are the VT Code profile's strict rules; see [`validate_input_with`].
 pub fn validate_input(event: HookEvent, input: &Value) -> Result<()> {
+    validate_input_with(InputRules::Strict, event, input)
+}
+
+/// Validate an event input under a profile's input rules.
+///
+/// - [`InputRules::Strict`] (VT Code): every field without brackets in the
+///   input table is required; enumerated fields (`reason`, `trigger`,
+///   `mode`) accept only the listed values.
+/// - [`InputRules::Lenient`] (Claude Code, and engines without hooks): only
+///   `tool_name` is required (tool events); a field that is present keeps
+///   its type, except that `null` counts as absent and enumerated fields
+///   accept any string.
+pub fn validate_input_with(rules: InputRules, event: HookEvent, input: &Value) -> Result<()> {
     let obj = input
         .as_object()
         .ok_or_else(|| Error::invalid_argument(format!("{} input must be a JSON object", event.name())))?;
+    let lenient = rules == InputRules::Lenient;
     for (field, kind, required) in fields(event) {
-        match obj.get(*field) {
-            None if *required => {
+        let (kind, required) = match (lenient, *kind) {
+            (false, kind) => (kind, *required),
+            (true, Kind::OneOf(_)) => (Kind::Str, false),
+            (true, kind) => (kind, *required && *field == "tool_name"),
+        };
+        let value = match obj.get(*field) {
+            Some(Value::Null) if lenient && !required => None,
+            other => other,
+        };
+        match value {
+            None if required => {
                 return Err(Error::invalid_argument(format!(
                     "{} input is missing required field `{field}` ({})",
                     event.name(),
-                    kind_text(*kind)
+                    kind_text(kind)
                 )))
             }
-            Some(v) if !kind_ok(*kind, v) => {
+            Some(v) if !kind_ok(kind, v) => {
                 return Err(Error::invalid_argument(format!(
                     "{} input field `{field}` must be {}",
                     event.name(),
-                    kind_text(*kind)
+                    kind_text(kind)
                 )))
             }
             _ => {}
@@ -337,6 +362,25 @@ mod tests {
         assert!(validate_input(HookEvent::SessionStart, &json!([])).is_err());
         assert!(validate_input(HookEvent::PreToolUse, &json!({"tool_name":"Bash","tool_input":[1]})).is_err());
         assert!(validate_input(HookEvent::PreToolUse, &json!({"tool_name":"Bash","tool_input":null})).is_ok());
+    }
+
+    #[test]
+    fn lenient_inputs_require_only_tool_name_and_accept_any_enumerated_string() {
+        let lenient = |event, input: Value| validate_input_with(InputRules::Lenient, event, &input);
+        for event in HookEvent::ALL {
+            if event.is_tool_event() {
+                assert!(lenient(event, json!({})).is_err(), "{event}");
+                assert!(lenient(event, json!({"tool_name": "Bash"})).is_ok(), "{event}");
+            } else {
+                assert!(lenient(event, json!({})).is_ok(), "{event}");
+            }
+        }
+        assert!(lenient(HookEvent::SessionEnd, json!({"reason": "logout"})).is_ok());
+        assert!(lenient(HookEvent::PreCompact, json!({"trigger": "manual", "custom_instructions": ""})).is_ok());
+        assert!(lenient(HookEvent::PreCompact, json!({"trigger": 3})).is_err(), "a present field keeps its type");
+        assert!(lenient(HookEvent::Stop, json!({"last_assistant_message": null})).is_ok(), "null is absent");
+        assert!(lenient(HookEvent::PreToolUse, json!({"tool_name": "Bash", "tool_input": [1]})).is_err());
+        assert!(validate_input(HookEvent::SessionEnd, &json!({"turn_id": "t", "reason": "logout"})).is_err());
     }
 
     #[test]

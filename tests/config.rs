@@ -146,7 +146,8 @@ fn claude_settings_json_reads_timeout() {
     let g = &c.groups(HookEvent::PreToolUse)[0];
     assert_eq!(g.hooks[0].timeout_seconds, Some(7));
     assert_eq!(g.hooks[1].timeout_seconds, None);
-    assert_eq!(g.hooks[1].timeout().as_secs(), 60);
+    // The Claude Code profile's default timeout (the VT Code profile's is 60 s).
+    assert_eq!(g.hooks[1].timeout().as_secs(), 600);
 }
 
 #[test]
@@ -175,8 +176,50 @@ fn task_completion_and_task_completed_are_appended_after_stop_in_that_order() {
 fn unknown_event_keys_are_ignored() {
     let c = parse(json!({"lifecycle": {"teammate_idle": [{"hooks": [{"command": "x"}]}], "pre_tool_used": 5}}));
     assert!(c.is_empty());
-    let c = parse(json!({"hooks": {"FutureEvent": [{"hooks": [{"command": "x"}]}]}}));
-    assert!(c.is_empty());
+}
+
+#[test]
+fn claude_unknown_event_keys_are_kept_by_name() {
+    let c = parse(json!({"hooks": {"FutureEvent": [{"hooks": [{"command": "x"}]}], "Stop": [{"hooks": [{"command": "s"}]}],
+                                  "disableAllHooks": false}}));
+    assert_eq!(c.command_count(), 2);
+    assert_eq!(c.named_events().len(), 1);
+    assert_eq!(c.named_events()[0].name, "FutureEvent");
+    assert_eq!(c.groups_named("FutureEvent")[0].hooks[0].command, "x");
+    assert_eq!(c.groups_named("Stop")[0].hooks[0].command, "s");
+    assert!(c.groups_named("Other").is_empty());
+    let m = parse_err(json!({"FutureEvent": [{"hooks": [{"command": " "}]}]}));
+    assert!(m.contains("hooks.FutureEvent[0].hooks[0] must specify a command"), "{m}");
+}
+
+#[test]
+fn claude_hook_fields_if_async_status_message_fail_closed_are_read() {
+    let c = parse(json!({"PreToolUse": [{"hooks": [
+        {"command": "a", "if": "Bash(git *)", "async": true, "statusMessage": "Checking", "failClosed": true},
+        {"command": "b"}
+    ]}]}));
+    let hooks = &c.groups(HookEvent::PreToolUse)[0].hooks;
+    assert_eq!(hooks[0].if_rule.as_ref().map(|r| r.raw()), Some("Bash(git *)"));
+    assert!(hooks[0].run_async && hooks[0].fail_closed);
+    assert_eq!(hooks[0].status_message.as_deref(), Some("Checking"));
+    assert!(hooks[1].if_rule.is_none() && !hooks[1].run_async && !hooks[1].fail_closed);
+    for (hook, needle) in [
+        (json!({"command": "a", "if": 5}), "hooks.PreToolUse[0].hooks[0].if must be a string"),
+        (json!({"command": "a", "if": "Bash(git *"}), "Invalid if condition in hooks.PreToolUse[0].hooks[0]"),
+        (json!({"command": "a", "async": "yes"}), "hooks.PreToolUse[0].hooks[0].async must be a boolean"),
+        (json!({"command": "a", "failClosed": 1}), "hooks.PreToolUse[0].hooks[0].failClosed must be a boolean"),
+        (json!({"command": "a", "statusMessage": []}), "hooks.PreToolUse[0].hooks[0].statusMessage must be a string"),
+    ] {
+        let m = parse_err(json!({"PreToolUse": [{"hooks": [hook]}]}));
+        assert!(m.contains(needle), "{m}");
+    }
+}
+
+#[test]
+fn vtcode_dialect_ignores_claude_hook_fields() {
+    let c = parse(json!({"lifecycle": {"pre_tool_use": [{"hooks": [{"command": "a", "if": 5, "async": "x", "failClosed": true}]}]}}));
+    let hook = &c.groups(HookEvent::PreToolUse)[0].hooks[0];
+    assert!(hook.if_rule.is_none() && !hook.run_async && !hook.fail_closed);
 }
 
 #[test]

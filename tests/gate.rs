@@ -193,9 +193,20 @@ fn changing_a_timeout_changes_the_digest() {
 }
 
 #[test]
+fn claude_unknown_event_commands_are_in_the_digest_after_the_known_ones() {
+    let c = cfg(json!({"PostCompact": [{"matcher": "auto", "hooks": [{"command": "p"}]}], "Stop": [{"hooks": [{"command": "s"}]}]}));
+    let previews = command_previews(&c);
+    let events: Vec<_> = previews.iter().map(|p| p.event.as_str()).collect();
+    assert_eq!(events, ["stop", "PostCompact"]);
+    let without = cfg(json!({"Stop": [{"hooks": [{"command": "s"}]}]}));
+    assert_ne!(command_digest(&c), command_digest(&without));
+}
+
+#[test]
 fn explicit_60_and_absent_timeout_digest_differently() {
-    let explicit = cfg(json!({"PreToolUse": [{"hooks": [{"command": "x", "timeout": 60}]}]}));
-    let absent = cfg(json!({"PreToolUse": [{"hooks": [{"command": "x"}]}]}));
+    // (VT Code dialect, whose default timeout is 60 s.)
+    let explicit = cfg(json!({"lifecycle": {"pre_tool_use": [{"hooks": [{"command": "x", "timeout_seconds": 60}]}]}}));
+    let absent = cfg(json!({"lifecycle": {"pre_tool_use": [{"hooks": [{"command": "x"}]}]}}));
     // Same behaviour...
     assert_eq!(
         explicit.groups(hookline::HookEvent::PreToolUse)[0].hooks[0].timeout(),
