@@ -20,6 +20,7 @@
 pub mod callback;
 pub mod config;
 pub mod engine;
+pub mod envfile;
 pub mod error;
 pub mod event;
 pub mod gate;

@@ -175,6 +175,9 @@ pub struct Profile {
     /// Whether the hook fields `if`, `async`, `statusMessage` and
     /// `failClosed` are read.
     pub reads_claude_hook_fields: bool,
+    /// Whether SessionStart hooks get `CLAUDE_ENV_FILE` and the outcome
+    /// returns what they wrote there as `env`.
+    pub session_start_env_file: bool,
     /// The rules per event, indexed by [`HookEvent::index`].
     pub events: [EventRules; 12],
     /// The rules of events fired by name that the profile does not know.
@@ -231,6 +234,7 @@ pub static VT_CODE: Profile = Profile {
     dedupe_identical_commands: false,
     keeps_unknown_events: false,
     reads_claude_hook_fields: false,
+    session_start_env_file: false,
     events: [
         // SessionStart
         VT_OBSERVER,
@@ -276,6 +280,7 @@ pub static CLAUDE: Profile = Profile {
     dedupe_identical_commands: true,
     keeps_unknown_events: true,
     reads_claude_hook_fields: true,
+    session_start_env_file: true,
     events: [
         // SessionStart
         EventRules { context_needs_exit_0: true, ..CLAUDE_OBSERVER },

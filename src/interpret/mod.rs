@@ -497,7 +497,10 @@ impl EventInterpreter {
     /// A fresh interpreter for `event` with `profile`'s rules.
     pub fn with_profile(event: HookEvent, profile: &'static Profile, quiet_success_output: bool) -> Self {
         let rules = match event {
-            HookEvent::SessionStart => Rules::SessionStart(Default::default()),
+            HookEvent::SessionStart => Rules::SessionStart(session_start::SessionStartRules {
+                env: profile.session_start_env_file.then(serde_json::Map::new),
+                ..Default::default()
+            }),
             HookEvent::UserPromptSubmit => Rules::UserPromptSubmit(Default::default()),
             HookEvent::PreToolUse => Rules::PreToolUse(Default::default()),
             HookEvent::PostToolUse | HookEvent::PostToolUseFailure => Rules::PostToolUse(Default::default()),
@@ -632,6 +635,50 @@ impl EventInterpreter {
             self.stopped = stop && self.shared.rules.run_order == RunOrder::Sequential;
         }
         self.stopped
+    }
+
+    /// SessionStart (profiles with `CLAUDE_ENV_FILE`): the variables the
+    /// hooks wrote, returned as the outcome's `env`. Ignored elsewhere.
+    pub fn set_env(&mut self, env: serde_json::Map<String, Value>) {
+        if let Rules::SessionStart(r) = &mut self.rules {
+            if r.env.is_some() {
+                r.env = Some(env);
+            }
+        }
+    }
+
+    /// Deliver what `async` hooks of an earlier run produced: their
+    /// messages, and their context where this event's outcome has one.
+    /// Returns the context it could not place (kept for a later run).
+    pub fn deliver(&mut self, messages: Vec<HookMessage>, context: Vec<String>) -> Vec<String> {
+        self.shared.messages.extend(messages);
+        let slot = match &mut self.rules {
+            Rules::SessionStart(r) => Some(&mut r.additional_context),
+            Rules::UserPromptSubmit(r) => Some(r.context_mut()),
+            Rules::PreToolUse(r) => Some(r.context_mut()),
+            Rules::PostToolUse(r) => Some(r.context_mut()),
+            _ => None,
+        };
+        match slot {
+            Some(slot) => {
+                slot.extend(context);
+                Vec::new()
+            }
+            None => context,
+        }
+    }
+
+    /// What an `async` hook's result gives a later run: the messages and
+    /// context this interpreter collected (its decisions are dropped).
+    pub fn into_delivery(self) -> (Vec<HookMessage>, Vec<String>) {
+        let context = match self.rules {
+            Rules::SessionStart(r) => r.additional_context,
+            Rules::UserPromptSubmit(r) => r.into_context(),
+            Rules::PreToolUse(r) => r.into_context(),
+            Rules::PostToolUse(r) => r.into_context(),
+            _ => Vec::new(),
+        };
+        (self.shared.messages, context)
     }
 
     /// PreToolUse: the `tool_input` later hooks must receive after

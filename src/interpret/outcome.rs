@@ -190,6 +190,10 @@ impl Default for CommonOutcome {
 pub struct SessionStartHookOutcome {
     /// Context for the model: plain stdout and `additionalContext` values.
     pub additional_context: Vec<String>,
+    /// What the hooks wrote to `CLAUDE_ENV_FILE`, for the host to apply to
+    /// later commands (Claude Code profile; absent in VT Code's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub env: Option<serde_json::Map<String, Value>>,
     /// Common fields.
     #[serde(flatten)]
     pub common: CommonOutcome,

@@ -61,6 +61,14 @@ impl PostToolRules {
         false
     }
 
+    pub(crate) fn context_mut(&mut self) -> &mut Vec<String> {
+        &mut self.additional_context
+    }
+
+    pub(crate) fn into_context(self) -> Vec<String> {
+        self.additional_context
+    }
+
     pub(crate) fn finish(self, common: CommonOutcome) -> PostToolHookOutcome {
         PostToolHookOutcome { block_reason: self.block_reason, additional_context: self.additional_context, common }
     }

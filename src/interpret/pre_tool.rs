@@ -242,6 +242,14 @@ impl PreToolRules {
         self.updated_input.as_ref()
     }
 
+    pub(crate) fn context_mut(&mut self) -> &mut Vec<String> {
+        &mut self.additional_context
+    }
+
+    pub(crate) fn into_context(self) -> Vec<String> {
+        self.additional_context
+    }
+
     pub(crate) fn finish(self, common: CommonOutcome) -> PreToolHookOutcome {
         PreToolHookOutcome {
             decision: self.decision,

@@ -108,6 +108,14 @@ impl PromptRules {
         }
     }
 
+    pub(crate) fn context_mut(&mut self) -> &mut Vec<String> {
+        &mut self.additional_context
+    }
+
+    pub(crate) fn into_context(self) -> Vec<String> {
+        self.additional_context
+    }
+
     pub(crate) fn finish(self, common: CommonOutcome) -> UserPromptHookOutcome {
         UserPromptHookOutcome {
             allow_prompt: self.block_reason.is_none(),

@@ -16,7 +16,8 @@ use super::{push_context, CommonOutcome, Exit, HookRun, SessionStartHookOutcome,
 /// What SessionStart hooks produced so far.
 #[derive(Default)]
 pub(crate) struct SessionStartRules {
-    additional_context: Vec<String>,
+    pub(crate) additional_context: Vec<String>,
+    pub(crate) env: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 impl SessionStartRules {
@@ -49,6 +50,6 @@ impl SessionStartRules {
     }
 
     pub(crate) fn finish(self, common: CommonOutcome) -> SessionStartHookOutcome {
-        SessionStartHookOutcome { additional_context: self.additional_context, common }
+        SessionStartHookOutcome { additional_context: self.additional_context, env: self.env, common }
     }
 }
