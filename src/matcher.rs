@@ -180,6 +180,13 @@ pub fn match_subject<'a>(
     }
 }
 
+/// What the matcher of an event fired by a name the profile does not know
+/// is tested against: the input's `matcher_value` string, else nothing
+/// (every group matches).
+pub fn named_match_subject(input: &Value) -> Option<&str> {
+    input.get("matcher_value").and_then(Value::as_str)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

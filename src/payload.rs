@@ -263,6 +263,31 @@ pub fn build_payload(
     p
 }
 
+/// The payload of an event fired by a name the profile does not know:
+/// `session_id`, `transcript_path`, `cwd`, `hook_event_name` (the name),
+/// then every input field except those four, passed through unchanged.
+pub fn build_named_payload(name: &str, facts: &SessionFacts<'_>, input: &Map<String, Value>) -> Map<String, Value> {
+    let mut p = Map::with_capacity(input.len() + 4);
+    p.insert("session_id".into(), Value::String(facts.session_id.to_string()));
+    p.insert("transcript_path".into(), facts.transcript_path.map_or(Value::Null, |s| Value::String(s.to_string())));
+    p.insert("cwd".into(), Value::String(facts.cwd.to_string()));
+    p.insert("hook_event_name".into(), Value::String(name.to_string()));
+    for (k, v) in input {
+        if !matches!(k.as_str(), "session_id" | "cwd" | "hook_event_name" | "transcript_path") {
+            p.insert(k.clone(), v.clone());
+        }
+    }
+    p
+}
+
+/// `env` with `name` set to `value` (an existing entry replaced): per-hook
+/// variables such as `CLAUDE_ENV_FILE` and `CLAUDE_PLUGIN_ROOT`.
+pub fn with_var(env: &[(OsString, OsString)], name: &str, value: &std::ffi::OsStr) -> Vec<(OsString, OsString)> {
+    let mut out: Vec<(OsString, OsString)> = env.iter().filter(|(k, _)| k != name).cloned().collect();
+    out.push((name.into(), value.to_owned()));
+    out
+}
+
 /// Serialise a payload as a hook reads it: compact JSON plus `\n`.
 pub fn payload_bytes(payload: &Map<String, Value>) -> Vec<u8> {
     let mut out = serde_json::to_vec(payload).unwrap_or_else(|_| b"{}".to_vec());
@@ -287,14 +312,19 @@ pub fn hook_environment(
     event: HookEvent,
     facts: &SessionFacts<'_>,
 ) -> Vec<(OsString, OsString)> {
+    hook_environment_named(settings, event.name(), facts)
+}
+
+/// [`hook_environment`] for an event given by name (events fired by name).
+pub fn hook_environment_named(settings: &EnvSettings, event: &str, facts: &SessionFacts<'_>) -> Vec<(OsString, OsString)> {
     let own: Vec<(&str, &str)> = {
         let mut v = vec![
             ("HOOKLINE_PROJECT_DIR", facts.cwd),
             ("HOOKLINE_SESSION_ID", facts.session_id),
-            ("HOOKLINE_HOOK_EVENT", event.name()),
+            ("HOOKLINE_HOOK_EVENT", event),
             ("VT_PROJECT_DIR", facts.cwd),
             ("VT_SESSION_ID", facts.session_id),
-            ("VT_HOOK_EVENT", event.name()),
+            ("VT_HOOK_EVENT", event),
             ("CLAUDE_PROJECT_DIR", facts.cwd),
             ("CLAUDE_SESSION_ID", facts.session_id),
         ];
