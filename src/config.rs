@@ -476,6 +476,11 @@ impl HooksConfig {
                 crate::hl_warn!("ignoring unknown key `{key}` in the hooks configuration");
             }
         }
+        // An object without any event key (`{}`, `{"hooks": {}}`) is the
+        // empty configuration, in the VT Code dialect like an empty TOML document.
+        if cfg.named.is_empty() && !obj.keys().any(|k| HookEvent::from_name(k).is_some()) {
+            return Ok(Self::empty());
+        }
         Ok(cfg)
     }
 }

@@ -49,10 +49,12 @@ fn updated_input_chains_into_the_next_hook_payload() {
     let seen = dir.path().join("seen.json");
     let e = engine_with(
         dir.path(),
-        json!({"PreToolUse":[{"hooks":[
+        // VT Code profile: an updatedInput chains into later hooks (the
+        // Claude Code profile gives every hook the original input).
+        json!({"lifecycle":{"pre_tool_use":[{"hooks":[
             {"command":"cat >/dev/null; echo '{\"hookSpecificOutput\":{\"updatedInput\":{\"command\":\"ls -la\"}}}'"},
             {"command": format!("cat > {}", seen.display())}
-        ]}]}),
+        ]}]}}),
     );
     let o = rt().block_on(e.run_pre_tool_use("Bash", Some(&json!({"command":"ls"})), None)).unwrap();
     assert_eq!(o.updated_input, Some(json!({"command":"ls -la"})));
