@@ -480,7 +480,8 @@ TEST(hl_engine_free_inside_its_own_done_does_not_deadlock) {
 
 TEST(run_async_validation_failure_returns_error_and_never_calls_done) {
   ws_begin();
-  hl_engine *e = eng(NULL);
+  /* VT Code profile (strict inputs: SessionEnd's reason is an enum there). */
+  hl_engine *e = eng(vt_cmds("stop", 0, (const char *[]){"true", NULL}));
   done_t d = {0};
   struct { hl_event ev; const char *in; hl_status want; } cases[] = {
       {12, PTU_INPUT, HL_ERR_INVALID_ARGUMENT},

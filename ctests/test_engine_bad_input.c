@@ -261,7 +261,9 @@ TEST(engine_run_rejects_null_utf8_json_and_unknown_events) {
 
 TEST(engine_run_rejects_missing_and_mistyped_input_fields_naming_the_field) {
   ws_begin();
-  hl_engine *e = eng(NULL);
+  /* The VT Code profile's input rules (an engine without hooks, or with a
+   * Claude Code config, validates leniently: see test_claude_profile.c). */
+  hl_engine *e = eng(vt_cmds("stop", 0, (const char *[]){"true", NULL}));
   struct { hl_event ev; const char *input; const char *field; } bad[] = {
       {HL_EVENT_SESSION_END, "{\"reason\":\"completed\"}", "turn_id"},
       {HL_EVENT_SESSION_END, "{\"turn_id\":\"t\"}", "reason"},
