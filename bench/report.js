@@ -80,6 +80,7 @@ const LATENCY = [
   ['spawn_hookline_node', '4. hookline from Node (engine.preToolUse, Promise)'],
   ['spawn_hookline_sync_node', '4. hookline from Node (engine.preToolUseSync)'],
   ['parallel_8x200ms_c', '5. 8 PostToolUse hooks of 200 ms, one hl_engine_run (wall)'],
+  ['claude_pre_tool_use_4x200ms_c', "5. 4 Claude Code PreToolUse hooks of 200 ms, one hl_engine_run (wall)"],
 ];
 p('### Latency');
 p();
@@ -122,6 +123,7 @@ ratio('4. Node: hookline sync / child_process.spawn (median)', 'spawn_hookline_s
 ratio('4. hookline from Go / from C (median)', 'spawn_hookline_go', 'spawn_hookline_c', null);
 ratio('4. hookline from Node / from C (median)', 'spawn_hookline_node', 'spawn_hookline_c', null);
 absolute('5. 8 × 200 ms PostToolUse hooks: wall (median)', 'parallel_8x200ms_c', 300e6);
+absolute('5. 4 × 200 ms Claude Code PreToolUse hooks: wall (median)', 'claude_pre_tool_use_4x200ms_c', 300e6);
 {
   const f = val('throughput_spawn_floor_c');
   const h = val('throughput_command_async_c');

@@ -184,7 +184,8 @@ static hl_engine *engine_with(const char *hooks_json) {
   return e;
 }
 
-/* Claude-dialect config: one group for `event` matching `matcher`, `count` copies of `command`. */
+/* Claude-dialect config: one group for `event` matching `matcher`, `count` copies of `command`
+ * (made distinct by a trailing shell comment: the Claude Code profile runs identical commands once). */
 static char *hooks_config(const char *event, const char *matcher, const char *command, int count) {
   buf_t b = {0};
   buf_add(&b, "{\"%s\":[{\"matcher\":", event);
@@ -192,7 +193,13 @@ static char *hooks_config(const char *event, const char *matcher, const char *co
   buf_add(&b, ",\"hooks\":[");
   for (int i = 0; i < count; i++) {
     buf_add(&b, "%s{\"type\":\"command\",\"command\":", i ? "," : "");
-    buf_json_str(&b, command);
+    if (count > 1) {
+      char distinct[4096];
+      snprintf(distinct, sizeof distinct, "%s #%d", command, i);
+      buf_json_str(&b, distinct);
+    } else {
+      buf_json_str(&b, command);
+    }
     buf_add(&b, "}");
   }
   buf_add(&b, "]}]}");
@@ -632,6 +639,23 @@ static int scenario_parallel(void) {
     hl_string_free(o);
   }
   emit_samples("parallel_8x200ms_c", s, (size_t)n);
+  hl_engine_free(e);
+  free(cfg);
+
+  /* 5a'. 4 Claude Code PreToolUse hooks of 200 ms each: every hook runs, concurrently, so one
+   * run costs about one hook's wall time. */
+  cfg = hooks_config("PreToolUse", "Bash", "cat >/dev/null; sleep 0.2", 4);
+  e = engine_with(cfg);
+  for (long i = 0; i < n; i++) {
+    uint64_t t0 = now_ns();
+    char *o = run_engine(e, HL_EVENT_PRE_TOOL_USE, TOOL_INPUT);
+    s[i] = now_ns() - t0;
+    size_t hooks = 0;
+    for (const char *p = o; (p = strstr(p, "\"exit_code\":0")); p++) hooks++;
+    if (hooks != 4) die("parallel: expected 4 successful PreToolUse hooks in %s", o);
+    hl_string_free(o);
+  }
+  emit_samples("claude_pre_tool_use_4x200ms_c", s, (size_t)n);
   hl_engine_free(e);
   free(cfg);
   free(s);
