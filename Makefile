@@ -5,8 +5,16 @@ CARGO ?= cargo
 LIBDIR := target/release
 CBINDGEN_VERSION := 0.29.0
 BUILD := build
+# `make install` destinations (DESTDIR: staging root for packaging).
+PREFIX ?= /usr/local
+INSTALL_LIBDIR ?= $(PREFIX)/lib
+INSTALL_INCLUDEDIR ?= $(PREFIX)/include
+DESTDIR ?=
+# pkg-config files for the in-tree build (PKG_CONFIG_PATH for Go development).
+PC_UNINSTALLED := $(BUILD)/pkgconfig
+NODE_PREBUILD := bindings/node/prebuilds/$(shell node -p 'process.platform + "-" + process.arch' 2>/dev/null || echo unknown)
 
-.PHONY: all lib header setup demo test test-rust test-header test-c test-c-sanitize test-c-valgrind faults fuzz test-go test-node bench soak clean
+.PHONY: all lib header setup demo test test-rust test-header test-c test-c-sanitize test-c-valgrind faults fuzz test-go test-node bench soak clean install pc-uninstalled node-prebuild test-install
 
 all: lib
 
@@ -14,8 +22,10 @@ lib:
 	$(CARGO) build --release
 
 # Regenerate the committed header with the pinned cbindgen.
+# The Go module carries its own copy (it must build outside this checkout).
 header:
 	scripts/cbindgen.sh $(CBINDGEN_VERSION) include/hookline.h
+	cp include/hookline.h bindings/go/hookline.h
 
 setup:
 	scripts/setup.sh
@@ -23,7 +33,7 @@ setup:
 demo: setup lib
 	$(MAKE) -C examples/demo run
 
-test: setup lib test-rust test-header test-c test-c-sanitize faults test-go test-node
+test: setup lib test-rust test-header test-c test-c-sanitize faults test-go test-node test-install
 	@echo "all test suites passed"
 
 test-rust:
@@ -32,7 +42,9 @@ test-rust:
 test-header:
 	scripts/cbindgen.sh $(CBINDGEN_VERSION) $(BUILD)/hookline.h.fresh
 	diff -u include/hookline.h $(BUILD)/hookline.h.fresh || (echo "include/hookline.h drifted from the code: run 'make header'" && exit 1)
-	@echo "header: include/hookline.h matches a fresh cbindgen $(CBINDGEN_VERSION) generation"
+	cmp include/hookline.h bindings/go/hookline.h || (echo "bindings/go/hookline.h differs from include/hookline.h: run 'make header'" && exit 1)
+	for f in LICENSE-MIT LICENSE-APACHE; do cmp $$f bindings/node/$$f && cmp $$f bindings/go/$$f || { echo "bindings/*/$$f differs from ./$$f: copy it"; exit 1; }; done
+	@echo "header: include/hookline.h (and the Go module's copy) match a fresh cbindgen $(CBINDGEN_VERSION) generation"
 
 test-c: lib
 	cmake -S ctests -B $(BUILD)/ctests -DCMAKE_BUILD_TYPE=Debug >/dev/null
@@ -60,8 +72,30 @@ fuzz:
 bench: lib
 	$(MAKE) -C bench run
 
-test-go: lib
-	cd bindings/go && go vet ./... && go test -race -count=1 ./...
+# The Go binding links through pkg-config: here against the in-tree build.
+test-go: lib pc-uninstalled
+	cd bindings/go && export PKG_CONFIG_PATH=$(CURDIR)/$(PC_UNINSTALLED) LD_LIBRARY_PATH=$(CURDIR)/$(LIBDIR) && \
+	  go vet ./... && go test -race -count=1 ./...
+
+pc-uninstalled: lib
+	scripts/install.sh --uninstalled $(PC_UNINSTALLED)
+
+# Install the C library: lib/libhookline.so.X.Y.Z (+ .so.X, .so symlinks),
+# lib/libhookline.a, include/hookline.h, lib/pkgconfig/hookline{,-static}.pc,
+# lib/cmake/hookline/. PREFIX, DESTDIR, INSTALL_LIBDIR, INSTALL_INCLUDEDIR.
+install: lib
+	PREFIX="$(PREFIX)" LIBDIR="$(INSTALL_LIBDIR)" INCLUDEDIR="$(INSTALL_INCLUDEDIR)" DESTDIR="$(DESTDIR)" scripts/install.sh
+
+# The Node package carries the library for its platform (then `npm pack`).
+node-prebuild: lib
+	mkdir -p $(NODE_PREBUILD)
+	cp $(LIBDIR)/libhookline.so $(NODE_PREBUILD)/libhookline.so
+
+# What a user outside the checkout gets: `make install` into a temporary
+# DESTDIR used by C (pkg-config, static, CMake) and Go (vendored module), and
+# the `npm pack` tarball installed into a fresh project.
+test-install: lib node-prebuild
+	scripts/test-install.sh
 
 test-node: lib
 	cd bindings/node && npm test

@@ -1,13 +1,18 @@
 package hookline
 
 /*
-#cgo CFLAGS: -I${SRCDIR}/../../include
-#cgo LDFLAGS: -L${SRCDIR}/../../target/release -lhookline -Wl,-rpath,${SRCDIR}/../../target/release
+#cgo !hookline_static pkg-config: hookline
+#cgo hookline_static pkg-config: hookline-static
 #include <stdlib.h>
 #include <string.h>
 #include "hookline.h"
 */
 import "C"
+
+// Linking: pkg-config finds libhookline (hookline.pc, installed by
+// `make install`; `-tags hookline_static` links the static archive through
+// hookline-static.pc). The header is the copy in this directory, so the
+// module builds from the module cache and vendored. See README.md.
 
 import (
 	"strings"
