@@ -109,4 +109,4 @@ soak: lib
 
 clean:
 	$(CARGO) clean
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) bindings/node/prebuilds

@@ -1,18 +1,14 @@
 package hookline
 
 /*
-#cgo !hookline_static pkg-config: hookline
-#cgo hookline_static pkg-config: hookline-static
 #include <stdlib.h>
 #include <string.h>
 #include "hookline.h"
 */
 import "C"
 
-// Linking: pkg-config finds libhookline (hookline.pc, installed by
-// `make install`; `-tags hookline_static` links the static archive through
-// hookline-static.pc). The header is the copy in this directory, so the
-// module builds from the module cache and vendored. See README.md.
+// The header is the copy in this directory, so the module builds from the
+// module cache and vendored; link_*.go choose how the library is linked.
 
 import (
 	"strings"
