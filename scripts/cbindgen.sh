@@ -33,5 +33,5 @@ macros="/** The version of this header: MAJOR.MINOR.PATCH of the hookline releas
 #define HL_VERSION_PATCH $patch
 #define HL_VERSION_STRING \"$crate_version\""
 grep -q '^after_includes = ""$' cbindgen.toml || { echo "cbindgen.sh: cbindgen.toml must contain the line: after_includes = \"\"" >&2; exit 1; }
-awk -v macros="$macros" -v q="'''" '$0 == "after_includes = \"\"" { print "after_includes = " q; print macros; print q; next } { print }' cbindgen.toml >"$config"
+awk -v macros="$macros" -v q="'''" '$0 == "after_includes = \"\"" { print "after_includes = " q; print ""; print macros; print q; next } { print }' cbindgen.toml >"$config"
 "$bin" --quiet --config "$config" --crate hookline --output "$out"

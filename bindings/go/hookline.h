@@ -9,6 +9,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/** The version of this header: MAJOR.MINOR.PATCH of the hookline release it belongs to.
+ * hl_version() returns the version of the library actually loaded, which equals
+ * HL_VERSION_STRING when header and library come from the same release. */
+#define HL_VERSION_MAJOR 0
+#define HL_VERSION_MINOR 1
+#define HL_VERSION_PATCH 0
+#define HL_VERSION_STRING "0.1.0"
+
 
 /**
  * An engine handle (opaque). Create with `hl_engine_new`, release with
