@@ -163,6 +163,8 @@ printf 'cmake_minimum_required(VERSION 3.16)\nproject(v C)\nfind_package(hooklin
 if cmake -S "$work/cmake-v" -B "$work/cmake-v/build" -DCMAKE_PREFIX_PATH="$installed" >"$work/cmake-v.log" 2>&1; then
   fail "find_package(hookline $newer) accepted the installed $version"
 fi
+grep -q "compatible with requested version \"$newer\"" "$work/cmake-v.log" ||
+  { cat "$work/cmake-v.log"; fail "find_package(hookline $newer) failed for another reason than the version"; }
 
 # --- 4. Go: a module outside the checkout, vendored ------------------------------
 if command -v go >/dev/null; then
