@@ -427,7 +427,9 @@ test('abort_racing_with_completion_is_consistent', { timeout: 60_000 }, async (t
   for (let i = 0; i < 200; i++) {
     const ac = new AbortController();
     const run = e.preToolUse({ toolName: 'Bash' }, { signal: ac.signal });
-    if (i % 3 === 0) await new Promise((r) => setImmediate(r));
+    // Vary where the abort lands: before, during and after the run.
+    if (i % 4 === 1) await new Promise((r) => setImmediate(r));
+    else if (i % 4 === 2) await new Promise((r) => setTimeout(r, i % 7));
     ac.abort();
     try {
       const outcome = await run;
@@ -440,6 +442,7 @@ test('abort_racing_with_completion_is_consistent', { timeout: 60_000 }, async (t
     }
   }
   assert.equal(aborted + completed, 200);
+  t.diagnostic(`${aborted} aborted, ${completed} completed`);
   assert.equal(callbacks.pendingRunCount(), 0);
 });
 
