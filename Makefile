@@ -1,6 +1,8 @@
 # hookline: the two commands a newcomer needs are
 #   make demo   - set up, build the library and run the demo agent loop
 #   make test   - run every test (Rust, header drift, ctest, Go, Node)
+SHELL := /bin/bash
+.SHELLFLAGS := -o pipefail -c
 CARGO ?= cargo
 LIBDIR := target/release
 CBINDGEN_VERSION := 0.29.0
@@ -14,7 +16,7 @@ DESTDIR ?=
 PC_UNINSTALLED := $(BUILD)/pkgconfig
 NODE_PREBUILD := bindings/node/prebuilds/$(shell node -p 'process.platform + "-" + process.arch' 2>/dev/null || echo unknown)
 
-.PHONY: all lib header setup demo test test-rust test-header test-c test-c-sanitize test-c-valgrind faults fuzz test-go test-node bench soak clean install pc-uninstalled node-prebuild test-install
+.PHONY: all lib header setup setup-demo demo stress test test-rust test-header test-c test-c-sanitize test-c-valgrind faults fuzz test-go test-node bench soak clean install pc-uninstalled node-prebuild test-install test-package
 
 all: lib
 
@@ -30,14 +32,20 @@ header:
 setup:
 	scripts/setup.sh
 
-demo: setup lib
+# The demo needs only a C compiler and cargo (no npm, no Go).
+setup-demo:
+	scripts/setup.sh --demo
+
+demo: setup-demo lib
 	$(MAKE) -C examples/demo run
 
-test: setup lib test-rust test-header test-c test-c-sanitize faults test-go test-node test-install
+test: setup lib test-rust test-header test-c test-c-sanitize faults test-go test-node test-install test-package
 	@echo "all test suites passed"
 
+# The output is kept in build/logs: the fault summary reports from it.
 test-rust:
-	$(CARGO) test --release
+	mkdir -p $(BUILD)/logs
+	$(CARGO) test --release 2>&1 | tee $(BUILD)/logs/rust.log
 
 test-header:
 	scripts/cbindgen.sh $(CBINDGEN_VERSION) $(BUILD)/hookline.h.fresh
@@ -59,9 +67,15 @@ test-c-sanitize: lib
 test-c-valgrind: lib
 	scripts/valgrind-ctests.sh
 
-# Fault suite and bad-input suite summaries (SPEC §7).
-faults: test-c
-	HOOKLINE_SKIP_BUILD=1 scripts/fault-summary.sh
+# Fault suite and bad-input suite summaries, from the Rust and C runs above
+# (nothing is run twice).
+faults: test-rust test-c
+	HOOKLINE_FAULT_LOGS=$(BUILD)/logs scripts/fault-summary.sh
+
+# Every concurrency test many times in a row with the machine loaded
+# (STRESS_ROUNDS=N, default 50; not part of `make test`).
+stress: setup lib
+	scripts/stress.sh
 
 # Fuzzing (needs a nightly toolchain and cargo-fuzz; not part of `make test`).
 FUZZ_SECONDS ?= 60
@@ -90,6 +104,15 @@ install: lib
 node-prebuild: lib
 	mkdir -p $(NODE_PREBUILD)
 	cp $(LIBDIR)/libhookline.so $(NODE_PREBUILD)/libhookline.so
+
+# The crate as `cargo package` makes it (sources, header, docs; no bindings).
+test-package:
+	mkdir -p $(BUILD)
+	$(CARGO) package --allow-dirty --no-verify --quiet
+	$(CARGO) package --allow-dirty --list --quiet > $(BUILD)/package-files.txt
+	! grep -E '^(bindings|ctests|bench|fuzz|soak|examples)/' $(BUILD)/package-files.txt
+	grep -qx src/lib.rs $(BUILD)/package-files.txt && grep -qx include/hookline.h $(BUILD)/package-files.txt
+	@echo "package: the crate packages ($$(wc -l < $(BUILD)/package-files.txt) files)"
 
 # What a user outside the checkout gets: `make install` into a temporary
 # DESTDIR used by C (pkg-config, static, CMake) and Go (vendored module), and
