@@ -1,6 +1,6 @@
 # hookline: the two commands a newcomer needs are
 #   make demo   - set up, build the library and run the demo agent loop
-#   make test   - run every test (Rust, header drift, ctest, Go, Node)
+#   make test   - run every test (Rust, header drift, ctest, Go, Node, installed files)
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 CARGO ?= cargo
