@@ -30,7 +30,9 @@ pub mod payload;
 pub mod registry;
 pub mod runner;
 pub mod runtime;
-pub mod trust;
+
+/// The trust store (persisted approvals); part of the approval gate.
+pub use gate::trust;
 
 /// The C ABI (`include/hookline.h`). Exposed for hosts that link the rlib
 /// and want the constants; Rust code should use the safe API.
@@ -38,7 +40,7 @@ pub mod trust;
 #[doc(hidden)]
 pub mod ffi;
 
-pub use callback::{CallResult, HostCallback, Reply, SharedCallback};
+pub use callback::{CallResult, HostCallback, Rejected, Reply, SharedCallback};
 pub use error::{Error, Result, Status};
 pub use engine::{EngineOptions, HooksSource, LifecycleHookEngine};
 pub use event::HookEvent;
