@@ -17,6 +17,9 @@
 //! The core is safe Rust (`unsafe` is confined to the `ffi` module).
 #![deny(unsafe_code)]
 
+#[macro_use]
+mod enum_names;
+
 pub mod callback;
 pub mod config;
 pub mod engine;

@@ -112,8 +112,8 @@ impl LifecycleHookEngine {
     /// `Err(WrongThread)` on a hookline-owned thread: use
     /// [`run_async`](Self::run_async) there.
     pub fn run_blocking(&self, event: HookEvent, input: &Value) -> Result<HookOutcome> {
-        self.check_usable()?;
         check_blocking_allowed()?;
+        self.check_usable()?;
         payload::validate_input(event, input)?;
         Ok(self.execute(event, input, None)?.unwrap_or_else(|| empty_outcome(event)))
     }
@@ -123,8 +123,8 @@ impl LifecycleHookEngine {
     /// common case on the path of every tool call — the outcome is a
     /// constant per event, served without building it again.
     pub fn run_blocking_json(&self, event: HookEvent, input: &Value) -> Result<String> {
-        self.check_usable()?;
         check_blocking_allowed()?;
+        self.check_usable()?;
         payload::validate_input(event, input)?;
         Ok(match self.execute(event, input, None)? {
             Some(outcome) => outcome.to_json_string(),
