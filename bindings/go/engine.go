@@ -148,7 +148,7 @@ func (e *Engine) AddCallbackHook(event Event, matcher, name string, fn func(payl
 		return err
 	}
 	defer freeC(cn)
-	h := newCallbackHandle(e.life, func(payload []byte) (CallbackReply, error) { return fn(payload) })
+	h := newCallbackHandle(func(payload []byte) (CallbackReply, error) { return fn(payload) })
 	var em *C.char
 	if st := C.hlgo_engine_add_callback_hook(e.ptr, C.hl_event(event), cm, cn, C.uintptr_t(h), &em); st != C.HL_OK {
 		deleteCallbackHandle(h) // a failed registration leaves user_data with us

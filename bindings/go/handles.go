@@ -42,28 +42,23 @@ func deleteHandle(h cgo.Handle) {
 // callback failure.
 type callbackFunc func(context []byte) (CallbackReply, error)
 
-// hostCallback is what a callback's cgo.Handle holds: the function and the
-// registry or engine it belongs to (which counts its live callbacks so that
-// Close can wait until hookline has released them all).
+// hostCallback is what a callback's cgo.Handle holds. hookline calls its
+// free_user_data (which deletes the handle) exactly once, and before
+// hl_engine_free / hl_registry_free return, so Close needs no bookkeeping
+// of its own.
 type hostCallback struct {
-	fn    callbackFunc
-	owner *life
+	fn callbackFunc
 }
 
 // newCallbackHandle makes the handle passed as user_data for fn.
-func newCallbackHandle(owner *life, fn callbackFunc) cgo.Handle {
-	owner.callbacks.Add(1)
-	return newHandle(&hostCallback{fn: fn, owner: owner})
+func newCallbackHandle(fn callbackFunc) cgo.Handle {
+	return newHandle(&hostCallback{fn: fn})
 }
 
 // deleteCallbackHandle releases a callback's handle (from free_user_data, or
 // after a failed registration).
 func deleteCallbackHandle(h cgo.Handle) {
-	hc, _ := h.Value().(*hostCallback)
 	deleteHandle(h)
-	if hc != nil {
-		hc.owner.callbacks.Add(-1)
-	}
 }
 
 // inCallback reports whether the calling goroutine is running inside a

@@ -11,8 +11,10 @@ hl_status hlgo_registry_register(hl_registry *registry, hl_hook_point point, con
 import "C"
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"sort"
 )
 
 // HookPoint is an hl_hook_point: where a registry callback runs.
@@ -220,7 +222,7 @@ func (r *Registry) register(point HookPoint, name string, fn callbackFunc) error
 		return err
 	}
 	defer freeC(cname)
-	h := newCallbackHandle(r.life, fn)
+	h := newCallbackHandle(fn)
 	var em *C.char
 	if st := C.hlgo_registry_register(r.ptr, C.hl_hook_point(point), cname, C.uintptr_t(h), &em); st != C.HL_OK {
 		deleteCallbackHandle(h) // a failed registration leaves user_data with us
@@ -490,22 +492,37 @@ func marshalWithExtra(v any, extra map[string]any) ([]byte, error) {
 	if err != nil || len(extra) == 0 {
 		return b, err
 	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(b, &m); err != nil {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(b, &fields); err != nil {
 		return nil, err
 	}
-	if m == nil {
-		m = map[string]json.RawMessage{}
-	}
-	for k, x := range extra {
-		if _, ok := m[k]; ok {
-			continue
+	keys := make([]string, 0, len(extra))
+	for k := range extra {
+		if _, ok := fields[k]; !ok {
+			keys = append(keys, k)
 		}
-		xb, err := json.Marshal(x)
+	}
+	sort.Strings(keys)
+	// The struct's fields keep their order; the extra fields follow, by name.
+	out := bytes.TrimRight(b, " \t\r\n")
+	out = append([]byte(nil), out[:len(out)-1]...) // drop the closing brace
+	empty := len(fields) == 0
+	for _, k := range keys {
+		kb, err := json.Marshal(k)
 		if err != nil {
 			return nil, err
 		}
-		m[k] = xb
+		xb, err := json.Marshal(extra[k])
+		if err != nil {
+			return nil, err
+		}
+		if !empty {
+			out = append(out, ',')
+		}
+		empty = false
+		out = append(out, kb...)
+		out = append(out, ':')
+		out = append(out, xb...)
 	}
-	return json.Marshal(m)
+	return append(out, '}'), nil
 }
