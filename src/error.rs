@@ -1,7 +1,7 @@
 //! Error type shared by the core and the C ABI.
 //!
 //! Every fallible core function returns [`Result`]; the FFI layer maps
-//! [`Status`] one-to-one onto the `hl_status` numbers of the contract.
+//! [`Status`] one-to-one onto the `hl_status` numbers (`docs/c-api.md`).
 
 use std::fmt;
 

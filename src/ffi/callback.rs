@@ -14,7 +14,7 @@ pub(crate) struct CCallback {
     free_user_data: hl_free_fn,
 }
 
-// SAFETY: the C contract says callbacks may be called from any thread and
+// SAFETY: callbacks are documented to be called from any thread, and
 // `user_data` is owned by hookline until `free_user_data` runs.
 unsafe impl Send for CCallback {}
 unsafe impl Sync for CCallback {}

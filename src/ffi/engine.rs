@@ -107,7 +107,7 @@ struct DoneTarget {
     f: unsafe extern "C" fn(*mut c_void, hl_status, *const c_char, *const c_char),
     user_data: *mut c_void,
 }
-// SAFETY: the contract says `done` is called from a hookline thread; the
+// SAFETY: `done` is documented to be called from a hookline thread; the
 // host's user_data must tolerate that.
 unsafe impl Send for DoneTarget {}
 
