@@ -167,6 +167,13 @@ impl<T: Default> CallbackSlot<T> {
         out
     }
 
+    /// Whether [`close`](Self::close) has begun (for tests that must know
+    /// a close is waiting).
+    #[cfg(test)]
+    pub(crate) fn is_closing(&self) -> bool {
+        self.closing.load(Ordering::SeqCst)
+    }
+
     /// Empty the list and, unless the current thread is inside a host
     /// callback or is a hookline thread, wait until no run holds a
     /// snapshot: every callback has then been released.

@@ -26,6 +26,8 @@ mod execute;
 mod options;
 mod plan;
 mod runs;
+#[cfg(test)]
+mod tests;
 
 use std::collections::HashMap;
 use std::path::Path;

@@ -75,3 +75,53 @@ impl<'a> Plan<'a> {
         !self.hooks.iter().all(Planned::is_command)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::callback::{CallResult, Reply};
+    use crate::engine::{EngineOptions, HooksSource};
+    use serde_json::json;
+
+    fn names(plan: &Plan<'_>) -> Vec<String> {
+        plan.hooks
+            .iter()
+            .map(|h| match h {
+                Planned::Command(c) => format!("command:{}", c.command),
+                Planned::Callback(c) => format!("callback:{}", c.name),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn commands_use_the_config_dialect_callbacks_the_claude_rule_commands_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut options = EngineOptions::new(dir.path(), "s");
+        options.hooks = HooksSource::Json(json!({"lifecycle": {"pre_tool_use": [
+            {"matcher": "Edit", "hooks": [{"type": "command", "command": "a"}, {"type": "command", "command": "b"}]}
+        ]}}));
+        let setup = Setup::build(&options, None).unwrap();
+        let callback: SharedCallback = Arc::new(|_: &str| CallResult::ok(Reply::NoOpinion));
+        let callbacks = vec![
+            Arc::new(CallbackHook {
+                event: HookEvent::PreToolUse,
+                name: "edits".into(),
+                matcher: Matcher::claude(Some(".*Edit")).unwrap(),
+                callback: callback.clone(),
+            }),
+            Arc::new(CallbackHook {
+                event: HookEvent::Stop,
+                name: "other-event".into(),
+                matcher: Matcher::All,
+                callback,
+            }),
+        ];
+        let edit = Plan::new(&setup, &callbacks, HookEvent::PreToolUse, &json!({"tool_name": "Edit"}));
+        assert_eq!(names(&edit), ["command:a", "command:b", "callback:edits"]);
+        // VT Code matchers are anchored, Claude regexes are not.
+        let notebook = Plan::new(&setup, &callbacks, HookEvent::PreToolUse, &json!({"tool_name": "NotebookEdit"}));
+        assert_eq!(names(&notebook), ["callback:edits"]);
+        let none = Plan::new(&setup, &callbacks, HookEvent::PreToolUse, &json!({"tool_name": "Bash"}));
+        assert!(none.is_empty());
+    }
+}

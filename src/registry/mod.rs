@@ -51,6 +51,7 @@ use crate::error::{Error, Result};
 use crate::hl_warn;
 
 mod context;
+mod point;
 mod run;
 
 pub use context::{
@@ -58,84 +59,9 @@ pub use context::{
     OnSessionStartContext, OnToolErrorContext, PostToolCallContext, PostTurnContext, PreToolCallDecideContext,
     PreTurnContext, SessionContext, SessionInfo, ToolCallContext, ToolErrorContext, ToolResultContext,
 };
+pub use point::HookPoint;
 use context::canonicalize;
 use run::Ctx;
-
-/// A point of the agent lifecycle where registry callbacks run: the C ABI's
-/// `hl_hook_point`. Numbered in declaration order from 0 (the C constants
-/// `HL_POINT_*` and their numbers are declared once, in the FFI layer, which
-/// checks at compile time that they agree); the serde form is the wire
-/// label (`"pre_turn"`, …).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[repr(i32)]
-pub enum HookPoint {
-    /// Before the model processes a turn (decide: may block the prompt).
-    PreTurn,
-    /// After the model completed a turn (observer).
-    PostTurn,
-    /// Before a tool call runs (decide: allow/deny, may modify the args).
-    PreToolCallDecide,
-    /// After a tool call returned (observer).
-    PostToolCall,
-    /// When the context window is compacted (observer).
-    OnCompaction,
-    /// When a session starts (observer).
-    OnSessionStart,
-    /// When a session ends (observer).
-    OnSessionEnd,
-    /// When a tool call failed (observer).
-    OnToolError,
-    /// On each user interaction (decide; a failing callback never blocks).
-    OnInteraction,
-    /// Rewrite a tool call's arguments (chained transforms).
-    TransformToolInput,
-}
-
-enum_names!(HookPoint, label, c_label, {
-    PreTurn => "pre_turn",
-    PostTurn => "post_turn",
-    PreToolCallDecide => "pre_tool_call_decide",
-    PostToolCall => "post_tool_call",
-    OnCompaction => "on_compaction",
-    OnSessionStart => "on_session_start",
-    OnSessionEnd => "on_session_end",
-    OnToolError => "on_tool_error",
-    OnInteraction => "on_interaction",
-    TransformToolInput => "transform_tool_input",
-});
-
-impl HookPoint {
-    /// All points in `hl_hook_point` order.
-    pub const ALL: [HookPoint; 10] = [
-        HookPoint::PreTurn,
-        HookPoint::PostTurn,
-        HookPoint::PreToolCallDecide,
-        HookPoint::PostToolCall,
-        HookPoint::OnCompaction,
-        HookPoint::OnSessionStart,
-        HookPoint::OnSessionEnd,
-        HookPoint::OnToolError,
-        HookPoint::OnInteraction,
-        HookPoint::TransformToolInput,
-    ];
-
-    /// The point for an `hl_hook_point` number, `None` when out of range.
-    pub fn from_i32(v: i32) -> Option<HookPoint> {
-        Self::ALL.get(usize::try_from(v).ok()?).copied()
-    }
-
-    /// Look up a wire label (exact).
-    pub fn from_label(label: &str) -> Option<HookPoint> {
-        Self::ALL.iter().copied().find(|p| p.label() == label)
-    }
-}
-
-impl fmt::Display for HookPoint {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.label())
-    }
-}
 
 /// A decision, returned by decide
 /// callbacks and by the decide runs.
@@ -725,6 +651,80 @@ mod tests {
         }
         assert_eq!(HookPoint::from_i32(-1), None);
         assert_eq!(HookPoint::from_i32(10), None);
+    }
+
+    struct Tracked {
+        on_call: Box<dyn Fn() + Send + Sync>,
+        released: Arc<std::sync::atomic::AtomicBool>,
+    }
+
+    impl HostCallback for Tracked {
+        fn call(&self, _context_json: &str) -> crate::CallResult {
+            (self.on_call)();
+            crate::CallResult::ok(crate::Reply::NoOpinion)
+        }
+    }
+
+    impl Drop for Tracked {
+        fn drop(&mut self) {
+            self.released.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+
+    #[test]
+    fn release_all_returns_after_a_run_on_another_thread_released_its_callbacks() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        use std::sync::mpsc;
+        use std::time::{Duration, Instant};
+        const DEADLINE: Duration = Duration::from_secs(20);
+        let hooks = Arc::new(Hooks::new());
+        let released = Arc::new(AtomicBool::new(false));
+        let (entered_tx, entered_rx) = mpsc::channel::<()>();
+        let (go_tx, go_rx) = mpsc::channel::<()>();
+        let go_rx = std::sync::Mutex::new(go_rx);
+        let entered_tx = std::sync::Mutex::new(entered_tx);
+        let cb = Tracked {
+            on_call: Box::new(move || {
+                let _ = entered_tx.lock().unwrap().send(());
+                let _ = go_rx.lock().unwrap().recv_timeout(DEADLINE);
+            }),
+            released: released.clone(),
+        };
+        assert!(hooks.try_register_json(HookPoint::PostTurn, "slow", cb).is_ok());
+        let runner = {
+            let hooks = hooks.clone();
+            std::thread::spawn(move || hooks.run_json(HookPoint::PostTurn, &serde_json::json!({"response_text": "r", "turn_number": 1})))
+        };
+        entered_rx.recv_timeout(DEADLINE).expect("the callback started");
+        let closer = {
+            let hooks = hooks.clone();
+            let released = released.clone();
+            std::thread::spawn(move || {
+                hooks.release_all();
+                released.load(Ordering::SeqCst)
+            })
+        };
+        let start = Instant::now();
+        while !hooks.entries.is_closing() {
+            assert!(start.elapsed() < DEADLINE, "release_all did not start");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        assert!(!released.load(Ordering::SeqCst), "released while its call was in flight");
+        go_tx.send(()).unwrap();
+        assert!(closer.join().unwrap(), "release_all returned before the callback was released");
+        runner.join().unwrap().expect("the run in flight completes");
+        assert!(hooks.is_empty());
+    }
+
+    #[test]
+    fn refused_registration_hands_the_callback_back() {
+        let hooks = Hooks::new();
+        let released = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let cb = Tracked { on_call: Box::new(|| {}), released: released.clone() };
+        let rejected = hooks.try_register_json(HookPoint::PreTurn, " \t", cb).unwrap_err();
+        assert_eq!(rejected.error.status, crate::Status::InvalidArgument);
+        assert!(!released.load(std::sync::atomic::Ordering::SeqCst));
+        assert!(hooks.is_empty());
     }
 
     #[test]
