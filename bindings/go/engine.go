@@ -22,20 +22,20 @@ import (
 // Event is an hl_event: an agent lifecycle event.
 type Event int32
 
-// The twelve lifecycle events (docs/protocol.md).
+// The twelve lifecycle events (docs/protocol.md), numbered as in the C header.
 const (
-	EventSessionStart       Event = 0
-	EventSessionEnd         Event = 1
-	EventSubagentStart      Event = 2
-	EventSubagentStop       Event = 3
-	EventUserPromptSubmit   Event = 4
-	EventPreToolUse         Event = 5
-	EventPostToolUse        Event = 6
-	EventPermissionRequest  Event = 7
-	EventPreCompact         Event = 8
-	EventStop               Event = 9
-	EventNotification       Event = 10
-	EventPostToolUseFailure Event = 11
+	EventSessionStart       Event = C.HL_EVENT_SESSION_START
+	EventSessionEnd         Event = C.HL_EVENT_SESSION_END
+	EventSubagentStart      Event = C.HL_EVENT_SUBAGENT_START
+	EventSubagentStop       Event = C.HL_EVENT_SUBAGENT_STOP
+	EventUserPromptSubmit   Event = C.HL_EVENT_USER_PROMPT_SUBMIT
+	EventPreToolUse         Event = C.HL_EVENT_PRE_TOOL_USE
+	EventPostToolUse        Event = C.HL_EVENT_POST_TOOL_USE
+	EventPermissionRequest  Event = C.HL_EVENT_PERMISSION_REQUEST
+	EventPreCompact         Event = C.HL_EVENT_PRE_COMPACT
+	EventStop               Event = C.HL_EVENT_STOP
+	EventNotification       Event = C.HL_EVENT_NOTIFICATION
+	EventPostToolUseFailure Event = C.HL_EVENT_POST_TOOL_USE_FAILURE
 )
 
 // String returns the event's name ("PreToolUse", ...), as given by

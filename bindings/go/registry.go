@@ -20,18 +20,18 @@ import (
 // HookPoint is an hl_hook_point: where a registry callback runs.
 type HookPoint int32
 
-// The ten registry hook points (docs/c-api.md).
+// The ten registry hook points (docs/c-api.md), numbered as in the C header.
 const (
-	PointPreTurn            HookPoint = 0
-	PointPostTurn           HookPoint = 1
-	PointPreToolCallDecide  HookPoint = 2
-	PointPostToolCall       HookPoint = 3
-	PointOnCompaction       HookPoint = 4
-	PointOnSessionStart     HookPoint = 5
-	PointOnSessionEnd       HookPoint = 6
-	PointOnToolError        HookPoint = 7
-	PointOnInteraction      HookPoint = 8
-	PointTransformToolInput HookPoint = 9
+	PointPreTurn            HookPoint = C.HL_POINT_PRE_TURN
+	PointPostTurn           HookPoint = C.HL_POINT_POST_TURN
+	PointPreToolCallDecide  HookPoint = C.HL_POINT_PRE_TOOL_CALL_DECIDE
+	PointPostToolCall       HookPoint = C.HL_POINT_POST_TOOL_CALL
+	PointOnCompaction       HookPoint = C.HL_POINT_ON_COMPACTION
+	PointOnSessionStart     HookPoint = C.HL_POINT_ON_SESSION_START
+	PointOnSessionEnd       HookPoint = C.HL_POINT_ON_SESSION_END
+	PointOnToolError        HookPoint = C.HL_POINT_ON_TOOL_ERROR
+	PointOnInteraction      HookPoint = C.HL_POINT_ON_INTERACTION
+	PointTransformToolInput HookPoint = C.HL_POINT_TRANSFORM_TOOL_INPUT
 )
 
 // String returns the wire label ("pre_turn", ..., "transform_tool_input"),
