@@ -124,18 +124,18 @@ impl<C> std::fmt::Debug for Rejected<C> {
 
 /// The callback list of an owner, and the count of runs holding a snapshot
 /// of it, so that [`close`](Self::close) can wait until they let go.
-pub(crate) struct CallbackSlot<T> {
-    list: RwLock<Arc<T>>,
+pub(crate) struct CallbackSlot<E> {
+    list: RwLock<Arc<Vec<E>>>,
     holders: AtomicUsize,
     closing: AtomicBool,
     lock: Mutex<()>,
     released: Condvar,
 }
 
-impl<T: Default> CallbackSlot<T> {
+impl<E> CallbackSlot<E> {
     pub(crate) fn new() -> Self {
         CallbackSlot {
-            list: RwLock::new(Arc::new(T::default())),
+            list: RwLock::new(Arc::new(Vec::new())),
             holders: AtomicUsize::new(0),
             closing: AtomicBool::new(false),
             lock: Mutex::new(()),
@@ -143,18 +143,23 @@ impl<T: Default> CallbackSlot<T> {
         }
     }
 
-    /// The current list, held until the snapshot drops.
-    pub(crate) fn snapshot(&self) -> Snapshot<'_, T> {
+    /// The current list, held until the snapshot drops. An empty list holds
+    /// nothing to release, so it is not counted (the common case costs one
+    /// read lock).
+    pub(crate) fn snapshot(&self) -> Snapshot<'_, E> {
         let guard = self.list.read().unwrap_or_else(|e| e.into_inner());
+        if guard.is_empty() {
+            return Snapshot { list: None, slot: self };
+        }
         // Counted under the read lock: `close` takes the list under the
         // write lock, so it sees every holder that got the old list.
         self.holders.fetch_add(1, Ordering::SeqCst);
         Snapshot { list: Some(guard.clone()), slot: self }
     }
 
-    /// Replace the list with `edit(copy)`; the old list is dropped after the
-    /// lock is released, so callback finalizers never run under it.
-    pub(crate) fn update<R>(&self, edit: impl FnOnce(&T) -> (T, R)) -> R {
+    /// Replace the list with `edit(current)`; the old list is dropped after
+    /// the lock is released, so callback finalizers never run under it.
+    pub(crate) fn update<R>(&self, edit: impl FnOnce(&[E]) -> (Vec<E>, R)) -> R {
         let old;
         let out;
         {
@@ -178,7 +183,7 @@ impl<T: Default> CallbackSlot<T> {
     /// callback or is a hookline thread, wait until no run holds a
     /// snapshot: every callback has then been released.
     pub(crate) fn close(&self) {
-        let old = std::mem::replace(&mut *self.list.write().unwrap_or_else(|e| e.into_inner()), Arc::new(T::default()));
+        let old = std::mem::replace(&mut *self.list.write().unwrap_or_else(|e| e.into_inner()), Arc::new(Vec::new()));
         self.closing.store(true, Ordering::SeqCst);
         if !in_host_callback() && !crate::runtime::on_hookline_thread() {
             let mut guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
@@ -191,24 +196,26 @@ impl<T: Default> CallbackSlot<T> {
 }
 
 /// A run's hold on a callback list; released (list first, then the count) on drop.
-pub(crate) struct Snapshot<'a, T> {
-    list: Option<Arc<T>>,
-    slot: &'a CallbackSlot<T>,
+pub(crate) struct Snapshot<'a, E> {
+    list: Option<Arc<Vec<E>>>,
+    slot: &'a CallbackSlot<E>,
 }
 
-impl<T> Deref for Snapshot<'_, T> {
-    type Target = T;
-    fn deref(&self) -> &T {
-        self.list.as_deref().unwrap_or_else(|| unreachable!("a snapshot holds its list until dropped"))
+impl<E> Deref for Snapshot<'_, E> {
+    type Target = [E];
+    fn deref(&self) -> &[E] {
+        self.list.as_deref().map_or(&[], Vec::as_slice)
     }
 }
 
-impl<T> Drop for Snapshot<'_, T> {
+impl<E> Drop for Snapshot<'_, E> {
     fn drop(&mut self) {
-        drop(self.list.take());
-        if self.slot.holders.fetch_sub(1, Ordering::SeqCst) == 1 && self.slot.closing.load(Ordering::SeqCst) {
-            let _guard = self.slot.lock.lock().unwrap_or_else(|e| e.into_inner());
-            self.slot.released.notify_all();
+        if let Some(list) = self.list.take() {
+            drop(list);
+            if self.slot.holders.fetch_sub(1, Ordering::SeqCst) == 1 && self.slot.closing.load(Ordering::SeqCst) {
+                let _guard = self.slot.lock.lock().unwrap_or_else(|e| e.into_inner());
+                self.slot.released.notify_all();
+            }
         }
     }
 }

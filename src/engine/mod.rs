@@ -57,7 +57,7 @@ struct EngineState {
     /// The approval gate's state (which digest is approved).
     approval: Approval,
     transcript_path: RwLock<Option<Arc<str>>>,
-    callbacks: CallbackSlot<Vec<Arc<CallbackHook>>>,
+    callbacks: CallbackSlot<Arc<CallbackHook>>,
     /// Every run that can be cancelled, by id. Its lock is the
     /// linearization point of cancel versus completion (see `run_async`).
     runs: Mutex<HashMap<u64, CancelToken>>,
@@ -140,7 +140,7 @@ impl LifecycleHookEngine {
         self.state.setup.read().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
-    fn callbacks(&self) -> Snapshot<'_, Vec<Arc<CallbackHook>>> {
+    fn callbacks(&self) -> Snapshot<'_, Arc<CallbackHook>> {
         self.state.callbacks.snapshot()
     }
 
@@ -286,7 +286,7 @@ impl LifecycleHookEngine {
         // The replaced callback (and its finalizer) is released outside the
         // lock, or later by the last run still holding it.
         let replaced = self.state.callbacks.update(|list| {
-            let mut list = list.clone();
+            let mut list = list.to_vec();
             let old = match list.iter().position(|h| h.event == hook.event && h.name == hook.name) {
                 Some(i) => Some(std::mem::replace(&mut list[i], hook.clone())),
                 None => {

@@ -249,7 +249,7 @@ struct Entry {
 /// Entries live in a copy-on-write list: a run clones an `Arc` of the
 /// current list (its snapshot) and calls callbacks without any lock held.
 pub struct Hooks {
-    entries: CallbackSlot<Vec<Entry>>,
+    entries: CallbackSlot<Entry>,
 }
 
 impl Default for Hooks {
@@ -331,7 +331,7 @@ impl Hooks {
         Hooks { entries: CallbackSlot::new() }
     }
 
-    fn snapshot(&self) -> Snapshot<'_, Vec<Entry>> {
+    fn snapshot(&self) -> Snapshot<'_, Entry> {
         self.entries.snapshot()
     }
 
