@@ -1,7 +1,11 @@
 //! C ABI for the engine (`hl_engine_*`; documented in `docs/c-api.md`).
 //! Conversions only: every rule lives in the core ([`crate::engine`]),
-//! including the fork rule (checked for every call on a handle) and the
-//! rule that a blocking run is refused on hookline threads.
+//! including the fork rule and the rule that a blocking run is refused on
+//! hookline threads. Every fallible core method applies the fork rule
+//! itself; the calls onto the core's infallible accessors (digest,
+//! previews, transcript path) take the handle through [`engine_checked`],
+//! which applies it first. (The check costs a `getpid`, so it is made once
+//! per call.)
 
 use std::ffi::{c_char, c_void};
 
@@ -32,10 +36,16 @@ pub struct hl_engine {
     engine: LifecycleHookEngine,
 }
 
-/// The engine behind a handle, after the core's fork rule.
+/// The engine behind a handle, for core methods that apply the fork rule.
 unsafe fn engine_arg<'a>(e: *const hl_engine) -> Result<&'a LifecycleHookEngine> {
     non_null(e, "engine")?;
-    let engine = &(*e).engine;
+    Ok(&(*e).engine)
+}
+
+/// The engine behind a handle, after the core's fork rule (for the core's
+/// infallible accessors).
+unsafe fn engine_checked<'a>(e: *const hl_engine) -> Result<&'a LifecycleHookEngine> {
+    let engine = engine_arg(e)?;
     engine.check_forked()?;
     Ok(engine)
 }
@@ -207,7 +217,7 @@ pub unsafe extern "C" fn hl_engine_reload(engine: *mut hl_engine, options_json: 
 #[no_mangle]
 pub unsafe extern "C" fn hl_engine_set_transcript_path(engine: *mut hl_engine, path_or_null: *const c_char, errmsg: *mut *mut c_char) -> hl_status {
     ffi_status!(errmsg, clear [], {
-        let engine = unsafe { engine_arg(engine)? };
+        let engine = unsafe { engine_checked(engine)? };
         let path = unsafe { opt_str_arg(path_or_null, "path")? };
         engine.update_transcript_path(path);
         Ok(())
@@ -219,7 +229,7 @@ pub unsafe extern "C" fn hl_engine_set_transcript_path(engine: *mut hl_engine, p
 #[no_mangle]
 pub unsafe extern "C" fn hl_engine_transcript_path(engine: *mut hl_engine, path_or_null: *mut *mut c_char, errmsg: *mut *mut c_char) -> hl_status {
     ffi_status!(errmsg, clear [path_or_null], {
-        let engine = unsafe { engine_arg(engine)? };
+        let engine = unsafe { engine_checked(engine)? };
         string_out(path_or_null, "path_or_null")?.set_opt(engine.transcript_path());
         Ok(())
     })
@@ -230,7 +240,7 @@ pub unsafe extern "C" fn hl_engine_transcript_path(engine: *mut hl_engine, path_
 #[no_mangle]
 pub unsafe extern "C" fn hl_engine_command_digest(engine: *mut hl_engine, hex: *mut *mut c_char, errmsg: *mut *mut c_char) -> hl_status {
     ffi_status!(errmsg, clear [hex], {
-        let engine = unsafe { engine_arg(engine)? };
+        let engine = unsafe { engine_checked(engine)? };
         string_out(hex, "hex")?.set(engine.command_digest());
         Ok(())
     })
@@ -241,7 +251,7 @@ pub unsafe extern "C" fn hl_engine_command_digest(engine: *mut hl_engine, hex: *
 #[no_mangle]
 pub unsafe extern "C" fn hl_engine_command_previews(engine: *mut hl_engine, previews_json: *mut *mut c_char, errmsg: *mut *mut c_char) -> hl_status {
     ffi_status!(errmsg, clear [previews_json], {
-        let engine = unsafe { engine_arg(engine)? };
+        let engine = unsafe { engine_checked(engine)? };
         let out = string_out(previews_json, "previews_json")?;
         out.set(Error::to_json_string(&engine.command_previews(), "the previews")?);
         Ok(())
