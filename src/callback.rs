@@ -11,7 +11,7 @@
 //! `free_user_data`) are released when the last `Arc` drops.
 //!
 //! Closing an owner (engine or registry) releases every callback before it
-//! returns: runs take their snapshot through [`Holders`], and the close waits
+//! returns: runs take their snapshot through a `CallbackSlot`, and the close waits
 //! until no run holds one — except on a thread that is itself inside a host
 //! callback or on a hookline thread, where waiting could wait for itself;
 //! there the last run to finish releases the callbacks.

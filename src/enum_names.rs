@@ -4,13 +4,13 @@
 //! functions that hand the names out (`hl_status_name`, `hl_event_name`,
 //! `hl_point_name`), so no second table can drift from the first.
 
-/// `enum_names!(Type, name_fn, c_name_fn, { Variant => "name", ... })`
+/// `enum_names!(/// doc\n Type, name_fn, c_name_fn, { Variant => "name", ... })`
 /// implements `Type::name_fn(self) -> &'static str` and
 /// `Type::c_name_fn(self) -> &'static CStr` from one list.
 macro_rules! enum_names {
-    ($ty:ident, $name_fn:ident, $c_name_fn:ident, { $($variant:ident => $name:literal),+ $(,)? }) => {
+    ($(#[$doc:meta])* $ty:ident, $name_fn:ident, $c_name_fn:ident, { $($variant:ident => $name:literal),+ $(,)? }) => {
         impl $ty {
-            #[doc = concat!("The name of this `", stringify!($ty), "` (static).")]
+            $(#[$doc])*
             pub const fn $name_fn(self) -> &'static str {
                 match self {
                     $($ty::$variant => $name),+

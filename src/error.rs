@@ -26,7 +26,9 @@ pub enum Status {
     Forked,
 }
 
-enum_names!(Status, name, c_name, {
+enum_names!(
+    /// The C constant's name, e.g. `"HL_ERR_INVALID_JSON"` (`hl_status_name`).
+    Status, name, c_name, {
     Ok => "HL_OK",
     NullArgument => "HL_ERR_NULL_ARGUMENT",
     InvalidUtf8 => "HL_ERR_INVALID_UTF8",

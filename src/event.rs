@@ -24,7 +24,9 @@ pub enum HookEvent {
     PostToolUseFailure,
 }
 
-enum_names!(HookEvent, name, c_name, {
+enum_names!(
+    /// PascalCase name: `hook_event_name`, Claude settings key, `hl_event_name`.
+    HookEvent, name, c_name, {
     SessionStart => "SessionStart",
     SessionEnd => "SessionEnd",
     SubagentStart => "SubagentStart",

@@ -6,7 +6,7 @@
 //!
 //! | file | job |
 //! |---|---|
-//! | `options.rs` | `options_json` → [`EngineOptions`] → the [`Setup`](options::Setup) runs read |
+//! | `options.rs` | `options_json` → [`EngineOptions`] → the `Setup` runs read |
 //! | `plan.rs` | which hooks run for an event input (matching, once per run) |
 //! | `execute.rs` | running a plan, the record and report of each hook, blocking runs |
 //! | `runs.rs` | asynchronous runs, cancellation, closing |

@@ -2,7 +2,7 @@
 //! constant with its number. This is the only place the numbers are written
 //! (the header is generated from it); the core enums ([`Status`],
 //! [`HookEvent`], [`HookPoint`]) are numbered by declaration order and hold
-//! the names, and [`abi_numbers!`] checks at compile time that each constant
+//! the names, and `abi_numbers!` checks at compile time that each constant
 //! equals its variant. The conversions of raw values live here too.
 
 use crate::error::{Error, Result, Status};

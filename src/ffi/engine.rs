@@ -3,7 +3,7 @@
 //! including the fork rule and the rule that a blocking run is refused on
 //! hookline threads. Every fallible core method applies the fork rule
 //! itself; the calls onto the core's infallible accessors (digest,
-//! previews, transcript path) take the handle through [`engine_checked`],
+//! previews, transcript path) take the handle through `engine_checked`,
 //! which applies it first. (The check costs a `getpid`, so it is made once
 //! per call.)
 

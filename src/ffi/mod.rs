@@ -3,13 +3,13 @@
 //! else: hook semantics live in the core.
 //!
 //! The conventions of `docs/c-api.md`, implemented once here:
-//! - every exported function's body is one [`ffi_status!`] (functions
+//! - every exported function's body is one `ffi_status!` (functions
 //!   returning `hl_status`: clears `*errmsg` and the out-parameters, catches
 //!   panics as `HL_ERR_PANIC`, writes the error message) or one
-//!   [`ffi_value!`] (the rest: a default on panic); a test checks it;
+//!   `ffi_value!` (the rest: a default on panic); a test checks it;
 //! - `str_arg` / `opt_str_arg` validate a `const char *` (NULL, UTF-8);
-//! - [`string_out`] is the one way a string is returned through `char **`;
-//! - the enums' numbers are in [`abi`], their names in the core.
+//! - `string_out` is the one way a string is returned through `char **`;
+//! - the enums' numbers are in `abi.rs`, their names in the core.
 #![allow(non_camel_case_types)]
 #![allow(clippy::missing_safety_doc)]
 

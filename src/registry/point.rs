@@ -36,7 +36,9 @@ pub enum HookPoint {
     TransformToolInput,
 }
 
-enum_names!(HookPoint, label, c_label, {
+enum_names!(
+    /// The wire label, e.g. `"pre_tool_call_decide"` (`hl_point_name`).
+    HookPoint, label, c_label, {
     PreTurn => "pre_turn",
     PostTurn => "post_turn",
     PreToolCallDecide => "pre_tool_call_decide",
