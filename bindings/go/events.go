@@ -163,6 +163,11 @@ type HookReport struct {
 	StderrTruncated bool    `json:"stderr_truncated"`
 	// Skipped is "not_approved" for a command the gate held back, else "".
 	Skipped string `json:"skipped"`
+	// Failure says how the hook failed: "" when it answered, else
+	// "timeout", "signal", "spawn", "invalid_output" or "exit".
+	Failure string `json:"failure"`
+	// StatusMessage is the hook's configured statusMessage (Claude Code dialect).
+	StatusMessage string `json:"status_message,omitempty"`
 }
 
 // Outcome holds the fields every event's outcome has.
@@ -181,6 +186,9 @@ type Outcome struct {
 type SessionStartOutcome struct {
 	Outcome
 	AdditionalContext []string `json:"additional_context"`
+	// Env holds what the hooks wrote to CLAUDE_ENV_FILE (Claude Code
+	// profile; nil in the VT Code profile), for later commands.
+	Env map[string]string `json:"env,omitempty"`
 }
 
 // UserPromptSubmitOutcome is the outcome of UserPromptSubmit.
@@ -252,9 +260,12 @@ type CommandPreview struct {
 	TimeoutSeconds *int64  `json:"timeout_seconds"`
 }
 
-// EngineOptions mirrors the options JSON of hl_engine_new (SPEC §5.1).
-// Workspace and SessionID are required; at most one of Hooks, HooksTOML and
-// HooksFile may be set (none: an engine without configured hooks).
+// EngineOptions mirrors the options JSON of hl_engine_new.
+// Workspace and SessionID are required and must not be empty (the library
+// rejects an empty session_id like a missing one, so the zero SessionID is
+// ErrInvalidArgument, as an omitted key is in C and Node); at most one of
+// Hooks, HooksTOML and HooksFile may be set (none: an engine without
+// configured hooks).
 type EngineOptions struct {
 	// Workspace is an existing directory; hooks run there.
 	Workspace string `json:"workspace"`
@@ -276,4 +287,25 @@ type EngineOptions struct {
 	EnvRemove      []string          `json:"env_remove,omitempty"`
 	// MaxOutputBytes caps each hook's stdout and stderr (0: the default, 1 MiB).
 	MaxOutputBytes uint64 `json:"max_output_bytes,omitempty"`
+	// HookSources loads several configs into one engine, in order (user,
+	// project, local, plugins), instead of Hooks, HooksTOML or HooksFile.
+	HookSources []HookSource `json:"hook_sources,omitempty"`
+	// OnCallbackError (not sent to the library), when set, is called with
+	// every failure of a callback hook (its error or panic value), on the
+	// thread that ran it, before hookline counts the hook as exit code 1.
+	// It must not block for long. See [Engine.AddCallbackHook] for what a
+	// failure means for each event.
+	OnCallbackError func(CallbackFailure) `json:"-"`
+}
+
+// HookSource is one entry of EngineOptions.HookSources: exactly one of
+// Hooks, HooksTOML and HooksFile. Only untrusted sources are gated (their
+// commands form the digest); PluginRoot becomes CLAUDE_PLUGIN_ROOT for the
+// source's hooks.
+type HookSource struct {
+	Hooks      json.RawMessage `json:"hooks,omitempty"`
+	HooksTOML  string          `json:"hooks_toml,omitempty"`
+	HooksFile  string          `json:"hooks_file,omitempty"`
+	Trusted    bool            `json:"trusted"`
+	PluginRoot string          `json:"plugin_root,omitempty"`
 }

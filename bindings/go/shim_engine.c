@@ -16,6 +16,11 @@ hl_status hlgo_engine_run_async(hl_engine *engine, hl_event event, const char *i
     return hl_engine_run_async(engine, event, input_json, hlgo_done, (void *)handle, run_id, errmsg);
 }
 
+hl_status hlgo_engine_run_named_async(hl_engine *engine, const char *event_name, const char *input_json,
+                                      uintptr_t handle, uint64_t *run_id, char **errmsg) {
+    return hl_engine_run_named_async(engine, event_name, input_json, hlgo_done, (void *)handle, run_id, errmsg);
+}
+
 hl_status hlgo_engine_add_callback_hook(hl_engine *engine, hl_event event, const char *matcher, const char *name,
                                         uintptr_t handle, char **errmsg) {
     return hl_engine_add_callback_hook(engine, event, matcher, name, hlgo_callback, (void *)handle, hlgo_free,

@@ -1,4 +1,4 @@
-// Type declarations for the hookline Node binding (the contract is the repository's SPEC).
+// Type declarations for the hookline Node binding (the C API is documented in docs/c-api.md).
 
 /** Any JSON value. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -168,7 +168,7 @@ export interface RegistryOptions {
 }
 
 /**
- * Named in-process callbacks per hook point (agy-bridge `Hooks`). Callbacks
+ * Named in-process callbacks per hook point. Callbacks
  * are synchronous; a thrown exception (or returned Promise) is a callback
  * failure (at pre_tool_call_decide: deny with `hook '<name>' failed`).
  */
@@ -224,13 +224,17 @@ export type HookEventKey =
 /** An event as a name, a config key or an `hl_event` number. */
 export type EventId = HookEventName | HookEventKey | number;
 
-/** Engine options (SPEC §5.1 in camelCase; snake_case keys pass through unchanged). */
+/**
+ * Engine options (the library's options in camelCase). No index signature: a
+ * misspelled option (`workspacegated`, `workspaceGate`) is a compile-time
+ * error, and at run time the library rejects unknown options too.
+ */
 export interface EngineOptions {
   /** An existing directory; hooks run there. */
   workspace: string;
   sessionId: string;
   /** SessionStart source. Default `startup`. */
-  trigger?: 'startup' | 'resume' | 'new_session' | 'compact';
+  trigger?: 'startup' | 'resume' | 'new_session' | 'compact' | 'clear';
   /** Gate commands behind approve(). Default false. */
   workspaceGated?: boolean;
   /** Hooks config as an object (VT Code `{lifecycle: …}` or Claude Code `{PreToolUse: […]}`), passed verbatim. */
@@ -248,9 +252,21 @@ export interface EngineOptions {
   envRemove?: string[];
   /** Per-stream output cap (default 1048576). */
   maxOutputBytes?: number;
+  /** Several configs in one engine, in order (user, project, local, plugins), instead of hooks/hooksToml/hooksFile. */
+  hookSources?: HookSource[];
   /** Not sent to the library: told about exceptions thrown by callback hooks. */
   onCallbackError?: CallbackErrorHandler;
-  [snakeCaseKey: string]: unknown;
+}
+
+/** One entry of `hookSources`: exactly one of `hooks`, `hooksToml`, `hooksFile`. */
+export interface HookSource {
+  hooks?: JsonObject;
+  hooksToml?: string;
+  hooksFile?: string;
+  /** Trusted sources (the user's own settings) run without approval and are not in the digest. Default false. */
+  trusted?: boolean;
+  /** Becomes `CLAUDE_PLUGIN_ROOT` for this source's hooks. */
+  pluginRoot?: string | null;
 }
 
 /** Per-call options of the async event methods. */
@@ -259,8 +275,16 @@ export interface RunOptions {
   signal?: AbortSignal;
 }
 
-/** Extra input fields are passed to hooks unchanged (camelCase keys become snake_case at the top level). */
-interface ExtraInput { [extra: string]: unknown }
+/**
+ * Every event input may carry `extra`: fields added to the hooks' payload
+ * verbatim (keys unchanged, e.g. `{ permission_mode: 'plan' }`); a typed
+ * field of the same wire name wins. The typed fields have no index
+ * signature, so a misspelled field is a compile-time error.
+ */
+interface ExtraInput {
+  /** Pass-through payload fields, sent as given (wire snake_case keys). */
+  extra?: JsonObject;
+}
 
 export interface SessionStartInput extends ExtraInput {}
 export interface SessionEndInput extends ExtraInput {
@@ -325,8 +349,12 @@ export interface HookReport {
   stdoutTruncated: boolean;
   stderrTruncated: boolean;
   skipped: null | 'not_approved';
+  /** How the hook failed; null when it answered. */
+  failure: null | 'timeout' | 'signal' | 'spawn' | 'invalid_output' | 'exit';
   /** Present when the hook was killed by a signal. */
   signal?: number;
+  /** The hook's configured `statusMessage` (Claude Code dialect), when set. */
+  statusMessage?: string;
 }
 
 export interface HookMessage { level: 'info' | 'warning' | 'error'; text: string }
@@ -338,7 +366,11 @@ export interface Outcome {
   stopReason: string | null;
   hooks: HookReport[];
 }
-export interface SessionStartOutcome extends Outcome { additionalContext: string[] }
+export interface SessionStartOutcome extends Outcome {
+  additionalContext: string[];
+  /** What the hooks wrote to `CLAUDE_ENV_FILE` (Claude Code profile only). */
+  env?: Record<string, string>;
+}
 export interface UserPromptSubmitOutcome extends Outcome {
   allowPrompt: boolean;
   blockReason: string | null;
@@ -377,6 +409,11 @@ export interface HookPayload {
   cwd: string;
   hook_event_name: HookEventName;
   transcript_path: string | null;
+  /** Tool events: the tool's name. */
+  tool_name?: string;
+  /** Tool events: the tool's input (null when the host gave none). */
+  tool_input?: JsonObject | null;
+  /** The event's other fields (they differ per event). */
   [field: string]: Json | undefined;
 }
 
@@ -396,6 +433,14 @@ export declare class Engine {
   run(event: EventId, input?: object, options?: RunOptions): Promise<Outcome & Record<string, unknown>>;
   /** Run any event on the JS thread (hl_engine_run); blocks until done. */
   runSync(event: EventId, input?: object): Outcome & Record<string, unknown>;
+  /**
+   * Fire an event by its config key (hl_engine_run_named_async). Known events keep
+   * their rules; other keys run with observer rules. `input.matcherValue` is what
+   * matchers are tested against.
+   */
+  runNamed(name: string, input?: object, options?: RunOptions): Promise<Outcome & Record<string, unknown>>;
+  /** `runNamed` on the JS thread (hl_engine_run_named). */
+  runNamedSync(name: string, input?: object): Outcome & Record<string, unknown>;
 
   sessionStart(input?: SessionStartInput, options?: RunOptions): Promise<SessionStartOutcome>;
   sessionEnd(input: SessionEndInput, options?: RunOptions): Promise<Outcome>;
@@ -437,7 +482,7 @@ export declare class Engine {
   setTranscriptPath(path: string | null): void;
   readonly transcriptPath: string | null;
   readonly closed: boolean;
-  /** Free the engine off the JS thread; in-flight runs reject with HL_ERR_CANCELLED. Idempotent. */
+  /** Free the engine off the JS thread; in-flight runs reject with HL_ERR_CLOSED ("<Event> run interrupted: engine closed"), never reported as unhandled. Idempotent. */
   close(): Promise<void>;
   /** Free the engine on the JS thread; throws when async runs are in flight. */
   closeSync(): void;

@@ -1,4 +1,5 @@
-//! Reading hook results (SPEC §5.4) and merging them into outcomes (§5.3).
+//! Reading hook results and merging them into outcomes (the exit-code and
+//! JSON tables of `docs/protocol.md`).
 //!
 //! Pure, synchronous code: the engine runs the hooks and feeds each result,
 //! in configuration order, to an [`EventInterpreter`]; `absorb` says when a
@@ -25,7 +26,7 @@
 //! context on failed hooks, failure policy) is not decided here: each rule
 //! reads its event's row of the profile table ([`crate::profile`]).
 //!
-//! Choices where the contract is silent (shared by all events):
+//! Choices the hooks protocols leave open (shared by all events):
 //! - A timed-out hook's partial output is not read (only the timeout counts).
 //! - stdout that parses as a JSON value other than an object (`42`, `"x"`,
 //!   `[1]`) carries no fields and is read as plain text.
@@ -83,7 +84,7 @@ pub struct HookExecution {
 }
 
 impl HookExecution {
-    /// The result of a callback hook, read as a command's (SPEC §5.1, §5.4):
+    /// The result of a callback hook, read as a command's:
     /// return 0 → exit 0, otherwise exit 1; a JSON reply is the stdout (a
     /// JSON string reply is the plain text it holds); `hl_reply_deny(msg)` →
     /// exit 2 with `msg` as stderr whatever the callback returned;

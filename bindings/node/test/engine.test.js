@@ -1,5 +1,5 @@
 'use strict';
-// Engine conformance at the JS level (SPEC §5) through the Promise (async)
+// Engine conformance at the JS level (docs/protocol.md) through the Promise (async)
 // and Sync APIs.
 
 const test = require('node:test');
@@ -8,7 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { Engine, HooklineError, Status, allow, deny } = require('..');
 const callbacks = require('../lib/callbacks');
-const { claudePreToolUse, engineOptions, sleep, tempDir } = require('./helpers');
+const { claudePreToolUse, vtPreToolUse, engineOptions, tempDir, waitFor } = require('./helpers');
 
 function engine(t, options) {
   const e = new Engine(options);
@@ -18,7 +18,7 @@ function engine(t, options) {
 
 test('pre_tool_use_updated_input_chains_to_the_next_hook', async (t) => {
   const opts = engineOptions(t, {
-    hooks: claudePreToolUse([
+    hooks: vtPreToolUse([
       `printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"ls -la","sandbox":true}}}'`,
       'cat > seen.json',
     ]),
@@ -44,7 +44,7 @@ test('pre_tool_use_updated_input_chains_to_the_next_hook', async (t) => {
 });
 
 test('pre_tool_use_exit_2_with_stderr_denies', async (t) => {
-  const e = engine(t, engineOptions(t, { hooks: claudePreToolUse(["echo 'blocked by policy' >&2; exit 2", 'touch never-reached']) }));
+  const e = engine(t, engineOptions(t, { hooks: vtPreToolUse(["echo 'blocked by policy' >&2; exit 2", 'touch never-reached']) }));
   const outcome = await e.preToolUse({ toolName: 'Bash', toolInput: { command: 'curl x' } });
   assert.equal(outcome.decision, 'deny');
   assert.equal(outcome.reason, 'blocked by policy');
@@ -64,7 +64,7 @@ test('pre_tool_use_matcher_selects_hooks_by_tool_name', async (t) => {
 });
 
 test('pre_tool_use_timeout_denies', async (t) => {
-  const e = engine(t, engineOptions(t, { hooks: claudePreToolUse(['sleep 30'], { timeout: 1 }) }));
+  const e = engine(t, engineOptions(t, { hooks: vtPreToolUse(['sleep 30'], { timeout: 1 }) }));
   const started = Date.now();
   const outcome = await e.preToolUse({ toolName: 'Bash', toolInput: { command: 'ls' } });
   const elapsed = Date.now() - started;
@@ -150,7 +150,8 @@ test('bad_options_are_errors_with_status', (t) => {
 });
 
 test('bad_inputs_reject_with_status_and_missing_field', async (t) => {
-  const e = engine(t, engineOptions(t));
+  // The VT Code profile's strict inputs (without hooks, inputs validate like the Claude Code profile).
+  const e = engine(t, engineOptions(t, { hooks: vtPreToolUse(['true'], { matcher: 'NoTool' }) }));
   await assert.rejects(e.preToolUse({ toolInput: {} }), (err) => err.status === Status.HL_ERR_INVALID_ARGUMENT && /tool_name/.test(err.message));
   await assert.rejects(e.sessionEnd({ turnId: 't', reason: 'bogus' }), (err) => err.status === Status.HL_ERR_INVALID_ARGUMENT);
   await assert.rejects(e.run('NoSuchEvent', {}), (err) => err.status === Status.HL_ERR_INVALID_ARGUMENT);
@@ -179,6 +180,40 @@ test('camel_case_inputs_reach_the_payload_in_snake_case_with_extras', async (t) 
   assert.equal(payload.permission_mode, 'default');
   assert.equal(payload.session_id, 'node-test');
   assert.equal(payload.hook_event_name, 'PreToolUse');
+});
+
+test('extra_input_fields_are_passed_verbatim_and_typed_fields_win', async (t) => {
+  const e = engine(t, engineOptions(t));
+  let payload;
+  e.addCallbackHook('PreToolUse', null, 'capture', (p) => {
+    payload = p;
+  });
+  await e.preToolUse({ toolName: 'Bash', extra: { permission_mode: 'plan', customField: 1, tool_name: 'Other' } });
+  assert.equal(payload.permission_mode, 'plan');
+  assert.equal(payload.customField, 1, 'extra keys are not renamed');
+  assert.equal(payload.tool_name, 'Bash', 'a typed field wins over extra');
+  assert.equal(payload.extra, undefined, 'extra is not sent as a field');
+  assert.throws(() => e.preToolUseSync({ toolName: 'Bash', extra: 'x' }), (err) => err.status === Status.HL_ERR_INVALID_ARGUMENT && /extra/.test(err.message));
+});
+
+test('misspelled_options_are_rejected_naming_the_intended_option', (t) => {
+  const base = engineOptions(t);
+  assert.throws(
+    () => new Engine({ ...base, workspacegated: true }),
+    (err) => err.status === Status.HL_ERR_INVALID_ARGUMENT && /unknown option `workspacegated`; did you mean `workspace_gated`\?/.test(err.message),
+  );
+  assert.throws(
+    () => new Engine({ ...base, workspaceGate: true }),
+    (err) => err.status === Status.HL_ERR_INVALID_ARGUMENT && /`workspace_gate`; did you mean `workspace_gated`\?/.test(err.message),
+  );
+});
+
+test('empty_session_id_is_rejected_like_a_missing_one', (t) => {
+  const base = engineOptions(t);
+  assert.throws(
+    () => new Engine({ ...base, sessionId: '' }),
+    (err) => err.status === Status.HL_ERR_INVALID_ARGUMENT && /session_id/.test(err.message),
+  );
 });
 
 test('transcript_path_round_trips_and_reaches_hooks', async (t) => {
@@ -396,27 +431,67 @@ test('already_aborted_signal_rejects_without_running', async (t) => {
   const opts = engineOptions(t, { hooks: claudePreToolUse(['touch ran.txt']) });
   const e = engine(t, opts);
   await assert.rejects(e.preToolUse({ toolName: 'Bash' }, { signal: AbortSignal.abort() }), { name: 'AbortError' });
-  await sleep(200);
+  // Rejected before anything was submitted: no run is pending, so none can
+  // start later; a run without a signal afterwards does run the hook.
+  assert.equal(callbacks.pendingRunCount(), 0);
   assert.equal(fs.existsSync(path.join(opts.workspace, 'ran.txt')), false);
+  await e.preToolUse({ toolName: 'Bash' });
+  assert.equal(fs.existsSync(path.join(opts.workspace, 'ran.txt')), true);
 });
 
 test('abort_after_completion_is_harmless', async (t) => {
-  const e = engine(t, engineOptions(t, { hooks: claudePreToolUse(['true']) }));
+  const e = engine(t, engineOptions(t, { hooks: claudePreToolUse(['echo run >> runs.txt']) }));
   const ac = new AbortController();
   const outcome = await e.preToolUse({ toolName: 'Bash' }, { signal: ac.signal });
-  ac.abort();
   assert.equal(outcome.decision, 'continue');
+  ac.abort(); // after completion: must not cancel anything, reject, or break the engine
+  assert.equal(ac.signal.aborted, true);
+  assert.equal(callbacks.pendingRunCount(), 0);
+  const again = await e.preToolUse({ toolName: 'Bash' });
+  assert.equal(again.decision, 'continue');
+  assert.deepEqual(again.hooks.map((h) => h.exitCode), [0]);
 });
 
-test('close_with_runs_in_flight_cancels_them_and_resolves', { timeout: 30_000 }, async (t) => {
-  const opts = engineOptions(t, { hooks: claudePreToolUse(['sleep 30']) });
+test('abort_racing_with_completion_is_consistent', { timeout: 60_000 }, async (t) => {
+  // Either the abort won (AbortError: the run was cancelled) or the run had
+  // already finished (it resolves with its real outcome) - never a hang, and
+  // never a rejection for a run that completed.
+  const e = engine(t, engineOptions(t, { hooks: claudePreToolUse(['true']) }));
+  let aborted = 0;
+  let completed = 0;
+  for (let i = 0; i < 200; i++) {
+    const ac = new AbortController();
+    const run = e.preToolUse({ toolName: 'Bash' }, { signal: ac.signal });
+    // Vary where the abort lands: before, during and after the run.
+    if (i % 4 === 1) await new Promise((r) => setImmediate(r));
+    else if (i % 4 === 2) await new Promise((r) => setTimeout(r, i % 7));
+    ac.abort();
+    try {
+      const outcome = await run;
+      assert.equal(outcome.decision, 'continue');
+      assert.deepEqual(outcome.hooks.map((h) => h.exitCode), [0]);
+      completed++;
+    } catch (err) {
+      assert.equal(err.name, 'AbortError', String(err));
+      aborted++;
+    }
+  }
+  assert.equal(aborted + completed, 200);
+  t.diagnostic(`${aborted} aborted, ${completed} completed`);
+  assert.equal(callbacks.pendingRunCount(), 0);
+});
+
+test('close_with_runs_in_flight_rejects_them_as_closed_and_resolves', { timeout: 30_000 }, async (t) => {
+  const opts = engineOptions(t, { hooks: claudePreToolUse(['echo $$ >> started.txt; exec sleep 30']) });
   const e = new Engine(opts);
   e.addCallbackHook('Notification', null, 'slowish', () => undefined);
   const runs = [];
   for (let i = 0; i < 5; i++) runs.push(e.preToolUse({ toolName: 'Bash' }));
   for (let i = 0; i < 20; i++) runs.push(e.notification({ notificationType: 'x', title: 't', message: String(i) }));
   const settled = Promise.allSettled(runs);
-  await sleep(300);
+  const startedFile = path.join(opts.workspace, 'started.txt');
+  const startedCount = () => (fs.existsSync(startedFile) ? fs.readFileSync(startedFile, 'utf8').trim().split('\n').filter(Boolean).length : 0);
+  assert.ok(await waitFor(() => startedCount() === 5, 20_000), `all five hooks started (${startedCount()})`);
   const started = Date.now();
   await e.close();
   const results = await settled;
@@ -424,10 +499,12 @@ test('close_with_runs_in_flight_cancels_them_and_resolves', { timeout: 30_000 },
   for (const r of results.slice(0, 5)) {
     assert.equal(r.status, 'rejected');
     assert.ok(r.reason instanceof HooklineError);
-    assert.equal(r.reason.code, 'HL_ERR_CANCELLED');
+    assert.equal(r.reason.code, 'HL_ERR_CLOSED');
+    assert.equal(r.reason.status, Status.HL_ERR_CLOSED);
+    assert.equal(r.reason.message, 'PreToolUse run interrupted: engine closed');
   }
   for (const r of results.slice(5)) {
-    assert.ok(r.status === 'fulfilled' || r.reason.code === 'HL_ERR_CANCELLED');
+    assert.ok(r.status === 'fulfilled' || r.reason.code === 'HL_ERR_CLOSED', String(r.reason));
   }
   assert.equal(callbacks.pendingRunCount(), 0);
 });
@@ -451,7 +528,8 @@ test('closed_engine_rejects_calls_and_releases_callback_hooks', async (t) => {
 test('close_sync_refuses_while_runs_are_in_flight', async (t) => {
   const e = new Engine(engineOptions(t, { hooks: claudePreToolUse(['sleep 1']) }));
   const run = e.preToolUse({ toolName: 'Bash' });
-  assert.throws(() => e.closeSync(), (err) => err instanceof HooklineError);
+  assert.throws(() => e.closeSync(), (err) => err instanceof HooklineError && err.code === 'HL_ERR_CLOSED' && /in flight/.test(err.message));
+  assert.equal(e.closed, false, 'a refused closeSync leaves the engine open');
   await run;
   e.closeSync();
   assert.equal(e.closed, true);

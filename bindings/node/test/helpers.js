@@ -27,6 +27,26 @@ function claudePreToolUse(commands, { matcher = 'Bash', timeout } = {}) {
   };
 }
 
+/**
+ * The same in the VT Code dialect (`lifecycle`, `timeout_seconds`): the VT Code
+ * profile's rules (sequential PreToolUse, updatedInput chaining, timeout denies)
+ * are tested in this dialect.
+ */
+function vtPreToolUse(commands, { matcher = 'Bash', timeout } = {}) {
+  return {
+    lifecycle: {
+      pre_tool_use: [
+        {
+          matcher,
+          hooks: commands.map((command) =>
+            timeout ? { type: 'command', command, timeout_seconds: timeout } : { type: 'command', command },
+          ),
+        },
+      ],
+    },
+  };
+}
+
 /** Engine options for a temp workspace with its own trust store (never the user's). */
 function engineOptions(t, extra = {}) {
   const workspace = tempDir(t);
@@ -59,4 +79,4 @@ async function waitFor(pred, ms, step = 20) {
   }
 }
 
-module.exports = { PACKAGE_DIR, tempDir, claudePreToolUse, engineOptions, sleep, processAlive, waitFor };
+module.exports = { PACKAGE_DIR, tempDir, claudePreToolUse, vtPreToolUse, engineOptions, sleep, processAlive, waitFor };

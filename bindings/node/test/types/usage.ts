@@ -2,6 +2,12 @@
 import hookline, { Engine, Registry, deny, allow, replyJson, HooklineError, AbortError, Status, HookEvent, PreToolUseOutcome } from 'hookline';
 async function main() {
   const e = new Engine({ workspace: '.', sessionId: 's', workspaceGated: true, hooks: { PreToolUse: [] }, maxOutputBytes: 10 });
+  const sources = new Engine({ workspace: '.', sessionId: 's', trigger: 'clear',
+    hookSources: [{ hooksFile: 'a.json', trusted: true }, { hooks: { Stop: [] }, pluginRoot: '/p' }] });
+  const named = await sources.runNamed('PostCompact', { matcherValue: 'auto' });
+  named.hooks[0]?.failure; named.hooks[0]?.statusMessage;
+  sources.runNamedSync('Setup').messages;
+  (await sources.sessionStart()).env?.['K'];
   const o: PreToolUseOutcome = await e.preToolUse({ toolName: 'Bash', toolInput: { command: 'ls' }, toolCallId: 'x' }, { signal: AbortSignal.timeout(1000) });
   const d: 'continue' | 'allow' | 'deny' | 'ask' = o.decision;
   o.hooks[0].exitCode?.toFixed();

@@ -1,0 +1,843 @@
+//! The Claude Code profile against the VT Code profile, with real shell
+//! hooks: the same hooks written in both dialects, each profile's answer
+//! asserted. Claude Code's exit-code table is checked row by row, and a few
+//! hooks are Python and Node scripts written the way Claude Code users
+//! write them (`tests/fixtures/claude/`).
+
+use std::path::{Path, PathBuf};
+
+use hookline::{HookEvent, LifecycleHookEngine};
+use serde_json::{json, Value};
+
+// ---------------------------------------------------------------- helpers
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum D {
+    Vt,
+    Claude,
+}
+
+/// One group with `hooks` for `event`, in dialect `d`. Hook objects are
+/// written in the Claude form; for VT Code `timeout` becomes
+/// `timeout_seconds`.
+fn config(d: D, event: HookEvent, groups: &[(Option<&str>, Vec<Value>)]) -> Value {
+    let groups: Vec<Value> = groups
+        .iter()
+        .map(|(matcher, hooks)| {
+            let hooks: Vec<Value> = hooks
+                .iter()
+                .map(|h| {
+                    let mut h = h.clone();
+                    if d == D::Vt {
+                        if let Some(t) = h.as_object_mut().and_then(|o| o.remove("timeout")) {
+                            h["timeout_seconds"] = t;
+                        }
+                    }
+                    h
+                })
+                .collect();
+            let mut g = json!({ "hooks": hooks });
+            if let Some(m) = matcher {
+                g["matcher"] = json!(m);
+            }
+            g
+        })
+        .collect();
+    match d {
+        D::Vt => json!({ "lifecycle": { event.key(): groups } }),
+        D::Claude => json!({ event.name(): groups }),
+    }
+}
+
+fn cmd(command: impl Into<String>) -> Value {
+    json!({ "type": "command", "command": command.into() })
+}
+
+struct Ws {
+    dir: tempfile::TempDir,
+}
+
+impl Ws {
+    fn new() -> Ws {
+        Ws { dir: tempfile::tempdir().unwrap() }
+    }
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+    fn file(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+    fn read(&self, name: &str) -> String {
+        std::fs::read_to_string(self.file(name)).unwrap_or_default()
+    }
+    fn options(&self, extra: Value) -> Value {
+        let mut o = json!({ "workspace": self.path(), "session_id": "s-1" });
+        for (k, v) in extra.as_object().unwrap() {
+            o[k] = v.clone();
+        }
+        o
+    }
+    fn engine(&self, hooks: Value) -> LifecycleHookEngine {
+        self.engine_with(json!({ "hooks": hooks }))
+    }
+    fn engine_with(&self, extra: Value) -> LifecycleHookEngine {
+        LifecycleHookEngine::from_options_json(&self.options(extra).to_string()).unwrap()
+    }
+}
+
+/// A complete input for `event` (valid in both profiles).
+fn input(event: HookEvent) -> Value {
+    match event {
+        HookEvent::SessionStart => json!({}),
+        HookEvent::SessionEnd => json!({"turn_id": "t1", "reason": "exit"}),
+        HookEvent::SubagentStart | HookEvent::SubagentStop => json!({
+            "parent_session_id": "s-1", "child_thread_id": "c1", "agent_name": "explorer",
+            "display_label": "Explorer", "background": false, "status": "done"
+        }),
+        HookEvent::UserPromptSubmit => json!({"turn_id": "t1", "prompt": "hello"}),
+        HookEvent::PreToolUse => json!({"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_call_id": "c1"}),
+        HookEvent::PostToolUse => json!({"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_response": {"ok": true}}),
+        HookEvent::PermissionRequest => {
+            json!({"tool_name": "Bash", "tool_input": {"command": "ls"}, "permission_request": {"reason": "x"}})
+        }
+        HookEvent::PreCompact => json!({
+            "trigger": "auto", "mode": "local", "original_message_count": 10, "compacted_message_count": 2
+        }),
+        HookEvent::Stop => json!({"last_assistant_message": "done", "stop_hook_active": false}),
+        HookEvent::Notification => json!({"notification_type": "idle_prompt", "title": "t", "message": "m"}),
+        HookEvent::PostToolUseFailure => json!({"tool_name": "Bash", "tool_input": {"command": "ls"}, "error": "boom"}),
+    }
+}
+
+fn run(e: &LifecycleHookEngine, event: HookEvent, input: &Value) -> Value {
+    e.run_blocking(event, input).unwrap().to_json()
+}
+
+/// Run `hooks` (one group, match-all) for `event` in dialect `d`.
+fn run_hooks(d: D, event: HookEvent, hooks: Vec<Value>) -> Value {
+    let ws = Ws::new();
+    let e = ws.engine(config(d, event, &[(None, hooks)]));
+    run(&e, event, &input(event))
+}
+
+fn texts(out: &Value, level: &str) -> Vec<String> {
+    out["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["level"] == level)
+        .map(|m| m["text"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+fn any_message(out: &Value, needle: &str) -> bool {
+    out["messages"].as_array().unwrap().iter().any(|m| m["text"].as_str().unwrap().contains(needle))
+}
+
+fn say(json: Value) -> String {
+    format!("cat >/dev/null; printf '%s\\n' '{}'", json.to_string().replace('\'', "'\\''"))
+}
+
+fn decision(d: &str, reason: &str) -> String {
+    say(json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": d, "permissionDecisionReason": reason}}))
+}
+
+fn fixture(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/claude").join(name);
+    let interpreter = if name.ends_with(".py") { "python3" } else { "node" };
+    format!("{interpreter} '{}'", path.display())
+}
+
+// ------------------------------------------------- PreToolUse precedence
+
+#[test]
+fn pre_tool_use_later_deny_wins_over_an_earlier_allow_in_claude_profile_only() {
+    let hooks = || vec![cmd(decision("allow", "fine")), cmd(decision("deny", "guard says no"))];
+    let claude = run_hooks(D::Claude, HookEvent::PreToolUse, hooks());
+    assert_eq!(claude["decision"], "deny");
+    assert_eq!(claude["reason"], "guard says no");
+    assert_eq!(claude["hooks"].as_array().unwrap().len(), 2, "every hook runs");
+    let vt = run_hooks(D::Vt, HookEvent::PreToolUse, hooks());
+    assert_eq!(vt["decision"], "allow");
+    assert_eq!(vt["hooks"].as_array().unwrap().len(), 1, "VT Code stops at the first allow");
+}
+
+#[test]
+fn pre_tool_use_ask_is_not_replaced_by_a_later_allow_in_claude_profile() {
+    let hooks = || vec![cmd(decision("ask", "confirm")), cmd(decision("allow", "ok"))];
+    let claude = run_hooks(D::Claude, HookEvent::PreToolUse, hooks());
+    assert_eq!(claude["decision"], "ask");
+    assert_eq!(claude["reason"], "confirm");
+    let vt = run_hooks(D::Vt, HookEvent::PreToolUse, hooks());
+    assert_eq!(vt["decision"], "allow");
+}
+
+#[test]
+fn pre_tool_use_precedence_is_deny_over_ask_over_allow_over_continue() {
+    for (hooks, want) in [
+        (vec!["continue", "allow"], "allow"),
+        (vec!["allow", "ask", "allow"], "ask"),
+        (vec!["ask", "deny", "allow"], "deny"),
+        (vec!["continue", "continue"], "continue"),
+    ] {
+        let cmds = hooks
+            .iter()
+            .map(|d| if *d == "continue" { cmd("cat >/dev/null") } else { cmd(decision(d, d)) })
+            .collect();
+        let out = run_hooks(D::Claude, HookEvent::PreToolUse, cmds);
+        assert_eq!(out["decision"], want, "{hooks:?}");
+    }
+}
+
+#[test]
+fn pre_tool_use_reason_is_that_of_the_first_hook_with_the_winning_decision() {
+    let out = run_hooks(
+        D::Claude,
+        HookEvent::PreToolUse,
+        vec![cmd(decision("ask", "ask one")), cmd(decision("deny", "first deny")), cmd(decision("deny", "second deny"))],
+    );
+    assert_eq!(out["decision"], "deny");
+    assert_eq!(out["reason"], "first deny");
+}
+
+#[test]
+fn pre_tool_use_every_hook_receives_the_original_tool_input_in_claude_profile() {
+    for d in [D::Claude, D::Vt] {
+        let ws = Ws::new();
+        let seen = ws.file("seen.json");
+        let hooks = vec![
+            cmd(say(json!({"hookSpecificOutput": {"updatedInput": {"command": "ls -la"}}}))),
+            cmd(format!("cat > '{}'", seen.display())),
+        ];
+        let e = ws.engine(config(d, HookEvent::PreToolUse, &[(None, hooks)]));
+        let out = run(&e, HookEvent::PreToolUse, &input(HookEvent::PreToolUse));
+        assert_eq!(out["updated_input"], json!({"command": "ls -la"}), "{d:?}");
+        let payload: Value = serde_json::from_str(&ws.read("seen.json")).unwrap();
+        let want = if d == D::Claude { json!({"command": "ls"}) } else { json!({"command": "ls -la"}) };
+        assert_eq!(payload["tool_input"], want, "{d:?}");
+    }
+}
+
+#[test]
+fn pre_tool_use_last_updated_input_wins_with_a_warning_naming_the_conflict() {
+    let out = run_hooks(
+        D::Claude,
+        HookEvent::PreToolUse,
+        vec![
+            cmd(say(json!({"hookSpecificOutput": {"updatedInput": {"command": "one"}}}))),
+            cmd(say(json!({"hookSpecificOutput": {"updatedInput": {"command": "two"}}}))),
+        ],
+    );
+    assert_eq!(out["updated_input"], json!({"command": "two"}));
+    let warnings = texts(&out, "warning");
+    assert!(warnings.iter().any(|w| w.contains("updatedInput") && w.contains("one")), "{warnings:?}");
+}
+
+#[test]
+fn pre_tool_use_hooks_run_concurrently_in_claude_profile() {
+    // Each hook waits until all three have started: only a concurrent run
+    // lets every one of them finish before its 20 s deadline.
+    let ws = Ws::new();
+    let dir = ws.path().display().to_string();
+    let hook = |i: u32| {
+        cmd(format!(
+            "cat >/dev/null; touch '{dir}/started{i}'; n=0; while [ $n -lt 400 ]; do \
+             [ -e '{dir}/started1' ] && [ -e '{dir}/started2' ] && [ -e '{dir}/started3' ] && exit 0; \
+             sleep 0.05; n=$((n+1)); done; echo 'not concurrent' >&2; exit 1"
+        ))
+    };
+    let e = ws.engine(config(D::Claude, HookEvent::PreToolUse, &[(None, vec![hook(1), hook(2), hook(3)])]));
+    let out = run(&e, HookEvent::PreToolUse, &input(HookEvent::PreToolUse));
+    for i in 0..3 {
+        assert_eq!(out["hooks"][i]["exit_code"], 0, "{out}");
+    }
+}
+
+// ---------------------------------------- Claude Code's exit-code table
+
+/// `echo <reason> >&2; exit 2` for `event` in dialect `d`.
+fn exit2(d: D, event: HookEvent) -> Value {
+    run_hooks(d, event, vec![cmd("cat >/dev/null; echo 'stderr says' >&2; exit 2")])
+}
+
+#[test]
+fn exit_2_pre_tool_use_denies_with_stderr_in_both_profiles() {
+    for d in [D::Claude, D::Vt] {
+        let out = exit2(d, HookEvent::PreToolUse);
+        assert_eq!(out["decision"], "deny", "{d:?}");
+        assert_eq!(out["reason"], "stderr says", "{d:?}");
+        assert_eq!(out["hooks"][0]["failure"], Value::Null, "a deliberate exit 2 is not a failure");
+    }
+}
+
+#[test]
+fn exit_2_user_prompt_submit_blocks_with_stderr_in_both_profiles() {
+    for d in [D::Claude, D::Vt] {
+        let out = exit2(d, HookEvent::UserPromptSubmit);
+        assert_eq!(out["allow_prompt"], false, "{d:?}");
+        assert_eq!(out["block_reason"], "stderr says", "{d:?}");
+    }
+}
+
+#[test]
+fn exit_2_stop_blocks_in_claude_profile_and_warns_in_vt_code() {
+    let claude = exit2(D::Claude, HookEvent::Stop);
+    assert_eq!(claude["block_reason"], "stderr says");
+    let vt = exit2(D::Vt, HookEvent::Stop);
+    assert_eq!(vt["block_reason"], Value::Null);
+    assert!(texts(&vt, "warning").iter().any(|t| t.contains("stderr says")));
+}
+
+#[test]
+fn exit_2_subagent_stop_blocks_in_claude_profile_only() {
+    let claude = exit2(D::Claude, HookEvent::SubagentStop);
+    assert_eq!(claude["block_reason"], "stderr says");
+    let vt = exit2(D::Vt, HookEvent::SubagentStop);
+    assert!(vt.get("block_reason").is_none(), "VT Code's SubagentStop is an observer: {vt}");
+    assert!(texts(&vt, "error").iter().any(|t| t.contains("stderr says")));
+}
+
+#[test]
+fn exit_2_pre_compact_blocks_in_claude_profile_only() {
+    let claude = exit2(D::Claude, HookEvent::PreCompact);
+    assert_eq!(claude["block_reason"], "stderr says");
+    let vt = exit2(D::Vt, HookEvent::PreCompact);
+    assert!(vt.get("block_reason").is_none());
+}
+
+#[test]
+fn exit_2_post_tool_use_feeds_stderr_back_as_block_reason_in_claude_profile() {
+    for event in [HookEvent::PostToolUse, HookEvent::PostToolUseFailure] {
+        let claude = exit2(D::Claude, event);
+        assert_eq!(claude["block_reason"], "stderr says", "{event}");
+        let vt = exit2(D::Vt, event);
+        assert_eq!(vt["block_reason"], Value::Null, "{event}");
+        assert!(texts(&vt, "warning").iter().any(|t| t.contains("stderr says")), "{event}");
+    }
+}
+
+#[test]
+fn exit_2_session_start_session_end_subagent_start_show_stderr_to_the_user() {
+    for event in [HookEvent::SessionStart, HookEvent::SessionEnd, HookEvent::SubagentStart] {
+        for d in [D::Claude, D::Vt] {
+            let out = exit2(d, event);
+            assert!(texts(&out, "error").iter().any(|t| t.contains("stderr says")), "{event} {d:?}: {out}");
+            assert_eq!(out["continue"], true);
+        }
+    }
+}
+
+#[test]
+fn exit_2_notification_is_ignored_in_claude_profile() {
+    let claude = exit2(D::Claude, HookEvent::Notification);
+    assert_eq!(claude["messages"], json!([]));
+    let vt = exit2(D::Vt, HookEvent::Notification);
+    assert!(texts(&vt, "error").iter().any(|t| t.contains("stderr says")));
+}
+
+#[test]
+fn exit_2_permission_request_is_not_a_decision_in_claude_profile() {
+    let claude = exit2(D::Claude, HookEvent::PermissionRequest);
+    assert_eq!(claude["decision"], Value::Null);
+    assert_eq!(claude["messages"], json!([]), "stderr is discarded");
+    // Only hookSpecificOutput.decision decides, even with exit 2.
+    let out = run_hooks(
+        D::Claude,
+        HookEvent::PermissionRequest,
+        vec![cmd(format!(
+            "{}; echo no >&2; exit 2",
+            say(json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "allow"}}}))
+        ))],
+    );
+    assert_eq!(out["decision"]["behavior"], "allow");
+}
+
+#[test]
+fn exit_2_with_allow_json_still_denies_and_other_fields_are_read_in_claude_profile() {
+    let out = run_hooks(
+        D::Claude,
+        HookEvent::PreToolUse,
+        vec![cmd(format!(
+            "{}; echo 'stderr reason' >&2; exit 2",
+            say(json!({"systemMessage": "from json", "hookSpecificOutput": {"permissionDecision": "allow", "additionalContext": "ctx"}}))
+        ))],
+    );
+    assert_eq!(out["decision"], "deny");
+    assert_eq!(out["reason"], "stderr reason");
+    assert_eq!(out["additional_context"], json!(["ctx"]));
+    assert!(texts(&out, "info").contains(&"from json".to_owned()));
+}
+
+#[test]
+fn exit_2_blocking_reason_in_stdout_json_is_used_over_stderr_in_claude_profile() {
+    let out = run_hooks(
+        D::Claude,
+        HookEvent::Stop,
+        vec![cmd(format!("{}; echo 'stderr reason' >&2; exit 2", say(json!({"decision": "block", "reason": "json reason"}))))],
+    );
+    assert_eq!(out["block_reason"], "json reason");
+}
+
+#[test]
+fn exit_2_without_stderr_still_blocks_in_claude_profile() {
+    let claude = run_hooks(D::Claude, HookEvent::PreToolUse, vec![cmd("cat >/dev/null; exit 2")]);
+    assert_eq!(claude["decision"], "deny");
+    assert!(claude["reason"].as_str().unwrap().contains("exited with code 2"));
+    let vt = run_hooks(D::Vt, HookEvent::PreToolUse, vec![cmd("cat >/dev/null; exit 2")]);
+    assert_eq!(vt["decision"], "continue");
+    assert!(any_message(&vt, "without stderr feedback"));
+}
+
+#[test]
+fn other_non_zero_exit_is_a_non_blocking_error_and_json_is_still_honoured() {
+    for d in [D::Claude, D::Vt] {
+        let plain = run_hooks(d, HookEvent::PreToolUse, vec![cmd("cat >/dev/null; echo oops >&2; exit 1")]);
+        assert_eq!(plain["decision"], "continue", "{d:?}");
+        assert!(any_message(&plain, "exited with code 1: oops"), "{d:?}");
+        assert_eq!(plain["hooks"][0]["failure"], "exit");
+        let json = run_hooks(d, HookEvent::PreToolUse, vec![cmd(format!("{}; exit 1", decision("deny", "json deny")))]);
+        assert_eq!(json["decision"], "deny", "{d:?}");
+    }
+}
+
+// ----------------------------------------------- context only on exit 0
+
+#[test]
+fn session_start_stdout_is_context_only_on_exit_0_in_claude_profile() {
+    let hooks = || vec![cmd("echo 'ctx from a failing hook'; exit 1"), cmd("echo 'ctx ok'")];
+    let claude = run_hooks(D::Claude, HookEvent::SessionStart, hooks());
+    assert_eq!(claude["additional_context"], json!(["ctx ok"]));
+    let vt = run_hooks(D::Vt, HookEvent::SessionStart, hooks());
+    assert_eq!(vt["additional_context"], json!(["ctx from a failing hook", "ctx ok"]));
+}
+
+#[test]
+fn user_prompt_submit_stdout_is_context_only_on_exit_0_in_claude_profile() {
+    let failing = format!(
+        "{}; exit 1",
+        say(json!({"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "json ctx"}}))
+    );
+    let hooks = || vec![cmd(failing.clone()), cmd("cat >/dev/null; echo 'plain ctx'")];
+    let claude = run_hooks(D::Claude, HookEvent::UserPromptSubmit, hooks());
+    assert_eq!(claude["additional_context"], json!(["plain ctx"]));
+    let vt = run_hooks(D::Vt, HookEvent::UserPromptSubmit, hooks());
+    assert_eq!(vt["additional_context"], json!(["json ctx", "plain ctx"]));
+}
+
+// ------------------------------------------------------ SubagentStop block
+
+#[test]
+fn subagent_stop_decision_block_sets_block_reason_in_claude_profile() {
+    let hooks = || vec![cmd(say(json!({"decision": "block", "reason": "finish the report"})))];
+    let claude = run_hooks(D::Claude, HookEvent::SubagentStop, hooks());
+    assert_eq!(claude["block_reason"], "finish the report");
+    let vt = run_hooks(D::Vt, HookEvent::SubagentStop, hooks());
+    assert!(vt.get("block_reason").is_none());
+}
+
+// --------------------------------------------------- failure kinds
+
+#[test]
+fn every_hook_report_has_a_failure_kind_in_both_profiles() {
+    for d in [D::Claude, D::Vt] {
+        let out = run_hooks(
+            d,
+            HookEvent::PostToolUse,
+            vec![
+                cmd("cat >/dev/null; exit 0"),
+                json!({"command": "sleep 5", "timeout": 1}),
+                cmd("kill -9 $$"),
+                cmd("cat >/dev/null; echo '{not json'"),
+                cmd("cat >/dev/null; exit 3"),
+            ],
+        );
+        let kinds: Vec<Value> = out["hooks"].as_array().unwrap().iter().map(|h| h["failure"].clone()).collect();
+        assert_eq!(kinds, [json!(null), json!("timeout"), json!("signal"), json!("invalid_output"), json!("exit")], "{d:?}");
+    }
+}
+
+#[test]
+fn a_hook_that_cannot_start_reports_failure_spawn() {
+    for d in [D::Claude, D::Vt] {
+        let ws = Ws::new();
+        let sub = ws.file("gone");
+        std::fs::create_dir(&sub).unwrap();
+        let e = LifecycleHookEngine::from_options_json(
+            &json!({"workspace": sub, "session_id": "s", "hooks": config(d, HookEvent::Stop, &[(None, vec![cmd("true")])])})
+                .to_string(),
+        )
+        .unwrap();
+        std::fs::remove_dir(&sub).unwrap();
+        let out = run(&e, HookEvent::Stop, &input(HookEvent::Stop));
+        assert_eq!(out["hooks"][0]["failure"], "spawn", "{d:?}: {out}");
+        assert!(any_message(&out, "could not be started"));
+    }
+}
+
+#[test]
+fn pre_tool_use_timeout_denies_in_vt_code_and_fails_open_in_claude_profile() {
+    let hooks = || vec![json!({"command": "sleep 5", "timeout": 1})];
+    let vt = run_hooks(D::Vt, HookEvent::PreToolUse, hooks());
+    assert_eq!(vt["decision"], "deny");
+    let claude = run_hooks(D::Claude, HookEvent::PreToolUse, hooks());
+    assert_eq!(claude["decision"], "continue");
+    assert!(any_message(&claude, "timed out after 1 s"));
+    assert_eq!(claude["hooks"][0]["failure"], "timeout");
+}
+
+#[test]
+fn fail_closed_hooks_deny_or_block_when_they_fail() {
+    let failing = |how: &str| {
+        let command = match how {
+            "timeout" => "sleep 5",
+            _ => "cat >/dev/null; echo crashed >&2; exit 1",
+        };
+        vec![json!({"command": command, "timeout": 1, "failClosed": true})]
+    };
+    for how in ["timeout", "exit"] {
+        let out = run_hooks(D::Claude, HookEvent::PreToolUse, failing(how));
+        assert_eq!(out["decision"], "deny", "{how}");
+        let out = run_hooks(D::Claude, HookEvent::UserPromptSubmit, failing(how));
+        assert_eq!(out["allow_prompt"], false, "{how}");
+        let out = run_hooks(D::Claude, HookEvent::Stop, failing(how));
+        assert!(out["block_reason"].is_string(), "{how}");
+        let out = run_hooks(D::Claude, HookEvent::PermissionRequest, failing(how));
+        assert_eq!(out["decision"]["behavior"], "deny", "{how}");
+    }
+    // Without failClosed the same hooks fail open.
+    let out = run_hooks(D::Claude, HookEvent::UserPromptSubmit, vec![cmd("cat >/dev/null; exit 1")]);
+    assert_eq!(out["allow_prompt"], true);
+}
+
+// ------------------------------------------------------ config fields
+
+#[test]
+fn identical_commands_run_once_in_claude_profile_and_twice_in_vt_code() {
+    for (d, want) in [(D::Claude, "x\n"), (D::Vt, "x\nx\n")] {
+        let ws = Ws::new();
+        let log = ws.file("log");
+        let hook = cmd(format!("cat >/dev/null; echo x >> '{}'", log.display()));
+        let e = ws.engine(config(d, HookEvent::PostToolUse, &[(Some("Bash"), vec![hook.clone()]), (None, vec![hook])]));
+        let out = run(&e, HookEvent::PostToolUse, &input(HookEvent::PostToolUse));
+        assert_eq!(ws.read("log"), want, "{d:?}");
+        assert_eq!(out["hooks"].as_array().unwrap().len(), want.lines().count());
+    }
+}
+
+#[test]
+fn if_condition_filters_a_hook_before_it_spawns_in_claude_profile() {
+    for d in [D::Claude, D::Vt] {
+        let ws = Ws::new();
+        let log = ws.file("log");
+        let hook = json!({"command": format!("cat >/dev/null; echo ran >> '{}'", log.display()), "if": "Bash(git *)"});
+        let e = ws.engine(config(d, HookEvent::PreToolUse, &[(None, vec![hook])]));
+        run(&e, HookEvent::PreToolUse, &json!({"tool_name": "Bash", "tool_input": {"command": "ls -la"}}));
+        let after_ls = ws.read("log");
+        run(&e, HookEvent::PreToolUse, &json!({"tool_name": "Bash", "tool_input": {"command": "git status"}}));
+        let after_git = ws.read("log");
+        if d == D::Claude {
+            assert_eq!((after_ls.as_str(), after_git.as_str()), ("", "ran\n"));
+        } else {
+            assert_eq!((after_ls.as_str(), after_git.as_str()), ("ran\n", "ran\nran\n"), "VT Code has no `if`");
+        }
+    }
+}
+
+#[test]
+fn status_message_is_copied_into_the_report() {
+    let out = run_hooks(D::Claude, HookEvent::Stop, vec![json!({"command": "true", "statusMessage": "Checking tests"})]);
+    assert_eq!(out["hooks"][0]["status_message"], "Checking tests");
+}
+
+// ------------------------------------------------------------ inputs
+
+#[test]
+fn claude_profile_accepts_claude_values_and_minimal_inputs() {
+    let ws = Ws::new();
+    let claude = ws.engine(config(D::Claude, HookEvent::SessionEnd, &[(None, vec![cmd("true")])]));
+    for reason in ["clear", "logout", "prompt_input_exit", "other"] {
+        assert!(claude.run_blocking(HookEvent::SessionEnd, &json!({ "reason": reason })).is_ok(), "{reason}");
+    }
+    assert!(claude.run_blocking(HookEvent::Stop, &json!({})).is_ok());
+    assert!(claude.run_blocking(HookEvent::PreCompact, &json!({"trigger": "manual"})).is_ok());
+    assert!(claude.run_blocking(HookEvent::PermissionRequest, &json!({"tool_name": "Bash"})).is_ok());
+    assert!(claude.run_blocking(HookEvent::PreToolUse, &json!({})).is_err(), "tool_name stays required");
+    let vt = ws.engine(config(D::Vt, HookEvent::SessionEnd, &[(None, vec![cmd("true")])]));
+    let e = vt.run_blocking(HookEvent::SessionEnd, &json!({"turn_id": "t", "reason": "logout"})).unwrap_err();
+    assert_eq!(e.status, hookline::Status::InvalidArgument);
+}
+
+#[test]
+fn an_engine_without_hooks_validates_like_the_claude_profile() {
+    let ws = Ws::new();
+    let e = ws.engine_with(json!({}));
+    assert!(e.run_blocking(HookEvent::SessionEnd, &json!({"reason": "logout"})).is_ok());
+    assert!(e.run_blocking(HookEvent::PreToolUse, &json!({})).is_err());
+}
+
+#[test]
+fn trigger_option_accepts_claude_clear() {
+    let ws = Ws::new();
+    let seen = ws.file("p.json");
+    let e = ws.engine_with(json!({"trigger": "clear", "hooks": config(D::Claude, HookEvent::SessionStart,
+        &[(None, vec![cmd(format!("cat > '{}'", seen.display()))])])}));
+    run(&e, HookEvent::SessionStart, &json!({}));
+    let payload: Value = serde_json::from_str(&ws.read("p.json")).unwrap();
+    assert_eq!(payload["source"], "clear");
+}
+
+// ------------------------------------------- hooks as Claude users write them
+
+#[test]
+fn python_guard_denies_even_when_a_node_auto_approver_allows_first() {
+    let ws = Ws::new();
+    let hooks = vec![cmd(fixture("auto_approve.js")), cmd(fixture("bash_guard.py"))];
+    let e = ws.engine(config(D::Claude, HookEvent::PreToolUse, &[(Some("Bash"), hooks)]));
+    let out = run(&e, HookEvent::PreToolUse, &json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}));
+    assert_eq!(out["decision"], "deny", "{out}");
+    assert_eq!(out["reason"], "Refusing to run: rm -rf /");
+    let out = run(&e, HookEvent::PreToolUse, &json!({"tool_name": "Bash", "tool_input": {"command": "git status"}}));
+    assert_eq!(out["decision"], "allow");
+    assert_eq!(out["reason"], "read-only git command");
+}
+
+#[test]
+fn python_exit_2_guard_and_ask_hook_combine_most_restrictive_first() {
+    let ws = Ws::new();
+    let hooks = vec![cmd(fixture("ask_on_push.py")), cmd(fixture("exit2_guard.py"))];
+    let e = ws.engine(config(D::Claude, HookEvent::PreToolUse, &[(Some("Bash"), hooks)]));
+    let out = run(&e, HookEvent::PreToolUse, &json!({"tool_name": "Bash", "tool_input": {"command": "git push origin"}}));
+    assert_eq!(out["decision"], "ask");
+    assert_eq!(out["reason"], "Pushing needs your confirmation");
+    let out = run(&e, HookEvent::PreToolUse, &json!({"tool_name": "Bash", "tool_input": {"command": "sudo git push"}}));
+    assert_eq!(out["decision"], "deny");
+    assert_eq!(out["reason"], "sudo is not allowed in this project");
+}
+
+#[test]
+fn node_prompt_guard_blocks_secrets_and_adds_context_otherwise() {
+    let ws = Ws::new();
+    let e = ws.engine(config(D::Claude, HookEvent::UserPromptSubmit, &[(None, vec![cmd(fixture("prompt_guard.js"))])]));
+    let out = run(&e, HookEvent::UserPromptSubmit, &json!({"prompt": "use key sk-abcdefgh1234"}));
+    assert_eq!(out["allow_prompt"], false);
+    assert_eq!(out["block_reason"], "The prompt contains an API key");
+    let out = run(&e, HookEvent::UserPromptSubmit, &json!({"prompt": "hello"}));
+    assert_eq!(out["additional_context"], json!(["Current branch: main"]));
+}
+
+#[test]
+fn python_stop_gate_blocks_stop_and_subagent_stop_once() {
+    let ws = Ws::new();
+    let mut hooks = config(D::Claude, HookEvent::Stop, &[(None, vec![cmd(fixture("stop_gate.py"))])]);
+    hooks["SubagentStop"] = hooks["Stop"].clone();
+    let e = ws.engine(hooks);
+    for event in [HookEvent::Stop, HookEvent::SubagentStop] {
+        let out = run(&e, event, &json!({"stop_hook_active": false}));
+        assert_eq!(out["block_reason"], "Run the test suite before stopping", "{event}");
+        let out = run(&e, event, &json!({"stop_hook_active": true}));
+        assert_eq!(out["block_reason"], Value::Null, "{event}");
+    }
+}
+
+#[test]
+fn python_session_start_hook_adds_context() {
+    let ws = Ws::new();
+    let e = ws.engine(config(D::Claude, HookEvent::SessionStart, &[(None, vec![cmd(fixture("session_context.py"))])]));
+    let out = run(&e, HookEvent::SessionStart, &json!({}));
+    assert_eq!(out["additional_context"], json!(["Session started from startup"]));
+}
+
+// ------------------------------------------------------- events by name
+
+#[test]
+fn run_named_fires_an_unknown_event_key_with_observer_rules() {
+    let ws = Ws::new();
+    let seen = ws.file("p.json");
+    let hooks = json!({"PostCompact": [
+        {"matcher": "auto", "hooks": [cmd(format!("cat > '{}'; echo compacted", seen.display()))]},
+        {"matcher": "manual", "hooks": [cmd("cat >/dev/null; echo manual; exit 2")]}
+    ]});
+    let e = ws.engine(hooks);
+    let out = e.run_named_blocking("PostCompact", &json!({"matcher_value": "auto", "extra": 1})).unwrap().to_json();
+    assert_eq!(out["hooks"].as_array().unwrap().len(), 1, "{out}");
+    assert_eq!(texts(&out, "info"), ["compacted"]);
+    assert!(out.get("block_reason").is_none() && out.get("decision").is_none(), "observer outcome: {out}");
+    let payload: Value = serde_json::from_str(&ws.read("p.json")).unwrap();
+    assert_eq!(payload["hook_event_name"], "PostCompact");
+    assert_eq!(payload["extra"], 1);
+    assert_eq!(payload["session_id"], "s-1");
+    // Without matcher_value every group matches; exit 2 never blocks an unknown event.
+    let out = e.run_named_blocking("PostCompact", &json!({})).unwrap().to_json();
+    assert_eq!(out["hooks"].as_array().unwrap().len(), 2);
+    assert!(texts(&out, "error").iter().any(|t| t.contains("manual")), "{out}");
+    // A name without hooks is an empty outcome, not an error.
+    let out = e.run_named_blocking("Setup", &json!({})).unwrap().to_json();
+    assert_eq!(out["hooks"], json!([]));
+    for bad in ["", "  ", "a\0b"] {
+        assert_eq!(e.run_named_blocking(bad, &json!({})).unwrap_err().status, hookline::Status::InvalidArgument);
+    }
+    assert_eq!(e.run_named_blocking("PostCompact", &json!([])).unwrap_err().status, hookline::Status::InvalidArgument);
+}
+
+#[test]
+fn run_named_with_a_known_event_name_keeps_its_rules() {
+    let ws = Ws::new();
+    let e = ws.engine(config(D::Claude, HookEvent::Stop, &[(None, vec![cmd(EXIT2_HOOK)])]));
+    let out = e.run_named_blocking("Stop", &json!({})).unwrap().to_json();
+    assert_eq!(out["block_reason"], "stderr says");
+    let vt = ws.engine(config(D::Vt, HookEvent::SessionEnd, &[(None, vec![cmd("true")])]));
+    let err = vt.run_named_blocking("SessionEnd", &json!({"reason": "logout"})).unwrap_err();
+    assert_eq!(err.status, hookline::Status::InvalidArgument, "known events keep their input validation");
+}
+
+#[test]
+fn run_named_async_calls_done_with_the_outcome() {
+    let ws = Ws::new();
+    let e = ws.engine(json!({"TeammateIdle": [{"hooks": [cmd("cat >/dev/null; echo idle")]}]}));
+    let (tx, rx) = std::sync::mpsc::channel();
+    e.run_named_async("TeammateIdle", json!({}), move |r| tx.send(r.map(|o| o.to_json())).unwrap()).unwrap();
+    let out = rx.recv_timeout(std::time::Duration::from_secs(30)).expect("done within 30 s").unwrap();
+    assert_eq!(texts(&out, "info"), ["idle"]);
+}
+
+const EXIT2_HOOK: &str = "cat >/dev/null; echo 'stderr says' >&2; exit 2";
+
+// ------------------------------------------------------- CLAUDE_ENV_FILE
+
+#[test]
+fn session_start_env_file_lines_are_returned_as_env_in_configuration_order() {
+    let ws = Ws::new();
+    let hooks = vec![
+        cmd("echo 'export A=first' >> \"$CLAUDE_ENV_FILE\"; echo 'B=\"two words\"' >> \"$CLAUDE_ENV_FILE\""),
+        cmd("sleep 0.2; echo 'A=second' >> \"$CLAUDE_ENV_FILE\"; echo 'not a line' >> \"$CLAUDE_ENV_FILE\""),
+        cmd(fixture("session_context.py")),
+    ];
+    let e = ws.engine(config(D::Claude, HookEvent::SessionStart, &[(None, hooks)]));
+    let out = run(&e, HookEvent::SessionStart, &json!({}));
+    assert_eq!(out["env"], json!({"A": "second", "B": "two words", "PROJECT_MODE": "strict"}));
+    assert_eq!(out["additional_context"], json!(["Session started from startup"]));
+    // The files are gone after the run.
+    let vt = ws.engine(config(D::Vt, HookEvent::SessionStart, &[(None, vec![cmd("printf %s \"${CLAUDE_ENV_FILE:-unset}\"")])]));
+    let out = run(&vt, HookEvent::SessionStart, &json!({}));
+    assert!(out.get("env").is_none(), "VT Code profile has no env: {out}");
+    assert_eq!(out["additional_context"], json!(["unset"]));
+}
+
+#[test]
+fn session_start_env_file_is_private_and_removed_after_the_run() {
+    let ws = Ws::new();
+    let record = ws.file("path");
+    let hook = cmd(format!(
+        "printf '%s' \"$CLAUDE_ENV_FILE\" > '{}'; stat -c %a \"$CLAUDE_ENV_FILE\" >> '{}.mode'",
+        record.display(),
+        record.display()
+    ));
+    let e = ws.engine(config(D::Claude, HookEvent::SessionStart, &[(None, vec![hook])]));
+    run(&e, HookEvent::SessionStart, &json!({}));
+    let path = ws.read("path");
+    assert!(!path.is_empty());
+    assert_eq!(ws.read("path.mode").trim(), "600");
+    assert!(!Path::new(&path).exists(), "the env file is removed after the run");
+}
+
+// ---------------------------------------------------------- hook_sources
+
+#[test]
+fn hook_sources_gate_only_untrusted_sources_and_set_plugin_root() {
+    let ws = Ws::new();
+    let user = config(D::Claude, HookEvent::Stop, &[(None, vec![cmd(format!("cat >/dev/null; touch '{}'", ws.file("user").display()))])]);
+    let plugin = config(
+        D::Claude,
+        HookEvent::Stop,
+        &[(None, vec![cmd(format!("cat >/dev/null; printf %s \"$CLAUDE_PLUGIN_ROOT\" > '{}'", ws.file("root").display()))])],
+    );
+    let e = ws.engine_with(json!({
+        "workspace_gated": true, "trust_store": ws.file("trust.json"),
+        "hook_sources": [{"hooks": user, "trusted": true}, {"hooks": plugin, "plugin_root": "/plugins/fmt"}]
+    }));
+    assert!(e.workspace_hooks_need_approval());
+    let previews = e.command_previews();
+    assert_eq!(previews.len(), 1, "only the untrusted command is in the digest");
+    assert!(previews[0].command.contains("CLAUDE_PLUGIN_ROOT"));
+    let out = run(&e, HookEvent::Stop, &input(HookEvent::Stop));
+    assert!(ws.file("user").exists(), "a trusted source runs without approval");
+    assert_eq!(out["hooks"][1]["skipped"], "not_approved");
+    e.approve_workspace_hooks(false).unwrap();
+    run(&e, HookEvent::Stop, &input(HookEvent::Stop));
+    assert_eq!(ws.read("root"), "/plugins/fmt");
+}
+
+#[test]
+fn hook_sources_deduplicate_identical_commands_across_sources() {
+    let ws = Ws::new();
+    let log = ws.file("log");
+    let same = config(D::Claude, HookEvent::PostToolUse, &[(None, vec![cmd(format!("cat >/dev/null; echo x >> '{}'", log.display()))])]);
+    let e = ws.engine_with(json!({"hook_sources": [{"hooks": same.clone(), "trusted": true}, {"hooks": same}]}));
+    run(&e, HookEvent::PostToolUse, &input(HookEvent::PostToolUse));
+    assert_eq!(ws.read("log"), "x\n");
+}
+
+#[test]
+fn hook_sources_options_are_validated() {
+    let ws = Ws::new();
+    let one = config(D::Claude, HookEvent::Stop, &[(None, vec![cmd("true")])]);
+    for (extra, needle) in [
+        (json!({"hook_sources": {}}), "hook_sources"),
+        (json!({"hook_sources": [5]}), "hook_sources[0]"),
+        (json!({"hook_sources": [{"trusted": true}]}), "hook_sources[0]"),
+        (json!({"hook_sources": [{"hooks": one, "trusted": "yes"}]}), "hook_sources[0].trusted"),
+        (json!({"hook_sources": [{"hooks": one, "plugin_root": 3}]}), "hook_sources[0].plugin_root"),
+        (json!({"hook_sources": [{"hooks": one, "hooks_file": "x.json"}]}), "hook_sources[0]"),
+        (json!({"hook_sources": [{"hooks": one, "colour": 1}]}), "hook_sources[0].colour"),
+        (json!({"hook_sources": [{"hooks": one}], "hooks": one}), "hook_sources"),
+    ] {
+        let e = LifecycleHookEngine::from_options_json(&ws.options(extra.clone()).to_string()).unwrap_err();
+        assert_eq!(e.status, hookline::Status::InvalidArgument, "{extra}");
+        assert!(e.message.contains(needle), "{extra}: {}", e.message);
+    }
+    let vt = config(D::Vt, HookEvent::Stop, &[(None, vec![cmd("true")])]);
+    let e = LifecycleHookEngine::from_options_json(
+        &ws.options(json!({"hook_sources": [{"hooks": one}, {"hooks": vt}]})).to_string(),
+    )
+    .unwrap_err();
+    assert_eq!(e.status, hookline::Status::InvalidConfig, "sources of two dialects");
+}
+
+// ------------------------------------------------------------ async hooks
+
+#[test]
+fn async_hooks_do_not_hold_the_run_and_their_output_arrives_with_the_next_outcome() {
+    let ws = Ws::new();
+    let gate = ws.file("go");
+    let async_hook = vec![
+        json!({"command": format!(
+            "cat >/dev/null; n=0; while [ ! -e '{}' ] && [ $n -lt 400 ]; do sleep 0.05; n=$((n+1)); done; \
+             printf '%s\\n' '{{\"systemMessage\":\"async done\",\"hookSpecificOutput\":{{\"hookEventName\":\"PostToolUse\",\"additionalContext\":\"late ctx\"}},\"decision\":\"block\",\"reason\":\"ignored\"}}'",
+            gate.display()
+        ), "async": true}),
+    ];
+    let sync_hook = vec![cmd("cat >/dev/null; echo sync")];
+    // The async hook runs for Bash only; later runs use another tool so
+    // that they start no new async hook.
+    let e = ws.engine(config(D::Claude, HookEvent::PostToolUse, &[(Some("Bash"), async_hook), (None, sync_hook)]));
+    // The run returns while the async hook still waits for `go`.
+    let first = run(&e, HookEvent::PostToolUse, &input(HookEvent::PostToolUse));
+    assert_eq!(first["hooks"].as_array().unwrap().len(), 1, "only the synchronous hook is reported: {first}");
+    assert!(!any_message(&first, "async done"));
+    std::fs::write(&gate, "").unwrap();
+    // Its output arrives with a later outcome (any event); wait for it.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let later = loop {
+        let out = run(&e, HookEvent::PostToolUse, &json!({"tool_name": "Read", "tool_response": 1}));
+        if any_message(&out, "async done") {
+            break out;
+        }
+        assert!(std::time::Instant::now() < deadline, "the async hook's output never arrived");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert!(later["additional_context"].as_array().unwrap().contains(&json!("late ctx")), "{later}");
+    assert_eq!(later["block_reason"], Value::Null, "decision fields of async hooks are ignored");
+    // Delivered once.
+    let again = run(&e, HookEvent::Stop, &json!({}));
+    assert!(!any_message(&again, "async done"));
+}
