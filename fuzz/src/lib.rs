@@ -195,6 +195,8 @@ pub fn report_for(exec: &HookExecution, kind: HookKind) -> HookReport {
         stdout_truncated: false,
         stderr_truncated: false,
         skipped: None,
+        failure: None,
+        status_message: None,
     }
 }
 
