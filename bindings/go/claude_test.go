@@ -99,3 +99,22 @@ func TestSessionStartEnvFileIsReturnedAsEnv(t *testing.T) {
 		t.Fatalf("env = %v (%s)", out.Env, out.Raw)
 	}
 }
+
+func TestClaudeSubagentStopAndPreCompactBlock(t *testing.T) {
+	w := newWorkspace(t)
+	hooks := claudeHooks(t, map[string][]hookSpec{
+		"SubagentStop": {{command: `cat >/dev/null; printf '%s\n' '{"decision":"block","reason":"finish the report"}'`}},
+		"PreCompact":   {{command: `cat >/dev/null; echo 'not now' >&2; exit 2`}},
+	})
+	e := newEngine(t, w.options(hooks))
+	sub, err := e.SubagentStop(context.Background(), hookline.SubagentInput{AgentName: "reviewer"})
+	must(t, err)
+	if sub.BlockReason != "finish the report" {
+		t.Fatalf("SubagentStop: %s", sub.Raw)
+	}
+	pc, err := e.PreCompact(context.Background(), hookline.PreCompactInput{Trigger: hookline.CompactAuto})
+	must(t, err)
+	if pc.BlockReason != "not now" {
+		t.Fatalf("PreCompact: %s", pc.Raw)
+	}
+}

@@ -442,9 +442,11 @@ func (e *Engine) SubagentStart(ctx context.Context, in SubagentInput) (Outcome, 
 	return runTyped[Outcome](e, ctx, EventSubagentStart, in, in.Extra)
 }
 
-// SubagentStop runs the SubagentStop hooks.
-func (e *Engine) SubagentStop(ctx context.Context, in SubagentInput) (Outcome, error) {
-	return runTyped[Outcome](e, ctx, EventSubagentStop, in, in.Extra)
+// SubagentStop runs the SubagentStop hooks. With a Claude Code config a
+// non-empty BlockReason means a hook asks the subagent to go on (it is
+// always empty with a VT Code config, where SubagentStop only observes).
+func (e *Engine) SubagentStop(ctx context.Context, in SubagentInput) (StopOutcome, error) {
+	return runTyped[StopOutcome](e, ctx, EventSubagentStop, in, in.Extra)
 }
 
 // UserPromptSubmit runs the UserPromptSubmit hooks; AllowPrompt false means
@@ -482,9 +484,11 @@ func (e *Engine) PermissionRequest(ctx context.Context, in PermissionRequestInpu
 	return out, err
 }
 
-// PreCompact runs the PreCompact hooks.
-func (e *Engine) PreCompact(ctx context.Context, in PreCompactInput) (Outcome, error) {
-	return runTyped[Outcome](e, ctx, EventPreCompact, in, in.Extra)
+// PreCompact runs the PreCompact hooks. With a Claude Code config a
+// non-empty BlockReason means a hook blocks the compaction (always empty
+// with a VT Code config).
+func (e *Engine) PreCompact(ctx context.Context, in PreCompactInput) (StopOutcome, error) {
+	return runTyped[StopOutcome](e, ctx, EventPreCompact, in, in.Extra)
 }
 
 // Stop runs the Stop hooks; a non-empty BlockReason means a hook asks the

@@ -445,26 +445,28 @@ export declare class Engine {
   sessionStart(input?: SessionStartInput, options?: RunOptions): Promise<SessionStartOutcome>;
   sessionEnd(input: SessionEndInput, options?: RunOptions): Promise<Outcome>;
   subagentStart(input: SubagentInput, options?: RunOptions): Promise<Outcome>;
-  subagentStop(input: SubagentInput, options?: RunOptions): Promise<Outcome>;
+  /** `blockReason` is set only with a Claude Code config (a hook asks the subagent to go on). */
+  subagentStop(input: SubagentInput, options?: RunOptions): Promise<Outcome & { blockReason?: string | null }>;
   userPromptSubmit(input: UserPromptSubmitInput, options?: RunOptions): Promise<UserPromptSubmitOutcome>;
   preToolUse(input: PreToolUseInput, options?: RunOptions): Promise<PreToolUseOutcome>;
   postToolUse(input: PostToolUseInput, options?: RunOptions): Promise<PostToolUseOutcome>;
   postToolUseFailure(input: PostToolUseFailureInput, options?: RunOptions): Promise<PostToolUseOutcome>;
   permissionRequest(input: PermissionRequestInput, options?: RunOptions): Promise<PermissionRequestOutcome>;
-  preCompact(input: PreCompactInput, options?: RunOptions): Promise<Outcome>;
+  /** `blockReason` is set only with a Claude Code config (a hook blocks the compaction). */
+  preCompact(input: PreCompactInput, options?: RunOptions): Promise<Outcome & { blockReason?: string | null }>;
   stop(input: StopInput, options?: RunOptions): Promise<StopOutcome>;
   notification(input: NotificationInput, options?: RunOptions): Promise<Outcome>;
 
   sessionStartSync(input?: SessionStartInput): SessionStartOutcome;
   sessionEndSync(input: SessionEndInput): Outcome;
   subagentStartSync(input: SubagentInput): Outcome;
-  subagentStopSync(input: SubagentInput): Outcome;
+  subagentStopSync(input: SubagentInput): Outcome & { blockReason?: string | null };
   userPromptSubmitSync(input: UserPromptSubmitInput): UserPromptSubmitOutcome;
   preToolUseSync(input: PreToolUseInput): PreToolUseOutcome;
   postToolUseSync(input: PostToolUseInput): PostToolUseOutcome;
   postToolUseFailureSync(input: PostToolUseFailureInput): PostToolUseOutcome;
   permissionRequestSync(input: PermissionRequestInput): PermissionRequestOutcome;
-  preCompactSync(input: PreCompactInput): Outcome;
+  preCompactSync(input: PreCompactInput): Outcome & { blockReason?: string | null };
   stopSync(input: StopInput): StopOutcome;
   notificationSync(input: NotificationInput): Outcome;
 

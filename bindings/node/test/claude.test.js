@@ -68,3 +68,13 @@ test('session_start_env_file_is_returned_as_env', async (t) => {
   const out = await e.sessionStart();
   assert.deepEqual(out.env, { MODE: 'strict' });
 });
+
+test('claude_subagent_stop_and_pre_compact_block', async (t) => {
+  const hooks = {
+    SubagentStop: [{ hooks: [{ type: 'command', command: say({ decision: 'block', reason: 'finish the report' }) }] }],
+    PreCompact: [{ hooks: [{ type: 'command', command: "cat >/dev/null; echo 'not now' >&2; exit 2" }] }],
+  };
+  const e = engine(t, engineOptions(t, { hooks }));
+  assert.equal((await e.subagentStop({ agentName: 'reviewer' })).blockReason, 'finish the report');
+  assert.equal(e.preCompactSync({ trigger: 'auto' }).blockReason, 'not now');
+});
