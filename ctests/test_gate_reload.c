@@ -395,7 +395,7 @@ TEST(in_flight_gated_run_is_not_replaced_by_the_reloaded_config) {
 }
 
 TEST(in_flight_gated_run_skips_remaining_old_commands_after_reload_to_unapproved_digest) {
-  /* docs/semantics.md: a gated engine keeps exactly one approved digest and
+  /* docs/protocol.md §10: a gated engine keeps exactly one approved digest and
    * every spawn is checked against it, so after a reload to an unapproved
    * D' the remaining commands of a run still executing D are skipped (fail
    * closed), and nothing of D' runs. */
