@@ -47,7 +47,7 @@ test-c-sanitize: lib
 test-c-valgrind: lib
 	scripts/valgrind-ctests.sh
 
-# Fault suite and bad-input suite summaries (SPEC §7).
+# Fault suite and bad-input suite summaries (docs/hardening.md).
 faults: test-c
 	HOOKLINE_SKIP_BUILD=1 scripts/fault-summary.sh
 

@@ -1,4 +1,4 @@
-/* hookline: lifecycle-hook engine for AI coding agents. C ABI, see README.md and SPEC. */
+/* hookline: lifecycle-hook engine for AI coding agents. C ABI, see docs/c-api.md. */
 
 #ifndef HOOKLINE_H
 #define HOOKLINE_H

@@ -22,7 +22,7 @@ import (
 // Event is an hl_event: an agent lifecycle event.
 type Event int32
 
-// The twelve lifecycle events (SPEC §5).
+// The twelve lifecycle events (docs/protocol.md §3).
 const (
 	EventSessionStart       Event = 0
 	EventSessionEnd         Event = 1
@@ -54,14 +54,14 @@ func (ev Event) String() string {
 const cancelGrace = 2 * time.Second
 
 // Engine runs configured shell hooks and Go callback hooks at agent
-// lifecycle events (VT Code LifecycleHookEngine parity). All methods are
-// safe for concurrent use, also from inside callback hooks.
+// lifecycle events and returns one merged outcome per event. All methods
+// are safe for concurrent use, also from inside callback hooks.
 type Engine struct {
 	ptr  *C.hl_engine
 	life *life
 }
 
-// NewEngine creates an engine from options (SPEC §5.1). Invalid options are
+// NewEngine creates an engine from options (docs/protocol.md §7). Invalid options are
 // ErrInvalidArgument, a bad hooks config ErrInvalidConfig, an unreadable
 // HooksFile ErrIO.
 func NewEngine(opts EngineOptions) (*Engine, error) {

@@ -816,7 +816,7 @@ func TestEngineLogHandlerReceivesMessages(t *testing.T) {
 	defer hookline.SetLogHandler(nil, 0)
 	r := hookline.NewRegistry()
 	defer r.Close()
-	// Replacing a callback logs a warning (SPEC §4).
+	// Replacing a callback logs a warning (docs/c-api.md §5).
 	for i := 0; i < 2; i++ {
 		must(t, r.OnPreTurn("same", func(hookline.PreTurnContext) hookline.HookResult { return hookline.Allow() }))
 	}

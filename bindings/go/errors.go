@@ -13,7 +13,7 @@ import (
 // Status is an hl_status code returned by the C library.
 type Status int32
 
-// The hl_status values (SPEC §2).
+// The hl_status values (docs/c-api.md §2).
 const (
 	StatusOK              Status = 0
 	StatusNullArgument    Status = 1

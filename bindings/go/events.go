@@ -252,7 +252,7 @@ type CommandPreview struct {
 	TimeoutSeconds *int64  `json:"timeout_seconds"`
 }
 
-// EngineOptions mirrors the options JSON of hl_engine_new (SPEC §5.1).
+// EngineOptions mirrors the options JSON of hl_engine_new (docs/protocol.md §7).
 // Workspace and SessionID are required; at most one of Hooks, HooksTOML and
 // HooksFile may be set (none: an engine without configured hooks).
 type EngineOptions struct {

@@ -18,7 +18,7 @@ import (
 // HookPoint is an hl_hook_point: where a registry callback runs.
 type HookPoint int32
 
-// The ten registry hook points (SPEC §4).
+// The ten registry hook points (docs/c-api.md §5).
 const (
 	PointPreTurn            HookPoint = 0
 	PointPostTurn           HookPoint = 1
@@ -173,9 +173,9 @@ type Entry struct {
 	CallbackID string    `json:"callback_id"`
 }
 
-// Registry is an in-process registry of named Go callbacks per hook point
-// (agy-bridge Hooks parity). Callbacks at a point run in registration
-// order; registering an existing (point, name) replaces it in place. All
+// Registry is an in-process registry of named Go callbacks per hook point,
+// combined into one decision per run. Callbacks at a point run in
+// registration order; registering an existing (point, name) replaces it in place. All
 // methods are safe for concurrent use, also from inside callbacks.
 type Registry struct {
 	ptr  *C.hl_registry

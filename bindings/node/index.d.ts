@@ -1,4 +1,4 @@
-// Type declarations for the hookline Node binding (the contract is the repository's SPEC).
+// Type declarations for the hookline Node binding (reference: docs/c-api.md and docs/protocol.md).
 
 /** Any JSON value. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -168,7 +168,7 @@ export interface RegistryOptions {
 }
 
 /**
- * Named in-process callbacks per hook point (agy-bridge `Hooks`). Callbacks
+ * Named in-process callbacks per hook point. Callbacks
  * are synchronous; a thrown exception (or returned Promise) is a callback
  * failure (at pre_tool_call_decide: deny with `hook '<name>' failed`).
  */
@@ -224,7 +224,7 @@ export type HookEventKey =
 /** An event as a name, a config key or an `hl_event` number. */
 export type EventId = HookEventName | HookEventKey | number;
 
-/** Engine options (SPEC §5.1 in camelCase; snake_case keys pass through unchanged). */
+/** Engine options (docs/protocol.md §7 in camelCase; snake_case keys pass through unchanged). */
 export interface EngineOptions {
   /** An existing directory; hooks run there. */
   workspace: string;
@@ -388,7 +388,7 @@ export interface HookPayload {
  */
 export type CallbackHook = (payload: HookPayload) => JsonObject | Reply | boolean | null | undefined | void;
 
-/** A lifecycle-hook engine (VT Code `LifecycleHookEngine`). */
+/** A lifecycle-hook engine: configured shell hooks and JS callback hooks per event. */
 export declare class Engine {
   constructor(options: EngineOptions);
 

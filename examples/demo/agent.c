@@ -32,7 +32,7 @@ static void fire(hl_event event, const char *input, const char *what) {
     hl_string_free(err);
     return;
   }
-  /* The outcome is JSON (SPEC 5.3); print it without the per-hook report. */
+  /* The outcome is JSON (docs/protocol.md §5); print it without the per-hook report. */
   char *hooks = strstr(outcome, ",\"hooks\":[");
   if (hooks) strcpy(hooks, "}");
   printf("   %s\n", outcome);

@@ -63,7 +63,7 @@ function setJson(reply, value) {
 }
 
 function applyReply(kind, reply, result) {
-  if (kind === 'observer') return; // observers' replies are ignored (SPEC §4)
+  if (kind === 'observer') return; // observers' replies are ignored (docs/c-api.md §5)
   if (result instanceof Reply) {
     if (result.type === 'allow') return void N.hl_reply_allow(reply);
     if (result.type === 'deny') return void N.hl_reply_deny(reply, result.value);
@@ -117,7 +117,7 @@ function callbackTrampoline(userData, contextJson, _contextLen, reply) {
     return 0;
   } catch (err) {
     reportError(handler, err);
-    return 1; // a callback failure (SPEC §3)
+    return 1; // a callback failure (docs/c-api.md §4)
   }
 }
 

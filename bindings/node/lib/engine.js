@@ -1,6 +1,6 @@
 'use strict';
 // hl_engine: configured shell hooks and host callback hooks at lifecycle
-// events (SPEC §5). The JS API speaks camelCase (options, inputs, outcomes);
+// events (docs/protocol.md). The JS API speaks camelCase (options, inputs, outcomes);
 // hook payloads and hook replies stay in the hooks wire protocol (snake_case
 // payload, Claude Code JSON output).
 
@@ -97,9 +97,9 @@ const finalizer = new FinalizationRegistry(({ ptr, hooks }) =>
 );
 
 /**
- * A lifecycle-hook engine (VT Code `LifecycleHookEngine`).
+ * A lifecycle-hook engine: configured shell hooks and JS callback hooks per event.
  *
- * Options are SPEC §5.1 in camelCase (`workspace`, `sessionId`, `trigger`,
+ * Options are docs/protocol.md §7 in camelCase (`workspace`, `sessionId`, `trigger`,
  * `workspaceGated`, `hooks` | `hooksToml` | `hooksFile`, `transcriptPath`,
  * `trustStore`, `env`, `envRemove`, `maxOutputBytes`); keys already in
  * snake_case pass through unchanged. `onCallbackError(error, {name, kind})`
@@ -284,7 +284,7 @@ class Engine {
     return this;
   }
 
-  /** The SHA-256 hex digest of the configured command set (SPEC §5.6). */
+  /** The SHA-256 hex digest of the configured command set (docs/protocol.md §10). */
   digest() {
     const hex = out();
     const err = out();

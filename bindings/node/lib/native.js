@@ -1,5 +1,5 @@
 'use strict';
-// Loading libhookline with koffi, the C declarations (SPEC §2-§5), and the
+// Loading libhookline with koffi, the C declarations (docs/c-api.md), and the
 // string/status conventions: every `char **` out-parameter is declared as
 // `_Out_ void **` so that we keep the pointer, decode it, then release it
 // with hl_string_free.

@@ -1,5 +1,5 @@
 'use strict';
-// Engine conformance at the JS level (SPEC §5) through the Promise (async)
+// Engine conformance at the JS level (docs/protocol.md) through the Promise (async)
 // and Sync APIs.
 
 const test = require('node:test');
@@ -115,7 +115,7 @@ test('ungated_engine_needs_no_approval', (t) => {
   assert.equal(e.needsApproval, false);
 });
 
-test('digest_and_previews_follow_the_spec_example', (t) => {
+test('digest_and_previews_follow_the_worked_example', (t) => {
   const e = engine(
     t,
     engineOptions(t, {
