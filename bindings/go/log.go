@@ -16,7 +16,7 @@ import (
 // LogLevel is a hookline log level.
 type LogLevel int32
 
-// Log levels (docs/c-api.md §3).
+// Log levels (docs/c-api.md).
 const (
 	LogError LogLevel = 1
 	LogWarn  LogLevel = 2

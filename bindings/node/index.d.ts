@@ -1,4 +1,4 @@
-// Type declarations for the hookline Node binding (reference: docs/c-api.md and docs/protocol.md).
+// Type declarations for the hookline Node binding (the C API is documented in docs/c-api.md).
 
 /** Any JSON value. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -225,7 +225,7 @@ export type HookEventKey =
 export type EventId = HookEventName | HookEventKey | number;
 
 /**
- * Engine options (docs/protocol.md §7, in camelCase). No index signature: a
+ * Engine options (the library's options in camelCase). No index signature: a
  * misspelled option (`workspacegated`, `workspaceGate`) is a compile-time
  * error, and at run time the library rejects unknown options too.
  */
@@ -404,7 +404,7 @@ export interface HookPayload {
  */
 export type CallbackHook = (payload: HookPayload) => JsonObject | Reply | boolean | null | undefined | void;
 
-/** A lifecycle-hook engine: configured shell hooks and JS callback hooks per event. */
+/** A lifecycle-hook engine (VT Code `LifecycleHookEngine`). */
 export declare class Engine {
   constructor(options: EngineOptions);
 

@@ -1,5 +1,5 @@
 'use strict';
-// hl_registry: named in-process callbacks per hook point (docs/c-api.md §5).
+// hl_registry: named in-process callbacks per hook point (docs/c-api.md).
 
 const { N, check, out, takeString } = require('./native');
 const { HooklineError, Status } = require('./errors');
