@@ -1,4 +1,4 @@
-//! Hooks configuration: both dialects, parsed and validated (SPEC §5.1).
+//! Hooks configuration: both dialects, parsed and validated (`docs/protocol.md`, `docs/profiles.md`).
 //!
 //! # Accepted shapes
 //!
