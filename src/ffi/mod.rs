@@ -20,7 +20,6 @@ pub mod callback;
 pub mod common;
 pub mod engine;
 pub mod registry;
-pub(crate) mod sys;
 
 /// Status code returned by every fallible function (a 32-bit integer).
 pub type hl_status = i32;
