@@ -23,7 +23,7 @@ setup:
 demo: setup lib
 	$(MAKE) -C examples/demo run
 
-test: setup lib test-rust test-header test-c test-c-sanitize faults test-go test-node
+test: setup lib test-rust test-header test-c test-c-sanitize test-posix-runner faults test-go test-node
 	@echo "all test suites passed"
 
 test-rust:
@@ -38,6 +38,15 @@ test-c: lib
 	cmake -S ctests -B $(BUILD)/ctests -DCMAKE_BUILD_TYPE=Debug >/dev/null
 	cmake --build $(BUILD)/ctests -j2
 	cd $(BUILD)/ctests && ctest --output-on-failure -j2
+
+# The whole Rust and C suites again on the portable POSIX runner backend (the one macOS and the
+# BSDs use; see docs/runner.md), selected at run time.
+.PHONY: test-posix-runner
+test-posix-runner: lib
+	HOOKLINE_RUNNER=posix $(CARGO) test --release
+	cmake -S ctests -B $(BUILD)/ctests -DCMAKE_BUILD_TYPE=Debug >/dev/null
+	cmake --build $(BUILD)/ctests -j2
+	cd $(BUILD)/ctests && HOOKLINE_RUNNER=posix ctest --output-on-failure -j2
 
 # The C tests again under AddressSanitizer, LeakSanitizer and UBSan.
 test-c-sanitize: lib
