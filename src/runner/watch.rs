@@ -43,8 +43,11 @@ enum Source {
     ))]
     Kqueue {
         queue: super::sys::ProcExit,
-        /// The exit event was taken (the queue is not polled any more).
-        fired: bool,
+        /// The queue is polled (until its event is taken, or it polled
+        /// readable without one: then the tick takes over).
+        polled: bool,
+        /// The exit event was taken.
+        taken: bool,
         /// The raw wait status the event carried.
         status: Option<i32>,
     },
@@ -84,7 +87,7 @@ impl ExitWatch {
                 match super::sys::ProcExit::watch(pid) {
                     Ok(queue) => {
                         return ExitWatch {
-                            source: Source::Kqueue { queue, fired: false, status: None },
+                            source: Source::Kqueue { queue, polled: true, taken: false, status: None },
                             next: Some(now + KQUEUE_SAFETY_TICK),
                             interval: KQUEUE_SAFETY_TICK,
                             max: KQUEUE_SAFETY_TICK,
@@ -110,7 +113,7 @@ impl ExitWatch {
                 target_os = "openbsd",
                 target_os = "dragonfly"
             ))]
-            Source::Kqueue { queue, fired: false, .. } => Some(queue.fd()),
+            Source::Kqueue { queue, polled: true, .. } => Some(queue.fd()),
             _ => None,
         }
     }
@@ -136,15 +139,17 @@ impl ExitWatch {
     /// An output stream reached EOF, so the exit is probably imminent:
     /// check again at once, then at short intervals.
     pub(super) fn hurry(&mut self, now: Instant) {
-        if self.next.is_some() && matches!(self.source, Source::Tick) {
+        if self.next.is_some() && self.fd().is_none() {
             self.interval = TICK_MIN;
             self.next = Some(now);
         }
     }
 
-    /// The descriptor polled readable: the shell exited (a pidfd stays
-    /// readable; the kqueue event is taken, with its status, and the
-    /// shell is then reaped on a short tick).
+    /// The descriptor polled readable: the shell exited. A pidfd stays
+    /// readable until the shell is reaped. The kqueue event is taken, with
+    /// its status, and the shell is then reaped on a short tick; a kqueue
+    /// that polls readable without an event (a system whose `poll` does not
+    /// support kqueues) is not polled again and the tick takes over.
     pub(super) fn fired(&mut self, now: Instant) {
         #[cfg(any(
             target_vendor = "apple",
@@ -153,13 +158,19 @@ impl ExitWatch {
             target_os = "openbsd",
             target_os = "dragonfly"
         ))]
-        if let Source::Kqueue { queue, fired, status } = &mut self.source {
+        if let Source::Kqueue { queue, polled, taken, status } = &mut self.source {
             match queue.take(Duration::ZERO) {
-                Ok(None) => return,
-                Ok(Some(raw)) => *status = Some(raw),
-                Err(e) => crate::hl_debug!("reading the kqueue exit event failed: {e}"),
+                Ok(Some(raw)) => {
+                    *status = Some(raw);
+                    *taken = true;
+                }
+                Ok(None) => crate::hl_debug!("kqueue polled readable without an event; polling for hook exit"),
+                Err(e) => {
+                    crate::hl_debug!("reading the kqueue exit event failed ({e}); polling for hook exit");
+                    *taken = true;
+                }
             }
-            *fired = true;
+            *polled = false;
             self.interval = TICK_MIN;
             self.max = TICK_MAX;
             self.next = Some(now);
@@ -180,11 +191,11 @@ impl ExitWatch {
                 target_os = "openbsd",
                 target_os = "dragonfly"
             ))]
-            Source::Kqueue { queue, fired, status } => {
-                if !*fired {
+            Source::Kqueue { queue, taken, status, .. } => {
+                if !*taken {
                     // The event is posted at exit, before anyone can reap.
                     *status = queue.take(Duration::from_millis(20)).ok().flatten();
-                    *fired = true;
+                    *taken = true;
                 }
                 *status
             }
