@@ -48,13 +48,15 @@ test-c: lib
 	cd $(BUILD)/ctests && ctest --output-on-failure -j2
 
 # The whole Rust and C suites again on the portable POSIX runner backend (the one macOS and the
-# BSDs use; see docs/runner.md), selected at run time.
+# BSDs use; see docs/runner.md), selected at run time. Own C build directory and log, so the
+# fault summary keeps reading the default backend's runs.
 .PHONY: test-posix-runner
 test-posix-runner: lib
-	HOOKLINE_RUNNER=posix $(CARGO) test --release
-	cmake -S ctests -B $(BUILD)/ctests -DCMAKE_BUILD_TYPE=Debug >/dev/null
-	cmake --build $(BUILD)/ctests -j2
-	cd $(BUILD)/ctests && HOOKLINE_RUNNER=posix ctest --output-on-failure -j2
+	mkdir -p $(BUILD)/logs
+	HOOKLINE_RUNNER=posix $(CARGO) test --release 2>&1 | tee $(BUILD)/logs/rust-posix-runner.log
+	cmake -S ctests -B $(BUILD)/ctests-posix-runner -DCMAKE_BUILD_TYPE=Debug >/dev/null
+	cmake --build $(BUILD)/ctests-posix-runner -j2
+	cd $(BUILD)/ctests-posix-runner && HOOKLINE_RUNNER=posix ctest --output-on-failure -j2
 
 # The C tests again under AddressSanitizer, LeakSanitizer and UBSan.
 test-c-sanitize: lib
