@@ -68,13 +68,13 @@ impl ExitWatch {
     /// The watch `backend` uses for the (unreaped) shell `pid`; with
     /// `use_pidfd` false the Linux backend ticks (tests of that fallback).
     pub(super) fn new(backend: Backend, pid: Pid, use_pidfd: bool, now: Instant) -> ExitWatch {
-        let tick = |max| ExitWatch { source: Source::Tick, next: Some(now + TICK_MIN), interval: TICK_MIN, max };
+        let tick = || ExitWatch { source: Source::Tick, next: Some(now + TICK_MIN), interval: TICK_MIN, max: TICK_MAX };
         let _ = (pid, use_pidfd);
         match backend {
             #[cfg(target_os = "linux")]
             Backend::Linux => match use_pidfd.then(|| super::linux::open_pidfd(pid)).flatten() {
                 Some(fd) => ExitWatch { source: Source::Pidfd(fd), next: None, interval: TICK_MAX, max: TICK_MAX },
-                None => tick(TICK_MAX),
+                None => tick(),
             },
             Backend::Posix => {
                 #[cfg(any(
@@ -96,7 +96,7 @@ impl ExitWatch {
                     // ESRCH: it already exited; the tick reaps it at once.
                     Err(e) => crate::hl_debug!("kqueue watch of hook shell {pid:?} failed ({e}); polling for its exit"),
                 }
-                tick(TICK_MAX)
+                tick()
             }
         }
     }
