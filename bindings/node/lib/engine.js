@@ -1,12 +1,12 @@
 'use strict';
 // hl_engine: configured shell hooks and host callback hooks at lifecycle
-// events (SPEC §5). The JS API speaks camelCase (options, inputs, outcomes);
+// events (docs/protocol.md). The JS API speaks camelCase (options, inputs, outcomes);
 // hook payloads and hook replies stay in the hooks wire protocol (snake_case
 // payload, Claude Code JSON output).
 
 const { N, check, out, takeString } = require('./native');
 const { HooklineError, AbortError, Status } = require('./errors');
-const { CALLBACK, DONE, addHandler, dropHandler, addRun, removeRun } = require('./callbacks');
+const { CALLBACK, FREE, DONE, addHandler, dropHandler, addRun, removeRun } = require('./callbacks');
 
 /** Event names → `hl_event` numbers. */
 const HookEvent = Object.freeze({
@@ -79,9 +79,37 @@ function optionsJson(options) {
   return JSON.stringify(snakeKeys(rest));
 }
 
+/**
+ * An event input as wire JSON: top-level keys camelCase → snake_case; the
+ * fields of `input.extra` are added verbatim (their keys unchanged), for
+ * pass-through fields the typed inputs do not name (e.g. `permission_mode`).
+ * A typed field wins over an `extra` field of the same wire name.
+ */
 function inputJson(input) {
-  return JSON.stringify(input === undefined ? {} : snakeKeys(input));
+  if (input === undefined) return '{}';
+  if (!isPlainObject(input)) return JSON.stringify(input); // the library rejects what is not an object
+  const { extra, ...fields } = input;
+  const wire = snakeKeys(fields);
+  if (extra !== undefined && extra !== null) {
+    if (!isPlainObject(extra)) {
+      throw new HooklineError(Status.HL_ERR_INVALID_ARGUMENT, 'input `extra` must be an object of pass-through fields');
+    }
+    for (const [k, v] of Object.entries(extra)) {
+      if (!Object.prototype.hasOwnProperty.call(wire, k)) wire[k] = v;
+    }
+  }
+  return JSON.stringify(wire);
 }
+
+const EVENT_NAMES = Object.freeze(Object.fromEntries(Object.entries(HookEvent).map(([name, n]) => [n, name])));
+
+/** The rejection of a run that close() interrupted (the same wording as the Go binding). */
+function closedError(event) {
+  const name = EVENT_NAMES[event] || `hl_event(${event})`;
+  return new HooklineError(Status.HL_ERR_CLOSED, `${name} run interrupted: engine closed`);
+}
+
+const ignore = () => {};
 
 function abortError(signal) {
   return new AbortError('The hookline run was aborted', { cause: signal.reason });
@@ -91,15 +119,14 @@ function nameArg(name) {
   return name === null || name === undefined ? null : String(name);
 }
 
-// An engine collected without close(): free it off the JS thread, then forget its callbacks.
-const finalizer = new FinalizationRegistry(({ ptr, hooks }) =>
-  N.hl_engine_free.async(ptr, () => hooks.forEach((id) => dropHandler(id))),
-);
+// An engine collected without close(): free it off the JS thread (hookline
+// releases its callback hooks, calling free_user_data, before the free returns).
+const finalizer = new FinalizationRegistry((ptr) => N.hl_engine_free.async(ptr, () => {}));
 
 /**
- * A lifecycle-hook engine (VT Code `LifecycleHookEngine`).
+ * A lifecycle-hook engine: configured shell hooks and callback hooks per event.
  *
- * Options are SPEC §5.1 in camelCase (`workspace`, `sessionId`, `trigger`,
+ * Options are those of `hl_engine_new` (docs/protocol.md) in camelCase (`workspace`, `sessionId`, `trigger`,
  * `workspaceGated`, `hooks` | `hooksToml` | `hooksFile`, `transcriptPath`,
  * `trustStore`, `env`, `envRemove`, `maxOutputBytes`); keys already in
  * snake_case pass through unchanged. `onCallbackError(error, {name, kind})`
@@ -109,16 +136,10 @@ class Engine {
   #ptr;
   #onError;
   #closing = null;
+  // Runs that closeSync() must not free under: an async run's completion
+  // needs the JS thread, and a sync run may still call its callback hooks.
   #inflight = new Set(); // ids of pending async runs
   #syncDepth = 0; // sync runs on the stack (re-entrant calls from callbacks)
-  // Callback hooks are registered without free_user_data: hookline may drop
-  // its last reference on one of its own threads, even after hl_engine_free
-  // returned, and a call into JS from there can race with process exit. The
-  // JS side owns their lifetime instead: `#hooks` maps event+name to the live
-  // handler id; a replaced handler is retired and dropped once no run that
-  // may still hold it is in flight; close() drops them all after the free.
-  #hooks = new Map();
-  #retired = [];
 
   constructor(options) {
     const json = optionsJson(options);
@@ -127,20 +148,7 @@ class Engine {
     check(N.hl_engine_new(json, handle, err), err);
     this.#ptr = handle[0];
     this.#onError = options.onCallbackError;
-    finalizer.register(this, { ptr: this.#ptr, hooks: this.#hooks }, this);
-  }
-
-  #dropRetired() {
-    if (this.#inflight.size > 0 || this.#syncDepth > 0) return;
-    for (const id of this.#retired) dropHandler(id);
-    this.#retired = [];
-  }
-
-  #dropAllHooks() {
-    for (const id of this.#hooks.values()) dropHandler(id);
-    for (const id of this.#retired) dropHandler(id);
-    this.#hooks.clear();
-    this.#retired = [];
+    finalizer.register(this, this.#ptr, this);
   }
 
   #handle() {
@@ -161,7 +169,8 @@ class Engine {
    * AbortError when `options.signal` aborts (the run's processes are killed).
    */
   run(event, input, options = {}) {
-    return new Promise((resolve, reject) => {
+    let promise = null;
+    promise = new Promise((resolve, reject) => {
       const ev = eventNumber(event);
       const ptr = this.#handle();
       const signal = options && options.signal;
@@ -171,13 +180,19 @@ class Engine {
       const entry = {
         settle: (status, outcome, errmsg) => {
           this.#inflight.delete(id);
-          this.#dropRetired();
           if (onAbort) signal.removeEventListener('abort', onAbort);
           // hookline decides who won an abort racing with completion
           // (hl_engine_cancel is linearizable): CANCELLED means the abort
           // won; a run that had already finished keeps its real result.
           if (status === Status.HL_ERR_CANCELLED && signal && signal.aborted) reject(abortError(signal));
-          else if (status !== Status.HL_OK) reject(new HooklineError(status, errmsg));
+          else if (status === Status.HL_ERR_CANCELLED && this.#ptr === null) {
+            // close() interrupted the run. Nobody may be awaiting it (a
+            // fire-and-forget run): our own close must not turn into an
+            // unhandled rejection that ends the process. Whoever awaits it
+            // still sees the rejection.
+            promise.catch(ignore);
+            reject(closedError(ev));
+          } else if (status !== Status.HL_OK) reject(new HooklineError(status, errmsg));
           else {
             try {
               resolve(outcomeFromWire(JSON.parse(outcome)));
@@ -205,6 +220,7 @@ class Engine {
         signal.addEventListener('abort', onAbort, { once: true });
       }
     });
+    return promise;
   }
 
   /**
@@ -223,7 +239,6 @@ class Engine {
       status = N.hl_engine_run(ptr, ev, json, outcome, err);
     } finally {
       this.#syncDepth--;
-      this.#dropRetired();
     }
     check(status, err);
     return outcomeFromWire(JSON.parse(takeString(outcome[0])));
@@ -270,24 +285,17 @@ class Engine {
     const err = out();
     let status;
     try {
-      status = N.hl_engine_add_callback_hook(ptr, ev, nameArg(matcher), nameArg(name), CALLBACK, id, null, err);
+      status = N.hl_engine_add_callback_hook(ptr, ev, nameArg(matcher), nameArg(name), CALLBACK, id, FREE, err);
     } catch (e) {
       dropHandler(id);
       throw e;
     }
-    if (status !== Status.HL_OK) dropHandler(id);
+    if (status !== Status.HL_OK) dropHandler(id); // a failed registration does not call free_user_data
     check(status, err);
-    const key = `${ev}\u0000${name}`;
-    const replaced = this.#hooks.get(key);
-    this.#hooks.set(key, id);
-    if (replaced !== undefined) {
-      this.#retired.push(replaced);
-      this.#dropRetired();
-    }
     return this;
   }
 
-  /** The SHA-256 hex digest of the configured command set (SPEC §5.6). */
+  /** The SHA-256 hex digest of the configured command set (the approval gate, docs/protocol.md). */
   digest() {
     const hex = out();
     const err = out();
@@ -347,8 +355,10 @@ class Engine {
   }
 
   /**
-   * Free the engine: pending runs are cancelled (they reject with
-   * HL_ERR_CANCELLED) and the promise resolves once every one has settled.
+   * Free the engine: pending runs are cancelled (they reject with a
+   * HooklineError HL_ERR_CLOSED, "<Event> run interrupted: engine closed";
+   * such a rejection is never reported as unhandled) and the promise
+   * resolves once every one has settled.
    * The wait happens off the JS thread. Idempotent.
    */
   close() {
@@ -359,7 +369,6 @@ class Engine {
       this.#ptr = null;
       finalizer.unregister(this);
       N.hl_engine_free.async(ptr, (err) => {
-        this.#dropAllHooks();
         if (err) reject(err);
         else resolve();
       });
@@ -382,7 +391,6 @@ class Engine {
     this.#closing = Promise.resolve();
     finalizer.unregister(this);
     N.hl_engine_free(ptr);
-    this.#dropAllHooks();
   }
 }
 
