@@ -4,7 +4,7 @@
 //! pool of hookline threads, started on first use, that never runs anything
 //! but hook runs (so their callbacks and `done` never land on an async
 //! executor's worker). A thread that has just finished a run stays awake
-//! for a few microseconds ([`SPIN`]) before it parks: a host that submits
+//! for a few tens of microseconds ([`SPIN`]) before it parks: a host that submits
 //! its next run from its `done` (the common request/response pattern) hands
 //! it to a running thread instead of paying a futex wake-up and a
 //! scheduler round trip, which on a small, busy machine costs more than the
@@ -245,13 +245,27 @@ impl Pool {
         }
     }
 
-    /// Stay awake for up to [`SPIN`] waiting for a queued job (yielding the
-    /// CPU to anything else runnable on it meanwhile).
+    /// Stay awake for up to [`SPIN`] waiting for a queued job: a busy wait
+    /// (no system call per check, so a job is picked up within a fraction
+    /// of a microsecond), yielding the CPU now and then in case the host
+    /// thread this run's `done` just woke is queued behind us.
     fn spin_for_work(&self) {
         self.spinning.fetch_add(1, Ordering::SeqCst);
         let until = Instant::now() + SPIN;
-        while self.queued.load(Ordering::SeqCst) == 0 && Instant::now() < until {
-            std::thread::yield_now();
+        let mut rounds = 0u32;
+        'spin: while Instant::now() < until {
+            for _ in 0..64 {
+                if self.queued.load(Ordering::SeqCst) != 0 {
+                    break 'spin;
+                }
+                std::hint::spin_loop();
+            }
+            // Now and then let a thread waiting for this CPU run (the host
+            // we just woke may have been queued here).
+            rounds += 1;
+            if rounds % 32 == 0 {
+                std::thread::yield_now();
+            }
         }
         self.spinning.fetch_sub(1, Ordering::SeqCst);
     }
