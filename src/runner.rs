@@ -59,7 +59,7 @@ use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rustix::event::{poll, PollFd, PollFlags, Timespec};
@@ -141,24 +141,20 @@ pub struct CancelToken {
 struct CancelInner {
     cancelled: AtomicBool,
     /// Never read: once written it stays readable, waking every poller.
-    /// Created by the first command that runs under the token (most runs
-    /// never spawn anything, and a token costs no system call until then).
-    event: OnceLock<OwnedFd>,
-    /// Orders the creation of `event` with [`CancelToken::cancel`], so a
-    /// cancel racing with the first spawn is never lost.
-    init: Mutex<()>,
+    event: OwnedFd,
 }
 
 impl CancelToken {
-    /// A fresh, not cancelled token. Its `eventfd` is allocated on first use
-    /// by a command ([`run_command`]), so this cannot fail today; the
-    /// `Result` is kept for callers.
+    /// A fresh, not cancelled token (allocates one `eventfd`).
     pub fn new() -> io::Result<CancelToken> {
+        let event = rustix::event::eventfd(
+            0,
+            rustix::event::EventfdFlags::CLOEXEC | rustix::event::EventfdFlags::NONBLOCK,
+        )?;
         Ok(CancelToken {
             inner: Arc::new(CancelInner {
                 cancelled: AtomicBool::new(false),
-                event: OnceLock::new(),
-                init: Mutex::new(()),
+                event,
             }),
         })
     }
@@ -166,12 +162,9 @@ impl CancelToken {
     /// Cancel: every command running under this token (now or later) is
     /// killed and returns promptly. Idempotent; callable from any thread.
     pub fn cancel(&self) {
-        let _init = self.inner.init.lock().unwrap_or_else(|e| e.into_inner());
         if !self.inner.cancelled.swap(true, Ordering::SeqCst) {
-            if let Some(event) = self.inner.event.get() {
-                // Cannot fail short of a closed fd: the counter starts at 0 and is written once.
-                let _ = rustix::io::write(event, &1u64.to_ne_bytes());
-            }
+            // Cannot fail short of a closed fd: the counter starts at 0 and is written once.
+            let _ = rustix::io::write(&self.inner.event, &1u64.to_ne_bytes());
         }
     }
 
@@ -180,29 +173,8 @@ impl CancelToken {
         self.inner.cancelled.load(Ordering::SeqCst)
     }
 
-    /// Allocate the `eventfd` (once). A token already cancelled gets a
-    /// readable one, so a poller started after the cancel wakes at once.
-    fn ensure_fd(&self) -> io::Result<()> {
-        if self.inner.event.get().is_some() {
-            return Ok(());
-        }
-        let _init = self.inner.init.lock().unwrap_or_else(|e| e.into_inner());
-        if self.inner.event.get().is_none() {
-            let event = rustix::event::eventfd(
-                0,
-                rustix::event::EventfdFlags::CLOEXEC | rustix::event::EventfdFlags::NONBLOCK,
-            )?;
-            if self.is_cancelled() {
-                let _ = rustix::io::write(&event, &1u64.to_ne_bytes());
-            }
-            let _ = self.inner.event.set(event);
-        }
-        Ok(())
-    }
-
-    /// The `eventfd`, once [`ensure_fd`](Self::ensure_fd) succeeded.
-    fn fd(&self) -> Option<BorrowedFd<'_>> {
-        self.inner.event.get().map(|e| e.as_fd())
+    fn fd(&self) -> BorrowedFd<'_> {
+        self.inner.event.as_fd()
     }
 }
 
@@ -474,9 +446,6 @@ fn run(
     if cancel.is_some_and(CancelToken::is_cancelled) {
         return Ok(cancelled_before_start(start));
     }
-    if let Some(c) = cancel {
-        c.ensure_fd()?;
-    }
 
     let (theirs, ours) = rustix::pipe::pipe_with(PipeFlags::CLOEXEC)?;
     let keepalive = rustix::io::fcntl_dupfd_cloexec(&theirs, 0)?;
@@ -567,7 +536,7 @@ fn run(
                 stderr.fd.as_ref().map(|fd| (fd.as_fd(), PollFlags::IN)),
                 feeder.fd.as_ref().map(|fd| (fd.as_fd(), PollFlags::OUT)),
                 pidfd.as_ref().map(|fd| (fd.as_fd(), PollFlags::IN)),
-                cancel.and_then(|c| c.fd()).map(|fd| (fd, PollFlags::IN)),
+                cancel.map(|c| (c.fd(), PollFlags::IN)),
             ],
             timeout.as_ref(),
         )?; // on error the guard kills and reaps
@@ -639,7 +608,7 @@ fn collect_after_exit(
             [
                 stdout.fd.as_ref().map(|fd| (fd.as_fd(), PollFlags::IN)),
                 stderr.fd.as_ref().map(|fd| (fd.as_fd(), PollFlags::IN)),
-                cancel.and_then(|c| c.fd()).map(|fd| (fd, PollFlags::IN)),
+                cancel.map(|c| (c.fd(), PollFlags::IN)),
             ],
             timeout.as_ref(),
         );
@@ -668,30 +637,6 @@ mod tests {
         token.cancel();
         token.cancel();
         assert!(clone.is_cancelled());
-    }
-
-    fn readable(fd: BorrowedFd<'_>) -> bool {
-        let mut fds = [PollFd::from_borrowed_fd(fd, PollFlags::IN)];
-        poll(&mut fds, Some(&Timespec { tv_sec: 0, tv_nsec: 0 })).unwrap() == 1
-    }
-
-    #[test]
-    fn token_allocates_its_eventfd_only_when_a_command_needs_it() {
-        let token = CancelToken::new().unwrap();
-        assert!(token.fd().is_none());
-        token.ensure_fd().unwrap();
-        let fd = token.fd().expect("eventfd after ensure_fd");
-        assert!(!readable(fd));
-        token.cancel();
-        assert!(readable(token.fd().unwrap()));
-    }
-
-    #[test]
-    fn token_cancelled_before_its_eventfd_exists_gets_a_readable_one() {
-        let token = CancelToken::new().unwrap();
-        token.cancel();
-        token.ensure_fd().unwrap();
-        assert!(readable(token.fd().unwrap()), "a poller started after the cancel must wake at once");
     }
 
     #[test]
