@@ -1,4 +1,4 @@
-/* hookline: lifecycle-hook engine for AI coding agents. C ABI, see README.md and SPEC. */
+/* hookline: lifecycle-hook engine for AI coding agents. C ABI, documented in docs/c-api.md. */
 
 #ifndef HOOKLINE_H
 #define HOOKLINE_H
@@ -17,6 +17,16 @@
 #define HL_VERSION_PATCH 0
 #define HL_VERSION_STRING "0.1.0"
 
+
+/**
+ * Run-pool threads kept parked (not exited) when there is no work.
+ */
+#define WARM_THREADS 2
+
+/**
+ * Most run-pool threads alive at once (runs beyond wait in the queue).
+ */
+#define MAX_THREADS 512
 
 /**
  * An engine handle (opaque). Create with `hl_engine_new`, release with
@@ -311,7 +321,7 @@ hl_status hl_reply_allow(hl_reply *reply);
 hl_status hl_reply_deny(hl_reply *reply, const char *message);
 
 /**
- * Create an engine from options JSON (SPEC §5.1):
+ * Create an engine from options JSON (options in `docs/protocol.md`):
  * `{"workspace": "/abs/dir", "session_id": "s-1", "trigger": "startup",
  * "workspace_gated": false, "hooks": {...} | "hooks_toml": "..." |
  * "hooks_file": "path", "transcript_path": null, "trust_store": null,
@@ -322,19 +332,20 @@ hl_status hl_engine_new(const char *options_json, hl_engine **out, char **errmsg
 
 /**
  * Free an engine (NULL is a no-op). Pending asynchronous runs are
- * cancelled (their `done` receives `HL_ERR_CANCELLED`); this returns after
- * every pending `done` has been called, except when called from a hookline
- * thread (e.g. inside a `done`), where it does not wait.
+ * cancelled (their `done` receives `HL_ERR_CANCELLED`). This returns after
+ * every pending `done` has been called and every callback hook's
+ * `free_user_data` has run, except when called from a hookline thread
+ * (e.g. inside a `done`) or from inside a callback, where it does not
+ * wait: there each callback is released when the last run using it ends.
  */
 void hl_engine_free(hl_engine *engine);
 
 /**
  * Run one event synchronously: blocks the calling thread, runs callback
- * hooks on it, and returns the outcome JSON (SPEC §5.3) in
+ * hooks on it, and returns the outcome JSON (`docs/protocol.md`) in
  * `*outcome_json` (free with `hl_string_free`). `input_json` is the event
- * input (SPEC §5.2; `"{}"` for SessionStart). Returns
- * `HL_ERR_WRONG_THREAD` on a hookline-owned thread (use
- * `hl_engine_run_async` there).
+ * input (`"{}"` for SessionStart). Returns `HL_ERR_WRONG_THREAD` on a
+ * hookline-owned thread (use `hl_engine_run_async` there).
  */
 hl_status hl_engine_run(hl_engine *engine,
                         hl_event event,
@@ -357,14 +368,70 @@ hl_status hl_engine_run_async(hl_engine *engine,
                               char **errmsg);
 
 /**
- * Cancel an asynchronous run: kills its processes; its `done` receives
- * `HL_ERR_CANCELLED`. `HL_ERR_NOT_FOUND` if unknown or already finished.
+ * Cancel an asynchronous run or a reserved run (`hl_engine_reserve_run`):
+ * kills its processes; an asynchronous run's `done` receives
+ * `HL_ERR_CANCELLED`, a reserved run returns it. `HL_ERR_NOT_FOUND` if
+ * unknown or already finished. Linearizable: `HL_OK` means the run reports
+ * `HL_ERR_CANCELLED`, `HL_ERR_NOT_FOUND` that it keeps its real result.
  */
 hl_status hl_engine_cancel(hl_engine *engine, uint64_t run_id, char **errmsg);
 
 /**
- * Add a callback hook for `event` (SPEC §5.1). `matcher` follows the
- * Claude rule (NULL, `""`, `"*"` match all; an invalid regex is
+ * Reserve a run id for `hl_engine_run_reserved`: a blocking run that can
+ * be cancelled. From now on `hl_engine_cancel(engine, *run_id)` works on
+ * it from any thread: a cancel before the run starts makes
+ * `hl_engine_run_reserved` return `HL_ERR_CANCELLED` at once; during the
+ * run it kills the run's processes and the run returns
+ * `HL_ERR_CANCELLED`. Pass every reserved id to `hl_engine_run_reserved`
+ * exactly once (an id never run stays reserved until `hl_engine_free`).
+ * Returns `HL_ERR_WRONG_THREAD` on a hookline-owned thread (nothing is
+ * reserved; use `hl_engine_run_async` there). On failure `*run_id` is 0.
+ */
+hl_status hl_engine_reserve_run(hl_engine *engine, uint64_t *run_id, char **errmsg);
+
+/**
+ * Run one event on the calling thread under `run_id` from
+ * `hl_engine_reserve_run`; otherwise exactly like `hl_engine_run`
+ * (callback hooks run on this thread; free `*outcome_json` with
+ * `hl_string_free`; `HL_ERR_WRONG_THREAD` on a hookline thread). The call
+ * consumes the reservation whatever it returns; `HL_ERR_NOT_FOUND` for an
+ * id that is not an unused reservation of this engine. Cancel is
+ * linearizable: the run returns `HL_ERR_CANCELLED` exactly when an
+ * `hl_engine_cancel(run_id)` returned `HL_OK` (or `hl_engine_free` began)
+ * before the run finished, and a cancel that returns `HL_ERR_NOT_FOUND`
+ * leaves the run its real result. `hl_engine_free` while the run blocks
+ * cancels it: the run returns `HL_ERR_CANCELLED` promptly, and
+ * `hl_engine_free` does not wait for it (as for `hl_engine_run`); the
+ * handle must not be used after `hl_engine_free`.
+ */
+hl_status hl_engine_run_reserved(hl_engine *engine,
+                                 uint64_t run_id,
+                                 hl_event event,
+                                 const char *input_json,
+                                 char **outcome_json,
+                                 char **errmsg);
+
+/**
+ * Answer `event` in place when no hook (configured or callback) matches
+ * it, without blocking: then `*ran` is true and `*outcome_json` receives
+ * the outcome (free with `hl_string_free`), the same text `hl_engine_run`
+ * would return. When some hook matches, nothing runs: `*ran` is false,
+ * `*outcome_json` is NULL and the status is `HL_OK`; run the event with
+ * `hl_engine_run_async` (or `hl_engine_run`). Inputs are validated as by
+ * `hl_engine_run`. For hosts whose calling thread must stay free while
+ * hooks run (an event loop): the common no-match case costs no hand-off
+ * to a hookline thread.
+ */
+hl_status hl_engine_try_run_inline(hl_engine *engine,
+                                   hl_event event,
+                                   const char *input_json,
+                                   bool *ran,
+                                   char **outcome_json,
+                                   char **errmsg);
+
+/**
+ * Add a callback hook for `event`. `matcher` follows the Claude Code rule
+ * (NULL, `""`, `"*"` match all; an invalid regex is
  * `HL_ERR_INVALID_ARGUMENT`); `name` is required and not blank; an
  * existing (event, name) is replaced in place (the old `free_user_data`
  * runs). The callback receives the hook payload JSON and replies like a
@@ -401,8 +468,8 @@ hl_status hl_engine_set_transcript_path(hl_engine *engine, const char *path_or_n
 hl_status hl_engine_transcript_path(hl_engine *engine, char **path_or_null, char **errmsg);
 
 /**
- * The lowercase hex SHA-256 digest of the configured command set
- * (SPEC §5.6). Free `*hex` with `hl_string_free`.
+ * The lowercase hex SHA-256 digest of the configured command set (the
+ * approval gate, `docs/protocol.md`). Free `*hex` with `hl_string_free`.
  */
 hl_status hl_engine_command_digest(hl_engine *engine, char **hex, char **errmsg);
 
@@ -442,9 +509,10 @@ hl_registry *hl_registry_new(void);
 
 /**
  * Release a registry (NULL is a no-op). Every registered callback's
- * `free_user_data` runs exactly once: now, or, for a callback whose run is
- * in flight (e.g. when called from inside a callback), when that run
- * finishes. Do not use the handle afterwards.
+ * `free_user_data` runs exactly once, and has run when this returns; when
+ * called from inside a callback (or on a hookline thread), a callback whose
+ * run is in flight is released when that run finishes instead. Do not use
+ * the handle afterwards.
  */
 void hl_registry_free(hl_registry *registry);
 
@@ -483,7 +551,7 @@ hl_status hl_registry_unregister(hl_registry *registry,
 
 /**
  * Run the callbacks at `point` on `context_json` (a JSON object with the
- * point's fields, SPEC §4) and write the result
+ * point's fields, `docs/c-api.md`) and write the result
  * `{"allow":bool,"message":str,"tool_args":any,"errors":[{"name","message"}]}`
  * to `*result_json` (free with `hl_string_free`).
  *

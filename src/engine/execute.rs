@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 
 use super::options::Setup;
 use super::plan::{CallbackHook, Plan, Planned};
+use super::runs::ReservedRun;
 use super::LifecycleHookEngine;
 use crate::callback::invoke;
 use crate::config::CommandHook;
@@ -85,7 +86,7 @@ pub(crate) fn empty_outcome(event: HookEvent) -> HookOutcome {
 }
 
 /// The outcome JSON of an event when no hook ran (constant per event).
-fn empty_outcome_json(event: HookEvent) -> &'static str {
+pub(super) fn empty_outcome_json(event: HookEvent) -> &'static str {
     static EMPTY: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     let all = EMPTY.get_or_init(|| {
         HookEvent::ALL.iter().map(|e| empty_outcome(*e).to_json().to_string()).collect()
@@ -93,10 +94,21 @@ fn empty_outcome_json(event: HookEvent) -> &'static str {
     &all[event.index()]
 }
 
+/// Where a run's cancellation token comes from (see
+/// [`LifecycleHookEngine::execute`]).
+pub(crate) enum RunToken<'a> {
+    /// A synchronous run: registers a token when it spawns commands.
+    Sync,
+    /// An asynchronous run's token.
+    Async(&'a CancelToken),
+    /// A reserved run: its reservation makes the token on first need.
+    Reserved(&'a ReservedRun<'a>),
+}
+
 /// The blocking rule: a blocking run on a hookline-owned thread (inside an
 /// asynchronous run's callback hook or `done`) could wait on the very
 /// threads it occupies, so it is refused there.
-fn check_blocking_allowed() -> Result<()> {
+pub(super) fn check_blocking_allowed() -> Result<()> {
     if runtime::on_hookline_thread() {
         return Err(Error::new(
             Status::WrongThread,
@@ -115,7 +127,7 @@ impl LifecycleHookEngine {
         check_blocking_allowed()?;
         self.check_usable()?;
         payload::validate_input(event, input)?;
-        Ok(self.execute(event, input, None)?.unwrap_or_else(|| empty_outcome(event)))
+        Ok(self.execute(event, input, RunToken::Sync)?.unwrap_or_else(|| empty_outcome(event)))
     }
 
     /// [`run_blocking`](Self::run_blocking) returning the outcome as JSON
@@ -126,17 +138,38 @@ impl LifecycleHookEngine {
         check_blocking_allowed()?;
         self.check_usable()?;
         payload::validate_input(event, input)?;
-        Ok(match self.execute(event, input, None)? {
+        Ok(match self.execute(event, input, RunToken::Sync)? {
             Some(outcome) => outcome.to_json_string(),
             None => empty_outcome_json(event).to_string(),
         })
     }
 
+    /// The outcome JSON of `event` when no configured or callback hook
+    /// matches it (the input validated as for a run), or `None` when some
+    /// hook would run. Runs nothing and never blocks: a host whose thread
+    /// must stay free while hooks run (an event loop) answers the common
+    /// no-match case in place and hands the rest to
+    /// [`run_async`](Self::run_async).
+    pub fn outcome_if_no_hook_matches(&self, event: HookEvent, input: &Value) -> Result<Option<&'static str>> {
+        self.check_usable()?;
+        payload::validate_input(event, input)?;
+        let setup = self.setup();
+        let callbacks = self.callbacks();
+        if Plan::new(&setup, &callbacks, event, input).is_empty() {
+            Ok(Some(empty_outcome_json(event)))
+        } else {
+            Ok(None)
+        }
+    }
+
     /// The core of every run: plan (match once), then execute and interpret.
     /// `None` when no hook matched (the outcome is the event's empty one).
-    /// `token` is an asynchronous run's; a synchronous run that spawns
-    /// commands registers its own, so that closing the engine kills them.
-    pub(crate) fn execute(&self, event: HookEvent, input: &Value, token: Option<&CancelToken>) -> Result<Option<HookOutcome>> {
+    /// `how` says where the run's cancellation token comes from: an
+    /// asynchronous run's own; a synchronous run that spawns commands
+    /// registers one, so that closing the engine kills them; a reserved run
+    /// makes its reservation's token now (only when a hook is to run, so
+    /// that a no-match run costs no system call for it).
+    pub(crate) fn execute(&self, event: HookEvent, input: &Value, how: RunToken<'_>) -> Result<Option<HookOutcome>> {
         let setup = self.setup();
         let callbacks = self.callbacks();
         let plan = Plan::new(&setup, &callbacks, event, input);
@@ -147,8 +180,19 @@ impl LifecycleHookEngine {
             Value::Object(m) => m,
             _ => return Err(Error::invalid_argument(format!("{} input must be a JSON object", event.name()))),
         };
-        let sync_run = if token.is_none() && plan.has_commands() { Some(self.track_sync_run()?) } else { None };
-        let token = token.or(sync_run.as_ref().map(|r| &r.token));
+        let sync_run;
+        let reserved_token;
+        let token = match how {
+            RunToken::Async(token) => Some(token),
+            RunToken::Sync => {
+                sync_run = if plan.has_commands() { Some(self.track_sync_run()?) } else { None };
+                sync_run.as_ref().map(|r| &r.token)
+            }
+            RunToken::Reserved(run) => {
+                reserved_token = run.token()?;
+                Some(&reserved_token)
+            }
+        };
         let mut interp = EventInterpreter::new(event, setup.config.quiet_success_output());
         let reports = self.execute_plan(event, &setup, input, &plan, &mut interp, token)?;
         Ok(Some(interp.finish(reports)))

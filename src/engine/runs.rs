@@ -2,15 +2,18 @@
 //! that can be cancelled, by id), the count of pending asynchronous runs,
 //! and what closing the engine waits for.
 //!
-//! Threading: an asynchronous run executes on the runtime's blocking pool
-//! (hookline threads, never async workers), where its callback hooks run
-//! and its `done` is called. No lock is held while a host callback runs.
+//! Threading: an asynchronous run executes on the run pool
+//! ([`runtime::spawn_run`]: hookline threads, never async workers), where
+//! its callback hooks run and its `done` is called. A reserved run is a
+//! blocking run on the caller's thread whose id was handed out first, so
+//! that another thread can cancel it. No lock is held while a host callback
+//! runs.
 
 use std::sync::atomic::Ordering;
 
 use serde_json::Value;
 
-use super::execute::{cancelled_error, empty_outcome};
+use super::execute::{cancelled_error, check_blocking_allowed, empty_outcome, empty_outcome_json, RunToken};
 use super::{EngineState, LifecycleHookEngine};
 use crate::error::{Error, Result, Status};
 use crate::event::HookEvent;
@@ -21,6 +24,68 @@ use crate::runtime;
 
 /// Run ids of synchronous runs have this bit set (never returned to hosts).
 const SYNC_RUN_BIT: u64 = 1 << 63;
+/// Run ids handed out by [`LifecycleHookEngine::reserve_run`] have this bit set.
+const RESERVED_RUN_BIT: u64 = 1 << 62;
+
+/// One entry of the run table. `cancel` and `close` set `cancelled` and
+/// fire the token under the table lock; a run reads `cancelled` under the
+/// same lock when it leaves the table (the linearization point).
+pub(crate) struct RunSlot {
+    /// `None` only for a reservation whose run has not needed one yet.
+    token: Option<CancelToken>,
+    cancelled: bool,
+    /// A reservation not yet claimed by a run.
+    unclaimed: bool,
+}
+
+impl RunSlot {
+    fn with_token(token: CancelToken) -> Self {
+        RunSlot { token: Some(token), cancelled: false, unclaimed: false }
+    }
+
+    fn cancel(&mut self) {
+        self.cancelled = true;
+        if let Some(token) = &self.token {
+            token.cancel();
+        }
+    }
+}
+
+/// A claimed reservation, while its run executes on the caller's thread.
+pub(crate) struct ReservedRun<'a> {
+    state: &'a EngineState,
+    id: u64,
+}
+
+impl ReservedRun<'_> {
+    /// The run's cancellation token, made on first use (already fired when
+    /// the run was cancelled before).
+    pub(crate) fn token(&self) -> Result<CancelToken> {
+        let fresh = CancelToken::new().map_err(|e| Error::io(format!("cannot create a cancellation token: {e}")))?;
+        let mut runs = self.state.runs.lock().unwrap_or_else(|e| e.into_inner());
+        let slot = runs.get_mut(&self.id).ok_or_else(cancelled_error)?;
+        if slot.token.is_none() {
+            if slot.cancelled {
+                fresh.cancel();
+            }
+            slot.token = Some(fresh);
+        }
+        slot.token.clone().ok_or_else(cancelled_error)
+    }
+
+    /// Leave the run table; whether the run was cancelled by then.
+    fn leave(&self) -> bool {
+        let mut runs = self.state.runs.lock().unwrap_or_else(|e| e.into_inner());
+        runs.remove(&self.id).is_none_or(|slot| slot.cancelled)
+    }
+}
+
+impl Drop for ReservedRun<'_> {
+    fn drop(&mut self) {
+        // A panic in the run: leave the table anyway (idempotent).
+        self.state.runs.lock().unwrap_or_else(|e| e.into_inner()).remove(&self.id);
+    }
+}
 
 /// A synchronous run's registration in the run table (so that `close` can
 /// kill its processes); unregistered on drop.
@@ -46,7 +111,6 @@ impl LifecycleHookEngine {
     {
         self.check_usable()?;
         payload::validate_input(event, &input)?;
-        let rt = runtime::runtime()?;
         let token = CancelToken::new().map_err(|e| Error::io(format!("cannot create a cancellation token: {e}")))?;
         let id = self.state.next_run_id.fetch_add(1, Ordering::Relaxed);
         {
@@ -56,14 +120,14 @@ impl LifecycleHookEngine {
                 return Err(Error::new(Status::Closed, "the engine is closed"));
             }
             *pending += 1;
-            self.state.runs.lock().unwrap_or_else(|e| e.into_inner()).insert(id, token.clone());
+            self.state.runs.lock().unwrap_or_else(|e| e.into_inner()).insert(id, RunSlot::with_token(token.clone()));
         }
         let engine = self.clone();
-        rt.spawn_blocking(move || {
+        let spawned = runtime::spawn_run(move || {
             let result = if token.is_cancelled() {
                 Err(cancelled_error())
             } else {
-                match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.execute(event, &input, Some(&token)).map(|o| o.unwrap_or_else(|| empty_outcome(event))))) {
+                match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.execute(event, &input, RunToken::Async(&token)).map(|o| o.unwrap_or_else(|| empty_outcome(event))))) {
                     Ok(r) => r,
                     Err(_) => Err(Error::new(Status::Panic, "internal error while running hooks")),
                 }
@@ -77,8 +141,7 @@ impl LifecycleHookEngine {
             // result). Never both, never neither.
             let cancelled = {
                 let mut runs = engine.state.runs.lock().unwrap_or_else(|e| e.into_inner());
-                runs.remove(&id);
-                token.is_cancelled()
+                runs.remove(&id).is_none_or(|slot| slot.cancelled) || token.is_cancelled()
             };
             let result = if cancelled { Err(cancelled_error()) } else { result };
             let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| done(result)));
@@ -86,17 +149,104 @@ impl LifecycleHookEngine {
             *pending -= 1;
             engine.state.pending_cv.notify_all();
         });
+        if let Err(e) = spawned {
+            // The run never started: undo its registration (`done` is not called).
+            self.state.runs.lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
+            let mut pending = self.state.pending.lock().unwrap_or_else(|e| e.into_inner());
+            *pending -= 1;
+            self.state.pending_cv.notify_all();
+            return Err(e);
+        }
         Ok(id)
     }
 
-    /// Cancel an asynchronous run: its processes are killed and its `done`
-    /// receives `Cancelled`. `NotFound` when unknown or already finished.
+    /// Reserve a run id for a blocking run on the calling thread
+    /// ([`run_reserved_json`](Self::run_reserved_json)). From now on the id
+    /// can be cancelled with [`cancel`](Self::cancel) from any thread; a
+    /// cancel that comes before the run starts makes it return `Cancelled`
+    /// at once. The reservation is consumed by the first run with it,
+    /// whatever that run returns; one never run stays in the run table until
+    /// the engine is closed. `Err(WrongThread)` on a hookline thread (a
+    /// reserved run blocks; use [`run_async`](Self::run_async) there).
+    pub fn reserve_run(&self) -> Result<u64> {
+        check_blocking_allowed()?;
+        self.check_usable()?;
+        let id = self.state.next_run_id.fetch_add(1, Ordering::Relaxed) | RESERVED_RUN_BIT;
+        let mut runs = self.state.runs.lock().unwrap_or_else(|e| e.into_inner());
+        let mut slot = RunSlot { token: None, cancelled: false, unclaimed: true };
+        // close() either finds the entry or has set `closed` before we look.
+        if self.state.closed.load(Ordering::Acquire) {
+            slot.cancel();
+        }
+        runs.insert(id, slot);
+        Ok(id)
+    }
+
+    /// Run one event on the calling thread under a reserved id (see
+    /// [`reserve_run`](Self::reserve_run)), otherwise like
+    /// [`run_blocking_json`](Self::run_blocking_json). It returns
+    /// `Cancelled` exactly when a [`cancel`](Self::cancel) of the id
+    /// returned `Ok` (or the engine was closed) before the run left the run
+    /// table; a cancel after that returns `NotFound` and the run keeps its
+    /// result. `NotFound` for an id that is not an unused reservation.
+    pub fn run_reserved_json(&self, run_id: u64, event: HookEvent, input: &Value) -> Result<String> {
+        self.run_reserved_with(run_id, |engine, run| engine.run_reserved_body(event, input, run))
+    }
+
+    /// Claim the reservation `run_id`, run `body`, and leave the run table,
+    /// deciding cancel-versus-completion under the table lock as
+    /// [`run_async`](Self::run_async) does. Every path (an error in `body`
+    /// included) consumes the reservation.
+    pub(crate) fn run_reserved_with<T>(
+        &self,
+        run_id: u64,
+        body: impl FnOnce(&Self, &ReservedRun<'_>) -> Result<T>,
+    ) -> Result<T> {
+        let cancelled_before = {
+            let mut runs = self.state.runs.lock().unwrap_or_else(|e| e.into_inner());
+            match runs.get_mut(&run_id) {
+                Some(slot) if slot.unclaimed => {
+                    slot.unclaimed = false;
+                    slot.cancelled
+                }
+                Some(_) if run_id & RESERVED_RUN_BIT != 0 => {
+                    return Err(Error::invalid_argument(format!("run {run_id} is already running")))
+                }
+                Some(_) => return Err(Error::invalid_argument(format!("run {run_id} is not a reserved run"))),
+                None => {
+                    return Err(Error::not_found(format!("no reserved run {run_id} (never reserved, or already run)")))
+                }
+            }
+        };
+        let run = ReservedRun { state: &self.state, id: run_id };
+        let result = if cancelled_before { Err(cancelled_error()) } else { body(self, &run) };
+        if run.leave() {
+            Err(cancelled_error())
+        } else {
+            result
+        }
+    }
+
+    /// A reserved run's body: the blocking run, with the reservation's token.
+    pub(crate) fn run_reserved_body(&self, event: HookEvent, input: &Value, run: &ReservedRun<'_>) -> Result<String> {
+        check_blocking_allowed()?;
+        self.check_usable()?;
+        payload::validate_input(event, input)?;
+        Ok(match self.execute(event, input, RunToken::Reserved(run))? {
+            Some(outcome) => outcome.to_json_string(),
+            None => empty_outcome_json(event).to_string(),
+        })
+    }
+
+    /// Cancel an asynchronous run (its processes are killed and its `done`
+    /// receives `Cancelled`) or a reserved run (before or while it runs: it
+    /// returns `Cancelled`). `NotFound` when unknown or already finished.
     pub fn cancel(&self, run_id: u64) -> Result<()> {
         self.state.fork.check()?;
-        let runs = self.state.runs.lock().unwrap_or_else(|e| e.into_inner());
-        match runs.get(&run_id) {
-            Some(token) => {
-                token.cancel();
+        let mut runs = self.state.runs.lock().unwrap_or_else(|e| e.into_inner());
+        match runs.get_mut(&run_id) {
+            Some(slot) => {
+                slot.cancel();
                 Ok(())
             }
             None => Err(Error::not_found(format!("no run {run_id} in flight"))),
@@ -117,8 +267,8 @@ impl LifecycleHookEngine {
             let _pending = self.state.pending.lock().unwrap_or_else(|e| e.into_inner());
             self.state.closed.store(true, Ordering::Release);
         }
-        for token in self.state.runs.lock().unwrap_or_else(|e| e.into_inner()).values() {
-            token.cancel();
+        for slot in self.state.runs.lock().unwrap_or_else(|e| e.into_inner()).values_mut() {
+            slot.cancel();
         }
         if !runtime::on_hookline_thread() {
             let mut pending = self.state.pending.lock().unwrap_or_else(|e| e.into_inner());
@@ -136,7 +286,7 @@ impl LifecycleHookEngine {
     pub(crate) fn track_sync_run(&self) -> Result<SyncRun<'_>> {
         let token = CancelToken::new().map_err(|e| Error::io(format!("cannot create a cancellation token: {e}")))?;
         let id = self.state.next_run_id.fetch_add(1, Ordering::Relaxed) | SYNC_RUN_BIT;
-        self.state.runs.lock().unwrap_or_else(|e| e.into_inner()).insert(id, token.clone());
+        self.state.runs.lock().unwrap_or_else(|e| e.into_inner()).insert(id, RunSlot::with_token(token.clone()));
         if self.state.closed.load(Ordering::Acquire) {
             token.cancel();
         }
