@@ -356,6 +356,20 @@ TEST(bad_arguments_to_reserved_runs_are_errors_and_consume_the_reservation) {
       {HL_EVENT_PRE_TOOL_USE, "{}", 0, HL_ERR_INVALID_ARGUMENT},
       {HL_EVENT_STOP, STOP_INPUT, 1, HL_ERR_NULL_ARGUMENT},
   };
+  /* JSON nested 100 000 deep. */
+  char *deep = malloc(200001);
+  for (int i = 0; i < 100000; i++) deep[i] = '[';
+  for (int i = 0; i < 100000; i++) deep[100000 + i] = ']';
+  deep[200000] = 0;
+  bad[0].input = deep; /* replaces "{not json" (same status) */
+  uint64_t deep_id = reserve(e);
+  CHECK_STATUS(hl_engine_run_reserved(e, deep_id, HL_EVENT_STOP, deep, &out, NULL), HL_ERR_INVALID_JSON);
+  bool ran = true;
+  CHECK_STATUS(hl_engine_try_run_inline(e, HL_EVENT_STOP, deep, &ran, &out, NULL), HL_ERR_INVALID_JSON);
+  CHECK(!ran && out == NULL, "deep input: ran %d", ran);
+  CHECK_STATUS(hl_engine_try_run_inline(e, HL_EVENT_STOP, "\xff\xfe", &ran, &out, NULL), HL_ERR_INVALID_UTF8);
+  bad[0].input = "{not json";
+  free(deep);
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     uint64_t rid = reserve(e);
     out = NULL;
