@@ -49,10 +49,12 @@ func (ev Event) String() string {
 	return fmt.Sprintf("hl_event(%d)", int32(ev))
 }
 
-// cancelGrace bounds how long a run whose context ended (or whose engine
-// is closing) waits for hookline to confirm the cancellation. Command hooks
-// are killed at once; only a callback hook still running (host code cannot
-// be interrupted) can make the confirmation late.
+// cancelGrace bounds how long an asynchronous run (the fallback used on
+// hookline threads) whose context ended, or whose engine is closing, waits
+// for hookline to confirm the cancellation. Command hooks are killed at once;
+// only a callback hook still running (host code cannot be interrupted) can
+// make the confirmation late. A blocking run returns when hookline does: a
+// callback hook that is running when the context ends finishes first.
 const cancelGrace = 2 * time.Second
 
 // Engine runs configured shell hooks and Go callback hooks at agent
