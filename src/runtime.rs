@@ -150,8 +150,7 @@ struct Pool {
 
 static POOL: Mutex<Option<(u32, Arc<Pool>)>> = Mutex::new(None);
 
-fn pool() -> Arc<Pool> {
-    let pid = current_pid();
+fn pool(pid: u32) -> Arc<Pool> {
     let mut guard = POOL.lock().unwrap_or_else(|e| e.into_inner());
     if let Some((owner, p)) = guard.as_ref() {
         if *owner == pid {
@@ -174,7 +173,18 @@ fn pool() -> Arc<Pool> {
 /// Run `job` on a run-pool thread (a hookline thread). Returns once the job
 /// is queued; `Err` only when no thread exists and none can be started.
 pub fn spawn_run(job: impl FnOnce() + Send + 'static) -> Result<()> {
-    let pool = pool();
+    spawn_run_in(current_pid(), job)
+}
+
+/// [`spawn_run`] for a caller whose `guard` has just passed its
+/// [`check`](ForkGuard::check) (so this is the process it names): saves the
+/// `getpid` system call on the path of every asynchronous run.
+pub fn spawn_run_checked(guard: &ForkGuard, job: impl FnOnce() + Send + 'static) -> Result<()> {
+    spawn_run_in(guard.pid, job)
+}
+
+fn spawn_run_in(pid: u32, job: impl FnOnce() + Send + 'static) -> Result<()> {
+    let pool = pool(pid);
     let mut st = pool.state.lock().unwrap_or_else(|e| e.into_inner());
     st.queue.push_back(Box::new(job));
     pool.queued.fetch_add(1, Ordering::SeqCst);

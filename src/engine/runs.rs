@@ -123,7 +123,8 @@ impl LifecycleHookEngine {
             self.state.runs.lock().unwrap_or_else(|e| e.into_inner()).insert(id, RunSlot::with_token(token.clone()));
         }
         let engine = self.clone();
-        let spawned = runtime::spawn_run(move || {
+        // check_usable() above checked the fork rule: no second getpid.
+        let spawned = runtime::spawn_run_checked(&self.state.fork, move || {
             let result = if token.is_cancelled() {
                 Err(cancelled_error())
             } else {
