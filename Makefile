@@ -6,7 +6,7 @@ LIBDIR := target/release
 CBINDGEN_VERSION := 0.29.0
 BUILD := build
 
-.PHONY: all lib header setup demo test test-rust test-header test-c test-c-sanitize test-c-valgrind faults fuzz test-go test-node bench soak clean
+.PHONY: all lib header setup demo test test-rust test-cli test-header test-c test-c-sanitize test-c-valgrind faults fuzz test-go test-node bench soak clean
 
 all: lib
 
@@ -23,11 +23,16 @@ setup:
 demo: setup lib
 	$(MAKE) -C examples/demo run
 
-test: setup lib test-rust test-header test-c test-c-sanitize faults test-go test-node
+test: setup lib test-rust test-cli test-header test-c test-c-sanitize faults test-go test-node
 	@echo "all test suites passed"
 
 test-rust:
 	$(CARGO) test --release
+
+# The hookline command on the demo: its config passes `check`, its cases pass `test`.
+test-cli: lib
+	target/release/hookline check examples/demo/hooks.json
+	target/release/hookline test examples/demo/cases.json
 
 test-header:
 	scripts/cbindgen.sh $(CBINDGEN_VERSION) $(BUILD)/hookline.h.fresh

@@ -308,7 +308,7 @@ fn command_warning(cmd: &str, workspace: &Path) -> Option<String> {
     let resolve = |w: &str| -> Option<PathBuf> {
         let e = expand(w, workspace)?;
         let p = PathBuf::from(&e);
-        Some(if p.is_absolute() { p } else { workspace.join(p) })
+        Some(if p.is_absolute() { p } else { workspace.join(p.strip_prefix("./").unwrap_or(&p)) })
     };
     let base = prog.rsplit('/').next().unwrap_or(prog);
     if INTERPRETERS.contains(&base) {

@@ -30,16 +30,22 @@ pub struct Out {
     color_err: bool,
 }
 
-fn color_allowed() -> bool {
-    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+fn env_set(name: &str) -> bool {
+    std::env::var_os(name).is_some_and(|v| !v.is_empty())
+}
+
+/// Colour when the stream is a terminal (or `CLICOLOR_FORCE` is set), never
+/// when `NO_COLOR` is set (<https://no-color.org>).
+fn color_for(is_terminal: bool) -> bool {
+    !env_set("NO_COLOR") && (is_terminal || env_set("CLICOLOR_FORCE"))
 }
 
 impl Out {
     pub fn new(quiet: bool) -> Out {
         Out {
             quiet,
-            color_out: color_allowed() && std::io::stdout().is_terminal(),
-            color_err: color_allowed() && std::io::stderr().is_terminal(),
+            color_out: color_for(std::io::stdout().is_terminal()),
+            color_err: color_for(std::io::stderr().is_terminal()),
         }
     }
 
