@@ -1,12 +1,14 @@
 # hookline: the two commands a newcomer needs are
 #   make demo   - set up, build the library and run the demo agent loop
 #   make test   - run every test (Rust, header drift, ctest, Go, Node)
+SHELL := /bin/bash
+.SHELLFLAGS := -o pipefail -c
 CARGO ?= cargo
 LIBDIR := target/release
 CBINDGEN_VERSION := 0.29.0
 BUILD := build
 
-.PHONY: all lib header setup demo test test-rust test-cli test-header test-c test-c-sanitize test-c-valgrind faults fuzz test-go test-node bench soak clean
+.PHONY: all lib header setup setup-demo demo stress test test-rust test-header test-c test-c-sanitize test-c-valgrind faults fuzz test-go test-node bench soak clean
 
 all: lib
 
@@ -20,16 +22,23 @@ header:
 setup:
 	scripts/setup.sh
 
-demo: setup lib
+# The demo needs only a C compiler and cargo (no npm, no Go).
+setup-demo:
+	scripts/setup.sh --demo
+
+demo: setup-demo lib
 	$(MAKE) -C examples/demo run
 
 test: setup lib test-rust test-cli test-header test-c test-c-sanitize faults test-go test-node
 	@echo "all test suites passed"
 
+# The output is kept in build/logs: the fault summary reports from it.
 test-rust:
-	$(CARGO) test --release
+	mkdir -p $(BUILD)/logs
+	$(CARGO) test --release 2>&1 | tee $(BUILD)/logs/rust.log
 
 # The hookline command on the demo: its config passes `check`, its cases pass `test`.
+.PHONY: test-cli
 test-cli: lib
 	target/release/hookline check examples/demo/hooks.json
 	target/release/hookline test examples/demo/cases.json
@@ -52,9 +61,15 @@ test-c-sanitize: lib
 test-c-valgrind: lib
 	scripts/valgrind-ctests.sh
 
-# Fault suite and bad-input suite summaries (SPEC §7).
-faults: test-c
-	HOOKLINE_SKIP_BUILD=1 scripts/fault-summary.sh
+# Fault suite and bad-input suite summaries, from the Rust and C runs above
+# (nothing is run twice).
+faults: test-rust test-c
+	HOOKLINE_FAULT_LOGS=$(BUILD)/logs scripts/fault-summary.sh
+
+# Every concurrency test many times in a row with the machine loaded
+# (STRESS_ROUNDS=N, default 50; not part of `make test`).
+stress: setup lib
+	scripts/stress.sh
 
 # Fuzzing (needs a nightly toolchain and cargo-fuzz; not part of `make test`).
 FUZZ_SECONDS ?= 60

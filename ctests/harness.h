@@ -34,9 +34,30 @@ static const char *hl_t_current = "";
   CHECK((haystack) != NULL && strstr((haystack), (needle)) != NULL,                   \
         "'%s' does not contain '%s'", (haystack) ? (haystack) : "(null)", (needle))
 
+/* HL_TEST_FILTER="a|b": run only the tests whose name contains a or b
+   (unset: all). Used by `make stress` to repeat the concurrency tests. */
+static int hl_t_selected(const char *name) {
+  const char *f = getenv("HL_TEST_FILTER");
+  if (!f || !*f) return 1;
+  while (*f) {
+    const char *end = strchr(f, '|');
+    size_t n = end ? (size_t)(end - f) : strlen(f);
+    if (n) {
+      char part[256];
+      if (n >= sizeof part) n = sizeof part - 1;
+      memcpy(part, f, n);
+      part[n] = 0;
+      if (strstr(name, part)) return 1;
+    }
+    if (!end) break;
+    f = end + 1;
+  }
+  return 0;
+}
+
 #define TEST(name) static void name(void)
 #define RUN(name)                                                                     \
-  do {                                                                                \
+  if (hl_t_selected(#name)) do {                                                      \
     hl_t_current = #name;                                                             \
     hl_t_cur_fail = 0;                                                                \
     name();                                                                           \

@@ -152,7 +152,12 @@ TEST(thousand_async_runs_from_8_threads_call_done_exactly_once) {
   for (int i = 0; i < n_runs && now_ms() < end; i++)
     while (atomic_load(&many_done[i].calls) == 0 && now_ms() < end) sleep_ms(2);
   double dt = now_ms() - t0;
-  sleep_ms(200); /* a second call would show up here */
+  int missing = 0;
+  for (int i = 0; i < n_runs; i++) missing += atomic_load(&many_done[i].calls) == 0;
+  CHECK(missing == 0, "%d of %d runs had no done after 90 s", missing, n_runs);
+  /* hl_engine_free returns after every pending done, so a second call to any
+     done would be counted below. */
+  hl_engine_free(many_engine);
   int bad_count = 0, bad_status = 0;
   for (int i = 0; i < n_runs; i++) {
     if (atomic_load(&many_done[i].calls) != 1) bad_count++;
@@ -176,7 +181,6 @@ TEST(thousand_async_runs_from_8_threads_call_done_exactly_once) {
   }
   CHECK(dup == 0, "%d zero or duplicate run ids", dup);
   fprintf(stderr, "  %d async runs in %.0f ms\n", n_runs, dt);
-  hl_engine_free(many_engine);
   CHECK(atomic_load(&cb.frees) == 1, "callback user_data freed %d times", atomic_load(&cb.frees));
   CHECK(zombie_children() == 0, "zombies after the async runs");
   test_end();
@@ -207,9 +211,8 @@ TEST(cancel_in_flight_kills_the_hook_and_done_gets_cancelled) {
   while (zombie_children() && now_ms() < zend) sleep_ms(20);
   CHECK(zombie_children() == 0, "zombie after cancel");
   CHECK_STATUS(hl_engine_cancel(e, id, NULL), HL_ERR_NOT_FOUND);
-  sleep_ms(100);
+  hl_engine_free(e); /* returns after every pending done */
   CHECK(atomic_load(&d.calls) == 1, "done called %d times", atomic_load(&d.calls));
-  hl_engine_free(e);
   done_clear(&d);
   test_end();
 }
@@ -226,7 +229,7 @@ TEST(cancel_of_unknown_or_finished_run_is_not_found) {
   uint64_t id = 0;
   CHECK_STATUS(hl_engine_run_async(e, HL_EVENT_PRE_TOOL_USE, PTU_INPUT, done_fn, &d, &id, NULL), HL_OK);
   CHECK(wait_calls(&d.calls, 1, 10000), "done not called");
-  sleep_ms(100);
+  /* Once done has been called the run has left the run table. */
   CHECK_STATUS(hl_engine_cancel(e, id, NULL), HL_ERR_NOT_FOUND);
   CHECK(d.st == HL_OK, "status %s", hl_status_name(d.st));
   CHECK(atomic_load(&d.calls) == 1, "done called %d times", atomic_load(&d.calls));
@@ -252,7 +255,11 @@ TEST(free_with_runs_in_flight_cancels_them_before_returning) {
     char *t = read_file(wpath("pids"));
     int lines = 0;
     for (const char *p = t; p && *p; p++) lines += *p == '\n';
-    if ((lines >= 5 && atomic_load(&slow.in_flight) > 0) || now_ms() > end) break;
+    if (lines >= 5 && atomic_load(&slow.in_flight) > 0) break;
+    if (now_ms() > end) {
+      CHECK(0, "after 10 s: %d of 5 hooks running, %d callbacks in flight", lines, atomic_load(&slow.in_flight));
+      break;
+    }
     sleep_ms(10);
   }
   double t0 = now_ms();
@@ -281,7 +288,6 @@ TEST(free_with_runs_in_flight_cancels_them_before_returning) {
     p = strchr(p, '\n');
     if (p) p++;
   }
-  sleep_ms(100);
   for (int i = 0; i < 8; i++) {
     CHECK(atomic_load(&d[i].calls) == 1, "run %d: done called %d times", i, atomic_load(&d[i].calls));
     done_clear(&d[i]);
@@ -307,12 +313,12 @@ TEST(cancel_while_a_callback_hook_runs_still_reports_cancelled) {
   CHECK_STATUS(hl_engine_run_async(e, HL_EVENT_PRE_TOOL_USE, PTU_INPUT, done_fn, &d, &id, NULL), HL_OK);
   double end = now_ms() + 5000;
   while (!atomic_load(&slow_entered) && now_ms() < end) sleep_ms(2);
+  CHECK(atomic_load(&slow_entered), "the callback hook did not start within 5 s");
   CHECK_STATUS(hl_engine_cancel(e, id, NULL), HL_OK);
   CHECK(wait_calls(&d.calls, 1, 5000), "done not called");
   CHECK(d.st == HL_ERR_CANCELLED, "done status %s after cancel during a callback", hl_status_name(d.st));
-  sleep_ms(100);
+  hl_engine_free(e); /* returns after every pending done */
   CHECK(atomic_load(&d.calls) == 1, "done called %d times", atomic_load(&d.calls));
-  hl_engine_free(e);
   done_clear(&d);
   test_end();
 }
@@ -330,14 +336,16 @@ TEST(cancel_stops_the_later_hooks_of_a_sequential_run) {
   CHECK(wait_calls(&d.calls, 1, 3000), "done not called");
   CHECK(d.st == HL_ERR_CANCELLED, "status %s", hl_status_name(d.st));
   CHECK(wait_pid_gone(pid, 2000), "hook survived the cancel");
-  sleep_ms(300);
+  /* done was called, so the run is over: a later hook could only have run before it. */
   CHECK(!file_exists(marker), "a hook after the cancelled one ran");
   hl_engine_free(e);
   done_clear(&d);
   test_end();
 }
 
+static atomic_int sleepy_in;
 static int32_t sleepy_cb(void *ud, const char *ctx, size_t len, hl_reply *reply) {
+  atomic_fetch_add(&sleepy_in, 1);
   sleep_ms(1500);
   return 0;
 }
@@ -350,9 +358,13 @@ TEST(slow_async_callbacks_do_not_stall_other_runs) {
   CHECK_STATUS(hl_engine_add_callback_hook(e, HL_EVENT_NOTIFICATION, NULL, "sleepy", sleepy_cb, NULL, NULL, NULL), HL_OK);
   done_t slow[16], quick = {0};
   memset(slow, 0, sizeof slow);
+  atomic_store(&sleepy_in, 0);
   for (int i = 0; i < 16; i++)
     CHECK_STATUS(hl_engine_run_async(e, HL_EVENT_NOTIFICATION, NOTIF_INPUT, done_fn, &slow[i], NULL, NULL), HL_OK);
-  sleep_ms(100);
+  /* Wait until the slow callbacks are in flight (at least a few: the point is that they are running). */
+  double until = now_ms() + 10000;
+  while (atomic_load(&sleepy_in) < 4 && now_ms() < until) sleep_ms(2);
+  CHECK(atomic_load(&sleepy_in) >= 4, "only %d slow callbacks started within 10 s", atomic_load(&sleepy_in));
   double t0 = now_ms();
   CHECK_STATUS(hl_engine_run_async(e, HL_EVENT_POST_TOOL_USE, POST_INPUT, done_fn, &quick, NULL, NULL), HL_OK);
   CHECK(wait_calls(&quick.calls, 1, 10000), "quick run never finished");
@@ -381,10 +393,15 @@ TEST(cancel_racing_with_completion_is_consistent_and_done_runs_once) {
     if (i % 3 == 0) sleep_ms(1);
     cancel_st[i] = hl_engine_cancel(e, id, NULL);
   }
+  /* hl_engine_free returns after every pending done was called, so a done
+     called twice would have been counted by then. */
   double end = now_ms() + 60000;
+  int waiting = 0;
   for (int i = 0; i < N; i++)
     while (atomic_load(&d[i].calls) == 0 && now_ms() < end) sleep_ms(1);
-  sleep_ms(200);
+  for (int i = 0; i < N; i++) waiting += atomic_load(&d[i].calls) == 0;
+  CHECK(waiting == 0, "%d of %d runs had no done after 60 s", waiting, N);
+  hl_engine_free(e);
   int once = 0, consistent = 0;
   for (int i = 0; i < N; i++) {
     if (atomic_load(&d[i].calls) == 1) once++;
@@ -395,7 +412,6 @@ TEST(cancel_racing_with_completion_is_consistent_and_done_runs_once) {
   }
   CHECK(once == N, "%d of %d runs got exactly one done", once, N);
   CHECK(consistent == N, "%d of %d cancel results disagree with the done status", N - consistent, N);
-  hl_engine_free(e);
   free(d);
   free(cancel_st);
   test_end();
@@ -415,7 +431,6 @@ TEST(freeing_right_after_submitting_calls_every_done_once_before_returning) {
       done_clear(&d[i]);
     }
   }
-  sleep_ms(100);
   CHECK(bad == 0, "%d runs without exactly one done (OK or CANCELLED) when hl_engine_free returned", bad);
   test_end();
 }
@@ -505,12 +520,13 @@ TEST(run_async_validation_failure_returns_error_and_never_calls_done) {
   uint64_t id = 77;
   CHECK_STATUS(hl_engine_run_async(e, HL_EVENT_PRE_TOOL_USE, PTU_INPUT, NULL, &d, &id, NULL), HL_ERR_NULL_ARGUMENT);
   CHECK_STATUS(hl_engine_run_async(NULL, HL_EVENT_PRE_TOOL_USE, PTU_INPUT, done_fn, &d, &id, NULL), HL_ERR_NULL_ARGUMENT);
-  sleep_ms(300);
   CHECK(atomic_load(&d.calls) == 0, "done called %d times after failed submissions", atomic_load(&d.calls));
   /* run_id may be NULL. */
   CHECK_STATUS(hl_engine_run_async(e, HL_EVENT_PRE_TOOL_USE, PTU_INPUT, done_fn, &d, NULL, NULL), HL_OK);
   CHECK(wait_calls(&d.calls, 1, 10000), "done not called for a run without run_id");
   hl_engine_free(e);
+  /* free waited for every pending done: only the one accepted run called it. */
+  CHECK(atomic_load(&d.calls) == 1, "done called %d times for 1 accepted and 10 refused runs", atomic_load(&d.calls));
   done_clear(&d);
   test_end();
 }

@@ -17,6 +17,11 @@
 # line counts as a crash; failed checks are reported separately.
 #
 # Usage: scripts/fault-summary.sh
+#   HOOKLINE_FAULT_LOGS=DIR report from the runs `make test` already made
+#                           (DIR/rust.log: the `cargo test` output; the C
+#                           results from ctest's Testing/Temporary/LastTest.log
+#                           in the C build directory) instead of running the
+#                           tests again
 #   HOOKLINE_SKIP_BUILD=1   reuse the library and the C tests already built
 #   HOOKLINE_CTEST_BUILD    C test build directory (default build/ctests)
 #   CARGO_TARGET_DIR        cargo's target directory (default target)
@@ -45,7 +50,20 @@ FAULTS=(
 logs="$(mktemp -d)"
 trap 'rm -rf "$logs"' EXIT
 
-if [ "${HOOKLINE_SKIP_BUILD:-0}" != 1 ]; then
+from_logs="${HOOKLINE_FAULT_LOGS:-}"
+ctest_log="$build/Testing/Temporary/LastTest.log"
+if [ -n "$from_logs" ]; then
+  for f in "$from_logs/rust.log" "$ctest_log"; do
+    [ -f "$f" ] || { echo "fault-summary: $f is missing (run the Rust and C suites first, or unset HOOKLINE_FAULT_LOGS)"; exit 2; }
+  done
+  # One file per C test binary with its output, and its verdict, from the log.
+  awk -v dir="$logs" '
+    /^[0-9]+\/[0-9]+ Testing: / { b = $3; out = dir "/" b ".log.out"; printf "" > out; next }
+    b != "" && /^Test Passed\.$/ { print "0" > (dir "/" b ".log.rc"); b = ""; next }
+    b != "" && /^Test Failed\.$/ { print "1" > (dir "/" b ".log.rc"); b = ""; next }
+    b != "" { print > out }
+  ' "$ctest_log"
+elif [ "${HOOKLINE_SKIP_BUILD:-0}" != 1 ]; then
   cargo build --release >"$logs/build.log" 2>&1 || { cat "$logs/build.log"; echo "fault-summary: library build failed"; exit 2; }
   { cmake -S ctests -B "$build" -DCMAKE_BUILD_TYPE=Debug -DHOOKLINE_LIB_DIR="$target_dir/release" >/dev/null &&
     cmake --build "$build" -j2; } >"$logs/cbuild.log" 2>&1 || { cat "$logs/cbuild.log"; echo "fault-summary: C test build failed"; exit 2; }
@@ -62,7 +80,12 @@ for row in "${FAULTS[@]}"; do
     esac
   done
 done
-cargo test --release --test runner -- --exact "${rust_tests[@]}" >"$logs/rust.log" 2>&1
+if [ -n "$from_logs" ]; then
+  # Only the runner test binary's section of the full `cargo test` output.
+  awk '/^ *Running tests\/runner\.rs/ { on = 1; next } /^ *(Running|Doc-tests) / { on = 0 } on' "$from_logs/rust.log" >"$logs/rust.log"
+else
+  cargo test --release --test runner -- --exact "${rust_tests[@]}" >"$logs/rust.log" 2>&1
+fi
 # Results as "<name> ok|FAILED" lines.
 sed -n 's/^test \([A-Za-z0-9_]*\) \.\.\. \(ok\|FAILED\)$/\1 \2/p' "$logs/rust.log" >"$logs/rust.results"
 
@@ -70,7 +93,10 @@ sed -n 's/^test \([A-Za-z0-9_]*\) \.\.\. \(ok\|FAILED\)$/\1 \2/p' "$logs/rust.lo
 # or "not ok <test>" on stderr. ---
 : >"$logs/c.results"
 for b in $(printf '%s\n' "${c_bins[@]}" | sort -u); do
-  if [ -x "$build/$b" ]; then
+  if [ -n "$from_logs" ]; then
+    [ -f "$logs/$b.log.out" ] && cp "$logs/$b.log.out" "$logs/$b.out"
+    sed -n "s/^ok \([A-Za-z0-9_]*\)$/$b:\1 ok/p; s/^not ok \([A-Za-z0-9_]*\)$/$b:\1 FAILED/p" "$logs/$b.out" >>"$logs/c.results" 2>/dev/null
+  elif [ -x "$build/$b" ]; then
     HOOKLINE_TEST_ROOT="$root" "$build/$b" >"$logs/$b.out" 2>&1
     sed -n "s/^ok \([A-Za-z0-9_]*\)$/$b:\1 ok/p; s/^not ok \([A-Za-z0-9_]*\)$/$b:\1 FAILED/p" "$logs/$b.out" >>"$logs/c.results"
   fi
@@ -116,13 +142,24 @@ bi_failed=()
 for src in ctests/test_*.c; do
   grep -q 'bad inputs:' "$src" || continue
   b="$(basename "$src" .c)"
-  if [ ! -x "$build/$b" ]; then
+  if [ -n "$from_logs" ]; then
+    if [ -f "$logs/$b.log.out" ]; then
+      cp "$logs/$b.log.out" "$logs/$b.bad.out"
+      rc=$(cat "$logs/$b.log.rc" 2>/dev/null || echo 255)
+    else
+      echo "bad-input test $b did not run in the C suite"
+      bi_crashes=$((bi_crashes + 1))
+      continue
+    fi
+  elif [ ! -x "$build/$b" ]; then
     echo "bad-input test $b is not built"
     bi_crashes=$((bi_crashes + 1))
     continue
   fi
-  HOOKLINE_TEST_ROOT="$root" "$build/$b" >"$logs/$b.bad.out" 2>&1
-  rc=$?
+  else
+    HOOKLINE_TEST_ROOT="$root" "$build/$b" >"$logs/$b.bad.out" 2>&1
+    rc=$?
+  fi
   line=$(sed -n 's/^bad inputs: \([0-9]*\) tried.*/\1/p' "$logs/$b.bad.out" | tail -1)
   if [ "$rc" -gt 128 ] || [ -z "$line" ]; then
     echo "bad-input test $b crashed (exit $rc)"

@@ -1,33 +1,92 @@
 #!/usr/bin/env bash
-# Install what a fresh machine lacks to build and test hookline. Idempotent
-# and quick when everything is present.
+# Install what a fresh machine lacks to build and test hookline, or stop at
+# once with one line naming what is missing and the version found.
+# Idempotent and quick when everything is present. Needs no user or machine
+# settings (npm's, for example): what a tool needs is passed to it here.
+#
+#   scripts/setup.sh          everything `make test` needs: cargo >= 1.85, a C
+#                             and C++ compiler, cmake, make, pkg-config,
+#                             python3 (node-gyp), gcc's sanitizer runtimes,
+#                             go >= 1.22, node >= 20 with npm; then the Node
+#                             and Go dependencies of the bindings
+#   scripts/setup.sh --demo   only what `make demo` needs: cargo and a C compiler
+#
+# Missing system packages are installed with apt-get (as root, or with sudo).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+mode=full
+[ "${1:-}" = "--demo" ] && mode=demo
+
+MIN_CARGO=1.85
+MIN_GO=1.22
+MIN_NODE=20
+
+die() { echo "setup: $*" >&2; exit 1; }
+# version_ge A B: A >= B (dotted numbers).
+version_ge() { [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n1)" = "$2" ]; }
+
+apt_install() {
+  [ $# -gt 0 ] || return 0
+  command -v apt-get >/dev/null || die "missing $*, and there is no apt-get here to install them: install them and run again"
+  local sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  echo "setup: installing $*" >&2
+  $sudo apt-get update -qq >/dev/null || die "apt-get update failed (needed to install $*)"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@" >/dev/null || die "apt-get install $* failed"
+}
+
+# --- Rust: cargo >= 1.85 (Debian's packaged Rust is older: no apt fallback).
+if ! command -v cargo >/dev/null; then
+  die "cargo >= $MIN_CARGO is required; found none (install Rust with rustup, then run again)"
+fi
+cargo_v="$(cargo --version | awk '{print $2}')"
+version_ge "${cargo_v%%-*}" "$MIN_CARGO" || die "cargo >= $MIN_CARGO is required; found $cargo_v (run 'rustup update')"
+
+# --- System packages.
 need_apt=()
 command -v cc >/dev/null || need_apt+=(gcc)
-command -v c++ >/dev/null || need_apt+=(g++)
-command -v cmake >/dev/null || need_apt+=(cmake)
 command -v make >/dev/null || need_apt+=(make)
-command -v valgrind >/dev/null || need_apt+=(valgrind)
-command -v pkg-config >/dev/null || need_apt+=(pkg-config)
-command -v python3 >/dev/null || need_apt+=(python3)   # node-gyp (ffi-napi compatibility test)
-if command -v dpkg >/dev/null; then                     # gcc's sanitizer runtimes (make test-c-sanitize)
-  dpkg -s libasan8 >/dev/null 2>&1 || need_apt+=(libasan8)
-  dpkg -s libubsan1 >/dev/null 2>&1 || need_apt+=(libubsan1)
-fi
-if [ ${#need_apt[@]} -gt 0 ]; then
-  if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
-  echo "setup: installing ${need_apt[*]}" >&2
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
-fi
-command -v cargo >/dev/null || { echo "setup: Rust (cargo) is required: https://rustup.rs" >&2; exit 1; }
-if [ -d "$root/bindings/node" ] && command -v npm >/dev/null; then
-  if [ ! -d "$root/bindings/node/node_modules" ] || [ "$root/bindings/node/package.json" -nt "$root/bindings/node/node_modules/.package-lock.json" ]; then
-    echo "setup: npm install in bindings/node" >&2
-    (cd "$root/bindings/node" && npm install --no-audit --no-fund --loglevel=error)
+if [ "$mode" = full ]; then
+  command -v c++ >/dev/null || need_apt+=(g++)
+  command -v cmake >/dev/null || need_apt+=(cmake)
+  command -v pkg-config >/dev/null || need_apt+=(pkg-config)
+  command -v python3 >/dev/null || need_apt+=(python3)   # node-gyp (ffi-napi compatibility test)
+  if command -v dpkg >/dev/null; then                     # gcc's sanitizer runtimes (make test-c-sanitize)
+    dpkg -s libasan8 >/dev/null 2>&1 || need_apt+=(libasan8)
+    dpkg -s libubsan1 >/dev/null 2>&1 || need_apt+=(libubsan1)
   fi
+  command -v go >/dev/null || need_apt+=(golang-go)
+  command -v node >/dev/null || need_apt+=(nodejs)
+  command -v npm >/dev/null || need_apt+=(npm)
 fi
-if [ -d "$root/bindings/go" ] && command -v go >/dev/null; then
-  (cd "$root/bindings/go" && go mod download)
+apt_install "${need_apt[@]}"
+
+command -v cc >/dev/null || die "a C compiler (cc) is required; found none"
+[ "$mode" = demo ] && exit 0
+
+command -v c++ >/dev/null || die "a C++ compiler (c++) is required; found none"
+command -v cmake >/dev/null || die "cmake is required; found none"
+go_v="$(go env GOVERSION 2>/dev/null || true)"
+go_v="${go_v#go}"
+version_ge "${go_v:-0}" "$MIN_GO" || die "go >= $MIN_GO is required; found ${go_v:-none}"
+node_v="$(node --version 2>/dev/null || true)"
+node_v="${node_v#v}"
+version_ge "${node_v:-0}" "$MIN_NODE" || die "node >= $MIN_NODE is required; found ${node_v:-none}"
+command -v npm >/dev/null || die "npm is required (with node $node_v); found none"
+
+# --- Node dependencies of bindings/node, exactly as locked. node-gyp builds
+# the ffi-napi compatibility addon against the installed Node's own headers
+# (never a download): point it at them here rather than relying on an npm
+# setting of the user or the machine.
+node_prefix="$(cd "$(dirname "$(readlink -f "$(command -v node)")")/.." && pwd)"
+[ -f "$node_prefix/include/node/node.h" ] ||
+  die "Node's C headers are required for node-gyp; found none under $node_prefix/include/node (install the nodejs headers package, e.g. libnode-dev)"
+export npm_config_nodedir="$node_prefix"
+node_dir="$root/bindings/node"
+if [ ! -d "$node_dir/node_modules" ] || [ "$node_dir/package-lock.json" -nt "$node_dir/node_modules/.package-lock.json" ]; then
+  echo "setup: npm ci in bindings/node" >&2
+  (cd "$node_dir" && npm ci --no-audit --no-fund --loglevel=error) || die "npm ci in bindings/node failed"
 fi
+
+# --- Go modules of bindings/go.
+(cd "$root/bindings/go" && go mod download) || die "go mod download in bindings/go failed"

@@ -576,9 +576,12 @@ fn from_file_unreadable_is_io() {
     let dir = tempfile::tempdir().unwrap();
     let e = HooksConfig::from_file(&dir.path().join("missing.json")).unwrap_err();
     assert_eq!(e.status, Status::Io);
+    assert!(e.message.contains("hooks_file") && e.message.contains("missing.json"), "{e}");
     let sub = dir.path().join("dir.toml");
     std::fs::create_dir(&sub).unwrap();
-    assert_eq!(HooksConfig::from_file(&sub).unwrap_err().status, Status::Io);
+    let e = HooksConfig::from_file(&sub).unwrap_err();
+    assert_eq!(e.status, Status::Io);
+    assert!(e.message.contains("hooks_file") && e.message.contains("dir.toml"), "{e}");
 }
 
 #[test]
@@ -587,43 +590,38 @@ fn from_file_other_extension_is_invalid_argument() {
     for name in ["hooks.yaml", "hooks", "hooks.json.bak"] {
         let p = dir.path().join(name);
         std::fs::write(&p, "{}").unwrap();
-        assert_eq!(
-            HooksConfig::from_file(&p).unwrap_err().status,
-            Status::InvalidArgument,
-            "{name}"
-        );
+        let e = HooksConfig::from_file(&p).unwrap_err();
+        assert_eq!(e.status, Status::InvalidArgument, "{name}");
+        assert!(e.message.contains("hooks_file") && e.message.contains(".toml or .json") && e.message.contains(name), "{name}: {e}");
     }
 }
 
 #[test]
 fn from_file_bad_content_is_invalid_config() {
     let dir = tempfile::tempdir().unwrap();
-    let cases: [(&str, &[u8]); 4] = [
-        ("a.json", b"{not json"),
-        ("b.json", b"\xff\xfe"),
-        ("c.toml", b"[[hooks.lifecycle.stop]]\nhooks = []\n"),
-        ("d.json", br#"{"lifecycle":{"stop":[{"hooks":[{"command":""}]}]}}"#),
+    // Each error names what is wrong: the file, or the path of the entry.
+    let cases: [(&str, &[u8], &str); 4] = [
+        ("a.json", b"{not json", "not valid JSON"),
+        ("b.json", b"\xff\xfe", "b.json is not valid UTF-8"),
+        ("c.toml", b"[[hooks.lifecycle.stop]]\nhooks = []\n", "hooks.stop[0]"),
+        ("d.json", br#"{"lifecycle":{"stop":[{"hooks":[{"command":""}]}]}}"#, "hooks.stop[0].hooks[0]"),
     ];
-    for (name, content) in cases {
+    for (name, content, names) in cases {
         let p = dir.path().join(name);
         std::fs::write(&p, content).unwrap();
-        assert_eq!(
-            HooksConfig::from_file(&p).unwrap_err().status,
-            Status::InvalidConfig,
-            "{name}"
-        );
+        let e = HooksConfig::from_file(&p).unwrap_err();
+        assert_eq!(e.status, Status::InvalidConfig, "{name}");
+        assert!(e.message.contains(names), "{name}: message should name `{names}`: {e}");
     }
 }
 
 #[test]
 fn from_json_str_syntax_error_is_invalid_config() {
-    assert_eq!(
-        HooksConfig::from_json_str("{").unwrap_err().status,
-        Status::InvalidConfig
-    );
+    let e = HooksConfig::from_json_str("{").unwrap_err();
+    assert_eq!(e.status, Status::InvalidConfig);
+    assert!(e.message.contains("not valid JSON"), "{e}");
     let deep = "[".repeat(100_000);
-    assert_eq!(
-        HooksConfig::from_json_str(&deep).unwrap_err().status,
-        Status::InvalidConfig
-    );
+    let e = HooksConfig::from_json_str(&deep).unwrap_err();
+    assert_eq!(e.status, Status::InvalidConfig);
+    assert!(e.message.contains("not valid JSON") && e.message.contains("recursion limit"), "{e}");
 }

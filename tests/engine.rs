@@ -2,6 +2,7 @@
 //! Rust callback hooks, cancellation, close). The C ABI has its own
 //! conformance suite under ctests/.
 
+use std::future::Future;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -123,11 +124,27 @@ fn dropping_the_future_cancels_the_run_and_kills_the_hook() {
         json!({"Notification":[{"hooks":[{"command": format!("echo $$ > {}; exec sleep 1000", pidfile.display())}]}]}),
     );
     let rt = rt();
-    let started = Instant::now();
-    let r = rt.block_on(async {
-        tokio::time::timeout(Duration::from_millis(700), e.run_notification("idle_prompt", "t", "m")).await
+    let pid_written = || std::fs::read_to_string(&pidfile).is_ok_and(|s| s.ends_with('\n'));
+    let finished_early = rt.block_on(async {
+        let mut run = std::pin::pin!(e.run_notification("idle_prompt", "t", "m"));
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            // Poll the run: it must stay pending (its hook sleeps 1000 s)
+            // until the hook has started and written its pid.
+            let polled = std::future::poll_fn(|cx| std::task::Poll::Ready(run.as_mut().poll(cx))).await;
+            if let std::task::Poll::Ready(r) = polled {
+                break Some(r);
+            }
+            if pid_written() {
+                break None;
+            }
+            assert!(Instant::now() < deadline, "the hook did not start within 30 s");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        // The future is dropped here, with its run in flight.
     });
-    assert!(r.is_err(), "the hook sleeps; the timeout fires first");
+    assert!(finished_early.is_none(), "the hook sleeps; the run cannot finish: {finished_early:?}");
+    let started = Instant::now();
     // The run was cancelled on drop: its process must disappear.
     let pid: i32 = std::fs::read_to_string(&pidfile).unwrap().trim().parse().unwrap();
     let deadline = Instant::now() + Duration::from_secs(3);
@@ -142,7 +159,11 @@ fn dropping_the_future_cancels_the_run_and_kills_the_hook() {
 #[test]
 fn close_cancels_runs_in_flight_and_calls_every_done_once() {
     let dir = tempfile::tempdir().unwrap();
-    let e = engine_with(dir.path(), json!({"Notification":[{"hooks":[{"command":"sleep 1000"}]}]}));
+    let started_file = dir.path().join("started");
+    let e = engine_with(
+        dir.path(),
+        json!({"Notification":[{"hooks":[{"command": format!("echo $$ >> {}; exec sleep 1000", started_file.display())}]}]}),
+    );
     let done = Arc::new(AtomicUsize::new(0));
     let cancelled = Arc::new(AtomicUsize::new(0));
     for _ in 0..8 {
@@ -155,7 +176,14 @@ fn close_cancels_runs_in_flight_and_calls_every_done_once() {
         })
         .unwrap();
     }
-    std::thread::sleep(Duration::from_millis(200));
+    // Wait until all eight hooks run, so close really has runs to cancel.
+    let running = || std::fs::read_to_string(&started_file).map(|s| s.lines().count()).unwrap_or(0);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while running() < 8 {
+        assert!(Instant::now() < deadline, "only {} of 8 hooks started within 30 s", running());
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(done.load(Ordering::SeqCst), 0, "no run can finish while its hook sleeps");
     let started = Instant::now();
     e.close();
     assert_eq!(done.load(Ordering::SeqCst), 8, "close returns after every done");

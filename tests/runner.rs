@@ -517,9 +517,14 @@ fn gigabyte_of_output_keeps_memory_bounded() {
     assert_eq!(out.stdout.len(), MIB);
     assert!(out.stdout_truncated);
     assert_eq!(text(&out.stderr), "end\n");
+    // The runner keeps at most `cap` bytes per stream (a Vec grown by
+    // doubling, so under 2 x cap of capacity) plus a fixed read buffer, and
+    // drains the rest: memory stays within a small multiple of the cap
+    // however much the hook writes (8 x cap allows for the test harness).
+    eprintln!("1 GiB of output through a {MIB}-byte cap: RSS {before} KiB -> peak {peak} KiB");
     assert!(
-        peak < before + 200 * 1024,
-        "RSS grew from {before} KiB to {peak} KiB"
+        peak < before + 8 * MIB / 1024,
+        "RSS grew from {before} KiB to {peak} KiB, more than 8 x the {MIB}-byte cap"
     );
     assert_no_zombie();
 }

@@ -224,12 +224,55 @@ fn writes_leave_no_temporary_files() {
     assert_eq!(names, ["trust.json", "trust.json.lock"]);
 }
 
-#[test]
-fn unreadable_store_is_not_approved_and_record_fails_with_io() {
-    if running_as_root() {
-        eprintln!("skipped: permission bits do not restrict root");
+const UNPRIVILEGED_CHILD_ENV: &str = "HOOKLINE_TRUST_TEST_UNPRIVILEGED";
+
+/// Run `body` where file permission bits are enforced. Not root: directly.
+/// Root (as in CI), which permission bits do not restrict: in a copy of this
+/// test binary re-executed as the unprivileged uid/gid 65534, and the test
+/// passes only if that child ran the test and it passed.
+fn with_permission_bits_enforced(test_name: &str, body: impl FnOnce()) {
+    if std::env::var_os(UNPRIVILEGED_CHILD_ENV).is_some() {
+        assert!(!running_as_root(), "the child must not run as root");
+        body();
         return;
     }
+    if !running_as_root() {
+        body();
+        return;
+    }
+    use std::os::unix::process::CommandExt;
+    // A copy of the binary in a world-readable directory, so the check does
+    // not depend on where the checkout lives.
+    let bin_dir = tempfile::Builder::new().prefix("hookline-trust-test").tempdir().unwrap();
+    std::fs::set_permissions(bin_dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let exe = bin_dir.path().join("trust-test");
+    std::fs::copy(std::env::current_exe().unwrap(), &exe).unwrap();
+    std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = Command::new(&exe)
+        .args([test_name, "--exact", "--nocapture", "--test-threads=1"])
+        .env(UNPRIVILEGED_CHILD_ENV, "1")
+        .env("TMPDIR", "/tmp")
+        .current_dir("/")
+        .uid(65534)
+        .gid(65534)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{test_name} failed as uid 65534 ({:?}):\n{stdout}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("1 passed"), "the unprivileged child did not run {test_name}:\n{stdout}");
+}
+
+#[test]
+fn unreadable_store_is_not_approved_and_record_fails_with_io() {
+    with_permission_bits_enforced("unreadable_store_is_not_approved_and_record_fails_with_io", unreadable_store_body);
+}
+
+fn unreadable_store_body() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("trust.json");
     let store = TrustStore::at(&path);

@@ -305,8 +305,13 @@ func (e *Engine) runText(ctx context.Context, event Event, input []byte) (json.R
 	case <-e.life.closing:
 		stopErr = &Error{Status: StatusClosed, Message: event.String() + " run interrupted: engine closed"}
 	}
-	// Kill the run's processes; NOT_FOUND only means it just finished.
-	C.hl_engine_cancel(e.ptr, runID, nil)
+	// hl_engine_cancel is linearizable: HL_OK means the cancel won (the
+	// run's processes are killed and its done gets HL_ERR_CANCELLED);
+	// HL_ERR_NOT_FOUND means the run had already finished, and its done
+	// carries the real result, which is returned instead of an error.
+	if C.hl_engine_cancel(e.ptr, runID, nil) != C.HL_OK {
+		return finish(<-done)
+	}
 	t := time.NewTimer(cancelGrace)
 	defer t.Stop()
 	select {

@@ -842,3 +842,52 @@ func TestHookClosingStdinOnALargePayloadDoesNotHurtTheGoHost(t *testing.T) {
 		}
 	}
 }
+
+// Cancelling a context while its run completes: hookline decides the race
+// (hl_engine_cancel is linearizable), and the binding reports exactly what
+// was decided — the cancelled error when the cancel won, else the run's real
+// outcome. Never another error, never a lost result.
+func TestContextCancelRacingWithCompletionIsConsistent(t *testing.T) {
+	w := newWorkspace(t)
+	e := newEngine(t, w.options(claudeHooks(t, map[string][]hookSpec{"PreToolUse": {{command: `true`}}})))
+	const n = 300
+	cancelledRuns, completedRuns := 0, 0
+	for i := 0; i < n; i++ {
+		ctx, cancel := context.WithCancel(context.Background())
+		type res struct {
+			out hookline.PreToolUseOutcome
+			err error
+		}
+		ch := make(chan res, 1)
+		go func() {
+			out, err := e.PreToolUse(ctx, hookline.PreToolUseInput{ToolName: "Bash"})
+			ch <- res{out, err}
+		}()
+		// Vary where the cancel lands: before, during and after the run
+		// (a `true` hook takes about a millisecond).
+		if d := i % 40; d > 0 {
+			time.Sleep(time.Duration(d) * 100 * time.Microsecond)
+		} else {
+			runtime.Gosched()
+		}
+		cancel()
+		var r res
+		select {
+		case r = <-ch:
+		case <-time.After(30 * time.Second):
+			t.Fatalf("run %d did not return after its context was cancelled", i)
+		}
+		switch {
+		case r.err == nil:
+			if len(r.out.Hooks) != 1 || r.out.Hooks[0].ExitCode == nil || *r.out.Hooks[0].ExitCode != 0 {
+				t.Fatalf("run %d: completed with an incomplete outcome: %+v", i, r.out)
+			}
+			completedRuns++
+		case errors.Is(r.err, hookline.ErrCancelled) && errors.Is(r.err, context.Canceled):
+			cancelledRuns++
+		default:
+			t.Fatalf("run %d: err = %v, want nil or ErrCancelled", i, r.err)
+		}
+	}
+	t.Logf("%d cancelled, %d completed", cancelledRuns, completedRuns)
+}

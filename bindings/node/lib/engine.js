@@ -173,7 +173,10 @@ class Engine {
           this.#inflight.delete(id);
           this.#dropRetired();
           if (onAbort) signal.removeEventListener('abort', onAbort);
-          if (signal && signal.aborted) reject(abortError(signal));
+          // hookline decides who won an abort racing with completion
+          // (hl_engine_cancel is linearizable): CANCELLED means the abort
+          // won; a run that had already finished keeps its real result.
+          if (status === Status.HL_ERR_CANCELLED && signal && signal.aborted) reject(abortError(signal));
           else if (status !== Status.HL_OK) reject(new HooklineError(status, errmsg));
           else {
             try {

@@ -8,7 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { Engine, HooklineError, Status, allow, deny } = require('..');
 const callbacks = require('../lib/callbacks');
-const { claudePreToolUse, engineOptions, sleep, tempDir } = require('./helpers');
+const { claudePreToolUse, engineOptions, tempDir, waitFor } = require('./helpers');
 
 function engine(t, options) {
   const e = new Engine(options);
@@ -396,27 +396,67 @@ test('already_aborted_signal_rejects_without_running', async (t) => {
   const opts = engineOptions(t, { hooks: claudePreToolUse(['touch ran.txt']) });
   const e = engine(t, opts);
   await assert.rejects(e.preToolUse({ toolName: 'Bash' }, { signal: AbortSignal.abort() }), { name: 'AbortError' });
-  await sleep(200);
+  // Rejected before anything was submitted: no run is pending, so none can
+  // start later; a run without a signal afterwards does run the hook.
+  assert.equal(callbacks.pendingRunCount(), 0);
   assert.equal(fs.existsSync(path.join(opts.workspace, 'ran.txt')), false);
+  await e.preToolUse({ toolName: 'Bash' });
+  assert.equal(fs.existsSync(path.join(opts.workspace, 'ran.txt')), true);
 });
 
 test('abort_after_completion_is_harmless', async (t) => {
-  const e = engine(t, engineOptions(t, { hooks: claudePreToolUse(['true']) }));
+  const e = engine(t, engineOptions(t, { hooks: claudePreToolUse(['echo run >> runs.txt']) }));
   const ac = new AbortController();
   const outcome = await e.preToolUse({ toolName: 'Bash' }, { signal: ac.signal });
-  ac.abort();
   assert.equal(outcome.decision, 'continue');
+  ac.abort(); // after completion: must not cancel anything, reject, or break the engine
+  assert.equal(ac.signal.aborted, true);
+  assert.equal(callbacks.pendingRunCount(), 0);
+  const again = await e.preToolUse({ toolName: 'Bash' });
+  assert.equal(again.decision, 'continue');
+  assert.deepEqual(again.hooks.map((h) => h.exitCode), [0]);
+});
+
+test('abort_racing_with_completion_is_consistent', { timeout: 60_000 }, async (t) => {
+  // Either the abort won (AbortError: the run was cancelled) or the run had
+  // already finished (it resolves with its real outcome) - never a hang, and
+  // never a rejection for a run that completed.
+  const e = engine(t, engineOptions(t, { hooks: claudePreToolUse(['true']) }));
+  let aborted = 0;
+  let completed = 0;
+  for (let i = 0; i < 200; i++) {
+    const ac = new AbortController();
+    const run = e.preToolUse({ toolName: 'Bash' }, { signal: ac.signal });
+    // Vary where the abort lands: before, during and after the run.
+    if (i % 4 === 1) await new Promise((r) => setImmediate(r));
+    else if (i % 4 === 2) await new Promise((r) => setTimeout(r, i % 7));
+    ac.abort();
+    try {
+      const outcome = await run;
+      assert.equal(outcome.decision, 'continue');
+      assert.deepEqual(outcome.hooks.map((h) => h.exitCode), [0]);
+      completed++;
+    } catch (err) {
+      assert.equal(err.name, 'AbortError', String(err));
+      aborted++;
+    }
+  }
+  assert.equal(aborted + completed, 200);
+  t.diagnostic(`${aborted} aborted, ${completed} completed`);
+  assert.equal(callbacks.pendingRunCount(), 0);
 });
 
 test('close_with_runs_in_flight_cancels_them_and_resolves', { timeout: 30_000 }, async (t) => {
-  const opts = engineOptions(t, { hooks: claudePreToolUse(['sleep 30']) });
+  const opts = engineOptions(t, { hooks: claudePreToolUse(['echo $$ >> started.txt; exec sleep 30']) });
   const e = new Engine(opts);
   e.addCallbackHook('Notification', null, 'slowish', () => undefined);
   const runs = [];
   for (let i = 0; i < 5; i++) runs.push(e.preToolUse({ toolName: 'Bash' }));
   for (let i = 0; i < 20; i++) runs.push(e.notification({ notificationType: 'x', title: 't', message: String(i) }));
   const settled = Promise.allSettled(runs);
-  await sleep(300);
+  const startedFile = path.join(opts.workspace, 'started.txt');
+  const startedCount = () => (fs.existsSync(startedFile) ? fs.readFileSync(startedFile, 'utf8').trim().split('\n').filter(Boolean).length : 0);
+  assert.ok(await waitFor(() => startedCount() === 5, 20_000), `all five hooks started (${startedCount()})`);
   const started = Date.now();
   await e.close();
   const results = await settled;
@@ -451,7 +491,8 @@ test('closed_engine_rejects_calls_and_releases_callback_hooks', async (t) => {
 test('close_sync_refuses_while_runs_are_in_flight', async (t) => {
   const e = new Engine(engineOptions(t, { hooks: claudePreToolUse(['sleep 1']) }));
   const run = e.preToolUse({ toolName: 'Bash' });
-  assert.throws(() => e.closeSync(), (err) => err instanceof HooklineError);
+  assert.throws(() => e.closeSync(), (err) => err instanceof HooklineError && err.code === 'HL_ERR_CLOSED' && /in flight/.test(err.message));
+  assert.equal(e.closed, false, 'a refused closeSync leaves the engine open');
   await run;
   e.closeSync();
   assert.equal(e.closed, true);

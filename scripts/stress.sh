@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Run every concurrency test many times in a row with the machine loaded,
+# and print one line per round plus the total as "N passed, M failed".
+#
+# A concurrency test is not done when it passed once: races show up under
+# load, at a rate of a few per thousand runs. Each round runs the test while
+# a second copy of the same test runs beside it to load the machine (that
+# copy's result is not counted; it only competes for the cores).
+#
+# Suites (each STRESS_ROUNDS rounds unless said otherwise):
+#   c       ctests test_engine_async (async runs, cancel, cancel racing with
+#           completion, free with runs in flight, callbacks in flight) and
+#           test_registry_threads (runners + registrars)
+#   c-asan  the same binaries built with AddressSanitizer/LSan/UBSan
+#   rust    cargo tests for cancellation and close (tests/engine.rs)
+#   go      go test -race -count=20 of the Go concurrency tests (one round)
+#   node    the Node concurrency tests (abort, close in flight, many runs)
+#
+# Usage: scripts/stress.sh [suite ...]      (default: all suites)
+#   STRESS_ROUNDS=N   rounds per suite (default 50)
+# Not part of `make test` (it takes a while): `make stress`.
+set -uo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+rounds="${STRESS_ROUNDS:-50}"
+suites=("$@")
+[ ${#suites[@]} -gt 0 ] || suites=(c c-asan rust go node)
+logs="$root/build/stress"
+mkdir -p "$logs"
+
+passed=0
+failed=0
+failures=()
+
+# round NAME CMD...: run CMD once while a second copy loads the machine.
+round() {
+  local name="$1"; shift
+  local log="$logs/$name.log"
+  "$@" >/dev/null 2>&1 &
+  local load=$!
+  if "$@" >"$log" 2>&1; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    failures+=("$name (log: build/stress/$name.log)")
+    cp "$log" "$log.failed"
+  fi
+  wait "$load" 2>/dev/null
+}
+
+# repeat SUITE LABEL CMD...: STRESS_ROUNDS rounds, one summary line.
+repeat() {
+  local suite="$1" label="$2"; shift 2
+  local before_p=$passed before_f=$failed start
+  start=$(date +%s)
+  for i in $(seq 1 "$rounds"); do
+    round "$suite-$label-$i" "$@"
+  done
+  printf 'stress %-8s %-28s %3d passed, %d failed (%ds)\n' "$suite" "$label" $((passed - before_p)) \
+    $((failed - before_f)) $(( $(date +%s) - start ))
+}
+
+cargo build --release >"$logs/build.log" 2>&1 || { cat "$logs/build.log"; echo "stress: library build failed"; exit 2; }
+c_build="$root/build/ctests"
+# The concurrency tests of those binaries (every test of test_registry_threads).
+c_filter="${STRESS_C_FILTER:-cancel|free|thousand|concurrent|running_registering|inside|reenter|call_back|racing|runners|in_flight}"
+san_build="$root/build/ctests-sanitize"
+
+for suite in "${suites[@]}"; do
+  case "$suite" in
+    c)
+      { cmake -S ctests -B "$c_build" -DCMAKE_BUILD_TYPE=Debug >/dev/null && cmake --build "$c_build" -j2 >/dev/null; } ||
+        { echo "stress: C test build failed"; exit 2; }
+      for b in test_engine_async test_registry_threads; do
+        repeat c "$b" env HOOKLINE_TEST_ROOT="$root" HL_TEST_FILTER="$c_filter" "$c_build/$b"
+      done
+      ;;
+    c-asan)
+      HOOKLINE_SKIP_BUILD=1 scripts/sanitize-ctests.sh -R '^test_common$' >"$logs/asan-build.log" 2>&1 ||
+        { cat "$logs/asan-build.log"; echo "stress: sanitizer build failed"; exit 2; }
+      for b in test_engine_async test_registry_threads; do
+        repeat c-asan "$b" env HOOKLINE_TEST_ROOT="$root" HL_TEST_FILTER="$c_filter" \
+          ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:halt_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1" \
+          UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" "$san_build/$b"
+      done
+      ;;
+    rust)
+      # The test binary itself (two `cargo test` at once would queue on cargo's lock).
+      exe=$(cargo test --release --test engine --no-run --message-format=json 2>"$logs/rust-build.log" |
+        sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -1)
+      [ -x "$exe" ] || { cat "$logs/rust-build.log"; echo "stress: Rust test build failed"; exit 2; }
+      repeat rust engine "$exe" -q
+      ;;
+    go)
+      # One round of -count=20 (20 runs of each test) under the race detector.
+      saved=$rounds
+      rounds=1
+      repeat go concurrency env -C bindings/go go test -race -count=20 \
+        -run 'Concurrent|Cancel|Close|Context|Parallel|Racing|Reenter|Inside' ./...
+      rounds=$saved
+      ;;
+    node)
+      repeat node concurrency env -C bindings/node node --test \
+        --test-name-pattern='abort|close|concurrent|racing|reenter|deadlock|in_flight|many' test/
+      ;;
+    *)
+      echo "stress: unknown suite '$suite' (c c-asan rust go node)"
+      exit 2
+      ;;
+  esac
+done
+
+for f in "${failures[@]}"; do echo "stress: FAILED $f"; done
+echo "stress: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
