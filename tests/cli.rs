@@ -594,6 +594,7 @@ fn help_on_every_subcommand_shows_an_example() {
         vec!["trust", "list"],
         vec!["trust", "approve"],
         vec!["trust", "revoke"],
+        vec!["trust"],
     ] {
         let mut args = sub.clone();
         args.push("--help");

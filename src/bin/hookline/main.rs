@@ -27,7 +27,8 @@ use crate::common::{Out, EXIT_ERROR};
 settings dialect and the VT Code dialect with the hookline engine, and manage workspace trust.\n\n\
 Exit status: 0 proceed or success, 2 denied or blocked (run), 1 error.",
     after_help = "Examples:\n  hookline check .claude/settings.json\n  \
-echo '{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"rm -rf /\"}}' | hookline run PreToolUse --config .claude/settings.json --input -\n  \
+echo '{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"rm -rf /\"}}' |\n    \
+hookline run PreToolUse --config .claude/settings.json --input -\n  \
 hookline test hooks-cases.json"
 )]
 struct Cli {
@@ -65,9 +66,10 @@ enum Command {
     /// Fire one event through the configs and print the outcome.
     #[command(after_help = "Examples:\n  \
 hookline run PreToolUse --config .claude/settings.json --input payload.json\n  \
-echo '{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"}}' | hookline run pre_tool_use -c hooks.json --input - --format json\n\n\
+echo '{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"}}' |\n    \
+hookline run pre_tool_use -c hooks.json --input - --format json\n\n\
 As a Claude Code command hook (several hooks behind one entry, hookline's rules):\n  \
-\"command\": \"hookline run PreToolUse --config .claude/team-hooks.json --input - --format claude\"\n\n\
+\"command\": \"hookline run PreToolUse -c .claude/team-hooks.json --input - --format claude\"\n\n\
 Exit status: 0 proceed, 2 denied or blocked (reason on stderr), 1 error.")]
     Run(run::RunArgs),
     /// Validate configs of both dialects and warn on likely mistakes.
@@ -91,7 +93,10 @@ The cases file format is described in docs/cli.md.")]
 hookline digest --workspace ~/src/project --format json")]
     Digest(trust::DigestArgs),
     /// List, approve and revoke persisted workspace approvals.
-    #[command(subcommand)]
+    #[command(subcommand, after_help = "The trust store is the library's: --store FILE, else $HOOKLINE_TRUST_STORE, else\n\
+$XDG_CONFIG_HOME/hookline/trust.json, else ~/.config/hookline/trust.json.\n\n\
+Examples:\n  hookline trust approve --config .claude/settings.json\n  hookline trust list\n  \
+hookline trust revoke")]
     Trust(trust::TrustCommand),
 }
 

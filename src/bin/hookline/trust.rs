@@ -35,7 +35,7 @@ pub struct DigestArgs {
 #[derive(Subcommand)]
 pub enum TrustCommand {
     /// List the persisted approvals.
-    #[command(after_help = "Example:\n  hookline trust list\n  hookline trust list --store ./trust.json --format json")]
+    #[command(after_help = "Examples:\n  hookline trust list\n  hookline trust list --store ./trust.json --format json")]
     List(ListArgs),
     /// Approve the workspace's current commands (shows them first) and persist it.
     #[command(after_help = "Examples:\n  hookline trust approve --workspace ~/src/project\n  \
@@ -48,7 +48,8 @@ hookline trust approve --config .claude/settings.json --store ./trust.json")]
 
 #[derive(Args)]
 pub struct StoreArg {
-    /// The trust store file (default: the library's, see `hookline trust --help`).
+    /// The trust store file (default: $HOOKLINE_TRUST_STORE, else
+    /// $XDG_CONFIG_HOME/hookline/trust.json, else ~/.config/hookline/trust.json).
     #[arg(long, value_name = "FILE")]
     pub store: Option<PathBuf>,
 }
