@@ -606,3 +606,21 @@ fn help_on_every_subcommand_shows_an_example() {
     let r = sb.run(&["--help"]);
     assert!(r.stdout.contains("Examples:"), "{}", r.stdout);
 }
+
+#[test]
+fn run_claude_format_turns_continue_false_into_claude_codes_stop() {
+    let sb = Sandbox::new();
+    let cfg = sb.write_json(
+        "stop.json",
+        &json!({"PostToolUse": [{"hooks": [{"command": "cat >/dev/null; echo '{\"continue\":false,\"stopReason\":\"budget spent\"}'"}]}]}),
+    );
+    let input = r#"{"tool_name":"Bash","tool_input":{"command":"ls"},"tool_response":"ok"}"#;
+    let r = sb.run_stdin(&["run", "PostToolUse", "-c", s(&cfg), "--input", "-", "--format", "claude"], input);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let o = r.json();
+    assert_eq!((&o["continue"], &o["stopReason"]), (&json!(false), &json!("budget spent")));
+    // The other formats report it as blocked.
+    let r = sb.run_stdin(&["run", "PostToolUse", "-c", s(&cfg), "--input", "-", "--format", "json"], input);
+    assert_eq!(r.code, 2);
+    assert_eq!(r.stderr.trim(), "budget spent");
+}

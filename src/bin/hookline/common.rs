@@ -329,6 +329,9 @@ pub struct Verdict {
     /// Denied or blocked: PreToolUse `deny`, PermissionRequest `deny`, a
     /// blocked prompt, any `block_reason`, or `continue: false`.
     pub blocked: bool,
+    /// Blocked only because a hook returned `continue: false` (no deny or
+    /// block decision).
+    pub stopped_only: bool,
     /// PreToolUse `decision`, PermissionRequest `decision.behavior`
     /// (`none` when no hook decided), else `block` / `proceed`.
     pub decision: String,
@@ -342,10 +345,11 @@ pub fn verdict(outcome: &Value) -> Verdict {
     let permission = decision_field.and_then(Value::as_object);
     let denied = pre_tool.as_deref() == Some("deny")
         || permission.and_then(|d| d.get("behavior")).and_then(Value::as_str) == Some("deny");
-    let blocked = denied
+    let stopped = outcome.get("continue").and_then(Value::as_bool) == Some(false);
+    let decided = denied
         || outcome.get("allow_prompt").and_then(Value::as_bool) == Some(false)
-        || s("block_reason").is_some()
-        || outcome.get("continue").and_then(Value::as_bool) == Some(false);
+        || s("block_reason").is_some();
+    let blocked = decided || stopped;
     let decision = if let Some(d) = pre_tool {
         d
     } else if let Some(Value::Null) = decision_field {
@@ -361,7 +365,7 @@ pub fn verdict(outcome: &Value) -> Verdict {
         .or_else(|| s("block_reason"))
         .or_else(|| permission.and_then(|p| p.get("message")).and_then(Value::as_str).map(str::to_owned))
         .or_else(|| s("stop_reason"));
-    Verdict { blocked, decision, reason }
+    Verdict { blocked, stopped_only: stopped && !decided, decision, reason }
 }
 
 /// The outcome's `additional_context` strings.

@@ -67,7 +67,16 @@ pub fn main(out: &Out, a: RunArgs) -> CliResult {
             }
         }
         Format::Claude => {
-            let reply = claude_reply(event, &outcome, &v);
+            let mut reply = claude_reply(event, &outcome, &v);
+            if v.stopped_only {
+                // Claude Code's own way to stop: `continue: false` + `stopReason`, exit 0.
+                reply.insert("continue".into(), json!(false));
+                if let Some(r) = &v.reason {
+                    reply.insert("stopReason".into(), json!(r));
+                }
+                out.line(&Value::Object(reply).to_string());
+                return Ok(EXIT_OK);
+            }
             if !reply.is_empty() && !v.blocked {
                 out.line(&Value::Object(reply).to_string());
             }
