@@ -624,3 +624,17 @@ fn run_claude_format_turns_continue_false_into_claude_codes_stop() {
     assert_eq!(r.code, 2);
     assert_eq!(r.stderr.trim(), "budget spent");
 }
+
+#[test]
+fn merging_vtcode_configs_keeps_each_files_stop_aliases_with_it() {
+    let sb = Sandbox::new();
+    let a = sb.write(
+        "a.toml",
+        "[hooks.lifecycle]\nstop = [{ hooks = [{ command = \"a-stop\" }] }]\ntask_completion = [{ hooks = [{ command = \"a-task\" }] }]\n",
+    );
+    let b = sb.write_json("b.json", &json!({"lifecycle": {"stop": [{"hooks": [{"command": "b-stop"}]}]}}));
+    let r = sb.run(&["digest", "-c", s(&a), "-c", s(&b), "--format", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let cmds: Vec<Value> = r.json()["previews"].as_array().unwrap().iter().map(|p| p["command"].clone()).collect();
+    assert_eq!(cmds, vec![json!("a-stop"), json!("a-task"), json!("b-stop")]);
+}
