@@ -29,7 +29,7 @@ setup-demo:
 demo: setup-demo lib
 	$(MAKE) -C examples/demo run
 
-test: setup lib test-rust test-cli test-header test-c test-c-sanitize faults test-go test-node
+test: setup lib test-rust test-cli test-header test-c test-c-sanitize faults test-go test-node test-readme
 	@echo "all test suites passed"
 
 # The output is kept in build/logs: the fault summary reports from it.
@@ -85,6 +85,11 @@ test-go: lib
 
 test-node: lib
 	cd bindings/node && npm test
+
+# Every C, Go and TypeScript snippet of the READMEs, compiled and run.
+.PHONY: test-readme
+test-readme: lib
+	scripts/readme-snippets.sh
 
 # Mixed load for a fixed number of iterations; RSS, fds and zombies must stay
 # flat (not part of CI; SOAK_ITERATIONS=N to change the length).

@@ -93,9 +93,10 @@ impl EngineOptions {
     }
 
     /// Parse `options_json` (already parsed to a value). A missing or
-    /// mistyped field is `InvalidArgument` naming it; unknown keys are ignored.
+    /// mistyped field is `InvalidArgument` naming it; so is an unknown key.
     pub fn from_json(v: &Value) -> Result<Self> {
         let obj = v.as_object().ok_or_else(|| Error::invalid_argument("options must be a JSON object"))?;
+        crate::options_check::check_options(obj)?;
         let bad = |field: &str, what: &str| Error::invalid_argument(format!("option `{field}` must be {what}"));
         let opt = |k: &str| obj.get(k).filter(|v| !v.is_null());
         let workspace = match obj.get("workspace") {

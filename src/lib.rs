@@ -26,6 +26,7 @@ pub mod gate;
 pub mod interpret;
 pub mod log;
 pub mod matcher;
+pub mod options_check;
 pub mod payload;
 pub mod registry;
 pub mod runner;

@@ -13,6 +13,15 @@
 // the approval digest) lives in the C library; this package converts Go
 // values to the library's JSON and back.
 //
+// # Package name
+//
+// The import path ends in "go" (the bindings/go directory of the hookline
+// repository, next to bindings/node), but "go" is a Go keyword and cannot
+// name a package, so the package is called hookline. Import it with an
+// explicit name, which says so at the import site:
+//
+//	import hookline "github.com/hookline/hookline/bindings/go"
+//
 // # Linking
 //
 // The package links libhookline with cgo. By default it looks for the header
@@ -29,8 +38,12 @@
 // each handle exactly once (on replacement, unregistration or Close).
 // Callbacks may run on threads the Go runtime did not create (hookline's own
 // threads), concurrently. A panic in a callback is recovered and reported to
-// hookline as a callback failure: a pre_tool_call_decide callback that panics
-// therefore denies (fail closed).
+// hookline as a callback failure, and so is an error return: a
+// pre_tool_call_decide callback that fails therefore denies (fail closed),
+// while an engine callback hook that fails counts as a hook that exited with
+// code 1 (a warning, no decision: fail open). EngineOptions.OnCallbackError
+// and RegistryOptions.OnCallbackError receive each failure with the Go error
+// or panic value ([CallbackFailure]).
 //
 // # Closing
 //

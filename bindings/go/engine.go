@@ -59,6 +59,7 @@ const cancelGrace = 2 * time.Second
 type Engine struct {
 	ptr  *C.hl_engine
 	life *life
+	sink *failureSink
 }
 
 // NewEngine creates an engine from options (SPEC §5.1). Invalid options are
@@ -79,29 +80,38 @@ func NewEngine(opts EngineOptions) (*Engine, error) {
 	if st := C.hl_engine_new(cs, &p, &em); st != C.HL_OK {
 		return nil, takeError(st, em)
 	}
-	return &Engine{ptr: p, life: newLife(func() { C.hl_engine_free(p) })}, nil
+	return &Engine{ptr: p, life: newLife(func() { C.hl_engine_free(p) }), sink: newFailureSink(opts.OnCallbackError)}, nil
 }
 
 // Close frees the engine. Runs in flight are cancelled (their hook
 // processes killed) and return an error matching ErrClosed; every callback
 // hook's handle is released. Close waits until that is done, except when
 // called from inside a callback hook. Calling it again is a no-op.
-func (e *Engine) Close() error {
+//
+// Close has no error result because nothing in it can fail: freeing the
+// library handle cannot, and what a close interrupts is reported to the runs
+// themselves (ErrClosed). So Engine is not an io.Closer (wrap it if you need
+// one), and t.Cleanup(engine.Close) works as is.
+func (e *Engine) Close() {
 	e.life.close()
-	return nil
 }
 
 // Reload swaps the hooks configuration (a failed reload changes nothing).
 // The approval carries over only when the command digest is unchanged.
-// Runs in flight finish with the configuration they started with.
+// Runs in flight finish with the configuration they started with. A
+// non-nil opts.OnCallbackError replaces the engine's handler.
 func (e *Engine) Reload(opts EngineOptions) error {
 	text, err := json.Marshal(opts)
 	if err != nil {
 		return err
 	}
-	return e.withStringArg(string(text), "options", func(cs *C.char, em **C.char) C.hl_status {
+	err = e.withStringArg(string(text), "options", func(cs *C.char, em **C.char) C.hl_status {
 		return C.hl_engine_reload(e.ptr, cs, em)
 	})
+	if err == nil {
+		e.sink.set(opts.OnCallbackError)
+	}
+	return err
 }
 
 func (e *Engine) withStringArg(s, what string, call func(*C.char, **C.char) C.hl_status) error {
@@ -127,9 +137,18 @@ func (e *Engine) withStringArg(s, what string, call func(*C.char, **C.char) C.hl
 // matcher rule). It receives the payload JSON a command hook would read on
 // stdin and replies like a command: [ReplyJSON] with the JSON a command
 // would print, [ReplyDeny] for "exit 2 with message on stderr", [ReplyAllow]
-// for permissionDecision "allow" (PreToolUse). An error or a panic counts
-// as exit code 1. Callback hooks have no timeout and run on hookline
-// threads, concurrently.
+// for permissionDecision "allow" (PreToolUse). Callback hooks have no
+// timeout and run on hookline threads, concurrently.
+//
+// An error return, a panic or a reply that cannot be applied is a callback
+// failure: hookline sees a hook that exited with code 1 and printed
+// nothing, so the event goes on as if the hook had no opinion (fail open):
+// PreToolUse gets a warning and no decision (the tool call proceeds unless
+// another hook denies), UserPromptSubmit is not blocked, PostToolUse and
+// Stop are not blocked, PermissionRequest gets no decision, and the other
+// events get an error message. A callback that must fail closed returns
+// [ReplyDeny] instead of an error. EngineOptions.OnCallbackError receives
+// each failure with the Go error or panic value.
 func (e *Engine) AddCallbackHook(event Event, matcher, name string, fn func(payload json.RawMessage) (CallbackReply, error)) error {
 	if fn == nil {
 		return errf(StatusNullArgument, "callback must not be nil")
@@ -148,7 +167,7 @@ func (e *Engine) AddCallbackHook(event Event, matcher, name string, fn func(payl
 		return err
 	}
 	defer freeC(cn)
-	h := newCallbackHandle(e.life, func(payload []byte) (CallbackReply, error) { return fn(payload) })
+	h := newCallbackHandle(e.life, func(payload []byte) (CallbackReply, error) { return fn(payload) }, name, event.String(), e.sink)
 	var em *C.char
 	if st := C.hlgo_engine_add_callback_hook(e.ptr, C.hl_event(event), cm, cn, C.uintptr_t(h), &em); st != C.HL_OK {
 		deleteCallbackHandle(h) // a failed registration leaves user_data with us

@@ -68,7 +68,7 @@ func newEngine(t *testing.T, opts hookline.EngineOptions) *hookline.Engine {
 	t.Helper()
 	e, err := hookline.NewEngine(opts)
 	must(t, err)
-	t.Cleanup(func() { _ = e.Close() })
+	t.Cleanup(e.Close)
 	return e
 }
 
@@ -657,7 +657,7 @@ func TestCloseWithRunsInFlightCancelsThemAndReleasesEverything(t *testing.T) {
 		t.Fatalf("only %d of %d hooks started", len(pids), runs)
 	}
 	start := time.Now()
-	must(t, e.Close())
+	e.Close()
 	if d := time.Since(start); d > 5*time.Second {
 		t.Fatalf("Close took %v with runs in flight", d)
 	}
@@ -685,7 +685,7 @@ func TestCloseWithRunsInFlightCancelsThemAndReleasesEverything(t *testing.T) {
 	if err := e.Approve(false); !errors.Is(err, hookline.ErrClosed) {
 		t.Fatalf("Approve after Close: err = %v, want ErrClosed", err)
 	}
-	must(t, e.Close())
+	e.Close()
 }
 
 // bindingGoroutines counts goroutines with a frame in the binding (runs
@@ -748,7 +748,7 @@ func TestNoGoroutineOrHandleLeakAfterClose(t *testing.T) {
 			}()
 		}
 		time.Sleep(100 * time.Millisecond)
-		must(t, e.Close())
+		e.Close()
 		for i := 0; i < 5; i++ {
 			if err := <-inFlight; !errors.Is(err, hookline.ErrClosed) {
 				t.Errorf("in-flight run: err = %v, want ErrClosed", err)
@@ -784,7 +784,7 @@ func TestCallbackHookMayCallTheEngineAndCloseItFromInside(t *testing.T) {
 		return hookline.ReplyDeny(fmt.Sprintf("nested run saw %d hook(s)", len(out.Hooks))), nil
 	}))
 	must(t, e.AddCallbackHook(hookline.EventPreToolUse, "Closer", "closer", func(json.RawMessage) (hookline.CallbackReply, error) {
-		_ = e.Close()
+		e.Close()
 		return hookline.ReplyDeny("closed"), nil
 	}))
 	out, err := e.PreToolUse(context.Background(), hookline.PreToolUseInput{ToolName: "Nested"})
@@ -802,7 +802,7 @@ func TestCallbackHookMayCallTheEngineAndCloseItFromInside(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("Close from inside a callback hook deadlocked")
 	}
-	must(t, e.Close())
+	e.Close()
 	waitHandles(t, base)
 }
 
@@ -814,7 +814,8 @@ func TestEngineLogHandlerReceivesMessages(t *testing.T) {
 		}
 	}, hookline.LogTrace)
 	defer hookline.SetLogHandler(nil, 0)
-	r := hookline.NewRegistry()
+	r, err := hookline.NewRegistry()
+	must(t, err)
 	defer r.Close()
 	// Replacing a callback logs a warning (SPEC §4).
 	for i := 0; i < 2; i++ {

@@ -252,9 +252,12 @@ type CommandPreview struct {
 	TimeoutSeconds *int64  `json:"timeout_seconds"`
 }
 
-// EngineOptions mirrors the options JSON of hl_engine_new (SPEC §5.1).
-// Workspace and SessionID are required; at most one of Hooks, HooksTOML and
-// HooksFile may be set (none: an engine without configured hooks).
+// EngineOptions mirrors the options JSON of hl_engine_new.
+// Workspace and SessionID are required and must not be empty (the library
+// rejects an empty session_id like a missing one, so the zero SessionID is
+// ErrInvalidArgument, as an omitted key is in C and Node); at most one of
+// Hooks, HooksTOML and HooksFile may be set (none: an engine without
+// configured hooks).
 type EngineOptions struct {
 	// Workspace is an existing directory; hooks run there.
 	Workspace string `json:"workspace"`
@@ -276,4 +279,10 @@ type EngineOptions struct {
 	EnvRemove      []string          `json:"env_remove,omitempty"`
 	// MaxOutputBytes caps each hook's stdout and stderr (0: the default, 1 MiB).
 	MaxOutputBytes uint64 `json:"max_output_bytes,omitempty"`
+	// OnCallbackError (not sent to the library), when set, is called with
+	// every failure of a callback hook (its error or panic value), on the
+	// thread that ran it, before hookline counts the hook as exit code 1.
+	// It must not block for long. See [Engine.AddCallbackHook] for what a
+	// failure means for each event.
+	OnCallbackError func(CallbackFailure) `json:"-"`
 }

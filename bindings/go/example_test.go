@@ -10,7 +10,11 @@ import (
 )
 
 func ExampleRegistry() {
-	reg := hookline.NewRegistry()
+	reg, err := hookline.NewRegistry()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	defer reg.Close()
 
 	_ = reg.OnPreToolCallDecide("no-rm", func(c hookline.PreToolCallDecideContext) hookline.HookResult {

@@ -11,7 +11,9 @@ import "C"
 
 import (
 	"encoding/json"
+	"fmt"
 	"runtime/cgo"
+	"runtime/debug"
 	"sync/atomic"
 	"unsafe"
 )
@@ -20,12 +22,13 @@ import (
 // deleted (callbacks owned by the library, pending async runs).
 var outstanding atomic.Int64
 
-// OutstandingHandles returns how many runtime/cgo handles the binding holds
+// outstandingHandles returns how many runtime/cgo handles the binding holds
 // right now: one per registered callback (until the library releases it on
 // replacement, unregistration or Close) and one per async run whose
 // completion has not arrived yet. It drops back to zero once every engine and
-// registry is closed; tests use it to prove nothing leaks.
-func OutstandingHandles() int64 { return outstanding.Load() }
+// registry is closed; the tests use it (through export_test.go) to prove
+// nothing leaks. It is not part of the API.
+func outstandingHandles() int64 { return outstanding.Load() }
 
 func newHandle(v any) cgo.Handle {
 	outstanding.Add(1)
@@ -42,18 +45,86 @@ func deleteHandle(h cgo.Handle) {
 // callback failure.
 type callbackFunc func(context []byte) (CallbackReply, error)
 
-// hostCallback is what a callback's cgo.Handle holds: the function and the
+// hostCallback is what a callback's cgo.Handle holds: the function, the
 // registry or engine it belongs to (which counts its live callbacks so that
-// Close can wait until hookline has released them all).
+// Close can wait until hookline has released them all), and what a failure
+// report needs (its name, event or point, and the owner's failure handler).
 type hostCallback struct {
 	fn    callbackFunc
 	owner *life
+	name  string
+	where string
+	sink  *failureSink
 }
 
 // newCallbackHandle makes the handle passed as user_data for fn.
-func newCallbackHandle(owner *life, fn callbackFunc) cgo.Handle {
+func newCallbackHandle(owner *life, fn callbackFunc, name, where string, sink *failureSink) cgo.Handle {
 	owner.callbacks.Add(1)
-	return newHandle(&hostCallback{fn: fn, owner: owner})
+	return newHandle(&hostCallback{fn: fn, owner: owner, name: name, where: where, sink: sink})
+}
+
+// CallbackFailure describes a Go callback that failed: it returned an error,
+// panicked, or returned a reply that could not be applied. hookline itself
+// only learns "the callback failed" (for an engine callback hook: exit code
+// 1, for a registry callback: an entry in RunResult.Errors); a handler set
+// with EngineOptions.OnCallbackError or RegistryOptions.OnCallbackError
+// receives the Go details.
+type CallbackFailure struct {
+	// Name is the callback's name.
+	Name string
+	// Where is the engine event ("PreToolUse") or the registry hook point
+	// ("pre_tool_call_decide") the callback ran at.
+	Where string
+	// Err is the error the callback returned, the reason its reply could not
+	// be applied, or, for a panic, an error describing the panic.
+	Err error
+	// Panic is the value recovered from a panicking callback (nil otherwise).
+	Panic any
+	// Stack is the panicking goroutine's stack (nil when it did not panic).
+	Stack []byte
+}
+
+// Error makes a CallbackFailure usable as an error.
+func (f CallbackFailure) Error() string {
+	return fmt.Sprintf("hookline: callback %q at %s failed: %v", f.Name, f.Where, f.Err)
+}
+
+// Unwrap returns the callback's error.
+func (f CallbackFailure) Unwrap() error { return f.Err }
+
+// failureSink holds an owner's OnCallbackError handler (replaceable).
+type failureSink struct {
+	fn atomic.Pointer[func(CallbackFailure)]
+}
+
+func newFailureSink(fn func(CallbackFailure)) *failureSink {
+	s := &failureSink{}
+	s.set(fn)
+	return s
+}
+
+func (s *failureSink) set(fn func(CallbackFailure)) {
+	if fn != nil {
+		s.fn.Store(&fn)
+	}
+}
+
+// report calls the handler, if any; a handler that panics is ignored (it
+// must not turn one failure into a crash).
+func (s *failureSink) report(f CallbackFailure) {
+	if s == nil {
+		return
+	}
+	p := s.fn.Load()
+	if p == nil {
+		return
+	}
+	defer func() { _ = recover() }()
+	(*p)(f)
+}
+
+func (hc *hostCallback) fail(err error, panicValue any, stack []byte) {
+	hc.sink.report(CallbackFailure{Name: hc.name, Where: hc.where, Err: err, Panic: panicValue, Stack: stack})
 }
 
 // deleteCallbackHandle releases a callback's handle (from free_user_data, or
@@ -73,15 +144,16 @@ func inCallback() bool { return C.hlgo_in_callback() != 0 }
 
 //export hlgoCallback
 func hlgoCallback(userData C.uintptr_t, contextJSON *C.char, contextLen C.size_t, reply *C.hl_reply) (rc C.int32_t) {
-	defer func() {
-		if p := recover(); p != nil {
-			rc = 1
-		}
-	}()
 	hc, ok := cgo.Handle(userData).Value().(*hostCallback)
 	if !ok {
 		return 1
 	}
+	defer func() {
+		if p := recover(); p != nil {
+			rc = 1
+			hc.fail(fmt.Errorf("panic: %v", p), p, debug.Stack())
+		}
+	}()
 	n := int(contextLen)
 	ctx := make([]byte, n)
 	if n > 0 {
@@ -89,9 +161,11 @@ func hlgoCallback(userData C.uintptr_t, contextJSON *C.char, contextLen C.size_t
 	}
 	r, err := hc.fn(ctx)
 	if err != nil {
+		hc.fail(err, nil, nil)
 		return 1
 	}
 	if err := r.apply(reply); err != nil {
+		hc.fail(fmt.Errorf("invalid reply: %w", err), nil, nil)
 		return 1
 	}
 	return 0

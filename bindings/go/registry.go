@@ -180,23 +180,43 @@ type Entry struct {
 type Registry struct {
 	ptr  *C.hl_registry
 	life *life
+	sink *failureSink
 }
 
-// NewRegistry creates an empty registry. Close it when done.
-func NewRegistry() *Registry {
+// RegistryOptions are the optional settings of [NewRegistry].
+type RegistryOptions struct {
+	// OnCallbackError, when set, is called with every callback failure (an
+	// error return, a panic, a reply that cannot be applied) on the
+	// goroutine that ran the callback, before hookline applies the failure
+	// rule of the point (pre_tool_call_decide: deny; others: listed in
+	// RunResult.Errors). It must not block for long.
+	OnCallbackError func(CallbackFailure)
+}
+
+// NewRegistry creates an empty registry (at most one RegistryOptions may be
+// given). Close it when done. It fails only when the library cannot create
+// one (hl_registry_new returned NULL).
+func NewRegistry(opts ...RegistryOptions) (*Registry, error) {
+	if len(opts) > 1 {
+		return nil, errf(StatusInvalidArgument, "NewRegistry takes at most one RegistryOptions")
+	}
+	var o RegistryOptions
+	if len(opts) == 1 {
+		o = opts[0]
+	}
 	p := C.hl_registry_new()
 	if p == nil {
-		panic("hookline: hl_registry_new failed")
+		return nil, errf(StatusPanic, "hl_registry_new failed to create a registry")
 	}
-	return &Registry{ptr: p, life: newLife(func() { C.hl_registry_free(p) })}
+	return &Registry{ptr: p, life: newLife(func() { C.hl_registry_free(p) }), sink: newFailureSink(o.OnCallbackError)}, nil
 }
 
 // Close frees the registry; every callback's handle is released. It waits
 // for runs in progress on other goroutines (not when called from inside a
-// callback). Calling it again is a no-op.
-func (r *Registry) Close() error {
+// callback). Calling it again is a no-op. Like [Engine.Close] it has no
+// error result: nothing in it can fail.
+func (r *Registry) Close() {
 	r.life.close()
-	return nil
 }
 
 // Register adds (or replaces) a callback at point working on raw JSON: it
@@ -211,6 +231,7 @@ func (r *Registry) Register(point HookPoint, name string, fn func(context json.R
 }
 
 func (r *Registry) register(point HookPoint, name string, fn callbackFunc) error {
+	where := point.String()
 	if !r.life.acquire() {
 		return errClosed("registry")
 	}
@@ -220,7 +241,7 @@ func (r *Registry) register(point HookPoint, name string, fn callbackFunc) error
 		return err
 	}
 	defer freeC(cname)
-	h := newCallbackHandle(r.life, fn)
+	h := newCallbackHandle(r.life, fn, name, where, r.sink)
 	var em *C.char
 	if st := C.hlgo_registry_register(r.ptr, C.hl_hook_point(point), cname, C.uintptr_t(h), &em); st != C.HL_OK {
 		deleteCallbackHandle(h) // a failed registration leaves user_data with us

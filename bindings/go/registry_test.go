@@ -13,8 +13,9 @@ import (
 
 func newRegistry(t *testing.T) *hookline.Registry {
 	t.Helper()
-	r := hookline.NewRegistry()
-	t.Cleanup(func() { _ = r.Close() })
+	r, err := hookline.NewRegistry()
+	must(t, err)
+	t.Cleanup(r.Close)
 	return r
 }
 
@@ -432,7 +433,8 @@ func TestCallbackMayReenterTheRegistry(t *testing.T) {
 
 func TestRegistryCloseReleasesEveryHandleAndLaterCallsAreErrClosed(t *testing.T) {
 	base := hookline.OutstandingHandles()
-	r := hookline.NewRegistry()
+	r, err := hookline.NewRegistry()
+	must(t, err)
 	for _, n := range []string{"a", "b", "c"} {
 		must(t, r.OnPreTurn(n, func(hookline.PreTurnContext) hookline.HookResult { return hookline.Allow() }))
 	}
@@ -440,15 +442,15 @@ func TestRegistryCloseReleasesEveryHandleAndLaterCallsAreErrClosed(t *testing.T)
 	if got := hookline.OutstandingHandles(); got != base+4 {
 		t.Fatalf("handles = %d, want %d", got, base+4)
 	}
-	must(t, r.Close())
+	r.Close()
 	if got := hookline.OutstandingHandles(); got != base {
 		t.Fatalf("handles after Close = %d, want %d", got, base)
 	}
-	must(t, r.Close()) // idempotent
+	r.Close() // idempotent
 	if _, err := r.RunPreTurn(hookline.PreTurnContext{Prompt: "x", TurnNumber: 1}); !errors.Is(err, hookline.ErrClosed) {
 		t.Fatalf("run after Close: err = %v, want ErrClosed", err)
 	}
-	err := r.OnPreTurn("d", func(hookline.PreTurnContext) hookline.HookResult { return hookline.Allow() })
+	err = r.OnPreTurn("d", func(hookline.PreTurnContext) hookline.HookResult { return hookline.Allow() })
 	if !errors.Is(err, hookline.ErrClosed) {
 		t.Fatalf("register after Close: err = %v, want ErrClosed", err)
 	}
@@ -459,9 +461,10 @@ func TestRegistryCloseReleasesEveryHandleAndLaterCallsAreErrClosed(t *testing.T)
 
 func TestRegistryCloseInsideACallbackDoesNotDeadlock(t *testing.T) {
 	base := hookline.OutstandingHandles()
-	r := hookline.NewRegistry()
+	r, err := hookline.NewRegistry()
+	must(t, err)
 	must(t, r.OnPreTurn("closer", func(hookline.PreTurnContext) hookline.HookResult {
-		_ = r.Close()
+		r.Close()
 		return hookline.Deny("closed from inside")
 	}))
 	res, err := r.RunPreTurn(hookline.PreTurnContext{Prompt: "x", TurnNumber: 1})

@@ -224,7 +224,11 @@ export type HookEventKey =
 /** An event as a name, a config key or an `hl_event` number. */
 export type EventId = HookEventName | HookEventKey | number;
 
-/** Engine options (SPEC §5.1 in camelCase; snake_case keys pass through unchanged). */
+/**
+ * Engine options (the library's options in camelCase). No index signature: a
+ * misspelled option (`workspacegated`, `workspaceGate`) is a compile-time
+ * error, and at run time the library rejects unknown options too.
+ */
 export interface EngineOptions {
   /** An existing directory; hooks run there. */
   workspace: string;
@@ -250,7 +254,6 @@ export interface EngineOptions {
   maxOutputBytes?: number;
   /** Not sent to the library: told about exceptions thrown by callback hooks. */
   onCallbackError?: CallbackErrorHandler;
-  [snakeCaseKey: string]: unknown;
 }
 
 /** Per-call options of the async event methods. */
@@ -259,8 +262,16 @@ export interface RunOptions {
   signal?: AbortSignal;
 }
 
-/** Extra input fields are passed to hooks unchanged (camelCase keys become snake_case at the top level). */
-interface ExtraInput { [extra: string]: unknown }
+/**
+ * Every event input may carry `extra`: fields added to the hooks' payload
+ * verbatim (keys unchanged, e.g. `{ permission_mode: 'plan' }`); a typed
+ * field of the same wire name wins. The typed fields have no index
+ * signature, so a misspelled field is a compile-time error.
+ */
+interface ExtraInput {
+  /** Pass-through payload fields, sent as given (wire snake_case keys). */
+  extra?: JsonObject;
+}
 
 export interface SessionStartInput extends ExtraInput {}
 export interface SessionEndInput extends ExtraInput {
@@ -377,6 +388,11 @@ export interface HookPayload {
   cwd: string;
   hook_event_name: HookEventName;
   transcript_path: string | null;
+  /** Tool events: the tool's name. */
+  tool_name?: string;
+  /** Tool events: the tool's input (null when the host gave none). */
+  tool_input?: JsonObject | null;
+  /** The event's other fields (they differ per event). */
   [field: string]: Json | undefined;
 }
 
@@ -437,7 +453,7 @@ export declare class Engine {
   setTranscriptPath(path: string | null): void;
   readonly transcriptPath: string | null;
   readonly closed: boolean;
-  /** Free the engine off the JS thread; in-flight runs reject with HL_ERR_CANCELLED. Idempotent. */
+  /** Free the engine off the JS thread; in-flight runs reject with HL_ERR_CLOSED ("<Event> run interrupted: engine closed"), never reported as unhandled. Idempotent. */
   close(): Promise<void>;
   /** Free the engine on the JS thread; throws when async runs are in flight. */
   closeSync(): void;

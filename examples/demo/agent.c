@@ -1,8 +1,11 @@
 /* hookline demo: a tiny agent loop that fires every lifecycle event through
  * the sample hooks config (hooks.json) plus one in-process callback hook,
- * and prints each outcome.
+ * and prints one line per event: what the agent did and what the hooks
+ * decided, and why.
  *
- * Build and run: `make demo` at the repository root. */
+ * Build and run: `make demo` at the repository root.
+ * Usage: agent [--json] [hooks-file]   (default hooks.json)
+ *   --json, or HOOKLINE_DEMO_JSON=1, also prints each outcome's JSON. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,27 +25,203 @@ static int32_t host_policy(void *user_data, const char *payload, size_t len, hl_
 }
 
 static hl_engine *engine;
+static int show_json;
 
+/* ---- a minimal reader for the outcome JSON (enough for this demo) ---- */
+
+static const char *ws(const char *p) {
+  while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r') p++;
+  return p;
+}
+
+/* The end of the JSON value starting at p. */
+static const char *skip(const char *p) {
+  p = ws(p);
+  if (*p == '"') {
+    for (p++; *p && *p != '"'; p++)
+      if (*p == '\\' && p[1]) p++;
+    return *p ? p + 1 : p;
+  }
+  if (*p == '{' || *p == '[') {
+    int depth = 0;
+    for (; *p; p++) {
+      if (*p == '"') { p = skip(p) - 1; continue; }
+      if (*p == '{' || *p == '[') depth++;
+      if ((*p == '}' || *p == ']') && --depth == 0) return p + 1;
+    }
+    return p;
+  }
+  while (*p && *p != ',' && *p != '}' && *p != ']') p++;
+  return p;
+}
+
+/* The value of member `key` of the object at obj, or NULL. */
+static const char *member(const char *obj, const char *key) {
+  const char *p = ws(obj);
+  if (*p != '{') return NULL;
+  p = ws(p + 1);
+  size_t klen = strlen(key);
+  while (*p == '"') {
+    const char *k = p + 1, *v = ws(skip(p));
+    if (*v != ':') return NULL;
+    v = ws(v + 1);
+    if ((size_t)(skip(p) - k - 1) == klen && strncmp(k, key, klen) == 0) return v;
+    p = ws(skip(v));
+    if (*p != ',') return NULL;
+    p = ws(p + 1);
+  }
+  return NULL;
+}
+
+/* Append the JSON string at v to buf (escapes kept simple), or its raw text if not a string. */
+static void put_value(char *buf, size_t cap, const char *v) {
+  size_t n = strlen(buf);
+  if (*v != '"') {
+    size_t len = (size_t)(skip(v) - v);
+    snprintf(buf + n, cap - n, "%.*s", (int)len, v);
+    return;
+  }
+  for (v++; *v && *v != '"' && n + 1 < cap; v++) {
+    if (*v == '\\' && v[1]) {
+      v++;
+      buf[n++] = *v == 'n' ? ' ' : *v;
+    } else {
+      buf[n++] = *v;
+    }
+  }
+  buf[n] = 0;
+}
+
+static int is_lit(const char *v, const char *lit) { return v && strncmp(v, lit, strlen(lit)) == 0; }
+static int is_str(const char *v) { return v && *v == '"'; }
+
+static void append(char *buf, size_t cap, const char *text) {
+  size_t n = strlen(buf);
+  snprintf(buf + n, cap - n, "%s", text);
+}
+
+/* "; context: a | b" for a non-empty array of strings. */
+static void put_strings(char *buf, size_t cap, const char *label, const char *arr) {
+  if (!arr || *arr != '[') return;
+  const char *p = ws(arr + 1);
+  int first = 1;
+  while (*p && *p != ']') {
+    append(buf, cap, first ? label : " | ");
+    first = 0;
+    put_value(buf, cap, p);
+    p = ws(skip(p));
+    if (*p == ',') p = ws(p + 1);
+  }
+}
+
+/* One line saying what the hooks decided, and why. */
+static void summarize(hl_event event, const char *o, char *buf, size_t cap) {
+  const char *v;
+  buf[0] = 0;
+  switch (event) {
+    case HL_EVENT_PRE_TOOL_USE:
+      v = member(o, "decision");
+      if (is_lit(v, "\"deny\"")) append(buf, cap, "denied: ");
+      else if (is_lit(v, "\"allow\"")) append(buf, cap, "allowed");
+      else if (is_lit(v, "\"ask\"")) append(buf, cap, "ask the user: ");
+      else append(buf, cap, "continue (no hook allowed or denied it: the host's usual checks apply)");
+      if (is_str(member(o, "reason"))) put_value(buf, cap, member(o, "reason"));
+      v = member(o, "updated_input");
+      if (v && !is_lit(v, "null")) {
+        append(buf, cap, "; input rewritten to ");
+        put_value(buf, cap, v);
+      }
+      break;
+    case HL_EVENT_USER_PROMPT_SUBMIT:
+      if (is_lit(member(o, "allow_prompt"), "false")) {
+        append(buf, cap, "prompt blocked: ");
+        put_value(buf, cap, member(o, "block_reason"));
+      } else {
+        append(buf, cap, "prompt accepted");
+      }
+      break;
+    case HL_EVENT_POST_TOOL_USE:
+    case HL_EVENT_POST_TOOL_USE_FAILURE:
+      if (is_str(member(o, "block_reason"))) {
+        append(buf, cap, "result flagged to the model: ");
+        put_value(buf, cap, member(o, "block_reason"));
+      } else {
+        append(buf, cap, "recorded");
+      }
+      break;
+    case HL_EVENT_PERMISSION_REQUEST:
+      v = member(o, "decision");
+      if (!v || is_lit(v, "null")) {
+        append(buf, cap, "no decision (the host asks the user)");
+      } else {
+        const char *b = member(v, "behavior"), *sc = member(v, "scope");
+        append(buf, cap, is_lit(b, "\"allow\"") ? "allowed" : "denied");
+        if (sc) {
+          append(buf, cap, " for scope ");
+          put_value(buf, cap, sc);
+        }
+      }
+      break;
+    case HL_EVENT_STOP:
+      if (is_str(member(o, "block_reason"))) {
+        append(buf, cap, "stop blocked, the agent keeps working: ");
+        put_value(buf, cap, member(o, "block_reason"));
+      } else {
+        append(buf, cap, "stop allowed");
+      }
+      break;
+    default:
+      append(buf, cap, "ok");
+      break;
+  }
+  put_strings(buf, cap, "; context: ", member(o, "additional_context"));
+  v = member(o, "messages");
+  if (v && *v == '[') {
+    const char *p = ws(v + 1);
+    while (*p == '{') {
+      append(buf, cap, "; hook ");
+      const char *lvl = member(p, "level");
+      if (lvl) put_value(buf, cap, lvl);
+      append(buf, cap, ": ");
+      const char *t = member(p, "text");
+      if (t) put_value(buf, cap, t);
+      p = ws(skip(p));
+      if (*p == ',') p = ws(p + 1);
+    }
+  }
+  if (is_lit(member(o, "continue"), "false")) {
+    append(buf, cap, "; a hook asked to halt the agent (continue:false): ");
+    v = member(o, "stop_reason");
+    if (is_str(v)) put_value(buf, cap, v);
+  }
+}
+
+/* Fire one event; `what` is what the agent is doing. */
 static void fire(hl_event event, const char *input, const char *what) {
   char *outcome = NULL, *err = NULL;
   hl_status st = hl_engine_run(engine, event, input, &outcome, &err);
-  printf("\n== %-18s %s\n", hl_event_name(event), what);
   if (st != HL_OK) {
-    printf("   error %s: %s\n", hl_status_name(st), err ? err : "");
+    printf("%-19s %-34s -> error %s: %s\n", hl_event_name(event), what, hl_status_name(st), err ? err : "");
     hl_string_free(err);
     return;
   }
-  /* The outcome is JSON (SPEC 5.3); print it without the per-hook report. */
-  char *hooks = strstr(outcome, ",\"hooks\":[");
-  if (hooks) strcpy(hooks, "}");
-  printf("   %s\n", outcome);
+  char line[2048];
+  summarize(event, outcome, line, sizeof line);
+  printf("%-19s %-34s -> %s\n", hl_event_name(event), what, line);
+  if (show_json) printf("    %s\n", outcome);
   hl_string_free(outcome);
 }
 
 int main(int argc, char **argv) {
   char workspace[PATH_MAX];
   if (!getcwd(workspace, sizeof workspace)) return 1;
-  const char *hooks_file = argc > 1 ? argv[1] : "hooks.json";
+  const char *hooks_file = "hooks.json";
+  const char *env_json = getenv("HOOKLINE_DEMO_JSON");
+  show_json = env_json && *env_json && strcmp(env_json, "0") != 0;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--json") == 0) show_json = 1;
+    else hooks_file = argv[i];
+  }
   char options[PATH_MAX * 2 + 256];
   snprintf(options, sizeof options,
            "{\"workspace\":\"%s\",\"session_id\":\"demo-session\",\"trigger\":\"startup\","
@@ -63,47 +242,49 @@ int main(int argc, char **argv) {
   hl_engine_command_digest(engine, &digest, NULL);
   printf("command digest %s\n", digest);
   hl_string_free(digest);
+  printf("%s\n\n", show_json ? "each line is followed by the outcome JSON"
+                              : "one line per event (--json or HOOKLINE_DEMO_JSON=1 adds the outcome JSON)");
 
-  fire(HL_EVENT_SESSION_START, "{}", "session begins: hooks add context");
+  fire(HL_EVENT_SESSION_START, "{}", "session begins");
   fire(HL_EVENT_USER_PROMPT_SUBMIT, "{\"turn_id\":\"t1\",\"prompt\":\"list the files, then clean up\"}",
-       "a normal prompt");
+       "prompt \"list the files...\"");
   fire(HL_EVENT_USER_PROMPT_SUBMIT, "{\"turn_id\":\"t2\",\"prompt\":\"use key AKIAABCDEFGHIJKLMNOP\"}",
-       "a prompt with a secret: blocked");
+       "prompt with an AWS key");
   fire(HL_EVENT_PRE_TOOL_USE, "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"},\"tool_call_id\":\"c1\"}",
-       "`ls`: rewritten to `ls -la`");
+       "Bash ls");
   fire(HL_EVENT_POST_TOOL_USE,
        "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls -la\"},\"tool_response\":{\"stdout\":\"README.md\"},"
        "\"tool_call_id\":\"c1\"}",
-       "audit log");
+       "Bash ls -la finished");
   fire(HL_EVENT_PRE_TOOL_USE,
        "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"rm -rf build/\"},\"tool_call_id\":\"c2\"}",
-       "`rm -rf`: denied");
+       "Bash rm -rf build/");
   fire(HL_EVENT_PRE_TOOL_USE,
        "{\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\"/etc/hosts\",\"content\":\"x\"},\"tool_call_id\":\"c3\"}",
-       "write under /etc: denied by the C callback");
+       "Write /etc/hosts");
   fire(HL_EVENT_POST_TOOL_USE_FAILURE,
        "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"make\"},\"tool_call_id\":\"c4\",\"error\":\"exit 2\"}",
-       "a tool failed");
+       "Bash make failed");
   fire(HL_EVENT_PERMISSION_REQUEST,
        "{\"tool_name\":\"Read\",\"tool_input\":{\"file_path\":\"README.md\"},\"permission_request\":{\"reason\":\"read\"}}",
-       "permission prompt: allowed for the session");
+       "may I Read README.md?");
   fire(HL_EVENT_NOTIFICATION, "{\"notification_type\":\"idle_prompt\",\"title\":\"Waiting\",\"message\":\"Agent is idle\"}",
-       "notification");
+       "idle notification");
   fire(HL_EVENT_SUBAGENT_START,
        "{\"parent_session_id\":\"demo-session\",\"child_thread_id\":\"sub-1\",\"agent_name\":\"reviewer\","
        "\"display_label\":\"Reviewer\",\"background\":false,\"status\":\"running\"}",
-       "subagent starts");
+       "subagent reviewer starts");
   fire(HL_EVENT_SUBAGENT_STOP,
        "{\"parent_session_id\":\"demo-session\",\"child_thread_id\":\"sub-1\",\"agent_name\":\"reviewer\","
        "\"display_label\":\"Reviewer\",\"background\":false,\"status\":\"completed\"}",
-       "subagent stops");
+       "subagent reviewer stops");
   fire(HL_EVENT_PRE_COMPACT,
        "{\"trigger\":\"auto\",\"mode\":\"local\",\"original_message_count\":120,\"compacted_message_count\":12}",
-       "compaction");
+       "compact 120 -> 12 messages");
   fire(HL_EVENT_STOP, "{\"last_assistant_message\":\"Done.\",\"stop_hook_active\":false}",
-       "the agent wants to stop: blocked until tests run");
+       "agent wants to stop");
   fire(HL_EVENT_STOP, "{\"last_assistant_message\":\"Tests pass. Done.\",\"stop_hook_active\":true}",
-       "second stop: allowed");
+       "agent wants to stop (again)");
   fire(HL_EVENT_SESSION_END, "{\"turn_id\":\"t2\",\"reason\":\"completed\"}", "session ends");
 
   hl_engine_free(engine);

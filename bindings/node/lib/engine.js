@@ -79,9 +79,37 @@ function optionsJson(options) {
   return JSON.stringify(snakeKeys(rest));
 }
 
+/**
+ * An event input as wire JSON: top-level keys camelCase → snake_case; the
+ * fields of `input.extra` are added verbatim (their keys unchanged), for
+ * pass-through fields the typed inputs do not name (e.g. `permission_mode`).
+ * A typed field wins over an `extra` field of the same wire name.
+ */
 function inputJson(input) {
-  return JSON.stringify(input === undefined ? {} : snakeKeys(input));
+  if (input === undefined) return '{}';
+  if (!isPlainObject(input)) return JSON.stringify(input); // the library rejects what is not an object
+  const { extra, ...fields } = input;
+  const wire = snakeKeys(fields);
+  if (extra !== undefined && extra !== null) {
+    if (!isPlainObject(extra)) {
+      throw new HooklineError(Status.HL_ERR_INVALID_ARGUMENT, 'input `extra` must be an object of pass-through fields');
+    }
+    for (const [k, v] of Object.entries(extra)) {
+      if (!Object.prototype.hasOwnProperty.call(wire, k)) wire[k] = v;
+    }
+  }
+  return JSON.stringify(wire);
 }
+
+const EVENT_NAMES = Object.freeze(Object.fromEntries(Object.entries(HookEvent).map(([name, n]) => [n, name])));
+
+/** The rejection of a run that close() interrupted (the same wording as the Go binding). */
+function closedError(event) {
+  const name = EVENT_NAMES[event] || `hl_event(${event})`;
+  return new HooklineError(Status.HL_ERR_CLOSED, `${name} run interrupted: engine closed`);
+}
+
+const ignore = () => {};
 
 function abortError(signal) {
   return new AbortError('The hookline run was aborted', { cause: signal.reason });
@@ -161,7 +189,8 @@ class Engine {
    * AbortError when `options.signal` aborts (the run's processes are killed).
    */
   run(event, input, options = {}) {
-    return new Promise((resolve, reject) => {
+    let promise = null;
+    promise = new Promise((resolve, reject) => {
       const ev = eventNumber(event);
       const ptr = this.#handle();
       const signal = options && options.signal;
@@ -177,7 +206,14 @@ class Engine {
           // (hl_engine_cancel is linearizable): CANCELLED means the abort
           // won; a run that had already finished keeps its real result.
           if (status === Status.HL_ERR_CANCELLED && signal && signal.aborted) reject(abortError(signal));
-          else if (status !== Status.HL_OK) reject(new HooklineError(status, errmsg));
+          else if (status === Status.HL_ERR_CANCELLED && this.#ptr === null) {
+            // close() interrupted the run. Nobody may be awaiting it (a
+            // fire-and-forget run): our own close must not turn into an
+            // unhandled rejection that ends the process. Whoever awaits it
+            // still sees the rejection.
+            promise.catch(ignore);
+            reject(closedError(ev));
+          } else if (status !== Status.HL_OK) reject(new HooklineError(status, errmsg));
           else {
             try {
               resolve(outcomeFromWire(JSON.parse(outcome)));
@@ -205,6 +241,7 @@ class Engine {
         signal.addEventListener('abort', onAbort, { once: true });
       }
     });
+    return promise;
   }
 
   /**
@@ -347,8 +384,10 @@ class Engine {
   }
 
   /**
-   * Free the engine: pending runs are cancelled (they reject with
-   * HL_ERR_CANCELLED) and the promise resolves once every one has settled.
+   * Free the engine: pending runs are cancelled (they reject with a
+   * HooklineError HL_ERR_CLOSED, "<Event> run interrupted: engine closed";
+   * such a rejection is never reported as unhandled) and the promise
+   * resolves once every one has settled.
    * The wait happens off the JS thread. Idempotent.
    */
   close() {

@@ -181,6 +181,40 @@ test('camel_case_inputs_reach_the_payload_in_snake_case_with_extras', async (t) 
   assert.equal(payload.hook_event_name, 'PreToolUse');
 });
 
+test('extra_input_fields_are_passed_verbatim_and_typed_fields_win', async (t) => {
+  const e = engine(t, engineOptions(t));
+  let payload;
+  e.addCallbackHook('PreToolUse', null, 'capture', (p) => {
+    payload = p;
+  });
+  await e.preToolUse({ toolName: 'Bash', extra: { permission_mode: 'plan', customField: 1, tool_name: 'Other' } });
+  assert.equal(payload.permission_mode, 'plan');
+  assert.equal(payload.customField, 1, 'extra keys are not renamed');
+  assert.equal(payload.tool_name, 'Bash', 'a typed field wins over extra');
+  assert.equal(payload.extra, undefined, 'extra is not sent as a field');
+  assert.throws(() => e.preToolUseSync({ toolName: 'Bash', extra: 'x' }), (err) => err.status === Status.HL_ERR_INVALID_ARGUMENT && /extra/.test(err.message));
+});
+
+test('misspelled_options_are_rejected_naming_the_intended_option', (t) => {
+  const base = engineOptions(t);
+  assert.throws(
+    () => new Engine({ ...base, workspacegated: true }),
+    (err) => err.status === Status.HL_ERR_INVALID_ARGUMENT && /unknown option `workspacegated`; did you mean `workspace_gated`\?/.test(err.message),
+  );
+  assert.throws(
+    () => new Engine({ ...base, workspaceGate: true }),
+    (err) => err.status === Status.HL_ERR_INVALID_ARGUMENT && /`workspace_gate`; did you mean `workspace_gated`\?/.test(err.message),
+  );
+});
+
+test('empty_session_id_is_rejected_like_a_missing_one', (t) => {
+  const base = engineOptions(t);
+  assert.throws(
+    () => new Engine({ ...base, sessionId: '' }),
+    (err) => err.status === Status.HL_ERR_INVALID_ARGUMENT && /session_id/.test(err.message),
+  );
+});
+
 test('transcript_path_round_trips_and_reaches_hooks', async (t) => {
   const opts = engineOptions(t);
   const transcript = path.join(opts.workspace, 'transcript.jsonl');
@@ -446,7 +480,7 @@ test('abort_racing_with_completion_is_consistent', { timeout: 60_000 }, async (t
   assert.equal(callbacks.pendingRunCount(), 0);
 });
 
-test('close_with_runs_in_flight_cancels_them_and_resolves', { timeout: 30_000 }, async (t) => {
+test('close_with_runs_in_flight_rejects_them_as_closed_and_resolves', { timeout: 30_000 }, async (t) => {
   const opts = engineOptions(t, { hooks: claudePreToolUse(['echo $$ >> started.txt; exec sleep 30']) });
   const e = new Engine(opts);
   e.addCallbackHook('Notification', null, 'slowish', () => undefined);
@@ -464,10 +498,12 @@ test('close_with_runs_in_flight_cancels_them_and_resolves', { timeout: 30_000 },
   for (const r of results.slice(0, 5)) {
     assert.equal(r.status, 'rejected');
     assert.ok(r.reason instanceof HooklineError);
-    assert.equal(r.reason.code, 'HL_ERR_CANCELLED');
+    assert.equal(r.reason.code, 'HL_ERR_CLOSED');
+    assert.equal(r.reason.status, Status.HL_ERR_CLOSED);
+    assert.equal(r.reason.message, 'PreToolUse run interrupted: engine closed');
   }
   for (const r of results.slice(5)) {
-    assert.ok(r.status === 'fulfilled' || r.reason.code === 'HL_ERR_CANCELLED');
+    assert.ok(r.status === 'fulfilled' || r.reason.code === 'HL_ERR_CLOSED', String(r.reason));
   }
   assert.equal(callbacks.pendingRunCount(), 0);
 });

@@ -156,6 +156,33 @@ Promise.all(runs).then(async (o) => {
   assertCleanExit(r, '1000');
 });
 
+test('a_run_nobody_awaits_does_not_crash_the_process_when_close_interrupts_it', (t) => {
+  const r = runChild(
+    t,
+    'child.cjs',
+    `
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { Engine } = require(${CJS});
+const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'hookline-child-'));
+const engine = new Engine({ workspace, sessionId: 's',
+  hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'sleep 30' }] }] } });
+engine.preToolUse({ toolName: 'Bash' }); // fire and forget: nobody awaits or catches it
+const awaited = engine.preToolUse({ toolName: 'Bash' }).catch((e) => e.code + ': ' + e.message);
+engine.close().then(async () => {
+  const seen = await awaited;
+  // Both runs settled before close() resolved; one more turn of the event
+  // loop lets Node report an unhandled rejection (and exit 1) if there is one.
+  await new Promise((resolve) => setImmediate(resolve));
+  fs.rmSync(workspace, { recursive: true, force: true });
+  console.log(seen);
+});
+`,
+  );
+  assertCleanExit(r, 'HL_ERR_CLOSED: PreToolUse run interrupted: engine closed');
+});
+
 test('example_agent_runs_to_completion', (t) => {
   const example = path.join(PACKAGE_DIR, 'examples', 'agent.mjs');
   const started = Date.now();

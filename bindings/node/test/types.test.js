@@ -25,11 +25,12 @@ function compile(files) {
 }
 
 // One compiler run (tsc is slow): the usage files must produce no error, the
-// misuse file exactly the expected ones.
+// misuse file exactly the expected ones. typos.ts holds `@ts-expect-error` lines for misspelled
+// options and input fields: it compiles only while every one of them is an error.
 // Under CI=true typescript is part of the setup: its absence is a failure.
 test('typed_usage_compiles_and_misuse_is_a_type_error', { skip: !tsc && !process.env.CI, timeout: 120_000 }, () => {
   assert.ok(tsc, 'CI=true but typescript is not installed (npm ci in bindings/node)');
-  const r = compile(['usage.ts', 'usage.mts', 'usage.cts', 'misuse.ts']);
+  const r = compile(['usage.ts', 'usage.mts', 'usage.cts', 'typos.ts', 'misuse.ts']);
   const errors = r.stdout.split('\n').filter((line) => /error TS\d+/.test(line));
   assert.notEqual(r.status, 0, 'misuse.ts must not compile');
   assert.deepEqual(

@@ -93,7 +93,10 @@ func main() {
 	}
 
 	// An in-process registry: a transform that every tool call goes through.
-	registry := hookline.NewRegistry()
+	registry, err := hookline.NewRegistry()
+	if err != nil {
+		log.Fatal(err)
+	}
 	defer registry.Close()
 	_ = registry.OnTransformToolInput("default-timeout", func(c hookline.PreToolCallDecideContext) (json.RawMessage, bool) {
 		if c.ToolName != "Bash" {

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Compile and run every C, Go and TypeScript snippet of the READMEs, so that
+# the documentation runs as written (`make test-readme`, part of `make test`).
+#
+# A fenced block tagged ```c, ```go or ```ts in README.md or
+# bindings/*/README.md is a complete program:
+#   c   compiled with -std=c11 -Wall -Wextra -Werror against include/ and
+#       target/release/libhookline.so (rpath recorded), then run;
+#   go  `go run` in a scratch module that requires the Go binding (replaced
+#       by bindings/go of this checkout);
+#   ts  type-checked with `tsc --strict` and run with node (ESM, top-level
+#       await allowed; `import ... from 'hookline'` is this checkout's package).
+# Each program must exit 0 (snippets check their own results). A ```js block
+# fails the run: tag Node examples ```ts so they are type-checked too.
+# Fragments that are not programs use another tag (```text) or none.
+# The Rust snippets are doctests (`cargo test`).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+out="$root/build/readme-snippets"
+node_out="$root/bindings/node/build/readme-snippets" # inside the package: `hookline` resolves to it
+rm -rf "$out" "$node_out"
+mkdir -p "$out" "$node_out"
+lib="$root/target/release"
+[ -f "$lib/libhookline.so" ] || { echo "readme-snippets: build the library first (make lib)" >&2; exit 1; }
+
+readmes=(README.md bindings/*/README.md)
+# Extract: one file per block, named <readme-slug>-<n>.<ext>; print "lang path source:line".
+extract() {
+  awk -v dir="$1" -v slug="$2" -v src="$3" '
+    /^```/ {
+      if (!inside) {
+        lang = substr($0, 4); gsub(/[ \t].*$/, "", lang); inside = 1; n++; start = NR + 1
+        if (lang == "c" || lang == "go" || lang == "ts" || lang == "js" || lang == "javascript") {
+          ext = (lang == "ts") ? "mts" : lang
+          file = sprintf("%s/%s-%d.%s", dir, slug, n, ext); keep = 1
+          printf "" > file
+          print lang, file, src ":" start
+        } else keep = 0
+        next
+      }
+      inside = 0; if (keep) close(file); keep = 0; next
+    }
+    inside && keep { print > file }
+  ' "$3"
+}
+
+go_module="$(awk '/^module /{print $2; exit}' bindings/go/go.mod)"
+tsc="$root/bindings/node/node_modules/typescript/bin/tsc"
+snippets=()
+for readme in "${readmes[@]}"; do
+  slug="$(echo "$readme" | tr '/.' '__')"
+  while read -r lang file where; do
+    case "$lang" in
+      js | javascript) echo "readme-snippets: $where: a \`\`\`$lang block; tag Node examples \`\`\`ts" >&2; exit 1 ;;
+      ts) mv "$file" "$node_out/"; file="$node_out/$(basename "$file")" ;;
+    esac
+    snippets+=("$lang $file $where")
+  done < <(extract "$out" "$slug" "$readme")
+done
+
+failed=0
+ran=0
+for s in "${snippets[@]}"; do
+  read -r lang file where <<<"$s"
+  name="$(basename "$file")"
+  log="$out/$name.log"
+  ok=1
+  case "$lang" in
+    c)
+      bin="$out/${name%.c}"
+      # The link line the C quickstart documents.
+      if ! cc -std=c11 -Wall -Wextra -Werror -Iinclude "$file" -L"$lib" -lhookline -Wl,-rpath,"$lib" -o "$bin" >"$log" 2>&1 ||
+        ! (cd "$out" && "$bin") >>"$log" 2>&1; then ok=0; fi
+      ;;
+    go)
+      mod="$out/${name%.go}"
+      mkdir -p "$mod"
+      mv "$file" "$mod/main.go"
+      printf 'module readmesnippet\n\ngo 1.22\n\nrequire %s v0.0.0\n\nreplace %s => %s\n' \
+        "$go_module" "$go_module" "$root/bindings/go" >"$mod/go.mod"
+      if ! (cd "$mod" && GOFLAGS=-mod=mod go run .) >"$log" 2>&1; then ok=0; fi
+      ;;
+    ts)
+      if [ ! -f "$tsc" ]; then
+        echo "readme-snippets: typescript is not installed (scripts/setup.sh)" >&2
+        exit 1
+      fi
+      if ! (cd "$root/bindings/node" && node "$tsc" --strict --module nodenext --moduleResolution nodenext \
+        --target es2022 --lib es2022,esnext.disposable --types node \
+        --rootDir "$root/bindings/node" --outDir "$node_out/js" "$file") >"$log" 2>&1 ||
+        ! (cd "$out" && node "$node_out/js/build/readme-snippets/${name%.mts}.mjs") >>"$log" 2>&1; then ok=0; fi
+      ;;
+  esac
+  ran=$((ran + 1))
+  if [ "$ok" = 1 ]; then
+    echo "ok   $lang snippet at $where"
+  else
+    echo "FAIL $lang snippet at $where:" >&2
+    sed 's/^/    /' "$log" >&2
+    failed=$((failed + 1))
+  fi
+done
+echo "readme snippets: $ran compiled and run, $failed failed"
+[ "$failed" = 0 ] && [ "$ran" -gt 0 ]

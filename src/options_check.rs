@@ -1,0 +1,129 @@
+//! Checks on the shape of `options_json` that do not depend on any one
+//! field's meaning: every top-level key must be a known option (a
+//! misspelled `workspace_gated` must never leave the approval gate off
+//! silently), and `session_id` must not be empty (so that every binding,
+//! where an unset string field and an empty one look the same, follows one
+//! rule: a session id must be given).
+//!
+//! An unknown key is `InvalidArgument` naming it and, when a known option is
+//! close (same letters ignoring case and `_`/`-`, or a small edit distance),
+//! the option that was probably meant:
+//! ``unknown option `workspacegated`; did you mean `workspace_gated`?``
+
+use serde_json::{Map, Value};
+
+use crate::error::{Error, Result};
+
+/// Every top-level key `options_json` may contain.
+pub const KNOWN_OPTION_KEYS: &[&str] = &[
+    "workspace",
+    "session_id",
+    "trigger",
+    "workspace_gated",
+    "hooks",
+    "hooks_toml",
+    "hooks_file",
+    "hook_sources",
+    "transcript_path",
+    "trust_store",
+    "env",
+    "env_remove",
+    "max_output_bytes",
+];
+
+/// Check the options object before its fields are read: unknown keys and an
+/// empty `session_id` are `InvalidArgument`.
+pub fn check_options(obj: &Map<String, Value>) -> Result<()> {
+    check_option_keys(obj)?;
+    if matches!(obj.get("session_id"), Some(Value::String(s)) if s.is_empty()) {
+        return Err(Error::invalid_argument("option `session_id` must be a non-empty string"));
+    }
+    Ok(())
+}
+
+/// `InvalidArgument` naming the first unknown top-level key (and how many
+/// more there are), with a suggestion when a known option is close.
+pub fn check_option_keys(obj: &Map<String, Value>) -> Result<()> {
+    let unknown: Vec<&str> =
+        obj.keys().map(String::as_str).filter(|k| !KNOWN_OPTION_KEYS.contains(k)).collect();
+    let Some(first) = unknown.first() else { return Ok(()) };
+    let mut msg = format!("unknown option `{first}`");
+    if let Some(s) = suggest_option(first) {
+        msg.push_str(&format!("; did you mean `{s}`?"));
+    }
+    if unknown.len() > 1 {
+        let rest: Vec<String> = unknown[1..].iter().map(|k| format!("`{k}`")).collect();
+        msg.push_str(&format!(" (other unknown options: {})", rest.join(", ")));
+    }
+    Err(Error::invalid_argument(msg))
+}
+
+/// The known option closest to `key`, if one is close enough to be a typo:
+/// equal after lowercasing and dropping `_` and `-` (camelCase, wrong case,
+/// missing underscores), else within a small edit distance of that form.
+pub fn suggest_option(key: &str) -> Option<&'static str> {
+    let k = normalize(key);
+    if k.is_empty() {
+        return None;
+    }
+    // Allow one edit for short keys, two for longer ones, never more than a third of the key.
+    let limit = if k.chars().count() <= 4 { 1 } else { 2 };
+    let mut best: Option<(usize, &'static str)> = None;
+    for known in KNOWN_OPTION_KEYS {
+        let d = edit_distance(&k, &normalize(known));
+        if d == 0 {
+            return Some(known);
+        }
+        if d <= limit && d * 3 <= k.chars().count() && best.is_none_or(|(bd, _)| d < bd) {
+            best = Some((d, known));
+        }
+    }
+    best.map(|(_, k)| k)
+}
+
+fn normalize(s: &str) -> String {
+    s.chars().filter(|c| *c != '_' && *c != '-').flat_map(char::to_lowercase).collect()
+}
+
+/// Levenshtein distance over chars.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, ca) in a.chars().enumerate() {
+        cur[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggestions_cover_case_underscores_and_small_typos() {
+        assert_eq!(suggest_option("workspacegated"), Some("workspace_gated"));
+        assert_eq!(suggest_option("workspaceGated"), Some("workspace_gated"));
+        assert_eq!(suggest_option("workspaceGate"), Some("workspace_gated"));
+        assert_eq!(suggest_option("sessionId"), Some("session_id"));
+        assert_eq!(suggest_option("Workspace"), Some("workspace"));
+        assert_eq!(suggest_option("hook"), Some("hooks"));
+        assert_eq!(suggest_option("max_output_byte"), Some("max_output_bytes"));
+        assert_eq!(suggest_option("trustStore"), Some("trust_store"));
+        assert_eq!(suggest_option("colour"), None);
+        assert_eq!(suggest_option("x"), None);
+        assert_eq!(suggest_option(""), None);
+    }
+
+    #[test]
+    fn edit_distance_is_levenshtein() {
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("abc", "abc"), 0);
+    }
+}
