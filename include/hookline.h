@@ -1,4 +1,4 @@
-/* hookline: lifecycle-hook engine for AI coding agents. C ABI, see README.md and SPEC. */
+/* hookline: lifecycle-hook engine for AI coding agents. C ABI, documented in docs/c-api.md. */
 
 #ifndef HOOKLINE_H
 #define HOOKLINE_H
@@ -8,6 +8,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/** The version of this header: MAJOR.MINOR.PATCH of the hookline release it belongs to.
+ * hl_version() returns the version of the library actually loaded, which equals
+ * HL_VERSION_STRING when header and library come from the same release. */
+#define HL_VERSION_MAJOR 0
+#define HL_VERSION_MINOR 1
+#define HL_VERSION_PATCH 0
+#define HL_VERSION_STRING "0.1.0"
 
 
 /**
@@ -303,7 +311,7 @@ hl_status hl_reply_allow(hl_reply *reply);
 hl_status hl_reply_deny(hl_reply *reply, const char *message);
 
 /**
- * Create an engine from options JSON (SPEC §5.1):
+ * Create an engine from options JSON (options in `docs/protocol.md`):
  * `{"workspace": "/abs/dir", "session_id": "s-1", "trigger": "startup",
  * "workspace_gated": false, "hooks": {...} | "hooks_toml": "..." |
  * "hooks_file": "path", "transcript_path": null, "trust_store": null,
@@ -314,19 +322,20 @@ hl_status hl_engine_new(const char *options_json, hl_engine **out, char **errmsg
 
 /**
  * Free an engine (NULL is a no-op). Pending asynchronous runs are
- * cancelled (their `done` receives `HL_ERR_CANCELLED`); this returns after
- * every pending `done` has been called, except when called from a hookline
- * thread (e.g. inside a `done`), where it does not wait.
+ * cancelled (their `done` receives `HL_ERR_CANCELLED`). This returns after
+ * every pending `done` has been called and every callback hook's
+ * `free_user_data` has run, except when called from a hookline thread
+ * (e.g. inside a `done`) or from inside a callback, where it does not
+ * wait: there each callback is released when the last run using it ends.
  */
 void hl_engine_free(hl_engine *engine);
 
 /**
  * Run one event synchronously: blocks the calling thread, runs callback
- * hooks on it, and returns the outcome JSON (SPEC §5.3) in
+ * hooks on it, and returns the outcome JSON (`docs/protocol.md`) in
  * `*outcome_json` (free with `hl_string_free`). `input_json` is the event
- * input (SPEC §5.2; `"{}"` for SessionStart). Returns
- * `HL_ERR_WRONG_THREAD` on a hookline-owned thread (use
- * `hl_engine_run_async` there).
+ * input (`"{}"` for SessionStart). Returns `HL_ERR_WRONG_THREAD` on a
+ * hookline-owned thread (use `hl_engine_run_async` there).
  */
 hl_status hl_engine_run(hl_engine *engine,
                         hl_event event,
@@ -355,8 +364,8 @@ hl_status hl_engine_run_async(hl_engine *engine,
 hl_status hl_engine_cancel(hl_engine *engine, uint64_t run_id, char **errmsg);
 
 /**
- * Add a callback hook for `event` (SPEC §5.1). `matcher` follows the
- * Claude rule (NULL, `""`, `"*"` match all; an invalid regex is
+ * Add a callback hook for `event`. `matcher` follows the Claude Code rule
+ * (NULL, `""`, `"*"` match all; an invalid regex is
  * `HL_ERR_INVALID_ARGUMENT`); `name` is required and not blank; an
  * existing (event, name) is replaced in place (the old `free_user_data`
  * runs). The callback receives the hook payload JSON and replies like a
@@ -393,8 +402,8 @@ hl_status hl_engine_set_transcript_path(hl_engine *engine, const char *path_or_n
 hl_status hl_engine_transcript_path(hl_engine *engine, char **path_or_null, char **errmsg);
 
 /**
- * The lowercase hex SHA-256 digest of the configured command set
- * (SPEC §5.6). Free `*hex` with `hl_string_free`.
+ * The lowercase hex SHA-256 digest of the configured command set (the
+ * approval gate, `docs/protocol.md`). Free `*hex` with `hl_string_free`.
  */
 hl_status hl_engine_command_digest(hl_engine *engine, char **hex, char **errmsg);
 
@@ -434,9 +443,10 @@ hl_registry *hl_registry_new(void);
 
 /**
  * Release a registry (NULL is a no-op). Every registered callback's
- * `free_user_data` runs exactly once: now, or, for a callback whose run is
- * in flight (e.g. when called from inside a callback), when that run
- * finishes. Do not use the handle afterwards.
+ * `free_user_data` runs exactly once, and has run when this returns; when
+ * called from inside a callback (or on a hookline thread), a callback whose
+ * run is in flight is released when that run finishes instead. Do not use
+ * the handle afterwards.
  */
 void hl_registry_free(hl_registry *registry);
 
@@ -475,7 +485,7 @@ hl_status hl_registry_unregister(hl_registry *registry,
 
 /**
  * Run the callbacks at `point` on `context_json` (a JSON object with the
- * point's fields, SPEC §4) and write the result
+ * point's fields, `docs/c-api.md`) and write the result
  * `{"allow":bool,"message":str,"tool_args":any,"errors":[{"name","message"}]}`
  * to `*result_json` (free with `hl_string_free`).
  *

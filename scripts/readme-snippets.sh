@@ -7,7 +7,7 @@
 #   c   compiled with -std=c11 -Wall -Wextra -Werror against include/ and
 #       target/release/libhookline.so (rpath recorded), then run;
 #   go  `go run` in a scratch module that requires the Go binding (replaced
-#       by bindings/go of this checkout);
+#       by bindings/go of this checkout), linked through build/pkgconfig;
 #   ts  type-checked with `tsc --strict` and run with node (ESM, top-level
 #       await allowed; `import ... from 'hookline'` is this checkout's package).
 # Each program must exit 0 (snippets check their own results). A ```js block
@@ -23,6 +23,7 @@ rm -rf "$out" "$node_out"
 mkdir -p "$out" "$node_out"
 lib="$root/target/release"
 [ -f "$lib/libhookline.so" ] || { echo "readme-snippets: build the library first (make lib)" >&2; exit 1; }
+[ -f "$root/build/pkgconfig/hookline.pc" ] || { echo "readme-snippets: run 'make pc-uninstalled' first (the Go binding links through pkg-config)" >&2; exit 1; }
 
 readmes=(README.md bindings/*/README.md)
 # Extract: one file per block, named <readme-slug>-<n>.<ext>; print "lang path source:line".
@@ -79,7 +80,8 @@ for s in "${snippets[@]}"; do
       mv "$file" "$mod/main.go"
       printf 'module readmesnippet\n\ngo 1.22\n\nrequire %s v0.0.0\n\nreplace %s => %s\n' \
         "$go_module" "$go_module" "$root/bindings/go" >"$mod/go.mod"
-      if ! (cd "$mod" && GOFLAGS=-mod=mod go run .) >"$log" 2>&1; then ok=0; fi
+      # The binding links through pkg-config: the in-tree build's .pc (make pc-uninstalled).
+      if ! (cd "$mod" && PKG_CONFIG_PATH="$root/build/pkgconfig" LD_LIBRARY_PATH="$lib" GOFLAGS=-mod=mod go run .) >"$log" 2>&1; then ok=0; fi
       ;;
     ts)
       if [ ! -f "$tsc" ]; then

@@ -61,6 +61,7 @@ repeat() {
 }
 
 cargo build --release >"$logs/build.log" 2>&1 || { cat "$logs/build.log"; echo "stress: library build failed"; exit 2; }
+"$root/scripts/install.sh" --uninstalled "$root/build/pkgconfig"   # the Go binding links through pkg-config
 c_build="$root/build/ctests"
 # The concurrency tests of those binaries (every test of test_registry_threads).
 c_filter="${STRESS_C_FILTER:-cancel|free|thousand|concurrent|running_registering|inside|reenter|call_back|racing|runners|in_flight}"
@@ -95,7 +96,8 @@ for suite in "${suites[@]}"; do
       # One round of -count=20 (20 runs of each test) under the race detector.
       saved=$rounds
       rounds=1
-      repeat go concurrency env -C bindings/go go test -race -count=20 \
+      repeat go concurrency env -C bindings/go PKG_CONFIG_PATH="$root/build/pkgconfig" \
+        LD_LIBRARY_PATH="$root/target/release" go test -race -count=20 \
         -run 'Concurrent|Cancel|Close|Context|Parallel|Racing|Reenter|Inside' ./...
       rounds=$saved
       ;;

@@ -9,9 +9,18 @@
 //! (snapshot) before calling, so replacing or unregistering a callback never
 //! waits for, nor frees under, a call in flight. The owner's resources (a C
 //! `free_user_data`) are released when the last `Arc` drops.
+//!
+//! Closing an owner (engine or registry) releases every callback before it
+//! returns: runs take their snapshot through a `CallbackSlot`, and the close waits
+//! until no run holds one — except on a thread that is itself inside a host
+//! callback or on a hookline thread, where waiting could wait for itself;
+//! there the last run to finish releases the callbacks.
 
+use std::cell::Cell;
+use std::ops::Deref;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, RwLock};
 
 use serde_json::Value;
 
@@ -65,11 +74,149 @@ where
 /// A shared host callback.
 pub type SharedCallback = Arc<dyn HostCallback>;
 
+thread_local! {
+    static CALLBACK_DEPTH: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Whether the current thread is inside a host callback called by hookline.
+pub fn in_host_callback() -> bool {
+    CALLBACK_DEPTH.with(|d| d.get() > 0)
+}
+
+struct DepthGuard;
+
+impl DepthGuard {
+    fn enter() -> DepthGuard {
+        CALLBACK_DEPTH.with(|d| d.set(d.get() + 1));
+        DepthGuard
+    }
+}
+
+impl Drop for DepthGuard {
+    fn drop(&mut self) {
+        CALLBACK_DEPTH.with(|d| d.set(d.get().saturating_sub(1)));
+    }
+}
+
 /// Call a host callback; a Rust panic inside it becomes a failure.
 pub fn invoke(cb: &dyn HostCallback, context_json: &str) -> CallResult {
+    let _depth = DepthGuard::enter();
     match catch_unwind(AssertUnwindSafe(|| cb.call(context_json))) {
         Ok(r) => r,
         Err(_) => CallResult::failed(),
+    }
+}
+
+/// A registration the core refused, with the callback handed back: the
+/// caller still owns it (a C caller's `user_data` is not freed).
+pub struct Rejected<C> {
+    /// Why the registration failed.
+    pub error: crate::Error,
+    /// The callback, untouched.
+    pub callback: C,
+}
+
+impl<C> std::fmt::Debug for Rejected<C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Rejected").field("error", &self.error).finish_non_exhaustive()
+    }
+}
+
+/// The callback list of an owner, and the count of runs holding a snapshot
+/// of it, so that [`close`](Self::close) can wait until they let go.
+pub(crate) struct CallbackSlot<E> {
+    list: RwLock<Arc<Vec<E>>>,
+    holders: AtomicUsize,
+    closing: AtomicBool,
+    lock: Mutex<()>,
+    released: Condvar,
+}
+
+impl<E> CallbackSlot<E> {
+    pub(crate) fn new() -> Self {
+        CallbackSlot {
+            list: RwLock::new(Arc::new(Vec::new())),
+            holders: AtomicUsize::new(0),
+            closing: AtomicBool::new(false),
+            lock: Mutex::new(()),
+            released: Condvar::new(),
+        }
+    }
+
+    /// The current list, held until the snapshot drops. An empty list holds
+    /// nothing to release, so it is not counted (the common case costs one
+    /// read lock).
+    pub(crate) fn snapshot(&self) -> Snapshot<'_, E> {
+        let guard = self.list.read().unwrap_or_else(|e| e.into_inner());
+        if guard.is_empty() {
+            return Snapshot { list: None, slot: self };
+        }
+        // Counted under the read lock: `close` takes the list under the
+        // write lock, so it sees every holder that got the old list.
+        self.holders.fetch_add(1, Ordering::SeqCst);
+        Snapshot { list: Some(guard.clone()), slot: self }
+    }
+
+    /// Replace the list with `edit(current)`; the old list is dropped after
+    /// the lock is released, so callback finalizers never run under it.
+    pub(crate) fn update<R>(&self, edit: impl FnOnce(&[E]) -> (Vec<E>, R)) -> R {
+        let old;
+        let out;
+        {
+            let mut guard = self.list.write().unwrap_or_else(|e| e.into_inner());
+            let (new, r) = edit(&guard);
+            out = r;
+            old = std::mem::replace(&mut *guard, Arc::new(new));
+        }
+        drop(old);
+        out
+    }
+
+    /// Whether [`close`](Self::close) has begun (for tests that must know
+    /// a close is waiting).
+    #[cfg(test)]
+    pub(crate) fn is_closing(&self) -> bool {
+        self.closing.load(Ordering::SeqCst)
+    }
+
+    /// Empty the list and, unless the current thread is inside a host
+    /// callback or is a hookline thread, wait until no run holds a
+    /// snapshot: every callback has then been released.
+    pub(crate) fn close(&self) {
+        let old = std::mem::replace(&mut *self.list.write().unwrap_or_else(|e| e.into_inner()), Arc::new(Vec::new()));
+        self.closing.store(true, Ordering::SeqCst);
+        if !in_host_callback() && !crate::runtime::on_hookline_thread() {
+            let mut guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+            while self.holders.load(Ordering::SeqCst) > 0 {
+                guard = self.released.wait(guard).unwrap_or_else(|e| e.into_inner());
+            }
+        }
+        drop(old);
+    }
+}
+
+/// A run's hold on a callback list; released (list first, then the count) on drop.
+pub(crate) struct Snapshot<'a, E> {
+    list: Option<Arc<Vec<E>>>,
+    slot: &'a CallbackSlot<E>,
+}
+
+impl<E> Deref for Snapshot<'_, E> {
+    type Target = [E];
+    fn deref(&self) -> &[E] {
+        self.list.as_deref().map_or(&[], Vec::as_slice)
+    }
+}
+
+impl<E> Drop for Snapshot<'_, E> {
+    fn drop(&mut self) {
+        if let Some(list) = self.list.take() {
+            drop(list);
+            if self.slot.holders.fetch_sub(1, Ordering::SeqCst) == 1 && self.slot.closing.load(Ordering::SeqCst) {
+                let _guard = self.slot.lock.lock().unwrap_or_else(|e| e.into_inner());
+                self.slot.released.notify_all();
+            }
+        }
     }
 }
 

@@ -1,28 +1,48 @@
 //! Error type shared by the core and the C ABI.
 //!
 //! Every fallible core function returns [`Result`]; the FFI layer maps
-//! [`Status`] one-to-one onto the `hl_status` numbers of the contract.
+//! [`Status`] one-to-one onto the `hl_status` numbers (`docs/c-api.md`).
 
 use std::fmt;
 
-/// Status codes. The numbers are fixed by the C ABI (`hl_status`).
+/// Status codes: the C ABI's `hl_status`. Numbered in declaration order
+/// from 0; the C constants (`HL_OK` …) and their numbers are declared once,
+/// in the FFI layer, which checks at compile time that they agree.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(i32)]
 pub enum Status {
-    Ok = 0,
-    NullArgument = 1,
-    InvalidUtf8 = 2,
-    InvalidJson = 3,
-    InvalidArgument = 4,
-    InvalidConfig = 5,
-    NotFound = 6,
-    Cancelled = 7,
-    WrongThread = 8,
-    Closed = 9,
-    Io = 10,
-    Panic = 11,
-    Forked = 12,
+    Ok,
+    NullArgument,
+    InvalidUtf8,
+    InvalidJson,
+    InvalidArgument,
+    InvalidConfig,
+    NotFound,
+    Cancelled,
+    WrongThread,
+    Closed,
+    Io,
+    Panic,
+    Forked,
 }
+
+enum_names!(
+    /// The C constant's name, e.g. `"HL_ERR_INVALID_JSON"` (`hl_status_name`).
+    Status, name, c_name, {
+    Ok => "HL_OK",
+    NullArgument => "HL_ERR_NULL_ARGUMENT",
+    InvalidUtf8 => "HL_ERR_INVALID_UTF8",
+    InvalidJson => "HL_ERR_INVALID_JSON",
+    InvalidArgument => "HL_ERR_INVALID_ARGUMENT",
+    InvalidConfig => "HL_ERR_INVALID_CONFIG",
+    NotFound => "HL_ERR_NOT_FOUND",
+    Cancelled => "HL_ERR_CANCELLED",
+    WrongThread => "HL_ERR_WRONG_THREAD",
+    Closed => "HL_ERR_CLOSED",
+    Io => "HL_ERR_IO",
+    Panic => "HL_ERR_PANIC",
+    Forked => "HL_ERR_FORKED",
+});
 
 impl Status {
     /// All statuses, in numeric order.
@@ -45,25 +65,6 @@ impl Status {
     /// The status for a raw ABI number, `None` when out of range.
     pub fn from_i32(v: i32) -> Option<Status> {
         Self::ALL.get(usize::try_from(v).ok()?).copied()
-    }
-
-    /// The C constant name, e.g. `"HL_ERR_INVALID_JSON"`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Status::Ok => "HL_OK",
-            Status::NullArgument => "HL_ERR_NULL_ARGUMENT",
-            Status::InvalidUtf8 => "HL_ERR_INVALID_UTF8",
-            Status::InvalidJson => "HL_ERR_INVALID_JSON",
-            Status::InvalidArgument => "HL_ERR_INVALID_ARGUMENT",
-            Status::InvalidConfig => "HL_ERR_INVALID_CONFIG",
-            Status::NotFound => "HL_ERR_NOT_FOUND",
-            Status::Cancelled => "HL_ERR_CANCELLED",
-            Status::WrongThread => "HL_ERR_WRONG_THREAD",
-            Status::Closed => "HL_ERR_CLOSED",
-            Status::Io => "HL_ERR_IO",
-            Status::Panic => "HL_ERR_PANIC",
-            Status::Forked => "HL_ERR_FORKED",
-        }
     }
 }
 
@@ -92,6 +93,19 @@ impl Error {
     }
     pub fn io(message: impl Into<String>) -> Self {
         Self::new(Status::Io, message)
+    }
+
+    /// An internal error: something that cannot happen did (reported as
+    /// `Panic`, the status of internal errors).
+    pub fn internal(message: impl Into<String>) -> Self {
+        Self::new(Status::Panic, format!("internal error: {}", message.into()))
+    }
+
+    /// Serialise hookline's own output as JSON text. It cannot fail (the
+    /// types hold strings, numbers and JSON values only); if it ever did,
+    /// it would be an internal error.
+    pub fn to_json_string<T: serde::Serialize + ?Sized>(value: &T, what: &str) -> Result<String> {
+        serde_json::to_string(value).map_err(|e| Error::internal(format!("cannot serialise {what}: {e}")))
     }
 
     /// Parse JSON text, mapping syntax errors (including nesting deeper than

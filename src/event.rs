@@ -3,23 +3,43 @@
 
 use serde::{Deserialize, Serialize};
 
-/// A lifecycle event. The discriminants are the `hl_event` numbers.
+/// A lifecycle event: the C ABI's `hl_event`. Numbered in declaration
+/// order from 0; the C constants (`HL_EVENT_*`) and their numbers are
+/// declared once, in the FFI layer, which checks at compile time that they
+/// agree.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[repr(i32)]
 pub enum HookEvent {
-    SessionStart = 0,
-    SessionEnd = 1,
-    SubagentStart = 2,
-    SubagentStop = 3,
-    UserPromptSubmit = 4,
-    PreToolUse = 5,
-    PostToolUse = 6,
-    PermissionRequest = 7,
-    PreCompact = 8,
-    Stop = 9,
-    Notification = 10,
-    PostToolUseFailure = 11,
+    SessionStart,
+    SessionEnd,
+    SubagentStart,
+    SubagentStop,
+    UserPromptSubmit,
+    PreToolUse,
+    PostToolUse,
+    PermissionRequest,
+    PreCompact,
+    Stop,
+    Notification,
+    PostToolUseFailure,
 }
+
+enum_names!(
+    /// PascalCase name: `hook_event_name`, Claude settings key, `hl_event_name`.
+    HookEvent, name, c_name, {
+    SessionStart => "SessionStart",
+    SessionEnd => "SessionEnd",
+    SubagentStart => "SubagentStart",
+    SubagentStop => "SubagentStop",
+    UserPromptSubmit => "UserPromptSubmit",
+    PreToolUse => "PreToolUse",
+    PostToolUse => "PostToolUse",
+    PermissionRequest => "PermissionRequest",
+    PreCompact => "PreCompact",
+    Stop => "Stop",
+    Notification => "Notification",
+    PostToolUseFailure => "PostToolUseFailure",
+});
 
 impl HookEvent {
     /// All events in `hl_event` order (the digest order).
@@ -46,24 +66,6 @@ impl HookEvent {
     /// Index into per-event tables (0..12).
     pub fn index(self) -> usize {
         self as usize
-    }
-
-    /// PascalCase name: `hook_event_name`, Claude settings key, `hl_event_name`.
-    pub fn name(self) -> &'static str {
-        match self {
-            HookEvent::SessionStart => "SessionStart",
-            HookEvent::SessionEnd => "SessionEnd",
-            HookEvent::SubagentStart => "SubagentStart",
-            HookEvent::SubagentStop => "SubagentStop",
-            HookEvent::UserPromptSubmit => "UserPromptSubmit",
-            HookEvent::PreToolUse => "PreToolUse",
-            HookEvent::PostToolUse => "PostToolUse",
-            HookEvent::PermissionRequest => "PermissionRequest",
-            HookEvent::PreCompact => "PreCompact",
-            HookEvent::Stop => "Stop",
-            HookEvent::Notification => "Notification",
-            HookEvent::PostToolUseFailure => "PostToolUseFailure",
-        }
     }
 
     /// snake_case key: VT Code config key and the digest's `event` field.
@@ -95,7 +97,7 @@ impl HookEvent {
     }
 
     /// Decision events run their hooks one after another and stop early;
-    /// all other events run their hooks concurrently (SPEC §5.5).
+    /// all other events run their hooks concurrently.
     pub fn is_decision_event(self) -> bool {
         matches!(
             self,

@@ -17,6 +17,9 @@
 //! The core is safe Rust (`unsafe` is confined to the `ffi` module).
 #![deny(unsafe_code)]
 
+#[macro_use]
+mod enum_names;
+
 pub mod callback;
 pub mod config;
 pub mod engine;
@@ -31,7 +34,9 @@ pub mod payload;
 pub mod registry;
 pub mod runner;
 pub mod runtime;
-pub mod trust;
+
+/// The trust store (persisted approvals); part of the approval gate.
+pub use gate::trust;
 
 /// The C ABI (`include/hookline.h`). Exposed for hosts that link the rlib
 /// and want the constants; Rust code should use the safe API.
@@ -39,7 +44,7 @@ pub mod trust;
 #[doc(hidden)]
 pub mod ffi;
 
-pub use callback::{CallResult, HostCallback, Reply, SharedCallback};
+pub use callback::{CallResult, HostCallback, Rejected, Reply, SharedCallback};
 pub use error::{Error, Result, Status};
 pub use engine::{EngineOptions, HooksSource, LifecycleHookEngine};
 pub use event::HookEvent;

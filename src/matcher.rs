@@ -1,6 +1,7 @@
-//! Matchers: which configured hook groups run for an event (SPEC §5.1, §5.2).
+//! Matchers: which configured hook groups run for an event (the matcher
+//! rules of both config dialects, `docs/protocol.md`).
 //!
-//! Every matcher rule of the contract lives here:
+//! Every matcher rule lives here:
 //!
 //! - **VT Code dialect** ([`Matcher::vtcode`]): the pattern is trimmed;
 //!   absent, `""` or `"*"` match everything; anything else is a regular
@@ -14,9 +15,9 @@
 //!   (`.*Edit` matches `NotebookEdit`).
 //! - Matching is case-sensitive in both dialects.
 //! - [`match_subject`] says what an event's matcher is tested against (the
-//!   last column of the SPEC §5.2 table).
+//!   matcher column of the event table in `docs/protocol.md`).
 //!
-//! Choices where the contract is silent (documented here on purpose):
+//! Choices the hooks protocols leave open (documented here on purpose):
 //!
 //! - A Claude matcher is trimmed before it is classified, so `" * "` and
 //!   `"  "` match everything and `"mcp__.* "` is the regex `mcp__.*`.
@@ -145,7 +146,7 @@ fn field<'a>(input: &'a Value, name: &str) -> &'a str {
     input.get(name).and_then(Value::as_str).unwrap_or("")
 }
 
-/// What an event's matcher is tested against (SPEC §5.2, last column).
+/// What an event's matcher is tested against.
 /// `None` means the event ignores matchers (every group matches).
 ///
 /// SessionStart → the session trigger; SessionEnd → `reason`; Subagent* →

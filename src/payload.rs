@@ -1,5 +1,5 @@
-//! Event inputs and hook payloads (SPEC §5.2): which fields each event
-//! requires, the seed's enums, what a hook receives on stdin, and the
+//! Event inputs and hook payloads (`docs/protocol.md`): which fields each
+//! event requires, the enums of input values, what a hook receives on stdin, and the
 //! environment it runs with.
 
 use std::ffi::OsString;
@@ -76,7 +76,7 @@ const SESSION_END_REASONS: &[&str] = &["completed", "exit", "cancelled", "error"
 const COMPACT_TRIGGERS: &[&str] = &["manual", "auto", "recovery", "model_switch", "unknown"];
 const COMPACT_MODES: &[&str] = &["provider", "local", "unknown"];
 
-/// (field, kind, required) per event: the input table of SPEC §5.2.
+/// (field, kind, required) per event: the event input table.
 fn fields(event: HookEvent) -> &'static [(&'static str, Kind, bool)] {
     use Kind::*;
     match event {
@@ -155,7 +155,7 @@ fn kind_text(kind: Kind) -> String {
     }
 }
 
-/// Validate an event input (SPEC §5.2): an object with the event's required
+/// Validate an event input: an object with the event's required
 /// fields of the right types. Errors are `InvalidArgument` naming the field.
 pub fn validate_input(event: HookEvent, input: &Value) -> Result<()> {
     let obj = input
@@ -192,7 +192,7 @@ pub struct SessionFacts<'a> {
     pub trigger: SessionStartTrigger,
 }
 
-/// Build the payload a hook receives (SPEC §5.2): the engine's fields
+/// Build the payload a hook receives: the engine's fields
 /// (`session_id`, `transcript_path`, `cwd`, `hook_event_name`, `source` for
 /// SessionStart, `tool_use_id` for tool events) followed by every input
 /// field, passed through unchanged. The engine's `session_id`, `cwd` and
@@ -245,7 +245,7 @@ pub fn payload_bytes(payload: &Map<String, Value>) -> Vec<u8> {
     out
 }
 
-/// Environment settings of an engine (SPEC §5.2 "Environment").
+/// Environment settings of an engine (options `env` and `env_remove`).
 #[derive(Debug, Clone, Default)]
 pub struct EnvSettings {
     /// Option `env`: set after `env_remove` is applied.

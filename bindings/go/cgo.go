@@ -1,13 +1,14 @@
 package hookline
 
 /*
-#cgo CFLAGS: -I${SRCDIR}/../../include
-#cgo LDFLAGS: -L${SRCDIR}/../../target/release -lhookline -Wl,-rpath,${SRCDIR}/../../target/release
 #include <stdlib.h>
 #include <string.h>
 #include "hookline.h"
 */
 import "C"
+
+// The header is the copy in this directory, so the module builds from the
+// module cache and vendored; link_*.go choose how the library is linked.
 
 import (
 	"strings"

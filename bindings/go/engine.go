@@ -22,20 +22,20 @@ import (
 // Event is an hl_event: an agent lifecycle event.
 type Event int32
 
-// The twelve lifecycle events (SPEC §5).
+// The twelve lifecycle events (docs/protocol.md), numbered as in the C header.
 const (
-	EventSessionStart       Event = 0
-	EventSessionEnd         Event = 1
-	EventSubagentStart      Event = 2
-	EventSubagentStop       Event = 3
-	EventUserPromptSubmit   Event = 4
-	EventPreToolUse         Event = 5
-	EventPostToolUse        Event = 6
-	EventPermissionRequest  Event = 7
-	EventPreCompact         Event = 8
-	EventStop               Event = 9
-	EventNotification       Event = 10
-	EventPostToolUseFailure Event = 11
+	EventSessionStart       Event = C.HL_EVENT_SESSION_START
+	EventSessionEnd         Event = C.HL_EVENT_SESSION_END
+	EventSubagentStart      Event = C.HL_EVENT_SUBAGENT_START
+	EventSubagentStop       Event = C.HL_EVENT_SUBAGENT_STOP
+	EventUserPromptSubmit   Event = C.HL_EVENT_USER_PROMPT_SUBMIT
+	EventPreToolUse         Event = C.HL_EVENT_PRE_TOOL_USE
+	EventPostToolUse        Event = C.HL_EVENT_POST_TOOL_USE
+	EventPermissionRequest  Event = C.HL_EVENT_PERMISSION_REQUEST
+	EventPreCompact         Event = C.HL_EVENT_PRE_COMPACT
+	EventStop               Event = C.HL_EVENT_STOP
+	EventNotification       Event = C.HL_EVENT_NOTIFICATION
+	EventPostToolUseFailure Event = C.HL_EVENT_POST_TOOL_USE_FAILURE
 )
 
 // String returns the event's name ("PreToolUse", ...), as given by
@@ -54,15 +54,15 @@ func (ev Event) String() string {
 const cancelGrace = 2 * time.Second
 
 // Engine runs configured shell hooks and Go callback hooks at agent
-// lifecycle events (VT Code LifecycleHookEngine parity). All methods are
-// safe for concurrent use, also from inside callback hooks.
+// lifecycle events. All methods are safe for concurrent use, also from
+// inside callback hooks.
 type Engine struct {
 	ptr  *C.hl_engine
 	life *life
 	sink *failureSink
 }
 
-// NewEngine creates an engine from options (SPEC §5.1). Invalid options are
+// NewEngine creates an engine from options (docs/protocol.md). Invalid options are
 // ErrInvalidArgument, a bad hooks config ErrInvalidConfig, an unreadable
 // HooksFile ErrIO.
 func NewEngine(opts EngineOptions) (*Engine, error) {
@@ -167,7 +167,7 @@ func (e *Engine) AddCallbackHook(event Event, matcher, name string, fn func(payl
 		return err
 	}
 	defer freeC(cn)
-	h := newCallbackHandle(e.life, func(payload []byte) (CallbackReply, error) { return fn(payload) }, name, event.String(), e.sink)
+	h := newCallbackHandle(func(payload []byte) (CallbackReply, error) { return fn(payload) }, name, event.String(), e.sink)
 	var em *C.char
 	if st := C.hlgo_engine_add_callback_hook(e.ptr, C.hl_event(event), cm, cn, C.uintptr_t(h), &em); st != C.HL_OK {
 		deleteCallbackHandle(h) // a failed registration leaves user_data with us

@@ -817,7 +817,7 @@ func TestEngineLogHandlerReceivesMessages(t *testing.T) {
 	r, err := hookline.NewRegistry()
 	must(t, err)
 	defer r.Close()
-	// Replacing a callback logs a warning (SPEC §4).
+	// Replacing a callback logs a warning.
 	for i := 0; i < 2; i++ {
 		must(t, r.OnPreTurn("same", func(hookline.PreTurnContext) hookline.HookResult { return hookline.Allow() }))
 	}

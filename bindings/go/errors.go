@@ -13,21 +13,21 @@ import (
 // Status is an hl_status code returned by the C library.
 type Status int32
 
-// The hl_status values (SPEC §2).
+// The hl_status values, taken from the C header (docs/c-api.md).
 const (
-	StatusOK              Status = 0
-	StatusNullArgument    Status = 1
-	StatusInvalidUTF8     Status = 2
-	StatusInvalidJSON     Status = 3
-	StatusInvalidArgument Status = 4
-	StatusInvalidConfig   Status = 5
-	StatusNotFound        Status = 6
-	StatusCancelled       Status = 7
-	StatusWrongThread     Status = 8
-	StatusClosed          Status = 9
-	StatusIO              Status = 10
-	StatusPanic           Status = 11
-	StatusForked          Status = 12
+	StatusOK              Status = C.HL_OK
+	StatusNullArgument    Status = C.HL_ERR_NULL_ARGUMENT
+	StatusInvalidUTF8     Status = C.HL_ERR_INVALID_UTF8
+	StatusInvalidJSON     Status = C.HL_ERR_INVALID_JSON
+	StatusInvalidArgument Status = C.HL_ERR_INVALID_ARGUMENT
+	StatusInvalidConfig   Status = C.HL_ERR_INVALID_CONFIG
+	StatusNotFound        Status = C.HL_ERR_NOT_FOUND
+	StatusCancelled       Status = C.HL_ERR_CANCELLED
+	StatusWrongThread     Status = C.HL_ERR_WRONG_THREAD
+	StatusClosed          Status = C.HL_ERR_CLOSED
+	StatusIO              Status = C.HL_ERR_IO
+	StatusPanic           Status = C.HL_ERR_PANIC
+	StatusForked          Status = C.HL_ERR_FORKED
 )
 
 // String returns the C constant's name, e.g. "HL_ERR_INVALID_JSON".

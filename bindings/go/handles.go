@@ -45,22 +45,21 @@ func deleteHandle(h cgo.Handle) {
 // callback failure.
 type callbackFunc func(context []byte) (CallbackReply, error)
 
-// hostCallback is what a callback's cgo.Handle holds: the function, the
-// registry or engine it belongs to (which counts its live callbacks so that
-// Close can wait until hookline has released them all), and what a failure
-// report needs (its name, event or point, and the owner's failure handler).
+// hostCallback is what a callback's cgo.Handle holds: the function and what
+// a failure report needs (its name, event or point, and the owner's failure
+// handler). hookline calls its free_user_data (which deletes the handle)
+// exactly once, and before hl_engine_free / hl_registry_free return, so
+// Close needs no bookkeeping of its own.
 type hostCallback struct {
 	fn    callbackFunc
-	owner *life
 	name  string
 	where string
 	sink  *failureSink
 }
 
 // newCallbackHandle makes the handle passed as user_data for fn.
-func newCallbackHandle(owner *life, fn callbackFunc, name, where string, sink *failureSink) cgo.Handle {
-	owner.callbacks.Add(1)
-	return newHandle(&hostCallback{fn: fn, owner: owner, name: name, where: where, sink: sink})
+func newCallbackHandle(fn callbackFunc, name, where string, sink *failureSink) cgo.Handle {
+	return newHandle(&hostCallback{fn: fn, name: name, where: where, sink: sink})
 }
 
 // CallbackFailure describes a Go callback that failed: it returned an error,
@@ -130,11 +129,7 @@ func (hc *hostCallback) fail(err error, panicValue any, stack []byte) {
 // deleteCallbackHandle releases a callback's handle (from free_user_data, or
 // after a failed registration).
 func deleteCallbackHandle(h cgo.Handle) {
-	hc, _ := h.Value().(*hostCallback)
 	deleteHandle(h)
-	if hc != nil {
-		hc.owner.callbacks.Add(-1)
-	}
 }
 
 // inCallback reports whether the calling goroutine is running inside a

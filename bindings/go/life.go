@@ -1,13 +1,6 @@
 package hookline
 
-import (
-	"sync/atomic"
-	"time"
-)
-
-// releaseGrace bounds how long Close waits, after freeing the C handle, for
-// hookline to release callbacks that a finishing run still held.
-const releaseGrace = 2 * time.Second
+import "sync/atomic"
 
 // life guards a C handle against use after free without holding a lock
 // across C calls (callbacks may re-enter the binding from inside a call).
@@ -19,9 +12,6 @@ type life struct {
 	closing chan struct{} // closed by Close: wakes runs in flight
 	freed   chan struct{} // closed once the C handle is freed
 	free    func()
-	// callbacks counts this owner's callbacks whose handle hookline has not
-	// released yet.
-	callbacks atomic.Int64
 }
 
 func newLife(free func()) *life {
@@ -60,9 +50,9 @@ func (l *life) release() {
 }
 
 // close drops the owner's reference (once) and waits until the C handle is
-// freed and its callbacks released, except inside a hookline callback,
-// where waiting could deadlock: there the handle is freed when the last
-// call in progress returns.
+// freed (hookline has released every callback when its free returns),
+// except inside a hookline callback, where waiting could deadlock: there the
+// handle is freed when the last call in progress returns.
 func (l *life) close() {
 	if l.closed.CompareAndSwap(false, true) {
 		close(l.closing)
@@ -72,10 +62,4 @@ func (l *life) close() {
 		return
 	}
 	<-l.freed
-	// A run that has just delivered its result may drop its snapshot of the
-	// callbacks a moment after the free returned.
-	deadline := time.Now().Add(releaseGrace)
-	for l.callbacks.Load() > 0 && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
 }

@@ -16,7 +16,7 @@ import (
 // LogLevel is a hookline log level.
 type LogLevel int32
 
-// Log levels (SPEC §2).
+// Log levels (docs/c-api.md).
 const (
 	LogError LogLevel = 1
 	LogWarn  LogLevel = 2

@@ -11,25 +11,27 @@ hl_status hlgo_registry_register(hl_registry *registry, hl_hook_point point, con
 import "C"
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"sort"
 )
 
 // HookPoint is an hl_hook_point: where a registry callback runs.
 type HookPoint int32
 
-// The ten registry hook points (SPEC §4).
+// The ten registry hook points (docs/c-api.md), numbered as in the C header.
 const (
-	PointPreTurn            HookPoint = 0
-	PointPostTurn           HookPoint = 1
-	PointPreToolCallDecide  HookPoint = 2
-	PointPostToolCall       HookPoint = 3
-	PointOnCompaction       HookPoint = 4
-	PointOnSessionStart     HookPoint = 5
-	PointOnSessionEnd       HookPoint = 6
-	PointOnToolError        HookPoint = 7
-	PointOnInteraction      HookPoint = 8
-	PointTransformToolInput HookPoint = 9
+	PointPreTurn            HookPoint = C.HL_POINT_PRE_TURN
+	PointPostTurn           HookPoint = C.HL_POINT_POST_TURN
+	PointPreToolCallDecide  HookPoint = C.HL_POINT_PRE_TOOL_CALL_DECIDE
+	PointPostToolCall       HookPoint = C.HL_POINT_POST_TOOL_CALL
+	PointOnCompaction       HookPoint = C.HL_POINT_ON_COMPACTION
+	PointOnSessionStart     HookPoint = C.HL_POINT_ON_SESSION_START
+	PointOnSessionEnd       HookPoint = C.HL_POINT_ON_SESSION_END
+	PointOnToolError        HookPoint = C.HL_POINT_ON_TOOL_ERROR
+	PointOnInteraction      HookPoint = C.HL_POINT_ON_INTERACTION
+	PointTransformToolInput HookPoint = C.HL_POINT_TRANSFORM_TOOL_INPUT
 )
 
 // String returns the wire label ("pre_turn", ..., "transform_tool_input"),
@@ -173,10 +175,10 @@ type Entry struct {
 	CallbackID string    `json:"callback_id"`
 }
 
-// Registry is an in-process registry of named Go callbacks per hook point
-// (agy-bridge Hooks parity). Callbacks at a point run in registration
-// order; registering an existing (point, name) replaces it in place. All
-// methods are safe for concurrent use, also from inside callbacks.
+// Registry is an in-process registry of named Go callbacks per hook point.
+// Callbacks at a point run in registration order; registering an existing
+// (point, name) replaces it in place. All methods are safe for concurrent
+// use, also from inside callbacks.
 type Registry struct {
 	ptr  *C.hl_registry
 	life *life
@@ -241,7 +243,7 @@ func (r *Registry) register(point HookPoint, name string, fn callbackFunc) error
 		return err
 	}
 	defer freeC(cname)
-	h := newCallbackHandle(r.life, fn, name, where, r.sink)
+	h := newCallbackHandle(fn, name, where, r.sink)
 	var em *C.char
 	if st := C.hlgo_registry_register(r.ptr, C.hl_hook_point(point), cname, C.uintptr_t(h), &em); st != C.HL_OK {
 		deleteCallbackHandle(h) // a failed registration leaves user_data with us
@@ -511,22 +513,37 @@ func marshalWithExtra(v any, extra map[string]any) ([]byte, error) {
 	if err != nil || len(extra) == 0 {
 		return b, err
 	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(b, &m); err != nil {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(b, &fields); err != nil {
 		return nil, err
 	}
-	if m == nil {
-		m = map[string]json.RawMessage{}
-	}
-	for k, x := range extra {
-		if _, ok := m[k]; ok {
-			continue
+	keys := make([]string, 0, len(extra))
+	for k := range extra {
+		if _, ok := fields[k]; !ok {
+			keys = append(keys, k)
 		}
-		xb, err := json.Marshal(x)
+	}
+	sort.Strings(keys)
+	// The struct's fields keep their order; the extra fields follow, by name.
+	out := bytes.TrimRight(b, " \t\r\n")
+	out = append([]byte(nil), out[:len(out)-1]...) // drop the closing brace
+	empty := len(fields) == 0
+	for _, k := range keys {
+		kb, err := json.Marshal(k)
 		if err != nil {
 			return nil, err
 		}
-		m[k] = xb
+		xb, err := json.Marshal(extra[k])
+		if err != nil {
+			return nil, err
+		}
+		if !empty {
+			out = append(out, ',')
+		}
+		empty = false
+		out = append(out, kb...)
+		out = append(out, ':')
+		out = append(out, xb...)
 	}
-	return json.Marshal(m)
+	return append(out, '}'), nil
 }

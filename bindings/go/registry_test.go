@@ -404,6 +404,24 @@ func TestAliasesReachCallbacksAsCanonicalNamesAndExtraFieldsPassThrough(t *testi
 	}
 }
 
+func TestExtraFieldsFollowTheTypedFieldsInTheirOrder(t *testing.T) {
+	r := newRegistry(t)
+	var raw json.RawMessage
+	must(t, r.OnPreToolCallDecide("record", func(c hookline.PreToolCallDecideContext) hookline.HookResult {
+		raw = c.Raw
+		return hookline.Allow()
+	}))
+	_, err := r.RunPreToolCallDecide(hookline.PreToolCallDecideContext{
+		ToolName: "Edit", ToolArgs: json.RawMessage(`{"path":"a"}`),
+		Extra: map[string]any{"zeta": 1, "alpha": 2},
+	})
+	must(t, err)
+	want := `{"tool_name":"Edit","tool_args":{"path":"a"},"alpha":2,"zeta":1}`
+	if string(raw) != want {
+		t.Fatalf("context = %s, want %s", raw, want)
+	}
+}
+
 func TestCallbackMayReenterTheRegistry(t *testing.T) {
 	r := newRegistry(t)
 	must(t, r.OnPreTurn("reenter", func(hookline.PreTurnContext) hookline.HookResult {

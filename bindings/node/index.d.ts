@@ -1,4 +1,4 @@
-// Type declarations for the hookline Node binding (the contract is the repository's SPEC).
+// Type declarations for the hookline Node binding (the C API is documented in docs/c-api.md).
 
 /** Any JSON value. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -168,7 +168,7 @@ export interface RegistryOptions {
 }
 
 /**
- * Named in-process callbacks per hook point (agy-bridge `Hooks`). Callbacks
+ * Named in-process callbacks per hook point. Callbacks
  * are synchronous; a thrown exception (or returned Promise) is a callback
  * failure (at pre_tool_call_decide: deny with `hook '<name>' failed`).
  */

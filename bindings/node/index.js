@@ -1,6 +1,6 @@
 'use strict';
 // hookline for Node.js: the C ABI of libhookline through koffi.
-// See README.md; the contract is the repository's SPEC (§2-§6).
+// See README.md; the C API is documented in docs/c-api.md, the hooks protocol in docs/protocol.md.
 
 const { N, LIBRARY_PATH } = require('./lib/native');
 const { Status, HooklineError, AbortError } = require('./lib/errors');

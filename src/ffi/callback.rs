@@ -3,7 +3,7 @@
 use std::ffi::c_void;
 
 use super::*;
-use crate::callback::{CallResult, HostCallback, Reply};
+use crate::callback::{CallResult, HostCallback, Rejected, Reply};
 
 /// A C callback with its `user_data` and finalizer. The finalizer runs
 /// exactly once, when the last reference drops (never during a call, since
@@ -14,19 +14,28 @@ pub(crate) struct CCallback {
     free_user_data: hl_free_fn,
 }
 
-// SAFETY: the C contract says callbacks may be called from any thread and
+// SAFETY: callbacks are documented to be called from any thread, and
 // `user_data` is owned by hookline until `free_user_data` runs.
 unsafe impl Send for CCallback {}
 unsafe impl Sync for CCallback {}
 
 impl CCallback {
-    /// `Err(NULL_ARGUMENT)` when `cb` is NULL. Callers validate every other
-    /// argument first: once built, dropping the value runs `free_user_data`.
+    /// `Err(NULL_ARGUMENT)` when `cb` is NULL. Once built, dropping the
+    /// value runs `free_user_data`; a registration the core refuses hands
+    /// it back ([`hand_back`](Self::hand_back)), so that it does not.
     pub(crate) fn new(cb: hl_callback_fn, user_data: *mut c_void, free_user_data: hl_free_fn) -> Result<Self> {
         match cb {
             Some(cb) => Ok(CCallback { cb, user_data, free_user_data }),
             None => Err(Error::new(Status::NullArgument, "cb must not be NULL")),
         }
+    }
+
+    /// A refused registration: the caller keeps `user_data`
+    /// (`free_user_data` is not called); returns the error.
+    pub(crate) fn hand_back(rejected: Rejected<CCallback>) -> Error {
+        let Rejected { error, mut callback } = rejected;
+        callback.free_user_data = None;
+        error
     }
 }
 

@@ -1,41 +1,25 @@
-//! C ABI for the engine (`hl_engine_*`, SPEC §5). Conversions only: every
-//! rule lives in the core ([`crate::engine`]).
+//! C ABI for the engine (`hl_engine_*`; documented in `docs/c-api.md`).
+//! Conversions only: every rule lives in the core ([`crate::engine`]),
+//! including the fork rule and the rule that a blocking run is refused on
+//! hookline threads. Every fallible core method applies the fork rule
+//! itself; the calls onto the core's infallible accessors (digest,
+//! previews, transcript path) take the handle through `engine_checked`,
+//! which applies it first. (The check costs a `getpid`, so it is made once
+//! per call.)
 
 use std::ffi::{c_char, c_void};
-use std::sync::Arc;
 
 use super::callback::CCallback;
 use super::*;
 use crate::engine::LifecycleHookEngine;
 use crate::event::HookEvent;
-use crate::runtime;
 
-/// A lifecycle event number (a 32-bit integer; see the `HL_EVENT_*` constants).
-pub type hl_event = i32;
-/// SessionStart.
-pub const HL_EVENT_SESSION_START: hl_event = 0;
-/// SessionEnd.
-pub const HL_EVENT_SESSION_END: hl_event = 1;
-/// SubagentStart.
-pub const HL_EVENT_SUBAGENT_START: hl_event = 2;
-/// SubagentStop.
-pub const HL_EVENT_SUBAGENT_STOP: hl_event = 3;
-/// UserPromptSubmit.
-pub const HL_EVENT_USER_PROMPT_SUBMIT: hl_event = 4;
-/// PreToolUse.
-pub const HL_EVENT_PRE_TOOL_USE: hl_event = 5;
-/// PostToolUse.
-pub const HL_EVENT_POST_TOOL_USE: hl_event = 6;
-/// PermissionRequest.
-pub const HL_EVENT_PERMISSION_REQUEST: hl_event = 7;
-/// PreCompact.
-pub const HL_EVENT_PRE_COMPACT: hl_event = 8;
-/// Stop.
-pub const HL_EVENT_STOP: hl_event = 9;
-/// Notification.
-pub const HL_EVENT_NOTIFICATION: hl_event = 10;
-/// PostToolUseFailure.
-pub const HL_EVENT_POST_TOOL_USE_FAILURE: hl_event = 11;
+pub use super::abi::{
+    hl_event, HL_EVENT_NOTIFICATION, HL_EVENT_PERMISSION_REQUEST, HL_EVENT_POST_TOOL_USE,
+    HL_EVENT_POST_TOOL_USE_FAILURE, HL_EVENT_PRE_COMPACT, HL_EVENT_PRE_TOOL_USE, HL_EVENT_SESSION_END,
+    HL_EVENT_SESSION_START, HL_EVENT_STOP, HL_EVENT_SUBAGENT_START, HL_EVENT_SUBAGENT_STOP,
+    HL_EVENT_USER_PROMPT_SUBMIT,
+};
 
 /// Called exactly once per successful `hl_engine_run_async`, from a
 /// hookline thread: `HL_OK` with the outcome JSON, or an error status
@@ -52,13 +36,18 @@ pub struct hl_engine {
     engine: LifecycleHookEngine,
 }
 
-fn event_arg(event: hl_event) -> Result<HookEvent> {
-    HookEvent::from_i32(event).ok_or_else(|| Error::invalid_argument(format!("unknown event value {event}")))
-}
-
+/// The engine behind a handle, for core methods that apply the fork rule.
 unsafe fn engine_arg<'a>(e: *const hl_engine) -> Result<&'a LifecycleHookEngine> {
     non_null(e, "engine")?;
     Ok(&(*e).engine)
+}
+
+/// The engine behind a handle, after the core's fork rule (for the core's
+/// infallible accessors).
+unsafe fn engine_checked<'a>(e: *const hl_engine) -> Result<&'a LifecycleHookEngine> {
+    let engine = engine_arg(e)?;
+    engine.check_forked()?;
+    Ok(engine)
 }
 
 unsafe fn input_arg(input_json: *const c_char) -> Result<serde_json::Value> {
@@ -66,7 +55,7 @@ unsafe fn input_arg(input_json: *const c_char) -> Result<serde_json::Value> {
     Error::parse_json(text, "input_json")
 }
 
-/// Create an engine from options JSON (SPEC §5.1):
+/// Create an engine from options JSON (options in `docs/protocol.md`):
 /// `{"workspace": "/abs/dir", "session_id": "s-1", "trigger": "startup",
 /// "workspace_gated": false, "hooks": {...} | "hooks_toml": "..." |
 /// "hooks_file": "path", "transcript_path": null, "trust_store": null,
@@ -74,23 +63,24 @@ unsafe fn input_arg(input_json: *const c_char) -> Result<serde_json::Value> {
 /// On success `*out` receives the engine; on failure `*out` is NULL.
 #[no_mangle]
 pub unsafe extern "C" fn hl_engine_new(options_json: *const c_char, out: *mut *mut hl_engine, errmsg: *mut *mut c_char) -> hl_status {
-    out_clear(out);
-    call_status(errmsg, || {
+    ffi_status!(errmsg, clear [out], {
         non_null(out, "out")?;
         let text = unsafe { str_arg(options_json, "options_json")? };
         let engine = LifecycleHookEngine::from_options_json(text)?;
-        unsafe { out_write(out, Box::into_raw(Box::new(hl_engine { engine }))) };
+        unsafe { *out = Box::into_raw(Box::new(hl_engine { engine })) };
         Ok(())
     })
 }
 
 /// Free an engine (NULL is a no-op). Pending asynchronous runs are
-/// cancelled (their `done` receives `HL_ERR_CANCELLED`); this returns after
-/// every pending `done` has been called, except when called from a hookline
-/// thread (e.g. inside a `done`), where it does not wait.
+/// cancelled (their `done` receives `HL_ERR_CANCELLED`). This returns after
+/// every pending `done` has been called and every callback hook's
+/// `free_user_data` has run, except when called from a hookline thread
+/// (e.g. inside a `done`) or from inside a callback, where it does not
+/// wait: there each callback is released when the last run using it ends.
 #[no_mangle]
 pub unsafe extern "C" fn hl_engine_free(engine: *mut hl_engine) {
-    guard((), || {
+    ffi_value!((), {
         if engine.is_null() {
             return;
         }
@@ -101,11 +91,10 @@ pub unsafe extern "C" fn hl_engine_free(engine: *mut hl_engine) {
 }
 
 /// Run one event synchronously: blocks the calling thread, runs callback
-/// hooks on it, and returns the outcome JSON (SPEC §5.3) in
+/// hooks on it, and returns the outcome JSON (`docs/protocol.md`) in
 /// `*outcome_json` (free with `hl_string_free`). `input_json` is the event
-/// input (SPEC §5.2; `"{}"` for SessionStart). Returns
-/// `HL_ERR_WRONG_THREAD` on a hookline-owned thread (use
-/// `hl_engine_run_async` there).
+/// input (`"{}"` for SessionStart). Returns `HL_ERR_WRONG_THREAD` on a
+/// hookline-owned thread (use `hl_engine_run_async` there).
 #[no_mangle]
 pub unsafe extern "C" fn hl_engine_run(
     engine: *mut hl_engine,
@@ -114,20 +103,12 @@ pub unsafe extern "C" fn hl_engine_run(
     outcome_json: *mut *mut c_char,
     errmsg: *mut *mut c_char,
 ) -> hl_status {
-    out_clear(outcome_json);
-    call_status(errmsg, || {
+    ffi_status!(errmsg, clear [outcome_json], {
         let engine = unsafe { engine_arg(engine)? }.clone();
-        non_null(outcome_json, "outcome_json")?;
+        let out = string_out(outcome_json, "outcome_json")?;
         let event = event_arg(event)?;
         let input = unsafe { input_arg(input_json)? };
-        if runtime::on_hookline_thread() {
-            return Err(Error::new(
-                Status::WrongThread,
-                "hl_engine_run blocks and cannot be called from a hookline thread; use hl_engine_run_async",
-            ));
-        }
-        let text = engine.run_blocking_json(event, &input)?;
-        unsafe { out_write(outcome_json, to_c_string(text)) };
+        out.set(engine.run_blocking_json(event, &input)?);
         Ok(())
     })
 }
@@ -136,7 +117,7 @@ struct DoneTarget {
     f: unsafe extern "C" fn(*mut c_void, hl_status, *const c_char, *const c_char),
     user_data: *mut c_void,
 }
-// SAFETY: the contract says `done` is called from a hookline thread; the
+// SAFETY: `done` is documented to be called from a hookline thread; the
 // host's user_data must tolerate that.
 unsafe impl Send for DoneTarget {}
 
@@ -149,7 +130,7 @@ impl DoneTarget {
             }
             Err(e) => {
                 let msg = temp_c_string(&e.message);
-                unsafe { (self.f)(self.user_data, e.status as hl_status, std::ptr::null(), msg.as_ptr()) }
+                unsafe { (self.f)(self.user_data, status_of(&e), std::ptr::null(), msg.as_ptr()) }
             }
         }
     }
@@ -169,17 +150,16 @@ pub unsafe extern "C" fn hl_engine_run_async(
     run_id: *mut u64,
     errmsg: *mut *mut c_char,
 ) -> hl_status {
-    if !run_id.is_null() {
-        unsafe { *run_id = 0 };
-    }
-    call_status(errmsg, || {
+    ffi_status!(errmsg, clear [run_id], {
         let engine = unsafe { engine_arg(engine)? }.clone();
         let event = event_arg(event)?;
         let f = done.ok_or_else(|| Error::new(Status::NullArgument, "done must not be NULL"))?;
         let input = unsafe { input_arg(input_json)? };
         let target = DoneTarget { f, user_data };
         let id = engine.run_async(event, input, move |r| target.call(r))?;
-        unsafe { out_write(run_id, id) };
+        if !run_id.is_null() {
+            unsafe { *run_id = id };
+        }
         Ok(())
     })
 }
@@ -188,11 +168,11 @@ pub unsafe extern "C" fn hl_engine_run_async(
 /// `HL_ERR_CANCELLED`. `HL_ERR_NOT_FOUND` if unknown or already finished.
 #[no_mangle]
 pub unsafe extern "C" fn hl_engine_cancel(engine: *mut hl_engine, run_id: u64, errmsg: *mut *mut c_char) -> hl_status {
-    call_status(errmsg, || unsafe { engine_arg(engine)? }.cancel(run_id))
+    ffi_status!(errmsg, clear [], { unsafe { engine_arg(engine)? }.cancel(run_id) })
 }
 
-/// Add a callback hook for `event` (SPEC §5.1). `matcher` follows the
-/// Claude rule (NULL, `""`, `"*"` match all; an invalid regex is
+/// Add a callback hook for `event`. `matcher` follows the Claude Code rule
+/// (NULL, `""`, `"*"` match all; an invalid regex is
 /// `HL_ERR_INVALID_ARGUMENT`); `name` is required and not blank; an
 /// existing (event, name) is replaced in place (the old `free_user_data`
 /// runs). The callback receives the hook payload JSON and replies like a
@@ -211,15 +191,13 @@ pub unsafe extern "C" fn hl_engine_add_callback_hook(
     free_user_data: hl_free_fn,
     errmsg: *mut *mut c_char,
 ) -> hl_status {
-    call_status(errmsg, || {
+    ffi_status!(errmsg, clear [], {
         let engine = unsafe { engine_arg(engine)? };
-        engine.check_forked()?;
         let event = event_arg(event)?;
         let matcher = unsafe { opt_str_arg(matcher, "matcher")? };
         let name = unsafe { str_arg(name, "name")? };
-        LifecycleHookEngine::validate_callback_hook(matcher, name)?;
         let callback = CCallback::new(cb, user_data, free_user_data)?;
-        engine.add_callback_hook(event, matcher, name, Arc::new(callback))
+        engine.try_add_callback_hook(event, matcher, name, callback).map_err(CCallback::hand_back)
     })
 }
 
@@ -228,7 +206,7 @@ pub unsafe extern "C" fn hl_engine_add_callback_hook(
 /// reload changes nothing; runs in flight finish with their old config.
 #[no_mangle]
 pub unsafe extern "C" fn hl_engine_reload(engine: *mut hl_engine, options_json: *const c_char, errmsg: *mut *mut c_char) -> hl_status {
-    call_status(errmsg, || {
+    ffi_status!(errmsg, clear [], {
         let engine = unsafe { engine_arg(engine)? };
         let text = unsafe { str_arg(options_json, "options_json")? };
         engine.reload_json(text)
@@ -238,9 +216,8 @@ pub unsafe extern "C" fn hl_engine_reload(engine: *mut hl_engine, options_json: 
 /// Set the transcript path given to hooks (NULL clears it).
 #[no_mangle]
 pub unsafe extern "C" fn hl_engine_set_transcript_path(engine: *mut hl_engine, path_or_null: *const c_char, errmsg: *mut *mut c_char) -> hl_status {
-    call_status(errmsg, || {
-        let engine = unsafe { engine_arg(engine)? };
-        engine.check_forked()?;
+    ffi_status!(errmsg, clear [], {
+        let engine = unsafe { engine_checked(engine)? };
         let path = unsafe { opt_str_arg(path_or_null, "path")? };
         engine.update_transcript_path(path);
         Ok(())
@@ -251,28 +228,20 @@ pub unsafe extern "C" fn hl_engine_set_transcript_path(engine: *mut hl_engine, p
 /// `hl_string_free`, or NULL when none is set.
 #[no_mangle]
 pub unsafe extern "C" fn hl_engine_transcript_path(engine: *mut hl_engine, path_or_null: *mut *mut c_char, errmsg: *mut *mut c_char) -> hl_status {
-    out_clear(path_or_null);
-    call_status(errmsg, || {
-        let engine = unsafe { engine_arg(engine)? };
-        non_null(path_or_null, "path_or_null")?;
-        engine.check_forked()?;
-        if let Some(p) = engine.transcript_path() {
-            unsafe { out_write(path_or_null, to_c_string(p)) };
-        }
+    ffi_status!(errmsg, clear [path_or_null], {
+        let engine = unsafe { engine_checked(engine)? };
+        string_out(path_or_null, "path_or_null")?.set_opt(engine.transcript_path());
         Ok(())
     })
 }
 
-/// The lowercase hex SHA-256 digest of the configured command set
-/// (SPEC §5.6). Free `*hex` with `hl_string_free`.
+/// The lowercase hex SHA-256 digest of the configured command set (the
+/// approval gate, `docs/protocol.md`). Free `*hex` with `hl_string_free`.
 #[no_mangle]
 pub unsafe extern "C" fn hl_engine_command_digest(engine: *mut hl_engine, hex: *mut *mut c_char, errmsg: *mut *mut c_char) -> hl_status {
-    out_clear(hex);
-    call_status(errmsg, || {
-        let engine = unsafe { engine_arg(engine)? };
-        non_null(hex, "hex")?;
-        engine.check_forked()?;
-        unsafe { out_write(hex, to_c_string(engine.command_digest())) };
+    ffi_status!(errmsg, clear [hex], {
+        let engine = unsafe { engine_checked(engine)? };
+        string_out(hex, "hex")?.set(engine.command_digest());
         Ok(())
     })
 }
@@ -281,14 +250,10 @@ pub unsafe extern "C" fn hl_engine_command_digest(engine: *mut hl_engine, hex: *
 /// `{"event","matcher","command","timeout_seconds"}` in digest order.
 #[no_mangle]
 pub unsafe extern "C" fn hl_engine_command_previews(engine: *mut hl_engine, previews_json: *mut *mut c_char, errmsg: *mut *mut c_char) -> hl_status {
-    out_clear(previews_json);
-    call_status(errmsg, || {
-        let engine = unsafe { engine_arg(engine)? };
-        non_null(previews_json, "previews_json")?;
-        engine.check_forked()?;
-        let text = serde_json::to_string(&engine.command_previews())
-            .map_err(|e| Error::new(Status::Panic, format!("cannot serialise previews: {e}")))?;
-        unsafe { out_write(previews_json, to_c_string(text)) };
+    ffi_status!(errmsg, clear [previews_json], {
+        let engine = unsafe { engine_checked(engine)? };
+        let out = string_out(previews_json, "previews_json")?;
+        out.set(Error::to_json_string(&engine.command_previews(), "the previews")?);
         Ok(())
     })
 }
@@ -297,35 +262,24 @@ pub unsafe extern "C" fn hl_engine_command_previews(engine: *mut hl_engine, prev
 /// trust store (`HL_ERR_IO` and nothing approved if that fails).
 #[no_mangle]
 pub unsafe extern "C" fn hl_engine_approve_workspace_hooks(engine: *mut hl_engine, persist: bool, errmsg: *mut *mut c_char) -> hl_status {
-    call_status(errmsg, || unsafe { engine_arg(engine)? }.approve_workspace_hooks(persist))
+    ffi_status!(errmsg, clear [], { unsafe { engine_arg(engine)? }.approve_workspace_hooks(persist) })
 }
 
 /// Whether the engine gates workspace hooks (false for NULL).
 #[no_mangle]
 pub unsafe extern "C" fn hl_engine_workspace_gated(engine: *mut hl_engine) -> bool {
-    guard(false, || !engine.is_null() && unsafe { &(*engine).engine }.workspace_gated())
+    ffi_value!(false, { !engine.is_null() && unsafe { &(*engine).engine }.workspace_gated() })
 }
 
 /// Whether gated hooks still need approval (false for NULL, for an ungated
 /// engine, and for a gated engine with no commands).
 #[no_mangle]
 pub unsafe extern "C" fn hl_engine_workspace_hooks_need_approval(engine: *mut hl_engine) -> bool {
-    guard(false, || !engine.is_null() && unsafe { &(*engine).engine }.workspace_hooks_need_approval())
+    ffi_value!(false, { !engine.is_null() && unsafe { &(*engine).engine }.workspace_hooks_need_approval() })
 }
 
 /// The event's name, e.g. `"PreToolUse"` (static; NULL if unknown).
 #[no_mangle]
 pub extern "C" fn hl_event_name(event: hl_event) -> *const c_char {
-    guard(std::ptr::null(), || match HookEvent::from_i32(event) {
-        Some(e) => event_name_c(e),
-        None => std::ptr::null(),
-    })
-}
-
-fn event_name_c(e: HookEvent) -> *const c_char {
-    macro_rules! lit {
-        ($($v:ident),*) => { match e { $(HookEvent::$v => concat!(stringify!($v), "\0").as_ptr() as *const c_char),* } };
-    }
-    lit!(SessionStart, SessionEnd, SubagentStart, SubagentStop, UserPromptSubmit, PreToolUse, PostToolUse,
-         PermissionRequest, PreCompact, Stop, Notification, PostToolUseFailure)
+    ffi_value!(std::ptr::null(), { HookEvent::from_i32(event).map_or(std::ptr::null(), |e| e.c_name().as_ptr()) })
 }

@@ -2,12 +2,14 @@
 //! `extern "C"`; it converts C values to core types and back, and nothing
 //! else: hook semantics live in the core.
 //!
-//! Conventions (SPEC §2), implemented once here:
-//! - `call_status` wraps every fallible exported body: it clears `*errmsg`,
-//!   catches panics (`HL_ERR_PANIC`) and writes the error message.
-//! - `guard` wraps infallible ones (returns a default on panic).
-//! - `str_arg` validates a `const char *` (NULL, UTF-8).
-//! - `out_clear` / `out_write` implement "no partial successes".
+//! The conventions of `docs/c-api.md`, implemented once here:
+//! - every exported function's body is one `ffi_status!` (functions
+//!   returning `hl_status`: clears `*errmsg` and the out-parameters, catches
+//!   panics as `HL_ERR_PANIC`, writes the error message) or one
+//!   `ffi_value!` (the rest: a default on panic); a test checks it;
+//! - `str_arg` / `opt_str_arg` validate a `const char *` (NULL, UTF-8);
+//! - `string_out` is the one way a string is returned through `char **`;
+//! - the enums' numbers are in `abi.rs`, their names in the core.
 #![allow(non_camel_case_types)]
 #![allow(clippy::missing_safety_doc)]
 
@@ -16,40 +18,14 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::error::{Error, Result, Status};
 
+pub mod abi;
 pub mod callback;
 pub mod common;
 pub mod engine;
 pub mod registry;
 pub(crate) mod sys;
 
-/// Status code returned by every fallible function (a 32-bit integer).
-pub type hl_status = i32;
-/// Success.
-pub const HL_OK: hl_status = 0;
-/// A required pointer argument was NULL.
-pub const HL_ERR_NULL_ARGUMENT: hl_status = 1;
-/// A string argument was not valid UTF-8.
-pub const HL_ERR_INVALID_UTF8: hl_status = 2;
-/// A JSON argument did not parse (or was nested too deeply).
-pub const HL_ERR_INVALID_JSON: hl_status = 3;
-/// An argument had the wrong shape or value (names the field).
-pub const HL_ERR_INVALID_ARGUMENT: hl_status = 4;
-/// The hooks configuration is invalid (names the entry path).
-pub const HL_ERR_INVALID_CONFIG: hl_status = 5;
-/// The named callback or run does not exist.
-pub const HL_ERR_NOT_FOUND: hl_status = 6;
-/// The run was cancelled.
-pub const HL_ERR_CANCELLED: hl_status = 7;
-/// A blocking call was made from a hookline-owned thread.
-pub const HL_ERR_WRONG_THREAD: hl_status = 8;
-/// The handle is being freed.
-pub const HL_ERR_CLOSED: hl_status = 9;
-/// A file could not be read or written.
-pub const HL_ERR_IO: hl_status = 10;
-/// An internal panic was caught at the boundary.
-pub const HL_ERR_PANIC: hl_status = 11;
-/// The handle was created before fork() and used in the child.
-pub const HL_ERR_FORKED: hl_status = 12;
+pub use abi::*;
 
 /// Callback invoked by the registry and by engine callback hooks.
 ///
@@ -75,18 +51,81 @@ pub struct hl_reply {
     pub(crate) reply: crate::callback::Reply,
 }
 
-/// Write NULL into a pointer out-parameter (if the pointer itself is not NULL).
-pub(crate) unsafe fn out_clear<T>(out: *mut *mut T) {
-    if !out.is_null() {
-        *out = std::ptr::null_mut();
+/// Out-parameters the boundary clears before a body runs ("no partial
+/// successes": on failure every out-parameter is NULL, or 0).
+pub(crate) trait OutParam {
+    /// Write the empty value (if the pointer itself is not NULL).
+    unsafe fn clear(self);
+}
+
+impl<T> OutParam for *mut *mut T {
+    unsafe fn clear(self) {
+        if !self.is_null() {
+            *self = std::ptr::null_mut();
+        }
     }
 }
 
-/// Write a value into an out-parameter that was checked non-NULL.
-pub(crate) unsafe fn out_write<T>(out: *mut T, value: T) {
-    if !out.is_null() {
-        out.write(value);
+impl OutParam for *mut u64 {
+    unsafe fn clear(self) {
+        if !self.is_null() {
+            *self = 0;
+        }
     }
+}
+
+/// The body of every exported function returning `hl_status`:
+/// `ffi_status!(errmsg, clear [out, ...], { body })`. It writes NULL (or 0)
+/// into `*errmsg` and every listed out-parameter, runs the body under
+/// `catch_unwind` (a panic becomes `HL_ERR_PANIC`), and returns the status,
+/// with the error's message in `*errmsg` on failure.
+macro_rules! ffi_status {
+    ($errmsg:expr, clear [$($out:expr),* $(,)?], $body:block) => {{
+        $( unsafe { $crate::ffi::OutParam::clear($out) }; )*
+        $crate::ffi::status_boundary($errmsg, move || -> $crate::error::Result<()> { $body })
+    }};
+}
+
+/// The body of every exported function returning a value:
+/// `ffi_value!(default, { body })`; a panic returns `default`.
+macro_rules! ffi_value {
+    ($default:expr, $body:block) => {
+        $crate::ffi::value_boundary($default, move || $body)
+    };
+}
+
+pub(crate) use {ffi_status, ffi_value};
+
+/// See [`ffi_status!`].
+pub(crate) fn status_boundary<F>(errmsg: *mut *mut c_char, body: F) -> hl_status
+where
+    F: FnOnce() -> Result<()>,
+{
+    unsafe { errmsg.clear() };
+    let result = match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(r) => r,
+        Err(payload) => Err(Error::new(
+            Status::Panic,
+            format!("internal error (panic caught at the C boundary): {}", crate::callback::panic_message(&*payload)),
+        )),
+    };
+    match result {
+        Ok(()) => HL_OK,
+        Err(e) => {
+            if !errmsg.is_null() {
+                unsafe { *errmsg = to_c_string(e.message.clone()) };
+            }
+            status_of(&e)
+        }
+    }
+}
+
+/// See [`ffi_value!`].
+pub(crate) fn value_boundary<T, F>(default: T, body: F) -> T
+where
+    F: FnOnce() -> T,
+{
+    catch_unwind(AssertUnwindSafe(body)).unwrap_or(default)
 }
 
 /// Check that a required pointer is not NULL.
@@ -115,6 +154,32 @@ pub(crate) unsafe fn opt_str_arg<'a>(p: *const c_char, what: &str) -> Result<Opt
     }
 }
 
+/// A `char **` out-parameter that receives a string the caller frees with
+/// `hl_string_free`: the one way strings are returned. Made by
+/// [`string_out`] (NULL is `HL_ERR_NULL_ARGUMENT`), written by
+/// [`set`](Self::set) once the call has succeeded.
+pub(crate) struct StringOut(*mut *mut c_char);
+
+/// Check a required `char **` out-parameter.
+pub(crate) fn string_out(p: *mut *mut c_char, what: &str) -> Result<StringOut> {
+    non_null(p, what)?;
+    Ok(StringOut(p))
+}
+
+impl StringOut {
+    /// Hand `s` to the caller.
+    pub(crate) fn set(self, s: String) {
+        unsafe { *self.0 = to_c_string(s) };
+    }
+
+    /// Hand `s` to the caller, or leave NULL for `None`.
+    pub(crate) fn set_opt(self, s: Option<String>) {
+        if let Some(s) = s {
+            self.set(s);
+        }
+    }
+}
+
 /// Hand a Rust string to C (freed with `hl_string_free`). Interior NULs,
 /// which cannot cross as C strings, are replaced by U+FFFD.
 pub(crate) fn to_c_string(s: String) -> *mut c_char {
@@ -134,35 +199,33 @@ pub(crate) fn temp_c_string(s: &str) -> CString {
     CString::new(s).unwrap_or_else(|_| CString::new(s.replace('\0', "\u{FFFD}")).unwrap_or_default())
 }
 
-
-/// Run a fallible exported body: clear `*errmsg`, catch panics, report errors.
-pub(crate) fn call_status<F>(errmsg: *mut *mut c_char, body: F) -> hl_status
-where
-    F: FnOnce() -> Result<()>,
-{
-    unsafe { out_clear(errmsg) };
-    let result = match catch_unwind(AssertUnwindSafe(body)) {
-        Ok(r) => r,
-        Err(payload) => Err(Error::new(
-            Status::Panic,
-            format!("internal error (panic caught at the C boundary): {}", crate::callback::panic_message(&*payload)),
-        )),
-    };
-    match result {
-        Ok(()) => HL_OK,
-        Err(e) => {
-            if !errmsg.is_null() {
-                unsafe { *errmsg = to_c_string(e.message) };
+#[cfg(test)]
+mod tests {
+    /// The boundary is structural: every exported function's body is one
+    /// `ffi_status!` or `ffi_value!`, so none can miss the panic boundary or
+    /// the clearing of its out-parameters.
+    #[test]
+    fn every_exported_function_goes_through_the_boundary() {
+        let files = [
+            ("common.rs", include_str!("common.rs")),
+            ("engine.rs", include_str!("engine.rs")),
+            ("registry.rs", include_str!("registry.rs")),
+        ];
+        let mut count = 0;
+        for (file, text) in files {
+            let exported = text.matches("#[no_mangle]").count();
+            assert_eq!(exported, text.matches("extern \"C\" fn hl_").count(), "{file}: an export not named hl_*");
+            for (at, _) in text.match_indices("extern \"C\" fn hl_") {
+                let rest = &text[at..];
+                let name: String = rest["extern \"C\" fn ".len()..].chars().take_while(|c| *c != '(').collect();
+                let body = rest[rest.find('{').expect("a body")+1..].trim_start();
+                assert!(
+                    body.starts_with("ffi_status!(") || body.starts_with("ffi_value!("),
+                    "{file}: {name} does not go through ffi_status!/ffi_value!"
+                );
+                count += 1;
             }
-            e.status as hl_status
         }
+        assert!(count >= 29, "expected every exported function, found {count}");
     }
-}
-
-/// Run an infallible exported body; a panic yields `default`.
-pub(crate) fn guard<T, F>(default: T, body: F) -> T
-where
-    F: FnOnce() -> T,
-{
-    catch_unwind(AssertUnwindSafe(body)).unwrap_or(default)
 }

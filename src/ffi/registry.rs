@@ -1,36 +1,19 @@
-//! C ABI for the registry (`hl_registry_*`): conversions onto
-//! [`crate::registry::Hooks`]; the semantics live in the core.
+//! C ABI for the registry (`hl_registry_*`; documented in
+//! `docs/c-api.md`): conversions onto [`crate::registry::Hooks`]; the
+//! semantics live in the core.
 
 use std::ffi::{c_char, c_void};
 use std::sync::Arc;
 
 use super::callback::CCallback;
 use super::*;
-use crate::registry::{validate_name, HookPoint, Hooks};
+use crate::registry::{HookPoint, Hooks};
 
-/// A registry hook point (a 32-bit integer in the ABI): `HL_POINT_*`.
-/// Any other value is rejected with `HL_ERR_INVALID_ARGUMENT`.
-pub type hl_hook_point = i32;
-/// `pre_turn`: before a turn; deny blocks the prompt.
-pub const HL_POINT_PRE_TURN: hl_hook_point = 0;
-/// `post_turn`: after a turn (observer).
-pub const HL_POINT_POST_TURN: hl_hook_point = 1;
-/// `pre_tool_call_decide`: before a tool call; deny blocks it, `modified_args` rewrite it.
-pub const HL_POINT_PRE_TOOL_CALL_DECIDE: hl_hook_point = 2;
-/// `post_tool_call`: after a tool call (observer).
-pub const HL_POINT_POST_TOOL_CALL: hl_hook_point = 3;
-/// `on_compaction`: context compaction (observer).
-pub const HL_POINT_ON_COMPACTION: hl_hook_point = 4;
-/// `on_session_start`: a session starts (observer).
-pub const HL_POINT_ON_SESSION_START: hl_hook_point = 5;
-/// `on_session_end`: a session ends (observer).
-pub const HL_POINT_ON_SESSION_END: hl_hook_point = 6;
-/// `on_tool_error`: a tool call failed (observer).
-pub const HL_POINT_ON_TOOL_ERROR: hl_hook_point = 7;
-/// `on_interaction`: a user interaction; deny blocks, a failing callback never does.
-pub const HL_POINT_ON_INTERACTION: hl_hook_point = 8;
-/// `transform_tool_input`: chained rewrites of a tool call's arguments.
-pub const HL_POINT_TRANSFORM_TOOL_INPUT: hl_hook_point = 9;
+pub use super::abi::{
+    hl_hook_point, HL_POINT_ON_COMPACTION, HL_POINT_ON_INTERACTION, HL_POINT_ON_SESSION_END,
+    HL_POINT_ON_SESSION_START, HL_POINT_ON_TOOL_ERROR, HL_POINT_POST_TOOL_CALL, HL_POINT_POST_TURN,
+    HL_POINT_PRE_TOOL_CALL_DECIDE, HL_POINT_PRE_TURN, HL_POINT_TRANSFORM_TOOL_INPUT,
+};
 
 /// An in-process hook registry (opaque). Create with `hl_registry_new`,
 /// release with `hl_registry_free`. Every function may be called on it from
@@ -39,12 +22,6 @@ pub struct hl_registry {
     /// Shared with runs in flight, so freeing the handle from inside a
     /// callback never pulls the registry out from under its run.
     hooks: Arc<Hooks>,
-}
-
-fn point_arg(point: hl_hook_point) -> Result<HookPoint> {
-    HookPoint::from_i32(point).ok_or_else(|| {
-        Error::invalid_argument(format!("unknown hook point {point} (valid: 0..=9, HL_POINT_*)"))
-    })
 }
 
 /// Clone the registry's `Arc` (the handle itself is not used afterwards, so
@@ -58,18 +35,21 @@ unsafe fn hooks_arg(registry: *const hl_registry) -> Result<Arc<Hooks>> {
 /// Release it with `hl_registry_free`.
 #[no_mangle]
 pub extern "C" fn hl_registry_new() -> *mut hl_registry {
-    guard(std::ptr::null_mut(), || Box::into_raw(Box::new(hl_registry { hooks: Arc::new(Hooks::new()) })))
+    ffi_value!(std::ptr::null_mut(), { Box::into_raw(Box::new(hl_registry { hooks: Arc::new(Hooks::new()) })) })
 }
 
 /// Release a registry (NULL is a no-op). Every registered callback's
-/// `free_user_data` runs exactly once: now, or, for a callback whose run is
-/// in flight (e.g. when called from inside a callback), when that run
-/// finishes. Do not use the handle afterwards.
+/// `free_user_data` runs exactly once, and has run when this returns; when
+/// called from inside a callback (or on a hookline thread), a callback whose
+/// run is in flight is released when that run finishes instead. Do not use
+/// the handle afterwards.
 #[no_mangle]
 pub unsafe extern "C" fn hl_registry_free(registry: *mut hl_registry) {
-    guard((), || {
+    ffi_value!((), {
         if !registry.is_null() {
-            drop(unsafe { Box::from_raw(registry) });
+            let boxed = unsafe { Box::from_raw(registry) };
+            boxed.hooks.release_all();
+            drop(boxed);
         }
     })
 }
@@ -97,15 +77,12 @@ pub unsafe extern "C" fn hl_registry_register(
     free_user_data: hl_free_fn,
     errmsg: *mut *mut c_char,
 ) -> hl_status {
-    call_status(errmsg, || {
+    ffi_status!(errmsg, clear [], {
         let hooks = unsafe { hooks_arg(registry)? };
         let point = point_arg(point)?;
         let name = unsafe { str_arg(name, "name")? };
-        validate_name(name)?;
-        // Everything is validated: from here on the registry owns user_data.
         let callback = CCallback::new(cb, user_data, free_user_data)?;
-        hooks.register_json(point, name, Arc::new(callback))?;
-        Ok(())
+        hooks.try_register_json(point, name, callback).map_err(CCallback::hand_back)
     })
 }
 
@@ -119,7 +96,7 @@ pub unsafe extern "C" fn hl_registry_unregister(
     name: *const c_char,
     errmsg: *mut *mut c_char,
 ) -> hl_status {
-    call_status(errmsg, || {
+    ffi_status!(errmsg, clear [], {
         let hooks = unsafe { hooks_arg(registry)? };
         let point = point_arg(point)?;
         let name = unsafe { str_arg(name, "name")? };
@@ -128,7 +105,7 @@ pub unsafe extern "C" fn hl_registry_unregister(
 }
 
 /// Run the callbacks at `point` on `context_json` (a JSON object with the
-/// point's fields, SPEC §4) and write the result
+/// point's fields, `docs/c-api.md`) and write the result
 /// `{"allow":bool,"message":str,"tool_args":any,"errors":[{"name","message"}]}`
 /// to `*result_json` (free with `hl_string_free`).
 ///
@@ -149,14 +126,12 @@ pub unsafe extern "C" fn hl_registry_run(
     result_json: *mut *mut c_char,
     errmsg: *mut *mut c_char,
 ) -> hl_status {
-    unsafe { out_clear(result_json) };
-    call_status(errmsg, || {
+    ffi_status!(errmsg, clear [result_json], {
         let hooks = unsafe { hooks_arg(registry)? };
-        non_null(result_json, "result_json")?;
+        let out = string_out(result_json, "result_json")?;
         let point = point_arg(point)?;
         let context = unsafe { str_arg(context_json, "context_json")? };
-        let out = hooks.run_json_str(point, context)?;
-        unsafe { out_write(result_json, to_c_string(out)) };
+        out.set(hooks.run_json_str(point, context)?);
         Ok(())
     })
 }
@@ -170,12 +145,9 @@ pub unsafe extern "C" fn hl_registry_entries(
     entries_json: *mut *mut c_char,
     errmsg: *mut *mut c_char,
 ) -> hl_status {
-    unsafe { out_clear(entries_json) };
-    call_status(errmsg, || {
+    ffi_status!(errmsg, clear [entries_json], {
         let hooks = unsafe { hooks_arg(registry)? };
-        non_null(entries_json, "entries_json")?;
-        let out = hooks.entries_json();
-        unsafe { out_write(entries_json, to_c_string(out)) };
+        string_out(entries_json, "entries_json")?.set(hooks.entries_json());
         Ok(())
     })
 }
@@ -184,19 +156,5 @@ pub unsafe extern "C" fn hl_registry_entries(
 /// static, do not free). NULL for an unknown value.
 #[no_mangle]
 pub extern "C" fn hl_point_name(point: hl_hook_point) -> *const c_char {
-    guard(std::ptr::null(), || {
-        macro_rules! lit {
-            ($($v:ident => $n:literal),*) => {
-                match HookPoint::from_i32(point) {
-                    $(Some(HookPoint::$v) => concat!($n, "\0").as_ptr() as *const c_char,)*
-                    None => std::ptr::null(),
-                }
-            };
-        }
-        lit!(PreTurn => "pre_turn", PostTurn => "post_turn", PreToolCallDecide => "pre_tool_call_decide",
-             PostToolCall => "post_tool_call", OnCompaction => "on_compaction",
-             OnSessionStart => "on_session_start", OnSessionEnd => "on_session_end",
-             OnToolError => "on_tool_error", OnInteraction => "on_interaction",
-             TransformToolInput => "transform_tool_input")
-    })
+    ffi_value!(std::ptr::null(), { HookPoint::from_i32(point).map_or(std::ptr::null(), |p| p.c_label().as_ptr()) })
 }

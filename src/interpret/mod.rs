@@ -1,4 +1,5 @@
-//! Reading hook results (SPEC §5.4) and merging them into outcomes (§5.3).
+//! Reading hook results and merging them into outcomes (the exit-code and
+//! JSON tables of `docs/protocol.md`).
 //!
 //! Pure, synchronous code: the engine runs the hooks and feeds each result,
 //! in configuration order, to an [`EventInterpreter`]; `absorb` says when a
@@ -20,7 +21,7 @@
 //! | Stop | `stop.rs` |
 //! | SessionEnd, SubagentStart, SubagentStop, PreCompact, Notification | `observe.rs` |
 //!
-//! Choices where the contract is silent (shared by all events):
+//! Choices the hooks protocols leave open (shared by all events):
 //! - A timed-out hook's partial output is not read (only the timeout counts).
 //! - stdout that parses as a JSON value other than an object (`42`, `"x"`,
 //!   `[1]`) carries no fields and is read as plain text.
@@ -75,7 +76,7 @@ pub struct HookExecution {
 }
 
 impl HookExecution {
-    /// The result of a callback hook, read as a command's (SPEC §5.1, §5.4):
+    /// The result of a callback hook, read as a command's:
     /// return 0 → exit 0, otherwise exit 1; a JSON reply is the stdout (a
     /// JSON string reply is the plain text it holds); `hl_reply_deny(msg)` →
     /// exit 2 with `msg` as stderr whatever the callback returned;
@@ -286,7 +287,6 @@ impl Shared {
         }
     }
 
-    /// The timeout message (an error on every event). Returns its text.
     /// The error for a hook whose exit status was lost; returns its text.
     pub(crate) fn status_lost(&mut self, run: &HookRun) -> String {
         let text = format!("{} {UNKNOWN_STATUS}", run.who());
@@ -294,6 +294,7 @@ impl Shared {
         text
     }
 
+    /// The timeout message (an error on every event); returns its text.
     pub(crate) fn timed_out(&mut self, run: &HookRun) -> String {
         let text = if run.timeout_seconds > 0 {
             format!("{} timed out after {} s", run.who(), run.timeout_seconds)

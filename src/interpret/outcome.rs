@@ -1,7 +1,7 @@
-//! The outcome of one engine run (SPEC §5.3): the execution report of every
+//! The outcome of one engine run (`docs/protocol.md`): the execution report of every
 //! hook, the messages hooks produced, and the per-event decision fields.
 //!
-//! Every type here serialises to exactly the JSON of the contract:
+//! Every type here serialises to exactly the documented JSON:
 //! [`HookOutcome::to_json`] is what `hl_engine_run` returns as
 //! `outcome_json`. The common fields (`messages`, `continue`,
 //! `stop_reason`, `hooks`) live in [`CommonOutcome`], flattened into each
@@ -20,7 +20,7 @@ pub enum HookKind {
     Callback,
 }
 
-/// One entry of the `hooks` execution report (SPEC §5.3).
+/// One entry of the `hooks` execution report.
 ///
 /// Serialises as `{"kind","command","name","exit_code","timed_out",
 /// "duration_ms","stdout_truncated","stderr_truncated","skipped"}`, plus
@@ -54,7 +54,7 @@ impl HookReport {
     /// The `skipped` value of a command the workspace gate did not run.
     pub const NOT_APPROVED: &'static str = "not_approved";
 
-    /// The report of a command skipped by the workspace gate (SPEC §5.6):
+    /// The report of a command skipped by the workspace gate:
     /// `"skipped":"not_approved"`, `exit_code` null, `timed_out` false,
     /// `duration_ms` 0.
     pub fn not_approved(command: &str) -> HookReport {
@@ -247,7 +247,7 @@ pub enum PermissionScope {
     Permanent,
 }
 
-/// A PermissionRequest decision (SPEC §5.3).
+/// A PermissionRequest decision.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PermissionDecision {
     /// Allow or deny.
@@ -305,7 +305,7 @@ pub enum HookOutcome {
 }
 
 impl HookOutcome {
-    /// The outcome JSON of SPEC §5.3 (every key present, `null` where null).
+    /// The outcome JSON (every key present, `null` where null).
     pub fn to_json(&self) -> Value {
         // Serialising these types cannot fail: every map key is a string.
         serde_json::to_value(self).unwrap_or(Value::Null)

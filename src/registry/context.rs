@@ -1,4 +1,4 @@
-//! Hook-point contexts (SPEC §4): the typed structs Rust callbacks receive,
+//! Hook-point contexts (`docs/c-api.md`): the typed structs Rust callbacks receive,
 //! and the validation that turns a JSON context into its canonical form.
 //!
 //! Canonical form: a JSON object with every alias replaced by its canonical
@@ -197,19 +197,19 @@ impl InteractionContext {
     }
 }
 
-/// agy-bridge name of [`ToolCallContext`].
+/// Another name of [`ToolCallContext`], after its hook point.
 pub type PreToolCallDecideContext = ToolCallContext;
-/// agy-bridge name of [`ToolResultContext`].
+/// Another name of [`ToolResultContext`], after its hook point.
 pub type PostToolCallContext = ToolResultContext;
-/// agy-bridge name of [`ToolErrorContext`].
+/// Another name of [`ToolErrorContext`], after its hook point.
 pub type OnToolErrorContext = ToolErrorContext;
-/// agy-bridge name of [`SessionContext`] at session start.
+/// Another name of [`SessionContext`] at session start, after its hook point.
 pub type OnSessionStartContext = SessionContext;
-/// agy-bridge name of [`SessionContext`] at session end.
+/// Another name of [`SessionContext`] at session end, after its hook point.
 pub type OnSessionEndContext = SessionContext;
-/// agy-bridge name of [`CompactionContext`].
+/// Another name of [`CompactionContext`], after its hook point.
 pub type OnCompactionContext = CompactionContext;
-/// agy-bridge name of [`InteractionContext`].
+/// Another name of [`InteractionContext`], after its hook point.
 pub type OnInteractionContext = InteractionContext;
 
 /// What one callback call produced, before the run semantics apply it.

@@ -1,4 +1,6 @@
-//! In-process hook registry (agy-bridge `Hooks` parity). SPEC §4.
+//! The in-process hook registry: named host callbacks per hook point, run
+//! in registration order and combined into one result (the points and
+//! their semantics are in `docs/c-api.md`).
 //!
 //! A [`Hooks`] registry holds named callbacks per [`HookPoint`], in one
 //! global registration order. Running a point calls its callbacks in that
@@ -39,16 +41,17 @@
 //! ```
 
 use std::fmt;
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::callback::SharedCallback;
+use crate::callback::{CallbackSlot, HostCallback, Rejected, SharedCallback, Snapshot};
 use crate::error::{Error, Result};
 use crate::hl_warn;
 
 mod context;
+mod point;
 mod run;
 
 pub use context::{
@@ -56,87 +59,11 @@ pub use context::{
     OnSessionStartContext, OnToolErrorContext, PostToolCallContext, PostTurnContext, PreToolCallDecideContext,
     PreTurnContext, SessionContext, SessionInfo, ToolCallContext, ToolErrorContext, ToolResultContext,
 };
+pub use point::HookPoint;
 use context::canonicalize;
 use run::Ctx;
 
-/// A point of the agent lifecycle where registry callbacks run. The
-/// discriminants are the `hl_hook_point` numbers of the C ABI; the serde form
-/// is the wire label (`"pre_turn"`, …).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[repr(i32)]
-pub enum HookPoint {
-    /// Before the model processes a turn (decide: may block the prompt).
-    PreTurn = 0,
-    /// After the model completed a turn (observer).
-    PostTurn = 1,
-    /// Before a tool call runs (decide: allow/deny, may modify the args).
-    PreToolCallDecide = 2,
-    /// After a tool call returned (observer).
-    PostToolCall = 3,
-    /// When the context window is compacted (observer).
-    OnCompaction = 4,
-    /// When a session starts (observer).
-    OnSessionStart = 5,
-    /// When a session ends (observer).
-    OnSessionEnd = 6,
-    /// When a tool call failed (observer).
-    OnToolError = 7,
-    /// On each user interaction (decide; a failing callback never blocks).
-    OnInteraction = 8,
-    /// Rewrite a tool call's arguments (chained transforms).
-    TransformToolInput = 9,
-}
-
-impl HookPoint {
-    /// All points in `hl_hook_point` order.
-    pub const ALL: [HookPoint; 10] = [
-        HookPoint::PreTurn,
-        HookPoint::PostTurn,
-        HookPoint::PreToolCallDecide,
-        HookPoint::PostToolCall,
-        HookPoint::OnCompaction,
-        HookPoint::OnSessionStart,
-        HookPoint::OnSessionEnd,
-        HookPoint::OnToolError,
-        HookPoint::OnInteraction,
-        HookPoint::TransformToolInput,
-    ];
-
-    /// The point for an `hl_hook_point` number, `None` when out of range.
-    pub fn from_i32(v: i32) -> Option<HookPoint> {
-        Self::ALL.get(usize::try_from(v).ok()?).copied()
-    }
-
-    /// The wire label, e.g. `"pre_tool_call_decide"`.
-    pub const fn label(self) -> &'static str {
-        match self {
-            HookPoint::PreTurn => "pre_turn",
-            HookPoint::PostTurn => "post_turn",
-            HookPoint::PreToolCallDecide => "pre_tool_call_decide",
-            HookPoint::PostToolCall => "post_tool_call",
-            HookPoint::OnCompaction => "on_compaction",
-            HookPoint::OnSessionStart => "on_session_start",
-            HookPoint::OnSessionEnd => "on_session_end",
-            HookPoint::OnToolError => "on_tool_error",
-            HookPoint::OnInteraction => "on_interaction",
-            HookPoint::TransformToolInput => "transform_tool_input",
-        }
-    }
-
-    /// Look up a wire label (exact).
-    pub fn from_label(label: &str) -> Option<HookPoint> {
-        Self::ALL.iter().copied().find(|p| p.label() == label)
-    }
-}
-
-impl fmt::Display for HookPoint {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.label())
-    }
-}
-
-/// A decision (mirrors agy-bridge's `HookResult`), returned by decide
+/// A decision, returned by decide
 /// callbacks and by the decide runs.
 ///
 /// `modified_args`, when a `pre_tool_call_decide` callback sets it, must be a
@@ -185,7 +112,7 @@ impl Default for HookResult {
     }
 }
 
-/// A callback returning `()` allows (agy-bridge `on_pre_turn` closures).
+/// A callback returning `()` allows.
 impl From<()> for HookResult {
     fn from(_: ()) -> Self {
         Self::allow()
@@ -317,12 +244,12 @@ struct Entry {
     callback: HookCallback,
 }
 
-/// The registry: named callbacks per [`HookPoint`] (agy-bridge `Hooks`).
+/// The registry: named callbacks per [`HookPoint`].
 ///
 /// Entries live in a copy-on-write list: a run clones an `Arc` of the
 /// current list (its snapshot) and calls callbacks without any lock held.
 pub struct Hooks {
-    entries: RwLock<Arc<Vec<Entry>>>,
+    entries: CallbackSlot<Entry>,
 }
 
 impl Default for Hooks {
@@ -401,30 +328,34 @@ macro_rules! decide_registration {
 impl Hooks {
     /// An empty registry.
     pub fn new() -> Self {
-        Hooks { entries: RwLock::new(Arc::new(Vec::new())) }
+        Hooks { entries: CallbackSlot::new() }
     }
 
-    fn snapshot(&self) -> Arc<Vec<Entry>> {
-        self.entries.read().unwrap_or_else(|e| e.into_inner()).clone()
+    fn snapshot(&self) -> Snapshot<'_, Entry> {
+        self.entries.snapshot()
     }
 
     /// Apply `edit` to a copy of the entry list and publish it. The old
     /// list is dropped after the lock is released, so callback finalizers
     /// (host code) never run under the lock.
     fn update<R>(&self, edit: impl FnOnce(&mut Vec<Entry>) -> R) -> R {
-        let old;
-        let out;
-        {
-            let mut guard = self.entries.write().unwrap_or_else(|e| e.into_inner());
-            let mut list: Vec<Entry> = guard
+        self.entries.update(|current| {
+            let mut list: Vec<Entry> = current
                 .iter()
                 .map(|e| Entry { point: e.point, name: e.name.clone(), callback: e.callback.clone() })
                 .collect();
-            out = edit(&mut list);
-            old = std::mem::replace(&mut *guard, Arc::new(list));
-        }
-        drop(old);
-        out
+            let out = edit(&mut list);
+            (list, out)
+        })
+    }
+
+    /// Unregister every callback and return once each has been released
+    /// (for C callbacks: their `free_user_data` has run), except when called
+    /// from inside a host callback or on a hookline thread, where waiting
+    /// could wait for the caller itself: there each callback is released
+    /// when the last run using it ends.
+    pub fn release_all(&self) {
+        self.entries.close();
     }
 
     /// Register a named callback at its point. An existing callback with the
@@ -436,6 +367,11 @@ impl Hooks {
     pub fn register(&self, name: impl Into<String>, callback: HookCallback) -> Result<&Self> {
         let name = name.into();
         validate_name(&name)?;
+        self.insert(name, callback);
+        Ok(self)
+    }
+
+    fn insert(&self, name: String, callback: HookCallback) {
         let point = callback.hook_point();
         let replaced = self.update(|list| {
             let mut entry = Entry { point, name, callback };
@@ -458,7 +394,6 @@ impl Hooks {
             );
             drop(old);
         }
-        Ok(self)
     }
 
     fn register_or_panic(self, name: impl Into<String>, callback: HookCallback) -> Self {
@@ -471,6 +406,24 @@ impl Hooks {
     /// Register a JSON-level host callback at `point` (see [`Hooks::register`]).
     pub fn register_json(&self, point: HookPoint, name: impl Into<String>, callback: SharedCallback) -> Result<&Self> {
         self.register(name, HookCallback::Json { point, callback })
+    }
+
+    /// [`register_json`](Self::register_json) handing the callback back when
+    /// the registration is refused (a blank name), so that the caller keeps
+    /// what it owns.
+    pub fn try_register_json<C: HostCallback + 'static>(
+        &self,
+        point: HookPoint,
+        name: &str,
+        callback: C,
+    ) -> std::result::Result<(), Rejected<C>> {
+        match validate_name(name) {
+            Ok(()) => {
+                self.insert(name.to_owned(), HookCallback::Json { point, callback: Arc::new(callback) });
+                Ok(())
+            }
+            Err(error) => Err(Rejected { error, callback }),
+        }
     }
 
     /// Remove the callback registered as (point, name). `Err(NotFound)`
@@ -511,7 +464,7 @@ impl Hooks {
         self.snapshot().is_empty()
     }
 
-    // ── Typed registration (agy-bridge names) ───────────────────────────
+    // ── Typed registration ──────────────────────────────────────────────
 
     decide_registration!(
         /// Register a [`HookPoint::PreTurn`] callback (deny blocks the prompt).
@@ -576,7 +529,7 @@ impl Hooks {
         self.register_or_panic(name, HookCallback::TransformToolInput(Arc::new(f)))
     }
 
-    // ── Typed runs (agy-bridge names) ───────────────────────────────────
+    // ── Typed runs ──────────────────────────────────────────────────────
     //
     // Failures are logged; use `run_json` to get them listed in `errors`.
 
@@ -675,7 +628,7 @@ impl Hooks {
     pub fn run_json_str(&self, point: HookPoint, context_json: &str) -> Result<String> {
         let context = Error::parse_json(context_json, "context_json")?;
         let result = self.run_value(point, context)?;
-        serde_json::to_string(&result).map_err(|e| Error::invalid_json(format!("cannot serialise the result: {e}")))
+        Error::to_json_string(&result, "the result")
     }
 
     /// The entries as JSON text: `[{"name","point","callback_id"}, …]`.
@@ -698,6 +651,80 @@ mod tests {
         }
         assert_eq!(HookPoint::from_i32(-1), None);
         assert_eq!(HookPoint::from_i32(10), None);
+    }
+
+    struct Tracked {
+        on_call: Box<dyn Fn() + Send + Sync>,
+        released: Arc<std::sync::atomic::AtomicBool>,
+    }
+
+    impl HostCallback for Tracked {
+        fn call(&self, _context_json: &str) -> crate::CallResult {
+            (self.on_call)();
+            crate::CallResult::ok(crate::Reply::NoOpinion)
+        }
+    }
+
+    impl Drop for Tracked {
+        fn drop(&mut self) {
+            self.released.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+
+    #[test]
+    fn release_all_returns_after_a_run_on_another_thread_released_its_callbacks() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        use std::sync::mpsc;
+        use std::time::{Duration, Instant};
+        const DEADLINE: Duration = Duration::from_secs(20);
+        let hooks = Arc::new(Hooks::new());
+        let released = Arc::new(AtomicBool::new(false));
+        let (entered_tx, entered_rx) = mpsc::channel::<()>();
+        let (go_tx, go_rx) = mpsc::channel::<()>();
+        let go_rx = std::sync::Mutex::new(go_rx);
+        let entered_tx = std::sync::Mutex::new(entered_tx);
+        let cb = Tracked {
+            on_call: Box::new(move || {
+                let _ = entered_tx.lock().unwrap().send(());
+                let _ = go_rx.lock().unwrap().recv_timeout(DEADLINE);
+            }),
+            released: released.clone(),
+        };
+        assert!(hooks.try_register_json(HookPoint::PostTurn, "slow", cb).is_ok());
+        let runner = {
+            let hooks = hooks.clone();
+            std::thread::spawn(move || hooks.run_json(HookPoint::PostTurn, &serde_json::json!({"response_text": "r", "turn_number": 1})))
+        };
+        entered_rx.recv_timeout(DEADLINE).expect("the callback started");
+        let closer = {
+            let hooks = hooks.clone();
+            let released = released.clone();
+            std::thread::spawn(move || {
+                hooks.release_all();
+                released.load(Ordering::SeqCst)
+            })
+        };
+        let start = Instant::now();
+        while !hooks.entries.is_closing() {
+            assert!(start.elapsed() < DEADLINE, "release_all did not start");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        assert!(!released.load(Ordering::SeqCst), "released while its call was in flight");
+        go_tx.send(()).unwrap();
+        assert!(closer.join().unwrap(), "release_all returned before the callback was released");
+        runner.join().unwrap().expect("the run in flight completes");
+        assert!(hooks.is_empty());
+    }
+
+    #[test]
+    fn refused_registration_hands_the_callback_back() {
+        let hooks = Hooks::new();
+        let released = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let cb = Tracked { on_call: Box::new(|| {}), released: released.clone() };
+        let rejected = hooks.try_register_json(HookPoint::PreTurn, " \t", cb).unwrap_err();
+        assert_eq!(rejected.error.status, crate::Status::InvalidArgument);
+        assert!(!released.load(std::sync::atomic::Ordering::SeqCst));
+        assert!(hooks.is_empty());
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! Running the callbacks of one hook point: the semantics table of SPEC §4.
+//! Running the callbacks of one hook point: how each point's replies and
+//! failures combine (the table in the registry module, [`super`]).
 //!
 //! A run works on a snapshot of the registry (an `Arc` of the entry list
 //! taken under a short read lock), so no lock is held while a callback runs:
@@ -22,9 +23,9 @@ use super::{CallbackError, HookCallback, HookPoint, Hooks, RunResult};
 use crate::callback::{self, CallResult, Reply};
 use crate::{hl_debug, hl_info, hl_warn};
 
-/// How a point's results combine (SPEC §4 "Replies and semantics").
+/// How a point's results combine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
+enum Combine {
     /// pre_tool_call_decide: deny short-circuits, failure denies, modified_args merge.
     ToolDecide,
     /// pre_turn, on_interaction: deny short-circuits, failure is listed and skipped.
@@ -35,12 +36,12 @@ enum Kind {
     Observer,
 }
 
-fn kind(point: HookPoint) -> Kind {
+fn combine(point: HookPoint) -> Combine {
     match point {
-        HookPoint::PreToolCallDecide => Kind::ToolDecide,
-        HookPoint::PreTurn | HookPoint::OnInteraction => Kind::SoftDecide,
-        HookPoint::TransformToolInput => Kind::Transform,
-        _ => Kind::Observer,
+        HookPoint::PreToolCallDecide => Combine::ToolDecide,
+        HookPoint::PreTurn | HookPoint::OnInteraction => Combine::SoftDecide,
+        HookPoint::TransformToolInput => Combine::Transform,
+        _ => Combine::Observer,
     }
 }
 
@@ -165,23 +166,23 @@ fn decision_from_json(v: Value, with_args: bool) -> Outcome {
     Outcome::Decision { allow, message, modified_args }
 }
 
-/// Interpret a JSON-level callback's reply at a point of kind `kind`.
-fn outcome_from_call(kind: Kind, r: CallResult) -> Outcome {
+/// Interpret a JSON-level callback's reply at a point that combines as `combine`.
+fn outcome_from_call(combine: Combine, r: CallResult) -> Outcome {
     if !r.ok {
         return Outcome::Failed(String::new());
     }
-    match kind {
-        Kind::Observer => Outcome::Nothing,
-        Kind::Transform => match r.reply {
+    match combine {
+        Combine::Observer => Outcome::Nothing,
+        Combine::Transform => match r.reply {
             Reply::Json(v) => Outcome::Args(v),
             // allow/deny mean "no opinion" for a transform.
             _ => Outcome::Nothing,
         },
-        Kind::ToolDecide | Kind::SoftDecide => match r.reply {
+        Combine::ToolDecide | Combine::SoftDecide => match r.reply {
             Reply::NoOpinion => Outcome::Nothing,
             Reply::Allow => Outcome::Decision { allow: true, message: String::new(), modified_args: None },
             Reply::Deny(message) => Outcome::Decision { allow: false, message, modified_args: None },
-            Reply::Json(v) => decision_from_json(v, kind == Kind::ToolDecide),
+            Reply::Json(v) => decision_from_json(v, combine == Combine::ToolDecide),
         },
     }
 }
@@ -207,10 +208,10 @@ fn failure_message(name: &str, detail: &str) -> String {
 }
 
 impl Hooks {
-    /// Run every callback at `point` on `ctx` (SPEC §4 semantics).
+    /// Run every callback at `point` on `ctx`.
     pub(crate) fn run_ctx<T: PointContext>(&self, point: HookPoint, mut ctx: Ctx<'_, T>) -> RunResult {
         let snapshot = self.snapshot();
-        let kind = kind(point);
+        let combine = combine(point);
         let mut result = RunResult::default();
         let mut args_modified = false;
         for entry in snapshot.iter().filter(|e| e.point == point) {
@@ -218,7 +219,7 @@ impl Hooks {
             hl_debug!("registry: running {} hook '{name}'", point.label());
             let outcome = match &entry.callback {
                 HookCallback::Json { callback, .. } => match ctx.text() {
-                    Ok(text) => outcome_from_call(kind, callback::invoke(&**callback, text)),
+                    Ok(text) => outcome_from_call(combine, callback::invoke(&**callback, text)),
                     Err(e) => Outcome::Failed(e),
                 },
                 typed => match ctx.typed() {
@@ -234,7 +235,7 @@ impl Hooks {
                 Outcome::Failed(detail) => {
                     let message = failure_message(name, &detail);
                     result.errors.push(CallbackError { name: name.to_string(), message: message.clone() });
-                    if kind == Kind::ToolDecide {
+                    if combine == Combine::ToolDecide {
                         hl_warn!("registry: {message} at {}: tool call denied (fail closed)", point.label());
                         result.allow = false;
                         result.message = message;
@@ -242,14 +243,14 @@ impl Hooks {
                     }
                     hl_warn!("registry: {message} at {}: skipped", point.label());
                 }
-                Outcome::Args(args) if kind == Kind::Transform => {
+                Outcome::Args(args) if combine == Combine::Transform => {
                     hl_debug!("registry: transform '{name}' replaced the tool arguments");
                     ctx.set_tool_args(args);
                     args_modified = true;
                 }
                 Outcome::Args(_) => {}
                 Outcome::Decision { allow, message, modified_args } => {
-                    if kind == Kind::Observer || kind == Kind::Transform {
+                    if combine == Combine::Observer || combine == Combine::Transform {
                         continue;
                     }
                     if let Some(modified) = modified_args {
@@ -267,9 +268,9 @@ impl Hooks {
                 }
             }
         }
-        match kind {
-            Kind::Transform => result.tool_args = ctx.take_tool_args(),
-            Kind::ToolDecide if args_modified => result.tool_args = ctx.take_tool_args(),
+        match combine {
+            Combine::Transform => result.tool_args = ctx.take_tool_args(),
+            Combine::ToolDecide if args_modified => result.tool_args = ctx.take_tool_args(),
             _ => {}
         }
         result

@@ -51,7 +51,7 @@ engine.addCallbackHook('PreToolUse', 'Write|Edit', 'protect-lockfiles', (payload
   /lock/.test(payload.tool_input?.path ?? '') ? deny('lockfiles are managed by pnpm') : undefined,
 );
 
-// In-process registry (agy-bridge style): transforms and decide callbacks.
+// In-process registry: transforms and decide callbacks.
 const registry = new Registry()
   .onTransformToolInput('default-timeout', (ctx) => ({ timeout_ms: 120000, ...ctx.tool_args }))
   .onPreToolCallDecide('no-network', (ctx) =>

@@ -63,7 +63,7 @@ function setJson(reply, value) {
 }
 
 function applyReply(kind, reply, result) {
-  if (kind === 'observer') return; // observers' replies are ignored (SPEC §4)
+  if (kind === 'observer') return; // observers' replies are ignored
   if (result instanceof Reply) {
     if (result.type === 'allow') return void N.hl_reply_allow(reply);
     if (result.type === 'deny') return void N.hl_reply_deny(reply, result.value);
@@ -74,15 +74,6 @@ function applyReply(kind, reply, result) {
     if (result === null) return;
     if (result === true) return void N.hl_reply_allow(reply);
     if (result === false) return void N.hl_reply_deny(reply, '');
-    if (
-      kind === 'decide' &&
-      typeof result === 'object' &&
-      !Array.isArray(result) &&
-      typeof result.allow === 'boolean' &&
-      result.message === undefined
-    ) {
-      result = { ...result, message: '' };
-    }
   }
   setJson(reply, result);
 }
@@ -117,7 +108,7 @@ function callbackTrampoline(userData, contextJson, _contextLen, reply) {
     return 0;
   } catch (err) {
     reportError(handler, err);
-    return 1; // a callback failure (SPEC §3)
+    return 1; // a callback failure
   }
 }
 

@@ -1,12 +1,12 @@
 'use strict';
 // hl_engine: configured shell hooks and host callback hooks at lifecycle
-// events (SPEC §5). The JS API speaks camelCase (options, inputs, outcomes);
+// events (docs/protocol.md). The JS API speaks camelCase (options, inputs, outcomes);
 // hook payloads and hook replies stay in the hooks wire protocol (snake_case
 // payload, Claude Code JSON output).
 
 const { N, check, out, takeString } = require('./native');
 const { HooklineError, AbortError, Status } = require('./errors');
-const { CALLBACK, DONE, addHandler, dropHandler, addRun, removeRun } = require('./callbacks');
+const { CALLBACK, FREE, DONE, addHandler, dropHandler, addRun, removeRun } = require('./callbacks');
 
 /** Event names → `hl_event` numbers. */
 const HookEvent = Object.freeze({
@@ -119,15 +119,14 @@ function nameArg(name) {
   return name === null || name === undefined ? null : String(name);
 }
 
-// An engine collected without close(): free it off the JS thread, then forget its callbacks.
-const finalizer = new FinalizationRegistry(({ ptr, hooks }) =>
-  N.hl_engine_free.async(ptr, () => hooks.forEach((id) => dropHandler(id))),
-);
+// An engine collected without close(): free it off the JS thread (hookline
+// releases its callback hooks, calling free_user_data, before the free returns).
+const finalizer = new FinalizationRegistry((ptr) => N.hl_engine_free.async(ptr, () => {}));
 
 /**
- * A lifecycle-hook engine (VT Code `LifecycleHookEngine`).
+ * A lifecycle-hook engine: configured shell hooks and callback hooks per event.
  *
- * Options are SPEC §5.1 in camelCase (`workspace`, `sessionId`, `trigger`,
+ * Options are those of `hl_engine_new` (docs/protocol.md) in camelCase (`workspace`, `sessionId`, `trigger`,
  * `workspaceGated`, `hooks` | `hooksToml` | `hooksFile`, `transcriptPath`,
  * `trustStore`, `env`, `envRemove`, `maxOutputBytes`); keys already in
  * snake_case pass through unchanged. `onCallbackError(error, {name, kind})`
@@ -137,16 +136,10 @@ class Engine {
   #ptr;
   #onError;
   #closing = null;
+  // Runs that closeSync() must not free under: an async run's completion
+  // needs the JS thread, and a sync run may still call its callback hooks.
   #inflight = new Set(); // ids of pending async runs
   #syncDepth = 0; // sync runs on the stack (re-entrant calls from callbacks)
-  // Callback hooks are registered without free_user_data: hookline may drop
-  // its last reference on one of its own threads, even after hl_engine_free
-  // returned, and a call into JS from there can race with process exit. The
-  // JS side owns their lifetime instead: `#hooks` maps event+name to the live
-  // handler id; a replaced handler is retired and dropped once no run that
-  // may still hold it is in flight; close() drops them all after the free.
-  #hooks = new Map();
-  #retired = [];
 
   constructor(options) {
     const json = optionsJson(options);
@@ -155,20 +148,7 @@ class Engine {
     check(N.hl_engine_new(json, handle, err), err);
     this.#ptr = handle[0];
     this.#onError = options.onCallbackError;
-    finalizer.register(this, { ptr: this.#ptr, hooks: this.#hooks }, this);
-  }
-
-  #dropRetired() {
-    if (this.#inflight.size > 0 || this.#syncDepth > 0) return;
-    for (const id of this.#retired) dropHandler(id);
-    this.#retired = [];
-  }
-
-  #dropAllHooks() {
-    for (const id of this.#hooks.values()) dropHandler(id);
-    for (const id of this.#retired) dropHandler(id);
-    this.#hooks.clear();
-    this.#retired = [];
+    finalizer.register(this, this.#ptr, this);
   }
 
   #handle() {
@@ -200,7 +180,6 @@ class Engine {
       const entry = {
         settle: (status, outcome, errmsg) => {
           this.#inflight.delete(id);
-          this.#dropRetired();
           if (onAbort) signal.removeEventListener('abort', onAbort);
           // hookline decides who won an abort racing with completion
           // (hl_engine_cancel is linearizable): CANCELLED means the abort
@@ -260,7 +239,6 @@ class Engine {
       status = N.hl_engine_run(ptr, ev, json, outcome, err);
     } finally {
       this.#syncDepth--;
-      this.#dropRetired();
     }
     check(status, err);
     return outcomeFromWire(JSON.parse(takeString(outcome[0])));
@@ -307,24 +285,17 @@ class Engine {
     const err = out();
     let status;
     try {
-      status = N.hl_engine_add_callback_hook(ptr, ev, nameArg(matcher), nameArg(name), CALLBACK, id, null, err);
+      status = N.hl_engine_add_callback_hook(ptr, ev, nameArg(matcher), nameArg(name), CALLBACK, id, FREE, err);
     } catch (e) {
       dropHandler(id);
       throw e;
     }
-    if (status !== Status.HL_OK) dropHandler(id);
+    if (status !== Status.HL_OK) dropHandler(id); // a failed registration does not call free_user_data
     check(status, err);
-    const key = `${ev}\u0000${name}`;
-    const replaced = this.#hooks.get(key);
-    this.#hooks.set(key, id);
-    if (replaced !== undefined) {
-      this.#retired.push(replaced);
-      this.#dropRetired();
-    }
     return this;
   }
 
-  /** The SHA-256 hex digest of the configured command set (SPEC §5.6). */
+  /** The SHA-256 hex digest of the configured command set (the approval gate, docs/protocol.md). */
   digest() {
     const hex = out();
     const err = out();
@@ -398,7 +369,6 @@ class Engine {
       this.#ptr = null;
       finalizer.unregister(this);
       N.hl_engine_free.async(ptr, (err) => {
-        this.#dropAllHooks();
         if (err) reject(err);
         else resolve();
       });
@@ -421,7 +391,6 @@ class Engine {
     this.#closing = Promise.resolve();
     finalizer.unregister(this);
     N.hl_engine_free(ptr);
-    this.#dropAllHooks();
   }
 }
 

@@ -1,5 +1,5 @@
 'use strict';
-// Error types and the hl_status numbers (SPEC §2).
+// Error types and the hl_status numbers (docs/c-api.md).
 
 /** The `hl_status` values, by constant name. */
 const Status = Object.freeze({

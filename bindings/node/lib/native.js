@@ -1,33 +1,13 @@
 'use strict';
-// Loading libhookline with koffi, the C declarations (SPEC §2-§5), and the
+// Loading libhookline with koffi, the C declarations (docs/c-api.md), and the
 // string/status conventions: every `char **` out-parameter is declared as
 // `_Out_ void **` so that we keep the pointer, decode it, then release it
 // with hl_string_free.
 
-const fs = require('node:fs');
 const path = require('node:path');
 const koffi = require('koffi');
 const { HooklineError } = require('./errors');
-
-function libraryFileName() {
-  switch (process.platform) {
-    case 'darwin': return 'libhookline.dylib';
-    case 'win32': return 'hookline.dll';
-    default: return 'libhookline.so';
-  }
-}
-
-/**
- * Where the shared library is loaded from: `$HOOKLINE_LIB`, else the
- * repository's `target/release` (two levels above this package), else the
- * bare file name (the system's library search path).
- */
-function libraryPath() {
-  if (process.env.HOOKLINE_LIB) return process.env.HOOKLINE_LIB;
-  const name = libraryFileName();
-  const local = path.resolve(__dirname, '..', '..', '..', 'target', 'release', name);
-  return fs.existsSync(local) ? local : name;
-}
+const { resolveLibrary, missingLibraryMessage } = require('./platform');
 
 // Every hookline thread that calls into JS (a `done`, a callback hook, a
 // finalizer) holds one of koffi's "async call" slots while it waits for the JS
@@ -51,15 +31,15 @@ if (koffi.config().max_async_calls < ENOUGH_ASYNC_CALLS) {
   );
 }
 
-const LIBRARY_PATH = libraryPath();
+const PACKAGE_ROOT = path.resolve(__dirname, '..');
+const RESOLVED = resolveLibrary(PACKAGE_ROOT);
+if (RESOLVED.path === null) throw new Error(missingLibraryMessage(PACKAGE_ROOT));
+const LIBRARY_PATH = RESOLVED.path;
 let lib;
 try {
   lib = koffi.load(LIBRARY_PATH);
 } catch (err) {
-  throw new Error(
-    `hookline: cannot load the native library '${LIBRARY_PATH}' (${err.message}). ` +
-      'Build it with `cargo build --release` at the repository root, or set HOOKLINE_LIB to its path.',
-  );
+  throw new Error(missingLibraryMessage(PACKAGE_ROOT, `loading ${LIBRARY_PATH} from ${RESOLVED.source} failed: ${err.message}`));
 }
 
 // Callback types. If another copy of this package already declared them in

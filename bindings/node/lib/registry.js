@@ -1,5 +1,5 @@
 'use strict';
-// hl_registry: named in-process callbacks per hook point (SPEC §4).
+// hl_registry: named in-process callbacks per hook point (docs/c-api.md).
 
 const { N, check, out, takeString } = require('./native');
 const { HooklineError, Status } = require('./errors');
@@ -35,7 +35,7 @@ function nameArg(name) {
 const finalizer = new FinalizationRegistry((ptr) => N.hl_registry_free(ptr));
 
 /**
- * A registry of named callbacks per hook point (agy-bridge `Hooks`).
+ * A registry of named callbacks per hook point.
  *
  * Callbacks are synchronous functions `(context) => result` receiving the
  * point's context object (wire JSON, snake_case). Their result:

@@ -1,5 +1,5 @@
 'use strict';
-// Engine conformance at the JS level (SPEC §5) through the Promise (async)
+// Engine conformance at the JS level (docs/protocol.md) through the Promise (async)
 // and Sync APIs.
 
 const test = require('node:test');

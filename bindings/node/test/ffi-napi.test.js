@@ -1,5 +1,5 @@
 'use strict';
-// The C ABI stays usable from the ffi-napi API (SPEC §6): the core calls are
+// The C ABI stays usable from the ffi-napi API (docs/c-api.md): the core calls are
 // driven through the maintained fork @2060.io/ffi-napi (+ @2060.io/ref-napi),
 // without koffi. Outside CI it is skipped, with the reason printed, when the
 // fork's native addon is not installed (it builds with node-gyp at install

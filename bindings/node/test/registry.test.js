@@ -1,5 +1,5 @@
 'use strict';
-// Registry conformance at the JS level (SPEC §4).
+// Registry conformance at the JS level (docs/c-api.md).
 
 const test = require('node:test');
 const assert = require('node:assert/strict');

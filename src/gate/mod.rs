@@ -1,4 +1,12 @@
-//! The workspace approval gate's digest and previews (SPEC §5.6).
+//! The workspace approval gate: a gated engine spawns no configured command
+//! until the exact command set is approved (rules in `docs/protocol.md`).
+//!
+//! The gate lives in this module tree and nowhere else:
+//!
+//! - here: the command set's previews and digest;
+//! - [`approval`]: the approval state of one engine (which digest is
+//!   approved, what a reload carries over, the check before every spawn);
+//! - [`trust`]: the trust store that persists approvals across processes.
 //!
 //! A configuration's *command set* is listed as one
 //! [`LifecycleHookCommandPreview`] per configured command: events in
@@ -22,6 +30,11 @@
 //! The digest is the lowercase hex SHA-256 of those lines joined by `\n` (no
 //! trailing newline); no commands digest as SHA-256 of the empty string.
 //! Callback hooks are host code and not part of the digest.
+
+pub mod approval;
+pub mod trust;
+
+pub use approval::{Approval, CommandSet};
 
 use serde::Serialize;
 use sha2::{Digest, Sha256};

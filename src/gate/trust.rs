@@ -1,4 +1,5 @@
-//! The trust store: persisted workspace approvals (SPEC §5.6).
+//! The trust store: workspace approvals persisted across processes
+//! (`docs/protocol.md`, the approval gate).
 //!
 //! # File format
 //!

@@ -1,0 +1,58 @@
+//! Build script: gives the C shared library its ABI name (SONAME, on ELF
+//! systems: Linux and the BSDs) so that programs linked against it depend
+//! on `libhookline.so.<major>` rather than on the unversioned development
+//! symlink, as C libraries do.
+//!
+//! Programs linked against the in-tree build (the C tests, the demo, the Go
+//! tests) therefore look for `libhookline.so.<major>` at run time; the script
+//! also places that name, as a symlink to `libhookline.so`, next to cargo's
+//! output so an in-tree build works without `make install`.
+
+use std::env;
+use std::path::{Path, PathBuf};
+
+fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
+    let major = env::var("CARGO_PKG_VERSION_MAJOR").unwrap_or_else(|_| "0".to_string());
+    let os = env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
+    match os.as_str() {
+        "linux" | "android" | "freebsd" | "netbsd" | "openbsd" | "dragonfly" | "illumos" | "solaris" => {
+            let soname = format!("libhookline.so.{major}");
+            println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,{soname}");
+            if let Some(dir) = profile_dir() {
+                link_alias(&dir, "libhookline.so", &soname);
+            }
+        }
+        // macOS keeps rustc's default install name (@rpath/libhookline.dylib);
+        // `make install` is written for ELF systems.
+        _ => {}
+    }
+}
+
+/// Cargo's output directory for this profile (`target/<profile>` or
+/// `target/<triple>/<profile>`): OUT_DIR is `<that>/build/hookline-<hash>/out`.
+/// None when the layout is not the expected one (then no alias is made).
+fn profile_dir() -> Option<PathBuf> {
+    let out = PathBuf::from(env::var_os("OUT_DIR")?);
+    let build = out.parent()?.parent()?;
+    if build.file_name()? != "build" {
+        return None;
+    }
+    Some(build.parent()?.to_path_buf())
+}
+
+/// `dir/alias -> target` (relative), unless `dir/alias` already exists. The
+/// target appears when cargo links the library, after this script ran.
+#[cfg(unix)]
+fn link_alias(dir: &Path, target: &str, alias: &str) {
+    let path = dir.join(alias);
+    if path.symlink_metadata().is_ok() {
+        return;
+    }
+    if let Err(err) = std::os::unix::fs::symlink(target, &path) {
+        println!("cargo:warning=could not create {}: {err}", path.display());
+    }
+}
+
+#[cfg(not(unix))]
+fn link_alias(_dir: &Path, _target: &str, _alias: &str) {}

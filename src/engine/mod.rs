@@ -1,0 +1,303 @@
+//! The lifecycle hook engine: the handle, its shared state, and the
+//! operations on it that are not runs (construction, reload, the approval
+//! gate's accessors, the transcript path, callback hooks).
+//!
+//! The engine is split along its seams, one job per file:
+//!
+//! | file | job |
+//! |---|---|
+//! | `options.rs` | `options_json` → [`EngineOptions`] → the `Setup` runs read |
+//! | `plan.rs` | which hooks run for an event input (matching, once per run) |
+//! | `execute.rs` | running a plan, the record and report of each hook, blocking runs |
+//! | `runs.rs` | asynchronous runs, cancellation, closing |
+//! | `api.rs` | the typed asynchronous Rust API (`run_pre_tool_use`, …) |
+//!
+//! The rules it delegates live in one place each: payloads and environment
+//! in [`crate::payload`], matchers in [`crate::matcher`], config parsing in
+//! [`crate::config`], the approval gate in [`crate::gate`], process handling
+//! in [`crate::runner`], and the reading of hook results in
+//! [`crate::interpret`].
+//!
+//! Handles are per process: an engine created before `fork()` refuses every
+//! call in the child with `Forked` ([`check_forked`](LifecycleHookEngine::check_forked)).
+
+mod api;
+mod execute;
+mod options;
+mod plan;
+mod runs;
+#[cfg(test)]
+mod tests;
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, RwLock};
+
+use crate::callback::{CallbackSlot, HostCallback, Rejected, SharedCallback, Snapshot};
+use crate::config::HooksConfig;
+use crate::error::{Error, Result, Status};
+use crate::event::HookEvent;
+use crate::gate::{Approval, LifecycleHookCommandPreview};
+use crate::matcher::Matcher;
+use crate::payload::SessionStartTrigger;
+use crate::runner::CancelToken;
+use crate::runtime::ForkGuard;
+
+pub use options::{EngineOptions, HooksSource, DEFAULT_MAX_OUTPUT_BYTES};
+use options::Setup;
+use plan::CallbackHook;
+
+/// Everything the clones of one engine share.
+struct EngineState {
+    fork: ForkGuard,
+    /// The configuration; swapped whole on reload, so runs in flight keep
+    /// the snapshot they started with.
+    setup: RwLock<Arc<Setup>>,
+    /// The approval gate's state (which digest is approved).
+    approval: Approval,
+    transcript_path: RwLock<Option<Arc<str>>>,
+    callbacks: CallbackSlot<Arc<CallbackHook>>,
+    /// Every run that can be cancelled, by id. Its lock is the
+    /// linearization point of cancel versus completion (see `run_async`).
+    runs: Mutex<HashMap<u64, CancelToken>>,
+    /// Asynchronous runs whose `done` has not returned yet.
+    pending: Mutex<usize>,
+    pending_cv: Condvar,
+    closed: AtomicBool,
+    next_run_id: AtomicU64,
+}
+
+/// The lifecycle hook engine. `Clone` is cheap (shared state).
+#[derive(Clone)]
+pub struct LifecycleHookEngine {
+    state: Arc<EngineState>,
+}
+
+impl std::fmt::Debug for LifecycleHookEngine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let setup = self.setup();
+        f.debug_struct("LifecycleHookEngine")
+            .field("workspace", &setup.workspace)
+            .field("session_id", &setup.session_id)
+            .field("digest", &setup.commands.digest)
+            .finish()
+    }
+}
+
+impl LifecycleHookEngine {
+    /// An engine for a parsed configuration: `None` when nothing is
+    /// configured.
+    pub fn new_with_session_gated(
+        workspace: &Path,
+        config: &HooksConfig,
+        trigger: SessionStartTrigger,
+        session_id: &str,
+        workspace_gated: bool,
+    ) -> Result<Option<Self>> {
+        if config.is_empty() {
+            return Ok(None);
+        }
+        let mut options = EngineOptions::new(workspace, session_id);
+        options.trigger = trigger;
+        options.workspace_gated = workspace_gated;
+        let setup = Setup::build(&options, Some(config.clone()))?;
+        Ok(Some(Self::from_setup(setup, None)))
+    }
+
+    /// Build an engine from options (always an engine, even with no hooks:
+    /// callback hooks may be added later).
+    pub fn with_options(options: &EngineOptions) -> Result<Self> {
+        let setup = Setup::build(options, None)?;
+        Ok(Self::from_setup(setup, options.transcript_path.clone()))
+    }
+
+    /// Build an engine from `options_json` text (the C ABI's input).
+    pub fn from_options_json(options_json: &str) -> Result<Self> {
+        let v = Error::parse_json(options_json, "options_json")?;
+        Self::with_options(&EngineOptions::from_json(&v)?)
+    }
+
+    fn from_setup(setup: Setup, transcript_path: Option<String>) -> Self {
+        let approval = Approval::new(&setup.commands);
+        LifecycleHookEngine {
+            state: Arc::new(EngineState {
+                fork: ForkGuard::new(),
+                setup: RwLock::new(Arc::new(setup)),
+                approval,
+                transcript_path: RwLock::new(transcript_path.map(Arc::from)),
+                callbacks: CallbackSlot::new(),
+                runs: Mutex::new(HashMap::new()),
+                pending: Mutex::new(0),
+                pending_cv: Condvar::new(),
+                closed: AtomicBool::new(false),
+                next_run_id: AtomicU64::new(1),
+            }),
+        }
+    }
+
+    fn setup(&self) -> Arc<Setup> {
+        self.state.setup.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    fn callbacks(&self) -> Snapshot<'_, Arc<CallbackHook>> {
+        self.state.callbacks.snapshot()
+    }
+
+    fn approval(&self) -> &Approval {
+        &self.state.approval
+    }
+
+    fn transcript_path_arc(&self) -> Option<Arc<str>> {
+        self.state.transcript_path.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// The fork rule: `Err(Forked)` when used in a process forked after the
+    /// engine was created (its runtime threads do not exist there). Every
+    /// fallible operation checks it; the C ABI checks it for every call on
+    /// a handle.
+    pub fn check_forked(&self) -> Result<()> {
+        self.state.fork.check()
+    }
+
+    /// The fork rule, then `Err(Closed)` once the engine is closed.
+    fn check_usable(&self) -> Result<()> {
+        self.state.fork.check()?;
+        if self.state.closed.load(Ordering::Acquire) {
+            return Err(Error::new(Status::Closed, "the engine is closed"));
+        }
+        Ok(())
+    }
+
+    // ----- the approval gate --------------------------------------------------
+
+    /// Lowercase hex SHA-256 of the configured command set.
+    pub fn command_digest(&self) -> String {
+        self.setup().commands.digest.clone()
+    }
+
+    /// The commands an approval covers, in digest order.
+    pub fn command_previews(&self) -> Vec<LifecycleHookCommandPreview> {
+        self.setup().commands.previews.clone()
+    }
+
+    /// Whether this engine gates workspace hooks behind approval.
+    pub fn workspace_gated(&self) -> bool {
+        self.setup().commands.gated
+    }
+
+    /// True when gated, with commands, and the current digest is not approved.
+    pub fn workspace_hooks_need_approval(&self) -> bool {
+        self.approval().needs_approval(&self.setup().commands)
+    }
+
+    /// Approve the current digest; with `persist`, also record it in the
+    /// trust store (a failure to persist approves nothing).
+    pub fn approve_workspace_hooks(&self, persist: bool) -> Result<()> {
+        self.check_forked()?;
+        self.approval().approve(&self.setup().commands, persist)
+    }
+
+    /// Swap the configuration. The approval carries over only when the
+    /// digest is unchanged; otherwise the trust store is consulted as at
+    /// construction. A failed reload changes nothing; runs in flight finish
+    /// with the configuration they started with.
+    pub fn reload(&self, options: &EngineOptions) -> Result<()> {
+        self.check_usable()?;
+        let new = Setup::build(options, None)?;
+        {
+            let mut setup_slot = self.state.setup.write().unwrap_or_else(|e| e.into_inner());
+            self.approval().reload(&setup_slot.commands, &new.commands);
+            *setup_slot = Arc::new(new);
+        }
+        if options.transcript_path.is_some() {
+            self.update_transcript_path(options.transcript_path.clone());
+        }
+        Ok(())
+    }
+
+    /// `reload` from `options_json` text.
+    pub fn reload_json(&self, options_json: &str) -> Result<()> {
+        let v = Error::parse_json(options_json, "options_json")?;
+        self.reload(&EngineOptions::from_json(&v)?)
+    }
+
+    // ----- transcript path ----------------------------------------------------
+
+    /// Set (or clear) the session transcript path given to hooks.
+    pub fn update_transcript_path(&self, path: Option<impl Into<String>>) {
+        let p = path.map(|p| Arc::<str>::from(p.into()));
+        *self.state.transcript_path.write().unwrap_or_else(|e| e.into_inner()) = p;
+    }
+
+    /// The session transcript path, if set.
+    pub fn transcript_path(&self) -> Option<String> {
+        self.transcript_path_arc().as_deref().map(str::to_string)
+    }
+
+    // ----- callback hooks -------------------------------------------------------
+
+    /// Add a callback hook for `event` (Claude matcher rule; `None`, `""`,
+    /// `"*"` match all). An existing (event, name) is replaced in place.
+    /// On failure the callback is dropped; see
+    /// [`try_add_callback_hook`](Self::try_add_callback_hook) to get it back.
+    pub fn add_callback_hook(&self, event: HookEvent, matcher: Option<&str>, name: &str, callback: SharedCallback) -> Result<()> {
+        let (matcher, name) = self.check_callback_hook(matcher, name)?;
+        self.insert_callback_hook(CallbackHook { event, name, matcher, callback });
+        Ok(())
+    }
+
+    /// [`add_callback_hook`](Self::add_callback_hook) handing the callback
+    /// back on failure (a blank name, an invalid matcher, a forked or closed
+    /// engine), so that the caller keeps what it owns.
+    pub fn try_add_callback_hook<C: HostCallback + 'static>(
+        &self,
+        event: HookEvent,
+        matcher: Option<&str>,
+        name: &str,
+        callback: C,
+    ) -> std::result::Result<(), Rejected<C>> {
+        match self.check_callback_hook(matcher, name) {
+            Ok((matcher, name)) => {
+                self.insert_callback_hook(CallbackHook { event, name, matcher, callback: Arc::new(callback) });
+                Ok(())
+            }
+            Err(error) => Err(Rejected { error, callback }),
+        }
+    }
+
+    fn check_callback_hook(&self, matcher: Option<&str>, name: &str) -> Result<(Matcher, String)> {
+        self.check_usable()?;
+        Self::validate_callback_hook(matcher, name)
+    }
+
+    /// Validate a callback hook's matcher and name without adding it.
+    pub fn validate_callback_hook(matcher: Option<&str>, name: &str) -> Result<(Matcher, String)> {
+        if name.trim().is_empty() {
+            return Err(Error::invalid_argument("name must be non-empty and not only whitespace"));
+        }
+        let m = Matcher::claude(matcher)
+            .map_err(|e| Error::invalid_argument(format!("invalid matcher {:?}: {e}", matcher.unwrap_or(""))))?;
+        Ok((m, name.to_string()))
+    }
+
+    fn insert_callback_hook(&self, hook: CallbackHook) {
+        let hook = Arc::new(hook);
+        // The replaced callback (and its finalizer) is released outside the
+        // lock, or later by the last run still holding it.
+        let replaced = self.state.callbacks.update(|list| {
+            let mut list = list.to_vec();
+            let old = match list.iter().position(|h| h.event == hook.event && h.name == hook.name) {
+                Some(i) => Some(std::mem::replace(&mut list[i], hook.clone())),
+                None => {
+                    list.push(hook.clone());
+                    None
+                }
+            };
+            (list, old)
+        });
+        if replaced.is_some() {
+            crate::hl_warn!("callback hook '{}' for {} replaced", hook.name, hook.event);
+        }
+    }
+}

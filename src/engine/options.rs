@@ -1,0 +1,210 @@
+//! Engine options and setup: `options_json` parsed into [`EngineOptions`],
+//! and options plus a parsed configuration turned into the [`Setup`] every
+//! run reads (the option rules are in `docs/protocol.md`).
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+use crate::config::HooksConfig;
+use crate::error::{Error, Result};
+use crate::gate::trust::TrustStore;
+use crate::gate::CommandSet;
+use crate::payload::{EnvSettings, SessionStartTrigger};
+
+/// Default per-stream output cap (1 MiB).
+pub const DEFAULT_MAX_OUTPUT_BYTES: usize = 1024 * 1024;
+
+/// Where the hooks configuration comes from (at most one source).
+#[derive(Debug, Clone, Default)]
+pub enum HooksSource {
+    /// No configured hooks: runs are cheap no-ops (callback hooks still run).
+    #[default]
+    None,
+    /// A JSON config of either dialect.
+    Json(Value),
+    /// vtcode.toml text.
+    Toml(String),
+    /// A `.toml` or `.json` file.
+    File(PathBuf),
+}
+
+/// Engine options, the Rust form of `options_json`.
+#[derive(Debug, Clone)]
+pub struct EngineOptions {
+    pub workspace: PathBuf,
+    pub session_id: String,
+    pub trigger: SessionStartTrigger,
+    pub workspace_gated: bool,
+    pub hooks: HooksSource,
+    pub transcript_path: Option<String>,
+    pub trust_store: Option<PathBuf>,
+    pub env: Vec<(String, String)>,
+    pub env_remove: Vec<String>,
+    pub max_output_bytes: usize,
+}
+
+impl EngineOptions {
+    /// Options for a workspace and session with everything else defaulted.
+    pub fn new(workspace: impl Into<PathBuf>, session_id: impl Into<String>) -> Self {
+        EngineOptions {
+            workspace: workspace.into(),
+            session_id: session_id.into(),
+            trigger: SessionStartTrigger::Startup,
+            workspace_gated: false,
+            hooks: HooksSource::None,
+            transcript_path: None,
+            trust_store: None,
+            env: Vec::new(),
+            env_remove: Vec::new(),
+            max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES,
+        }
+    }
+
+    /// Parse `options_json` (already parsed to a value). A missing or
+    /// mistyped field is `InvalidArgument` naming it; so is an unknown key
+    /// (see [`crate::options_check`]).
+    pub fn from_json(v: &Value) -> Result<Self> {
+        let obj = v.as_object().ok_or_else(|| Error::invalid_argument("options must be a JSON object"))?;
+        crate::options_check::check_options(obj)?;
+        let bad = |field: &str, what: &str| Error::invalid_argument(format!("option `{field}` must be {what}"));
+        let opt = |k: &str| obj.get(k).filter(|v| !v.is_null());
+        let workspace = match obj.get("workspace") {
+            Some(Value::String(s)) if !s.is_empty() => PathBuf::from(s),
+            None | Some(Value::Null) => return Err(Error::invalid_argument("option `workspace` is required")),
+            _ => return Err(bad("workspace", "a non-empty string (a directory path)")),
+        };
+        let session_id = match obj.get("session_id") {
+            Some(Value::String(s)) => s.clone(),
+            None | Some(Value::Null) => return Err(Error::invalid_argument("option `session_id` is required")),
+            _ => return Err(bad("session_id", "a string")),
+        };
+        let mut o = EngineOptions::new(workspace, session_id);
+        if let Some(t) = opt("trigger") {
+            let s = t.as_str().ok_or_else(|| bad("trigger", "a string"))?;
+            o.trigger = SessionStartTrigger::parse(s)
+                .ok_or_else(|| bad("trigger", "one of startup, resume, new_session, compact"))?;
+        }
+        if let Some(g) = opt("workspace_gated") {
+            o.workspace_gated = g.as_bool().ok_or_else(|| bad("workspace_gated", "a boolean"))?;
+        }
+        let sources: Vec<&str> =
+            ["hooks", "hooks_toml", "hooks_file"].into_iter().filter(|k| opt(k).is_some()).collect();
+        if sources.len() > 1 {
+            return Err(Error::invalid_argument(format!(
+                "at most one hooks source may be given, got {}",
+                sources.join(" and ")
+            )));
+        }
+        if let Some(h) = opt("hooks") {
+            if !h.is_object() {
+                return Err(bad("hooks", "a JSON object"));
+            }
+            o.hooks = HooksSource::Json(h.clone());
+        } else if let Some(h) = opt("hooks_toml") {
+            o.hooks = HooksSource::Toml(h.as_str().ok_or_else(|| bad("hooks_toml", "a string"))?.to_string());
+        } else if let Some(h) = opt("hooks_file") {
+            o.hooks = HooksSource::File(PathBuf::from(h.as_str().ok_or_else(|| bad("hooks_file", "a string"))?));
+        }
+        if let Some(t) = opt("transcript_path") {
+            o.transcript_path = Some(t.as_str().ok_or_else(|| bad("transcript_path", "a string or null"))?.to_string());
+        }
+        if let Some(t) = opt("trust_store") {
+            o.trust_store = Some(PathBuf::from(t.as_str().ok_or_else(|| bad("trust_store", "a string or null"))?));
+        }
+        if let Some(e) = opt("env") {
+            let m = e.as_object().ok_or_else(|| bad("env", "an object of strings"))?;
+            for (k, v) in m {
+                let v = v.as_str().ok_or_else(|| bad(&format!("env.{k}"), "a string"))?;
+                o.env.push((k.clone(), v.to_string()));
+            }
+        }
+        if let Some(e) = opt("env_remove") {
+            let a = e.as_array().ok_or_else(|| bad("env_remove", "an array of strings"))?;
+            for (i, v) in a.iter().enumerate() {
+                o.env_remove.push(v.as_str().ok_or_else(|| bad(&format!("env_remove[{i}]"), "a string"))?.to_string());
+            }
+        }
+        if let Some(m) = opt("max_output_bytes") {
+            let n = m.as_u64().filter(|n| *n > 0).ok_or_else(|| bad("max_output_bytes", "a positive integer"))?;
+            o.max_output_bytes = usize::try_from(n).unwrap_or(usize::MAX);
+        }
+        Ok(o)
+    }
+}
+
+fn no_nul(what: &str, s: &str) -> Result<()> {
+    if s.contains('\0') {
+        Err(Error::invalid_argument(format!("{what} must not contain NUL characters")))
+    } else {
+        Ok(())
+    }
+}
+
+/// Everything a run needs from the configuration; swapped whole on reload,
+/// so runs in flight keep the snapshot they started with.
+pub(crate) struct Setup {
+    /// The canonical workspace: the commands' working directory.
+    pub(crate) workspace: PathBuf,
+    /// The same as UTF-8 text (payload `cwd`, environment).
+    pub(crate) workspace_str: String,
+    pub(crate) session_id: String,
+    pub(crate) trigger: SessionStartTrigger,
+    pub(crate) config: HooksConfig,
+    /// The command set the approval gate guards.
+    pub(crate) commands: CommandSet,
+    pub(crate) env: EnvSettings,
+    pub(crate) max_output_bytes: usize,
+}
+
+impl Setup {
+    pub(crate) fn build(options: &EngineOptions, config: Option<HooksConfig>) -> Result<Setup> {
+        let meta = std::fs::metadata(&options.workspace).map_err(|e| {
+            Error::invalid_argument(format!("option `workspace` ({}) is not an existing directory: {e}", options.workspace.display()))
+        })?;
+        if !meta.is_dir() {
+            return Err(Error::invalid_argument(format!(
+                "option `workspace` ({}) is not a directory",
+                options.workspace.display()
+            )));
+        }
+        let workspace = std::fs::canonicalize(&options.workspace)
+            .map_err(|e| Error::invalid_argument(format!("option `workspace` cannot be resolved: {e}")))?;
+        let workspace_str = workspace
+            .to_str()
+            .ok_or_else(|| Error::invalid_argument("option `workspace` must be a UTF-8 path"))?
+            .to_string();
+        no_nul("option `session_id`", &options.session_id)?;
+        for (k, v) in &options.env {
+            if k.is_empty() || k.contains('=') || k.contains('\0') || v.contains('\0') {
+                return Err(Error::invalid_argument(format!(
+                    "option `env.{k}`: names must be non-empty without '=' or NUL, values without NUL"
+                )));
+            }
+        }
+        if let Some(t) = &options.transcript_path {
+            no_nul("option `transcript_path`", t)?;
+        }
+        let config = match config {
+            Some(c) => c,
+            None => match &options.hooks {
+                HooksSource::None => HooksConfig::empty(),
+                HooksSource::Json(v) => HooksConfig::from_json_value(v)?,
+                HooksSource::Toml(t) => HooksConfig::from_toml_str(t)?,
+                HooksSource::File(p) => HooksConfig::from_file(p)?,
+            },
+        };
+        let trust_store = TrustStore::resolve(options.trust_store.as_deref());
+        let commands = CommandSet::new(workspace.clone(), options.workspace_gated, &config, trust_store);
+        Ok(Setup {
+            workspace,
+            workspace_str,
+            session_id: options.session_id.clone(),
+            trigger: options.trigger,
+            config,
+            commands,
+            env: EnvSettings { set: options.env.clone(), remove: options.env_remove.clone() },
+            max_output_bytes: options.max_output_bytes,
+        })
+    }
+}
