@@ -115,7 +115,7 @@ static inline void gu_sha256_final_hex(gu_sha256 *s, char out[65]) {
   out[64] = '\0';
 }
 
-/* Expected digest per SPEC 5.6: SHA-256 of the lines joined by "\n" with no
+/* Expected digest (docs/protocol.md §10): SHA-256 of the lines joined by "\n" with no
  * trailing newline. `lines` has `n` entries. */
 static inline void gu_digest_of_lines(const char *const *lines, size_t n, char out[65]) {
   gu_sha256 s;

@@ -1,4 +1,4 @@
-/* Bad input on every registry entry point (SPEC §2, §7): NULL handles,
+/* Bad input on every registry entry point (docs/c-api.md §1, docs/hardening.md): NULL handles,
  * strings and out-pointers, invalid UTF-8, malformed JSON, unknown points,
  * 100 000-deep JSON, valid JSON of the wrong shape, 64 MiB strings. Every
  * call returns a status (never a crash), a message where errmsg is given,

@@ -1,4 +1,4 @@
-/* Shared C functions (SPEC §2, §3): hl_version, hl_status_name,
+/* Shared C functions (docs/c-api.md §3, §4): hl_version, hl_status_name,
  * hl_string_free, hl_set_log_handler, and the hl_reply_* functions with bad
  * inputs (the reply slot only exists inside a callback, so those checks run
  * from a registry callback). */
@@ -64,7 +64,7 @@ static void log_handler(void *ud, int32_t level, const char *msg) {
 static int32_t noop_cb(void *ud, const char *ctx, size_t len, hl_reply *reply) { return 0; }
 
 static void trigger_warning(void) {
-  /* Replacing a registration logs a warning (SPEC §4). */
+  /* Replacing a registration logs a warning (docs/c-api.md §5). */
   hl_registry *r = hl_registry_new();
   hl_registry_register(r, HL_POINT_PRE_TURN, "warn-me", noop_cb, NULL, NULL, NULL);
   hl_registry_register(r, HL_POINT_PRE_TURN, "warn-me", noop_cb, NULL, NULL, NULL);

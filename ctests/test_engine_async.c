@@ -1,5 +1,5 @@
 /* Engine runs: async runs, cancel, free with runs in flight, threads, re-entrancy, and the
- * concurrent/sequential execution of hooks (SPEC §3, §5.5). */
+ * concurrent/sequential execution of hooks (docs/c-api.md §4, §7-§9; docs/protocol.md §8). */
 #include <stdatomic.h>
 
 #include "engine_util.h"

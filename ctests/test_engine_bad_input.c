@@ -1,5 +1,5 @@
 /* Bad input on every engine entry point returns a status and a message, never crashes
- * (SPEC §2, §5.1, §5.2, §7). Prints "bad inputs: N tried, 0 crashes" at the end (a crash would
+ * (docs/c-api.md §1; docs/protocol.md §3, §7; docs/hardening.md). Prints "bad inputs: N tried, 0 crashes" at the end (a crash would
  * end the process before that line). */
 #include "engine_util.h"
 

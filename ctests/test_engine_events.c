@@ -1,4 +1,4 @@
-/* Engine conformance: reading hook results per event (SPEC §5.3, §5.4) with real shell hooks. */
+/* Engine conformance: reading hook results per event (docs/protocol.md §5, §6) with real shell hooks. */
 #include "engine_util.h"
 
 /* Run `ev` with one VT-dialect group whose hooks are the given script bodies, in order. */

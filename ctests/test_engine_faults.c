@@ -1,4 +1,4 @@
-/* Faults that must not hurt the host (SPEC §5.5, §7): hangs, grandchildren holding the pipes,
+/* Faults that must not hurt the host (docs/protocol.md §8, docs/hardening.md): hangs, grandchildren holding the pipes,
  * floods, unread payloads, signals, invalid UTF-8, background processes. Each run returns within
  * its timeout plus a small margin, leaves no zombie child and no stray process. */
 #include "engine_util.h"

@@ -1,5 +1,5 @@
 /* fork(): handles created before the fork return HL_ERR_FORKED in the child instead of hanging;
- * new handles created in the child work (SPEC §5.5). */
+ * new handles created in the child work (docs/c-api.md §10). */
 #include <stdatomic.h>
 
 #include "engine_util.h"

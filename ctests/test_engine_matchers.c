@@ -1,4 +1,4 @@
-/* Engine conformance: matcher dialects, hook order and callback hooks (SPEC §5.1, §5.2, §5.5). */
+/* Engine conformance: matcher dialects, hook order and callback hooks (docs/protocol.md §8, §9). */
 #include "engine_util.h"
 
 /* Number of hooks that ran for `ev` with `input` on an engine built from `hooks`. */

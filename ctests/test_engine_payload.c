@@ -1,5 +1,5 @@
 /* Engine conformance: payloads, environment, working directory and hook reports as a hook sees
- * them (SPEC §5.1, §5.2, §5.3, §5.5). */
+ * them (docs/protocol.md §4, §5, §7, §8). */
 #include "engine_util.h"
 
 /* Engine with one hook for `ev` (VT dialect) running `cmd`; extra options may be NULL. */

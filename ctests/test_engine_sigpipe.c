@@ -1,4 +1,4 @@
-/* Host signal set-ups (SPEC §2, §5.5): a C host keeping the DEFAULT SIGPIPE action survives hooks
+/* Host signal set-ups (docs/c-api.md §11): a C host keeping the DEFAULT SIGPIPE action survives hooks
  * that exit without reading their payload; the library leaves the host's signal dispositions
  * alone; and exit codes keep their meaning whatever the host does with SIGCHLD (a host that
  * ignores SIGCHLD, or reaps children in a handler, is common among C daemons). */

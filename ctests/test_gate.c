@@ -1,4 +1,4 @@
-/* Workspace approval gate through the C ABI (SPEC 5.6): the command digest
+/* Workspace approval gate through the C ABI (docs/protocol.md §10): the command digest
  * bit for bit, the previews, and the gate itself (nothing spawns before
  * approval, skipped hooks are reported, callbacks still run, the payload
  * never reaches a command line). */
@@ -6,7 +6,7 @@
 
 #include <pthread.h>
 
-#define SPEC_DIGEST "dab52b17fd76003bdb76b274ea78a3c98e23aee6eadbe388d34d5d946751bc89"
+#define EXAMPLE_DIGEST "dab52b17fd76003bdb76b274ea78a3c98e23aee6eadbe388d34d5d946751bc89"
 #define EMPTY_DIGEST "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
 static char *g_tmp; /* per-process scratch directory */
@@ -40,20 +40,20 @@ static void check_digest(const char *hooks_member, const char *const *lines, siz
 /* ---------------------------------------------------------------- digest */
 
 TEST(reference_sha256_matches_known_vectors) {
-  /* Guards the test's own SHA-256 against the SPEC vectors. */
+  /* Guards the test's own SHA-256 against known vectors (the empty string and the worked example). */
   char out[65];
   gu_digest_of_lines(NULL, 0, out);
   CHECK(strcmp(out, EMPTY_DIGEST) == 0, "sha256('') = %s", out);
   const char *line = "{\"event\":\"pre_tool_use\",\"matcher\":\"Bash\",\"command\":\"./check.sh\",\"timeout_seconds\":10}";
   gu_digest_of_lines(&line, 1, out);
-  CHECK(strcmp(out, SPEC_DIGEST) == 0, "sha256(spec line) = %s", out);
+  CHECK(strcmp(out, EXAMPLE_DIGEST) == 0, "sha256(example line) = %s", out);
 }
 
-TEST(digest_spec_example_reproduces_bit_for_bit) {
+TEST(digest_worked_example_reproduces_bit_for_bit) {
   char *d = digest_for(
       "\"hooks\":{\"lifecycle\":{\"pre_tool_use\":[{\"matcher\":\"Bash\",\"hooks\":[{\"type\":\"command\","
       "\"command\":\"./check.sh\",\"timeout_seconds\":10}]}]}}");
-  CHECK(d && strcmp(d, SPEC_DIGEST) == 0, "got %s", d ? d : "(null)");
+  CHECK(d && strcmp(d, EXAMPLE_DIGEST) == 0, "got %s", d ? d : "(null)");
   CHECK(d && strlen(d) == 64, "digest is 64 hex digits");
   for (const char *p = d; p && *p; p++) CHECK((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f'), "lowercase hex: %c", *p);
   free(d);
@@ -186,7 +186,7 @@ TEST(digest_changes_when_two_commands_are_reordered) {
 TEST(digest_changes_when_a_timeout_changes) {
   char *d10 = digest_for("\"hooks\":{\"lifecycle\":{\"pre_tool_use\":[{\"matcher\":\"Bash\",\"hooks\":[{\"command\":\"./check.sh\",\"timeout_seconds\":10}]}]}}");
   char *d11 = digest_for("\"hooks\":{\"lifecycle\":{\"pre_tool_use\":[{\"matcher\":\"Bash\",\"hooks\":[{\"command\":\"./check.sh\",\"timeout_seconds\":11}]}]}}");
-  CHECK(d10 && strcmp(d10, SPEC_DIGEST) == 0, "timeout 10 is the SPEC example");
+  CHECK(d10 && strcmp(d10, EXAMPLE_DIGEST) == 0, "timeout 10 is the worked example");
   CHECK(d11 && d10 && strcmp(d10, d11) != 0, "timeout 11 must digest differently");
   const char *l11 = "{\"event\":\"pre_tool_use\",\"matcher\":\"Bash\",\"command\":\"./check.sh\",\"timeout_seconds\":11}";
   char want[65];
@@ -243,7 +243,7 @@ TEST(digest_ignores_callback_hooks) {
   CHECK_STATUS(hl_engine_add_callback_hook(e, HL_EVENT_PRE_TOOL_USE, "Bash", "host-check", cb_noop, NULL, NULL, NULL), HL_OK);
   CHECK_STATUS(hl_engine_add_callback_hook(e, HL_EVENT_STOP, NULL, "host-stop", cb_noop, NULL, NULL, NULL), HL_OK);
   char *d = gu_digest(e);
-  CHECK(d && strcmp(d, SPEC_DIGEST) == 0, "callback hooks changed the digest: %s", d ? d : "");
+  CHECK(d && strcmp(d, EXAMPLE_DIGEST) == 0, "callback hooks changed the digest: %s", d ? d : "");
   char *p = gu_previews(e);
   CHECK(p && !strstr(p, "host-"), "callback hooks appear in previews: %s", p ? p : "");
   free(p);
@@ -341,7 +341,7 @@ static void check_no_markers(const char *ws) {
 }
 
 /* Every report of `outcome` is a command skipped by the gate with the exact
- * shape of SPEC 5.6; returns the number of reports. */
+ * shape of docs/protocol.md §10; returns the number of reports. */
 static int check_all_skipped(const char *outcome, const char *const *commands, int n) {
   int count = gu_hook_count(outcome);
   CHECK(count == n, "want %d reports, got %d in %s", n, count, outcome ? outcome : "(null)");
@@ -746,7 +746,7 @@ int main(void) {
   setenv("HOOKLINE_TRUST_STORE", default_store, 1);
   free(default_store);
   RUN(reference_sha256_matches_known_vectors);
-  RUN(digest_spec_example_reproduces_bit_for_bit);
+  RUN(digest_worked_example_reproduces_bit_for_bit);
   RUN(digest_unicode_and_escaped_commands_serialise_as_serde_json);
   RUN(digest_null_matcher_and_timeout_when_absent);
   RUN(digest_matcher_kept_exactly_as_written);

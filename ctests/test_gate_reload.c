@@ -1,4 +1,4 @@
-/* hl_engine_reload and the workspace gate (SPEC 5.6): the configuration is
+/* hl_engine_reload and the workspace gate (docs/protocol.md §10): the configuration is
  * swapped, the approval carries over only for an unchanged digest, the
  * trust store is consulted otherwise, a failed reload changes nothing, and
  * runs in flight finish with the configuration they started with. */
@@ -173,7 +173,7 @@ TEST(reload_to_a_digest_persisted_elsewhere_starts_approved) {
 }
 
 TEST(approval_does_not_carry_to_another_workspace_on_reload) {
-  /* SPEC is silent; trust is per workspace, so a reload that moves the
+  /* Trust is per workspace, so a reload that moves the
    * engine to another workspace must not carry the approval. */
   char *ws1 = ws_new("move-1"), *ws2 = ws_new("move-2");
   char *store = gu_fmt("%s/move-store.json", g_tmp);
@@ -395,7 +395,7 @@ TEST(in_flight_gated_run_is_not_replaced_by_the_reloaded_config) {
 }
 
 TEST(in_flight_gated_run_skips_remaining_old_commands_after_reload_to_unapproved_digest) {
-  /* docs/semantics.md: a gated engine keeps exactly one approved digest and
+  /* docs/protocol.md §10: a gated engine keeps exactly one approved digest and
    * every spawn is checked against it, so after a reload to an unapproved
    * D' the remaining commands of a run still executing D are skipped (fail
    * closed), and nothing of D' runs. */

@@ -1,4 +1,4 @@
-/* The trust store through the C ABI (SPEC 5.6): persisted approvals, file
+/* The trust store through the C ABI (docs/protocol.md §10, docs/trust.md): persisted approvals, file
  * and directory modes, path resolution (option, $HOOKLINE_TRUST_STORE,
  * $XDG_CONFIG_HOME, ~/.config), symlinks, corrupt and unreadable stores,
  * and concurrent writers from several processes and threads. */

@@ -1,4 +1,4 @@
-/* Conformance tests for the in-process registry (SPEC §4) through the C ABI:
+/* Conformance tests for the in-process registry (docs/c-api.md §5) through the C ABI:
  * every row of the registration, context and semantics tables. */
 #include <stdint.h>
 #include "harness.h"

@@ -1,4 +1,4 @@
-/* Registry concurrency (SPEC §2, §3, §7): 8 threads running while 2 threads
+/* Registry concurrency (docs/c-api.md §4, §9): 8 threads running while 2 threads
  * register and unregister; registries created, used and freed on many
  * threads at once. No crash, no deadlock, counts consistent, every
  * user_data released exactly once and never while its callback runs. */

@@ -5,7 +5,7 @@
 #   faults: N tried, N survived
 #   bad inputs: N tried, 0 crashes
 #
-# Faults (SPEC §7 and docs/hardening.md): each row below names a fault and
+# Faults (docs/hardening.md): each row below names a fault and
 # the tests that inflict it, in the Rust runner tests (tests/runner.rs,
 # `rust:<test>`) and the C tests (`c:<ctest binary>:<test>`). A fault test
 # "survived" when it ran and passed; a listed test that did not run (e.g.

@@ -25,7 +25,7 @@ fi
 mkdir -p "$logs"
 
 # After fork() the child cannot use the parent's runtime (its threads are
-# gone): hookline deliberately leaks it there (SPEC §5.5), together with the
+# gone): hookline deliberately leaks it there (docs/c-api.md §10), together with the
 # start-up closures of threads that never run in the child. Those blocks are
 # definitely lost only in forked children; nothing else is suppressed.
 supp="$logs/hookline-fork.supp"

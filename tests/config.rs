@@ -1,4 +1,4 @@
-//! Hooks configuration parsing and validation (SPEC §5.1).
+//! Hooks configuration parsing and validation (docs/protocol.md §2).
 
 use hookline::config::{Dialect, HooksConfig};
 use hookline::gate::command_previews;

@@ -1,4 +1,4 @@
-//! The workspace approval gate through the Rust API (SPEC §5.6):
+//! The workspace approval gate through the Rust API (docs/protocol.md §10):
 //! `LifecycleHookEngine::with_options`, `command_digest`,
 //! `command_previews`, `approve_workspace_hooks`,
 //! `workspace_hooks_need_approval`, `workspace_gated` and `reload`.
@@ -21,7 +21,7 @@ use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use tempfile::TempDir;
 
-const SPEC_DIGEST: &str = "dab52b17fd76003bdb76b274ea78a3c98e23aee6eadbe388d34d5d946751bc89";
+const EXAMPLE_DIGEST: &str = "dab52b17fd76003bdb76b274ea78a3c98e23aee6eadbe388d34d5d946751bc89";
 const EMPTY_DIGEST: &str = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 
 /// Independent reference: SHA-256 of the lines joined by "\n".
@@ -101,19 +101,19 @@ fn skipped_count(outcome: &Value) -> usize {
 // ----- digest and previews ---------------------------------------------------
 
 #[test]
-fn command_digest_reproduces_the_spec_example() {
+fn command_digest_reproduces_the_worked_example() {
     let s = Scratch::new();
     let e = s.engine(
         &s.ws("w"),
         true,
         Some(json!({"lifecycle": {"pre_tool_use": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./check.sh", "timeout_seconds": 10}]}]}})),
     );
-    assert_eq!(e.command_digest(), SPEC_DIGEST);
+    assert_eq!(e.command_digest(), EXAMPLE_DIGEST);
     assert_eq!(
         sha_lines(&[
             r#"{"event":"pre_tool_use","matcher":"Bash","command":"./check.sh","timeout_seconds":10}"#
         ]),
-        SPEC_DIGEST
+        EXAMPLE_DIGEST
     );
 }
 
@@ -224,9 +224,9 @@ fn command_digest_is_the_same_for_both_dialects_and_toml() {
         "[[hooks.lifecycle.pre_tool_use]]\nmatcher = \"Bash\"\n[[hooks.lifecycle.pre_tool_use.hooks]]\ncommand = \"./check.sh\"\ntimeout_seconds = 10\n".into(),
     );
     let toml = LifecycleHookEngine::with_options(&o).unwrap();
-    assert_eq!(vt.command_digest(), SPEC_DIGEST);
-    assert_eq!(claude.command_digest(), SPEC_DIGEST);
-    assert_eq!(toml.command_digest(), SPEC_DIGEST);
+    assert_eq!(vt.command_digest(), EXAMPLE_DIGEST);
+    assert_eq!(claude.command_digest(), EXAMPLE_DIGEST);
+    assert_eq!(toml.command_digest(), EXAMPLE_DIGEST);
 }
 
 #[test]

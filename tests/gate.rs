@@ -1,4 +1,4 @@
-//! Command digest and previews of the workspace approval gate (SPEC §5.6).
+//! Command digest and previews of the workspace approval gate (docs/protocol.md §10).
 
 use hookline::config::HooksConfig;
 use hookline::gate::{
@@ -27,27 +27,27 @@ fn lines(c: &HooksConfig) -> Vec<String> {
         .collect()
 }
 
-const SPEC_EXAMPLE: &str = "dab52b17fd76003bdb76b274ea78a3c98e23aee6eadbe388d34d5d946751bc89";
+const EXAMPLE_DIGEST: &str = "dab52b17fd76003bdb76b274ea78a3c98e23aee6eadbe388d34d5d946751bc89";
 
 #[test]
-fn spec_example_digest_vtcode() {
+fn worked_example_digest_vtcode() {
     let c = cfg(
         json!({"lifecycle": {"pre_tool_use": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./check.sh", "timeout_seconds": 10}]}]}}),
     );
-    assert_eq!(command_digest(&c), SPEC_EXAMPLE);
+    assert_eq!(command_digest(&c), EXAMPLE_DIGEST);
 }
 
 #[test]
-fn spec_example_digest_claude_and_toml_forms_are_identical() {
+fn worked_example_digest_claude_and_toml_forms_are_identical() {
     let claude = cfg(
         json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./check.sh", "timeout": 10}]}]}}),
     );
-    assert_eq!(command_digest(&claude), SPEC_EXAMPLE);
+    assert_eq!(command_digest(&claude), EXAMPLE_DIGEST);
     let toml = HooksConfig::from_toml_str(
         "[[hooks.lifecycle.pre_tool_use]]\nmatcher = \"Bash\"\n[[hooks.lifecycle.pre_tool_use.hooks]]\ncommand = \"./check.sh\"\ntimeout_seconds = 10\n",
     )
     .unwrap();
-    assert_eq!(command_digest(&toml), SPEC_EXAMPLE);
+    assert_eq!(command_digest(&toml), EXAMPLE_DIGEST);
 }
 
 #[test]

@@ -1,5 +1,5 @@
-//! Conformance tests for reading hook results (SPEC §5.4) and the outcome
-//! JSON (SPEC §5.3). Each test feeds `HookExecution` values to an
+//! Conformance tests for reading hook results (docs/protocol.md §6) and the outcome
+//! JSON (docs/protocol.md §5). Each test feeds `HookExecution` values to an
 //! `EventInterpreter` and checks the outcome JSON.
 
 use hookline::callback::{CallResult, Reply};

@@ -1,4 +1,4 @@
-//! Conformance tests for the in-process registry (SPEC §4), Rust core:
+//! Conformance tests for the in-process registry (docs/c-api.md §5), Rust core:
 //! typed closures and the JSON level used by the C ABI.
 
 use std::sync::atomic::{AtomicUsize, Ordering};

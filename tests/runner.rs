@@ -1,4 +1,4 @@
-//! Tests of the command runner (SPEC §5.5 "Running", §7 faults).
+//! Tests of the command runner (docs/protocol.md §8, docs/hardening.md).
 //!
 //! Every test holds one process-wide lock: several of them look at
 //! process-wide state (zombie children, open descriptors, peak memory),

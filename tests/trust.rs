@@ -1,4 +1,4 @@
-//! The trust store: persisted workspace approvals (SPEC §5.6).
+//! The trust store: persisted workspace approvals (docs/protocol.md §10, docs/trust.md).
 
 use std::os::unix::fs::{symlink, PermissionsExt};
 use std::path::{Path, PathBuf};

@@ -252,7 +252,7 @@ type CommandPreview struct {
 	TimeoutSeconds *int64  `json:"timeout_seconds"`
 }
 
-// EngineOptions mirrors the options JSON of hl_engine_new.
+// EngineOptions mirrors the options JSON of hl_engine_new (docs/protocol.md §7).
 // Workspace and SessionID are required and must not be empty (the library
 // rejects an empty session_id like a missing one, so the zero SessionID is
 // ErrInvalidArgument, as an omitted key is in C and Node); at most one of

@@ -1,7 +1,7 @@
 //! Fuzz the JSON hooks configuration parser (both dialects, detected by
 //! shape): `HooksConfig::from_json_str` and `from_json_value`.
 //!
-//! Oracles (SPEC §5.1, §5.6): every failure is `InvalidConfig`; the text
+//! Oracles (docs/protocol.md §2, §10): every failure is `InvalidConfig`; the text
 //! and the parsed-value entry points agree; an accepted configuration has
 //! a 64-digit lowercase hex digest equal to the digest of its previews, one
 //! preview per command, and previews that serialise to a JSON array.

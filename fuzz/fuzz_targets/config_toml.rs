@@ -1,6 +1,6 @@
 //! Fuzz the vtcode.toml hooks parser: `HooksConfig::from_toml_str`.
 //!
-//! Oracles (SPEC §5.1, §5.6): every failure is `InvalidConfig`; an accepted
+//! Oracles (docs/protocol.md §2, §10): every failure is `InvalidConfig`; an accepted
 //! configuration is VT Code dialect, and its digest is 64 lowercase hex
 //! digits equal to the digest of its previews.
 #![no_main]

@@ -22,7 +22,7 @@
 //! No input ever reaches a shell: engines that run have no configured
 //! commands, and engines built from fuzzed options are never run.
 //!
-//! Oracles (SPEC §2): a status is a known value and never `HL_ERR_PANIC`;
+//! Oracles (docs/c-api.md §1): a status is a known value and never `HL_ERR_PANIC`;
 //! `*errmsg` is NULL exactly on success; pointer outputs are NULL on
 //! failure and valid JSON on success; the status class follows the input
 //! (unknown enum → INVALID_ARGUMENT, non-UTF-8 → INVALID_UTF8, malformed
@@ -50,7 +50,7 @@ static REPLY: Mutex<Option<(u8, CString)>> = Mutex::new(None);
 static FREED: AtomicUsize = AtomicUsize::new(0);
 
 struct Handle<T>(*mut T);
-// SAFETY: hookline handles may be used from any thread (SPEC §2).
+// SAFETY: hookline handles may be used from any thread (docs/c-api.md §1).
 unsafe impl<T> Send for Handle<T> {}
 unsafe impl<T> Sync for Handle<T> {}
 
@@ -125,7 +125,7 @@ fn registry() -> *mut hl_registry {
     .0
 }
 
-/// The status `hl_reply_set_json` must give for `text` (SPEC §2, §3).
+/// The status `hl_reply_set_json` must give for `text` (docs/c-api.md §4).
 fn json_class(text: &CStr) -> hl_status {
     match text.to_str() {
         Err(_) => HL_ERR_INVALID_UTF8,

@@ -1,4 +1,4 @@
-//! Fuzz hook-output interpretation (SPEC §5.4): arbitrary stdout, stderr,
+//! Fuzz hook-output interpretation (docs/protocol.md §6): arbitrary stdout, stderr,
 //! exit codes, signals, timeouts, callback replies, gate skips and spawn
 //! errors, for every event, fed to `EventInterpreter::absorb`, then
 //! `finish().to_json()`. Input format: `hookline_fuzz::decode_interpret`.

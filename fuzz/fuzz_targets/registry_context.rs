@@ -1,4 +1,4 @@
-//! Fuzz registry context validation and run semantics (SPEC §4) at the JSON
+//! Fuzz registry context validation and run semantics (docs/c-api.md §5) at the JSON
 //! level: `Hooks::run_json_str(point, context)` with an arbitrary context
 //! and an arbitrary JSON reply from the first callback of the point.
 //!

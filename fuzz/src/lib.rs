@@ -1,7 +1,7 @@
 //! Shared input formats and oracles of the hookline fuzz targets.
 //!
 //! Each target turns the fuzzer's bytes into calls on hookline and checks
-//! what the contract (SPEC) promises about the answer, not only "no crash".
+//! what the reference docs (docs/c-api.md, docs/protocol.md) promise about the answer, not only "no crash".
 //! The byte formats are defined here once, together with the encoders the
 //! seed generator (`examples/make_seeds.rs`) uses, so seeds and targets
 //! cannot drift apart.
@@ -215,13 +215,13 @@ pub fn enum_arg(b: u8, n: i32) -> i32 {
     }
 }
 
-/// Whether a string is already trimmed (the contract trims reasons,
+/// Whether a string is already trimmed (docs/protocol.md §5: hookline trims reasons,
 /// contexts and message texts).
 pub fn is_trimmed(s: &str) -> bool {
     s.trim() == s
 }
 
-/// Check the fields every engine outcome has (SPEC §5.3) and the per-event
+/// Check the fields every engine outcome has (docs/protocol.md §5) and the per-event
 /// ones; panics (a fuzzer finding) on a violation.
 pub fn check_outcome(event: HookEvent, v: &Value, hooks_len: Option<usize>) {
     let o = v.as_object().unwrap_or_else(|| panic!("outcome is not an object: {v}"));

@@ -115,7 +115,7 @@ test('ungated_engine_needs_no_approval', (t) => {
   assert.equal(e.needsApproval, false);
 });
 
-test('digest_and_previews_follow_the_spec_example', (t) => {
+test('digest_and_previews_follow_the_worked_example', (t) => {
   const e = engine(
     t,
     engineOptions(t, {
