@@ -39,7 +39,7 @@ setup-demo:
 demo: setup-demo lib
 	$(MAKE) -C examples/demo run
 
-test: setup lib test-rust test-cli test-header test-c test-c-sanitize faults test-go test-node test-readme test-install test-package
+test: setup lib test-rust test-cli test-header test-c test-c-sanitize test-posix-runner faults test-go test-node test-readme test-install test-package
 	@echo "all test suites passed"
 
 # The output is kept in build/logs: the fault summary reports from it.
@@ -64,6 +64,17 @@ test-c: lib
 	cmake -S ctests -B $(BUILD)/ctests -DCMAKE_BUILD_TYPE=Debug >/dev/null
 	cmake --build $(BUILD)/ctests -j2
 	cd $(BUILD)/ctests && ctest --output-on-failure -j2
+
+# The whole Rust and C suites again on the portable POSIX runner backend (the one macOS and the
+# BSDs use; see docs/runner.md), selected at run time. Own C build directory and log, so the
+# fault summary keeps reading the default backend's runs.
+.PHONY: test-posix-runner
+test-posix-runner: lib
+	mkdir -p $(BUILD)/logs
+	HOOKLINE_RUNNER=posix $(CARGO) test --release 2>&1 | tee $(BUILD)/logs/rust-posix-runner.log
+	cmake -S ctests -B $(BUILD)/ctests-posix-runner -DCMAKE_BUILD_TYPE=Debug >/dev/null
+	cmake --build $(BUILD)/ctests-posix-runner -j2
+	cd $(BUILD)/ctests-posix-runner && HOOKLINE_RUNNER=posix ctest --output-on-failure -j2
 
 # The C tests again under AddressSanitizer, LeakSanitizer and UBSan.
 test-c-sanitize: lib

@@ -14,7 +14,8 @@
 //!   behind a workspace approval gate bound to a digest of the command set.
 //! - [`Hooks`]: an in-process registry of named callbacks per hook point.
 //!
-//! The core is safe Rust (`unsafe` is confined to the `ffi` module).
+//! The core is safe Rust (`unsafe` is confined to the `ffi` module and to
+//! the runner's two operating-system calls without a safe wrapper).
 #![deny(unsafe_code)]
 
 #[macro_use]

@@ -10,8 +10,11 @@ use std::sync::{Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
+#[cfg(target_os = "linux")]
+use hookline::runner::run_command_without_pidfd;
 use hookline::runner::{
-    run_command, run_command_without_pidfd, CancelToken, CommandOutput, CommandSpec, EXIT_GRACE,
+    backend, run_command, run_command_on, Backend, CancelToken, CommandOutput, CommandSpec,
+    BACKEND_ENV, EXIT_GRACE,
 };
 
 static LOCK: Mutex<()> = Mutex::new(());
@@ -78,6 +81,9 @@ impl Job {
     }
     fn run_with(&self, token: &CancelToken) -> CommandOutput {
         run_command(&self.spec(), Some(token)).expect("spawn")
+    }
+    fn run_on(&self, backend: Backend, token: Option<&CancelToken>) -> CommandOutput {
+        run_command_on(backend, &self.spec(), token).expect("spawn")
     }
 }
 
@@ -431,23 +437,43 @@ fn writing_to_a_hook_that_closed_stdin_never_raises_sigpipe() {
 #[test]
 fn host_ignoring_sigchld_still_gets_prompt_results() {
     // With SIGCHLD set to SIG_IGN (common in daemons) the kernel reaps
-    // children itself and waitpid reports ECHILD: the status is lost, but
-    // runs must neither hang nor fail.
+    // children itself and waitpid reports ECHILD. Runs must neither hang nor
+    // fail, on every backend; the exit status survives where the backend
+    // keeps it (Linux: the pidfd, on kernels with PIDFD_GET_INFO; macOS and
+    // the BSDs: the kqueue exit event) and is otherwise reported unknown
+    // (the portable backend's waitpid tick on Linux: always unknown here).
     match std::env::var(CHILD_MODE).as_deref() {
         Ok(_) => {
             // SAFETY: setting a signal disposition to SIG_IGN; no handler involved.
             unsafe {
                 libc::signal(libc::SIGCHLD, libc::SIG_IGN);
             }
-            let out = Job::new("echo out; exit 3").run();
-            assert_eq!(text(&out.stdout), "out\n");
-            assert!(!out.timed_out && !out.cancelled);
-            assert!(out.exit_code.is_none() || out.exit_code == Some(3));
-            let out = Job::new("sleep 1000")
-                .timeout(Duration::from_millis(200))
-                .run();
-            assert!(out.timed_out);
-            assert!(out.duration < Duration::from_secs(2));
+            for &backend in Backend::ALL {
+                let out = Job::new("echo out; exit 3").run_on(backend, None);
+                assert_eq!(text(&out.stdout), "out\n", "{backend:?}");
+                assert!(!out.timed_out && !out.cancelled, "{backend:?}");
+                assert_eq!(out.signal, None, "{backend:?}");
+                match backend {
+                    #[cfg(target_os = "linux")]
+                    Backend::Linux => assert!(
+                        out.exit_code.is_none() || out.exit_code == Some(3),
+                        "{backend:?}: {:?}",
+                        out.exit_code
+                    ),
+                    #[cfg(target_os = "linux")]
+                    Backend::Posix => assert_eq!(
+                        out.exit_code, None,
+                        "the portable backend cannot know the status of a shell the kernel reaped on Linux"
+                    ),
+                    #[cfg(not(target_os = "linux"))]
+                    Backend::Posix => assert_eq!(out.exit_code, Some(3), "the kqueue exit event carries the status"),
+                }
+                let out = Job::new("sleep 1000")
+                    .timeout(Duration::from_millis(200))
+                    .run_on(backend, None);
+                assert!(out.timed_out, "{backend:?}");
+                assert!(out.duration < Duration::from_secs(2), "{backend:?}: {:?}", out.duration);
+            }
             std::process::exit(0);
         }
         Err(_) => {
@@ -787,7 +813,7 @@ fn concurrent_spawns_never_inherit_each_others_descriptors() {
 fn no_descriptor_leak_across_200_runs_including_timeouts() {
     let _g = lock();
     Job::new("true").run(); // warm-up: anything opened lazily once
-    let token = CancelToken::new().unwrap(); // holds an eventfd of its own
+    let token = CancelToken::new().unwrap(); // holds an eventfd or a self-pipe of its own
     token.cancel();
     let before = fd_count();
     for i in 0..200 {
@@ -815,6 +841,7 @@ fn no_descriptor_leak_across_200_runs_including_timeouts() {
 
 // ---------------------------------------------------------------- pidfd fallback
 
+#[cfg(target_os = "linux")]
 #[test]
 fn exit_detection_without_pidfd_still_works() {
     let _g = lock();
@@ -847,4 +874,97 @@ fn exit_detection_without_pidfd_still_works() {
     assert!(out.cancelled);
     assert!(out.duration < Duration::from_secs(1));
     assert_no_zombie();
+}
+
+// ---------------------------------------------------------------- backends
+
+#[test]
+fn every_backend_keeps_the_runner_guarantees() {
+    // The suite above runs on the backend HOOKLINE_RUNNER selects; this runs
+    // the core rules on every backend of this system in one process.
+    let _g = lock();
+    for &backend in Backend::ALL {
+        let out = Job::new("echo hi; echo err >&2; exit 3").run_on(backend, None);
+        assert_eq!((out.exit_code, text(&out.stdout), text(&out.stderr)), (Some(3), "hi\n".into(), "err\n".into()), "{backend:?}");
+
+        let payload = pseudo_random(3 * MIB);
+        let out = Job::new("head -c 2000000 /dev/zero; cat").stdin(payload.clone()).cap(8 * MIB).run_on(backend, None);
+        assert_eq!(out.stdout.len(), 2_000_000 + payload.len(), "{backend:?}");
+        assert!(out.stdout[2_000_000..] == payload[..], "{backend:?}: payload corrupted");
+
+        let out = Job::new("head -c 100000 /dev/zero").cap(1000).run_on(backend, None);
+        assert!(out.stdout.len() == 1000 && out.stdout_truncated && out.exit_code == Some(0), "{backend:?}");
+
+        let out = Job::new("sleep 1000 & echo $! >&2; sleep 1000").timeout(Duration::from_millis(300)).run_on(backend, None);
+        assert!(out.timed_out, "{backend:?}");
+        assert!(out.duration < Duration::from_millis(300) + Duration::from_secs(1), "{backend:?}: {:?}", out.duration);
+        let pids = parse_pids(&out.stderr);
+        assert_eq!(pids.len(), 1, "{backend:?}");
+        assert!(dies_within(pids[0], Duration::from_secs(5)), "{backend:?}: grandchild survived the timeout");
+
+        let out = Job::new("(sleep 3; echo late) & echo $$; echo now").run_on(backend, None);
+        let shell = parse_pids(&out.stdout)[0];
+        let _ = rustix::process::kill_process_group(
+            rustix::process::Pid::from_raw(shell as i32).unwrap(),
+            rustix::process::Signal::KILL,
+        );
+        assert!(text(&out.stdout).ends_with("now\n"), "{backend:?}");
+        assert!(out.duration < Duration::from_secs(2), "{backend:?}: waited for the background process: {:?}", out.duration);
+
+        let out = Job::new("kill -9 $$").run_on(backend, None);
+        assert_eq!((out.exit_code, out.signal), (None, Some(9)), "{backend:?}");
+
+        let token = CancelToken::new().unwrap();
+        let canceller = {
+            let token = token.clone();
+            thread::spawn(move || {
+                thread::sleep(Duration::from_millis(200));
+                token.cancel();
+            })
+        };
+        let out = Job::new("sleep 1000").timeout(Duration::from_secs(60)).run_on(backend, Some(&token));
+        canceller.join().unwrap();
+        assert!(out.cancelled && !out.timed_out, "{backend:?}");
+        assert!(out.duration < Duration::from_secs(1), "{backend:?}: {:?}", out.duration);
+
+        let fastest = (0..10).map(|_| Job::new("cat").run_on(backend, None).duration).min().unwrap();
+        assert!(fastest < EXIT_GRACE, "{backend:?}: fastest `cat` run took {fastest:?}");
+        assert_no_zombie();
+    }
+}
+
+#[test]
+fn hookline_runner_variable_selects_the_backend_for_the_process() {
+    match std::env::var(CHILD_MODE).as_deref() {
+        Ok(mode) => {
+            let want = match mode {
+                "posix" => Backend::Posix,
+                _ => Backend::DEFAULT, // unset, unknown: the default (with a warning)
+            };
+            assert_eq!(backend(), want, "{BACKEND_ENV}={:?}", std::env::var(BACKEND_ENV));
+            // Read once: changing the variable later changes nothing.
+            std::env::set_var(BACKEND_ENV, if want == Backend::Posix { "" } else { "posix" });
+            assert_eq!(backend(), want);
+            let out = Job::new("exit 4").run();
+            assert_eq!(out.exit_code, Some(4));
+            std::process::exit(0);
+        }
+        Err(_) => {
+            let _g = lock();
+            let name = "hookline_runner_variable_selects_the_backend_for_the_process";
+            for value in [Some("posix"), Some("no-such-backend"), Some(""), None] {
+                let mut cmd = std::process::Command::new(std::env::current_exe().unwrap());
+                cmd.args(["--exact", name, "--test-threads=1", "--nocapture"])
+                    .env(CHILD_MODE, value.unwrap_or("unset"))
+                    .stdout(std::process::Stdio::null())
+                    .stderr(std::process::Stdio::null());
+                match value {
+                    Some(v) => cmd.env(BACKEND_ENV, v),
+                    None => cmd.env_remove(BACKEND_ENV),
+                };
+                let status = cmd.status().unwrap();
+                assert!(status.success(), "{BACKEND_ENV}={value:?}: {status:?}");
+            }
+        }
+    }
 }

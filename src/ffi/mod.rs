@@ -23,7 +23,6 @@ pub mod callback;
 pub mod common;
 pub mod engine;
 pub mod registry;
-pub(crate) mod sys;
 
 pub use abi::*;
 

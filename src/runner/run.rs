@@ -1,6 +1,6 @@
-//! The command runner: runs one hook command (`/bin/sh -c <command>`) and
-//! collects its exit status and output, whatever the hook does (SPEC §5.5
-//! "Running", §7 faults).
+//! The run loop shared by every backend: spawns one hook command
+//! (`/bin/sh -c <command>`) and collects its exit status and output,
+//! whatever the hook does.
 //!
 //! # Design
 //!
@@ -10,14 +10,13 @@
 //! - the hook's **stdin**, written concurrently with reading its output, so
 //!   a hook that prints a lot before reading (or never reads a 10 MiB
 //!   payload) cannot deadlock against us;
-//! - its **stdout** and **stderr** (std pipes, `O_CLOEXEC`), each kept up to
-//!   `max_output_bytes` and then drained and dropped, so memory stays bounded
-//!   even when a hook prints a gigabyte;
-//! - a **pidfd** of the shell (`pidfd_open`), readable the moment the shell
-//!   exits. Where pidfds are unavailable (old kernels, seccomp filters) the
-//!   loop falls back to a short `try_wait` tick;
-//! - the run's [`CancelToken`] (an `eventfd`), so a cancel from another
-//!   thread wakes every runner of that run immediately.
+//! - its **stdout** and **stderr** (std pipes, close-on-exec), each kept up
+//!   to `max_output_bytes` and then drained and dropped, so memory stays
+//!   bounded even when a hook prints a gigabyte;
+//! - the shell's **exit** ([`ExitWatch`]: a pidfd or a kqueue readable the
+//!   moment the shell exits, or a short bounded `waitpid(WNOHANG)` tick);
+//! - the run's [`CancelToken`] (an `eventfd` or a self-pipe), so a cancel
+//!   from another thread wakes every runner of that run immediately.
 //!
 //! **Why stdin cannot raise SIGPIPE.** Writing to a pipe whose reader is
 //! gone raises `SIGPIPE`, and a C host with the default disposition dies of
@@ -46,30 +45,24 @@
 //! **Spawning.** `std::process::Command` with `process_group(0)`, a working
 //! directory, a cleared environment and no `pre_exec` closure, so std can use
 //! `posix_spawn` (vfork-like, cheap) instead of `fork`. Every descriptor we
-//! create is `O_CLOEXEC`, so concurrent spawns on other threads never
-//! inherit another hook's pipes (which would delay its EOF). Every direct
-//! child is reaped before [`run_command`] returns, on every path (a guard
-//! kills and reaps the group if anything fails midway).
+//! create is close-on-exec before any other hookline spawn can see it, so
+//! concurrent spawns on other threads never inherit another hook's pipes
+//! (which would delay its EOF). Every direct child is reaped before
+//! [`run_command`](super::run_command) returns, on every path (a guard kills
+//! and reaps the group if anything fails midway).
 
-use std::ffi::OsString;
-use std::fmt;
 use std::io;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use rustix::event::{poll, PollFd, PollFlags, Timespec};
 use rustix::io::Errno;
-use rustix::pipe::PipeFlags;
-use rustix::process::{Pid, PidfdFlags, Signal};
+use rustix::process::{Pid, Signal};
 
-/// How long, after the shell has exited, we keep reading for EOF from
-/// processes it left behind before returning with what we have.
-pub const EXIT_GRACE: Duration = Duration::from_millis(30);
+use super::watch::ExitWatch;
+use super::{Backend, CancelToken, CommandOutput, CommandSpec, EXIT_GRACE};
 
 /// Largest single read from an output stream (a Linux pipe holds 64 KiB).
 const READ_CHUNK: usize = 64 * 1024;
@@ -77,137 +70,9 @@ const READ_CHUNK: usize = 64 * 1024;
 /// First allocation for a stream's output (most hooks print little).
 const FIRST_CHUNK: usize = 4 * 1024;
 
-/// Exit polling interval when pidfds are not available.
-const FALLBACK_TICK: Duration = Duration::from_millis(5);
-
 /// Reads per stream after a kill, to pick up what is buffered without
 /// chasing a writer that escaped the process group.
 const DRAIN_READS_AFTER_KILL: usize = 4;
-
-/// What to run and how.
-#[derive(Debug, Clone, Copy)]
-pub struct CommandSpec<'a> {
-    /// Shell text, run as `/bin/sh -c <command>`.
-    pub command: &'a str,
-    /// Working directory of the shell.
-    pub cwd: &'a Path,
-    /// The complete environment of the shell (nothing is inherited).
-    pub env: &'a [(OsString, OsString)],
-    /// Bytes written to the hook's stdin (compact JSON + `"\n"`), then EOF.
-    pub stdin: &'a [u8],
-    /// Wall-clock limit; at the limit the whole process group is killed.
-    pub timeout: Duration,
-    /// Per-stream cap on kept output; the rest is drained and dropped.
-    pub max_output_bytes: usize,
-}
-
-/// What a command did.
-#[derive(Debug, Clone, Default)]
-pub struct CommandOutput {
-    /// The shell's exit code; `None` when killed by a signal, timed out,
-    /// cancelled, or when the status could not be collected (the host
-    /// reaped it, e.g. `SIGCHLD` set to `SIG_IGN`).
-    pub exit_code: Option<i32>,
-    /// The signal that ended the shell, if any (not set when hookline
-    /// killed it at the timeout or on cancel).
-    pub signal: Option<i32>,
-    /// The timeout expired and the process group was killed.
-    pub timed_out: bool,
-    /// The run was cancelled (before spawning, or the group was killed).
-    pub cancelled: bool,
-    /// Captured stdout, at most `max_output_bytes`.
-    pub stdout: Vec<u8>,
-    /// Captured stderr, at most `max_output_bytes`.
-    pub stderr: Vec<u8>,
-    /// stdout had more than `max_output_bytes`.
-    pub stdout_truncated: bool,
-    /// stderr had more than `max_output_bytes`.
-    pub stderr_truncated: bool,
-    /// Wall-clock time from the call to its return.
-    pub duration: Duration,
-}
-
-/// Cancellation shared by every command of one run.
-///
-/// Cloning shares the token. [`cancel`](Self::cancel) marks it and makes its
-/// `eventfd` readable, which wakes every [`run_command`] polling it, on any
-/// thread; each one kills its process group and returns with
-/// `cancelled = true`.
-#[derive(Clone)]
-pub struct CancelToken {
-    inner: Arc<CancelInner>,
-}
-
-struct CancelInner {
-    cancelled: AtomicBool,
-    /// Never read: once written it stays readable, waking every poller.
-    event: OwnedFd,
-}
-
-impl CancelToken {
-    /// A fresh, not cancelled token (allocates one `eventfd`).
-    pub fn new() -> io::Result<CancelToken> {
-        let event = rustix::event::eventfd(
-            0,
-            rustix::event::EventfdFlags::CLOEXEC | rustix::event::EventfdFlags::NONBLOCK,
-        )?;
-        Ok(CancelToken {
-            inner: Arc::new(CancelInner {
-                cancelled: AtomicBool::new(false),
-                event,
-            }),
-        })
-    }
-
-    /// Cancel: every command running under this token (now or later) is
-    /// killed and returns promptly. Idempotent; callable from any thread.
-    pub fn cancel(&self) {
-        if !self.inner.cancelled.swap(true, Ordering::SeqCst) {
-            // Cannot fail short of a closed fd: the counter starts at 0 and is written once.
-            let _ = rustix::io::write(&self.inner.event, &1u64.to_ne_bytes());
-        }
-    }
-
-    /// Whether [`cancel`](Self::cancel) has been called.
-    pub fn is_cancelled(&self) -> bool {
-        self.inner.cancelled.load(Ordering::SeqCst)
-    }
-
-    fn fd(&self) -> BorrowedFd<'_> {
-        self.inner.event.as_fd()
-    }
-}
-
-impl fmt::Debug for CancelToken {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("CancelToken")
-            .field("cancelled", &self.is_cancelled())
-            .finish()
-    }
-}
-
-/// Run one command to completion, timeout or cancellation.
-///
-/// Synchronous; safe to call concurrently from many threads. Spawn failures
-/// (missing `cwd`, missing `/bin/sh`, out of descriptors) are `Err`; a
-/// command that runs always yields `Ok`, whatever it does. Every direct child
-/// is reaped before this returns. Never panics.
-pub fn run_command(
-    spec: &CommandSpec<'_>,
-    cancel: Option<&CancelToken>,
-) -> io::Result<CommandOutput> {
-    run(spec, cancel, true)
-}
-
-/// [`run_command`] with exit detection by the `try_wait` tick that is used
-/// where `pidfd_open` is unavailable. For tests of that fallback.
-#[doc(hidden)]
-pub fn run_command_without_pidfd(
-    spec: &CommandSpec<'_>,
-    cancel: Option<&CancelToken>,
-) -> io::Result<CommandOutput> {
-    run(spec, cancel, false)
-}
 
 /// Owns the spawned shell: if dropped before it was reaped (an error or a
 /// panic midway), kills its process group and reaps it.
@@ -231,13 +96,13 @@ impl ShellGuard {
 
     /// Non-blocking reap. `Some(None)`: gone, status unknown.
     ///
-    /// When somebody else reaped the shell (ECHILD: the host ignores SIGCHLD,
-    /// so the kernel reaps its children, or a host handler calls
-    /// `waitpid(-1)`), the status is read from the shell's pidfd instead
-    /// (Linux 6.15+), so an `exit 2` deny is never lost to the host's
-    /// signal set-up. Older kernels leave it unknown (PreToolUse then
-    /// fails closed).
-    fn try_reap(&mut self, pidfd: Option<&OwnedFd>) -> Option<Option<ExitStatus>> {
+    /// When somebody else reaped the shell (ECHILD: the host ignores
+    /// SIGCHLD, so the kernel reaps its children, or a host handler calls
+    /// `waitpid(-1)`), the status comes from the exit watch where it keeps
+    /// one (a pidfd on Linux 6.15+, the kqueue exit event on macOS and the
+    /// BSDs), so an `exit 2` deny is not lost to the host's signal set-up.
+    /// Otherwise it stays unknown (PreToolUse then fails closed).
+    fn try_reap(&mut self, watch: &mut ExitWatch) -> Option<Option<ExitStatus>> {
         match self.child.try_wait() {
             Ok(Some(status)) => {
                 self.reaped = true;
@@ -246,16 +111,7 @@ impl ShellGuard {
             Ok(None) => None,
             Err(e) => {
                 self.reaped = true;
-                let raw = pidfd.and_then(|fd| {
-                    // The exit information is published as the task is
-                    // released; allow a moment for a concurrent reaper.
-                    (0..20).find_map(|i| {
-                        if i > 0 {
-                            std::thread::sleep(Duration::from_millis(1));
-                        }
-                        crate::ffi::sys::pidfd_exit_status(fd.as_fd())
-                    })
-                });
+                let raw = watch.recover_status();
                 if raw.is_none() {
                     crate::hl_debug!("cannot collect the exit status of hook shell {}: {e}", self.child.id());
                 }
@@ -437,9 +293,29 @@ fn poll_slots<const N: usize>(
     Ok(revents)
 }
 
-fn run(
+/// A close-on-exec pipe `(read, write)` made the way `backend` makes them.
+fn cloexec_pipe(backend: Backend) -> io::Result<(OwnedFd, OwnedFd)> {
+    match backend {
+        #[cfg(target_os = "linux")]
+        Backend::Linux => super::linux::cloexec_pipe(),
+        Backend::Posix => super::posix::cloexec_pipe(),
+    }
+}
+
+fn spawn(backend: Backend, command: &mut Command) -> io::Result<Child> {
+    match backend {
+        #[cfg(target_os = "linux")]
+        Backend::Linux => command.spawn(),
+        Backend::Posix => super::posix::spawn(command),
+    }
+}
+
+/// Run one command on `backend` (`use_pidfd` false: the Linux backend
+/// ticks instead, for tests of that fallback).
+pub(super) fn run(
     spec: &CommandSpec<'_>,
     cancel: Option<&CancelToken>,
+    backend: Backend,
     use_pidfd: bool,
 ) -> io::Result<CommandOutput> {
     let start = Instant::now();
@@ -447,7 +323,7 @@ fn run(
         return Ok(cancelled_before_start(start));
     }
 
-    let (theirs, ours) = rustix::pipe::pipe_with(PipeFlags::CLOEXEC)?;
+    let (theirs, ours) = cloexec_pipe(backend)?;
     let keepalive = rustix::io::fcntl_dupfd_cloexec(&theirs, 0)?;
     rustix::io::ioctl_fionbio(&ours, true)?;
     let mut command = Command::new("/bin/sh");
@@ -461,7 +337,7 @@ fn run(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0);
-    let spawned = command.spawn();
+    let spawned = spawn(backend, &mut command);
     // Dropping the Command closes our copy of the child's end of the stdin
     // pipe; `keepalive` (a separate description) stays open while we write.
     drop(command);
@@ -490,67 +366,62 @@ fn run(
     };
     feeder.pump();
 
-    let pidfd = if use_pidfd {
-        match rustix::process::pidfd_open(pgid, PidfdFlags::empty()) {
-            Ok(fd) => Some(fd),
-            Err(e) => {
-                crate::hl_debug!("pidfd_open failed ({e}); polling for hook exit");
-                None
-            }
-        }
-    } else {
-        None
-    };
+    let mut watch = ExitWatch::new(backend, pgid, use_pidfd, Instant::now());
 
     let cap = spec.max_output_bytes;
     let deadline = start.checked_add(spec.timeout);
     let mut scratch = Vec::new();
-    let mut next_tick = start + FALLBACK_TICK;
 
     let ending = loop {
         let now = Instant::now();
         if deadline.is_some_and(|d| now >= d) {
-            // It may have exited just now, before we saw its pidfd.
-            if let Some(status) = shell.try_reap(pidfd.as_ref()) {
+            // It may have exited just now, before its exit was seen.
+            if let Some(status) = shell.try_reap(&mut watch) {
                 break Ending::Exited(status);
             }
             break Ending::TimedOut;
         }
-        if pidfd.is_none() && (now >= next_tick || (!stdout.open() && !stderr.open())) {
-            if let Some(status) = shell.try_reap(pidfd.as_ref()) {
+        if watch.due(now) {
+            if let Some(status) = shell.try_reap(&mut watch) {
                 break Ending::Exited(status);
             }
-            next_tick = now + FALLBACK_TICK;
+            watch.still_running(now);
         }
 
-        let mut wake = deadline;
-        if pidfd.is_none() {
-            wake = Some(wake.map_or(next_tick, |d| d.min(next_tick)));
-        }
+        let wake = match (deadline, watch.next_check()) {
+            (Some(d), Some(t)) => Some(d.min(t)),
+            (d, t) => d.or(t),
+        };
         let timeout = timeout_until(wake, now);
 
-        // Slots: stdout, stderr, stdin, pidfd, cancel.
+        // Slots: stdout, stderr, stdin, exit watch, cancel.
         let revents = poll_slots(
             [
                 stdout.fd.as_ref().map(|fd| (fd.as_fd(), PollFlags::IN)),
                 stderr.fd.as_ref().map(|fd| (fd.as_fd(), PollFlags::IN)),
                 feeder.fd.as_ref().map(|fd| (fd.as_fd(), PollFlags::OUT)),
-                pidfd.as_ref().map(|fd| (fd.as_fd(), PollFlags::IN)),
+                watch.fd().map(|fd| (fd, PollFlags::IN)),
                 cancel.map(|c| (c.fd(), PollFlags::IN)),
             ],
             timeout.as_ref(),
         )?; // on error the guard kills and reaps
+        let open = (stdout.open(), stderr.open());
         if !revents[0].is_empty() {
             stdout.read_once(cap, &mut scratch);
         }
         if !revents[1].is_empty() {
             stderr.read_once(cap, &mut scratch);
         }
+        if open != (stdout.open(), stderr.open()) {
+            // A stream reached EOF: the shell is probably exiting.
+            watch.hurry(Instant::now());
+        }
         if !revents[2].is_empty() {
             feeder.pump();
         }
         if !revents[3].is_empty() {
-            if let Some(status) = shell.try_reap(pidfd.as_ref()) {
+            watch.fired(Instant::now());
+            if let Some(status) = shell.try_reap(&mut watch) {
                 break Ending::Exited(status);
             }
         }
@@ -628,16 +499,7 @@ fn collect_after_exit(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn cancel_token_starts_clear_and_cancel_is_shared_by_clones() {
-        let token = CancelToken::new().unwrap();
-        let clone = token.clone();
-        assert!(!clone.is_cancelled());
-        token.cancel();
-        token.cancel();
-        assert!(clone.is_cancelled());
-    }
+    use std::time::Duration;
 
     #[test]
     fn timeout_until_past_instant_is_zero() {

@@ -1,0 +1,318 @@
+//! The command runner's public face: what to run ([`CommandSpec`]), what it
+//! did ([`CommandOutput`]), cancellation ([`CancelToken`]), and the choice of
+//! operating-system backend.
+//!
+//! A command is `/bin/sh -c <command>` in its own process group, with the
+//! payload written to its stdin while stdout and stderr are read, each
+//! stream capped, the whole group killed at the timeout or on cancel, and
+//! every direct child reaped before [`run_command`] returns. The loop that
+//! does this is shared by every backend (`run.rs`, its design notes are
+//! there); the backends differ only in how descriptors are made, how a
+//! cancel wakes the loop and how the loop learns that the shell exited:
+//!
+//! | | `linux` (default on Linux) | `posix` (every other Unix; selectable on Linux) |
+//! |---|---|---|
+//! | pipes | `pipe2(O_CLOEXEC)` | `pipe2(O_CLOEXEC)` where it exists, else `pipe` + `FD_CLOEXEC` under the spawn lock |
+//! | cancel wake-up | `eventfd` | self-pipe |
+//! | shell exit | pidfd (`pidfd_open`), `waitpid` tick if unavailable | kqueue `EVFILT_PROC`/`NOTE_EXIT` on macOS and the BSDs, `waitpid` tick elsewhere |
+//! | status after the host reaped the shell | `PIDFD_GET_INFO` (Linux 6.15+) | the `NOTE_EXIT` event's data (kqueue); unknown on the tick |
+//!
+//! `HOOKLINE_RUNNER=posix` selects the portable backend on Linux (read once
+//! per process), so the code path macOS and the BSDs use is tested by
+//! behaviour here too. `docs/runner.md` has the details.
+
+use std::ffi::{OsStr, OsString};
+use std::fmt;
+use std::io;
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+#[cfg(target_os = "linux")]
+mod linux;
+mod posix;
+mod run;
+/// The runner's only `unsafe` code: two operating-system calls that have no
+/// safe wrapper in rustix or libc (the pidfd exit-information ioctl and
+/// `kevent`). Each function it exports is safe to call.
+#[allow(unsafe_code)]
+mod sys;
+mod watch;
+
+/// How long, after the shell has exited, we keep reading for EOF from
+/// processes it left behind before returning with what we have.
+pub const EXIT_GRACE: Duration = Duration::from_millis(30);
+
+/// The environment variable that selects the runner backend.
+pub const BACKEND_ENV: &str = "HOOKLINE_RUNNER";
+
+/// What to run and how.
+#[derive(Debug, Clone, Copy)]
+pub struct CommandSpec<'a> {
+    /// Shell text, run as `/bin/sh -c <command>`.
+    pub command: &'a str,
+    /// Working directory of the shell.
+    pub cwd: &'a Path,
+    /// The complete environment of the shell (nothing is inherited).
+    pub env: &'a [(OsString, OsString)],
+    /// Bytes written to the hook's stdin (compact JSON + `"\n"`), then EOF.
+    pub stdin: &'a [u8],
+    /// Wall-clock limit; at the limit the whole process group is killed.
+    pub timeout: Duration,
+    /// Per-stream cap on kept output; the rest is drained and dropped.
+    pub max_output_bytes: usize,
+}
+
+/// What a command did.
+#[derive(Debug, Clone, Default)]
+pub struct CommandOutput {
+    /// The shell's exit code; `None` when killed by a signal, timed out,
+    /// cancelled, or when the status could not be collected (the host
+    /// reaped it, e.g. `SIGCHLD` set to `SIG_IGN`, and the backend has no
+    /// way to recover it: see [`Backend`]).
+    pub exit_code: Option<i32>,
+    /// The signal that ended the shell, if any (not set when hookline
+    /// killed it at the timeout or on cancel).
+    pub signal: Option<i32>,
+    /// The timeout expired and the process group was killed.
+    pub timed_out: bool,
+    /// The run was cancelled (before spawning, or the group was killed).
+    pub cancelled: bool,
+    /// Captured stdout, at most `max_output_bytes`.
+    pub stdout: Vec<u8>,
+    /// Captured stderr, at most `max_output_bytes`.
+    pub stderr: Vec<u8>,
+    /// stdout had more than `max_output_bytes`.
+    pub stdout_truncated: bool,
+    /// stderr had more than `max_output_bytes`.
+    pub stderr_truncated: bool,
+    /// Wall-clock time from the call to its return.
+    pub duration: Duration,
+}
+
+/// The operating-system backend of the runner.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// Linux: pidfd exit detection (exit status recovered with
+    /// `PIDFD_GET_INFO` when the host reaped the shell), `eventfd` cancel.
+    #[cfg(target_os = "linux")]
+    Linux,
+    /// Portable POSIX: plain pipes, a self-pipe for cancel, kqueue
+    /// `EVFILT_PROC` exit detection on macOS and the BSDs (the exit status
+    /// comes with the event, so it survives a host that reaps children),
+    /// a bounded `waitpid(WNOHANG)` tick elsewhere (there the status of a
+    /// shell the host reaped is unknown: `exit_code` and `signal` are
+    /// `None`, and PreToolUse fails closed).
+    Posix,
+}
+
+impl Backend {
+    /// Every backend this system has, the default first.
+    pub const ALL: &'static [Backend] = &[
+        #[cfg(target_os = "linux")]
+        Backend::Linux,
+        Backend::Posix,
+    ];
+
+    /// The default backend of this system.
+    pub const DEFAULT: Backend = Backend::ALL[0];
+
+    /// The name `HOOKLINE_RUNNER` accepts for it.
+    pub fn name(self) -> &'static str {
+        match self {
+            #[cfg(target_os = "linux")]
+            Backend::Linux => "linux",
+            Backend::Posix => "posix",
+        }
+    }
+
+    /// The backend named by a `HOOKLINE_RUNNER` value: unset or empty is the
+    /// default; an unknown value is the default with a warning.
+    pub fn from_setting(value: Option<&OsStr>) -> Backend {
+        let Some(value) = value.filter(|v| !v.is_empty()) else {
+            return Backend::DEFAULT;
+        };
+        if let Some(found) = Backend::ALL.iter().find(|b| value == OsStr::new(b.name())) {
+            return *found;
+        }
+        let names: Vec<&str> = Backend::ALL.iter().map(|b| b.name()).collect();
+        crate::hl_warn!(
+            "{BACKEND_ENV}={value:?} is not a runner backend on this system (choices: {}); using {:?}",
+            names.join(", "),
+            Backend::DEFAULT.name()
+        );
+        Backend::DEFAULT
+    }
+}
+
+/// The backend of this process: `HOOKLINE_RUNNER`, read on first use.
+#[doc(hidden)]
+pub fn backend() -> Backend {
+    static SELECTED: OnceLock<Backend> = OnceLock::new();
+    *SELECTED.get_or_init(|| Backend::from_setting(std::env::var_os(BACKEND_ENV).as_deref()))
+}
+
+/// Cancellation shared by every command of one run.
+///
+/// Cloning shares the token. [`cancel`](Self::cancel) marks it and makes its
+/// wake-up descriptor (an `eventfd`, or a self-pipe on the portable backend)
+/// readable, which wakes every [`run_command`] polling it, on any thread;
+/// each one kills its process group and returns with `cancelled = true`.
+#[derive(Clone)]
+pub struct CancelToken {
+    inner: Arc<CancelInner>,
+}
+
+struct CancelInner {
+    cancelled: AtomicBool,
+    wake: Wake,
+}
+
+/// A descriptor that becomes readable, and stays readable, once fired.
+enum Wake {
+    /// Fired by adding 1 to the counter; never read.
+    #[cfg(target_os = "linux")]
+    Eventfd(OwnedFd),
+    /// Fired by writing one byte; never read. Both ends are ours, so the
+    /// write cannot raise SIGPIPE.
+    Pipe { read: OwnedFd, write: OwnedFd },
+}
+
+impl CancelToken {
+    /// A fresh, not cancelled token (allocates its wake-up descriptor).
+    pub fn new() -> io::Result<CancelToken> {
+        let wake = match backend() {
+            #[cfg(target_os = "linux")]
+            Backend::Linux => Wake::Eventfd(linux::wake_eventfd()?),
+            Backend::Posix => {
+                let (read, write) = posix::self_pipe()?;
+                Wake::Pipe { read, write }
+            }
+        };
+        Ok(CancelToken {
+            inner: Arc::new(CancelInner {
+                cancelled: AtomicBool::new(false),
+                wake,
+            }),
+        })
+    }
+
+    /// Cancel: every command running under this token (now or later) is
+    /// killed and returns promptly. Idempotent; callable from any thread.
+    pub fn cancel(&self) {
+        if !self.inner.cancelled.swap(true, Ordering::SeqCst) {
+            // Written once, so neither can be full; cannot fail short of a closed fd.
+            let _ = match &self.inner.wake {
+                #[cfg(target_os = "linux")]
+                Wake::Eventfd(fd) => rustix::io::write(fd, &1u64.to_ne_bytes()),
+                Wake::Pipe { write, .. } => rustix::io::write(write, b"!"),
+            };
+        }
+    }
+
+    /// Whether [`cancel`](Self::cancel) has been called.
+    pub fn is_cancelled(&self) -> bool {
+        self.inner.cancelled.load(Ordering::SeqCst)
+    }
+
+    fn fd(&self) -> BorrowedFd<'_> {
+        match &self.inner.wake {
+            #[cfg(target_os = "linux")]
+            Wake::Eventfd(fd) => fd.as_fd(),
+            Wake::Pipe { read, .. } => read.as_fd(),
+        }
+    }
+}
+
+impl fmt::Debug for CancelToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CancelToken")
+            .field("cancelled", &self.is_cancelled())
+            .finish()
+    }
+}
+
+/// Run one command to completion, timeout or cancellation, on this
+/// process's backend ([`backend`]).
+///
+/// Synchronous; safe to call concurrently from many threads. Spawn failures
+/// (missing `cwd`, missing `/bin/sh`, out of descriptors) are `Err`; a
+/// command that runs always yields `Ok`, whatever it does. Every direct child
+/// is reaped before this returns. Never panics.
+pub fn run_command(
+    spec: &CommandSpec<'_>,
+    cancel: Option<&CancelToken>,
+) -> io::Result<CommandOutput> {
+    run::run(spec, cancel, backend(), true)
+}
+
+/// [`run_command`] on a given backend, whatever `HOOKLINE_RUNNER` says.
+/// For tests that cover every backend in one process.
+#[doc(hidden)]
+pub fn run_command_on(
+    backend: Backend,
+    spec: &CommandSpec<'_>,
+    cancel: Option<&CancelToken>,
+) -> io::Result<CommandOutput> {
+    run::run(spec, cancel, backend, true)
+}
+
+/// [`run_command`] on the Linux backend with exit detection by the
+/// `waitpid` tick it uses where `pidfd_open` is unavailable. For tests of
+/// that fallback.
+#[cfg(target_os = "linux")]
+#[doc(hidden)]
+pub fn run_command_without_pidfd(
+    spec: &CommandSpec<'_>,
+    cancel: Option<&CancelToken>,
+) -> io::Result<CommandOutput> {
+    run::run(spec, cancel, Backend::Linux, false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cancel_token_starts_clear_and_cancel_is_shared_by_clones() {
+        let token = CancelToken::new().unwrap();
+        let clone = token.clone();
+        assert!(!clone.is_cancelled());
+        token.cancel();
+        token.cancel();
+        assert!(clone.is_cancelled());
+    }
+
+    #[test]
+    fn backend_setting_unset_or_empty_is_the_default() {
+        assert_eq!(Backend::from_setting(None), Backend::DEFAULT);
+        assert_eq!(Backend::from_setting(Some(OsStr::new(""))), Backend::DEFAULT);
+        #[cfg(target_os = "linux")]
+        assert_eq!(Backend::DEFAULT, Backend::Linux);
+        #[cfg(not(target_os = "linux"))]
+        assert_eq!(Backend::DEFAULT, Backend::Posix);
+    }
+
+    #[test]
+    fn backend_setting_names_select_their_backend() {
+        for b in Backend::ALL {
+            assert_eq!(Backend::from_setting(Some(OsStr::new(b.name()))), *b);
+        }
+        assert_eq!(Backend::from_setting(Some(OsStr::new("posix"))), Backend::Posix);
+    }
+
+    #[test]
+    fn unknown_backend_setting_falls_back_to_the_default() {
+        for value in ["kqueue", "POSIX", "posix ", "windows"] {
+            assert_eq!(Backend::from_setting(Some(OsStr::new(value))), Backend::DEFAULT, "{value:?}");
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::ffi::OsStrExt;
+            assert_eq!(Backend::from_setting(Some(OsStr::from_bytes(b"posi\xff"))), Backend::DEFAULT);
+        }
+    }
+}
