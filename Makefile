@@ -39,13 +39,19 @@ setup-demo:
 demo: setup-demo lib
 	$(MAKE) -C examples/demo run
 
-test: setup lib test-rust test-header test-c test-c-sanitize test-posix-runner faults test-go test-node test-readme test-install test-package
+test: setup lib test-rust test-cli test-header test-c test-c-sanitize test-posix-runner faults test-go test-node test-readme test-install test-package
 	@echo "all test suites passed"
 
 # The output is kept in build/logs: the fault summary reports from it.
 test-rust:
 	mkdir -p $(BUILD)/logs
 	$(CARGO) test --release 2>&1 | tee $(BUILD)/logs/rust.log
+
+# The hookline command on the demo: its config passes `check`, its cases pass `test`.
+.PHONY: test-cli
+test-cli: lib
+	target/release/hookline check examples/demo/hooks.json
+	target/release/hookline test examples/demo/cases.json
 
 test-header:
 	scripts/cbindgen.sh $(CBINDGEN_VERSION) $(BUILD)/hookline.h.fresh

@@ -49,6 +49,11 @@ ${CC:-cc} -O2 -g -Wall -Wextra -Werror -I"$root/include" "$here/c/hlbench.c" \
 export HLBENCH_FLOOR_LIB="$build/floor-target/release/libhlbench_floor.so"
 have_go=; have_node=
 if command -v go >/dev/null; then
+  # The Go binding links libhookline through pkg-config: point it at this
+  # checkout's build (as `make test-go` does), and the driver at its library.
+  "$root/scripts/install.sh" --uninstalled "$root/build/pkgconfig" >/dev/null
+  export PKG_CONFIG_PATH="$root/build/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+  export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   (cd "$here/go" && go build -o "$build/hlbench-go" .) && have_go=1
 else
   echo "bench: go not found, skipping the Go driver" >&2

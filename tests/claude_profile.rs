@@ -841,3 +841,55 @@ fn async_hooks_do_not_hold_the_run_and_their_output_arrives_with_the_next_outcom
     let again = run(&e, HookEvent::Stop, &json!({}));
     assert!(!any_message(&again, "async done"));
 }
+
+#[test]
+fn async_hooks_start_from_reserved_runs_and_the_no_hook_answer_defers_to_them() {
+    let ws = Ws::new();
+    let async_hook = vec![json!({"command": say(json!({"systemMessage": "async done"})), "async": true})];
+    let e = ws.engine(config(D::Claude, HookEvent::PostToolUse, &[(Some("Bash"), async_hook)]));
+    let bash = input(HookEvent::PostToolUse);
+    // Only an async hook matches: still not a no-hook run (it must start).
+    assert_eq!(e.outcome_if_no_hook_matches(HookEvent::PostToolUse, &bash).unwrap(), None);
+    let read = json!({"tool_name": "Read", "tool_response": 1});
+    assert!(e.outcome_if_no_hook_matches(HookEvent::PostToolUse, &read).unwrap().is_some());
+    let id = e.reserve_run().unwrap();
+    let first: Value = serde_json::from_str(&e.run_reserved_json(id, HookEvent::PostToolUse, &bash).unwrap()).unwrap();
+    assert!(!any_message(&first, "async done"), "{first}");
+    // Once its output waits, the no-hook answer defers to a real run, which
+    // (reserved as well) delivers it.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while e.outcome_if_no_hook_matches(HookEvent::PostToolUse, &read).unwrap().is_some() {
+        assert!(std::time::Instant::now() < deadline, "the async hook's output never arrived");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let id = e.reserve_run().unwrap();
+    let later: Value = serde_json::from_str(&e.run_reserved_json(id, HookEvent::PostToolUse, &read).unwrap()).unwrap();
+    assert!(any_message(&later, "async done"), "{later}");
+    assert!(e.outcome_if_no_hook_matches(HookEvent::PostToolUse, &read).unwrap().is_some(), "delivered once");
+}
+
+#[test]
+fn close_kills_async_hooks_and_waits_for_them() {
+    let ws = Ws::new();
+    let started = ws.file("started");
+    let finished = ws.file("finished");
+    let async_hook = vec![json!({"command": format!(
+        "cat >/dev/null; echo $$ > '{}.tmp' && mv '{}.tmp' '{}'; sleep 30; touch '{}'",
+        started.display(), started.display(), started.display(), finished.display()
+    ), "async": true})];
+    let e = ws.engine(config(D::Claude, HookEvent::PostToolUse, &[(None, async_hook)]));
+    run(&e, HookEvent::PostToolUse, &input(HookEvent::PostToolUse));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !started.exists() {
+        assert!(std::time::Instant::now() < deadline, "the async hook never started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let t = std::time::Instant::now();
+    e.close();
+    assert!(t.elapsed() < std::time::Duration::from_secs(20), "close waited for the hook instead of killing it");
+    assert!(!finished.exists(), "the async hook ran to its end");
+    // close returned after the hook's process was killed and reaped.
+    let pid = std::fs::read_to_string(&started).unwrap().trim().to_string();
+    let alive = std::process::Command::new("kill").args(["-0", &pid]).stderr(std::process::Stdio::null()).status().unwrap();
+    assert!(!alive.success(), "the async hook's shell {pid} outlived close");
+}

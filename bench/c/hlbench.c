@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -908,8 +909,54 @@ static int scenario_memory(void) {
   return 0;
 }
 
+/* CPU cost per command-hook run, independent of machine load: this process's own CPU time
+ * (user + system, every thread) and its children's, per run, for the floor and for hookline
+ * (sync and async), one run at a time. */
+static double cpu_us(int who) {
+  struct rusage ru;
+  getrusage(who, &ru);
+  return (double)ru.ru_utime.tv_sec * 1e6 + (double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_sec * 1e6 +
+         (double)ru.ru_stime.tv_usec;
+}
+
+static int scenario_cpu(void) {
+  long n = env_long("HLBENCH_CPU_N", 1000);
+  size_t plen;
+  char *payload = capture_payload(&plen);
+  floor_spec fs = {HOOK_CMD, payload, plen, hook_envp("PreToolUse")};
+  char *cfg = hooks_config("PreToolUse", "Bash", HOOK_CMD, 1);
+  hl_engine *e = engine_with(cfg);
+  waiter w;
+  waiter_init(&w);
+  char out[4096];
+  static const char *names[3][2] = {{"cpu_self_floor_c", "cpu_children_floor_c"},
+                                    {"cpu_self_hookline_sync_c", "cpu_children_hookline_sync_c"},
+                                    {"cpu_self_hookline_async_c", "cpu_children_hookline_async_c"}};
+  double self[3] = {0}, kids[3] = {0};
+  for (int round = 0; round < 10; round++) {
+    for (int mode = 0; mode < 3; mode++) {
+      double s0 = cpu_us(RUSAGE_SELF), c0 = cpu_us(RUSAGE_CHILDREN);
+      for (long i = 0; i < n / 10; i++) {
+        if (mode == 0) floor_spawn(&fs, out, sizeof out);
+        else if (mode == 1) hl_string_free(run_engine(e, HL_EVENT_PRE_TOOL_USE, TOOL_INPUT));
+        else run_async_wait(e, &w);
+      }
+      self[mode] += cpu_us(RUSAGE_SELF) - s0;
+      kids[mode] += cpu_us(RUSAGE_CHILDREN) - c0;
+    }
+  }
+  for (int mode = 0; mode < 3; mode++) {
+    emit_value(names[mode][0], "us/run", self[mode] / (double)(n / 10 * 10));
+    emit_value(names[mode][1], "us/run", kids[mode] / (double)(n / 10 * 10));
+  }
+  hl_engine_free(e);
+  free(cfg);
+  free(payload);
+  return 0;
+}
+
 int main(int argc, char **argv) {
-  if (argc < 2) die("usage: hlbench payload|nomatch|registry|spawn|parallel|throughput|memory");
+  if (argc < 2) die("usage: hlbench payload|nomatch|registry|spawn|parallel|throughput|memory|cpu");
   make_workspace();
   int rc;
   const char *s = argv[1];
@@ -920,6 +967,7 @@ int main(int argc, char **argv) {
   else if (!strcmp(s, "parallel")) rc = scenario_parallel();
   else if (!strcmp(s, "throughput")) rc = scenario_throughput();
   else if (!strcmp(s, "memory")) rc = scenario_memory();
+  else if (!strcmp(s, "cpu")) rc = scenario_cpu();
   else die("unknown scenario %s", s);
   remove_workspace();
   return rc;

@@ -130,6 +130,27 @@ async function main() {
   emit('callback_hook_node', cbAsync);
   emit('callback_hook_sync_node', cbSync);
   await cbEngine.close();
+
+  // The fixed cost of one run on an engine without hooks: the Promise and
+  // the sync API, alternating.
+  const empty = new hookline.Engine({ workspace, sessionId: 'bench-session' });
+  const noAsync = [];
+  const noSync = [];
+  for (let i = 0; i < n * 10; i++) {
+    const t0 = now();
+    const o = await empty.preToolUse(input);
+    const t1 = now();
+    const o2 = empty.preToolUseSync(input);
+    const t2 = now();
+    if (o.hooks.length !== 0 || o2.hooks.length !== 0) throw new Error('an engine without hooks ran hooks');
+    if (i >= n) {
+      noAsync.push(t1 - t0);
+      noSync.push(t2 - t1);
+    }
+  }
+  emit('nohooks_node', noAsync);
+  emit('nohooks_sync_node', noSync);
+  await empty.close();
   await engine.close();
   fs.rmSync(workspace, { recursive: true, force: true });
 }

@@ -18,6 +18,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -49,19 +51,70 @@ func (ev Event) String() string {
 	return fmt.Sprintf("hl_event(%d)", int32(ev))
 }
 
-// cancelGrace bounds how long a run whose context ended (or whose engine
-// is closing) waits for hookline to confirm the cancellation. Command hooks
-// are killed at once; only a callback hook still running (host code cannot
-// be interrupted) can make the confirmation late.
+// cancelGrace bounds how long an asynchronous run (the fallback used on
+// hookline threads) whose context ended, or whose engine is closing, waits
+// for hookline to confirm the cancellation. Command hooks are killed at once;
+// only a callback hook still running (host code cannot be interrupted) can
+// make the confirmation late. A blocking run returns when hookline does: a
+// callback hook that is running when the context ends finishes first.
 const cancelGrace = 2 * time.Second
 
 // Engine runs configured shell hooks and Go callback hooks at agent
 // lifecycle events. All methods are safe for concurrent use, also from
 // inside callback hooks.
 type Engine struct {
-	ptr  *C.hl_engine
-	life *life
-	sink *failureSink
+	ptr      *C.hl_engine
+	life     *life
+	sink     *failureSink
+	blocking blockingRuns
+}
+
+// blockingRuns is the set of reserved runs in progress on callers'
+// goroutines (hl_engine_run_reserved), so that Close can cancel them. An id
+// is in the set only while its run holds a reference on the handle, so
+// cancelling it under mu never touches a freed handle.
+type blockingRuns struct {
+	mu     sync.Mutex
+	closed bool
+	ids    map[C.uint64_t]struct{}
+}
+
+// add registers a reserved run; false once Close has begun (the run must
+// then be cancelled before it starts).
+func (b *blockingRuns) add(id C.uint64_t) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return false
+	}
+	if b.ids == nil {
+		b.ids = make(map[C.uint64_t]struct{})
+	}
+	b.ids[id] = struct{}{}
+	return true
+}
+
+func (b *blockingRuns) remove(id C.uint64_t) {
+	b.mu.Lock()
+	delete(b.ids, id)
+	b.mu.Unlock()
+}
+
+func (b *blockingRuns) isClosed() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.closed
+}
+
+// closeAll marks the set closed and cancels every run in it (their
+// processes are killed; each returns an error matching ErrClosed).
+func (b *blockingRuns) closeAll(ptr *C.hl_engine) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.closed = true
+	for id := range b.ids {
+		C.hl_engine_cancel(ptr, id, nil)
+	}
 }
 
 // NewEngine creates an engine from options (docs/protocol.md). Invalid options are
@@ -95,6 +148,8 @@ func NewEngine(opts EngineOptions) (*Engine, error) {
 // themselves (ErrClosed). So Engine is not an io.Closer (wrap it if you need
 // one), and t.Cleanup(engine.Close) works as is.
 func (e *Engine) Close() {
+	// Blocking runs first, while the owner's reference keeps the handle alive.
+	e.blocking.closeAll(e.ptr)
 	e.life.close()
 }
 
@@ -296,45 +351,18 @@ func inputText(input any) ([]byte, error) {
 	}
 }
 
+// runText runs one event. The run executes on the calling goroutine's
+// thread (a blocking cgo call of hl_engine_run_reserved), so a run that
+// matches no hook, or only runs callback hooks, costs no thread hand-off.
+// It is cancellable all the same: the run's id is reserved first, a
+// goroutine waiting on ctx.Done() (started only when ctx can be cancelled)
+// calls hl_engine_cancel, and Close cancels every such run. hookline decides
+// cancel-versus-completion under its run-table lock: when a cancel returned
+// HL_OK the run returns HL_ERR_CANCELLED, otherwise its real outcome. Called
+// from a callback hook on a hookline thread (where blocking calls are
+// refused), it falls back to hl_engine_run_async.
 func (e *Engine) runText(ctx context.Context, event Event, input []byte) (json.RawMessage, error) {
-	return e.runStart(ctx, event.String(), input, func(cs *C.char, h C.uintptr_t, id *C.uint64_t, em **C.char) C.hl_status {
-		return C.hlgo_engine_run_async(e.ptr, C.hl_event(event), cs, h, id, em)
-	})
-}
-
-// RunNamed fires an event by its config key (hl_engine_run_named_async):
-// "PreToolUse" and the other known events keep their rules; any other
-// key (PostCompact, Setup, events Claude Code adds later) runs that key's
-// hooks with observer rules. The matcher is tested against the input's
-// "matcher_value" field, if any. Cancelling ctx cancels the run.
-func (e *Engine) RunNamed(ctx context.Context, name string, input any) (Outcome, error) {
-	var out Outcome
-	text, err := inputText(input)
-	if err != nil {
-		return out, err
-	}
-	cname, err := cBytes([]byte(name), "event name")
-	if err != nil {
-		return out, err
-	}
-	defer freeC(cname)
-	raw, err := e.runStart(ctx, name, text, func(cs *C.char, h C.uintptr_t, id *C.uint64_t, em **C.char) C.hl_status {
-		return C.hlgo_engine_run_named_async(e.ptr, cname, cs, h, id, em)
-	})
-	if err != nil {
-		return out, err
-	}
-	if err := json.Unmarshal(raw, &out); err != nil {
-		return out, fmt.Errorf("hookline: decoding %s outcome: %w", name, err)
-	}
-	out.Raw = raw
-	return out, nil
-}
-
-// runStart starts an asynchronous run with start and waits for it; the
-// context cancels it.
-func (e *Engine) runStart(ctx context.Context, label string, input []byte,
-	start func(cs *C.char, h C.uintptr_t, id *C.uint64_t, em **C.char) C.hl_status) (json.RawMessage, error) {
+	label := event.String()
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -349,12 +377,140 @@ func (e *Engine) runStart(ctx context.Context, label string, input []byte,
 	if err != nil {
 		return nil, err
 	}
+	defer freeC(cs)
+	var runID C.uint64_t
+	var em *C.char
+	st := C.hl_engine_reserve_run(e.ptr, &runID, &em)
+	if st == C.HL_ERR_WRONG_THREAD {
+		takeString(em)
+		return e.runEventAsync(ctx, event, cs)
+	}
+	if st != C.HL_OK {
+		return nil, takeError(st, em)
+	}
+	if !e.blocking.add(runID) {
+		// Close has begun: the reservation is cancelled, so the run below
+		// returns HL_ERR_CANCELLED at once (and consumes it).
+		C.hl_engine_cancel(e.ptr, runID, nil)
+	}
+	var w *ctxWatch
+	if done := ctx.Done(); done != nil {
+		w = watchContext(e.ptr, runID, done)
+	}
+	var out *C.char
+	st = C.hl_engine_run_reserved(e.ptr, runID, C.hl_event(event), cs, &out, &em)
+	ctxCancelled := w != nil && w.finish()
+	e.blocking.remove(runID)
+	switch {
+	case st == C.HL_OK:
+		return takeString(out), nil
+	case st == C.HL_ERR_CANCELLED && ctxCancelled:
+		takeString(em)
+		return nil, cancelled(label, ctx.Err())
+	case st == C.HL_ERR_CANCELLED && e.blocking.isClosed():
+		takeString(em)
+		return nil, &Error{Status: StatusClosed, Message: label + " run interrupted: engine closed"}
+	}
+	return nil, takeError(st, em)
+}
+
+// RunNamed fires an event by its config key (hl_engine_run_named_async):
+// "PreToolUse" and the other known events keep their rules; any other
+// key (PostCompact, Setup, events Claude Code adds later) runs that key's
+// hooks with observer rules. The matcher is tested against the input's
+// "matcher_value" field, if any. Cancelling ctx cancels the run.
+//
+// Unlike RunJSON, a named run always goes through the asynchronous path
+// (hl_engine_run_named_async, waited for on a channel): the C ABI has no
+// reserved variant of a named run, and the asynchronous run is in
+// hookline's run table all the same, so ctx cancellation and Close keep
+// the same linearizable cancel-versus-completion rule. It costs one thread
+// hand-off per named run, which fire rarely (compaction, setup).
+func (e *Engine) RunNamed(ctx context.Context, name string, input any) (Outcome, error) {
+	var out Outcome
+	text, err := inputText(input)
+	if err != nil {
+		return out, err
+	}
+	cname, err := cBytes([]byte(name), "event name")
+	if err != nil {
+		return out, err
+	}
+	defer freeC(cname)
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := ctx.Err(); err != nil {
+		return out, cancelled(name, err)
+	}
+	if !e.life.acquire() {
+		return out, errClosed("engine")
+	}
+	defer e.life.release()
+	cs, err := cBytes(text, "input")
+	if err != nil {
+		return out, err
+	}
+	defer freeC(cs)
+	raw, err := e.runAsync(ctx, name, cs, func(cs *C.char, h C.uintptr_t, id *C.uint64_t, em **C.char) C.hl_status {
+		return C.hlgo_engine_run_named_async(e.ptr, cname, cs, h, id, em)
+	})
+	if err != nil {
+		return out, err
+	}
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return out, fmt.Errorf("hookline: decoding %s outcome: %w", name, err)
+	}
+	out.Raw = raw
+	return out, nil
+}
+
+// ctxWatch cancels a reserved run when its context ends.
+type ctxWatch struct {
+	stop, exited chan struct{}
+	ok           bool // hl_engine_cancel returned HL_OK (read after exited)
+}
+
+func watchContext(ptr *C.hl_engine, runID C.uint64_t, done <-chan struct{}) *ctxWatch {
+	w := &ctxWatch{stop: make(chan struct{}), exited: make(chan struct{})}
+	go func() {
+		defer close(w.exited)
+		select {
+		case <-done:
+			// NOT_FOUND: the run finished first and keeps its outcome.
+			w.ok = C.hl_engine_cancel(ptr, runID, nil) == C.HL_OK
+		case <-w.stop:
+		}
+	}()
+	return w
+}
+
+// finish stops the watcher and waits for it (so it never touches the handle
+// after the run released it); true when its cancel took effect.
+func (w *ctxWatch) finish() bool {
+	close(w.stop)
+	<-w.exited
+	return w.ok
+}
+
+// runEventAsync runs event through hl_engine_run_async (see runAsync).
+func (e *Engine) runEventAsync(ctx context.Context, event Event, cs *C.char) (json.RawMessage, error) {
+	return e.runAsync(ctx, event.String(), cs, func(cs *C.char, h C.uintptr_t, id *C.uint64_t, em **C.char) C.hl_status {
+		return C.hlgo_engine_run_async(e.ptr, C.hl_event(event), cs, h, id, em)
+	})
+}
+
+// runAsync starts an asynchronous run with start (hl_engine_run_async or
+// hl_engine_run_named_async) and waits for its done on a channel; the
+// context and Close cancel it. Used from callback hooks on hookline threads
+// and by RunNamed. The caller holds the engine (life.acquire) and owns cs.
+func (e *Engine) runAsync(ctx context.Context, label string, cs *C.char,
+	start func(cs *C.char, h C.uintptr_t, id *C.uint64_t, em **C.char) C.hl_status) (json.RawMessage, error) {
 	done := make(chan asyncResult, 1)
 	h := newHandle(done)
 	var runID C.uint64_t
 	var em *C.char
 	st := start(cs, C.uintptr_t(h), &runID, &em)
-	freeC(cs)
 	if st != C.HL_OK {
 		deleteHandle(h) // done is never called for a run that did not start
 		return nil, takeError(st, em)
@@ -396,9 +552,16 @@ func finish(r asyncResult) (json.RawMessage, error) {
 }
 
 // outcome is implemented by the typed outcomes (through Outcome).
-type outcome interface{ setRaw(json.RawMessage) }
+type outcome interface {
+	setRaw(json.RawMessage)
+	ranNoHook() bool
+}
 
 func (o *Outcome) setRaw(b json.RawMessage) { o.Raw = b }
+
+// ranNoHook reports an outcome of a run in which no hook ran (and so no
+// hook output reached it: every event-specific field has its default).
+func (o *Outcome) ranNoHook() bool { return len(o.Hooks) == 0 && len(o.Messages) == 0 }
 
 func runTyped[T any, PT interface {
 	*T
@@ -413,12 +576,37 @@ func runTyped[T any, PT interface {
 	if err != nil {
 		return out, err
 	}
+	// When no hook ran, the outcome is the same text every time (the common
+	// case: no hook matches); its decoded form is kept per event and copied.
+	slot := &noHookOutcomes[event&15]
+	if c := slot.Load(); c != nil && c.raw == string(raw) {
+		if v, ok := c.value.(T); ok {
+			PT(&v).setRaw(raw)
+			return v, nil
+		}
+	}
 	if err := json.Unmarshal(raw, &out); err != nil {
 		return out, fmt.Errorf("hookline: decoding %s outcome: %w", event, err)
+	}
+	if PT(&out).ranNoHook() {
+		// Nothing in it is shared mutable state: its slices are empty (a
+		// caller's append allocates anew) and its pointers nil.
+		slot.Store(&decodedOutcome{raw: string(raw), value: out})
 	}
 	PT(&out).setRaw(raw)
 	return out, nil
 }
+
+// decodedOutcome is a decoded outcome of a run in which no hook ran, with
+// the exact text it was decoded from.
+type decodedOutcome struct {
+	raw   string
+	value any
+}
+
+// noHookOutcomes holds, per event, the decoded outcome of a run where no
+// hook ran (indexed by Event; unknown events never produce an outcome).
+var noHookOutcomes [16]atomic.Pointer[decodedOutcome]
 
 func nullToNil(m json.RawMessage) json.RawMessage {
 	if string(m) == "null" {

@@ -19,6 +19,16 @@
 
 
 /**
+ * Run-pool threads kept parked (not exited) when there is no work.
+ */
+#define WARM_THREADS 2
+
+/**
+ * Most run-pool threads alive at once (runs beyond wait in the queue).
+ */
+#define MAX_THREADS 512
+
+/**
  * An engine handle (opaque). Create with `hl_engine_new`, release with
  * `hl_engine_free`. Every function may be called from any thread.
  */
@@ -385,10 +395,67 @@ hl_status hl_engine_run_named_async(hl_engine *engine,
                                     char **errmsg);
 
 /**
- * Cancel an asynchronous run: kills its processes; its `done` receives
- * `HL_ERR_CANCELLED`. `HL_ERR_NOT_FOUND` if unknown or already finished.
+ * Cancel an asynchronous run or a reserved run (`hl_engine_reserve_run`):
+ * kills its processes; an asynchronous run's `done` receives
+ * `HL_ERR_CANCELLED`, a reserved run returns it. `HL_ERR_NOT_FOUND` if
+ * unknown or already finished. Linearizable: `HL_OK` means the run reports
+ * `HL_ERR_CANCELLED`, `HL_ERR_NOT_FOUND` that it keeps its real result.
  */
 hl_status hl_engine_cancel(hl_engine *engine, uint64_t run_id, char **errmsg);
+
+/**
+ * Reserve a run id for `hl_engine_run_reserved`: a blocking run that can
+ * be cancelled. From now on `hl_engine_cancel(engine, *run_id)` works on
+ * it from any thread: a cancel before the run starts makes
+ * `hl_engine_run_reserved` return `HL_ERR_CANCELLED` at once; during the
+ * run it kills the run's processes and the run returns
+ * `HL_ERR_CANCELLED`. Pass every reserved id to `hl_engine_run_reserved`
+ * exactly once (an id never run stays reserved until `hl_engine_free`).
+ * Returns `HL_ERR_WRONG_THREAD` on a hookline-owned thread (nothing is
+ * reserved; use `hl_engine_run_async` there). On failure `*run_id` is 0.
+ */
+hl_status hl_engine_reserve_run(hl_engine *engine, uint64_t *run_id, char **errmsg);
+
+/**
+ * Run one event on the calling thread under `run_id` from
+ * `hl_engine_reserve_run`; otherwise exactly like `hl_engine_run`
+ * (callback hooks run on this thread; free `*outcome_json` with
+ * `hl_string_free`; `HL_ERR_WRONG_THREAD` on a hookline thread). The call
+ * consumes the reservation whatever it returns; `HL_ERR_NOT_FOUND` for an
+ * id that is not an unused reservation of this engine. Cancel is
+ * linearizable: the run returns `HL_ERR_CANCELLED` exactly when an
+ * `hl_engine_cancel(run_id)` returned `HL_OK` (or `hl_engine_free` began)
+ * before the run finished, and a cancel that returns `HL_ERR_NOT_FOUND`
+ * leaves the run its real result. `hl_engine_free` while the run blocks
+ * cancels it: the run returns `HL_ERR_CANCELLED` promptly, and
+ * `hl_engine_free` does not wait for it (as for `hl_engine_run`); the
+ * handle must not be used after `hl_engine_free`.
+ */
+hl_status hl_engine_run_reserved(hl_engine *engine,
+                                 uint64_t run_id,
+                                 hl_event event,
+                                 const char *input_json,
+                                 char **outcome_json,
+                                 char **errmsg);
+
+/**
+ * Answer `event` in place when no hook (configured or callback) matches
+ * it, without blocking: then `*ran` is true and `*outcome_json` receives
+ * the outcome (free with `hl_string_free`), the same text `hl_engine_run`
+ * would return. When some hook matches (an `async` one included), or
+ * output of `async` hooks waits for the next outcome, nothing runs: `*ran` is false,
+ * `*outcome_json` is NULL and the status is `HL_OK`; run the event with
+ * `hl_engine_run_async` (or `hl_engine_run`). Inputs are validated as by
+ * `hl_engine_run`. For hosts whose calling thread must stay free while
+ * hooks run (an event loop): the common no-match case costs no hand-off
+ * to a hookline thread.
+ */
+hl_status hl_engine_try_run_inline(hl_engine *engine,
+                                   hl_event event,
+                                   const char *input_json,
+                                   bool *ran,
+                                   char **outcome_json,
+                                   char **errmsg);
 
 /**
  * Add a callback hook for `event`. `matcher` follows the Claude Code rule

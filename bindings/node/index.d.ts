@@ -429,7 +429,7 @@ export type CallbackHook = (payload: HookPayload) => JsonObject | Reply | boolea
 export declare class Engine {
   constructor(options: EngineOptions);
 
-  /** Run any event asynchronously (hl_engine_run_async). */
+  /** Run any event asynchronously (hl_engine_run_async; answered in place when no hook matches). */
   run(event: EventId, input?: object, options?: RunOptions): Promise<Outcome & Record<string, unknown>>;
   /** Run any event on the JS thread (hl_engine_run); blocks until done. */
   runSync(event: EventId, input?: object): Outcome & Record<string, unknown>;

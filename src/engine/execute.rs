@@ -15,6 +15,7 @@ use serde_json::{Map, Value};
 
 use super::options::Setup;
 use super::plan::{CallbackHook, Plan, Planned, RunEvent};
+use super::runs::ReservedRun;
 use super::LifecycleHookEngine;
 use crate::callback::invoke;
 use crate::config::CommandHook;
@@ -120,7 +121,7 @@ pub(crate) fn rules_of(profile: &'static Profile, event: &RunEvent) -> &'static 
 
 /// The outcome JSON of a known event when no hook ran (constant per event
 /// and profile).
-fn empty_outcome_json(profile: &'static Profile, event: HookEvent) -> &'static str {
+pub(super) fn empty_outcome_json(profile: &'static Profile, event: HookEvent) -> &'static str {
     static EMPTY: std::sync::OnceLock<[Vec<String>; 2]> = std::sync::OnceLock::new();
     let all = EMPTY.get_or_init(|| {
         [&VT_CODE, &CLAUDE].map(|p| {
@@ -168,10 +169,21 @@ pub(crate) fn run_event_named(name: &str) -> Result<RunEvent> {
     })
 }
 
+/// Where a run's cancellation token comes from (see
+/// [`LifecycleHookEngine::execute`]).
+pub(crate) enum RunToken<'a> {
+    /// A synchronous run: registers a token when it spawns commands.
+    Sync,
+    /// An asynchronous run's token.
+    Async(&'a CancelToken),
+    /// A reserved run: its reservation makes the token on first need.
+    Reserved(&'a ReservedRun<'a>),
+}
+
 /// The blocking rule: a blocking run on a hookline-owned thread (inside an
 /// asynchronous run's callback hook or `done`) could wait on the very
 /// threads it occupies, so it is refused there.
-fn check_blocking_allowed() -> Result<()> {
+pub(super) fn check_blocking_allowed() -> Result<()> {
     if runtime::on_hookline_thread() {
         return Err(Error::new(
             Status::WrongThread,
@@ -217,7 +229,7 @@ impl LifecycleHookEngine {
         self.check_usable()?;
         let setup = self.setup();
         validate(&setup, event, input)?;
-        Ok(self.execute(event, input, None)?.unwrap_or_else(|| empty_outcome(setup.config.profile(), event)))
+        Ok(self.execute(event, input, RunToken::Sync)?.unwrap_or_else(|| empty_outcome(setup.config.profile(), event)))
     }
 
     fn run_event_blocking_json(&self, event: &RunEvent, input: &Value) -> Result<String> {
@@ -225,19 +237,48 @@ impl LifecycleHookEngine {
         self.check_usable()?;
         let setup = self.setup();
         validate(&setup, event, input)?;
-        Ok(match (self.execute(event, input, None)?, event) {
+        Ok(match (self.execute(event, input, RunToken::Sync)?, event) {
             (Some(outcome), _) => outcome.to_json_string(),
             (None, RunEvent::Known(e)) => empty_outcome_json(setup.config.profile(), *e).to_string(),
             (None, named) => empty_outcome(setup.config.profile(), named).to_json_string(),
         })
     }
 
+    /// The outcome JSON of `event` when no configured or callback hook
+    /// matches it (the input validated as for a run), or `None` when some
+    /// hook would run. Runs nothing and never blocks: a host whose thread
+    /// must stay free while hooks run (an event loop) answers the common
+    /// no-match case in place and hands the rest to
+    /// [`run_async`](Self::run_async).
+    pub fn outcome_if_no_hook_matches(&self, event: HookEvent, input: &Value) -> Result<Option<&'static str>> {
+        self.check_usable()?;
+        let setup = self.setup();
+        let event = RunEvent::Known(event);
+        validate(&setup, &event, input)?;
+        // Something from `async` hooks waiting for this outcome, or `async`
+        // hooks to start, make it a real run.
+        if self.has_deliveries() {
+            return Ok(None);
+        }
+        let callbacks = self.callbacks();
+        let plan = Plan::new(&setup, &callbacks, &event, input);
+        match event {
+            RunEvent::Known(e) if plan.is_empty() && plan.background.is_empty() => {
+                Ok(Some(empty_outcome_json(setup.config.profile(), e)))
+            }
+            _ => Ok(None),
+        }
+    }
+
     /// The core of every run: plan (match once), then execute and interpret.
     /// `None` when no hook matched and nothing from `async` hooks is waiting
-    /// (the outcome is the event's empty one). `token` is an asynchronous
-    /// run's; a synchronous run that spawns commands registers its own, so
-    /// that closing the engine kills them.
-    pub(crate) fn execute(&self, event: &RunEvent, input: &Value, token: Option<&CancelToken>) -> Result<Option<HookOutcome>> {
+    /// (the outcome is the event's empty one).
+    /// `how` says where the run's cancellation token comes from: an
+    /// asynchronous run's own; a synchronous run that spawns commands
+    /// registers one, so that closing the engine kills them; a reserved run
+    /// makes its reservation's token now (only when a hook is to run, so
+    /// that a no-match run costs no system call for it).
+    pub(crate) fn execute(&self, event: &RunEvent, input: &Value, how: RunToken<'_>) -> Result<Option<HookOutcome>> {
         let setup = self.setup();
         let callbacks = self.callbacks();
         let plan = Plan::new(&setup, &callbacks, event, input);
@@ -257,8 +298,19 @@ impl LifecycleHookEngine {
         if plan.is_empty() {
             return Ok(Some(interp.finish(Vec::new())));
         }
-        let sync_run = if token.is_none() && plan.has_commands() { Some(self.track_sync_run()?) } else { None };
-        let token = token.or(sync_run.as_ref().map(|r| &r.token));
+        let sync_run;
+        let reserved_token;
+        let token = match how {
+            RunToken::Async(token) => Some(token),
+            RunToken::Sync => {
+                sync_run = if plan.has_commands() { Some(self.track_sync_run()?) } else { None };
+                sync_run.as_ref().map(|r| &r.token)
+            }
+            RunToken::Reserved(run) => {
+                reserved_token = run.token()?;
+                Some(&reserved_token)
+            }
+        };
         let reports = self.execute_plan(event, &setup, input, &plan, &mut interp, token)?;
         Ok(Some(interp.finish(reports)))
     }

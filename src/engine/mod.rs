@@ -41,7 +41,6 @@ use crate::event::HookEvent;
 use crate::gate::{Approval, LifecycleHookCommandPreview};
 use crate::matcher::Matcher;
 use crate::payload::SessionStartTrigger;
-use crate::runner::CancelToken;
 use crate::runtime::ForkGuard;
 
 pub use options::{EngineOptions, HookSourceOption, HooksSource, DEFAULT_MAX_OUTPUT_BYTES};
@@ -60,7 +59,7 @@ struct EngineState {
     callbacks: CallbackSlot<Arc<CallbackHook>>,
     /// Every run that can be cancelled, by id. Its lock is the
     /// linearization point of cancel versus completion (see `run_async`).
-    runs: Mutex<HashMap<u64, CancelToken>>,
+    runs: Mutex<HashMap<u64, runs::RunSlot>>,
     /// Asynchronous runs whose `done` has not returned yet.
     pending: Mutex<usize>,
     pending_cv: Condvar,

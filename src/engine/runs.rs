@@ -2,9 +2,12 @@
 //! that can be cancelled, by id), the count of pending asynchronous runs,
 //! and what closing the engine waits for.
 //!
-//! Threading: an asynchronous run executes on the runtime's blocking pool
-//! (hookline threads, never async workers), where its callback hooks run
-//! and its `done` is called. No lock is held while a host callback runs.
+//! Threading: an asynchronous run executes on the run pool
+//! ([`runtime::spawn_run`]: hookline threads, never async workers), where
+//! its callback hooks run and its `done` is called. A reserved run is a
+//! blocking run on the caller's thread whose id was handed out first, so
+//! that another thread can cancel it. No lock is held while a host callback
+//! runs.
 
 use std::sync::atomic::Ordering;
 
@@ -14,7 +17,10 @@ use std::sync::Arc;
 
 use serde_json::Map;
 
-use super::execute::{cancelled_error, empty_outcome, interpreter, run_event_named, validate, RunCtx};
+use super::execute::{
+    cancelled_error, check_blocking_allowed, empty_outcome, empty_outcome_json, interpreter, run_event_named, validate,
+    RunCtx, RunToken,
+};
 use super::options::Setup;
 use super::plan::RunEvent;
 use super::{EngineState, LifecycleHookEngine};
@@ -35,9 +41,72 @@ pub(crate) struct Deliveries {
 
 /// Run ids of synchronous runs have this bit set (never returned to hosts).
 const SYNC_RUN_BIT: u64 = 1 << 63;
+/// Run ids handed out by [`LifecycleHookEngine::reserve_run`] have this bit set.
+const RESERVED_RUN_BIT: u64 = 1 << 62;
+/// Run ids of background (`async`) hooks have this bit set (never returned
+/// to hosts). Each kind of run has its own bit (asynchronous runs none), and
+/// the counter below them never reaches bit 61, so no two kinds share an id.
+const BACKGROUND_RUN_BIT: u64 = 1 << 61;
 
-/// Run ids of background (`async`) hooks have this bit set (never returned to hosts).
-const BACKGROUND_RUN_BIT: u64 = 1 << 62;
+/// One entry of the run table. `cancel` and `close` set `cancelled` and
+/// fire the token under the table lock; a run reads `cancelled` under the
+/// same lock when it leaves the table (the linearization point).
+pub(crate) struct RunSlot {
+    /// `None` only for a reservation whose run has not needed one yet.
+    token: Option<CancelToken>,
+    cancelled: bool,
+    /// A reservation not yet claimed by a run.
+    unclaimed: bool,
+}
+
+impl RunSlot {
+    fn with_token(token: CancelToken) -> Self {
+        RunSlot { token: Some(token), cancelled: false, unclaimed: false }
+    }
+
+    fn cancel(&mut self) {
+        self.cancelled = true;
+        if let Some(token) = &self.token {
+            token.cancel();
+        }
+    }
+}
+
+/// A claimed reservation, while its run executes on the caller's thread.
+pub(crate) struct ReservedRun<'a> {
+    state: &'a EngineState,
+    id: u64,
+}
+
+impl ReservedRun<'_> {
+    /// The run's cancellation token, made on first use (already fired when
+    /// the run was cancelled before).
+    pub(crate) fn token(&self) -> Result<CancelToken> {
+        let fresh = CancelToken::new().map_err(|e| Error::io(format!("cannot create a cancellation token: {e}")))?;
+        let mut runs = self.state.runs.lock().unwrap_or_else(|e| e.into_inner());
+        let slot = runs.get_mut(&self.id).ok_or_else(cancelled_error)?;
+        if slot.token.is_none() {
+            if slot.cancelled {
+                fresh.cancel();
+            }
+            slot.token = Some(fresh);
+        }
+        slot.token.clone().ok_or_else(cancelled_error)
+    }
+
+    /// Leave the run table; whether the run was cancelled by then.
+    fn leave(&self) -> bool {
+        let mut runs = self.state.runs.lock().unwrap_or_else(|e| e.into_inner());
+        runs.remove(&self.id).is_none_or(|slot| slot.cancelled)
+    }
+}
+
+impl Drop for ReservedRun<'_> {
+    fn drop(&mut self) {
+        // A panic in the run: leave the table anyway (idempotent).
+        self.state.runs.lock().unwrap_or_else(|e| e.into_inner()).remove(&self.id);
+    }
+}
 
 /// A synchronous run's registration in the run table (so that `close` can
 /// kill its processes); unregistered on drop.
@@ -80,7 +149,6 @@ impl LifecycleHookEngine {
     {
         self.check_usable()?;
         validate(&self.setup(), &event, &input)?;
-        let rt = runtime::runtime()?;
         let token = CancelToken::new().map_err(|e| Error::io(format!("cannot create a cancellation token: {e}")))?;
         let id = self.state.next_run_id.fetch_add(1, Ordering::Relaxed);
         {
@@ -90,16 +158,19 @@ impl LifecycleHookEngine {
                 return Err(Error::new(Status::Closed, "the engine is closed"));
             }
             *pending += 1;
-            self.state.runs.lock().unwrap_or_else(|e| e.into_inner()).insert(id, token.clone());
+            self.state.runs.lock().unwrap_or_else(|e| e.into_inner()).insert(id, RunSlot::with_token(token.clone()));
         }
         let engine = self.clone();
-        rt.spawn_blocking(move || {
+        // check_usable() above checked the fork rule: no second getpid.
+        let spawned = runtime::spawn_run_checked(&self.state.fork, move || {
             let result = if token.is_cancelled() {
                 Err(cancelled_error())
             } else {
                 let run = || {
                     let profile = engine.setup().config.profile();
-                    engine.execute(&event, &input, Some(&token)).map(|o| o.unwrap_or_else(|| empty_outcome(profile, &event)))
+                    engine
+                        .execute(&event, &input, RunToken::Async(&token))
+                        .map(|o| o.unwrap_or_else(|| empty_outcome(profile, &event)))
                 };
                 match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
                     Ok(r) => r,
@@ -115,8 +186,7 @@ impl LifecycleHookEngine {
             // result). Never both, never neither.
             let cancelled = {
                 let mut runs = engine.state.runs.lock().unwrap_or_else(|e| e.into_inner());
-                runs.remove(&id);
-                token.is_cancelled()
+                runs.remove(&id).is_none_or(|slot| slot.cancelled) || token.is_cancelled()
             };
             let result = if cancelled { Err(cancelled_error()) } else { result };
             let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| done(result)));
@@ -124,17 +194,105 @@ impl LifecycleHookEngine {
             *pending -= 1;
             engine.state.pending_cv.notify_all();
         });
+        if let Err(e) = spawned {
+            // The run never started: undo its registration (`done` is not called).
+            self.state.runs.lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
+            let mut pending = self.state.pending.lock().unwrap_or_else(|e| e.into_inner());
+            *pending -= 1;
+            self.state.pending_cv.notify_all();
+            return Err(e);
+        }
         Ok(id)
     }
 
-    /// Cancel an asynchronous run: its processes are killed and its `done`
-    /// receives `Cancelled`. `NotFound` when unknown or already finished.
+    /// Reserve a run id for a blocking run on the calling thread
+    /// ([`run_reserved_json`](Self::run_reserved_json)). From now on the id
+    /// can be cancelled with [`cancel`](Self::cancel) from any thread; a
+    /// cancel that comes before the run starts makes it return `Cancelled`
+    /// at once. The reservation is consumed by the first run with it,
+    /// whatever that run returns; one never run stays in the run table until
+    /// the engine is closed. `Err(WrongThread)` on a hookline thread (a
+    /// reserved run blocks; use [`run_async`](Self::run_async) there).
+    pub fn reserve_run(&self) -> Result<u64> {
+        check_blocking_allowed()?;
+        self.check_usable()?;
+        let id = self.state.next_run_id.fetch_add(1, Ordering::Relaxed) | RESERVED_RUN_BIT;
+        let mut runs = self.state.runs.lock().unwrap_or_else(|e| e.into_inner());
+        let mut slot = RunSlot { token: None, cancelled: false, unclaimed: true };
+        // close() either finds the entry or has set `closed` before we look.
+        if self.state.closed.load(Ordering::Acquire) {
+            slot.cancel();
+        }
+        runs.insert(id, slot);
+        Ok(id)
+    }
+
+    /// Run one event on the calling thread under a reserved id (see
+    /// [`reserve_run`](Self::reserve_run)), otherwise like
+    /// [`run_blocking_json`](Self::run_blocking_json). It returns
+    /// `Cancelled` exactly when a [`cancel`](Self::cancel) of the id
+    /// returned `Ok` (or the engine was closed) before the run left the run
+    /// table; a cancel after that returns `NotFound` and the run keeps its
+    /// result. `NotFound` for an id that is not an unused reservation.
+    pub fn run_reserved_json(&self, run_id: u64, event: HookEvent, input: &Value) -> Result<String> {
+        self.run_reserved_with(run_id, |engine, run| engine.run_reserved_body(event, input, run))
+    }
+
+    /// Claim the reservation `run_id`, run `body`, and leave the run table,
+    /// deciding cancel-versus-completion under the table lock as
+    /// [`run_async`](Self::run_async) does. Every path (an error in `body`
+    /// included) consumes the reservation.
+    pub(crate) fn run_reserved_with<T>(
+        &self,
+        run_id: u64,
+        body: impl FnOnce(&Self, &ReservedRun<'_>) -> Result<T>,
+    ) -> Result<T> {
+        let cancelled_before = {
+            let mut runs = self.state.runs.lock().unwrap_or_else(|e| e.into_inner());
+            match runs.get_mut(&run_id) {
+                Some(slot) if slot.unclaimed => {
+                    slot.unclaimed = false;
+                    slot.cancelled
+                }
+                Some(_) if run_id & RESERVED_RUN_BIT != 0 => {
+                    return Err(Error::invalid_argument(format!("run {run_id} is already running")))
+                }
+                Some(_) => return Err(Error::invalid_argument(format!("run {run_id} is not a reserved run"))),
+                None => {
+                    return Err(Error::not_found(format!("no reserved run {run_id} (never reserved, or already run)")))
+                }
+            }
+        };
+        let run = ReservedRun { state: &self.state, id: run_id };
+        let result = if cancelled_before { Err(cancelled_error()) } else { body(self, &run) };
+        if run.leave() {
+            Err(cancelled_error())
+        } else {
+            result
+        }
+    }
+
+    /// A reserved run's body: the blocking run, with the reservation's token.
+    pub(crate) fn run_reserved_body(&self, event: HookEvent, input: &Value, run: &ReservedRun<'_>) -> Result<String> {
+        check_blocking_allowed()?;
+        self.check_usable()?;
+        let setup = self.setup();
+        validate(&setup, &RunEvent::Known(event), input)?;
+        Ok(match self.execute(&RunEvent::Known(event), input, RunToken::Reserved(run))? {
+            Some(outcome) => outcome.to_json_string(),
+            None => empty_outcome_json(setup.config.profile(), event).to_string(),
+        })
+    }
+
+    /// Cancel an asynchronous run (its processes are killed and its `done`
+    /// receives `Cancelled`) or a reserved run (before or while it runs: it
+    /// returns `Cancelled`). `NotFound` when unknown or already finished.
     pub fn cancel(&self, run_id: u64) -> Result<()> {
         self.state.fork.check()?;
-        let runs = self.state.runs.lock().unwrap_or_else(|e| e.into_inner());
-        match runs.get(&run_id) {
-            Some(token) => {
-                token.cancel();
+        let mut runs = self.state.runs.lock().unwrap_or_else(|e| e.into_inner());
+        match runs.get_mut(&run_id) {
+            Some(slot) => {
+                slot.cancel();
                 Ok(())
             }
             None => Err(Error::not_found(format!("no run {run_id} in flight"))),
@@ -155,8 +313,8 @@ impl LifecycleHookEngine {
             let _pending = self.state.pending.lock().unwrap_or_else(|e| e.into_inner());
             self.state.closed.store(true, Ordering::Release);
         }
-        for token in self.state.runs.lock().unwrap_or_else(|e| e.into_inner()).values() {
-            token.cancel();
+        for slot in self.state.runs.lock().unwrap_or_else(|e| e.into_inner()).values_mut() {
+            slot.cancel();
         }
         if !runtime::on_hookline_thread() {
             let mut pending = self.state.pending.lock().unwrap_or_else(|e| e.into_inner());
@@ -174,7 +332,7 @@ impl LifecycleHookEngine {
     pub(crate) fn track_sync_run(&self) -> Result<SyncRun<'_>> {
         let token = CancelToken::new().map_err(|e| Error::io(format!("cannot create a cancellation token: {e}")))?;
         let id = self.state.next_run_id.fetch_add(1, Ordering::Relaxed) | SYNC_RUN_BIT;
-        self.state.runs.lock().unwrap_or_else(|e| e.into_inner()).insert(id, token.clone());
+        self.state.runs.lock().unwrap_or_else(|e| e.into_inner()).insert(id, RunSlot::with_token(token.clone()));
         if self.state.closed.load(Ordering::Acquire) {
             token.cancel();
         }
@@ -222,13 +380,6 @@ impl LifecycleHookEngine {
     /// them), with the run's original input; what they produce waits for
     /// the engine's next outcome. Their decisions are ignored.
     pub(crate) fn start_background(&self, setup: &Arc<Setup>, event: &RunEvent, input: &Map<String, serde_json::Value>, hooks: &[&CommandHook]) {
-        let rt = match runtime::runtime() {
-            Ok(rt) => rt,
-            Err(e) => {
-                crate::hl_warn!("async hooks of {} not started: {}", event.name(), e.message);
-                return;
-            }
-        };
         let token = match CancelToken::new() {
             Ok(t) => t,
             Err(e) => {
@@ -243,25 +394,43 @@ impl LifecycleHookEngine {
                 return;
             }
             *pending += 1;
-            self.state.runs.lock().unwrap_or_else(|e| e.into_inner()).insert(id, token.clone());
+            self.state.runs.lock().unwrap_or_else(|e| e.into_inner()).insert(id, RunSlot::with_token(token.clone()));
         }
         let engine = self.clone();
         let setup = setup.clone();
         let event = event.clone();
         let input = input.clone();
         let hooks: Vec<CommandHook> = hooks.iter().map(|h| (*h).clone()).collect();
-        rt.spawn_blocking(move || {
-            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let spawned = runtime::spawn_run(move || {
+            let produced = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 engine.run_background(&setup, &event, &input, &hooks, &token)
-            }));
-            engine.state.runs.lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
+            }))
+            .ok()
+            .flatten();
+            // As for an asynchronous run, leaving the run table under its
+            // lock decides cancel-versus-completion: a run cancelled (by
+            // `close`) before it left delivers nothing.
+            let cancelled = {
+                let mut runs = engine.state.runs.lock().unwrap_or_else(|e| e.into_inner());
+                runs.remove(&id).is_none_or(|slot| slot.cancelled) || token.is_cancelled()
+            };
+            if let (false, Some((messages, context))) = (cancelled, produced) {
+                engine.push_delivery(messages, context);
+            }
             let mut pending = engine.state.pending.lock().unwrap_or_else(|e| e.into_inner());
             *pending -= 1;
             engine.state.pending_cv.notify_all();
         });
+        if let Err(e) = spawned {
+            crate::hl_warn!("async hooks not started: {}", e.message);
+            self.state.runs.lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
+            let mut pending = self.state.pending.lock().unwrap_or_else(|e| e.into_inner());
+            *pending -= 1;
+            self.state.pending_cv.notify_all();
+        }
     }
 
-    fn run_background(&self, setup: &Setup, event: &RunEvent, input: &Map<String, serde_json::Value>, hooks: &[CommandHook], token: &CancelToken) {
+    fn run_background(&self, setup: &Setup, event: &RunEvent, input: &Map<String, serde_json::Value>, hooks: &[CommandHook], token: &CancelToken) -> Option<(Vec<HookMessage>, Vec<String>)> {
         let transcript = self.transcript_path_arc();
         let facts = SessionFacts {
             session_id: &setup.session_id,
@@ -282,13 +451,12 @@ impl LifecycleHookEngine {
             handles.into_iter().map(|h| h.join().ok()).collect()
         });
         if token.is_cancelled() {
-            return;
+            return None;
         }
         let mut interp = interpreter(setup.config.profile(), event, setup.config.quiet_success_output());
         for done in results.into_iter().flatten().flatten() {
             done.absorb_into(&mut interp);
         }
-        let (messages, context) = interp.into_delivery();
-        self.push_delivery(messages, context);
+        Some(interp.into_delivery())
     }
 }

@@ -215,11 +215,102 @@ pub unsafe extern "C" fn hl_engine_run_named_async(
     })
 }
 
-/// Cancel an asynchronous run: kills its processes; its `done` receives
-/// `HL_ERR_CANCELLED`. `HL_ERR_NOT_FOUND` if unknown or already finished.
+/// Cancel an asynchronous run or a reserved run (`hl_engine_reserve_run`):
+/// kills its processes; an asynchronous run's `done` receives
+/// `HL_ERR_CANCELLED`, a reserved run returns it. `HL_ERR_NOT_FOUND` if
+/// unknown or already finished. Linearizable: `HL_OK` means the run reports
+/// `HL_ERR_CANCELLED`, `HL_ERR_NOT_FOUND` that it keeps its real result.
 #[no_mangle]
 pub unsafe extern "C" fn hl_engine_cancel(engine: *mut hl_engine, run_id: u64, errmsg: *mut *mut c_char) -> hl_status {
     ffi_status!(errmsg, clear [], { unsafe { engine_arg(engine)? }.cancel(run_id) })
+}
+
+/// Reserve a run id for `hl_engine_run_reserved`: a blocking run that can
+/// be cancelled. From now on `hl_engine_cancel(engine, *run_id)` works on
+/// it from any thread: a cancel before the run starts makes
+/// `hl_engine_run_reserved` return `HL_ERR_CANCELLED` at once; during the
+/// run it kills the run's processes and the run returns
+/// `HL_ERR_CANCELLED`. Pass every reserved id to `hl_engine_run_reserved`
+/// exactly once (an id never run stays reserved until `hl_engine_free`).
+/// Returns `HL_ERR_WRONG_THREAD` on a hookline-owned thread (nothing is
+/// reserved; use `hl_engine_run_async` there). On failure `*run_id` is 0.
+#[no_mangle]
+pub unsafe extern "C" fn hl_engine_reserve_run(engine: *mut hl_engine, run_id: *mut u64, errmsg: *mut *mut c_char) -> hl_status {
+    ffi_status!(errmsg, clear [run_id], {
+        let engine = unsafe { engine_arg(engine)? };
+        non_null(run_id, "run_id")?;
+        let id = engine.reserve_run()?;
+        unsafe { *run_id = id };
+        Ok(())
+    })
+}
+
+/// Run one event on the calling thread under `run_id` from
+/// `hl_engine_reserve_run`; otherwise exactly like `hl_engine_run`
+/// (callback hooks run on this thread; free `*outcome_json` with
+/// `hl_string_free`; `HL_ERR_WRONG_THREAD` on a hookline thread). The call
+/// consumes the reservation whatever it returns; `HL_ERR_NOT_FOUND` for an
+/// id that is not an unused reservation of this engine. Cancel is
+/// linearizable: the run returns `HL_ERR_CANCELLED` exactly when an
+/// `hl_engine_cancel(run_id)` returned `HL_OK` (or `hl_engine_free` began)
+/// before the run finished, and a cancel that returns `HL_ERR_NOT_FOUND`
+/// leaves the run its real result. `hl_engine_free` while the run blocks
+/// cancels it: the run returns `HL_ERR_CANCELLED` promptly, and
+/// `hl_engine_free` does not wait for it (as for `hl_engine_run`); the
+/// handle must not be used after `hl_engine_free`.
+#[no_mangle]
+pub unsafe extern "C" fn hl_engine_run_reserved(
+    engine: *mut hl_engine,
+    run_id: u64,
+    event: hl_event,
+    input_json: *const c_char,
+    outcome_json: *mut *mut c_char,
+    errmsg: *mut *mut c_char,
+) -> hl_status {
+    ffi_status!(errmsg, clear [outcome_json], {
+        let engine = unsafe { engine_arg(engine)? }.clone();
+        let text = engine.run_reserved_with(run_id, |engine, run| {
+            let out = string_out(outcome_json, "outcome_json")?;
+            let event = event_arg(event)?;
+            let input = unsafe { input_arg(input_json)? };
+            Ok((out, engine.run_reserved_body(event, &input, run)?))
+        })?;
+        text.0.set(text.1);
+        Ok(())
+    })
+}
+
+/// Answer `event` in place when no hook (configured or callback) matches
+/// it, without blocking: then `*ran` is true and `*outcome_json` receives
+/// the outcome (free with `hl_string_free`), the same text `hl_engine_run`
+/// would return. When some hook matches (an `async` one included), or
+/// output of `async` hooks waits for the next outcome, nothing runs: `*ran` is false,
+/// `*outcome_json` is NULL and the status is `HL_OK`; run the event with
+/// `hl_engine_run_async` (or `hl_engine_run`). Inputs are validated as by
+/// `hl_engine_run`. For hosts whose calling thread must stay free while
+/// hooks run (an event loop): the common no-match case costs no hand-off
+/// to a hookline thread.
+#[no_mangle]
+pub unsafe extern "C" fn hl_engine_try_run_inline(
+    engine: *mut hl_engine,
+    event: hl_event,
+    input_json: *const c_char,
+    ran: *mut bool,
+    outcome_json: *mut *mut c_char,
+    errmsg: *mut *mut c_char,
+) -> hl_status {
+    ffi_status!(errmsg, clear [outcome_json, ran], {
+        let engine = unsafe { engine_arg(engine)? };
+        non_null(ran, "ran")?;
+        let out = string_out(outcome_json, "outcome_json")?;
+        let event = event_arg(event)?;
+        let input = unsafe { input_arg(input_json)? };
+        if let Some(text) = engine.outcome_if_no_hook_matches(event, &input)? {
+            out.set(text.to_string());
+            unsafe { *ran = true };
+        }
+        Ok(())
+    })
 }
 
 /// Add a callback hook for `event`. `matcher` follows the Claude Code rule

@@ -65,6 +65,14 @@ impl<T> OutParam for *mut *mut T {
     }
 }
 
+impl OutParam for *mut bool {
+    unsafe fn clear(self) {
+        if !self.is_null() {
+            *self = false;
+        }
+    }
+}
+
 impl OutParam for *mut u64 {
     unsafe fn clear(self) {
         if !self.is_null() {

@@ -37,6 +37,8 @@
 //! - Writes are atomic: a temporary file in the same directory (mode `0600`,
 //!   fsynced) renamed over the store. Missing parent directories are created
 //!   with mode `0700`.
+//! - [`TrustStore::revoke`] removes a record with the same guarantees;
+//!   [`TrustStore::list`] reads every record.
 //! - Concurrent writers (threads or processes) serialise their
 //!   read-modify-write on an exclusive `flock` of the sibling file
 //!   `<path>.lock` (mode `0600`, never removed), so no record is lost.
@@ -60,6 +62,17 @@ pub const TRUST_STORE_VERSION: u64 = 1;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TrustStore {
     path: PathBuf,
+}
+
+/// One persisted approval, as [`TrustStore::list`] returns it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TrustRecord {
+    /// The store key: the canonical workspace path (`hex:…` when not UTF-8).
+    pub workspace: String,
+    /// The approved digest (`None`: a record without one approves nothing).
+    pub digest: Option<String>,
+    /// When it was approved (RFC 3339 UTC), if recorded.
+    pub approved_at: Option<String>,
 }
 
 /// Why reading the store failed.
@@ -184,6 +197,69 @@ impl TrustStore {
             .map_err(|e| Error::io(format!("cannot serialise trust store: {e}")))?;
         text.push(b'\n');
         write_atomically(&dir, path, &text)
+    }
+
+    /// Every persisted approval, in the store's order. A missing store has
+    /// none. Unlike [`approved_digest`](Self::approved_digest), a store that
+    /// cannot be used is an error here ([`Status::Io`]: a symlink, not a
+    /// regular file, unreadable, or corrupt), so a user listing approvals
+    /// learns about it.
+    pub fn list(&self) -> Result<Vec<TrustRecord>> {
+        let doc = match self.read() {
+            Ok(Some(doc)) => doc,
+            Ok(None) => return Ok(Vec::new()),
+            Err(ReadError::NotRegular(m) | ReadError::Io(m) | ReadError::Corrupt(m)) => {
+                return Err(Error::io(format!("trust store {}: {m}", self.path.display())))
+            }
+        };
+        let Some(Value::Object(ws)) = doc.get("workspaces") else { return Ok(Vec::new()) };
+        let str_of = |r: &Value, k: &str| r.get(k).and_then(Value::as_str).map(str::to_owned);
+        Ok(ws
+            .iter()
+            .map(|(k, r)| TrustRecord {
+                workspace: k.clone(),
+                digest: str_of(r, "digest"),
+                approved_at: str_of(r, "approved_at"),
+            })
+            .collect())
+    }
+
+    /// Remove the approval of `canonical_workspace`; `Ok(false)` when there
+    /// was none. Same guarantees as [`record`](Self::record): atomic, under
+    /// the lock, refuses symlinks; a corrupt or unreadable store is an error
+    /// ([`Status::Io`]) and is left as it is.
+    pub fn revoke(&self, canonical_workspace: &Path) -> Result<bool> {
+        let path = &self.path;
+        let display = path.display();
+        match std::fs::symlink_metadata(path) {
+            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(false),
+            _ => reject_symlink(path)?,
+        }
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let _lock = self.lock()?;
+        reject_symlink(path)?;
+        let mut doc = match self.read() {
+            Ok(Some(doc)) => doc,
+            Ok(None) => return Ok(false),
+            Err(ReadError::NotRegular(m) | ReadError::Io(m) | ReadError::Corrupt(m)) => {
+                return Err(Error::io(format!("trust store {display}: {m}")))
+            }
+        };
+        let removed = match doc.get_mut("workspaces") {
+            Some(Value::Object(ws)) => ws.shift_remove(&workspace_key(canonical_workspace)).is_some(),
+            _ => false,
+        };
+        if !removed {
+            return Ok(false);
+        }
+        let mut text = serde_json::to_vec_pretty(&Value::Object(doc))
+            .map_err(|e| Error::io(format!("cannot serialise trust store: {e}")))?;
+        text.push(b'\n');
+        write_atomically(&dir, path, &text)?;
+        Ok(true)
     }
 
     /// Take the exclusive lock on `<path>.lock` (released when dropped).
@@ -370,6 +446,53 @@ mod tests {
             rfc3339_utc(UNIX_EPOCH + Duration::from_secs(4_107_542_400)),
             "2100-03-01T00:00:00Z"
         );
+    }
+
+    #[test]
+    fn list_and_revoke_round_trip_keeps_other_records() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = TrustStore::at(dir.path().join("sub").join("trust.json"));
+        assert_eq!(store.list().unwrap(), Vec::new(), "a missing store lists nothing");
+        assert!(!store.revoke(Path::new("/ws/a")).unwrap(), "revoking from a missing store is a no-op");
+        store.record(Path::new("/ws/a"), "d1").unwrap();
+        store.record(Path::new("/ws/b"), "d2").unwrap();
+        let list = store.list().unwrap();
+        assert_eq!(list.len(), 2);
+        assert_eq!((list[0].workspace.as_str(), list[0].digest.as_deref()), ("/ws/a", Some("d1")));
+        assert!(list[1].approved_at.as_deref().is_some_and(|t| t.ends_with('Z')));
+        assert!(store.revoke(Path::new("/ws/a")).unwrap());
+        assert!(!store.revoke(Path::new("/ws/a")).unwrap(), "a second revoke finds nothing");
+        let list = store.list().unwrap();
+        assert_eq!(list.len(), 1);
+        assert_eq!(list[0].workspace, "/ws/b");
+        assert!(!store.is_approved(Path::new("/ws/a"), "d1"));
+        assert!(store.is_approved(Path::new("/ws/b"), "d2"));
+        let mode = std::fs::metadata(store.path()).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "the rewritten store stays private");
+    }
+
+    #[test]
+    fn list_and_revoke_report_a_corrupt_store_and_leave_it_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("trust.json");
+        std::fs::write(&path, "{not json").unwrap();
+        let store = TrustStore::at(&path);
+        assert_eq!(store.list().unwrap_err().status, Status::Io);
+        assert_eq!(store.revoke(Path::new("/ws/a")).unwrap_err().status, Status::Io);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{not json");
+    }
+
+    #[test]
+    fn revoke_refuses_a_symlinked_store() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = TrustStore::at(dir.path().join("real.json"));
+        real.record(Path::new("/ws/a"), "d1").unwrap();
+        let link = dir.path().join("trust.json");
+        std::os::unix::fs::symlink(real.path(), &link).unwrap();
+        let store = TrustStore::at(&link);
+        assert_eq!(store.revoke(Path::new("/ws/a")).unwrap_err().status, Status::Io);
+        assert_eq!(store.list().unwrap_err().status, Status::Io);
+        assert!(real.is_approved(Path::new("/ws/a"), "d1"), "the link target is untouched");
     }
 
     #[test]

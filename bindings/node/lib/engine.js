@@ -24,8 +24,20 @@ const HookEvent = Object.freeze({
   PostToolUseFailure: 11,
 });
 
-const snakeKey = (k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-const camelKey = (k) => k.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
+// Key conversions are memoized: the same few keys cross on every run.
+function memoKeys(convert) {
+  const cache = new Map();
+  return (k) => {
+    let r = cache.get(k);
+    if (r === undefined) {
+      r = convert(k);
+      if (cache.size < 4096) cache.set(k, r);
+    }
+    return r;
+  };
+}
+const snakeKey = memoKeys((k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
+const camelKey = memoKeys((k) => k.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase()));
 
 const EVENT_BY_KEY = Object.freeze(
   Object.fromEntries(Object.entries(HookEvent).map(([name, n]) => [snakeKey(name).slice(1), n])),
@@ -118,6 +130,24 @@ function nameArg(name) {
   return name === null || name === undefined ? null : String(name);
 }
 
+const RAN = [false];
+const INLINE_OUT = [null];
+const INLINE_ERR = [null];
+
+/**
+ * The outcome of a run that no hook matches, answered in place by
+ * hl_engine_try_run_inline (it never blocks), or null when hooks would run.
+ * Throws for invalid input, like the run itself would.
+ */
+function tryRunInline(ptr, ev, json) {
+  RAN[0] = false;
+  INLINE_OUT[0] = null;
+  INLINE_ERR[0] = null;
+  check(N.hl_engine_try_run_inline(ptr, ev, json, RAN, INLINE_OUT, INLINE_ERR), INLINE_ERR);
+  if (!RAN[0]) return null;
+  return outcomeFromWire(JSON.parse(takeString(INLINE_OUT[0])));
+}
+
 // An engine collected without close(): free it off the JS thread (hookline
 // releases its callback hooks, calling free_user_data, before the free returns).
 const finalizer = new FinalizationRegistry((ptr) => N.hl_engine_free.async(ptr, () => {}));
@@ -163,9 +193,12 @@ class Engine {
   }
 
   /**
-   * Run `event` with `input` on hookline's threads (hl_engine_run_async).
-   * Resolves with the outcome; rejects with a HooklineError, or an
-   * AbortError when `options.signal` aborts (the run's processes are killed).
+   * Run `event` with `input`. Resolves with the outcome; rejects with a
+   * HooklineError, or an AbortError when `options.signal` aborts (the run's
+   * processes are killed). When no hook matches (hl_engine_try_run_inline
+   * answers in place, without blocking) the promise resolves without a
+   * thread hand-off; otherwise the hooks run on hookline's threads
+   * (hl_engine_run_async) and the JS thread stays free meanwhile.
    */
   run(event, input, options = {}) {
     let ev;
@@ -174,8 +207,12 @@ class Engine {
     } catch (e) {
       return Promise.reject(e); // a bad event rejects, like every other bad argument
     }
-    return this.#runAsync(EVENT_NAMES[ev] || `hl_event(${ev})`, input, options, (ptr, json, id, runId, err) =>
-      N.hl_engine_run_async(ptr, ev, json, DONE, id, runId, err),
+    return this.#runAsync(
+      EVENT_NAMES[ev] || `hl_event(${ev})`,
+      input,
+      options,
+      (ptr, json, id, runId, err) => N.hl_engine_run_async(ptr, ev, json, DONE, id, runId, err),
+      (ptr, json) => tryRunInline(ptr, ev, json),
     );
   }
 
@@ -209,14 +246,23 @@ class Engine {
     return outcomeFromWire(JSON.parse(takeString(outcome[0])));
   }
 
-  /** Start an asynchronous run with `start` and settle a Promise with its outcome. */
-  #runAsync(label, input, options, start) {
+  /**
+   * Start an asynchronous run with `start` and settle a Promise with its
+   * outcome. `inline` (optional) answers a run that no hook matches in
+   * place, or returns null; named runs have none and always start.
+   */
+  #runAsync(label, input, options, start, inline = null) {
     let promise = null;
     promise = new Promise((resolve, reject) => {
       const ptr = this.#handle();
       const signal = options && options.signal;
       if (signal && signal.aborted) throw abortError(signal);
       const json = inputJson(input);
+      const answered = inline === null ? null : inline(ptr, json);
+      if (answered !== null) {
+        resolve(answered);
+        return;
+      }
       let onAbort = null;
       const entry = {
         settle: (status, outcome, errmsg) => {

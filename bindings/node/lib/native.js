@@ -98,6 +98,9 @@ const DECLS = {
     'int32_t hl_engine_run_named_async(void *engine, const char *event_name, const char *input_json, ' +
     'hl_done_fn *done, void *user_data, _Out_ uint64_t *run_id, _Out_ void **errmsg)',
   hl_engine_cancel: 'int32_t hl_engine_cancel(void *engine, uint64_t run_id, _Out_ void **errmsg)',
+  hl_engine_try_run_inline:
+    'int32_t hl_engine_try_run_inline(void *engine, int32_t event, const char *input_json, _Out_ bool *ran, ' +
+    '_Out_ void **outcome_json, _Out_ void **errmsg)',
   hl_engine_add_callback_hook:
     'int32_t hl_engine_add_callback_hook(void *engine, int32_t event, const char *matcher, const char *name, ' +
     'hl_callback_fn *cb, void *user_data, hl_free_fn *free_user_data, _Out_ void **errmsg)',
@@ -135,7 +138,16 @@ function bind(name) {
 /** The C functions, bound lazily: `N.hl_engine_new(...)`. */
 const N = {};
 for (const name of Object.keys(DECLS)) {
-  Object.defineProperty(N, name, { enumerable: true, get: () => bind(name) });
+  // Bound on first access, then kept as a plain property (no lookup per call).
+  Object.defineProperty(N, name, {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      const f = bind(name);
+      Object.defineProperty(N, name, { enumerable: true, value: f });
+      return f;
+    },
+  });
 }
 
 /** Decode a string returned by hookline and release it (NULL → null). */
