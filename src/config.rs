@@ -1,4 +1,4 @@
-//! Hooks configuration: both dialects, parsed and validated (SPEC §5.1).
+//! Hooks configuration: both dialects, parsed and validated (the rules are described in docs/protocol.md).
 //!
 //! # Accepted shapes
 //!
@@ -59,7 +59,7 @@ use crate::error::{Error, Result};
 use crate::event::HookEvent;
 use crate::matcher::Matcher;
 
-/// Default timeout of a command hook (SPEC §5.1).
+/// Default timeout of a command hook in the VT Code dialect (docs/protocol.md).
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Largest timeout actually applied; larger configured values are clamped
