@@ -108,6 +108,16 @@ if [ -n "$STRIP" ] && command -v "$STRIP" >/dev/null; then
   "$STRIP" --strip-debug "$DESTDIR$LIBDIR/libhookline.a"
 fi
 install -m 0644 include/hookline.h "$DESTDIR$INCLUDEDIR/hookline.h"
+# The `hookline` command (built with the default `cli` feature).
+BINDIR="${BINDIR:-$PREFIX/bin}"
+if [ -x "$libsrc/hookline" ]; then
+  install -d "$DESTDIR$BINDIR"
+  install -m 0755 "$libsrc/hookline" "$DESTDIR$BINDIR/hookline"
+  if [ -n "$STRIP" ] && command -v "$STRIP" >/dev/null; then "$STRIP" "$DESTDIR$BINDIR/hookline"; fi
+else
+  echo "install: $libsrc/hookline is missing (built by 'cargo build --release'); the command is not installed" >&2
+  exit 1
+fi
 install -m 0644 LICENSE-MIT LICENSE-APACHE README.md "$DESTDIR$docdir/"
 
 for pc in hookline hookline-static; do

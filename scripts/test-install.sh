@@ -37,6 +37,9 @@ for f in "lib/libhookline.so.$version" "lib/libhookline.so.$major" lib/libhookli
   share/doc/hookline/LICENSE-MIT share/doc/hookline/LICENSE-APACHE; do
   [ -e "$installed/$f" ] || fail "make install did not install $f"
 done
+# The installed command runs and checks a config.
+[ -x "$installed/bin/hookline" ] || fail "make install did not install bin/hookline"
+"$installed/bin/hookline" check "$root/examples/demo/hooks.json" >/dev/null || fail "the installed hookline command does not run"
 [ "$(readlink "$installed/lib/libhookline.so.$major")" = "libhookline.so.$version" ] || fail "libhookline.so.$major is not a symlink to libhookline.so.$version"
 [ "$(readlink "$installed/lib/libhookline.so")" = "libhookline.so.$major" ] || fail "libhookline.so is not a symlink to libhookline.so.$major"
 soname="$(readelf -d "$installed/lib/libhookline.so.$version" | sed -n 's/.*Library soname: \[\(.*\)\].*/\1/p')"
