@@ -229,13 +229,24 @@ fn run_accepts_snake_case_event_names() {
 }
 
 #[test]
-fn run_unknown_event_is_a_clear_error() {
+fn run_fires_named_events_by_their_config_key() {
     let sb = Sandbox::new();
-    let cfg = claude_config(&sb);
-    let r = sb.run(&["run", "PostCompact", "-c", s(&cfg)]);
-    assert_eq!(r.code, 1);
-    assert!(r.stderr.contains("unknown event `PostCompact`"), "{}", r.stderr);
-    assert!(r.stderr.contains("named events"), "{}", r.stderr);
+    let cfg = sb.write_json(
+        "named.json",
+        &json!({"PostCompact": [{"matcher": "manual", "hooks": [{"command": "cat >/dev/null; echo compacted"}]}]}),
+    );
+    let args = ["run", "PostCompact", "-c", s(&cfg), "--input", "-", "--format", "json"];
+    let r = sb.run_stdin(&args, r#"{"matcher_value":"manual"}"#);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let o = r.json();
+    assert_eq!(o["hooks"].as_array().unwrap().len(), 1, "{o}");
+    assert_eq!(o["messages"][0]["text"], "compacted");
+    let r = sb.run_stdin(&args, r#"{"matcher_value":"auto"}"#);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.json()["hooks"], json!([]), "the matcher is tested against matcher_value");
+
+    let r = sb.run_stdin(&["explain", "PostCompact", "-c", s(&cfg), "--input", "-"], r#"{"matcher_value":"manual"}"#);
+    assert!(r.stdout.contains("1 would run") && r.stdout.contains("runs by name"), "{}", r.stdout);
 }
 
 #[test]
@@ -357,7 +368,8 @@ fn check_warns_on_likely_mistakes_but_passes() {
                 {"matcher": "Read", "hooks": [{"command": "python3 hooks/missing.py"}]},
                 {"matcher": "Grep", "hooks": [{"command": "definitely-not-a-program-hookline --x"}]}
             ],
-            "preToolUse": [{"hooks": [{"command": "true"}]}]
+            "preToolUse": [{"hooks": [{"command": "true"}]}],
+            "Stop": [{"hooks": [{"command": "true", "if": "Bash(git *)"}]}]
         }}),
     );
     let r = sb.run(&["check", s(&cfg)]);
@@ -372,7 +384,8 @@ fn check_warns_on_likely_mistakes_but_passes() {
     assert!(t.contains("hooks.PreToolUse[5].hooks[0]") && t.contains("missing.py does not exist"), "{t}");
     assert!(t.contains("`definitely-not-a-program-hookline` is not found on PATH"), "{t}");
     assert!(t.contains("unknown event key `preToolUse`; did you mean `PreToolUse`?"), "{t}");
-    assert!(t.contains("commands, 6 warnings)"), "{t}");
+    assert!(t.contains("hooks.Stop[0].hooks[0]: `if` \"Bash(git *)\" on Stop never holds"), "{t}");
+    assert!(t.contains("commands, 7 warnings)"), "{t}");
 
     let r = sb.run(&["check", "--strict", s(&cfg)]);
     assert_eq!(r.code, 1, "--strict fails on warnings: {}", r.stdout);
@@ -637,4 +650,38 @@ fn merging_vtcode_configs_keeps_each_files_stop_aliases_with_it() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     let cmds: Vec<Value> = r.json()["previews"].as_array().unwrap().iter().map(|p| p["command"].clone()).collect();
     assert_eq!(cmds, vec![json!("a-stop"), json!("a-task"), json!("b-stop")]);
+}
+
+#[test]
+fn explain_evaluates_claude_if_conditions_with_the_library_rule() {
+    let sb = Sandbox::new();
+    let cfg = sb.write_json(
+        "if.json",
+        &json!({"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"command": "echo git-hook", "if": "Bash(git *)"},
+            {"command": "echo any-bash"}
+        ]}]}),
+    );
+    let args = ["explain", "PreToolUse", "-c", s(&cfg), "--input", "-", "--format", "json"];
+    let r = sb.run_stdin(&args, r#"{"tool_name":"Bash","tool_input":{"command":"git status"}}"#);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let o = r.json();
+    assert_eq!((&o["hooks"][0]["if_result"], &o["hooks"][0]["would_run"]), (&json!(true), &json!(true)));
+    let r = sb.run_stdin(&args, r#"{"tool_name":"Bash","tool_input":{"command":"ls"}}"#);
+    let o = r.json();
+    assert_eq!((&o["hooks"][0]["if_result"], &o["hooks"][0]["would_run"]), (&json!(false), &json!(false)));
+    assert_eq!(o["hooks"][1]["would_run"], true);
+    let r = sb.run_stdin(&args[..6], r#"{"tool_name":"Bash","tool_input":{"command":"ls"}}"#);
+    assert!(r.stdout.contains("if:      Bash(git *) -> false"), "{}", r.stdout);
+    assert!(r.stdout.contains("1 would run"), "{}", r.stdout);
+}
+
+#[test]
+fn run_text_summary_shows_the_failure_kind() {
+    let sb = Sandbox::new();
+    let cfg = sb.write_json("fail.json", &json!({"PreToolUse": [{"hooks": [{"command": "cat >/dev/null; exit 1"}]}]}));
+    let r = sb.run_stdin(&["run", "PreToolUse", "-c", s(&cfg), "--input", "-", "--format", "text"], BASH_LS);
+    assert_eq!(r.code, 0, "a failing hook does not deny in the Claude Code profile: {}", r.stdout);
+    assert!(r.stdout.contains("exit 1") && r.stdout.contains("failure: exit"), "{}", r.stdout);
+    assert!(r.stdout.contains("error: PreToolUse hook"), "messages are shown: {}", r.stdout);
 }

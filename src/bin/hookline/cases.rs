@@ -99,7 +99,6 @@ fn run_case(base: &Path, file: &CasesFile, workspace: &Path, case: &Case) -> Res
         (None, None) => Value::Object(Default::default()),
     };
     let attempt = (|| -> Result<Value, String> {
-        let event = event.known()?;
         let configs = common::load_configs(&configs)?;
         let engine = common::build_engine(EngineSetup {
             workspace: Some(workspace),
@@ -109,7 +108,7 @@ fn run_case(base: &Path, file: &CasesFile, workspace: &Path, case: &Case) -> Res
             session_id: None,
             input: Some(&input),
         })?;
-        let text = engine.run_blocking_json(event, &input).map_err(|e| e.message)?;
+        let text = common::fire(&engine, &event, &input)?;
         serde_json::from_str(&text).map_err(|e| format!("the engine returned invalid JSON: {e}"))
     })();
     let e = &case.expect;

@@ -10,6 +10,7 @@
 //!   the tool name is tested (it belongs in the hook's `if`);
 //! - unknown event keys (with a suggestion when the key is a known event
 //!   spelled differently);
+//! - an `if` condition on an event without a tool call (the hook never runs);
 //! - commands whose program or script is a file that does not exist or is
 //!   not executable, or a bare program name not found on `PATH`.
 
@@ -155,6 +156,15 @@ pub fn warnings(raw: &Value, dialect: Dialect, workspace: &Path) -> Vec<String> 
             }
             if let Some(Value::Array(hooks)) = g.get("hooks") {
                 for (j, h) in hooks.iter().enumerate() {
+                    if let (Some(c), Some(e)) = (h.get("if").and_then(Value::as_str), event) {
+                        if dialect == Dialect::Claude && !e.is_tool_event() {
+                            w.push(format!(
+                                "{path}.hooks[{j}]: `if` {c:?} on {} never holds: `if` conditions test tool \
+                                 calls, so this hook never runs",
+                                e.name()
+                            ));
+                        }
+                    }
                     if let Some(c) = h.get("command").and_then(Value::as_str) {
                         if let Some(msg) = command_warning(c, workspace) {
                             w.push(format!("{path}.hooks[{j}]: {msg}"));

@@ -113,22 +113,32 @@ impl EventName {
         Ok(EventName::Named(s.to_owned()))
     }
 
-    /// The known event, or the error for a named one (this library has no
-    /// named-event call yet).
-    pub fn known(&self) -> Result<HookEvent, String> {
+    /// The known event, if it is one.
+    pub fn known(&self) -> Option<HookEvent> {
         match self {
-            EventName::Known(e) => Ok(*e),
-            EventName::Named(n) => Err(format!(
-                "unknown event `{n}`; named events need an engine with a named-event call, which \
-                 this build of hookline does not have. Known events: {}",
-                known_event_list()
-            )),
+            EventName::Known(e) => Some(*e),
+            EventName::Named(_) => None,
+        }
+    }
+
+    /// The name to show: PascalCase for a known event, else as given.
+    pub fn display(&self) -> &str {
+        match self {
+            EventName::Known(e) => e.name(),
+            EventName::Named(n) => n,
         }
     }
 }
 
-pub fn known_event_list() -> String {
-    HookEvent::ALL.iter().map(|e| e.name()).collect::<Vec<_>>().join(", ")
+/// Fire an event: a known one with its rules, any other name as a named
+/// event (its config key's hooks, observer rules; the matcher is tested
+/// against the input's `matcher_value`). Returns the outcome JSON text.
+pub fn fire(engine: &LifecycleHookEngine, event: &EventName, input: &Value) -> Result<String, String> {
+    match event {
+        EventName::Known(e) => engine.run_blocking_json(*e, input),
+        EventName::Named(n) => engine.run_named_blocking_json(n, input),
+    }
+    .map_err(|e| e.message)
 }
 
 /// Read an event input: a file, `-` for stdin, or `{}` when not given. It

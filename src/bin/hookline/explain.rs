@@ -15,7 +15,8 @@ use crate::ConfigArgs;
 
 #[derive(Args)]
 pub struct ExplainArgs {
-    /// The event: PascalCase (`PreToolUse`) or snake_case (`pre_tool_use`).
+    /// The event: PascalCase (`PreToolUse`) or snake_case (`pre_tool_use`);
+    /// any other name fires that config key as a named event (`PostCompact`).
     pub event: String,
     #[command(flatten)]
     pub configs: ConfigArgs,
@@ -52,6 +53,12 @@ pub struct PlannedHook {
     pub subject: String,
     /// The hook's `if` condition (Claude permission-rule syntax), if written.
     pub if_condition: Option<String>,
+    /// The `if` condition's verdict for the input (Claude dialect), or why
+    /// it cannot be evaluated.
+    pub if_result: Option<Result<bool, String>>,
+    /// Whether the matcher accepts the input.
+    pub matcher_matched: bool,
+    /// Whether the hook would run for the input (matcher, then `if`).
     pub matched: bool,
 }
 
@@ -89,7 +96,7 @@ pub fn describe_rule(m: &Matcher, dialect: Dialect, raw: Option<&str>) -> String
 
 /// The configured hooks of `event` in the files, in configuration order,
 /// with their matcher verdict for `input`.
-pub fn plan(files: &[ConfigFile], event: &EventName, input: &Value) -> Vec<PlannedHook> {
+pub fn plan(files: &[ConfigFile], event: &EventName, input: &Value, workspace: &Path) -> Vec<PlannedHook> {
     let mut out = Vec::new();
     let trigger = input.get("source").and_then(Value::as_str).unwrap_or("startup");
     for f in files {
@@ -120,6 +127,21 @@ pub fn plan(files: &[ConfigFile], event: &EventName, input: &Value) -> Vec<Plann
                 };
                 let Some(Value::Array(hooks)) = g.get("hooks") else { continue };
                 for (j, h) in hooks.iter().enumerate() {
+                    let if_condition = h.get("if").and_then(Value::as_str).map(str::to_owned);
+                    // The `if` condition (Claude dialect): the library's rule, tested against
+                    // the tool call as the engine does before spawning.
+                    let if_result = match (&if_condition, dialect) {
+                        (Some(c), Dialect::Claude) => Some(match hookline::rule::Rule::parse(c) {
+                            Ok(rule) => Ok(rule.matches(
+                                input.get("tool_name").and_then(Value::as_str),
+                                input.get("tool_input"),
+                                workspace,
+                            )),
+                            Err(e) => Err(e),
+                        }),
+                        _ => None,
+                    };
+                    let passes_if = !matches!(if_result, Some(Ok(false)) | Some(Err(_)));
                     out.push(PlannedHook {
                         file: f.path.clone(),
                         path: format!("hooks.{key}[{i}].hooks[{j}]"),
@@ -127,8 +149,10 @@ pub fn plan(files: &[ConfigFile], event: &EventName, input: &Value) -> Vec<Plann
                         matcher_raw: matcher_raw.clone(),
                         rule: rule.clone(),
                         subject: subject_words.clone(),
-                        if_condition: h.get("if").and_then(Value::as_str).map(str::to_owned),
-                        matched,
+                        if_condition,
+                        if_result,
+                        matcher_matched: matched,
+                        matched: matched && passes_if,
                     });
                 }
             }
@@ -188,14 +212,19 @@ pub fn main(out: &Out, a: ExplainArgs) -> CliResult {
         input: Some(&input),
     })?;
     let (gate_ok, gate_words) = gate_status(&engine);
-    let hooks = plan(&configs.files, &event, &input);
+    let ws = common::workspace_or_cwd(a.configs.workspace.as_deref())?;
+    let ws = std::fs::canonicalize(&ws).unwrap_or(ws);
+    let hooks = plan(&configs.files, &event, &input, &ws);
     let event_words = match &event {
         EventName::Known(e) => e.name().to_owned(),
         EventName::Named(n) => n.clone(),
     };
     let named_note = match &event {
         EventName::Known(_) => None,
-        EventName::Named(_) => Some(event.known().unwrap_err()),
+        EventName::Named(n) => Some(format!(
+            "`{n}` is not one of the known events: it runs by name, with observer rules (its hooks \
+             never decide; the matcher is tested against the input's `matcher_value`)"
+        )),
     };
     if a.format == ExplainFormat::Json {
         let list: Vec<Value> = hooks
@@ -204,7 +233,9 @@ pub fn main(out: &Out, a: ExplainArgs) -> CliResult {
                 json!({
                     "file": h.file.display().to_string(), "path": h.path, "command": h.command,
                     "matcher": h.matcher_raw, "rule": h.rule, "subject": h.subject,
-                    "if": h.if_condition, "matched": h.matched, "would_run": h.matched && gate_ok,
+                    "if": h.if_condition,
+                    "if_result": h.if_result.as_ref().map(|r| r.clone().map_or_else(Value::from, Value::from)),
+                    "matched": h.matched, "would_run": h.matched && gate_ok,
                 })
             })
             .collect();
@@ -243,10 +274,13 @@ pub fn main(out: &Out, a: ExplainArgs) -> CliResult {
         out.line(&format!(
             "       tested:  {} -> {}",
             h.subject,
-            if h.matched { "match" } else { "no match" }
+            if h.matcher_matched { "match" } else { "no match" }
         ));
-        if let Some(c) = &h.if_condition {
-            out.line(&format!("       if:      {c} (checked against the tool call before it spawns)"));
+        match (&h.if_condition, &h.if_result) {
+            (Some(c), Some(Ok(b))) => out.line(&format!("       if:      {c} -> {}", if *b { "true" } else { "false" })),
+            (Some(c), Some(Err(e))) => out.line(&format!("       if:      {c} -> invalid: {e}")),
+            (Some(c), None) => out.line(&format!("       if:      {c} (ignored in the VT Code dialect)")),
+            _ => {}
         }
     }
     Ok(EXIT_OK)

@@ -13,7 +13,8 @@ use crate::{ConfigArgs, Format};
 
 #[derive(Args)]
 pub struct RunArgs {
-    /// The event: PascalCase (`PreToolUse`) or snake_case (`pre_tool_use`).
+    /// The event: PascalCase (`PreToolUse`) or snake_case (`pre_tool_use`);
+    /// any other name fires that config key as a named event (`PostCompact`).
     pub event: String,
     #[command(flatten)]
     pub configs: ConfigArgs,
@@ -39,7 +40,6 @@ pub struct RunArgs {
 
 pub fn main(out: &Out, a: RunArgs) -> CliResult {
     let event_name = EventName::parse(&a.event)?;
-    let event = event_name.known()?;
     let input = common::read_input(a.input.as_deref())?;
     let configs = common::load_configs(&a.configs.configs)?;
     let engine = common::build_engine(EngineSetup {
@@ -50,7 +50,7 @@ pub fn main(out: &Out, a: RunArgs) -> CliResult {
         session_id: a.session_id.as_deref(),
         input: Some(&input),
     })?;
-    let text = engine.run_blocking_json(event, &input).map_err(|e| e.message)?;
+    let text = common::fire(&engine, &event_name, &input)?;
     let outcome: Value = serde_json::from_str(&text).map_err(|e| format!("the engine returned invalid JSON: {e}"))?;
     let v = common::verdict(&outcome);
     let format = a.format.unwrap_or(if std::io::stdout().is_terminal() { Format::Text } else { Format::Json });
@@ -62,12 +62,14 @@ pub fn main(out: &Out, a: RunArgs) -> CliResult {
         }
         Format::Text => {
             if !out.quiet {
-                let planned = explain::plan(&configs.files, &event_name, &input);
-                print_summary(out, event, &planned, &outcome, &v);
+                let ws = common::workspace_or_cwd(a.configs.workspace.as_deref())?;
+                let ws = std::fs::canonicalize(&ws).unwrap_or(ws);
+                let planned = explain::plan(&configs.files, &event_name, &input, &ws);
+                print_summary(out, event_name.display(), &planned, &outcome, &v);
             }
         }
         Format::Claude => {
-            let mut reply = claude_reply(event, &outcome, &v);
+            let mut reply = claude_reply(&event_name, &outcome, &v);
             if v.stopped_only {
                 // Claude Code's own way to stop: `continue: false` + `stopReason`, exit 0.
                 reply.insert("continue".into(), json!(false));
@@ -85,7 +87,7 @@ pub fn main(out: &Out, a: RunArgs) -> CliResult {
     if v.blocked {
         // Claude Code (and any host of the hooks protocol) reads exit 2 plus
         // stderr as the deny / block reason.
-        let reason = v.reason.clone().unwrap_or_else(|| format!("{} blocked by hookline", event.name()));
+        let reason = v.reason.clone().unwrap_or_else(|| format!("{} blocked by hookline", event_name.display()));
         eprintln!("{reason}");
         return Ok(EXIT_BLOCKED);
     }
@@ -95,13 +97,14 @@ pub fn main(out: &Out, a: RunArgs) -> CliResult {
 /// Hook output in the Claude Code protocol for an outcome that did not block
 /// (a block is exit 2 + stderr): the decision, updated input, context and
 /// messages (joined into `systemMessage`).
-pub fn claude_reply(event: HookEvent, outcome: &Value, v: &Verdict) -> Map<String, Value> {
+pub fn claude_reply(event_name: &EventName, outcome: &Value, v: &Verdict) -> Map<String, Value> {
+    let event = event_name.known();
     let mut top = Map::new();
     let mut specific = Map::new();
-    specific.insert("hookEventName".into(), json!(event.name()));
+    specific.insert("hookEventName".into(), json!(event_name.display()));
     let ctx = common::contexts(outcome);
     match event {
-        HookEvent::PreToolUse => {
+        Some(HookEvent::PreToolUse) => {
             if matches!(v.decision.as_str(), "allow" | "ask" | "deny") {
                 specific.insert("permissionDecision".into(), json!(v.decision));
                 if let Some(r) = &v.reason {
@@ -112,7 +115,7 @@ pub fn claude_reply(event: HookEvent, outcome: &Value, v: &Verdict) -> Map<Strin
                 specific.insert("updatedInput".into(), u.clone());
             }
         }
-        HookEvent::PermissionRequest => {
+        Some(HookEvent::PermissionRequest) => {
             if let Some(Value::Object(d)) = outcome.get("decision") {
                 let mut dec = Map::new();
                 if let Some(b) = d.get("behavior") {
@@ -140,11 +143,13 @@ pub fn claude_reply(event: HookEvent, outcome: &Value, v: &Verdict) -> Map<Strin
     if !ctx.is_empty()
         && matches!(
             event,
-            HookEvent::PreToolUse
-                | HookEvent::SessionStart
-                | HookEvent::UserPromptSubmit
-                | HookEvent::PostToolUse
-                | HookEvent::PostToolUseFailure
+            Some(
+                HookEvent::PreToolUse
+                    | HookEvent::SessionStart
+                    | HookEvent::UserPromptSubmit
+                    | HookEvent::PostToolUse
+                    | HookEvent::PostToolUseFailure
+            )
         )
     {
         specific.insert("additionalContext".into(), json!(ctx.join("\n")));
@@ -169,16 +174,20 @@ fn num(v: &Value, k: &str) -> Option<f64> {
 
 /// The text summary: every configured hook of the event (matched or not),
 /// then the decision, reason, context and messages.
-fn print_summary(out: &Out, event: HookEvent, planned: &[PlannedHook], outcome: &Value, v: &Verdict) {
+fn print_summary(out: &Out, event: &str, planned: &[PlannedHook], outcome: &Value, v: &Verdict) {
     let reports: Vec<&Value> = outcome.get("hooks").and_then(Value::as_array).map(|a| a.iter().collect()).unwrap_or_default();
     let mut next = 0usize;
     let head = if v.blocked { out.red(&v.decision.to_uppercase()) } else { out.green(&v.decision) };
-    out.line(&format!("{} {}", out.bold(event.name()), head));
+    out.line(&format!("{} {}", out.bold(event), head));
     for h in planned {
         let loc = out.dim(&format!("({}:{})", explain::display(&h.file), h.path));
         if !h.matched {
             out.line(&format!("  {} {}  {}", out.dim("no match "), h.command, loc));
-            out.line(&format!("             {}", out.dim(&format!("{}; tested {}", h.rule, h.subject))));
+            let why = match (&h.if_condition, &h.if_result) {
+                (Some(c), Some(Ok(false))) if h.matcher_matched => format!("`if` {c} is false for this tool call"),
+                _ => format!("{}; tested {}", h.rule, h.subject),
+            };
+            out.line(&format!("             {}", out.dim(&why)));
             continue;
         }
         // Reports are in configuration order; take the next one of this command.
