@@ -289,6 +289,11 @@ impl LifecycleHookEngine {
     /// returns `Cancelled`). `NotFound` when unknown or already finished.
     pub fn cancel(&self, run_id: u64) -> Result<()> {
         self.state.fork.check()?;
+        // Ids of plain blocking runs and background hooks are internal (never
+        // handed to a host): a guessed one must not cancel another thread's run.
+        if run_id & (SYNC_RUN_BIT | BACKGROUND_RUN_BIT) != 0 {
+            return Err(Error::not_found(format!("no run {run_id} in flight")));
+        }
         let mut runs = self.state.runs.lock().unwrap_or_else(|e| e.into_inner());
         match runs.get_mut(&run_id) {
             Some(slot) => {
