@@ -7,6 +7,11 @@
 //! tests) therefore look for `libhookline.so.<major>` at run time; the script
 //! also places that name, as a symlink to `libhookline.so`, next to cargo's
 //! output so an in-tree build works without `make install`.
+//!
+//! It also sets `cfg(hookline_posix_spawn)` where the C library has
+//! `posix_spawn_file_actions_addchdir_np` (Linux with glibc 2.29+ or musl
+//! 1.1.24+, macOS 10.15+): there the command runner starts hook shells
+//! with `posix_spawn` directly; elsewhere it uses `std::process::Command`.
 
 use std::env;
 use std::path::{Path, PathBuf};
@@ -15,6 +20,12 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     let major = env::var("CARGO_PKG_VERSION_MAJOR").unwrap_or_else(|_| "0".to_string());
     let os = env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
+    let target_env = env::var("CARGO_CFG_TARGET_ENV").unwrap_or_default();
+    let vendor = env::var("CARGO_CFG_TARGET_VENDOR").unwrap_or_default();
+    println!("cargo::rustc-check-cfg=cfg(hookline_posix_spawn)");
+    if (os == "linux" && (target_env == "gnu" || target_env == "musl")) || vendor == "apple" {
+        println!("cargo:rustc-cfg=hookline_posix_spawn");
+    }
     match os.as_str() {
         "linux" | "android" | "freebsd" | "netbsd" | "openbsd" | "dragonfly" | "illumos" | "solaris" => {
             let soname = format!("libhookline.so.{major}");

@@ -348,14 +348,20 @@ pub fn hook_environment_named(settings: &EnvSettings, event: &str, facts: &Sessi
         "CLAUDE_SESSION_ID",
         "CLAUDE_TRANSCRIPT_PATH",
     ];
-    let mut env: Vec<(OsString, OsString)> = std::env::vars_os()
-        .filter(|(k, _)| {
-            let k = k.to_string_lossy();
-            !settings.remove.iter().any(|r| *r == k)
-                && !settings.set.iter().any(|(s, _)| *s == k)
-                && !OWN_NAMES.contains(&k.as_ref())
-        })
-        .collect();
+    // Names compared as bytes (a name that is not UTF-8 equals none of
+    // these); the engine's own names all start with one of three prefixes.
+    let is_own = |name: &[u8]| {
+        (name.starts_with(b"HOOKLINE_") || name.starts_with(b"VT_") || name.starts_with(b"CLAUDE_"))
+            && OWN_NAMES.iter().any(|own| own.as_bytes() == name)
+    };
+    let inherited = std::env::vars_os();
+    let mut env: Vec<(OsString, OsString)> = Vec::with_capacity(inherited.size_hint().0 + settings.set.len() + own.len());
+    env.extend(inherited.filter(|(k, _)| {
+        let k = k.as_encoded_bytes();
+        !is_own(k)
+            && !settings.remove.iter().any(|r| r.as_bytes() == k)
+            && !settings.set.iter().any(|(s, _)| s.as_bytes() == k)
+    }));
     for (k, v) in &settings.set {
         if !OWN_NAMES.contains(&k.as_str()) {
             env.push((k.into(), v.into()));

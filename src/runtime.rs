@@ -3,7 +3,8 @@
 //! Asynchronous runs execute on the **run pool** ([`spawn_run`]): a small
 //! pool of hookline threads, started on first use, that never runs anything
 //! but hook runs (so their callbacks and `done` never land on an async
-//! executor's worker). A thread that has just finished a run stays awake
+//! executor's worker). A thread that has just finished a short run (under
+//! [`SPIN_AFTER_RUNS_UNDER`]: no process was spawned) stays awake
 //! for a few tens of microseconds ([`SPIN`]) before it parks: a host that submits
 //! its next run from its `done` (the common request/response pattern) hands
 //! it to a running thread instead of paying a futex wake-up and a
@@ -116,6 +117,14 @@ impl ForkGuard {
 /// How long a run-pool thread keeps looking for the next run after finishing
 /// one, before it parks on the condition variable.
 pub const SPIN: Duration = Duration::from_micros(50);
+
+/// A run that took longer than this is not followed by a spin: its thread
+/// parks at once. The spin pays off for runs of a few microseconds (a
+/// callback hook, a run that matched nothing), where a wake-up would cost
+/// more than the run; after a run that spawned processes (a millisecond or
+/// more), a wake-up is a small part of the next run, while a spin would
+/// take CPU time from the hooks of other runs on a busy machine.
+pub const SPIN_AFTER_RUNS_UNDER: Duration = Duration::from_micros(500);
 
 /// Run-pool threads kept parked (not exited) when there is no work.
 pub const WARM_THREADS: usize = 2;
@@ -235,9 +244,12 @@ impl Pool {
         loop {
             if let Some(job) = self.take(&mut st) {
                 drop(st);
+                let started = Instant::now();
                 // A panicking job must not take the thread (and its count) down.
                 let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
-                self.spin_for_work();
+                if started.elapsed() < SPIN_AFTER_RUNS_UNDER {
+                    self.spin_for_work();
+                }
                 st = self.state.lock().unwrap_or_else(|e| e.into_inner());
                 continue;
             }

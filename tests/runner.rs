@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 #[cfg(target_os = "linux")]
 use hookline::runner::run_command_without_pidfd;
 use hookline::runner::{
-    backend, run_command, run_command_on, Backend, CancelToken, CommandOutput, CommandSpec,
-    BACKEND_ENV, EXIT_GRACE,
+    backend, run_command, run_command_on, run_command_with_std_spawn, Backend, CancelToken, CommandOutput,
+    CommandSpec, BACKEND_ENV, EXIT_GRACE,
 };
 
 static LOCK: Mutex<()> = Mutex::new(());
@@ -878,41 +878,61 @@ fn exit_detection_without_pidfd_still_works() {
 
 // ---------------------------------------------------------------- backends
 
-#[test]
-fn every_backend_keeps_the_runner_guarantees() {
-    // The suite above runs on the backend HOOKLINE_RUNNER selects; this runs
-    // the core rules on every backend of this system in one process.
-    let _g = lock();
+/// One way of running a command.
+type Runner = Box<dyn Fn(&CommandSpec<'_>, Option<&CancelToken>) -> std::io::Result<CommandOutput>>;
+
+/// Every way of running a command this system has: each backend with the
+/// default spawner (`posix_spawn` where available), then each backend with
+/// `std::process::Command` (the spawner of systems without
+/// `posix_spawn_file_actions_addchdir_np`).
+fn every_runner() -> Vec<(String, Runner)> {
+    let mut all: Vec<(String, Runner)> = Vec::new();
     for &backend in Backend::ALL {
-        let out = Job::new("echo hi; echo err >&2; exit 3").run_on(backend, None);
-        assert_eq!((out.exit_code, text(&out.stdout), text(&out.stderr)), (Some(3), "hi\n".into(), "err\n".into()), "{backend:?}");
+        all.push((format!("{backend:?}"), Box::new(move |spec, token| run_command_on(backend, spec, token))));
+        all.push((
+            format!("{backend:?} + std spawn"),
+            Box::new(move |spec, token| run_command_with_std_spawn(backend, spec, token)),
+        ));
+    }
+    all
+}
+
+#[test]
+fn every_backend_and_spawner_keeps_the_runner_guarantees() {
+    // The suite above runs on the backend HOOKLINE_RUNNER selects; this runs
+    // the core rules on every backend and spawner of this system in one process.
+    let _g = lock();
+    for (label, run) in every_runner() {
+        let run_on = |job: &Job, token: Option<&CancelToken>| run(&job.spec(), token).expect("spawn");
+        let out = run_on(&Job::new("echo hi; echo err >&2; exit 3"), None);
+        assert_eq!((out.exit_code, text(&out.stdout), text(&out.stderr)), (Some(3), "hi\n".into(), "err\n".into()), "{label}");
 
         let payload = pseudo_random(3 * MIB);
-        let out = Job::new("head -c 2000000 /dev/zero; cat").stdin(payload.clone()).cap(8 * MIB).run_on(backend, None);
-        assert_eq!(out.stdout.len(), 2_000_000 + payload.len(), "{backend:?}");
-        assert!(out.stdout[2_000_000..] == payload[..], "{backend:?}: payload corrupted");
+        let out = run_on(&Job::new("head -c 2000000 /dev/zero; cat").stdin(payload.clone()).cap(8 * MIB), None);
+        assert_eq!(out.stdout.len(), 2_000_000 + payload.len(), "{label}");
+        assert!(out.stdout[2_000_000..] == payload[..], "{label}: payload corrupted");
 
-        let out = Job::new("head -c 100000 /dev/zero").cap(1000).run_on(backend, None);
-        assert!(out.stdout.len() == 1000 && out.stdout_truncated && out.exit_code == Some(0), "{backend:?}");
+        let out = run_on(&Job::new("head -c 100000 /dev/zero").cap(1000), None);
+        assert!(out.stdout.len() == 1000 && out.stdout_truncated && out.exit_code == Some(0), "{label}");
 
-        let out = Job::new("sleep 1000 & echo $! >&2; sleep 1000").timeout(Duration::from_millis(300)).run_on(backend, None);
-        assert!(out.timed_out, "{backend:?}");
-        assert!(out.duration < Duration::from_millis(300) + Duration::from_secs(1), "{backend:?}: {:?}", out.duration);
+        let out = run_on(&Job::new("sleep 1000 & echo $! >&2; sleep 1000").timeout(Duration::from_millis(300)), None);
+        assert!(out.timed_out, "{label}");
+        assert!(out.duration < Duration::from_millis(300) + Duration::from_secs(1), "{label}: {:?}", out.duration);
         let pids = parse_pids(&out.stderr);
-        assert_eq!(pids.len(), 1, "{backend:?}");
-        assert!(dies_within(pids[0], Duration::from_secs(5)), "{backend:?}: grandchild survived the timeout");
+        assert_eq!(pids.len(), 1, "{label}");
+        assert!(dies_within(pids[0], Duration::from_secs(5)), "{label}: grandchild survived the timeout");
 
-        let out = Job::new("(sleep 3; echo late) & echo $$; echo now").run_on(backend, None);
+        let out = run_on(&Job::new("(sleep 3; echo late) & echo $$; echo now"), None);
         let shell = parse_pids(&out.stdout)[0];
         let _ = rustix::process::kill_process_group(
             rustix::process::Pid::from_raw(shell as i32).unwrap(),
             rustix::process::Signal::KILL,
         );
-        assert!(text(&out.stdout).ends_with("now\n"), "{backend:?}");
-        assert!(out.duration < Duration::from_secs(2), "{backend:?}: waited for the background process: {:?}", out.duration);
+        assert!(text(&out.stdout).ends_with("now\n"), "{label}");
+        assert!(out.duration < Duration::from_secs(2), "{label}: waited for the background process: {:?}", out.duration);
 
-        let out = Job::new("kill -9 $$").run_on(backend, None);
-        assert_eq!((out.exit_code, out.signal), (None, Some(9)), "{backend:?}");
+        let out = run_on(&Job::new("kill -9 $$"), None);
+        assert_eq!((out.exit_code, out.signal), (None, Some(9)), "{label}");
 
         let token = CancelToken::new().unwrap();
         let canceller = {
@@ -922,14 +942,150 @@ fn every_backend_keeps_the_runner_guarantees() {
                 token.cancel();
             })
         };
-        let out = Job::new("sleep 1000").timeout(Duration::from_secs(60)).run_on(backend, Some(&token));
+        let out = run_on(&Job::new("sleep 1000").timeout(Duration::from_secs(60)), Some(&token));
         canceller.join().unwrap();
-        assert!(out.cancelled && !out.timed_out, "{backend:?}");
-        assert!(out.duration < Duration::from_secs(1), "{backend:?}: {:?}", out.duration);
+        assert!(out.cancelled && !out.timed_out, "{label}");
+        assert!(out.duration < Duration::from_secs(1), "{label}: {:?}", out.duration);
 
-        let fastest = (0..10).map(|_| Job::new("cat").run_on(backend, None).duration).min().unwrap();
-        assert!(fastest < EXIT_GRACE, "{backend:?}: fastest `cat` run took {fastest:?}");
+        let fastest = (0..10).map(|_| run_on(&Job::new("cat"), None).duration).min().unwrap();
+        assert!(fastest < EXIT_GRACE, "{label}: fastest `cat` run took {fastest:?}");
         assert_no_zombie();
+    }
+}
+
+#[test]
+fn every_spawner_gives_the_shell_exactly_its_environment_cwd_and_own_group() {
+    let _g = lock();
+    let dir = tempfile::tempdir().unwrap();
+    let canonical = dir.path().canonicalize().unwrap();
+    let (_, _, our_group) = proc_stat(std::process::id()).unwrap();
+    for (label, run) in every_runner() {
+        let job = Job::new("env; echo \"cwd=$(pwd -P) zero=$0\"; echo \"pid=$$ pgrp=$(cut -d' ' -f5 /proc/self/stat)\"")
+            .cwd(dir.path())
+            .env("HOOK_VAR", "hook value")
+            .env("WITH_EQUALS", "a=b=c")
+            .env("REPEATED", "first")
+            .env("REPEATED", "last");
+        let out = run(&job.spec(), None).expect("spawn");
+        let stdout = text(&out.stdout);
+        let lines: Vec<&str> = stdout.lines().collect();
+        for want in ["HOOK_VAR=hook value", "WITH_EQUALS=a=b=c", "REPEATED=last", "PATH=/usr/bin:/bin"] {
+            assert!(lines.contains(&want), "{label}: no {want:?} in {stdout}");
+        }
+        assert!(!lines.contains(&"REPEATED=first"), "{label}: a repeated name keeps its last value: {stdout}");
+        for line in lines.iter().filter(|l| l.contains('=') && !l.starts_with("cwd=") && !l.starts_with("pid=")) {
+            let key = line.split('=').next().unwrap();
+            assert!(
+                ["HOOK_VAR", "WITH_EQUALS", "REPEATED", "PATH", "PWD", "OLDPWD", "SHLVL", "_"].contains(&key),
+                "{label}: inherited {line:?}"
+            );
+        }
+        assert!(lines.contains(&format!("cwd={} zero=/bin/sh", canonical.display()).as_str()), "{label}: {stdout}");
+        let ids = lines.iter().find(|l| l.starts_with("pid=")).unwrap();
+        let ids: Vec<u32> = ids.split(' ').map(|kv| kv.split('=').nth(1).unwrap().parse().unwrap()).collect();
+        assert_eq!(ids[0], ids[1], "{label}: the shell must lead its own process group");
+        assert_ne!(ids[1], our_group, "{label}");
+    }
+    assert_no_zombie();
+}
+
+#[test]
+fn nul_bytes_in_the_command_or_environment_are_spawn_errors() {
+    let _g = lock();
+    let fds = fd_count();
+    for (label, run) in every_runner() {
+        let err = run(&Job::new("echo a\0b").spec(), None).unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput, "{label}: {err}");
+        let err = run(&Job::new("true").env("BAD", "x\0y").spec(), None).unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput, "{label}: {err}");
+        assert!(err.to_string().contains("cannot run /bin/sh"), "{label}: {err}");
+    }
+    assert_eq!(fd_count(), fds, "descriptors leaked on a refused spawn");
+    assert_no_zombie();
+}
+
+#[test]
+fn missing_working_directory_is_an_error_on_every_spawner() {
+    let _g = lock();
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("does-not-exist");
+    let fds = fd_count();
+    for (label, run) in every_runner() {
+        let err = run(&Job::new("true").cwd(&missing).spec(), None).unwrap_err();
+        assert!(err.to_string().contains("does-not-exist"), "{label}: {err}");
+        assert_eq!(err.kind(), std::io::ErrorKind::NotFound, "{label}: {err}");
+    }
+    assert_eq!(fd_count(), fds);
+    assert_no_zombie();
+}
+
+#[test]
+fn the_shell_starts_with_an_empty_signal_mask_and_default_sigpipe() {
+    // A host that blocks signals in its threads (common: a dedicated signal
+    // thread) and ignores SIGPIPE (every Rust program, many servers) must not
+    // hand either to its hooks: `yes | head` relies on SIGPIPE killing `yes`.
+    match std::env::var(CHILD_MODE).as_deref() {
+        Ok(_) => {
+            // SAFETY: blocking signals in this thread's mask and setting a
+            // disposition to SIG_IGN; no handler involved.
+            unsafe {
+                let mut set: libc::sigset_t = std::mem::zeroed();
+                libc::sigemptyset(&mut set);
+                libc::sigaddset(&mut set, libc::SIGUSR1);
+                libc::sigaddset(&mut set, libc::SIGTERM);
+                libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+                libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+            }
+            for (label, run) in every_runner() {
+                let out = run(&Job::new("grep -E '^Sig(Blk|Ign):' /proc/$$/status; yes | head -n 2").spec(), None)
+                    .expect("spawn");
+                let stdout = text(&out.stdout);
+                let field = |name: &str| {
+                    let line = stdout.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("{label}: {stdout}"));
+                    u64::from_str_radix(line.split_whitespace().nth(1).unwrap(), 16).unwrap()
+                };
+                assert_eq!(field("SigBlk:"), 0, "{label}: the hook inherited blocked signals: {stdout}");
+                assert_eq!(field("SigIgn:") & (1 << (libc::SIGPIPE - 1)), 0, "{label}: SIGPIPE ignored in the hook: {stdout}");
+                assert!(stdout.ends_with("y\ny\n"), "{label}: {stdout}");
+                assert_eq!(out.exit_code, Some(0), "{label}");
+            }
+            std::process::exit(0);
+        }
+        Err(_) => {
+            let _g = lock();
+            let status = reexec("the_shell_starts_with_an_empty_signal_mask_and_default_sigpipe", "signals");
+            assert!(status.success(), "{status:?}");
+        }
+    }
+}
+
+#[test]
+fn a_host_with_its_standard_descriptors_closed_still_runs_hooks() {
+    // With 0, 1 and 2 closed, the runner's own pipes get those numbers; they
+    // must still end up as the hook's stdin, stdout and stderr, not over one
+    // another.
+    match std::env::var(CHILD_MODE).as_deref() {
+        Ok(_) => {
+            for fd in 0..3 {
+                // SAFETY: closing the standard descriptors of this re-executed
+                // test process, which prints nothing afterwards.
+                unsafe { libc::close(fd) };
+            }
+            for (label, run) in every_runner() {
+                let _ = label;
+                let out = run(&Job::new("cat; echo to-err >&2").stdin(b"payload\n".to_vec()).spec(), None)
+                    .unwrap_or_else(|_| std::process::exit(10));
+                if out.stdout != b"payload\n" || out.stderr != b"to-err\n" || out.exit_code != Some(0) {
+                    std::process::exit(11);
+                }
+            }
+            std::process::exit(0);
+        }
+        Err(_) => {
+            let _g = lock();
+            let status = reexec("a_host_with_its_standard_descriptors_closed_still_runs_hooks", "closed-stdio");
+            assert!(status.success(), "{status:?}");
+        }
     }
 }
 

@@ -30,13 +30,16 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
+#[cfg(hookline_posix_spawn)]
+mod envblock;
 #[cfg(target_os = "linux")]
 mod linux;
 mod posix;
 mod run;
-/// The runner's only `unsafe` code: two operating-system calls that have no
-/// safe wrapper in rustix or libc (the pidfd exit-information ioctl and
-/// `kevent`). Each function it exports is safe to call.
+/// The runner's only `unsafe` code: operating-system calls that have no
+/// safe wrapper in rustix or libc (`posix_spawn`, the pidfd
+/// exit-information ioctl and `kevent`). Each function it exports is safe
+/// to call.
 #[allow(unsafe_code)]
 mod sys;
 mod watch;
@@ -148,6 +151,28 @@ impl Backend {
     }
 }
 
+/// How the hook shell is started.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Spawner {
+    /// `posix_spawn` with a prepared environment block (Linux with glibc or
+    /// musl, macOS): the default where the C library has
+    /// `posix_spawn_file_actions_addchdir_np`.
+    #[cfg(hookline_posix_spawn)]
+    PosixSpawn,
+    /// `std::process::Command` (other systems; selectable for tests).
+    Std,
+}
+
+impl Spawner {
+    const DEFAULT: Spawner = {
+        #[cfg(hookline_posix_spawn)]
+        let spawner = Spawner::PosixSpawn;
+        #[cfg(not(hookline_posix_spawn))]
+        let spawner = Spawner::Std;
+        spawner
+    };
+}
+
 /// The backend of this process: `HOOKLINE_RUNNER`, read on first use.
 #[doc(hidden)]
 pub fn backend() -> Backend {
@@ -246,7 +271,7 @@ pub fn run_command(
     spec: &CommandSpec<'_>,
     cancel: Option<&CancelToken>,
 ) -> io::Result<CommandOutput> {
-    run::run(spec, cancel, backend(), true)
+    run::run(spec, cancel, backend(), Spawner::DEFAULT, true)
 }
 
 /// [`run_command`] on a given backend, whatever `HOOKLINE_RUNNER` says.
@@ -257,7 +282,19 @@ pub fn run_command_on(
     spec: &CommandSpec<'_>,
     cancel: Option<&CancelToken>,
 ) -> io::Result<CommandOutput> {
-    run::run(spec, cancel, backend, true)
+    run::run(spec, cancel, backend, Spawner::DEFAULT, true)
+}
+
+/// [`run_command_on`] with the shell started by `std::process::Command`,
+/// the spawner of systems without `posix_spawn_file_actions_addchdir_np`.
+/// For tests of that path on every system.
+#[doc(hidden)]
+pub fn run_command_with_std_spawn(
+    backend: Backend,
+    spec: &CommandSpec<'_>,
+    cancel: Option<&CancelToken>,
+) -> io::Result<CommandOutput> {
+    run::run(spec, cancel, backend, Spawner::Std, true)
 }
 
 /// [`run_command`] on the Linux backend with exit detection by the
@@ -269,7 +306,7 @@ pub fn run_command_without_pidfd(
     spec: &CommandSpec<'_>,
     cancel: Option<&CancelToken>,
 ) -> io::Result<CommandOutput> {
-    run::run(spec, cancel, Backend::Linux, false)
+    run::run(spec, cancel, Backend::Linux, Spawner::DEFAULT, false)
 }
 
 #[cfg(test)]

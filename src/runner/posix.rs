@@ -6,7 +6,6 @@
 
 use std::io;
 use std::os::fd::OwnedFd;
-use std::process::{Child, Command};
 use std::sync::{Mutex, MutexGuard};
 
 use rustix::io::{fcntl_setfd, FdFlags};
@@ -15,8 +14,8 @@ use rustix::io::{fcntl_setfd, FdFlags};
 /// is made with `pipe` then `fcntl(FD_CLOEXEC)`, a concurrent spawn between
 /// the two would hand the new descriptors to another hook (a hook holding a
 /// copy of our stdin write end would keep us from ever seeing EOF).
-/// Serialising the two makes that impossible within hookline (std's own
-/// `Stdio::piped` pipes are made inside `spawn`, under the lock too). The
+/// Serialising the two makes that impossible within hookline (where spawns go through `std::process::Command`, its `Stdio::piped`
+/// pipes are made inside `spawn`, under the lock too). The
 /// lock is taken on every system so the code path is the one that is tested.
 ///
 /// Keyed by pid like the runtime: after `fork()` a lock held by a thread of
@@ -74,10 +73,10 @@ pub(super) fn self_pipe() -> io::Result<(OwnedFd, OwnedFd)> {
     Ok((read, write))
 }
 
-/// `command.spawn()` under the spawn lock.
-pub(super) fn spawn(command: &mut Command) -> io::Result<Child> {
+/// `f` (a spawn) under the spawn lock.
+pub(super) fn serialised<T>(f: impl FnOnce() -> T) -> T {
     let _serialised = spawn_lock();
-    command.spawn()
+    f()
 }
 
 #[cfg(test)]

@@ -42,27 +42,35 @@
 //! [`EXIT_GRACE`] for EOF, then return without killing anything, so
 //! fire-and-forget hooks (`(slow_thing &) ; echo done`) stay possible.
 //!
-//! **Spawning.** `std::process::Command` with `process_group(0)`, a working
-//! directory, a cleared environment and no `pre_exec` closure, so std can use
-//! `posix_spawn` (vfork-like, cheap) instead of `fork`. Every descriptor we
-//! create is close-on-exec before any other hookline spawn can see it, so
-//! concurrent spawns on other threads never inherit another hook's pipes
-//! (which would delay its EOF). Every direct child is reaped before
+//! **Spawning.** `posix_spawn` (vfork-like, cheap) of `/bin/sh -c
+//! <command>` with a working directory, a new process group, an empty
+//! signal mask, `SIGPIPE` at its default action, and the environment as one
+//! prepared block ([`EnvBlock`]) — `std::process::Command` would copy the
+//! whole environment into a map and a `CString` per variable at every spawn,
+//! which was most of hookline's own CPU time per command hook. Systems whose
+//! C library lacks `posix_spawn_file_actions_addchdir_np` use
+//! `std::process::Command` with the same settings (`Spawner::Std`, also
+//! selectable for tests). Every descriptor we create is close-on-exec before
+//! any other hookline spawn can see it, so concurrent spawns on other
+//! threads never inherit another hook's pipes (which would delay its EOF).
+//! Every direct child is reaped (`waitpid` on its pid) before
 //! [`run_command`](super::run_command) returns, on every path (a guard kills
 //! and reaps the group if anything fails midway).
 
 use std::io;
-use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 use std::time::Instant;
 
 use rustix::event::{poll, PollFd, PollFlags, Timespec};
 use rustix::io::Errno;
-use rustix::process::{Pid, Signal};
+use rustix::process::{Pid, Signal, WaitOptions};
 
+#[cfg(hookline_posix_spawn)]
+use super::envblock::EnvBlock;
 use super::watch::ExitWatch;
-use super::{Backend, CancelToken, CommandOutput, CommandSpec, EXIT_GRACE};
+use super::{Backend, CancelToken, CommandOutput, CommandSpec, Spawner, EXIT_GRACE};
 
 /// Largest single read from an output stream (a Linux pipe holds 64 KiB).
 const READ_CHUNK: usize = 64 * 1024;
@@ -77,8 +85,8 @@ const DRAIN_READS_AFTER_KILL: usize = 4;
 /// Owns the spawned shell: if dropped before it was reaped (an error or a
 /// panic midway), kills its process group and reaps it.
 struct ShellGuard {
-    child: Child,
-    pgid: Pid,
+    /// The shell's pid, which is also its process group id.
+    pid: Pid,
     reaped: bool,
 }
 
@@ -87,10 +95,10 @@ impl ShellGuard {
     /// left the group), then reap the shell. Only valid before reaping.
     fn kill_and_reap(&mut self) {
         debug_assert!(!self.reaped);
-        let _ = rustix::process::kill_process_group(self.pgid, Signal::KILL);
-        let _ = self.child.kill();
+        let _ = rustix::process::kill_process_group(self.pid, Signal::KILL);
+        let _ = rustix::process::kill_process(self.pid, Signal::KILL);
         // ECHILD (the host reaped it) is fine: it is gone either way.
-        let _ = self.child.wait();
+        while let Err(Errno::INTR) = rustix::process::waitpid(Some(self.pid), WaitOptions::empty()) {}
         self.reaped = true;
     }
 
@@ -103,17 +111,17 @@ impl ShellGuard {
     /// BSDs), so an `exit 2` deny is not lost to the host's signal set-up.
     /// Otherwise it stays unknown (PreToolUse then fails closed).
     fn try_reap(&mut self, watch: &mut ExitWatch) -> Option<Option<ExitStatus>> {
-        match self.child.try_wait() {
-            Ok(Some(status)) => {
+        match rustix::process::waitpid(Some(self.pid), WaitOptions::NOHANG) {
+            Ok(Some((_, status))) => {
                 self.reaped = true;
-                Some(Some(status))
+                Some(Some(ExitStatus::from_raw(status.as_raw())))
             }
-            Ok(None) => None,
+            Ok(None) | Err(Errno::INTR) => None,
             Err(e) => {
                 self.reaped = true;
                 let raw = watch.recover_status();
                 if raw.is_none() {
-                    crate::hl_debug!("cannot collect the exit status of hook shell {}: {e}", self.child.id());
+                    crate::hl_debug!("cannot collect the exit status of hook shell {}: {e}", self.pid.as_raw_nonzero());
                 }
                 Some(raw.map(ExitStatus::from_raw))
             }
@@ -302,20 +310,104 @@ fn cloexec_pipe(backend: Backend) -> io::Result<(OwnedFd, OwnedFd)> {
     }
 }
 
-fn spawn(backend: Backend, command: &mut Command) -> io::Result<Child> {
-    match backend {
-        #[cfg(target_os = "linux")]
-        Backend::Linux => command.spawn(),
-        Backend::Posix => super::posix::spawn(command),
+/// The started shell: its pid and our ends of its stdout and stderr.
+struct Started {
+    pid: Pid,
+    stdout: OwnedFd,
+    stderr: OwnedFd,
+}
+
+/// `fd` itself when it is above the standard descriptors, else a
+/// close-on-exec copy that is (a host that closed its stdin could be handed
+/// a pipe end as descriptor 0; as a `dup2` source it would be overwritten).
+#[cfg_attr(not(hookline_posix_spawn), allow(dead_code))]
+fn above_stdio(fd: OwnedFd) -> io::Result<OwnedFd> {
+    if fd.as_raw_fd() > 2 {
+        return Ok(fd);
+    }
+    Ok(rustix::io::fcntl_dupfd_cloexec(&fd, 3)?)
+}
+
+/// Start `/bin/sh -c <command>` with `stdin` (the read end of the payload
+/// pipe) as its stdin and fresh pipes for its stdout and stderr.
+fn start_shell(spec: &CommandSpec<'_>, backend: Backend, spawner: Spawner, stdin: OwnedFd) -> io::Result<Started> {
+    match spawner {
+        #[cfg(hookline_posix_spawn)]
+        Spawner::PosixSpawn => start_with_posix_spawn(spec, backend, stdin),
+        Spawner::Std => start_with_std(spec, backend, stdin),
     }
 }
 
-/// Run one command on `backend` (`use_pidfd` false: the Linux backend
-/// ticks instead, for tests of that fallback).
+#[cfg(hookline_posix_spawn)]
+fn start_with_posix_spawn(spec: &CommandSpec<'_>, backend: Backend, stdin: OwnedFd) -> io::Result<Started> {
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
+
+    let nul = |what: &str| io::Error::new(io::ErrorKind::InvalidInput, format!("the hook's {what} contains a NUL byte"));
+    let command = CString::new(spec.command).map_err(|_| nul("command"))?;
+    let cwd = CString::new(spec.cwd.as_os_str().as_bytes()).map_err(|_| nul("working directory"))?;
+    let env = EnvBlock::new(spec.env)?;
+    let (stdout, stdout_child) = cloexec_pipe(backend)?;
+    let (stderr, stderr_child) = cloexec_pipe(backend)?;
+    let stdio = [above_stdio(stdin)?, above_stdio(stdout_child)?, above_stdio(stderr_child)?];
+    let sh = c"/bin/sh";
+    let pid = serialised(backend, || {
+        super::sys::posix_spawn_shell(sh, &[sh, c"-c", &command], &cwd, &env, [stdio[0].as_fd(), stdio[1].as_fd(), stdio[2].as_fd()])
+    })?;
+    // `stdio` (the child's ends) is closed here; `keepalive` keeps stdin's
+    // pipe readable for our writes.
+    Ok(Started { pid, stdout, stderr })
+}
+
+fn start_with_std(spec: &CommandSpec<'_>, backend: Backend, stdin: OwnedFd) -> io::Result<Started> {
+    let mut command = Command::new("/bin/sh");
+    command
+        .arg("-c")
+        .arg(spec.command)
+        .current_dir(spec.cwd)
+        .env_clear()
+        .envs(spec.env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::from(stdin))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    let spawned = serialised(backend, || command.spawn());
+    // Dropping the Command closes our copy of the child's end of the stdin
+    // pipe; `keepalive` (a separate description) stays open while we write.
+    drop(command);
+    let mut child = spawned?;
+    let pid = Pid::from_child(&child);
+    let stdout = child.stdout.take().map(OwnedFd::from);
+    let stderr = child.stderr.take().map(OwnedFd::from);
+    // From here the shell is reaped by pid (dropping a `Child` neither
+    // waits nor kills).
+    drop(child);
+    match (stdout, stderr) {
+        (Some(stdout), Some(stderr)) => Ok(Started { pid, stdout, stderr }),
+        _ => {
+            ShellGuard { pid, reaped: false }.kill_and_reap();
+            Err(io::Error::other("std::process::Command gave no output pipes"))
+        }
+    }
+}
+
+/// `f` under the portable backend's spawn lock (see `posix.rs`); directly
+/// on the Linux backend.
+fn serialised<T>(backend: Backend, f: impl FnOnce() -> T) -> T {
+    match backend {
+        #[cfg(target_os = "linux")]
+        Backend::Linux => f(),
+        Backend::Posix => super::posix::serialised(f),
+    }
+}
+
+/// Run one command on `backend`, started by `spawner` (`use_pidfd`
+/// false: the Linux backend ticks instead, for tests of that fallback).
 pub(super) fn run(
     spec: &CommandSpec<'_>,
     cancel: Option<&CancelToken>,
     backend: Backend,
+    spawner: Spawner,
     use_pidfd: bool,
 ) -> io::Result<CommandOutput> {
     let start = Instant::now();
@@ -326,36 +418,15 @@ pub(super) fn run(
     let (theirs, ours) = cloexec_pipe(backend)?;
     let keepalive = rustix::io::fcntl_dupfd_cloexec(&theirs, 0)?;
     rustix::io::ioctl_fionbio(&ours, true)?;
-    let mut command = Command::new("/bin/sh");
-    command
-        .arg("-c")
-        .arg(spec.command)
-        .current_dir(spec.cwd)
-        .env_clear()
-        .envs(spec.env.iter().map(|(k, v)| (k, v)))
-        .stdin(Stdio::from(theirs))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0);
-    let spawned = spawn(backend, &mut command);
-    // Dropping the Command closes our copy of the child's end of the stdin
-    // pipe; `keepalive` (a separate description) stays open while we write.
-    drop(command);
-    let mut child = spawned.map_err(|e| {
+    let started = start_shell(spec, backend, spawner, theirs).map_err(|e| {
         io::Error::new(
             e.kind(),
             format!("cannot run /bin/sh in {}: {e}", spec.cwd.display()),
         )
     })?;
-
-    let pgid = Pid::from_child(&child);
-    let stdout_fd = child.stdout.take().map(OwnedFd::from);
-    let stderr_fd = child.stderr.take().map(OwnedFd::from);
-    let mut shell = ShellGuard {
-        child,
-        pgid,
-        reaped: false,
-    };
+    let pgid = started.pid;
+    let mut shell = ShellGuard { pid: started.pid, reaped: false };
+    let (stdout_fd, stderr_fd) = (Some(started.stdout), Some(started.stderr));
 
     let mut stdout = Capture::new(stdout_fd)?;
     let mut stderr = Capture::new(stderr_fd)?;

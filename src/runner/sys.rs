@@ -1,6 +1,10 @@
-//! The runner's only `unsafe` code: thin, safe wrappers around two
+//! The runner's only `unsafe` code: thin, safe wrappers around
 //! operating-system calls that have no safe wrapper in rustix or libc.
 //!
+//! - `posix_spawn` (Linux with glibc or musl, macOS): starts the hook shell
+//!   with a prepared environment block, without `std::process::Command`,
+//!   which rebuilds the whole environment as a map and a `CString` per
+//!   variable at every spawn.
 //! - Linux: `ioctl(PIDFD_GET_INFO)`, the exit status of a process from its
 //!   pidfd, even after somebody else reaped it.
 //! - macOS and the BSDs: `kevent` with `EVFILT_PROC`/`NOTE_EXIT`, a
@@ -12,6 +16,141 @@
 //! `unsafe` is allowed in this module and nowhere else in the core (the
 //! attribute is on its declaration in `mod.rs`). Each function is safe to
 //! call.
+
+#[cfg(hookline_posix_spawn)]
+pub(super) use spawn::posix_spawn_shell;
+
+/// `posix_spawn` of the hook shell.
+#[cfg(hookline_posix_spawn)]
+mod spawn {
+    use std::ffi::{c_char, CStr};
+    use std::io;
+    use std::mem::MaybeUninit;
+    use std::os::fd::{AsRawFd, BorrowedFd};
+
+    use rustix::process::Pid;
+
+    use crate::runner::envblock::EnvBlock;
+
+    /// A `posix_spawn*` return value (an errno value, 0 for success).
+    fn check(rc: libc::c_int) -> io::Result<()> {
+        if rc == 0 {
+            Ok(())
+        } else {
+            Err(io::Error::from_raw_os_error(rc))
+        }
+    }
+
+    /// An initialised `posix_spawn_file_actions_t`, destroyed on drop.
+    struct FileActions(MaybeUninit<libc::posix_spawn_file_actions_t>);
+
+    impl FileActions {
+        fn new() -> io::Result<FileActions> {
+            let mut fa = FileActions(MaybeUninit::uninit());
+            // SAFETY: initialises the object in place; on failure it is not
+            // destroyed (see the error path below).
+            let rc = unsafe { libc::posix_spawn_file_actions_init(fa.0.as_mut_ptr()) };
+            if rc != 0 {
+                std::mem::forget(fa);
+                return Err(io::Error::from_raw_os_error(rc));
+            }
+            Ok(fa)
+        }
+
+        fn ptr(&mut self) -> *mut libc::posix_spawn_file_actions_t {
+            self.0.as_mut_ptr()
+        }
+    }
+
+    impl Drop for FileActions {
+        fn drop(&mut self) {
+            // SAFETY: initialised by `new` (a failed init is forgotten).
+            unsafe { libc::posix_spawn_file_actions_destroy(self.0.as_mut_ptr()) };
+        }
+    }
+
+    /// An initialised `posix_spawnattr_t`, destroyed on drop.
+    struct Attributes(MaybeUninit<libc::posix_spawnattr_t>);
+
+    impl Attributes {
+        fn new() -> io::Result<Attributes> {
+            let mut attr = Attributes(MaybeUninit::uninit());
+            // SAFETY: as for `FileActions::new`.
+            let rc = unsafe { libc::posix_spawnattr_init(attr.0.as_mut_ptr()) };
+            if rc != 0 {
+                std::mem::forget(attr);
+                return Err(io::Error::from_raw_os_error(rc));
+            }
+            Ok(attr)
+        }
+
+        fn ptr(&mut self) -> *mut libc::posix_spawnattr_t {
+            self.0.as_mut_ptr()
+        }
+    }
+
+    impl Drop for Attributes {
+        fn drop(&mut self) {
+            // SAFETY: initialised by `new` (a failed init is forgotten).
+            unsafe { libc::posix_spawnattr_destroy(self.0.as_mut_ptr()) };
+        }
+    }
+
+    /// Start `program` with `argv` in `cwd`, with exactly the environment
+    /// `env`, the three descriptors as its stdin, stdout and stderr (each
+    /// must be 3 or above, so that no `dup2` overwrites another's source),
+    /// in a new process group of its own, with an empty signal mask and
+    /// `SIGPIPE` at its default action (what `std::process::Command`
+    /// does). Every other descriptor of ours is close-on-exec. Returns the
+    /// child's pid; a failure to change directory or to execute is an
+    /// `Err` (glibc, musl and macOS report both from `posix_spawn`).
+    pub(in crate::runner) fn posix_spawn_shell(
+        program: &CStr,
+        argv: &[&CStr],
+        cwd: &CStr,
+        env: &EnvBlock,
+        stdio: [BorrowedFd<'_>; 3],
+    ) -> io::Result<Pid> {
+        if stdio.iter().any(|fd| fd.as_raw_fd() < 3) {
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, "hook stdio descriptors must be 3 or above"));
+        }
+        let mut actions = FileActions::new()?;
+        let mut attr = Attributes::new()?;
+        let argv_ptrs: Vec<*mut c_char> =
+            argv.iter().map(|a| a.as_ptr() as *mut c_char).chain(std::iter::once(std::ptr::null_mut())).collect();
+        let envp: Vec<*mut c_char> = env.entry_ptrs();
+        let mut pid: libc::pid_t = 0;
+        // SAFETY: every pointer handed to libc points into a live,
+        // NUL-terminated string (`program`, `argv`, `cwd`, the entries of
+        // `env`, which `EnvBlock` guarantees are NUL-terminated) or a
+        // NULL-terminated pointer array built above, all of which outlive the
+        // call; the file actions and attributes are initialised objects; the
+        // descriptors are open (borrowed) for the duration of the call.
+        unsafe {
+            for (fd, target) in stdio.iter().zip([0, 1, 2]) {
+                check(libc::posix_spawn_file_actions_adddup2(actions.ptr(), fd.as_raw_fd(), target))?;
+            }
+            check(libc::posix_spawn_file_actions_addchdir_np(actions.ptr(), cwd.as_ptr()))?;
+            let mut set = MaybeUninit::<libc::sigset_t>::uninit();
+            libc::sigemptyset(set.as_mut_ptr());
+            check(libc::posix_spawnattr_setsigmask(attr.ptr(), set.as_ptr()))?;
+            libc::sigaddset(set.as_mut_ptr(), libc::SIGPIPE);
+            check(libc::posix_spawnattr_setsigdefault(attr.ptr(), set.as_ptr()))?;
+            check(libc::posix_spawnattr_setpgroup(attr.ptr(), 0))?;
+            let flags = libc::POSIX_SPAWN_SETPGROUP | libc::POSIX_SPAWN_SETSIGMASK | libc::POSIX_SPAWN_SETSIGDEF;
+            check(libc::posix_spawnattr_setflags(attr.ptr(), flags as libc::c_short))?;
+            check(libc::posix_spawn(
+                &mut pid,
+                program.as_ptr(),
+                actions.ptr(),
+                attr.ptr(),
+                argv_ptrs.as_ptr(),
+                envp.as_ptr(),
+            ))?;
+        }
+        Pid::from_raw(pid).ok_or_else(|| io::Error::other("posix_spawn returned pid 0"))
+    }
+}
 
 #[cfg(target_os = "linux")]
 pub(super) use pidfd::pidfd_exit_status;
