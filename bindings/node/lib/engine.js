@@ -83,6 +83,45 @@ function outcomeFromWire(o) {
   return r;
 }
 
+/**
+ * A decoded outcome that no hook contributed to (every array empty, no
+ * object inside), kept by its exact text: the outcome of a run that matched
+ * no hook is the same text every time for an event, and it is the common
+ * case on the path of every tool call. A hit costs a string comparison and
+ * a fresh copy instead of JSON.parse and the key conversion.
+ */
+const NO_HOOK_OUTCOMES = new Map(); // text -> camelCase template (never handed out)
+const NO_HOOK_OUTCOMES_MAX = 64;
+
+function isEmptyOutcome(o) {
+  for (const k in o) {
+    const v = o[k];
+    if (Array.isArray(v) ? v.length !== 0 : v !== null && typeof v === 'object') return false;
+  }
+  return true;
+}
+
+/** A fresh copy of a template made only of primitives and empty arrays. */
+function copyEmptyOutcome(t) {
+  const r = {};
+  for (const k in t) {
+    const v = t[k];
+    r[k] = Array.isArray(v) ? [] : v;
+  }
+  return r;
+}
+
+/** outcome_json text → the camelCase outcome object the API returns. */
+function outcomeFromText(text) {
+  const t = NO_HOOK_OUTCOMES.get(text);
+  if (t !== undefined) return copyEmptyOutcome(t);
+  const o = outcomeFromWire(JSON.parse(text));
+  if (isPlainObject(o) && isEmptyOutcome(o) && NO_HOOK_OUTCOMES.size < NO_HOOK_OUTCOMES_MAX) {
+    NO_HOOK_OUTCOMES.set(text, copyEmptyOutcome(o));
+  }
+  return o;
+}
+
 function optionsJson(options) {
   if (!isPlainObject(options)) {
     throw new HooklineError(Status.HL_ERR_INVALID_ARGUMENT, 'engine options must be an object');
@@ -133,6 +172,8 @@ function nameArg(name) {
 const RAN = [false];
 const INLINE_OUT = [null];
 const INLINE_ERR = [null];
+const SYNC_OUT = [null];
+const SYNC_ERR = [null];
 
 /**
  * The outcome of a run that no hook matches, answered in place by
@@ -145,7 +186,7 @@ function tryRunInline(ptr, ev, json) {
   INLINE_ERR[0] = null;
   check(N.hl_engine_try_run_inline(ptr, ev, json, RAN, INLINE_OUT, INLINE_ERR), INLINE_ERR);
   if (!RAN[0]) return null;
-  return outcomeFromWire(JSON.parse(takeString(INLINE_OUT[0])));
+  return outcomeFromText(takeString(INLINE_OUT[0]));
 }
 
 // An engine collected without close(): free it off the JS thread (hookline
@@ -243,7 +284,7 @@ class Engine {
       this.#syncDepth--;
     }
     check(status, err);
-    return outcomeFromWire(JSON.parse(takeString(outcome[0])));
+    return outcomeFromText(takeString(outcome[0]));
   }
 
   /**
@@ -282,7 +323,7 @@ class Engine {
           } else if (status !== Status.HL_OK) reject(new HooklineError(status, errmsg));
           else {
             try {
-              resolve(outcomeFromWire(JSON.parse(outcome)));
+              resolve(outcomeFromText(outcome));
             } catch (e) {
               reject(e);
             }
@@ -317,18 +358,23 @@ class Engine {
   runSync(event, input) {
     const ev = eventNumber(event);
     const json = inputJson(input);
-    const outcome = out();
-    const err = out();
     const ptr = this.#handle();
     this.#syncDepth++;
     let status;
+    // The shared out-arrays are read right after this call returns (koffi
+    // fills them then), so a run started from a callback hook during the
+    // call cannot disturb them.
+    SYNC_OUT[0] = null;
+    SYNC_ERR[0] = null;
     try {
-      status = N.hl_engine_run(ptr, ev, json, outcome, err);
+      status = N.hl_engine_run(ptr, ev, json, SYNC_OUT, SYNC_ERR);
     } finally {
       this.#syncDepth--;
     }
-    check(status, err);
-    return outcomeFromWire(JSON.parse(takeString(outcome[0])));
+    const outcome = SYNC_OUT[0];
+    SYNC_OUT[0] = null;
+    check(status, SYNC_ERR);
+    return outcomeFromText(takeString(outcome));
   }
 
   sessionStart(input = {}, options) { return this.run(HookEvent.SessionStart, input, options); }

@@ -67,3 +67,39 @@ test('invalid_input_on_the_fast_path_rejects_like_a_run', async (t) => {
   await assert.rejects(e.run(99, {}), (err) => err.status === 4);
   await assert.rejects(e.preToolUse({}), (err) => err.status === 4);
 });
+
+test('no_hook_outcomes_are_fresh_objects_the_caller_may_change', async (t) => {
+  const e = engine(t, engineOptions(t));
+  for (const run of [(i) => e.preToolUseSync(i), (i) => e.preToolUse(i)]) {
+    const first = await run({ toolName: 'Bash' });
+    first.decision = 'deny';
+    first.hooks.push({ kind: 'forged' });
+    first.messages.push({ level: 'error', text: 'forged' });
+    const second = await run({ toolName: 'Bash' });
+    assert.notEqual(second, first);
+    assert.equal(second.decision, 'continue');
+    assert.deepEqual(second.hooks, []);
+    assert.deepEqual(second.messages, []);
+    assert.equal(second.continue, true);
+  }
+  // Every event keeps its own shape (the stored outcome is keyed by its text).
+  assert.equal(e.userPromptSubmitSync({ prompt: 'hi' }).allowPrompt, true);
+  assert.equal(e.preToolUseSync({ toolName: 'Bash' }).allowPrompt, undefined);
+  assert.equal(e.stopSync({}).blockReason, null);
+});
+
+test('a_sync_run_inside_a_sync_callback_hook_keeps_both_outcomes_apart', (t) => {
+  const e = engine(t, engineOptions(t));
+  const inner = [];
+  e.addCallbackHook('PreToolUse', 'Bash', 'nested', () => {
+    // A run started from a callback during the outer run, on the JS thread.
+    inner.push(e.userPromptSubmitSync({ prompt: 'nested' }));
+    return allow();
+  });
+  const outer = e.preToolUseSync({ toolName: 'Bash' });
+  assert.equal(outer.decision, 'allow');
+  assert.equal(outer.hooks.length, 1);
+  assert.equal(inner.length, 1);
+  assert.equal(inner[0].allowPrompt, true);
+  assert.equal(inner[0].decision, undefined);
+});
