@@ -14,7 +14,8 @@
 #           during, racing with completion, free in flight) and
 #           test_registry_threads (runners + registrars)
 #   c-asan  the same binaries built with AddressSanitizer/LSan/UBSan
-#   rust    cargo tests for cancellation and close (tests/engine.rs)
+#   rust    cargo tests for cancellation and close (tests/engine.rs) and the
+#           runner's cancel tests (tests/runner.rs: cancel racing with a spawn)
 #   go      go test -race -count=20 of the Go concurrency tests (one round)
 #   node    the Node concurrency tests (abort, close in flight, many runs)
 #
@@ -93,6 +94,10 @@ for suite in "${suites[@]}"; do
         sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -1)
       [ -x "$exe" ] || { cat "$logs/rust-build.log"; echo "stress: Rust test build failed"; exit 2; }
       repeat rust engine "$exe" -q
+      exe=$(cargo test --release --test runner --no-run --message-format=json 2>"$logs/rust-build.log" |
+        sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -1)
+      [ -x "$exe" ] || { cat "$logs/rust-build.log"; echo "stress: Rust test build failed"; exit 2; }
+      repeat rust runner-cancel "$exe" -q cancel
       ;;
     go)
       # One round of -count=20 (20 runs of each test) under the race detector.

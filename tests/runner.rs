@@ -718,6 +718,39 @@ fn cancel_wakes_every_command_under_the_token() {
 }
 
 #[test]
+fn cancel_racing_with_the_first_spawn_under_a_token_is_never_lost() {
+    // A token makes its wake-up descriptor when the first command runs under
+    // it; a cancel landing just before, during or after that must still end
+    // the run promptly (as cancelled), never leave it running to its timeout.
+    let _g = lock();
+    let job = Job::new("sleep 1000").timeout(Duration::from_secs(30));
+    for i in 0..300u64 {
+        let token = CancelToken::new().unwrap();
+        let start = std::sync::Arc::new(std::sync::Barrier::new(2));
+        let canceller = {
+            let token = token.clone();
+            let start = start.clone();
+            thread::spawn(move || {
+                start.wait();
+                // 0 to 30 us after the run starts: before, while and after
+                // the token makes its descriptor and the shell is spawned.
+                let until = Instant::now() + Duration::from_nanos(i % 60 * 500);
+                while Instant::now() < until {
+                    std::hint::spin_loop();
+                }
+                token.cancel();
+            })
+        };
+        start.wait();
+        let out = job.run_with(&token);
+        canceller.join().unwrap();
+        assert!(out.cancelled && !out.timed_out, "round {i}: {out:?}");
+        assert!(out.duration < Duration::from_secs(2), "round {i}: cancel noticed late: {:?}", out.duration);
+    }
+    assert_no_zombie();
+}
+
+#[test]
 fn already_cancelled_token_spawns_nothing() {
     let _g = lock();
     let dir = tempfile::tempdir().unwrap();
@@ -813,8 +846,11 @@ fn concurrent_spawns_never_inherit_each_others_descriptors() {
 fn no_descriptor_leak_across_200_runs_including_timeouts() {
     let _g = lock();
     Job::new("true").run(); // warm-up: anything opened lazily once
-    let token = CancelToken::new().unwrap(); // holds an eventfd or a self-pipe of its own
+    let token = CancelToken::new().unwrap();
     token.cancel();
+    // The token makes its eventfd (or self-pipe) when a command first runs
+    // under it, and keeps it: make it before counting.
+    Job::new("true").run_with(&token);
     let before = fd_count();
     for i in 0..200 {
         let out = match i % 10 {

@@ -27,7 +27,7 @@ use std::io;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 #[cfg(hookline_posix_spawn)]
@@ -186,6 +186,9 @@ pub fn backend() -> Backend {
 /// wake-up descriptor (an `eventfd`, or a self-pipe on the portable backend)
 /// readable, which wakes every [`run_command`] polling it, on any thread;
 /// each one kills its process group and returns with `cancelled = true`.
+/// The descriptor is made by the first command that runs under the token,
+/// so a run that spawns nothing (callback hooks only) makes no system call
+/// for its token.
 #[derive(Clone)]
 pub struct CancelToken {
     inner: Arc<CancelInner>,
@@ -193,7 +196,10 @@ pub struct CancelToken {
 
 struct CancelInner {
     cancelled: AtomicBool,
-    wake: Wake,
+    /// Serialises `cancel` against `arm`: whichever comes second sees what
+    /// the first did (the flag, or the descriptor to fire).
+    lock: Mutex<()>,
+    wake: OnceLock<Wake>,
 }
 
 /// A descriptor that becomes readable, and stays readable, once fired.
@@ -206,21 +212,46 @@ enum Wake {
     Pipe { read: OwnedFd, write: OwnedFd },
 }
 
-impl CancelToken {
-    /// A fresh, not cancelled token (allocates its wake-up descriptor).
-    pub fn new() -> io::Result<CancelToken> {
-        let wake = match backend() {
+impl Wake {
+    fn new() -> io::Result<Wake> {
+        Ok(match backend() {
             #[cfg(target_os = "linux")]
             Backend::Linux => Wake::Eventfd(linux::wake_eventfd()?),
             Backend::Posix => {
                 let (read, write) = posix::self_pipe()?;
                 Wake::Pipe { read, write }
             }
+        })
+    }
+
+    fn fire(&self) {
+        // Written once, so neither can be full; cannot fail short of a closed fd.
+        let _ = match self {
+            #[cfg(target_os = "linux")]
+            Wake::Eventfd(fd) => rustix::io::write(fd, &1u64.to_ne_bytes()),
+            Wake::Pipe { write, .. } => rustix::io::write(write, b"!"),
         };
+    }
+
+    fn fd(&self) -> BorrowedFd<'_> {
+        match self {
+            #[cfg(target_os = "linux")]
+            Wake::Eventfd(fd) => fd.as_fd(),
+            Wake::Pipe { read, .. } => read.as_fd(),
+        }
+    }
+}
+
+impl CancelToken {
+    /// A fresh, not cancelled token. (Its wake-up descriptor is made when a
+    /// command first runs under it; this never fails today, the `Result`
+    /// is kept for callers written against earlier versions.)
+    pub fn new() -> io::Result<CancelToken> {
         Ok(CancelToken {
             inner: Arc::new(CancelInner {
                 cancelled: AtomicBool::new(false),
-                wake,
+                lock: Mutex::new(()),
+                wake: OnceLock::new(),
             }),
         })
     }
@@ -228,13 +259,11 @@ impl CancelToken {
     /// Cancel: every command running under this token (now or later) is
     /// killed and returns promptly. Idempotent; callable from any thread.
     pub fn cancel(&self) {
+        let _serialised = self.inner.lock.lock().unwrap_or_else(|e| e.into_inner());
         if !self.inner.cancelled.swap(true, Ordering::SeqCst) {
-            // Written once, so neither can be full; cannot fail short of a closed fd.
-            let _ = match &self.inner.wake {
-                #[cfg(target_os = "linux")]
-                Wake::Eventfd(fd) => rustix::io::write(fd, &1u64.to_ne_bytes()),
-                Wake::Pipe { write, .. } => rustix::io::write(write, b"!"),
-            };
+            if let Some(wake) = self.inner.wake.get() {
+                wake.fire();
+            }
         }
     }
 
@@ -243,12 +272,23 @@ impl CancelToken {
         self.inner.cancelled.load(Ordering::SeqCst)
     }
 
-    fn fd(&self) -> BorrowedFd<'_> {
-        match &self.inner.wake {
-            #[cfg(target_os = "linux")]
-            Wake::Eventfd(fd) => fd.as_fd(),
-            Wake::Pipe { read, .. } => read.as_fd(),
+    /// Make sure the wake-up descriptor exists, then say whether the token
+    /// is cancelled. After `Ok(false)`, a cancel fires the descriptor.
+    fn arm(&self) -> io::Result<bool> {
+        if self.inner.wake.get().is_none() {
+            let wake = Wake::new()?;
+            let _serialised = self.inner.lock.lock().unwrap_or_else(|e| e.into_inner());
+            // Another command of the run may have armed it meanwhile: then
+            // ours is closed again.
+            let _ = self.inner.wake.set(wake);
+            return Ok(self.is_cancelled());
         }
+        Ok(self.is_cancelled())
+    }
+
+    /// The wake-up descriptor, once [`arm`](Self::arm)ed.
+    fn fd(&self) -> Option<BorrowedFd<'_>> {
+        self.inner.wake.get().map(Wake::fd)
     }
 }
 
@@ -312,6 +352,29 @@ pub fn run_command_without_pidfd(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_token_makes_its_descriptor_when_armed_and_a_later_cancel_fires_it() {
+        let token = CancelToken::new().unwrap();
+        assert!(token.fd().is_none(), "no descriptor before a command needs one");
+        assert!(!token.arm().unwrap());
+        let fd = token.fd().expect("armed");
+        let ready = |fd| {
+            let mut fds = [rustix::event::PollFd::from_borrowed_fd(fd, rustix::event::PollFlags::IN)];
+            rustix::event::poll(&mut fds, Some(&rustix::event::Timespec { tv_sec: 0, tv_nsec: 0 })).unwrap() == 1
+        };
+        assert!(!ready(fd));
+        token.clone().cancel();
+        assert!(ready(token.fd().unwrap()), "cancel fires the armed descriptor");
+        assert!(token.arm().unwrap(), "arming a cancelled token says so");
+    }
+
+    #[test]
+    fn arming_after_a_cancel_reports_it() {
+        let token = CancelToken::new().unwrap();
+        token.cancel();
+        assert!(token.arm().unwrap());
+    }
 
     #[test]
     fn cancel_token_starts_clear_and_cancel_is_shared_by_clones() {

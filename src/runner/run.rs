@@ -411,8 +411,11 @@ pub(super) fn run(
     use_pidfd: bool,
 ) -> io::Result<CommandOutput> {
     let start = Instant::now();
-    if cancel.is_some_and(CancelToken::is_cancelled) {
-        return Ok(cancelled_before_start(start));
+    if let Some(token) = cancel {
+        // From here on a cancel wakes the loop (or was seen just now).
+        if token.arm()? {
+            return Ok(cancelled_before_start(start));
+        }
     }
 
     let (theirs, ours) = cloexec_pipe(backend)?;
@@ -472,7 +475,7 @@ pub(super) fn run(
                 stderr.fd.as_ref().map(|fd| (fd.as_fd(), PollFlags::IN)),
                 feeder.fd.as_ref().map(|fd| (fd.as_fd(), PollFlags::OUT)),
                 watch.fd().map(|fd| (fd, PollFlags::IN)),
-                cancel.map(|c| (c.fd(), PollFlags::IN)),
+                cancel.and_then(CancelToken::fd).map(|fd| (fd, PollFlags::IN)),
             ],
             timeout.as_ref(),
         )?; // on error the guard kills and reaps
@@ -550,7 +553,7 @@ fn collect_after_exit(
             [
                 stdout.fd.as_ref().map(|fd| (fd.as_fd(), PollFlags::IN)),
                 stderr.fd.as_ref().map(|fd| (fd.as_fd(), PollFlags::IN)),
-                cancel.map(|c| (c.fd(), PollFlags::IN)),
+                cancel.and_then(CancelToken::fd).map(|fd| (fd, PollFlags::IN)),
             ],
             timeout.as_ref(),
         );
