@@ -62,6 +62,7 @@ const LATENCY = [
   ['nomatch_1000_hooks_c', '1. same, engine with 1000 hooks (250 PreToolUse groups), none matching (C)'],
   ['callback_hook_sync_c', '1. hl_engine_run(PreToolUse), 1 in-process C callback hook that allows'],
   ['callback_hook_async_c', '1. same through hl_engine_run_async, caller waits for done (C)'],
+  ['handoff_floor_c', '1. floor: job handed to an awake thread that works as long as the sync run, then a condition-variable wake-up back (C)'],
   ['callback_hook_go', '1. same from Go (Engine.PreToolUse; Go callback; async run)'],
   ['nohooks_go', '1. engine without hooks, from Go through the binding (Engine.PreToolUse)'],
   ['nohooks_cgo_sync_go', '1. engine without hooks, from Go by a direct cgo call of hl_engine_run (no binding)'],
@@ -114,6 +115,17 @@ function absolute(label, name, limitNs) {
 }
 absolute('1. no hook matches: median hl_engine_run (C)', 'nomatch_c', 2000);
 absolute('1. async hand-off: 1 C callback hook through hl_engine_run_async + done (median)', 'callback_hook_async_c', 15000);
+{
+  // What hookline adds to an asynchronous run beyond the run itself and the platform's wake-up.
+  const a = stat('callback_hook_async_c');
+  const f = stat('handoff_floor_c');
+  rows.push([
+    "1. async hand-off: hookline's share (async run − hand-off floor; medians)",
+    a && f ? fmtNs(a.median - f.median) : 'n/a',
+    '—',
+    '',
+  ]);
+}
 absolute('1. engine without hooks, from Go through the binding (median)', 'nohooks_go', 5000);
 absolute('1. engine without hooks, from Node, sync (median)', 'nohooks_sync_node', 5000);
 absolute('1. engine without hooks, from Node, Promise (median)', 'nohooks_node', 5000);

@@ -1327,6 +1327,9 @@ fn callback_deny_is_exit_2_with_message_on_stderr_and_denies_pre_tool_use() {
 fn callback_allow_is_permission_decision_allow_on_pre_tool_use() {
     let exec = HookExecution::from_callback(HookEvent::PreToolUse, "guard", &CallResult::ok(Reply::Allow));
     assert_eq!(exec.exit_code, Some(0));
+    // Exactly what a command hook that allows prints.
+    let stdout: serde_json::Value = serde_json::from_str(&exec.stdout).unwrap();
+    assert_eq!(stdout, json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}}));
     let out = outcome(HookEvent::PreToolUse, &[exec]);
     assert_eq!(out["decision"], "allow");
 }

@@ -100,10 +100,7 @@ impl HookExecution {
             Reply::NoOpinion => {}
             Reply::Allow => {
                 if event == HookEvent::PreToolUse {
-                    exec.stdout = serde_json::json!({
-                        "hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}
-                    })
-                    .to_string();
+                    exec.stdout = ALLOW_REPLY_STDOUT.to_owned();
                 }
             }
             Reply::Deny(message) => {
@@ -116,6 +113,10 @@ impl HookExecution {
         exec
     }
 }
+
+/// What `hl_reply_allow` reads as on PreToolUse: the stdout of a command
+/// hook that allows.
+const ALLOW_REPLY_STDOUT: &str = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#;
 
 /// Why a hook's exit status can be unknown: the process was reaped by
 /// someone else (the host ignores SIGCHLD, so the kernel reaps children, or
