@@ -2,13 +2,14 @@
 //! event requires, the enums of input values, what a hook receives on stdin, and the
 //! environment it runs with.
 
-use std::ffi::OsString;
+use std::ffi::OsStr;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
 use crate::event::HookEvent;
+use crate::runner::Environment;
 pub use crate::profile::InputRules;
 
 macro_rules! wire_enum {
@@ -280,14 +281,6 @@ pub fn build_named_payload(name: &str, facts: &SessionFacts<'_>, input: &Map<Str
     p
 }
 
-/// `env` with `name` set to `value` (an existing entry replaced): per-hook
-/// variables such as `CLAUDE_ENV_FILE` and `CLAUDE_PLUGIN_ROOT`.
-pub fn with_var(env: &[(OsString, OsString)], name: &str, value: &std::ffi::OsStr) -> Vec<(OsString, OsString)> {
-    let mut out: Vec<(OsString, OsString)> = env.iter().filter(|(k, _)| k != name).cloned().collect();
-    out.push((name.into(), value.to_owned()));
-    out
-}
-
 /// Serialise a payload as a hook reads it: compact JSON plus `\n`.
 pub fn payload_bytes(payload: &Map<String, Value>) -> Vec<u8> {
     let mut out = serde_json::to_vec(payload).unwrap_or_else(|_| b"{}".to_vec());
@@ -306,17 +299,15 @@ pub struct EnvSettings {
 
 /// The complete environment of one hook: inherited, minus `env_remove`,
 /// plus option `env`, then the engine's own variables (which nothing
-/// overrides). Transcript variables only when a path is set.
-pub fn hook_environment(
-    settings: &EnvSettings,
-    event: HookEvent,
-    facts: &SessionFacts<'_>,
-) -> Vec<(OsString, OsString)> {
+/// overrides). Transcript variables only when a path is set. Built once per
+/// run, as one block ([`Environment`]); the copies of the inherited
+/// variables are freed before any hook starts.
+pub fn hook_environment(settings: &EnvSettings, event: HookEvent, facts: &SessionFacts<'_>) -> Environment {
     hook_environment_named(settings, event.name(), facts)
 }
 
 /// [`hook_environment`] for an event given by name (events fired by name).
-pub fn hook_environment_named(settings: &EnvSettings, event: &str, facts: &SessionFacts<'_>) -> Vec<(OsString, OsString)> {
+pub fn hook_environment_named(settings: &EnvSettings, event: &str, facts: &SessionFacts<'_>) -> Environment {
     let own: Vec<(&str, &str)> = {
         let mut v = vec![
             ("HOOKLINE_PROJECT_DIR", facts.cwd),
@@ -355,20 +346,31 @@ pub fn hook_environment_named(settings: &EnvSettings, event: &str, facts: &Sessi
             && OWN_NAMES.iter().any(|own| own.as_bytes() == name)
     };
     let inherited = std::env::vars_os();
-    let mut env: Vec<(OsString, OsString)> = Vec::with_capacity(inherited.size_hint().0 + settings.set.len() + own.len());
-    env.extend(inherited.filter(|(k, _)| {
-        let k = k.as_encoded_bytes();
-        !is_own(k)
-            && !settings.remove.iter().any(|r| r.as_bytes() == k)
-            && !settings.set.iter().any(|(s, _)| s.as_bytes() == k)
-    }));
+    let mut env = Environment::with_capacity(inherited.size_hint().0 + settings.set.len() + own.len(), 4096);
+    // None of these can hold a NUL (the process environment is C strings;
+    // options and the session facts are validated when the engine is made),
+    // so `push` cannot fail; should it, the variable is left out, loudly.
+    let mut add = |name: &OsStr, value: &OsStr| {
+        if let Err(e) = env.push(name, value) {
+            crate::hl_warn!("{e}");
+        }
+    };
+    for (k, v) in inherited {
+        let name = k.as_encoded_bytes();
+        if !is_own(name)
+            && !settings.remove.iter().any(|r| r.as_bytes() == name)
+            && !settings.set.iter().any(|(s, _)| s.as_bytes() == name)
+        {
+            add(&k, &v);
+        }
+    }
     for (k, v) in &settings.set {
         if !OWN_NAMES.contains(&k.as_str()) {
-            env.push((k.into(), v.into()));
+            add(OsStr::new(k), OsStr::new(v));
         }
     }
     for (k, v) in own {
-        env.push((k.into(), v.into()));
+        add(OsStr::new(k), OsStr::new(v));
     }
     env
 }

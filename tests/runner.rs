@@ -4,7 +4,7 @@
 //! process-wide state (zombie children, open descriptors, peak memory),
 //! which concurrent runs in other tests would disturb.
 
-use std::ffi::OsString;
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 use std::thread;
@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use hookline::runner::run_command_without_pidfd;
 use hookline::runner::{
     backend, run_command, run_command_on, run_command_with_std_spawn, Backend, CancelToken, CommandOutput,
-    CommandSpec, BACKEND_ENV, EXIT_GRACE,
+    CommandSpec, Environment, BACKEND_ENV, EXIT_GRACE,
 };
 
 static LOCK: Mutex<()> = Mutex::new(());
@@ -29,7 +29,7 @@ const MIB: usize = 1024 * 1024;
 struct Job {
     command: String,
     cwd: PathBuf,
-    env: Vec<(OsString, OsString)>,
+    env: Environment,
     stdin: Vec<u8>,
     timeout: Duration,
     cap: usize,
@@ -40,7 +40,7 @@ impl Job {
         Job {
             command: command.to_string(),
             cwd: std::env::temp_dir(),
-            env: vec![("PATH".into(), "/usr/bin:/bin".into())],
+            env: Environment::from_pairs([("PATH", "/usr/bin:/bin")]).unwrap(),
             stdin: b"{}\n".to_vec(),
             timeout: Duration::from_secs(20),
             cap: MIB,
@@ -63,7 +63,7 @@ impl Job {
         self
     }
     fn env(mut self, k: &str, v: &str) -> Job {
-        self.env.push((k.into(), v.into()));
+        self.env.set(OsStr::new(k), OsStr::new(v)).expect("a variable without NUL");
         self
     }
     fn spec(&self) -> CommandSpec<'_> {
@@ -1026,16 +1026,18 @@ fn every_spawner_gives_the_shell_exactly_its_environment_cwd_and_own_group() {
 }
 
 #[test]
-fn nul_bytes_in_the_command_or_environment_are_spawn_errors() {
+fn nul_bytes_in_the_command_are_spawn_errors_and_in_the_environment_are_refused() {
     let _g = lock();
     let fds = fd_count();
     for (label, run) in every_runner() {
         let err = run(&Job::new("echo a\0b").spec(), None).unwrap_err();
         assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput, "{label}: {err}");
-        let err = run(&Job::new("true").env("BAD", "x\0y").spec(), None).unwrap_err();
-        assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput, "{label}: {err}");
         assert!(err.to_string().contains("cannot run /bin/sh"), "{label}: {err}");
     }
+    // An environment never holds one: the variable is refused when it is set.
+    let err = Environment::new().set(OsStr::new("BAD"), OsStr::new("x\0y")).unwrap_err();
+    assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput, "{err}");
+    assert!(err.to_string().contains("BAD"), "{err}");
     assert_eq!(fd_count(), fds, "descriptors leaked on a refused spawn");
     assert_no_zombie();
 }

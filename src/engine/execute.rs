@@ -7,7 +7,7 @@
 //! its callback hooks; commands of a concurrent event run on scoped threads.
 
 use std::borrow::Cow;
-use std::ffi::OsString;
+use std::ffi::OsStr;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -25,7 +25,7 @@ use crate::event::HookEvent;
 use crate::interpret::{EventInterpreter, HookExecution, HookOutcome, HookReport};
 use crate::payload::{self, InputRules, SessionFacts};
 use crate::profile::{EventRules, Profile, RunOrder, CLAUDE, VT_CODE};
-use crate::runner::{self, CancelToken, CommandSpec};
+use crate::runner::{self, CancelToken, CommandSpec, Environment};
 use crate::runtime;
 
 /// What executing one planned hook gave.
@@ -334,7 +334,7 @@ impl LifecycleHookEngine {
         let env = if plan.has_commands() {
             payload::hook_environment_named(&setup.env, event.name(), &facts)
         } else {
-            Vec::new()
+            Environment::new()
         };
         let profile = setup.config.profile();
         // SessionStart in profiles with CLAUDE_ENV_FILE: one private file per hook.
@@ -427,7 +427,7 @@ pub(crate) struct RunCtx<'a> {
     pub(crate) engine: &'a LifecycleHookEngine,
     pub(crate) event: RunEvent,
     pub(crate) setup: &'a Setup,
-    pub(crate) env: &'a [(OsString, OsString)],
+    pub(crate) env: &'a Environment,
     /// SessionStart's `CLAUDE_ENV_FILE` files, by plan index.
     pub(crate) env_files: Option<&'a EnvFiles>,
     pub(crate) token: Option<&'a CancelToken>,
@@ -464,15 +464,15 @@ impl RunCtx<'_> {
 
     /// The environment of one command: the run's, plus its source's
     /// `CLAUDE_PLUGIN_ROOT` and its SessionStart `CLAUDE_ENV_FILE`.
-    fn env_of(&self, i: usize, hook: &CommandHook) -> Cow<'_, [(OsString, OsString)]> {
+    fn env_of(&self, i: usize, hook: &CommandHook) -> std::io::Result<Cow<'_, Environment>> {
         let mut env = Cow::Borrowed(self.env);
         if let Some(root) = &hook.plugin_root {
-            env = Cow::Owned(payload::with_var(&env, "CLAUDE_PLUGIN_ROOT", std::ffi::OsStr::new(&**root)));
+            env = Cow::Owned(env.with_var(OsStr::new("CLAUDE_PLUGIN_ROOT"), OsStr::new(&**root))?);
         }
         if let Some(path) = self.env_files.and_then(|f| f.path(i)) {
-            env = Cow::Owned(payload::with_var(&env, "CLAUDE_ENV_FILE", path.as_os_str()));
+            env = Cow::Owned(env.with_var(OsStr::new("CLAUDE_ENV_FILE"), path.as_os_str())?);
         }
-        env
+        Ok(env)
     }
 
     pub(crate) fn run_command(&self, i: usize, hook: &CommandHook, payload: &[u8]) -> Result<Executed> {
@@ -483,17 +483,19 @@ impl RunCtx<'_> {
             return Ok(Executed::NotApproved { command: hook.command.clone(), status_message: hook.status_message.clone() });
         }
         self.check_cancelled()?;
-        let env = self.env_of(i, hook);
-        let spec = CommandSpec {
-            command: &hook.command,
-            cwd: &self.setup.workspace,
-            env: &env,
-            stdin: payload,
-            timeout: hook.timeout(),
-            max_output_bytes: self.setup.max_output_bytes,
-        };
         let started = Instant::now();
-        match runner::run_command(&spec, self.token) {
+        let ran = self.env_of(i, hook).and_then(|env| {
+            let spec = CommandSpec {
+                command: &hook.command,
+                cwd: &self.setup.workspace,
+                env: &env,
+                stdin: payload,
+                timeout: hook.timeout(),
+                max_output_bytes: self.setup.max_output_bytes,
+            };
+            runner::run_command(&spec, self.token)
+        });
+        match ran {
             Err(e) => Ok(Executed::SpawnFailed {
                 command: hook.command.clone(),
                 error: e.to_string(),

@@ -21,7 +21,7 @@
 //! per process), so the code path macOS and the BSDs use is tested by
 //! behaviour here too. `docs/runner.md` has the details.
 
-use std::ffi::{OsStr, OsString};
+use std::ffi::OsStr;
 use std::fmt;
 use std::io;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
@@ -30,8 +30,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-#[cfg(hookline_posix_spawn)]
-mod envblock;
+mod env;
 #[cfg(target_os = "linux")]
 mod linux;
 mod posix;
@@ -51,6 +50,8 @@ pub const EXIT_GRACE: Duration = Duration::from_millis(30);
 /// The environment variable that selects the runner backend.
 pub const BACKEND_ENV: &str = "HOOKLINE_RUNNER";
 
+pub use env::Environment;
+
 /// What to run and how.
 #[derive(Debug, Clone, Copy)]
 pub struct CommandSpec<'a> {
@@ -59,7 +60,7 @@ pub struct CommandSpec<'a> {
     /// Working directory of the shell.
     pub cwd: &'a Path,
     /// The complete environment of the shell (nothing is inherited).
-    pub env: &'a [(OsString, OsString)],
+    pub env: &'a Environment,
     /// Bytes written to the hook's stdin (compact JSON + `"\n"`), then EOF.
     pub stdin: &'a [u8],
     /// Wall-clock limit; at the limit the whole process group is killed.

@@ -45,7 +45,8 @@
 //! **Spawning.** `posix_spawn` (vfork-like, cheap) of `/bin/sh -c
 //! <command>` with a working directory, a new process group, an empty
 //! signal mask, `SIGPIPE` at its default action, and the environment as one
-//! prepared block ([`EnvBlock`]) — `std::process::Command` would copy the
+//! prepared block ([`Environment`](super::Environment), built once per run)
+//! — `std::process::Command` would copy the
 //! whole environment into a map and a `CString` per variable at every spawn,
 //! which was most of hookline's own CPU time per command hook. Systems whose
 //! C library lacks `posix_spawn_file_actions_addchdir_np` use
@@ -67,8 +68,6 @@ use rustix::event::{poll, PollFd, PollFlags, Timespec};
 use rustix::io::Errno;
 use rustix::process::{Pid, Signal, WaitOptions};
 
-#[cfg(hookline_posix_spawn)]
-use super::envblock::EnvBlock;
 use super::watch::ExitWatch;
 use super::{Backend, CancelToken, CommandOutput, CommandSpec, Spawner, EXIT_GRACE};
 
@@ -346,13 +345,12 @@ fn start_with_posix_spawn(spec: &CommandSpec<'_>, backend: Backend, stdin: Owned
     let nul = |what: &str| io::Error::new(io::ErrorKind::InvalidInput, format!("the hook's {what} contains a NUL byte"));
     let command = CString::new(spec.command).map_err(|_| nul("command"))?;
     let cwd = CString::new(spec.cwd.as_os_str().as_bytes()).map_err(|_| nul("working directory"))?;
-    let env = EnvBlock::new(spec.env)?;
     let (stdout, stdout_child) = cloexec_pipe(backend)?;
     let (stderr, stderr_child) = cloexec_pipe(backend)?;
     let stdio = [above_stdio(stdin)?, above_stdio(stdout_child)?, above_stdio(stderr_child)?];
     let sh = c"/bin/sh";
     let pid = serialised(backend, || {
-        super::sys::posix_spawn_shell(sh, &[sh, c"-c", &command], &cwd, &env, [stdio[0].as_fd(), stdio[1].as_fd(), stdio[2].as_fd()])
+        super::sys::posix_spawn_shell(sh, &[sh, c"-c", &command], &cwd, spec.env, [stdio[0].as_fd(), stdio[1].as_fd(), stdio[2].as_fd()])
     })?;
     // `stdio` (the child's ends) is closed here; `keepalive` keeps stdin's
     // pipe readable for our writes.
@@ -366,7 +364,7 @@ fn start_with_std(spec: &CommandSpec<'_>, backend: Backend, stdin: OwnedFd) -> i
         .arg(spec.command)
         .current_dir(spec.cwd)
         .env_clear()
-        .envs(spec.env.iter().map(|(k, v)| (k, v)))
+        .envs(spec.env.iter())
         .stdin(Stdio::from(stdin))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

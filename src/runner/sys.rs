@@ -30,7 +30,7 @@ mod spawn {
 
     use rustix::process::Pid;
 
-    use crate::runner::envblock::EnvBlock;
+    use crate::runner::Environment;
 
     /// A `posix_spawn*` return value (an errno value, 0 for success).
     fn check(rc: libc::c_int) -> io::Result<()> {
@@ -108,7 +108,7 @@ mod spawn {
         program: &CStr,
         argv: &[&CStr],
         cwd: &CStr,
-        env: &EnvBlock,
+        env: &Environment,
         stdio: [BorrowedFd<'_>; 3],
     ) -> io::Result<Pid> {
         if stdio.iter().any(|fd| fd.as_raw_fd() < 3) {
@@ -122,7 +122,7 @@ mod spawn {
         let mut pid: libc::pid_t = 0;
         // SAFETY: every pointer handed to libc points into a live,
         // NUL-terminated string (`program`, `argv`, `cwd`, the entries of
-        // `env`, which `EnvBlock` guarantees are NUL-terminated) or a
+        // `env`, which `Environment` keeps NUL-terminated) or a
         // NULL-terminated pointer array built above, all of which outlive the
         // call; the file actions and attributes are initialised objects; the
         // descriptors are open (borrowed) for the duration of the call.
