@@ -585,8 +585,12 @@ func runTyped[T any, PT interface {
 			return v, nil
 		}
 	}
-	if err := json.Unmarshal(raw, &out); err != nil {
-		return out, fmt.Errorf("hookline: decoding %s outcome: %w", event, err)
+	if d, ok := any(&out).(fieldDecoder); !ok || !decodeOutcome(raw, d) {
+		// Not the shape hookline writes (decode.go): encoding/json decides.
+		out = *new(T)
+		if err := json.Unmarshal(raw, &out); err != nil {
+			return out, fmt.Errorf("hookline: decoding %s outcome: %w", event, err)
+		}
 	}
 	if PT(&out).ranNoHook() {
 		// Nothing in it is shared mutable state: its slices are empty (a
