@@ -64,7 +64,7 @@ enum Kind {
     Object,
     ObjectOrNull,
     StrOrNull,
-    Array,
+    ArrayOrNull,
     Any,
     OneOf(&'static [&'static str]),
 }
@@ -109,7 +109,7 @@ fn fields(event: HookEvent) -> &'static [(&'static str, Kind, bool)] {
             ("tool_name", Str, true),
             ("tool_input", ObjectOrNull, false),
             ("permission_request", Object, true),
-            ("permission_suggestions", Array, false),
+            ("permission_suggestions", ArrayOrNull, false),
         ],
         HookEvent::PreCompact => &[
             ("trigger", OneOf(COMPACT_TRIGGERS), true),
@@ -137,7 +137,7 @@ fn kind_ok(kind: Kind, v: &Value) -> bool {
         Kind::Object => v.is_object(),
         Kind::ObjectOrNull => v.is_object() || v.is_null(),
         Kind::StrOrNull => v.is_string() || v.is_null(),
-        Kind::Array => v.is_array(),
+        Kind::ArrayOrNull => v.is_array() || v.is_null(),
         Kind::Any => true,
         Kind::OneOf(values) => v.as_str().is_some_and(|s| values.contains(&s)),
     }
@@ -151,7 +151,7 @@ fn kind_text(kind: Kind) -> String {
         Kind::Object => "an object".into(),
         Kind::ObjectOrNull => "an object or null".into(),
         Kind::StrOrNull => "a string or null".into(),
-        Kind::Array => "an array".into(),
+        Kind::ArrayOrNull => "an array or null".into(),
         Kind::Any => "any JSON value".into(),
         Kind::OneOf(values) => format!("one of {}", values.join(", ")),
     }
@@ -400,6 +400,14 @@ mod tests {
         assert!(validate_input(HookEvent::SessionStart, &json!([])).is_err());
         assert!(validate_input(HookEvent::PreToolUse, &json!({"tool_name":"Bash","tool_input":[1]})).is_err());
         assert!(validate_input(HookEvent::PreToolUse, &json!({"tool_name":"Bash","tool_input":null})).is_ok());
+        // Every optional field takes null for "absent", permission_suggestions too.
+        let request = |suggestions: Value| {
+            json!({"tool_name":"Bash","permission_request":{},"permission_suggestions":suggestions})
+        };
+        assert!(validate_input(HookEvent::PermissionRequest, &request(Value::Null)).is_ok());
+        assert!(validate_input(HookEvent::PermissionRequest, &request(json!([{"type":"addRules"}]))).is_ok());
+        let e = validate_input(HookEvent::PermissionRequest, &request(json!("x"))).unwrap_err();
+        assert!(e.message.contains("permission_suggestions"), "{}", e.message);
     }
 
     #[test]
