@@ -63,6 +63,14 @@ repeat() {
     $((failed - before_f)) $(( $(date +%s) - start ))
 }
 
+# test_exe NAME: the executable of the integration test tests/NAME.rs (cargo
+# also lists the `hookline` command it builds for the tests: not that one).
+test_exe() {
+  cargo test --release --test "$1" --no-run --message-format=json 2>"$logs/rust-build.log" |
+    grep '"kind":\["test"\]' | grep "\"name\":\"$1\"" |
+    sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -1
+}
+
 cargo build --release >"$logs/build.log" 2>&1 || { cat "$logs/build.log"; echo "stress: library build failed"; exit 2; }
 "$root/scripts/install.sh" --uninstalled "$root/build/pkgconfig"   # the Go binding links through pkg-config
 c_build="$root/build/ctests"
@@ -90,12 +98,10 @@ for suite in "${suites[@]}"; do
       ;;
     rust)
       # The test binary itself (two `cargo test` at once would queue on cargo's lock).
-      exe=$(cargo test --release --test engine --no-run --message-format=json 2>"$logs/rust-build.log" |
-        sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -1)
+      exe=$(test_exe engine)
       [ -x "$exe" ] || { cat "$logs/rust-build.log"; echo "stress: Rust test build failed"; exit 2; }
       repeat rust engine "$exe" -q
-      exe=$(cargo test --release --test runner --no-run --message-format=json 2>"$logs/rust-build.log" |
-        sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -1)
+      exe=$(test_exe runner)
       [ -x "$exe" ] || { cat "$logs/rust-build.log"; echo "stress: Rust test build failed"; exit 2; }
       repeat rust runner-cancel "$exe" -q cancel
       ;;
