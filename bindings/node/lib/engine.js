@@ -4,7 +4,7 @@
 // hook payloads and hook replies stay in the hooks wire protocol (snake_case
 // payload, Claude Code JSON output).
 
-const { N, check, out, takeString } = require('./native');
+const { N, check, out, takeString, withSlots, slotPointer, checkSlot } = require('./native');
 const { HooklineError, AbortError, Status } = require('./errors');
 const { CALLBACK, FREE, DONE, addHandler, dropHandler, addRun, removeRun } = require('./callbacks');
 
@@ -61,7 +61,7 @@ function isPlainObject(v) {
 function snakeKeys(obj) {
   if (!isPlainObject(obj)) return obj;
   const r = {};
-  for (const [k, v] of Object.entries(obj)) r[snakeKey(k)] = v;
+  for (const k of Object.keys(obj)) r[snakeKey(k)] = obj[k];
   return r;
 }
 
@@ -85,13 +85,13 @@ function outcomeFromWire(o) {
 
 /**
  * A decoded outcome that no hook contributed to (every array empty, no
- * object inside), kept by its exact text: the outcome of a run that matched
- * no hook is the same text every time for an event, and it is the common
- * case on the path of every tool call. A hit costs a string comparison and
- * a fresh copy instead of JSON.parse and the key conversion.
+ * object inside), kept with its exact text: the outcome of a run that
+ * matched no hook is the same text every time for an event, and it is the
+ * common case on the path of every tool call. A hit costs a string
+ * comparison and a shallow copy instead of JSON.parse and the key conversion.
  */
-const NO_HOOK_OUTCOMES = new Map(); // text -> camelCase template (never handed out)
-const NO_HOOK_OUTCOMES_MAX = 64;
+const NO_HOOK_OUTCOMES = []; // {text, template (camelCase, never handed out), arrayKeys}
+const NO_HOOK_OUTCOMES_MAX = 32;
 
 function isEmptyOutcome(o) {
   for (const k in o) {
@@ -101,23 +101,22 @@ function isEmptyOutcome(o) {
   return true;
 }
 
-/** A fresh copy of a template made only of primitives and empty arrays. */
-function copyEmptyOutcome(t) {
-  const r = {};
-  for (const k in t) {
-    const v = t[k];
-    r[k] = Array.isArray(v) ? [] : v;
-  }
+/** A fresh copy of an empty outcome: its own empty arrays. */
+function copyEmptyOutcome(entry) {
+  const r = { ...entry.template };
+  for (const k of entry.arrayKeys) r[k] = [];
   return r;
 }
 
 /** outcome_json text → the camelCase outcome object the API returns. */
 function outcomeFromText(text) {
-  const t = NO_HOOK_OUTCOMES.get(text);
-  if (t !== undefined) return copyEmptyOutcome(t);
+  for (let i = 0; i < NO_HOOK_OUTCOMES.length; i++) {
+    if (NO_HOOK_OUTCOMES[i].text === text) return copyEmptyOutcome(NO_HOOK_OUTCOMES[i]);
+  }
   const o = outcomeFromWire(JSON.parse(text));
-  if (isPlainObject(o) && isEmptyOutcome(o) && NO_HOOK_OUTCOMES.size < NO_HOOK_OUTCOMES_MAX) {
-    NO_HOOK_OUTCOMES.set(text, copyEmptyOutcome(o));
+  if (isPlainObject(o) && isEmptyOutcome(o) && NO_HOOK_OUTCOMES.length < NO_HOOK_OUTCOMES_MAX) {
+    const arrayKeys = Object.keys(o).filter((k) => Array.isArray(o[k]));
+    NO_HOOK_OUTCOMES.push({ text, template: { ...o }, arrayKeys });
   }
   return o;
 }
@@ -169,24 +168,19 @@ function nameArg(name) {
   return name === null || name === undefined ? null : String(name);
 }
 
-const RAN = [false];
-const INLINE_OUT = [null];
-const INLINE_ERR = [null];
-const SYNC_OUT = [null];
-const SYNC_ERR = [null];
-
 /**
  * The outcome of a run that no hook matches, answered in place by
  * hl_engine_try_run_inline (it never blocks), or null when hooks would run.
  * Throws for invalid input, like the run itself would.
  */
 function tryRunInline(ptr, ev, json) {
-  RAN[0] = false;
-  INLINE_OUT[0] = null;
-  INLINE_ERR[0] = null;
-  check(N.hl_engine_try_run_inline(ptr, ev, json, RAN, INLINE_OUT, INLINE_ERR), INLINE_ERR);
-  if (!RAN[0]) return null;
-  return outcomeFromText(takeString(INLINE_OUT[0]));
+  return withSlots((s) => {
+    const status = N.hl_engine_try_run_inline(ptr, ev, json, s.a, s.b, s.c);
+    const ran = s.a[0] !== 0;
+    const outcome = slotPointer(s.b);
+    checkSlot(status, s.c);
+    return ran ? outcomeFromText(takeString(outcome)) : null;
+  });
 }
 
 // An engine collected without close(): free it off the JS thread (hookline
@@ -273,18 +267,28 @@ class Engine {
   /** `runNamed` on the calling thread (hl_engine_run_named). */
   runNamedSync(name, input) {
     const json = inputJson(input);
-    const outcome = out();
-    const err = out();
     const ptr = this.#handle();
-    this.#syncDepth++;
-    let status;
-    try {
-      status = N.hl_engine_run_named(ptr, String(name), json, outcome, err);
-    } finally {
-      this.#syncDepth--;
-    }
-    check(status, err);
-    return outcomeFromText(takeString(outcome[0]));
+    return this.#blockingRun((outcome, err) => N.hl_engine_run_named(ptr, String(name), json, outcome, err));
+  }
+
+  /**
+   * A blocking run on this thread through `call(outcomeSlot, errSlot)`
+   * (hl_engine_run or hl_engine_run_named); callback hooks may start other
+   * runs meanwhile (they get slots of their own).
+   */
+  #blockingRun(call) {
+    return withSlots((s) => {
+      this.#syncDepth++;
+      let status;
+      try {
+        status = call(s.a, s.b);
+      } finally {
+        this.#syncDepth--;
+      }
+      const outcome = slotPointer(s.a);
+      checkSlot(status, s.b);
+      return outcomeFromText(takeString(outcome));
+    });
   }
 
   /**
@@ -331,20 +335,21 @@ class Engine {
         },
       };
       const id = addRun(entry);
-      const runId = [0];
-      const err = out();
-      let status;
-      try {
-        status = start(ptr, json, id, runId, err);
-      } catch (e) {
-        removeRun(id);
-        throw e;
-      }
-      if (status !== Status.HL_OK) removeRun(id); // `done` is never called for a refused run
-      check(status, err);
+      const runId = withSlots((slots) => {
+        let status;
+        try {
+          status = start(ptr, json, id, slots.a, slots.b);
+        } catch (e) {
+          removeRun(id);
+          throw e;
+        }
+        if (status !== Status.HL_OK) removeRun(id); // `done` is never called for a refused run
+        checkSlot(status, slots.b);
+        return slots.a.readBigUInt64LE(0);
+      });
       this.#inflight.add(id);
       if (signal) {
-        onAbort = () => this.#cancel(runId[0]);
+        onAbort = () => this.#cancel(runId);
         signal.addEventListener('abort', onAbort, { once: true });
       }
     });
@@ -359,22 +364,7 @@ class Engine {
     const ev = eventNumber(event);
     const json = inputJson(input);
     const ptr = this.#handle();
-    this.#syncDepth++;
-    let status;
-    // The shared out-arrays are read right after this call returns (koffi
-    // fills them then), so a run started from a callback hook during the
-    // call cannot disturb them.
-    SYNC_OUT[0] = null;
-    SYNC_ERR[0] = null;
-    try {
-      status = N.hl_engine_run(ptr, ev, json, SYNC_OUT, SYNC_ERR);
-    } finally {
-      this.#syncDepth--;
-    }
-    const outcome = SYNC_OUT[0];
-    SYNC_OUT[0] = null;
-    check(status, SYNC_ERR);
-    return outcomeFromText(takeString(outcome));
+    return this.#blockingRun((outcome, err) => N.hl_engine_run(ptr, ev, json, outcome, err));
   }
 
   sessionStart(input = {}, options) { return this.run(HookEvent.SessionStart, input, options); }

@@ -77,9 +77,10 @@ const DECLS = {
     'void *user_data, hl_free_fn *free_user_data, _Out_ void **errmsg)',
   hl_registry_unregister:
     'int32_t hl_registry_unregister(void *registry, int32_t point, const char *name, _Out_ void **errmsg)',
+  // Hot calls take their out-parameters as raw pointers to Slots (below).
   hl_registry_run:
     'int32_t hl_registry_run(void *registry, int32_t point, const char *context_json, ' +
-    '_Out_ void **result_json, _Out_ void **errmsg)',
+    'void *result_json, void *errmsg)',
   hl_registry_entries: 'int32_t hl_registry_entries(void *registry, _Out_ void **entries_json, _Out_ void **errmsg)',
   hl_point_name: 'const char *hl_point_name(int32_t point)',
 
@@ -87,20 +88,20 @@ const DECLS = {
   hl_engine_free: 'void hl_engine_free(void *engine)',
   hl_engine_run:
     'int32_t hl_engine_run(void *engine, int32_t event, const char *input_json, ' +
-    '_Out_ void **outcome_json, _Out_ void **errmsg)',
+    'void *outcome_json, void *errmsg)',
   hl_engine_run_async:
     'int32_t hl_engine_run_async(void *engine, int32_t event, const char *input_json, hl_done_fn *done, ' +
-    'void *user_data, _Out_ uint64_t *run_id, _Out_ void **errmsg)',
+    'void *user_data, void *run_id, void *errmsg)',
   hl_engine_run_named:
     'int32_t hl_engine_run_named(void *engine, const char *event_name, const char *input_json, ' +
-    '_Out_ void **outcome_json, _Out_ void **errmsg)',
+    'void *outcome_json, void *errmsg)',
   hl_engine_run_named_async:
     'int32_t hl_engine_run_named_async(void *engine, const char *event_name, const char *input_json, ' +
-    'hl_done_fn *done, void *user_data, _Out_ uint64_t *run_id, _Out_ void **errmsg)',
+    'hl_done_fn *done, void *user_data, void *run_id, void *errmsg)',
   hl_engine_cancel: 'int32_t hl_engine_cancel(void *engine, uint64_t run_id, _Out_ void **errmsg)',
   hl_engine_try_run_inline:
-    'int32_t hl_engine_try_run_inline(void *engine, int32_t event, const char *input_json, _Out_ bool *ran, ' +
-    '_Out_ void **outcome_json, _Out_ void **errmsg)',
+    'int32_t hl_engine_try_run_inline(void *engine, int32_t event, const char *input_json, void *ran, ' +
+    'void *outcome_json, void *errmsg)',
   hl_engine_add_callback_hook:
     'int32_t hl_engine_add_callback_hook(void *engine, int32_t event, const char *matcher, const char *name, ' +
     'hl_callback_fn *cb, void *user_data, hl_free_fn *free_user_data, _Out_ void **errmsg)',
@@ -175,6 +176,62 @@ function out() {
   return [null];
 }
 
+/**
+ * Out-parameters of the calls on every run's path (hl_engine_run and its
+ * variants, hl_registry_run): three 8-byte buffers passed as raw pointers.
+ * koffi's `_Out_` arrays cost more than a whole run that matches no hook
+ * (about 1.5 µs for two of them), raw buffers almost nothing. One set per
+ * nesting depth: a callback hook may start a run while a call is in flight.
+ */
+class Slots {
+  constructor() {
+    this.a = Buffer.alloc(8);
+    this.b = Buffer.alloc(8);
+    this.c = Buffer.alloc(8);
+  }
+
+  /** Zero all three (the library writes them only on some paths). */
+  clear() {
+    this.a.fill(0);
+    this.b.fill(0);
+    this.c.fill(0);
+  }
+}
+const slotsByDepth = [];
+let slotDepth = 0;
+
+/** Call `fn(slots)` with cleared slots of its own (re-entrant). */
+function withSlots(fn) {
+  let slots = slotsByDepth[slotDepth];
+  if (slots === undefined) {
+    slots = new Slots();
+    slotsByDepth[slotDepth] = slots;
+  }
+  slots.clear();
+  slotDepth++;
+  try {
+    return fn(slots);
+  } finally {
+    slotDepth--;
+  }
+}
+
+/** The pointer a slot holds (null for NULL). */
+function slotPointer(buf) {
+  return koffi.decode(buf, 'void *');
+}
+
+/** The string a slot points to, released with hl_string_free (null for NULL). */
+function takeSlotString(buf) {
+  return takeString(slotPointer(buf));
+}
+
+/** `check` for an error message in a slot. */
+function checkSlot(status, errSlot) {
+  const message = takeSlotString(errSlot);
+  if (status !== 0) throw new HooklineError(status, message);
+}
+
 module.exports = {
   koffi,
   N,
@@ -185,4 +242,8 @@ module.exports = {
   takeString,
   check,
   out,
+  withSlots,
+  slotPointer,
+  takeSlotString,
+  checkSlot,
 };

@@ -1,7 +1,7 @@
 'use strict';
 // hl_registry: named in-process callbacks per hook point (docs/c-api.md).
 
-const { N, check, out, takeString } = require('./native');
+const { N, check, out, takeString, withSlots, slotPointer, checkSlot } = require('./native');
 const { HooklineError, Status } = require('./errors');
 const { CALLBACK, FREE, addHandler, dropHandler } = require('./callbacks');
 
@@ -117,10 +117,13 @@ class Registry {
   run(point, context) {
     const p = pointNumber(point);
     const json = JSON.stringify(context === undefined ? {} : context);
-    const result = out();
-    const err = out();
-    check(N.hl_registry_run(this.#handle(), p, json, result, err), err);
-    return JSON.parse(takeString(result[0]));
+    const ptr = this.#handle();
+    return withSlots((s) => {
+      const status = N.hl_registry_run(ptr, p, json, s.a, s.b);
+      const result = slotPointer(s.a);
+      checkSlot(status, s.b);
+      return JSON.parse(takeString(result));
+    });
   }
 
   /** `[{name, point, callback_id}]` in registration order. */
