@@ -390,6 +390,24 @@ func (r *outcomeReader) strings() []string {
 	return out
 }
 
+// decodeList reads an array of objects of type T, or null (nil).
+func decodeList[T any, PT interface {
+	*T
+	fieldDecoder
+}](r *outcomeReader) []T {
+	if r.null() {
+		return nil
+	}
+	list := []T{}
+	r.array(func() {
+		var zero T
+		list = append(list, zero)
+		item := PT(&list[len(list)-1])
+		r.object(func(k string) bool { return item.decodeField(r, k) })
+	})
+	return list
+}
+
 func (m *Message) decodeField(r *outcomeReader, key string) bool {
 	switch key {
 	case "level":
@@ -437,31 +455,13 @@ func (h *HookReport) decodeField(r *outcomeReader, key string) bool {
 func (o *Outcome) decodeField(r *outcomeReader, key string) bool {
 	switch key {
 	case "messages":
-		if r.null() {
-			o.Messages = nil
-			break
-		}
-		o.Messages = []Message{}
-		r.array(func() {
-			var m Message
-			r.object(func(k string) bool { return m.decodeField(r, k) })
-			o.Messages = append(o.Messages, m)
-		})
+		o.Messages = decodeList[Message](r)
 	case "continue":
 		o.Continue = r.boolean()
 	case "stop_reason":
 		o.StopReason = r.optStr()
 	case "hooks":
-		if r.null() {
-			o.Hooks = nil
-			break
-		}
-		o.Hooks = []HookReport{}
-		r.array(func() {
-			var h HookReport
-			r.object(func(k string) bool { return h.decodeField(r, k) })
-			o.Hooks = append(o.Hooks, h)
-		})
+		o.Hooks = decodeList[HookReport](r)
 	default:
 		return false
 	}
