@@ -51,7 +51,8 @@
 //! which was most of hookline's own CPU time per command hook. Systems whose
 //! C library lacks `posix_spawn_file_actions_addchdir_np` use
 //! `std::process::Command` with the same settings (`Spawner::Std`, also
-//! selectable for tests). Every descriptor we create is close-on-exec before
+//! selectable for tests; it forks, so that the child can clear the signal
+//! mask std would otherwise pass on). Every descriptor we create is close-on-exec before
 //! any other hookline spawn can see it, so concurrent spawns on other
 //! threads never inherit another hook's pipes (which would delay its EOF).
 //! Every direct child is reaped (`waitpid` on its pid) before
@@ -369,6 +370,7 @@ fn start_with_std(spec: &CommandSpec<'_>, backend: Backend, stdin: OwnedFd) -> i
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0);
+    super::sys::clear_signal_mask_at_exec(&mut command);
     let spawned = serialised(backend, || command.spawn());
     // Dropping the Command closes our copy of the child's end of the stdin
     // pipe; `keepalive` (a separate description) stays open while we write.

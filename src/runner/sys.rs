@@ -5,6 +5,9 @@
 //!   with a prepared environment block, without `std::process::Command`,
 //!   which rebuilds the whole environment as a map and a `CString` per
 //!   variable at every spawn.
+//! - `sigprocmask` in the child of `std::process::Command` (the spawner of
+//!   other systems), so that a hook never inherits the host thread's
+//!   blocked signals.
 //! - Linux: `ioctl(PIDFD_GET_INFO)`, the exit status of a process from its
 //!   pidfd, even after somebody else reaped it.
 //! - macOS and the BSDs: `kevent` with `EVFILT_PROC`/`NOTE_EXIT`, a
@@ -19,6 +22,28 @@
 
 #[cfg(hookline_posix_spawn)]
 pub(super) use spawn::posix_spawn_shell;
+
+/// Make the child of `command` start with an empty signal mask. std's
+/// `posix_spawn` path leaves the calling thread's mask in place (a host
+/// thread that blocks SIGTERM would hand that to every hook); with a
+/// `pre_exec` hook std forks instead, and the hook clears the mask just
+/// before `exec`.
+pub(super) fn clear_signal_mask_at_exec(command: &mut std::process::Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: the closure runs in the forked child before `exec` and calls
+    // only async-signal-safe functions (`sigemptyset`, `sigprocmask`) on a
+    // set of its own; it touches no memory of the parent's other threads.
+    unsafe {
+        command.pre_exec(|| {
+            let mut set = std::mem::MaybeUninit::<libc::sigset_t>::uninit();
+            libc::sigemptyset(set.as_mut_ptr());
+            if libc::sigprocmask(libc::SIG_SETMASK, set.as_ptr(), std::ptr::null_mut()) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+}
 
 /// `posix_spawn` of the hook shell.
 #[cfg(hookline_posix_spawn)]
