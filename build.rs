@@ -12,6 +12,8 @@
 //! `posix_spawn_file_actions_addchdir_np` (Linux with glibc 2.29+ or musl
 //! 1.1.24+, macOS 10.15+): there the command runner starts hook shells
 //! with `posix_spawn` directly; elsewhere it uses `std::process::Command`.
+//! And `cfg(hookline_kqueue)` where the runner watches a hook's exit with a
+//! kqueue process filter (macOS and the BSDs).
 
 use std::env;
 use std::path::{Path, PathBuf};
@@ -25,6 +27,10 @@ fn main() {
     println!("cargo::rustc-check-cfg=cfg(hookline_posix_spawn)");
     if (os == "linux" && (target_env == "gnu" || target_env == "musl")) || vendor == "apple" {
         println!("cargo:rustc-cfg=hookline_posix_spawn");
+    }
+    println!("cargo::rustc-check-cfg=cfg(hookline_kqueue)");
+    if vendor == "apple" || matches!(os.as_str(), "freebsd" | "netbsd" | "openbsd" | "dragonfly") {
+        println!("cargo:rustc-cfg=hookline_kqueue");
     }
     match os.as_str() {
         "linux" | "android" | "freebsd" | "netbsd" | "openbsd" | "dragonfly" | "illumos" | "solaris" => {

@@ -230,22 +230,10 @@ mod pidfd {
     }
 }
 
-#[cfg(any(
-    target_vendor = "apple",
-    target_os = "freebsd",
-    target_os = "netbsd",
-    target_os = "openbsd",
-    target_os = "dragonfly"
-))]
+#[cfg(hookline_kqueue)]
 pub(super) use kqueue::ProcExit;
 
-#[cfg(any(
-    target_vendor = "apple",
-    target_os = "freebsd",
-    target_os = "netbsd",
-    target_os = "openbsd",
-    target_os = "dragonfly"
-))]
+#[cfg(hookline_kqueue)]
 mod kqueue {
     use std::io;
     use std::mem::MaybeUninit;

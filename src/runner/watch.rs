@@ -22,25 +22,13 @@ const TICK_MAX: Duration = Duration::from_millis(16);
 
 /// `waitpid` interval kept as a safety net beside a kqueue, should the
 /// system not report its readiness through `poll`.
-#[cfg_attr(not(any(
-    target_vendor = "apple",
-    target_os = "freebsd",
-    target_os = "netbsd",
-    target_os = "openbsd",
-    target_os = "dragonfly"
-)), allow(dead_code))]
+#[cfg_attr(not(hookline_kqueue), allow(dead_code))]
 const KQUEUE_SAFETY_TICK: Duration = Duration::from_millis(50);
 
 enum Source {
     #[cfg(target_os = "linux")]
     Pidfd(OwnedFd),
-    #[cfg(any(
-        target_vendor = "apple",
-        target_os = "freebsd",
-        target_os = "netbsd",
-        target_os = "openbsd",
-        target_os = "dragonfly"
-    ))]
+    #[cfg(hookline_kqueue)]
     Kqueue {
         queue: super::sys::ProcExit,
         /// The queue is polled (until its event is taken, or it polled
@@ -77,13 +65,7 @@ impl ExitWatch {
                 None => tick(),
             },
             Backend::Posix => {
-                #[cfg(any(
-                    target_vendor = "apple",
-                    target_os = "freebsd",
-                    target_os = "netbsd",
-                    target_os = "openbsd",
-                    target_os = "dragonfly"
-                ))]
+                #[cfg(hookline_kqueue)]
                 match super::sys::ProcExit::watch(pid) {
                     Ok(queue) => {
                         return ExitWatch {
@@ -106,13 +88,7 @@ impl ExitWatch {
         match &self.source {
             #[cfg(target_os = "linux")]
             Source::Pidfd(fd) => Some(fd.as_fd()),
-            #[cfg(any(
-                target_vendor = "apple",
-                target_os = "freebsd",
-                target_os = "netbsd",
-                target_os = "openbsd",
-                target_os = "dragonfly"
-            ))]
+            #[cfg(hookline_kqueue)]
             Source::Kqueue { queue, polled: true, .. } => Some(queue.fd()),
             _ => None,
         }
@@ -151,13 +127,7 @@ impl ExitWatch {
     /// that polls readable without an event (a system whose `poll` does not
     /// support kqueues) is not polled again and the tick takes over.
     pub(super) fn fired(&mut self, now: Instant) {
-        #[cfg(any(
-            target_vendor = "apple",
-            target_os = "freebsd",
-            target_os = "netbsd",
-            target_os = "openbsd",
-            target_os = "dragonfly"
-        ))]
+        #[cfg(hookline_kqueue)]
         if let Source::Kqueue { queue, polled, taken, status } = &mut self.source {
             match queue.take(Duration::ZERO) {
                 Ok(Some(raw)) => {
@@ -184,13 +154,7 @@ impl ExitWatch {
         match &mut self.source {
             #[cfg(target_os = "linux")]
             Source::Pidfd(fd) => super::linux::recover_status(fd),
-            #[cfg(any(
-                target_vendor = "apple",
-                target_os = "freebsd",
-                target_os = "netbsd",
-                target_os = "openbsd",
-                target_os = "dragonfly"
-            ))]
+            #[cfg(hookline_kqueue)]
             Source::Kqueue { queue, taken, status, .. } => {
                 if !*taken {
                     // The event is posted at exit, before anyone can reap.
