@@ -305,7 +305,7 @@ class Engine:
             raise
         return self._finish(result, cls, label)
 
-    def _wait(self, cname: bytes, data: bytes, cls: Type[O], label: str) -> O:
+    def _wait(self, cname: Optional[bytes], data: bytes, cls: Type[O], label: str) -> O:
         """A named run started asynchronously and waited for on this thread (Ctrl-C cancels it)."""
         done = threading.Event()
         box: List[Any] = []

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Mapping, Optional, Union, overload
+from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, Union, overload
 
 # Any JSON value (what json.loads returns).
 JSON = Any
@@ -126,7 +126,7 @@ class _AllowField:
     def __get__(self, obj: Optional["HookResult"], owner: type) -> Union[bool, Callable[..., "HookResult"]]:
         if obj is None:
             return _allow_result
-        return obj._allow
+        return bool(obj._allow)
 
     def __set__(self, obj: "HookResult", value: bool) -> None:
         raise AttributeError("HookResult is immutable: make a new one")
@@ -143,6 +143,7 @@ class HookResult:
 
     __slots__ = ("_allow", "message", "modified_args")
     allow = _AllowField()
+    _allow: bool
     message: str
     modified_args: Optional[Mapping[str, JSON]]
 
@@ -204,7 +205,7 @@ def reply_json(value: JSON) -> JsonReply:
 # ---------------------------------------------------------------------------------------- contexts
 
 
-def _split(d: Mapping[str, JSON], known: tuple) -> Dict[str, JSON]:
+def _split(d: Mapping[str, JSON], known: Tuple[str, ...]) -> Dict[str, JSON]:
     return {k: v for k, v in d.items() if k not in known}
 
 
