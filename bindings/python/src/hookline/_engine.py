@@ -7,7 +7,7 @@ import ctypes
 import threading
 import weakref
 from ctypes import byref, c_bool, c_uint64, c_void_p
-from typing import Any, Callable, Dict, List, Mapping, Optional, Set, Type, TypeVar, Union, cast, overload
+from typing import Any, Callable, Dict, List, Mapping, Optional, Type, TypeVar, Union, cast, overload
 
 from . import _native as N
 from ._callbacks import (
@@ -114,7 +114,7 @@ class Engine:
         self._life = Life(cast(int, out.value), N.hl_engine_free, "engine")
         self._sink = ErrorSink(on_callback_error)
         self._lock = threading.Lock()
-        self._reserved: Set[int] = set()  # blocking runs in progress (close cancels them)
+        self._reserved: Dict[int, int] = {}  # blocking runs in progress -> their thread (close cancels them)
         self._finalizer = weakref.finalize(self, _close_engine, self._life, self._lock, self._reserved, False)
 
     # ---------------------------------------------------------------- life
@@ -219,7 +219,7 @@ class Engine:
             N.check(N.hl_engine_reserve_run(ptr, byref(rid), byref(err)), err)
             run_id = rid.value
             with self._lock:
-                self._reserved.add(run_id)
+                self._reserved[run_id] = threading.get_ident()
                 closing = self._life.closed
             if closing:  # close() began before it could see this reservation
                 N.hl_engine_cancel(ptr, run_id, None)
@@ -227,7 +227,7 @@ class Engine:
                 st = N.hl_engine_run_reserved(ptr, run_id, ev, data, byref(out), byref(err))
             finally:
                 with self._lock:
-                    self._reserved.discard(run_id)
+                    self._reserved.pop(run_id, None)
             self._raise_for(st, err, label)
             return _outcome(cls, N.take_bytes(out.value))
         finally:
@@ -786,12 +786,14 @@ def _named_class(name: str) -> Type[Outcome]:
     return cast(Type[Outcome], _NAMED_CLASS.get(name, Outcome))
 
 
-def _close_engine(life: Life, lock: threading.Lock, reserved: Set[int], wait: bool) -> None:
+def _close_engine(life: Life, lock: threading.Lock, reserved: Dict[int, int], wait: bool) -> None:
     if life.begin_close():
         # The owner's reference still keeps the handle alive: cancel the blocking runs in
-        # progress (the library's free cancels the asynchronous ones).
+        # progress on other threads (the library's free cancels the asynchronous ones). A run of
+        # this thread is on the stack below the callback that closes: it finishes normally.
+        me = threading.get_ident()
         with lock:
-            ids = list(reserved)
+            ids = [run_id for run_id, thread in reserved.items() if thread != me]
         for run_id in ids:
             N.hl_engine_cancel(life.ptr, run_id, None)
         life.end_close(wait)
