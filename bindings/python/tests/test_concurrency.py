@@ -293,7 +293,12 @@ def test_the_interpreter_exits_cleanly_with_runs_in_flight(workspace: Path) -> N
             await asyncio.sleep(0.3)
         loop = asyncio.new_event_loop()
         loop.run_until_complete(main())  # leaves the runs pending, the loop open, the engine unclosed
-        threading.Thread(target=lambda: engine.pre_tool_use(tool_name="Bash"), daemon=True).start()
+        def blocking():
+            try:
+                engine.pre_tool_use(tool_name="Bash")
+            except hookline.ClosedError:
+                pass  # the exit closed the engine under it
+        threading.Thread(target=blocking, daemon=True).start()
         print("exiting", flush=True)
         """
     )
@@ -301,7 +306,9 @@ def test_the_interpreter_exits_cleanly_with_runs_in_flight(workspace: Path) -> N
     p = subprocess.run([sys.executable, "-c", script, str(workspace)], capture_output=True, text=True, timeout=60, env=env)
     assert p.returncode == 0, p.stderr
     assert p.stdout.strip() == "exiting"
-    assert "Fatal" not in p.stderr and "Traceback" not in p.stderr, p.stderr
+    # asyncio's own note about the tasks left pending is all it may print: no crash, no traceback.
+    other = [l for l in p.stderr.splitlines() if l and not l.startswith(("Task was destroyed", "task: <Task"))]
+    assert other == [], p.stderr
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")

@@ -115,7 +115,7 @@ class Engine:
         self._sink = ErrorSink(on_callback_error)
         self._lock = threading.Lock()
         self._reserved: Dict[int, int] = {}  # blocking runs in progress -> their thread (close cancels them)
-        self._finalizer = weakref.finalize(self, _close_engine, self._life, self._lock, self._reserved, False)
+        self._finalizer = weakref.finalize(self, _finalize_engine, self._life, self._lock, self._reserved)
 
     # ---------------------------------------------------------------- life
 
@@ -786,6 +786,14 @@ def _named_class(name: str) -> Type[Outcome]:
     return cast(Type[Outcome], _NAMED_CLASS.get(name, Outcome))
 
 
+def _finalize_engine(life: Life, lock: threading.Lock, reserved: Dict[int, int]) -> None:
+    """An engine collected, or still open at interpreter exit (weakref.finalize runs then, from
+    atexit): close it and wait until it is freed, so that no hookline thread calls into Python
+    after this point (a thread taking the GIL while the interpreter finalizes is ended with
+    pthread_exit, which must never unwind through the library's frames)."""
+    _close_engine(life, lock, reserved, not in_callback())
+
+
 def _close_engine(life: Life, lock: threading.Lock, reserved: Dict[int, int], wait: bool) -> None:
     if life.begin_close():
         # The owner's reference still keeps the handle alive: cancel the blocking runs in
@@ -800,7 +808,3 @@ def _close_engine(life: Life, lock: threading.Lock, reserved: Dict[int, int], wa
     elif wait:
         life.wait_freed()
 
-
-# Asynchronous `done` calls of runs still in flight at interpreter exit must not arrive while
-# Python finalizes: weakref.finalize closes every engine not closed yet at exit (atexit), and
-# hl_engine_free returns only after each pending `done` has been called.

@@ -385,6 +385,8 @@ Registry = Hooks
 
 
 def _free_registry(life: Life) -> None:
+    """A registry collected, or still open at interpreter exit (atexit): free it, waiting for runs
+    in flight on other threads, so that no callback enters Python while it finalizes."""
     if life.begin_close():
-        life.end_close(wait=False)
+        life.end_close(wait=not in_callback())
 
