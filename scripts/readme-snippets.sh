@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compile and run every C, Go and TypeScript snippet of the READMEs, so that
+# Compile and run every C, Go, TypeScript and Python snippet of the READMEs, so that
 # the documentation runs as written (`make test-readme`, part of `make test`).
 #
 # A fenced block tagged ```c, ```go or ```ts in README.md or
@@ -9,7 +9,9 @@
 #   go  `go run` in a scratch module that requires the Go binding (replaced
 #       by bindings/go of this checkout), linked through build/pkgconfig;
 #   ts  type-checked with `tsc --strict` and run with node (ESM, top-level
-#       await allowed; `import ... from 'hookline'` is this checkout's package).
+#       await allowed; `import ... from 'hookline'` is this checkout's package);
+#   python  type-checked with `mypy --strict` and run with the tools' Python
+#       (build/python/venv, `make python-env`); `import hookline` is this checkout's package.
 # Each program must exit 0 (snippets check their own results). A ```js block
 # fails the run: tag Node examples ```ts so they are type-checked too.
 # Fragments that are not programs use another tag (```text) or none.
@@ -32,8 +34,8 @@ extract() {
     /^```/ {
       if (!inside) {
         lang = substr($0, 4); gsub(/[ \t].*$/, "", lang); inside = 1; n++; start = NR + 1
-        if (lang == "c" || lang == "go" || lang == "ts" || lang == "js" || lang == "javascript") {
-          ext = (lang == "ts") ? "mts" : lang
+        if (lang == "c" || lang == "go" || lang == "ts" || lang == "js" || lang == "javascript" || lang == "python") {
+          ext = (lang == "ts") ? "mts" : (lang == "python") ? "py" : lang
           file = sprintf("%s/%s-%d.%s", dir, slug, n, ext); keep = 1
           printf "" > file
           print lang, file, src ":" start
@@ -48,6 +50,7 @@ extract() {
 
 go_module="$(awk '/^module /{print $2; exit}' bindings/go/go.mod)"
 tsc="$root/bindings/node/node_modules/typescript/bin/tsc"
+py="$root/build/python/venv/bin/python"
 snippets=()
 for readme in "${readmes[@]}"; do
   slug="$(echo "$readme" | tr '/.' '__')"
@@ -92,6 +95,14 @@ for s in "${snippets[@]}"; do
         --target es2022 --lib es2022,esnext.disposable --types node \
         --rootDir "$root/bindings/node" --outDir "$node_out/js" "$file") >"$log" 2>&1 ||
         ! (cd "$out" && node "$node_out/js/build/readme-snippets/${name%.mts}.mjs") >>"$log" 2>&1; then ok=0; fi
+      ;;
+    python)
+      if [ ! -x "$py" ]; then
+        echo "readme-snippets: the Python tools are not installed (make python-env)" >&2
+        exit 1
+      fi
+      if ! (cd "$out" && MYPYPATH="$root/bindings/python/src" "$py" -m mypy --strict --no-incremental "$file") >"$log" 2>&1 ||
+        ! (cd "$out" && PYTHONPATH="$root/bindings/python/src" "$py" "$file") >>"$log" 2>&1; then ok=0; fi
       ;;
   esac
   ran=$((ran + 1))
