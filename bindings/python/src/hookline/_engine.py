@@ -60,10 +60,26 @@ HookReply = Union[HookResult, JsonReply, Mapping[str, JSON], str, bool, None]
 HookFn = Callable[[Dict[str, JSON]], HookReply]
 H = TypeVar("H", bound=HookFn)
 
+# Outcomes no hook contributed to (every list empty, no object inside), kept by their exact text:
+# the outcome of a run that matches no hook is the same text every time for an event, and it is
+# the common case on the path of every tool call. A hit costs a dict lookup and a shallow copy
+# instead of a JSON parse.
+_EMPTY_OUTCOMES: Dict[bytes, Dict[str, JSON]] = {}
+_EMPTY_OUTCOMES_MAX = 32
+
+
 def _outcome(cls: Type[O], data: Optional[bytes]) -> O:
+    if data:
+        template = _EMPTY_OUTCOMES.get(data)
+        if template is not None:
+            return cast(O, cls.from_json({k: [] if v == [] else v for k, v in template.items()}))
     d = decode(data) if data else {}
     if not isinstance(d, dict):
         raise HooklineError(Status.PANIC, f"the library returned an outcome that is not an object: {d!r}")
+    if data and len(_EMPTY_OUTCOMES) < _EMPTY_OUTCOMES_MAX and all(
+        v == [] or not isinstance(v, (list, dict)) for v in d.values()
+    ):
+        _EMPTY_OUTCOMES[data] = dict(d)
     return cast(O, cls.from_json(d))
 
 

@@ -497,16 +497,24 @@ class Outcome:
 
     @classmethod
     def from_json(cls, d: Dict[str, JSON]) -> "Outcome":
-        o = cls()
-        o._fill(d)
-        return o
+        return cls(*_common(d))
 
-    def _fill(self, d: Dict[str, JSON]) -> None:
-        self.messages = [Message(m.get("level", ""), m.get("text", "")) for m in d.get("messages") or ()]
-        self.continue_ = bool(d.get("continue", True))
-        self.stop_reason = d.get("stop_reason")
-        self.hooks = [HookReport.from_json(h) for h in d.get("hooks") or ()]
-        self.raw = d
+
+def _common(d: Dict[str, JSON]) -> Tuple[List[Message], bool, Optional[str], List[HookReport], Dict[str, JSON]]:
+    """The fields every outcome has, in the dataclass's order."""
+    ms = d.get("messages")
+    hs = d.get("hooks")
+    return (
+        [Message(m.get("level", ""), m.get("text", "")) for m in ms] if ms else [],
+        bool(d.get("continue", True)),
+        d.get("stop_reason"),
+        [HookReport.from_json(h) for h in hs] if hs else [],
+        d,
+    )
+
+
+def _strings(value: JSON) -> List[str]:
+    return list(value) if value else []
 
 
 @dataclass
@@ -517,10 +525,9 @@ class SessionStartOutcome(Outcome):
     additional_context: List[str] = field(default_factory=list)
     env: Optional[Dict[str, str]] = None
 
-    def _fill(self, d: Dict[str, JSON]) -> None:
-        super()._fill(d)
-        self.additional_context = list(d.get("additional_context") or ())
-        self.env = d.get("env")
+    @classmethod
+    def from_json(cls, d: Dict[str, JSON]) -> "SessionStartOutcome":
+        return cls(*_common(d), _strings(d.get("additional_context")), d.get("env"))
 
 
 @dataclass
@@ -531,11 +538,9 @@ class UserPromptSubmitOutcome(Outcome):
     block_reason: Optional[str] = None
     additional_context: List[str] = field(default_factory=list)
 
-    def _fill(self, d: Dict[str, JSON]) -> None:
-        super()._fill(d)
-        self.allow_prompt = bool(d.get("allow_prompt", True))
-        self.block_reason = d.get("block_reason")
-        self.additional_context = list(d.get("additional_context") or ())
+    @classmethod
+    def from_json(cls, d: Dict[str, JSON]) -> "UserPromptSubmitOutcome":
+        return cls(*_common(d), bool(d.get("allow_prompt", True)), d.get("block_reason"), _strings(d.get("additional_context")))
 
 
 @dataclass
@@ -549,12 +554,12 @@ class PreToolUseOutcome(Outcome):
     updated_input: JSON = None
     additional_context: List[str] = field(default_factory=list)
 
-    def _fill(self, d: Dict[str, JSON]) -> None:
-        super()._fill(d)
-        self.decision = d.get("decision", "continue")
-        self.reason = d.get("reason")
-        self.updated_input = d.get("updated_input")
-        self.additional_context = list(d.get("additional_context") or ())
+    @classmethod
+    def from_json(cls, d: Dict[str, JSON]) -> "PreToolUseOutcome":
+        return cls(
+            *_common(d), d.get("decision", "continue"), d.get("reason"), d.get("updated_input"),
+            _strings(d.get("additional_context")),
+        )
 
 
 @dataclass
@@ -564,10 +569,9 @@ class PostToolUseOutcome(Outcome):
     block_reason: Optional[str] = None
     additional_context: List[str] = field(default_factory=list)
 
-    def _fill(self, d: Dict[str, JSON]) -> None:
-        super()._fill(d)
-        self.block_reason = d.get("block_reason")
-        self.additional_context = list(d.get("additional_context") or ())
+    @classmethod
+    def from_json(cls, d: Dict[str, JSON]) -> "PostToolUseOutcome":
+        return cls(*_common(d), d.get("block_reason"), _strings(d.get("additional_context")))
 
 
 @dataclass
@@ -589,10 +593,10 @@ class PermissionRequestOutcome(Outcome):
 
     decision: Optional[PermissionDecision] = None
 
-    def _fill(self, d: Dict[str, JSON]) -> None:
-        super()._fill(d)
+    @classmethod
+    def from_json(cls, d: Dict[str, JSON]) -> "PermissionRequestOutcome":
         p = d.get("decision")
-        self.decision = (
+        decision = (
             None
             if not isinstance(p, dict)
             else PermissionDecision(
@@ -604,6 +608,7 @@ class PermissionRequestOutcome(Outcome):
                 p.get("message"),
             )
         )
+        return cls(*_common(d), decision)
 
 
 @dataclass
@@ -613,9 +618,9 @@ class StopOutcome(Outcome):
 
     block_reason: Optional[str] = None
 
-    def _fill(self, d: Dict[str, JSON]) -> None:
-        super()._fill(d)
-        self.block_reason = d.get("block_reason")
+    @classmethod
+    def from_json(cls, d: Dict[str, JSON]) -> "StopOutcome":
+        return cls(*_common(d), d.get("block_reason"))
 
 
 SubagentStopOutcome = StopOutcome
