@@ -326,6 +326,7 @@ def test_the_interpreter_exits_cleanly_with_runs_in_flight(workspace: Path) -> N
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+@pytest.mark.filterwarnings("ignore:This process .* is multi-threaded")
 def test_an_engine_used_in_a_forked_child_is_forked_error(make_engine: Any) -> None:
     engine = make_engine(claude("PreToolUse", "exit 0"))
     engine.pre_tool_use(tool_name="Bash")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import ctypes
+import os
 import threading
 import weakref
 from ctypes import byref, c_bool, c_uint64, c_void_p
@@ -404,7 +405,7 @@ class Engine:
         if on_callback_error is not None:
             self._sink.fn = on_callback_error
 
-    def set_transcript_path(self, path: Union[str, "Any", None]) -> None:
+    def set_transcript_path(self, path: Union[str, "os.PathLike[str]", None]) -> None:
         """Set (or clear, with None) the session transcript path given to hooks."""
         cpath = N.c_string(path, "transcript path")
         self._call(lambda ptr, err: N.hl_engine_set_transcript_path(ptr, cpath, err))
