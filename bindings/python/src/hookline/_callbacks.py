@@ -18,12 +18,11 @@ import asyncio
 import ctypes
 import inspect
 import itertools
-import json
 import threading
 from typing import Any, Callable, Dict, Optional, Tuple
 
 from . import _native as N
-from ._json import encode
+from ._json import decode, encode
 from ._errors import ClosedError, HooklineError, Status
 from ._types import HookResult, JsonReply
 
@@ -147,7 +146,7 @@ def _callback(user_data: Optional[int], context: Optional[int], length: int, rep
         return 1
     _tls.depth = getattr(_tls, "depth", 0) + 1
     try:
-        ctx = json.loads(ctypes.string_at(context, length))
+        ctx = decode(ctypes.string_at(context, length))
         _apply(handler.kind, reply, handler.fn(ctx))
         return 0
     except BaseException as e:  # noqa: B036 - nothing may unwind into C; a failure is non-zero

@@ -77,8 +77,11 @@ def _outcome(cls: Type[O], data: Optional[bytes]) -> O:
     d = decode(data) if data else {}
     if not isinstance(d, dict):
         raise HooklineError(Status.PANIC, f"the library returned an outcome that is not an object: {d!r}")
-    if data and len(_EMPTY_OUTCOMES) < _EMPTY_OUTCOMES_MAX and all(
-        v == [] or not isinstance(v, (list, dict)) for v in d.values()
+    if (
+        data
+        and not d.get("hooks")
+        and len(_EMPTY_OUTCOMES) < _EMPTY_OUTCOMES_MAX
+        and all(v == [] or not isinstance(v, (list, dict)) for v in d.values())
     ):
         _EMPTY_OUTCOMES[data] = dict(d)
     return cast(O, cls.from_json(d))

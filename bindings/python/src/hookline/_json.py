@@ -34,5 +34,9 @@ def encode(value: Any, what: str) -> bytes:
         raise InvalidArgumentError(Status.INVALID_ARGUMENT, f"{what} is not JSON: {e}") from None
 
 
+_decode = json.JSONDecoder().decode
+
+
 def decode(data: bytes) -> Any:
-    return json.loads(data)
+    """JSON text from the library (always UTF-8: decoding it first skips json's encoding sniffing)."""
+    return _decode(data.decode("utf-8", "replace"))
