@@ -277,16 +277,11 @@ impl HooksConfig {
     /// the module documentation).
     pub fn from_json_value(v: &Value) -> Result<Self> {
         let Value::Object(top) = v else {
-            return Err(cfg_err(format!(
-                "hooks configuration must be a JSON object, got {}",
-                type_name(v)
-            )));
+            return Err(cfg_err(format!("hooks configuration must be a JSON object, got {}", type_name(v))));
         };
         if let Some(lifecycle) = top.get("lifecycle") {
             if top.contains_key("hooks") {
-                return Err(cfg_err(
-                    "hooks configuration has both `lifecycle` and `hooks` at the top level; use one",
-                ));
+                return Err(cfg_err("hooks configuration has both `lifecycle` and `hooks` at the top level; use one"));
             }
             reject_pascal_keys(top)?;
             return Self::from_lifecycle(lifecycle, "lifecycle");
@@ -333,9 +328,7 @@ impl HooksConfig {
             None => None,
         };
         match (nested, top.get("lifecycle")) {
-            (Some(_), Some(_)) => Err(cfg_err(
-                "hooks TOML has both [hooks.lifecycle] and [lifecycle]; use one",
-            )),
+            (Some(_), Some(_)) => Err(cfg_err("hooks TOML has both [hooks.lifecycle] and [lifecycle]; use one")),
             (Some(l), None) => Self::from_lifecycle(l, "hooks.lifecycle"),
             (None, Some(l)) => Self::from_lifecycle(l, "lifecycle"),
             (None, None) => Ok(Self::empty()),
@@ -418,10 +411,7 @@ impl HooksConfig {
     /// VT Code dialect: the value of `lifecycle` (found at `where_`).
     fn from_lifecycle(lifecycle: &Value, where_: &str) -> Result<Self> {
         let Value::Object(obj) = lifecycle else {
-            return Err(cfg_err(format!(
-                "{where_} must be an object, got {}",
-                type_name(lifecycle)
-            )));
+            return Err(cfg_err(format!("{where_} must be an object, got {}", type_name(lifecycle))));
         };
         if let Some(k) = obj.keys().find(|k| HookEvent::from_name(k).is_some()) {
             return Err(cfg_err(format!(
@@ -434,10 +424,7 @@ impl HooksConfig {
         for (key, value) in obj {
             if key == "quiet_success_output" {
                 cfg.quiet_success_output = value.as_bool().ok_or_else(|| {
-                    cfg_err(format!(
-                        "hooks.quiet_success_output must be a boolean, got {}",
-                        type_name(value)
-                    ))
+                    cfg_err(format!("hooks.quiet_success_output must be a boolean, got {}", type_name(value)))
                 })?;
             } else if HookEvent::from_key(key).is_none() && !STOP_ALIASES.contains(&key.as_str()) {
                 crate::hl_warn!("ignoring unknown key `{key}` in the hooks configuration");
@@ -510,11 +497,7 @@ fn parse_groups(dialect: Dialect, key: &str, v: &Value) -> Result<Vec<HookGroup>
     let Value::Array(items) = v else {
         return Err(cfg_err(format!("hooks.{key} must be an array, got {}", type_name(v))));
     };
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, g)| parse_group(dialect, &format!("hooks.{key}[{i}]"), g))
-        .collect()
+    items.iter().enumerate().map(|(i, g)| parse_group(dialect, &format!("hooks.{key}[{i}]"), g)).collect()
 }
 
 fn parse_group(dialect: Dialect, path: &str, v: &Value) -> Result<HookGroup> {
@@ -524,44 +507,26 @@ fn parse_group(dialect: Dialect, path: &str, v: &Value) -> Result<HookGroup> {
     let matcher_raw = match obj.get("matcher") {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) => Some(s.clone()),
-        Some(other) => {
-            return Err(cfg_err(format!(
-                "{path}.matcher must be a string, got {}",
-                type_name(other)
-            )))
-        }
+        Some(other) => return Err(cfg_err(format!("{path}.matcher must be a string, got {}", type_name(other)))),
     };
     let matcher = Matcher::for_dialect(dialect, matcher_raw.as_deref())
         .map_err(|e| cfg_err(format!("Invalid matcher in {path}: {e}")))?;
     let hooks = match obj.get("hooks") {
         None | Some(Value::Null) => {
-            return Err(cfg_err(format!(
-                "{path} must define at least one hook command in `hooks`"
-            )))
+            return Err(cfg_err(format!("{path} must define at least one hook command in `hooks`")))
         }
         Some(Value::Array(a)) if a.is_empty() => {
-            return Err(cfg_err(format!(
-                "{path} must define at least one hook command in `hooks`"
-            )))
+            return Err(cfg_err(format!("{path} must define at least one hook command in `hooks`")))
         }
         Some(Value::Array(a)) => a,
-        Some(other) => {
-            return Err(cfg_err(format!(
-                "{path}.hooks must be an array, got {}",
-                type_name(other)
-            )))
-        }
+        Some(other) => return Err(cfg_err(format!("{path}.hooks must be an array, got {}", type_name(other)))),
     };
     let hooks = hooks
         .iter()
         .enumerate()
         .map(|(j, h)| parse_hook(dialect, &format!("{path}.hooks[{j}]"), h))
         .collect::<Result<Vec<_>>>()?;
-    Ok(HookGroup {
-        matcher_raw,
-        matcher,
-        hooks,
-    })
+    Ok(HookGroup { matcher_raw, matcher, hooks })
 }
 
 fn parse_hook(dialect: Dialect, path: &str, v: &Value) -> Result<CommandHook> {
@@ -572,26 +537,14 @@ fn parse_hook(dialect: Dialect, path: &str, v: &Value) -> Result<CommandHook> {
         None => {}
         Some(Value::String(t)) if t == "command" => {}
         Some(Value::String(t)) => {
-            return Err(cfg_err(format!(
-                "{path} has unsupported type \"{t}\" (only \"command\" is supported)"
-            )))
+            return Err(cfg_err(format!("{path} has unsupported type \"{t}\" (only \"command\" is supported)")))
         }
-        Some(other) => {
-            return Err(cfg_err(format!(
-                "{path}.type must be a string, got {}",
-                type_name(other)
-            )))
-        }
+        Some(other) => return Err(cfg_err(format!("{path}.type must be a string, got {}", type_name(other)))),
     }
     let command = match obj.get("command") {
         Some(Value::String(c)) if !c.trim().is_empty() => c.clone(),
         None | Some(Value::String(_)) => return Err(cfg_err(format!("{path} must specify a command"))),
-        Some(other) => {
-            return Err(cfg_err(format!(
-                "{path}.command must be a string, got {}",
-                type_name(other)
-            )))
-        }
+        Some(other) => return Err(cfg_err(format!("{path}.command must be a string, got {}", type_name(other)))),
     };
     let timeout_key = match dialect {
         Dialect::VtCode => "timeout_seconds",
@@ -601,11 +554,7 @@ fn parse_hook(dialect: Dialect, path: &str, v: &Value) -> Result<CommandHook> {
         None => None,
         Some(t) => match t.as_u64() {
             Some(n) if n > 0 => Some(n),
-            _ => {
-                return Err(cfg_err(format!(
-                    "{path}.{timeout_key} must be a positive integer, got {t}"
-                )))
-            }
+            _ => return Err(cfg_err(format!("{path}.{timeout_key} must be a positive integer, got {t}"))),
         },
     };
     let profile = Profile::of(dialect);

@@ -49,11 +49,11 @@ pub use gate::trust;
 pub mod ffi;
 
 pub use callback::{CallResult, HostCallback, Rejected, Reply, SharedCallback};
-pub use error::{Error, Result, Status};
 pub use engine::{EngineOptions, HooksSource, LifecycleHookEngine};
+pub use error::{Error, Result, Status};
 pub use event::HookEvent;
-pub use registry::{HookCallback, HookEntry, HookPoint, HookResult, Hooks};
 pub use payload::{CompactionMode, CompactionTrigger, SessionEndReason, SessionStartTrigger};
+pub use registry::{HookCallback, HookEntry, HookPoint, HookResult, Hooks};
 
 /// The README's Rust examples, compiled and run as doctests.
 #[cfg(doctest)]

@@ -64,10 +64,7 @@ fn compile(pattern: &str) -> Result<regex::Regex, regex::Error> {
             pattern.len()
         )));
     }
-    regex::RegexBuilder::new(pattern)
-        .size_limit(MAX_COMPILED_BYTES)
-        .dfa_size_limit(MAX_COMPILED_BYTES)
-        .build()
+    regex::RegexBuilder::new(pattern).size_limit(MAX_COMPILED_BYTES).dfa_size_limit(MAX_COMPILED_BYTES).build()
 }
 
 impl Matcher {
@@ -95,16 +92,9 @@ impl Matcher {
         if p.is_empty() || p == "*" {
             return Ok(Matcher::All);
         }
-        let is_name_list = p
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | ' ' | ',' | '|'));
+        let is_name_list = p.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | ' ' | ',' | '|'));
         if is_name_list {
-            let names = p
-                .split(['|', ','])
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(str::to_owned)
-                .collect();
+            let names = p.split(['|', ',']).map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned).collect();
             return Ok(Matcher::Names(names));
         }
         Ok(Matcher::Regex(compile(p)?))
@@ -359,10 +349,7 @@ mod tests {
     #[test]
     fn missing_subject_field_is_the_empty_string() {
         let input = json!({});
-        assert_eq!(
-            match_subject(HookEvent::PreToolUse, Dialect::VtCode, &input, "startup"),
-            Some("")
-        );
+        assert_eq!(match_subject(HookEvent::PreToolUse, Dialect::VtCode, &input, "startup"), Some(""));
         assert!(!vt("Bash").matches(""));
     }
 }

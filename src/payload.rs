@@ -9,8 +9,8 @@ use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
 use crate::event::HookEvent;
-use crate::runner::Environment;
 pub use crate::profile::InputRules;
+use crate::runner::Environment;
 
 macro_rules! wire_enum {
     ($(#[$m:meta])* $name:ident { $($variant:ident => $wire:literal),* $(,)? }) => {
@@ -94,11 +94,9 @@ fn fields(event: HookEvent) -> &'static [(&'static str, Kind, bool)] {
             ("transcript_path", StrOrNull, false),
         ],
         HookEvent::UserPromptSubmit => &[("turn_id", Str, true), ("prompt", Str, true)],
-        HookEvent::PreToolUse => &[
-            ("tool_name", Str, true),
-            ("tool_input", ObjectOrNull, false),
-            ("tool_call_id", StrOrNull, false),
-        ],
+        HookEvent::PreToolUse => {
+            &[("tool_name", Str, true), ("tool_input", ObjectOrNull, false), ("tool_call_id", StrOrNull, false)]
+        }
         HookEvent::PostToolUse => &[
             ("tool_name", Str, true),
             ("tool_input", ObjectOrNull, false),
@@ -401,9 +399,7 @@ mod tests {
         assert!(validate_input(HookEvent::PreToolUse, &json!({"tool_name":"Bash","tool_input":[1]})).is_err());
         assert!(validate_input(HookEvent::PreToolUse, &json!({"tool_name":"Bash","tool_input":null})).is_ok());
         // Every optional field takes null for "absent", permission_suggestions too.
-        let request = |suggestions: Value| {
-            json!({"tool_name":"Bash","permission_request":{},"permission_suggestions":suggestions})
-        };
+        let request = |suggestions: Value| json!({"tool_name":"Bash","permission_request":{},"permission_suggestions":suggestions});
         assert!(validate_input(HookEvent::PermissionRequest, &request(Value::Null)).is_ok());
         assert!(validate_input(HookEvent::PermissionRequest, &request(json!([{"type":"addRules"}]))).is_ok());
         let e = validate_input(HookEvent::PermissionRequest, &request(json!("x"))).unwrap_err();
@@ -431,7 +427,8 @@ mod tests {
 
     #[test]
     fn payload_carries_engine_fields_and_passes_extras_through() {
-        let facts = SessionFacts { session_id: "s-1", cwd: "/ws", transcript_path: None, trigger: SessionStartTrigger::Resume };
+        let facts =
+            SessionFacts { session_id: "s-1", cwd: "/ws", transcript_path: None, trigger: SessionStartTrigger::Resume };
         let input = json!({"tool_name":"Bash","tool_input":{"command":"ls"},"tool_call_id":"c1","permission_mode":"default","session_id":"evil"});
         let p = build_payload(HookEvent::PreToolUse, &facts, input.as_object().unwrap(), None);
         assert_eq!(p["session_id"], "s-1");

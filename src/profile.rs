@@ -203,11 +203,7 @@ use BlockFields as BF;
 use Exit2Reason as R;
 use HookMessageLevel::{Error, Warning};
 
-const fn rules(
-    run_order: RunOrder,
-    exit2: Exit2,
-    failure_level: HookMessageLevel,
-) -> EventRules {
+const fn rules(run_order: RunOrder, exit2: Exit2, failure_level: HookMessageLevel) -> EventRules {
     EventRules {
         run_order,
         precedence: Precedence::FirstAllowOrDeny,
@@ -321,11 +317,7 @@ mod tests {
     #[test]
     fn vt_code_decision_events_are_exactly_the_sequential_ones() {
         for event in HookEvent::ALL {
-            assert_eq!(
-                VT_CODE.rules(event).run_order == RunOrder::Sequential,
-                event.is_decision_event(),
-                "{event}"
-            );
+            assert_eq!(VT_CODE.rules(event).run_order == RunOrder::Sequential, event.is_decision_event(), "{event}");
         }
     }
 

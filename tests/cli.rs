@@ -194,7 +194,8 @@ fn run_claude_format_speaks_the_claude_code_hook_protocol() {
         &json!({"PreToolUse": [{"matcher": "Read", "hooks": [{"command":
             "echo '{\"hookSpecificOutput\":{\"permissionDecision\":\"allow\",\"permissionDecisionReason\":\"reads are fine\"}}'"}]}]}),
     );
-    let input = r#"{"session_id":"abc","tool_name":"Read","tool_input":{"file_path":"x"},"hook_event_name":"PreToolUse"}"#;
+    let input =
+        r#"{"session_id":"abc","tool_name":"Read","tool_input":{"file_path":"x"},"hook_event_name":"PreToolUse"}"#;
     let r = sb.run_stdin(&["run", "PreToolUse", "-c", s(&cfg), "--input", "-", "--format", "claude"], input);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let o = r.json();
@@ -215,7 +216,10 @@ fn run_uses_the_payload_session_id() {
         "sid.json",
         &json!({"SessionStart": [{"hooks": [{"command": "cat >/dev/null; echo \"sid=$HOOKLINE_SESSION_ID\""}]}]}),
     );
-    let r = sb.run_stdin(&["run", "SessionStart", "-c", s(&cfg), "--input", "-", "--format", "json"], r#"{"session_id":"from-payload"}"#);
+    let r = sb.run_stdin(
+        &["run", "SessionStart", "-c", s(&cfg), "--input", "-", "--format", "json"],
+        r#"{"session_id":"from-payload"}"#,
+    );
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(r.json()["additional_context"], json!(["sid=from-payload"]));
 }
@@ -344,7 +348,8 @@ fn check_error_exits_1_with_the_entry_path() {
     assert_eq!(r.code, 1);
     assert!(r.stdout.contains("hooks.Stop[0] must define at least one hook command"), "{}", r.stdout);
     assert!(r.stdout.contains("hooks.json: ok"), "the good file is still reported: {}", r.stdout);
-    let vt = sb.write("bad.toml", "[hooks.lifecycle]\npre_tool_use = [{ matcher = \"(\", hooks = [{ command = \"x\" }] }]\n");
+    let vt = sb
+        .write("bad.toml", "[hooks.lifecycle]\npre_tool_use = [{ matcher = \"(\", hooks = [{ command = \"x\" }] }]\n");
     let r = sb.run(&["check", s(&vt)]);
     assert_eq!(r.code, 1);
     assert!(r.stdout.contains("Invalid matcher in hooks.pre_tool_use[0]"), "{}", r.stdout);
@@ -413,7 +418,19 @@ fn explain_says_what_would_run_without_running_anything() {
     assert!(!marker.exists(), "explain ran a hook");
 
     let r = sb.run_stdin(
-        &["explain", "PreToolUse", "-c", s(&cfg), "--input", "-", "--gated", "--store", s(&sb.path().join("t.json")), "--format", "json"],
+        &[
+            "explain",
+            "PreToolUse",
+            "-c",
+            s(&cfg),
+            "--input",
+            "-",
+            "--gated",
+            "--store",
+            s(&sb.path().join("t.json")),
+            "--format",
+            "json",
+        ],
         r#"{"tool_name":"Bash"}"#,
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
@@ -428,8 +445,12 @@ fn explain_says_what_would_run_without_running_anything() {
 #[test]
 fn explain_uses_the_vtcode_anchored_rule() {
     let sb = Sandbox::new();
-    let cfg = sb.write("vt.toml", "[hooks.lifecycle]\npre_tool_use = [{ matcher = \"Edit\", hooks = [{ command = \"true\" }] }]\n");
-    let r = sb.run_stdin(&["explain", "pre_tool_use", "-c", s(&cfg), "--input", "-"], r#"{"tool_name":"NotebookEdit"}"#);
+    let cfg = sb.write(
+        "vt.toml",
+        "[hooks.lifecycle]\npre_tool_use = [{ matcher = \"Edit\", hooks = [{ command = \"true\" }] }]\n",
+    );
+    let r =
+        sb.run_stdin(&["explain", "pre_tool_use", "-c", s(&cfg), "--input", "-"], r#"{"tool_name":"NotebookEdit"}"#);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("VT Code regex, anchored: ^(?:Edit)$"), "{}", r.stdout);
     assert!(r.stdout.contains("0 would run"), "{}", r.stdout);
@@ -462,7 +483,12 @@ fn test_reports_each_case_and_fails_on_any_failure() {
     assert!(t.contains("PASS rm is denied"), "{t}");
     assert!(t.contains("PASS ls gets context"), "{t}");
     assert!(t.contains("PASS bad input is an expected error"), "{t}");
-    assert!(t.contains("FAIL wrong on purpose: expected decision \"allow\", got \"continue\"; expected blocked true, got false"), "{t}");
+    assert!(
+        t.contains(
+            "FAIL wrong on purpose: expected decision \"allow\", got \"continue\"; expected blocked true, got false"
+        ),
+        "{t}"
+    );
     assert!(t.trim_end().ends_with("3 passed, 1 failed"), "{t}");
 
     let r = sb.run(&["--quiet", "test", s(&cases)]);
@@ -523,7 +549,10 @@ fn digest_matches_the_documented_example() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     let o = r.json();
     assert_eq!(o["digest"], "dab52b17fd76003bdb76b274ea78a3c98e23aee6eadbe388d34d5d946751bc89");
-    assert_eq!(o["previews"], json!([{"event": "pre_tool_use", "matcher": "Bash", "command": "./check.sh", "timeout_seconds": 10}]));
+    assert_eq!(
+        o["previews"],
+        json!([{"event": "pre_tool_use", "matcher": "Bash", "command": "./check.sh", "timeout_seconds": 10}])
+    );
     let r = sb.run(&["digest", "-c", s(&cfg)]);
     assert!(r.stdout.starts_with("digest dab52b17"), "{}", r.stdout);
     assert!(r.stdout.contains("pre_tool_use [Bash]: ./check.sh (timeout 10s)"), "{}", r.stdout);

@@ -124,9 +124,8 @@ pub(crate) fn rules_of(profile: &'static Profile, event: &RunEvent) -> &'static 
 pub(super) fn empty_outcome_json(profile: &'static Profile, event: HookEvent) -> &'static str {
     static EMPTY: std::sync::OnceLock<[Vec<String>; 2]> = std::sync::OnceLock::new();
     let all = EMPTY.get_or_init(|| {
-        [&VT_CODE, &CLAUDE].map(|p| {
-            HookEvent::ALL.iter().map(|e| empty_outcome(p, &RunEvent::Known(*e)).to_json_string()).collect()
-        })
+        [&VT_CODE, &CLAUDE]
+            .map(|p| HookEvent::ALL.iter().map(|e| empty_outcome(p, &RunEvent::Known(*e)).to_json_string()).collect())
     });
     let which = if std::ptr::eq(profile, &CLAUDE) { 1 } else { 0 };
     &all[which][event.index()]
@@ -480,7 +479,10 @@ impl RunCtx<'_> {
         // command set this run is executing. Commands of trusted sources are
         // not part of it and always run.
         if !hook.trusted && !self.engine.approval().allows(&self.setup.commands) {
-            return Ok(Executed::NotApproved { command: hook.command.clone(), status_message: hook.status_message.clone() });
+            return Ok(Executed::NotApproved {
+                command: hook.command.clone(),
+                status_message: hook.status_message.clone(),
+            });
         }
         self.check_cancelled()?;
         let started = Instant::now();

@@ -43,8 +43,8 @@ use crate::matcher::Matcher;
 use crate::payload::SessionStartTrigger;
 use crate::runtime::ForkGuard;
 
-pub use options::{EngineOptions, HookSourceOption, HooksSource, DEFAULT_MAX_OUTPUT_BYTES};
 use options::Setup;
+pub use options::{EngineOptions, HookSourceOption, HooksSource, DEFAULT_MAX_OUTPUT_BYTES};
 use plan::CallbackHook;
 
 /// Everything the clones of one engine share.
@@ -245,7 +245,13 @@ impl LifecycleHookEngine {
     /// `"*"` match all). An existing (event, name) is replaced in place.
     /// On failure the callback is dropped; see
     /// [`try_add_callback_hook`](Self::try_add_callback_hook) to get it back.
-    pub fn add_callback_hook(&self, event: HookEvent, matcher: Option<&str>, name: &str, callback: SharedCallback) -> Result<()> {
+    pub fn add_callback_hook(
+        &self,
+        event: HookEvent,
+        matcher: Option<&str>,
+        name: &str,
+        callback: SharedCallback,
+    ) -> Result<()> {
         let (matcher, name) = self.check_callback_hook(matcher, name)?;
         self.insert_callback_hook(CallbackHook { event, name, matcher, callback });
         Ok(())

@@ -52,7 +52,10 @@ impl HooksSource {
             HooksSource::Sources(sources) => {
                 let mut configs = Vec::with_capacity(sources.len());
                 for (i, source) in sources.iter().enumerate() {
-                    let config = source.hooks.load().map_err(|e| Error::new(e.status, format!("hook_sources[{i}]: {}", e.message)))?;
+                    let config = source
+                        .hooks
+                        .load()
+                        .map_err(|e| Error::new(e.status, format!("hook_sources[{i}]: {}", e.message)))?;
                     configs.push((config, source.trusted, source.plugin_root.clone()));
                 }
                 HooksConfig::merge(configs)
@@ -92,14 +95,18 @@ fn one_source(obj: &serde_json::Map<String, Value>, prefix: &str) -> Result<Opti
 /// Option `hook_sources`: an array of `{"hooks"|"hooks_toml"|"hooks_file": …,
 /// "trusted": bool, "plugin_root": str|null}`.
 fn parse_sources(v: &Value) -> Result<Vec<HookSourceOption>> {
-    let items = v.as_array().ok_or_else(|| Error::invalid_argument("option `hook_sources` must be an array of objects"))?;
+    let items =
+        v.as_array().ok_or_else(|| Error::invalid_argument("option `hook_sources` must be an array of objects"))?;
     let mut out = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
         let prefix = format!("hook_sources[{i}].");
         let obj = item
             .as_object()
             .ok_or_else(|| Error::invalid_argument(format!("option `hook_sources[{i}]` must be an object")))?;
-        if let Some(k) = obj.keys().find(|k| !matches!(k.as_str(), "hooks" | "hooks_toml" | "hooks_file" | "trusted" | "plugin_root")) {
+        if let Some(k) = obj
+            .keys()
+            .find(|k| !matches!(k.as_str(), "hooks" | "hooks_toml" | "hooks_file" | "trusted" | "plugin_root"))
+        {
             return Err(Error::invalid_argument(format!("unknown option `{prefix}{k}`")));
         }
         let hooks = one_source(obj, &prefix)?.ok_or_else(|| {
@@ -248,7 +255,10 @@ pub(crate) struct Setup {
 impl Setup {
     pub(crate) fn build(options: &EngineOptions, config: Option<HooksConfig>) -> Result<Setup> {
         let meta = std::fs::metadata(&options.workspace).map_err(|e| {
-            Error::invalid_argument(format!("option `workspace` ({}) is not an existing directory: {e}", options.workspace.display()))
+            Error::invalid_argument(format!(
+                "option `workspace` ({}) is not an existing directory: {e}",
+                options.workspace.display()
+            ))
         })?;
         if !meta.is_dir() {
             return Err(Error::invalid_argument(format!(

@@ -178,12 +178,19 @@ mod tests {
                 callback,
             }),
         ];
-        let edit = Plan::new(&setup, &callbacks, &RunEvent::Known(HookEvent::PreToolUse), &json!({"tool_name": "Edit"}));
+        let edit =
+            Plan::new(&setup, &callbacks, &RunEvent::Known(HookEvent::PreToolUse), &json!({"tool_name": "Edit"}));
         assert_eq!(names(&edit), ["command:a", "command:b", "callback:edits"]);
         // VT Code matchers are anchored, Claude regexes are not.
-        let notebook = Plan::new(&setup, &callbacks, &RunEvent::Known(HookEvent::PreToolUse), &json!({"tool_name": "NotebookEdit"}));
+        let notebook = Plan::new(
+            &setup,
+            &callbacks,
+            &RunEvent::Known(HookEvent::PreToolUse),
+            &json!({"tool_name": "NotebookEdit"}),
+        );
         assert_eq!(names(&notebook), ["callback:edits"]);
-        let none = Plan::new(&setup, &callbacks, &RunEvent::Known(HookEvent::PreToolUse), &json!({"tool_name": "Bash"}));
+        let none =
+            Plan::new(&setup, &callbacks, &RunEvent::Known(HookEvent::PreToolUse), &json!({"tool_name": "Bash"}));
         assert!(none.is_empty());
     }
 }

@@ -384,7 +384,13 @@ impl LifecycleHookEngine {
     /// like an asynchronous run (closing the engine kills and waits for
     /// them), with the run's original input; what they produce waits for
     /// the engine's next outcome. Their decisions are ignored.
-    pub(crate) fn start_background(&self, setup: &Arc<Setup>, event: &RunEvent, input: &Map<String, serde_json::Value>, hooks: &[&CommandHook]) {
+    pub(crate) fn start_background(
+        &self,
+        setup: &Arc<Setup>,
+        event: &RunEvent,
+        input: &Map<String, serde_json::Value>,
+        hooks: &[&CommandHook],
+    ) {
         let token = match CancelToken::new() {
             Ok(t) => t,
             Err(e) => {
@@ -435,7 +441,14 @@ impl LifecycleHookEngine {
         }
     }
 
-    fn run_background(&self, setup: &Setup, event: &RunEvent, input: &Map<String, serde_json::Value>, hooks: &[CommandHook], token: &CancelToken) -> Option<(Vec<HookMessage>, Vec<String>)> {
+    fn run_background(
+        &self,
+        setup: &Setup,
+        event: &RunEvent,
+        input: &Map<String, serde_json::Value>,
+        hooks: &[CommandHook],
+        token: &CancelToken,
+    ) -> Option<(Vec<HookMessage>, Vec<String>)> {
         let transcript = self.transcript_path_arc();
         let facts = SessionFacts {
             session_id: &setup.session_id,

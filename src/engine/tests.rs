@@ -112,7 +112,12 @@ fn refused_callback_hook_registration_hands_the_callback_back() {
     }
     e.close();
     let rejected = e
-        .try_add_callback_hook(HookEvent::PreToolUse, None, "late", Tracked { on_call: || {}, released: Arc::default() })
+        .try_add_callback_hook(
+            HookEvent::PreToolUse,
+            None,
+            "late",
+            Tracked { on_call: || {}, released: Arc::default() },
+        )
         .expect_err("closed");
     assert_eq!(rejected.error.status, Status::Closed);
 }
@@ -127,9 +132,12 @@ fn blocking_run_on_a_hookline_thread_is_wrong_thread() {
     let tx = std::sync::Mutex::new(tx);
     let cb = Tracked {
         on_call: move || {
-            let r = inner.get().expect("engine set").run_blocking(HookEvent::Notification, &json!({
-                "notification_type": "n", "title": "t", "message": "m"
-            }));
+            let r = inner.get().expect("engine set").run_blocking(
+                HookEvent::Notification,
+                &json!({
+                    "notification_type": "n", "title": "t", "message": "m"
+                }),
+            );
             let _ = tx.lock().unwrap().send(r.map(|_| ()).map_err(|e| e.status));
         },
         released: Arc::default(),

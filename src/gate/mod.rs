@@ -128,17 +128,11 @@ mod tests {
             command: "./check.sh".into(),
             timeout_seconds: Some(10),
         };
-        assert_eq!(
-            digest_of_previews(&[p]),
-            "dab52b17fd76003bdb76b274ea78a3c98e23aee6eadbe388d34d5d946751bc89"
-        );
+        assert_eq!(digest_of_previews(&[p]), "dab52b17fd76003bdb76b274ea78a3c98e23aee6eadbe388d34d5d946751bc89");
     }
 
     #[test]
     fn no_commands_digest_is_sha256_of_empty_string() {
-        assert_eq!(
-            digest_of_previews(&[]),
-            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
-        );
+        assert_eq!(digest_of_previews(&[]), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
     }
 }

@@ -56,9 +56,9 @@ use crate::hl_debug;
 use crate::profile::{EventRules, Exit2, OnFailure, Profile, RunOrder, ToolInputFlow, VT_CODE};
 
 pub use outcome::{
-    CommonOutcome, HookFailure, HookKind, HookMessage, HookMessageLevel, HookOutcome, HookReport,
-    PermissionBehavior, PermissionDecision, PermissionRequestHookOutcome, PermissionScope, PostToolHookOutcome,
-    PreToolHookDecision, PreToolHookOutcome, SessionStartHookOutcome, StopHookOutcome, UserPromptHookOutcome,
+    CommonOutcome, HookFailure, HookKind, HookMessage, HookMessageLevel, HookOutcome, HookReport, PermissionBehavior,
+    PermissionDecision, PermissionRequestHookOutcome, PermissionScope, PostToolHookOutcome, PreToolHookDecision,
+    PreToolHookOutcome, SessionStartHookOutcome, StopHookOutcome, UserPromptHookOutcome,
 };
 
 /// What one hook produced, as interpretation sees it.
@@ -116,7 +116,8 @@ impl HookExecution {
 
 /// What `hl_reply_allow` reads as on PreToolUse: the stdout of a command
 /// hook that allows.
-const ALLOW_REPLY_STDOUT: &str = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#;
+const ALLOW_REPLY_STDOUT: &str =
+    r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#;
 
 /// Why a hook's exit status can be unknown: the process was reaped by
 /// someone else (the host ignores SIGCHLD, so the kernel reaps children, or
@@ -714,9 +715,7 @@ impl EventInterpreter {
             Rules::PermissionRequest(r) => HookOutcome::PermissionRequest(r.finish(common)),
             // In a profile where nothing blocks them, SubagentStop and
             // PreCompact are observers and their outcome has only the common fields.
-            Rules::Stop(_) if rules.block_fields == crate::profile::BlockFields::None => {
-                HookOutcome::Other(common)
-            }
+            Rules::Stop(_) if rules.block_fields == crate::profile::BlockFields::None => HookOutcome::Other(common),
             Rules::Stop(r) => match self.event {
                 Some(HookEvent::SubagentStop) => HookOutcome::SubagentStop(r.finish(common)),
                 Some(HookEvent::PreCompact) => HookOutcome::PreCompact(r.finish(common)),

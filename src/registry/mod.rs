@@ -54,13 +54,13 @@ mod context;
 mod point;
 mod run;
 
+use context::canonicalize;
 pub use context::{
     CompactionContext, InteractionContext, OnCompactionContext, OnInteractionContext, OnSessionEndContext,
     OnSessionStartContext, OnToolErrorContext, PostToolCallContext, PostTurnContext, PreToolCallDecideContext,
     PreTurnContext, SessionContext, SessionInfo, ToolCallContext, ToolErrorContext, ToolResultContext,
 };
 pub use point::HookPoint;
-use context::canonicalize;
 use run::Ctx;
 
 /// A decision, returned by decide
@@ -439,10 +439,7 @@ impl Hooks {
                 drop(entry);
                 Ok(())
             }
-            None => Err(Error::not_found(format!(
-                "no hook named '{name}' is registered at {}",
-                point.label()
-            ))),
+            None => Err(Error::not_found(format!("no hook named '{name}' is registered at {}", point.label()))),
         }
     }
 
@@ -693,7 +690,9 @@ mod tests {
         assert!(hooks.try_register_json(HookPoint::PostTurn, "slow", cb).is_ok());
         let runner = {
             let hooks = hooks.clone();
-            std::thread::spawn(move || hooks.run_json(HookPoint::PostTurn, &serde_json::json!({"response_text": "r", "turn_number": 1})))
+            std::thread::spawn(move || {
+                hooks.run_json(HookPoint::PostTurn, &serde_json::json!({"response_text": "r", "turn_number": 1}))
+            })
         };
         entered_rx.recv_timeout(DEADLINE).expect("the callback started");
         let closer = {

@@ -42,30 +42,77 @@ pub struct CheckArgs {
 
 /// Claude Code's built-in tool names.
 pub const CLAUDE_TOOLS: &[&str] = &[
-    "Bash", "Edit", "Write", "Read", "Glob", "Grep", "MultiEdit", "NotebookEdit", "NotebookRead", "WebFetch",
-    "WebSearch", "Task", "Agent", "TodoWrite", "LS", "ExitPlanMode", "BashOutput", "KillShell", "SlashCommand",
+    "Bash",
+    "Edit",
+    "Write",
+    "Read",
+    "Glob",
+    "Grep",
+    "MultiEdit",
+    "NotebookEdit",
+    "NotebookRead",
+    "WebFetch",
+    "WebSearch",
+    "Task",
+    "Agent",
+    "TodoWrite",
+    "LS",
+    "ExitPlanMode",
+    "BashOutput",
+    "KillShell",
+    "SlashCommand",
     "Skill",
 ];
 
 /// VT Code's tool names (current and legacy).
 pub const VTCODE_TOOLS: &[&str] = &[
-    "unified_exec", "unified_file", "unified_search", "read_file", "write_file", "edit_file", "create_file",
-    "delete_file", "move_file", "copy_file", "search_replace", "apply_patch", "list_files", "grep_file",
-    "run_pty_cmd", "run_terminal_cmd", "exec_pty_cmd", "create_pty_session", "list_pty_sessions",
-    "close_pty_session", "send_pty_input", "read_pty_session", "resize_pty_session", "execute_code", "shell",
-    "web_fetch", "fetch", "update_plan", "search_tools", "spawn_subagent", "get_errors", "list_skills",
-    "load_skill", "load_skill_resource", "ast_grep_search", "curl", "git_diff",
+    "unified_exec",
+    "unified_file",
+    "unified_search",
+    "read_file",
+    "write_file",
+    "edit_file",
+    "create_file",
+    "delete_file",
+    "move_file",
+    "copy_file",
+    "search_replace",
+    "apply_patch",
+    "list_files",
+    "grep_file",
+    "run_pty_cmd",
+    "run_terminal_cmd",
+    "exec_pty_cmd",
+    "create_pty_session",
+    "list_pty_sessions",
+    "close_pty_session",
+    "send_pty_input",
+    "read_pty_session",
+    "resize_pty_session",
+    "execute_code",
+    "shell",
+    "web_fetch",
+    "fetch",
+    "update_plan",
+    "search_tools",
+    "spawn_subagent",
+    "get_errors",
+    "list_skills",
+    "load_skill",
+    "load_skill_resource",
+    "ast_grep_search",
+    "curl",
+    "git_diff",
 ];
 
 const SHELL_WORDS: &[&str] = &[
-    "echo", "printf", "exit", "true", "false", "cat", "test", "[", ":", ".", "source", "cd", "export", "exec",
-    "eval", "if", "for", "while", "case", "until", "set", "read", "command", "time", "!", "{", "(", "then",
-    "do", "return", "trap", "wait", "ulimit", "umask", "unset", "shift", "local", "type",
+    "echo", "printf", "exit", "true", "false", "cat", "test", "[", ":", ".", "source", "cd", "export", "exec", "eval",
+    "if", "for", "while", "case", "until", "set", "read", "command", "time", "!", "{", "(", "then", "do", "return",
+    "trap", "wait", "ulimit", "umask", "unset", "shift", "local", "type",
 ];
 
-const INTERPRETERS: &[&str] = &[
-    "sh", "bash", "zsh", "dash", "ksh", "python", "python3", "node", "ruby", "perl", "deno", "bun", "php", "lua",
-];
+const INTERPRETERS: &[&str] =
+    &["sh", "bash", "zsh", "dash", "ksh", "python", "python3", "node", "ruby", "perl", "deno", "bun", "php", "lua"];
 
 struct Finding {
     error: bool,

@@ -356,9 +356,8 @@ pub fn verdict(outcome: &Value) -> Verdict {
     let denied = pre_tool.as_deref() == Some("deny")
         || permission.and_then(|d| d.get("behavior")).and_then(Value::as_str) == Some("deny");
     let stopped = outcome.get("continue").and_then(Value::as_bool) == Some(false);
-    let decided = denied
-        || outcome.get("allow_prompt").and_then(Value::as_bool) == Some(false)
-        || s("block_reason").is_some();
+    let decided =
+        denied || outcome.get("allow_prompt").and_then(Value::as_bool) == Some(false) || s("block_reason").is_some();
     let blocked = decided || stopped;
     let decision = if let Some(d) = pre_tool {
         d

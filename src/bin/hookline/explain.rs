@@ -122,7 +122,9 @@ pub fn plan(files: &[ConfigFile], event: &EventName, input: &Value, workspace: &
             for (i, g) in groups.iter().enumerate() {
                 let matcher_raw = g.get("matcher").and_then(Value::as_str).map(str::to_owned);
                 let (matched, rule) = match Matcher::for_dialect(dialect, matcher_raw.as_deref()) {
-                    Ok(m) => (m.matches_subject(subject.as_deref()), describe_rule(&m, dialect, matcher_raw.as_deref())),
+                    Ok(m) => {
+                        (m.matches_subject(subject.as_deref()), describe_rule(&m, dialect, matcher_raw.as_deref()))
+                    }
                     Err(e) => (false, format!("invalid matcher: {e}")),
                 };
                 let Some(Value::Array(hooks)) = g.get("hooks") else { continue };
@@ -271,13 +273,11 @@ pub fn main(out: &Out, a: ExplainArgs) -> CliResult {
             continue;
         }
         out.line(&format!("       matcher: {}", h.rule));
-        out.line(&format!(
-            "       tested:  {} -> {}",
-            h.subject,
-            if h.matcher_matched { "match" } else { "no match" }
-        ));
+        out.line(&format!("       tested:  {} -> {}", h.subject, if h.matcher_matched { "match" } else { "no match" }));
         match (&h.if_condition, &h.if_result) {
-            (Some(c), Some(Ok(b))) => out.line(&format!("       if:      {c} -> {}", if *b { "true" } else { "false" })),
+            (Some(c), Some(Ok(b))) => {
+                out.line(&format!("       if:      {c} -> {}", if *b { "true" } else { "false" }))
+            }
             (Some(c), Some(Err(e))) => out.line(&format!("       if:      {c} -> invalid: {e}")),
             (Some(c), None) => out.line(&format!("       if:      {c} (ignored in the VT Code dialect)")),
             _ => {}

@@ -93,10 +93,13 @@ The cases file format is described in docs/cli.md.")]
 hookline digest --workspace ~/src/project --format json")]
     Digest(trust::DigestArgs),
     /// List, approve and revoke persisted workspace approvals.
-    #[command(subcommand, after_help = "The trust store is the library's: --store FILE, else $HOOKLINE_TRUST_STORE, else\n\
+    #[command(
+        subcommand,
+        after_help = "The trust store is the library's: --store FILE, else $HOOKLINE_TRUST_STORE, else\n\
 $XDG_CONFIG_HOME/hookline/trust.json, else ~/.config/hookline/trust.json.\n\n\
 Examples:\n  hookline trust approve --config .claude/settings.json\n  hookline trust list\n  \
-hookline trust revoke")]
+hookline trust revoke"
+    )]
     Trust(trust::TrustCommand),
 }
 

@@ -175,7 +175,8 @@ fn num(v: &Value, k: &str) -> Option<f64> {
 /// The text summary: every configured hook of the event (matched or not),
 /// then the decision, reason, context and messages.
 fn print_summary(out: &Out, event: &str, planned: &[PlannedHook], outcome: &Value, v: &Verdict) {
-    let reports: Vec<&Value> = outcome.get("hooks").and_then(Value::as_array).map(|a| a.iter().collect()).unwrap_or_default();
+    let reports: Vec<&Value> =
+        outcome.get("hooks").and_then(Value::as_array).map(|a| a.iter().collect()).unwrap_or_default();
     let mut next = 0usize;
     let head = if v.blocked { out.red(&v.decision.to_uppercase()) } else { out.green(&v.decision) };
     out.line(&format!("{} {}", out.bold(event), head));

@@ -35,7 +35,9 @@ pub struct DigestArgs {
 #[derive(Subcommand)]
 pub enum TrustCommand {
     /// List the persisted approvals.
-    #[command(after_help = "Examples:\n  hookline trust list\n  hookline trust list --store ./trust.json --format json")]
+    #[command(
+        after_help = "Examples:\n  hookline trust list\n  hookline trust list --store ./trust.json --format json"
+    )]
     List(ListArgs),
     /// Approve the workspace's current commands (shows them first) and persist it.
     #[command(after_help = "Examples:\n  hookline trust approve --workspace ~/src/project\n  \
@@ -147,7 +149,10 @@ pub fn main(out: &Out, c: TrustCommand) -> CliResult {
                     .iter()
                     .map(|r| json!({"workspace": r.workspace, "digest": r.digest, "approved_at": r.approved_at}))
                     .collect();
-                out.line(&serde_json::to_string_pretty(&json!({"store": store.path(), "approvals": list})).unwrap_or_default());
+                out.line(
+                    &serde_json::to_string_pretty(&json!({"store": store.path(), "approvals": list}))
+                        .unwrap_or_default(),
+                );
                 return Ok(EXIT_OK);
             }
             if !out.quiet {
