@@ -1,7 +1,6 @@
 //! The `hookline` command, run as a built binary: every subcommand's exit
 //! statuses and output (text and JSON), cases files, check's errors and
 //! warnings, and the trust round trip against a temporary store.
-#![cfg(feature = "cli")]
 
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
@@ -333,7 +332,7 @@ fn run_gated_skips_unapproved_commands_until_trust_approve() {
 #[test]
 fn check_passes_the_demo_config() {
     let sb = Sandbox::new();
-    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo/hooks.json");
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/demo/hooks.json");
     let r = sb.run(&["check", s(&demo)]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("ok (13 commands, 0 warnings)"), "{}", r.stdout);
@@ -532,7 +531,7 @@ fn test_rejects_a_misspelled_expectation() {
 #[test]
 fn test_passes_the_demo_cases() {
     let sb = Sandbox::new();
-    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo/cases.json");
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/demo/cases.json");
     let r = sb.run(&["test", s(&demo)]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains(" passed, 0 failed"), "{}", r.stdout);
