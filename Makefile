@@ -39,8 +39,17 @@ setup-demo:
 demo: setup-demo lib
 	$(MAKE) -C examples/demo run
 
-test: setup lib test-rust test-cli test-header test-c test-c-sanitize test-posix-runner faults test-go test-node test-readme test-install test-package
+test: setup lib lint test-rust test-cli test-header test-c test-c-sanitize test-posix-runner faults test-go test-node test-readme test-install test-package
 	@echo "all test suites passed"
+
+# Lint gates: clippy on every target with warnings as errors, rustfmt, and
+# rustdoc with warnings as errors (broken intra-doc links fail).
+.PHONY: lint
+lint:
+	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
+	$(CARGO) fmt --all -- --check
+	RUSTDOCFLAGS=-Dwarnings $(CARGO) doc --workspace --no-deps --quiet
+	@echo "lint: clippy, rustfmt and rustdoc are clean"
 
 # The output is kept in build/logs: the fault summary reports from it.
 test-rust:
