@@ -24,6 +24,7 @@ pub const KNOWN_OPTION_KEYS: &[&str] = &[
     "hooks_toml",
     "hooks_file",
     "hook_sources",
+    "dialect",
     "transcript_path",
     "trust_store",
     "env",

@@ -1,9 +1,9 @@
 //! Hooks configuration parsing and validation (docs/protocol.md §2).
 
-use hookline::config::{Dialect, HooksConfig};
+use hookline::config::HooksConfig;
+use hookline::dialect::VTCODE;
 use hookline::gate::command_previews;
-use hookline::matcher::match_subject;
-use hookline::{HookEvent, Status};
+use hookline::{HookEvent, RunEvent, Status};
 use serde_json::{json, Value};
 
 fn parse(v: Value) -> HooksConfig {
@@ -31,7 +31,7 @@ fn toml_err(text: &str) -> String {
 }
 
 fn commands(cfg: &HooksConfig, event: HookEvent) -> Vec<String> {
-    cfg.groups(event).iter().flat_map(|g| g.hooks.iter().map(|h| h.command.clone())).collect()
+    cfg.groups(event).iter().flat_map(|g| g.hooks.iter().map(|h| h.label().to_owned())).collect()
 }
 
 fn assert_contains(haystack: &str, needle: &str) {
@@ -62,12 +62,12 @@ fn vtcode_lifecycle_json_is_parsed() {
         "pre_tool_use": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./check.sh", "timeout_seconds": 10}]}],
         "session_start": [{"hooks": [{"command": "echo hi"}]}]
     }}));
-    assert_eq!(c.dialect(), Dialect::VtCode);
+    assert_eq!(c.dialect().name(), "vtcode");
     assert!(c.quiet_success_output());
     assert_eq!(c.command_count(), 2);
     let g = &c.groups(HookEvent::PreToolUse)[0];
     assert_eq!(g.matcher_raw.as_deref(), Some("Bash"));
-    assert_eq!(g.hooks[0].command, "./check.sh");
+    assert_eq!(g.hooks[0].label(), "./check.sh");
     assert_eq!(g.hooks[0].timeout_seconds, Some(10));
     assert_eq!(g.hooks[0].timeout().as_secs(), 10);
     let s = &c.groups(HookEvent::SessionStart)[0];
@@ -82,7 +82,7 @@ fn whole_vtcode_toml_as_json_is_accepted() {
         "agent": {"provider": "x"},
         "hooks": {"lifecycle": {"stop": [{"hooks": [{"command": "a"}]}]}, "other": 1}
     }));
-    assert_eq!(c.dialect(), Dialect::VtCode);
+    assert_eq!(c.dialect().name(), "vtcode");
     assert_eq!(commands(&c, HookEvent::Stop), ["a"]);
 }
 
@@ -112,13 +112,13 @@ fn every_claude_event_name_maps_to_its_event() {
             .insert(e.name().into(), json!([{"hooks": [{"type": "command", "command": format!("cmd-{}", e.name())}]}]));
     }
     let c = parse(Value::Object(hooks.clone()));
-    assert_eq!(c.dialect(), Dialect::Claude);
+    assert_eq!(c.dialect().name(), "claude");
     for e in HookEvent::ALL {
         assert_eq!(commands(&c, e), [format!("cmd-{}", e.name())]);
     }
     // Same under a settings.json `hooks` key.
     let c2 = parse(json!({"hooks": hooks, "permissions": {"allow": []}, "model": "x"}));
-    assert_eq!(c2.dialect(), Dialect::Claude);
+    assert_eq!(c2.dialect().name(), "claude");
     assert_eq!(c2.command_count(), 12);
 }
 
@@ -172,8 +172,8 @@ fn claude_unknown_event_keys_are_kept_by_name() {
     assert_eq!(c.command_count(), 2);
     assert_eq!(c.named_events().len(), 1);
     assert_eq!(c.named_events()[0].name, "FutureEvent");
-    assert_eq!(c.groups_named("FutureEvent")[0].hooks[0].command, "x");
-    assert_eq!(c.groups_named("Stop")[0].hooks[0].command, "s");
+    assert_eq!(c.groups_named("FutureEvent")[0].hooks[0].label(), "x");
+    assert_eq!(c.groups_named("Stop")[0].hooks[0].label(), "s");
     assert!(c.groups_named("Other").is_empty());
     let m = parse_err(json!({"FutureEvent": [{"hooks": [{"command": " "}]}]}));
     assert!(m.contains("hooks.FutureEvent[0].hooks[0] must specify a command"), "{m}");
@@ -276,7 +276,7 @@ fn claude_user_prompt_submit_and_stop_always_match() {
                          "Stop": [{"matcher": "never", "hooks": [{"command": "y"}]}]}));
     let input = json!({"prompt": "hello"});
     for e in [HookEvent::UserPromptSubmit, HookEvent::Stop] {
-        let subject = match_subject(e, c.dialect(), &input, "startup");
+        let subject = c.dialect().match_subject(&RunEvent::Known(e), &input, "startup");
         assert!(c.groups(e)[0].matches(subject), "{e}");
     }
 }
@@ -288,20 +288,18 @@ fn vtcode_user_prompt_submit_matches_the_prompt_and_stop_the_literal_stop() {
         "stop": [{"matcher": "stop", "hooks": [{"command": "y"}]}, {"matcher": "other", "hooks": [{"command": "z"}]}]
     }}));
     let up = &c.groups(HookEvent::UserPromptSubmit)[0];
-    assert!(up.matches(match_subject(
-        HookEvent::UserPromptSubmit,
-        Dialect::VtCode,
+    assert!(up.matches(VTCODE.match_subject(
+        &RunEvent::Known(HookEvent::UserPromptSubmit),
         &json!({"prompt": "deploy now"}),
         "startup"
     )));
-    assert!(!up.matches(match_subject(
-        HookEvent::UserPromptSubmit,
-        Dialect::VtCode,
+    assert!(!up.matches(VTCODE.match_subject(
+        &RunEvent::Known(HookEvent::UserPromptSubmit),
         &json!({"prompt": "hello"}),
         "startup"
     )));
     let empty = json!({});
-    let subject = match_subject(HookEvent::Stop, Dialect::VtCode, &empty, "startup");
+    let subject = VTCODE.match_subject(&RunEvent::Known(HookEvent::Stop), &empty, "startup");
     assert!(c.groups(HookEvent::Stop)[0].matches(subject));
     assert!(!c.groups(HookEvent::Stop)[1].matches(subject));
 }
@@ -311,8 +309,8 @@ fn session_start_matches_the_trigger() {
     let c =
         parse(json!({"lifecycle": {"session_start": [{"matcher": "resume|compact", "hooks": [{"command": "x"}]}]}}));
     let g = &c.groups(HookEvent::SessionStart)[0];
-    assert!(g.matches(match_subject(HookEvent::SessionStart, Dialect::VtCode, &json!({}), "resume")));
-    assert!(!g.matches(match_subject(HookEvent::SessionStart, Dialect::VtCode, &json!({}), "startup")));
+    assert!(g.matches(VTCODE.match_subject(&RunEvent::Known(HookEvent::SessionStart), &json!({}), "resume")));
+    assert!(!g.matches(VTCODE.match_subject(&RunEvent::Known(HookEvent::SessionStart), &json!({}), "startup")));
 }
 
 // ---------------------------------------------------------------- TOML
@@ -340,11 +338,11 @@ command = "notify"
 "#,
     )
     .unwrap();
-    assert_eq!(c.dialect(), Dialect::VtCode);
+    assert_eq!(c.dialect().name(), "vtcode");
     assert!(c.quiet_success_output());
     let g = &c.groups(HookEvent::PreToolUse)[0];
     assert_eq!(g.matcher_raw.as_deref(), Some("Bash"));
-    assert_eq!(g.hooks[0].command, "./check.sh");
+    assert_eq!(g.hooks[0].label(), "./check.sh");
     assert_eq!(g.hooks[0].timeout_seconds, Some(10));
     assert_eq!(commands(&c, HookEvent::Stop), ["notify"]);
 }
@@ -530,12 +528,12 @@ fn from_file_reads_toml_and_json_of_either_dialect() {
     let vt_json = dir.path().join("hooks.json");
     std::fs::write(&vt_json, r#"{"lifecycle":{"stop":[{"hooks":[{"command":"v"}]}]}}"#).unwrap();
     let c = HooksConfig::from_file(&vt_json).unwrap();
-    assert_eq!((c.dialect(), commands(&c, HookEvent::Stop)), (Dialect::VtCode, vec!["v".to_string()]));
+    assert_eq!((c.dialect().name(), commands(&c, HookEvent::Stop)), ("vtcode", vec!["v".to_string()]));
 
     let cl_json = dir.path().join("settings.JSON");
     std::fs::write(&cl_json, r#"{"hooks":{"Stop":[{"hooks":[{"command":"c"}]}]}}"#).unwrap();
     let c = HooksConfig::from_file(&cl_json).unwrap();
-    assert_eq!((c.dialect(), commands(&c, HookEvent::Stop)), (Dialect::Claude, vec!["c".to_string()]));
+    assert_eq!((c.dialect().name(), commands(&c, HookEvent::Stop)), ("claude", vec!["c".to_string()]));
 }
 
 #[test]

@@ -274,7 +274,7 @@ fn outcome_text_equals_the_text_of_its_json_value() {
         json!({"PreToolUse":[{"hooks":[{"command":"echo '{\"systemMessage\":\"hi é\",\"hookSpecificOutput\":{\"additionalContext\":\"ctx\",\"updatedInput\":{\"b\":1,\"a\":[2]}}}'"}]}]}),
     );
     let o = e.run_blocking(HookEvent::PreToolUse, &json!({"tool_name":"Bash"})).unwrap();
-    assert_eq!(o.to_json_string(), o.to_json().to_string());
+    assert_eq!(o.to_json_string().unwrap(), o.to_json().to_string());
 }
 
 #[test]

@@ -17,8 +17,16 @@ fn sha_of_lines(lines: &[&str]) -> String {
     Sha256::digest(joined.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// The digest lines of a config: its previews without the `type` tag
+/// (a command's digest line is the preview of earlier versions, unchanged).
 fn lines(c: &HooksConfig) -> Vec<String> {
-    command_previews(c).iter().map(|p| serde_json::to_string(p).unwrap()).collect()
+    command_previews(c).iter().map(digest_line).collect()
+}
+
+fn digest_line(p: &LifecycleHookCommandPreview) -> String {
+    let mut v = serde_json::to_value(p).unwrap();
+    assert_eq!(v.as_object_mut().unwrap().shift_remove("type"), Some(Value::from("command")), "{v}");
+    v.to_string()
 }
 
 const EXAMPLE_DIGEST: &str = "dab52b17fd76003bdb76b274ea78a3c98e23aee6eadbe388d34d5d946751bc89";
@@ -58,7 +66,7 @@ fn no_commands_digest_is_sha256_of_empty_string() {
     assert_eq!(command_digest(&HooksConfig::empty()), expected);
     assert_eq!(command_digest(&cfg(json!({}))), expected);
     assert_eq!(command_previews(&HooksConfig::empty()), vec![]);
-    assert_eq!(previews_json(&[]), "[]");
+    assert_eq!(previews_json(&[]).unwrap(), "[]");
 }
 
 #[test]
@@ -217,18 +225,17 @@ fn previews_json_is_the_array_of_preview_objects() {
     let c = cfg(
         json!({"lifecycle": {"pre_tool_use": [{"matcher": "Bash", "hooks": [{"command": "./check.sh", "timeout_seconds": 10}]}], "stop": [{"hooks": [{"command": "s"}]}]}}),
     );
-    let text = previews_json(&command_previews(&c));
+    let text = previews_json(&command_previews(&c)).unwrap();
     assert_eq!(
         text,
-        r#"[{"event":"pre_tool_use","matcher":"Bash","command":"./check.sh","timeout_seconds":10},{"event":"stop","matcher":null,"command":"s","timeout_seconds":null}]"#
+        r#"[{"type":"command","event":"pre_tool_use","matcher":"Bash","command":"./check.sh","timeout_seconds":10},{"type":"command","event":"stop","matcher":null,"command":"s","timeout_seconds":null}]"#
     );
     assert_eq!(digest_of_previews(&command_previews(&c)), command_digest(&c));
 }
 
 #[test]
 fn digest_of_previews_is_lowercase_hex_of_64_chars() {
-    let p =
-        LifecycleHookCommandPreview { event: "stop".into(), matcher: None, command: "x".into(), timeout_seconds: None };
+    let p = LifecycleHookCommandPreview::command("stop", None, "x", None);
     let d = digest_of_previews(&[p]);
     assert_eq!(d.len(), 64);
     assert!(d.chars().all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c)));

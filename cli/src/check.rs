@@ -18,12 +18,12 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use hookline::config::Dialect;
-use hookline::matcher::Matcher;
+use hookline::config::{HookGroup, HooksConfig};
+use hookline::dialect::matcher::Matcher;
+use hookline::dialect::{self, Dialect};
 use hookline::HookEvent;
-use serde_json::Value;
 
-use crate::common::{self, event_map, CliResult, Out, EXIT_ERROR, EXIT_OK};
+use crate::common::{self, CliResult, Out, EXIT_ERROR, EXIT_OK};
 
 #[derive(Args)]
 pub struct CheckArgs {
@@ -39,71 +39,6 @@ pub struct CheckArgs {
     #[arg(long)]
     pub strict: bool,
 }
-
-/// Claude Code's built-in tool names.
-pub const CLAUDE_TOOLS: &[&str] = &[
-    "Bash",
-    "Edit",
-    "Write",
-    "Read",
-    "Glob",
-    "Grep",
-    "MultiEdit",
-    "NotebookEdit",
-    "NotebookRead",
-    "WebFetch",
-    "WebSearch",
-    "Task",
-    "Agent",
-    "TodoWrite",
-    "LS",
-    "ExitPlanMode",
-    "BashOutput",
-    "KillShell",
-    "SlashCommand",
-    "Skill",
-];
-
-/// VT Code's tool names (current and legacy).
-pub const VTCODE_TOOLS: &[&str] = &[
-    "unified_exec",
-    "unified_file",
-    "unified_search",
-    "read_file",
-    "write_file",
-    "edit_file",
-    "create_file",
-    "delete_file",
-    "move_file",
-    "copy_file",
-    "search_replace",
-    "apply_patch",
-    "list_files",
-    "grep_file",
-    "run_pty_cmd",
-    "run_terminal_cmd",
-    "exec_pty_cmd",
-    "create_pty_session",
-    "list_pty_sessions",
-    "close_pty_session",
-    "send_pty_input",
-    "read_pty_session",
-    "resize_pty_session",
-    "execute_code",
-    "shell",
-    "web_fetch",
-    "fetch",
-    "update_plan",
-    "search_tools",
-    "spawn_subagent",
-    "get_errors",
-    "list_skills",
-    "load_skill",
-    "load_skill_resource",
-    "ast_grep_search",
-    "curl",
-    "git_diff",
-];
 
 const SHELL_WORDS: &[&str] = &[
     "echo", "printf", "exit", "true", "false", "cat", "test", "[", ":", ".", "source", "cd", "export", "exec", "eval",
@@ -129,7 +64,7 @@ pub fn main(out: &Out, a: CheckArgs) -> CliResult {
             Ok(cfg) => {
                 commands = cfg.config.command_count();
                 let ws = a.workspace.clone().unwrap_or_else(|| common::project_dir_of(file));
-                for w in warnings(&cfg.raw, cfg.config.dialect(), &ws) {
+                for w in warnings(&cfg.config, &ws) {
                     findings.push(Finding { error: a.strict, text: w });
                 }
                 if commands == 0 {
@@ -166,56 +101,49 @@ fn normalize(s: &str) -> String {
     s.chars().filter(|c| *c != '_' && *c != '-').flat_map(char::to_lowercase).collect()
 }
 
-/// The warnings of a valid config (`raw` is its JSON).
-pub fn warnings(raw: &Value, dialect: Dialect, workspace: &Path) -> Vec<String> {
-    let mut w = Vec::new();
-    let Some(events) = event_map(raw, dialect) else { return w };
-    for (key, groups) in events {
-        let event = match dialect {
-            Dialect::Claude => HookEvent::from_name(key),
-            Dialect::VtCode => HookEvent::from_key(key).or(match key.as_str() {
-                "task_completion" | "task_completed" => Some(HookEvent::Stop),
-                _ => None,
-            }),
+/// The path of a hook's group (`hooks.PreToolUse[0]`).
+fn group_path(group: &HookGroup) -> String {
+    let path = group.hooks.first().map_or("", |h| h.path.as_str());
+    path.rsplit_once(".hooks[").map_or(path, |(g, _)| g).to_owned()
+}
+
+/// The warnings of a valid config: the entries its dialect skipped, then
+/// likely mistakes in what it keeps.
+pub fn warnings(config: &HooksConfig, workspace: &Path) -> Vec<String> {
+    let mut w: Vec<String> = config.warnings().iter().map(|x| format!("{}: {}", x.path, x.message)).collect();
+    for named in config.named_events() {
+        let d = named.groups.first().map_or(config.dialect(), HookGroup::dialect);
+        let hint = match dialect::suggest_event_key(d, &named.name) {
+            Some(k) => format!("; did you mean `{k}`?"),
+            None => "; it runs only when a host fires it by name".to_owned(),
         };
-        if event.is_none() && !(dialect == Dialect::VtCode && key == "quiet_success_output") {
-            let hint = HookEvent::ALL
-                .iter()
-                .map(|e| match dialect {
-                    Dialect::Claude => e.name(),
-                    Dialect::VtCode => e.key(),
-                })
-                .find(|k| normalize(k) == normalize(key))
-                .map(|k| format!("; did you mean `{k}`?"))
-                .unwrap_or_else(|| match dialect {
-                    Dialect::Claude => "; it runs only when a host fires it by name".to_owned(),
-                    Dialect::VtCode => "; it is ignored".to_owned(),
-                });
-            w.push(format!("hooks.{key}: unknown event key `{key}`{hint}"));
-        }
-        let Value::Array(groups) = groups else { continue };
-        for (i, g) in groups.iter().enumerate() {
-            let path = format!("hooks.{key}[{i}]");
-            if let (Some(e), Some(m)) = (event, g.get("matcher").and_then(Value::as_str)) {
+        w.push(format!("hooks.{}: unknown event key `{}`{hint}", named.name, named.name));
+    }
+    let known = HookEvent::ALL.iter().map(|e| (Some(*e), config.groups(*e)));
+    let named = config.named_events().iter().map(|n| (None, n.groups.as_slice()));
+    for (event, groups) in known.chain(named) {
+        for group in groups {
+            let path = group_path(group);
+            let d = group.dialect();
+            if let (Some(e), Some(m)) = (event, group.matcher_raw.as_deref()) {
                 if e.is_tool_event() {
-                    w.extend(matcher_warnings(&path, dialect, m));
+                    w.extend(matcher_warnings(&path, d, &group.matcher, m));
                 }
             }
-            if let Some(Value::Array(hooks)) = g.get("hooks") {
-                for (j, h) in hooks.iter().enumerate() {
-                    if let (Some(c), Some(e)) = (h.get("if").and_then(Value::as_str), event) {
-                        if dialect == Dialect::Claude && !e.is_tool_event() {
-                            w.push(format!(
-                                "{path}.hooks[{j}]: `if` {c:?} on {} never holds: `if` conditions test tool \
-                                 calls, so this hook never runs",
-                                e.name()
-                            ));
-                        }
+            for hook in &group.hooks {
+                if let (Some(rule), Some(e)) = (&hook.if_rule, event) {
+                    if !e.is_tool_event() {
+                        w.push(format!(
+                            "{}: `if` {:?} on {} never holds: `if` conditions test tool calls, so this hook never runs",
+                            hook.path,
+                            rule.raw(),
+                            e.name()
+                        ));
                     }
-                    if let Some(c) = h.get("command").and_then(Value::as_str) {
-                        if let Some(msg) = command_warning(c, workspace) {
-                            w.push(format!("{path}.hooks[{j}]: {msg}"));
-                        }
+                }
+                if let Some(c) = hook.command_text() {
+                    if let Some(msg) = command_warning(c, workspace) {
+                        w.push(format!("{}: {msg}", hook.path));
                     }
                 }
             }
@@ -236,23 +164,22 @@ fn is_permission_rule(m: &str) -> Option<&str> {
     ok.then_some(name)
 }
 
-fn matcher_warnings(path: &str, dialect: Dialect, raw: &str) -> Vec<String> {
+fn matcher_warnings(path: &str, dialect: &dyn Dialect, m: &Matcher, raw: &str) -> Vec<String> {
     if let Some(tool) = is_permission_rule(raw) {
         return vec![format!(
             "{path}.matcher {raw:?} is Claude permission-rule syntax, but a matcher only tests the tool \
              name; use \"matcher\": {tool:?} and put \"if\": {raw:?} on the hook"
         )];
     }
-    let Ok(m) = Matcher::for_dialect(dialect, Some(raw)) else { return Vec::new() };
     if m.is_all() || raw.contains("mcp__") {
         return Vec::new();
     }
-    let known = || CLAUDE_TOOLS.iter().chain(VTCODE_TOOLS);
+    let known = || dialect.tool_names().iter();
     if known().any(|t| m.matches(t)) {
         return Vec::new();
     }
     let mut hint = String::new();
-    let subjects: Vec<String> = match &m {
+    let subjects: Vec<String> = match m {
         Matcher::Names(n) => n.clone(),
         _ => vec![raw.trim().to_owned()],
     };
@@ -262,10 +189,7 @@ fn matcher_warnings(path: &str, dialect: Dialect, raw: &str) -> Vec<String> {
             break;
         }
     }
-    vec![format!(
-        "{path}.matcher {raw:?} can never match a known tool name ({} rule){hint}",
-        common::dialect_name(dialect)
-    )]
+    vec![format!("{path}.matcher {raw:?} can never match a known tool name ({} rule){hint}", dialect.title())]
 }
 
 /// Split a command into its first words (quotes removed), stopping at shell

@@ -5,7 +5,8 @@
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
-use hookline::config::{Dialect, HooksConfig};
+use hookline::config::HooksConfig;
+use hookline::engine::HookSourceOption;
 use hookline::{EngineOptions, HookEvent, HooksSource, LifecycleHookEngine, SessionStartTrigger};
 use serde_json::{Map, Value};
 
@@ -165,136 +166,39 @@ pub fn read_input(input: Option<&Path>) -> Result<Value, String> {
     Ok(v)
 }
 
-/// One config file, validated by the library and kept as JSON too.
+/// One config file, validated by the library.
 pub struct ConfigFile {
     pub path: PathBuf,
-    /// The file's content as JSON (TOML converted).
-    pub raw: Value,
     pub config: HooksConfig,
 }
 
-/// Read and validate one config file; the error names the file and the
-/// library's message names the entry.
+/// Read and validate one config file (its dialect recognised by its path,
+/// else by its shape); the error names the file and the library's message
+/// names the entry.
 pub fn load_file(path: &Path) -> Result<ConfigFile, String> {
     let config = HooksConfig::from_file(path).map_err(|e| format!("{}: {}", path.display(), e.message))?;
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let is_toml = path.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("toml"));
-    let raw = if is_toml {
-        let t: toml::Table = toml::from_str(&text).map_err(|e| format!("{}: {}", path.display(), e.message()))?;
-        serde_json::to_value(t).map_err(|e| format!("{}: {e}", path.display()))?
-    } else {
-        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?
-    };
-    Ok(ConfigFile { path: path.to_owned(), raw, config })
+    Ok(ConfigFile { path: path.to_owned(), config })
 }
 
-/// The object holding a config's event keys, and the prefix of its entry
-/// paths in error messages (`hooks`). `None` for an empty config.
-pub fn event_map(raw: &Value, dialect: Dialect) -> Option<&Map<String, Value>> {
-    let top = raw.as_object()?;
-    match dialect {
-        Dialect::VtCode => top
-            .get("lifecycle")
-            .or_else(|| top.get("hooks").and_then(|h| h.get("lifecycle")))
-            .and_then(Value::as_object),
-        Dialect::Claude => match top.get("hooks") {
-            Some(Value::Object(h)) => Some(h),
-            _ => Some(top),
-        },
-    }
-}
-
-pub fn dialect_name(d: Dialect) -> &'static str {
-    match d {
-        Dialect::VtCode => "VT Code",
-        Dialect::Claude => "Claude Code",
-    }
-}
-
-/// Several configs loaded as one engine source.
+/// Several configs loaded (and validated) as one engine source.
 pub struct Configs {
-    pub files: Vec<ConfigFile>,
     pub source: HooksSource,
 }
 
 /// Load the `--config` files. One file is handed to the engine as it is;
-/// several are merged into one config of their common dialect (each event's
-/// groups appended in the order of the files; VT Code `task_completion` /
-/// `task_completed` groups are folded into `stop` per file first, so every
-/// file keeps its own order; `quiet_success_output` is on when any file
-/// sets it). Files of different dialects are an error. Empty files (no
-/// hooks) do not count for the dialect.
+/// several become the engine's sources, in order (each event's groups of
+/// the first file, then the second's, ...), each file read in its own
+/// dialect, as a host loading several settings files does.
 pub fn load_configs(paths: &[PathBuf]) -> Result<Configs, String> {
     let files = paths.iter().map(|p| load_file(p)).collect::<Result<Vec<_>, _>>()?;
-    let mut dialect: Option<(Dialect, &Path)> = None;
-    for f in files.iter().filter(|f| !f.config.is_empty() || f.config.dialect() == Dialect::Claude) {
-        match dialect {
-            None => dialect = Some((f.config.dialect(), &f.path)),
-            Some((d, first)) if d != f.config.dialect() => {
-                return Err(format!(
-                    "cannot merge configs of different dialects: {} is {} and {} is {}; run them as \
-                     separate hooks",
-                    first.display(),
-                    dialect_name(d),
-                    f.path.display(),
-                    dialect_name(f.config.dialect())
-                ))
-            }
-            Some(_) => {}
-        }
-    }
-    let dialect = dialect.map(|d| d.0).unwrap_or(Dialect::VtCode);
     let source = match files.len() {
         0 => HooksSource::None,
         1 => HooksSource::File(files[0].path.clone()),
-        _ => HooksSource::Json(merge(&files, dialect)),
+        _ => HooksSource::Sources(
+            files.iter().map(|f| HookSourceOption::new(HooksSource::File(f.path.clone()))).collect(),
+        ),
     };
-    Ok(Configs { files, source })
-}
-
-fn merge(files: &[ConfigFile], dialect: Dialect) -> Value {
-    let mut merged = Map::new();
-    let mut quiet = false;
-    for f in files {
-        let Some(events) = event_map(&f.raw, f.config.dialect()) else { continue };
-        let mut stop_aliases: Vec<Value> = Vec::new();
-        for (key, value) in events {
-            if dialect == Dialect::VtCode && key == "quiet_success_output" {
-                quiet |= value.as_bool().unwrap_or(false);
-                continue;
-            }
-            let Value::Array(groups) = value else { continue };
-            if dialect == Dialect::VtCode && (key == "task_completion" || key == "task_completed") {
-                continue; // folded into `stop` below, in this order
-            }
-            let slot = merged.entry(key.clone()).or_insert_with(|| Value::Array(Vec::new()));
-            if let Value::Array(a) = slot {
-                a.extend(groups.iter().cloned());
-            }
-        }
-        if dialect == Dialect::VtCode {
-            for alias in ["task_completion", "task_completed"] {
-                if let Some(Value::Array(g)) = events.get(alias) {
-                    stop_aliases.extend(g.iter().cloned());
-                }
-            }
-            if !stop_aliases.is_empty() {
-                let slot = merged.entry("stop".to_owned()).or_insert_with(|| Value::Array(Vec::new()));
-                if let Value::Array(a) = slot {
-                    a.extend(stop_aliases);
-                }
-            }
-        }
-    }
-    match dialect {
-        Dialect::VtCode => {
-            merged.insert("quiet_success_output".into(), Value::Bool(quiet));
-            let mut top = Map::new();
-            top.insert("lifecycle".into(), Value::Object(merged));
-            Value::Object(top)
-        }
-        Dialect::Claude => Value::Object(merged),
-    }
+    Ok(Configs { source })
 }
 
 /// Options shared by the subcommands that build an engine.

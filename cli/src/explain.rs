@@ -5,12 +5,11 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use hookline::config::Dialect;
-use hookline::matcher::{match_subject, Matcher};
-use hookline::HookEvent;
+use hookline::engine::{PlannedEntry, Verdict};
+use hookline::LifecycleHookEngine;
 use serde_json::{json, Value};
 
-use crate::common::{self, dialect_name, event_map, CliResult, ConfigFile, EngineSetup, EventName, Out, EXIT_OK};
+use crate::common::{self, CliResult, EngineSetup, EventName, Out, EXIT_OK};
 use crate::ConfigArgs;
 
 #[derive(Args)]
@@ -40,7 +39,7 @@ pub enum ExplainFormat {
     Json,
 }
 
-/// One configured hook of the event, and whether its matcher accepts the input.
+/// One configured hook of the event, as the library's planner sees it.
 pub struct PlannedHook {
     pub file: PathBuf,
     /// The entry path, as in config errors: `hooks.PreToolUse[0].hooks[1]`.
@@ -53,131 +52,49 @@ pub struct PlannedHook {
     pub subject: String,
     /// The hook's `if` condition (Claude permission-rule syntax), if written.
     pub if_condition: Option<String>,
-    /// The `if` condition's verdict for the input (Claude dialect), or why
-    /// it cannot be evaluated.
-    pub if_result: Option<Result<bool, String>>,
+    /// The `if` condition's verdict for the input.
+    pub if_result: Option<bool>,
     /// Whether the matcher accepts the input.
     pub matcher_matched: bool,
-    /// Whether the hook would run for the input (matcher, then `if`).
-    pub matched: bool,
+    /// What the planner decided.
+    pub verdict: Verdict,
 }
 
-/// The config keys an event is written under in a dialect (VT Code `stop`
-/// also reads its aliases, in order).
-fn keys_of(event: &EventName, dialect: Dialect) -> Vec<String> {
-    match (event, dialect) {
-        (EventName::Known(e), Dialect::Claude) => vec![e.name().to_owned()],
-        (EventName::Known(HookEvent::Stop), Dialect::VtCode) => {
-            vec!["stop".into(), "task_completion".into(), "task_completed".into()]
-        }
-        (EventName::Known(e), Dialect::VtCode) => vec![e.key().to_owned()],
-        (EventName::Named(n), _) => vec![n.clone()],
+impl PlannedHook {
+    /// Whether the hook runs for the input (waited for or in the background).
+    pub fn matched(&self) -> bool {
+        matches!(self.verdict, Verdict::Runs | Verdict::Background)
     }
 }
 
-pub fn describe_rule(m: &Matcher, dialect: Dialect, raw: Option<&str>) -> String {
-    match m {
-        Matcher::All => match raw {
-            None => "no matcher: matches everything".to_owned(),
-            Some(r) => format!("matcher {r:?}: matches everything"),
-        },
-        Matcher::Names(names) => format!(
-            "{} exact tool name{} {}",
-            dialect_name(dialect),
-            if names.len() == 1 { "" } else { "s" },
-            names.iter().map(|n| format!("{n:?}")).collect::<Vec<_>>().join(" | ")
-        ),
-        Matcher::Regex(re) => match dialect {
-            Dialect::VtCode => format!("VT Code regex, anchored: {}", re.as_str()),
-            Dialect::Claude => format!("Claude Code regex, unanchored: {}", re.as_str()),
-        },
-    }
-}
-
-/// The configured hooks of `event` in the files, in configuration order,
-/// with their matcher verdict for `input`.
-pub fn plan(files: &[ConfigFile], event: &EventName, input: &Value, workspace: &Path) -> Vec<PlannedHook> {
-    let mut out = Vec::new();
-    let trigger = input.get("source").and_then(Value::as_str).unwrap_or("startup");
-    for f in files {
-        let dialect = f.config.dialect();
-        let Some(events) = event_map(&f.raw, dialect) else { continue };
-        let (subject, subject_words): (Option<String>, String) = match event {
-            EventName::Known(e) => {
-                let s = match_subject(*e, dialect, input, trigger).map(str::to_owned);
-                let field = subject_field(*e, dialect);
-                let words = match &s {
-                    None => format!("{} ignores matchers in the {} dialect", e.name(), dialect_name(dialect)),
-                    Some(v) => format!("{field} = {v:?}"),
-                };
-                (s, words)
+/// The configured hooks of `event`, in configuration order, as the engine
+/// plans them for `input` (the library's own planner: matchers, `if`,
+/// duplicates, `async`).
+pub fn plan(engine: &LifecycleHookEngine, event: &EventName, input: &Value) -> Result<Vec<PlannedHook>, String> {
+    let entries = engine.explain(event.display(), input).map_err(|e| e.message)?;
+    Ok(entries
+        .into_iter()
+        .map(|e: PlannedEntry| {
+            let subject = match (&e.subject, e.subject_field, event) {
+                (Some(v), Some(field), _) => format!("{field} = {v:?}"),
+                (Some(v), None, _) => format!("{v:?}"),
+                (None, _, EventName::Named(n)) => format!("{n}: no matcher_value in the input, every group matches"),
+                (None, _, EventName::Known(k)) => format!("{} ignores matchers in the {} dialect", k.name(), e.dialect),
+            };
+            PlannedHook {
+                file: e.file.map(PathBuf::from).unwrap_or_default(),
+                path: e.path,
+                command: e.label,
+                matcher_raw: e.matcher,
+                rule: e.rule,
+                subject,
+                if_condition: e.condition,
+                if_result: e.condition_holds,
+                matcher_matched: e.matched,
+                verdict: e.verdict,
             }
-            EventName::Named(n) => match input.get("matcher_value").and_then(Value::as_str) {
-                Some(v) => (Some(v.to_owned()), format!("matcher_value = {v:?}")),
-                None => (None, format!("{n}: no matcher_value in the input, every group matches")),
-            },
-        };
-        for key in keys_of(event, dialect) {
-            let Some(Value::Array(groups)) = events.get(&key) else { continue };
-            for (i, g) in groups.iter().enumerate() {
-                let matcher_raw = g.get("matcher").and_then(Value::as_str).map(str::to_owned);
-                let (matched, rule) = match Matcher::for_dialect(dialect, matcher_raw.as_deref()) {
-                    Ok(m) => {
-                        (m.matches_subject(subject.as_deref()), describe_rule(&m, dialect, matcher_raw.as_deref()))
-                    }
-                    Err(e) => (false, format!("invalid matcher: {e}")),
-                };
-                let Some(Value::Array(hooks)) = g.get("hooks") else { continue };
-                for (j, h) in hooks.iter().enumerate() {
-                    let if_condition = h.get("if").and_then(Value::as_str).map(str::to_owned);
-                    // The `if` condition (Claude dialect): the library's rule, tested against
-                    // the tool call as the engine does before spawning.
-                    let if_result = match (&if_condition, dialect) {
-                        (Some(c), Dialect::Claude) => Some(match hookline::rule::Rule::parse(c) {
-                            Ok(rule) => Ok(rule.matches(
-                                input.get("tool_name").and_then(Value::as_str),
-                                input.get("tool_input"),
-                                workspace,
-                            )),
-                            Err(e) => Err(e),
-                        }),
-                        _ => None,
-                    };
-                    let passes_if = !matches!(if_result, Some(Ok(false)) | Some(Err(_)));
-                    out.push(PlannedHook {
-                        file: f.path.clone(),
-                        path: format!("hooks.{key}[{i}].hooks[{j}]"),
-                        command: h.get("command").and_then(Value::as_str).unwrap_or("").to_owned(),
-                        matcher_raw: matcher_raw.clone(),
-                        rule: rule.clone(),
-                        subject: subject_words.clone(),
-                        if_condition,
-                        if_result,
-                        matcher_matched: matched,
-                        matched: matched && passes_if,
-                    });
-                }
-            }
-        }
-    }
-    out
-}
-
-/// The input field (or value) an event's matcher is tested against.
-fn subject_field(e: HookEvent, dialect: Dialect) -> &'static str {
-    match e {
-        HookEvent::SessionStart => "trigger (input `source`, default startup)",
-        HookEvent::SessionEnd => "reason",
-        HookEvent::SubagentStart | HookEvent::SubagentStop => "agent_name",
-        HookEvent::UserPromptSubmit => "prompt",
-        HookEvent::PreCompact => "trigger",
-        HookEvent::Stop => match dialect {
-            Dialect::VtCode => "the literal",
-            Dialect::Claude => "",
-        },
-        HookEvent::Notification => "notification_type",
-        _ => "tool_name",
-    }
+        })
+        .collect())
 }
 
 /// The gate status of an engine over the configs, in words.
@@ -214,9 +131,7 @@ pub fn main(out: &Out, a: ExplainArgs) -> CliResult {
         input: Some(&input),
     })?;
     let (gate_ok, gate_words) = gate_status(&engine);
-    let ws = common::workspace_or_cwd(a.configs.workspace.as_deref())?;
-    let ws = std::fs::canonicalize(&ws).unwrap_or(ws);
-    let hooks = plan(&configs.files, &event, &input, &ws);
+    let hooks = plan(&engine, &event, &input)?;
     let event_words = match &event {
         EventName::Known(e) => e.name().to_owned(),
         EventName::Named(n) => n.clone(),
@@ -236,8 +151,9 @@ pub fn main(out: &Out, a: ExplainArgs) -> CliResult {
                     "file": h.file.display().to_string(), "path": h.path, "command": h.command,
                     "matcher": h.matcher_raw, "rule": h.rule, "subject": h.subject,
                     "if": h.if_condition,
-                    "if_result": h.if_result.as_ref().map(|r| r.clone().map_or_else(Value::from, Value::from)),
-                    "matched": h.matched, "would_run": h.matched && gate_ok,
+                    "if_result": h.if_result,
+                    "verdict": h.verdict,
+                    "matched": h.matched(), "would_run": h.matched() && gate_ok,
                 })
             })
             .collect();
@@ -246,7 +162,7 @@ pub fn main(out: &Out, a: ExplainArgs) -> CliResult {
         out.line(&serde_json::to_string_pretty(&doc).unwrap_or_default());
         return Ok(EXIT_OK);
     }
-    let running = hooks.iter().filter(|h| h.matched && gate_ok).count();
+    let running = hooks.iter().filter(|h| h.matched() && gate_ok).count();
     out.line(&format!(
         "{}: {} configured hook{}, {} would run",
         out.bold(&event_words),
@@ -261,7 +177,7 @@ pub fn main(out: &Out, a: ExplainArgs) -> CliResult {
         }
     }
     for h in &hooks {
-        let verdict = if !h.matched {
+        let verdict = if !h.matched() {
             out.dim("skip")
         } else if gate_ok {
             out.green("RUN ")
@@ -274,12 +190,12 @@ pub fn main(out: &Out, a: ExplainArgs) -> CliResult {
         }
         out.line(&format!("       matcher: {}", h.rule));
         out.line(&format!("       tested:  {} -> {}", h.subject, if h.matcher_matched { "match" } else { "no match" }));
-        match (&h.if_condition, &h.if_result) {
-            (Some(c), Some(Ok(b))) => {
-                out.line(&format!("       if:      {c} -> {}", if *b { "true" } else { "false" }))
-            }
-            (Some(c), Some(Err(e))) => out.line(&format!("       if:      {c} -> invalid: {e}")),
-            (Some(c), None) => out.line(&format!("       if:      {c} (ignored in the VT Code dialect)")),
+        if let (Some(c), Some(b)) = (&h.if_condition, h.if_result) {
+            out.line(&format!("       if:      {c} -> {}", if b { "true" } else { "false" }));
+        }
+        match h.verdict {
+            Verdict::Duplicate => out.line("       skipped: an identical hook already runs for this event"),
+            Verdict::Background => out.line("       async: runs in the background, the run does not wait for it"),
             _ => {}
         }
     }

@@ -10,6 +10,7 @@ use serde_json::{json, Map, Value};
 use crate::common::{self, CliResult, EngineSetup, EventName, Out, Verdict, EXIT_BLOCKED, EXIT_OK};
 use crate::explain::{self, PlannedHook};
 use crate::{ConfigArgs, Format};
+use hookline::engine::Verdict as Planned;
 
 #[derive(Args)]
 pub struct RunArgs {
@@ -62,9 +63,7 @@ pub fn main(out: &Out, a: RunArgs) -> CliResult {
         }
         Format::Text => {
             if !out.quiet {
-                let ws = common::workspace_or_cwd(a.configs.workspace.as_deref())?;
-                let ws = std::fs::canonicalize(&ws).unwrap_or(ws);
-                let planned = explain::plan(&configs.files, &event_name, &input, &ws);
+                let planned = explain::plan(&engine, &event_name, &input)?;
                 print_summary(out, event_name.display(), &planned, &outcome, &v);
             }
         }
@@ -182,13 +181,19 @@ fn print_summary(out: &Out, event: &str, planned: &[PlannedHook], outcome: &Valu
     out.line(&format!("{} {}", out.bold(event), head));
     for h in planned {
         let loc = out.dim(&format!("({}:{})", explain::display(&h.file), h.path));
-        if !h.matched {
-            out.line(&format!("  {} {}  {}", out.dim("no match "), h.command, loc));
-            let why = match (&h.if_condition, &h.if_result) {
-                (Some(c), Some(Ok(false))) if h.matcher_matched => format!("`if` {c} is false for this tool call"),
-                _ => format!("{}; tested {}", h.rule, h.subject),
+        if !h.matched() {
+            let (label, why) = match (h.verdict, &h.if_condition) {
+                (Planned::ConditionFalse, Some(c)) => ("no match ", format!("`if` {c} is false for this tool call")),
+                (Planned::Duplicate, _) => ("duplicate", "an identical hook already runs for this event".to_owned()),
+                _ => ("no match ", format!("{}; tested {}", h.rule, h.subject)),
             };
+            out.line(&format!("  {} {}  {}", out.dim(label), h.command, loc));
             out.line(&format!("             {}", out.dim(&why)));
+            continue;
+        }
+        if h.verdict == Planned::Background {
+            out.line(&format!("  {} {}  {}", out.dim("async    "), h.command, loc));
+            out.line(&format!("             {}", out.dim("started in the background; the run does not wait for it")));
             continue;
         }
         // Reports are in configuration order; take the next one of this command.

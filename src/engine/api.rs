@@ -9,12 +9,12 @@ use serde_json::{Map, Value};
 use super::execute::cancelled_error;
 use super::LifecycleHookEngine;
 use crate::error::{Error, Result, Status};
-use crate::event::HookEvent;
-use crate::interpret::{
+use crate::model::event::HookEvent;
+use crate::model::input::{CompactionMode, CompactionTrigger, SessionEndReason};
+use crate::model::outcome::{
     CommonOutcome, HookOutcome, PermissionRequestHookOutcome, PostToolHookOutcome, PreToolHookOutcome,
     SessionStartHookOutcome, StopHookOutcome, UserPromptHookOutcome,
 };
-use crate::payload::{CompactionMode, CompactionTrigger, SessionEndReason};
 
 /// Cancels an asynchronous run when its future is dropped before completion.
 struct CancelOnDrop {

@@ -6,7 +6,7 @@
 //! equals its variant. The conversions of raw values live here too.
 
 use crate::error::{Error, Result, Status};
-use crate::event::HookEvent;
+use crate::model::event::HookEvent;
 use crate::registry::HookPoint;
 
 /// Status code returned by every fallible function (a 32-bit integer).

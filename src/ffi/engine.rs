@@ -12,7 +12,7 @@ use std::ffi::{c_char, c_void};
 use super::callback::CCallback;
 use super::*;
 use crate::engine::LifecycleHookEngine;
-use crate::event::HookEvent;
+use crate::model::event::HookEvent;
 
 pub use super::abi::{
     hl_event, HL_EVENT_NOTIFICATION, HL_EVENT_PERMISSION_REQUEST, HL_EVENT_POST_TOOL_USE,
@@ -126,10 +126,10 @@ struct DoneTarget {
 unsafe impl Send for DoneTarget {}
 
 impl DoneTarget {
-    fn call(self, result: Result<crate::interpret::HookOutcome>) {
-        match result {
-            Ok(outcome) => {
-                let text = temp_c_string(&outcome.to_json_string());
+    fn call(self, result: Result<crate::model::outcome::HookOutcome>) {
+        match result.and_then(|outcome| outcome.to_json_string()) {
+            Ok(json) => {
+                let text = temp_c_string(&json);
                 unsafe { (self.f)(self.user_data, HL_OK, text.as_ptr(), std::ptr::null()) }
             }
             Err(e) => {

@@ -1,16 +1,14 @@
-//! Event inputs and hook payloads (`docs/protocol.md`): which fields each
-//! event requires, the enums of input values, what a hook receives on stdin, and the
-//! environment it runs with.
-
-use std::ffi::OsStr;
+//! Canonical event inputs (`docs/protocol.md`): which fields each event
+//! requires, the enums of input values, and the session facts every payload
+//! carries. How an input becomes the payload a hook reads is the dialect's
+//! business ([`crate::dialect`]).
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::error::{Error, Result};
-use crate::event::HookEvent;
-pub use crate::profile::InputRules;
-use crate::runner::Environment;
+use crate::model::event::HookEvent;
+pub use crate::model::rules::InputRules;
 
 macro_rules! wire_enum {
     ($(#[$m:meta])* $name:ident { $($variant:ident => $wire:literal),* $(,)? }) => {
@@ -216,163 +214,6 @@ pub struct SessionFacts<'a> {
     pub trigger: SessionStartTrigger,
 }
 
-/// Build the payload a hook receives: the engine's fields
-/// (`session_id`, `transcript_path`, `cwd`, `hook_event_name`, `source` for
-/// SessionStart, `tool_use_id` for tool events) followed by every input
-/// field, passed through unchanged. The engine's `session_id`, `cwd` and
-/// `hook_event_name` cannot be overridden by the input; a Subagent input's
-/// `transcript_path` replaces the session's. `tool_input_override` is the
-/// PreToolUse `updatedInput` in force.
-pub fn build_payload(
-    event: HookEvent,
-    facts: &SessionFacts<'_>,
-    input: &Map<String, Value>,
-    tool_input_override: Option<&Value>,
-) -> Map<String, Value> {
-    let mut p = Map::with_capacity(input.len() + 6);
-    p.insert("session_id".into(), Value::String(facts.session_id.to_string()));
-    let transcript = match (event, input.get("transcript_path")) {
-        (HookEvent::SubagentStart | HookEvent::SubagentStop, Some(v)) => v.clone(),
-        _ => facts.transcript_path.map_or(Value::Null, |s| Value::String(s.to_string())),
-    };
-    p.insert("transcript_path".into(), transcript);
-    p.insert("cwd".into(), Value::String(facts.cwd.to_string()));
-    p.insert("hook_event_name".into(), Value::String(event.name().to_string()));
-    if event == HookEvent::SessionStart {
-        p.insert("source".into(), Value::String(facts.trigger.as_str().to_string()));
-    }
-    if event.is_tool_event() {
-        p.insert("tool_use_id".into(), input.get("tool_call_id").cloned().unwrap_or(Value::Null));
-    }
-    for (k, v) in input {
-        match k.as_str() {
-            "session_id" | "cwd" | "hook_event_name" | "transcript_path" => {}
-            "source" if event == HookEvent::SessionStart => {}
-            "tool_input" if tool_input_override.is_some() => {}
-            _ => {
-                p.insert(k.clone(), v.clone());
-            }
-        }
-    }
-    if let Some(ti) = tool_input_override {
-        p.insert("tool_input".into(), ti.clone());
-    } else if event.is_tool_event() && !p.contains_key("tool_input") {
-        p.insert("tool_input".into(), Value::Null);
-    }
-    p
-}
-
-/// The payload of an event fired by a name the profile does not know:
-/// `session_id`, `transcript_path`, `cwd`, `hook_event_name` (the name),
-/// then every input field except those four, passed through unchanged.
-pub fn build_named_payload(name: &str, facts: &SessionFacts<'_>, input: &Map<String, Value>) -> Map<String, Value> {
-    let mut p = Map::with_capacity(input.len() + 4);
-    p.insert("session_id".into(), Value::String(facts.session_id.to_string()));
-    p.insert("transcript_path".into(), facts.transcript_path.map_or(Value::Null, |s| Value::String(s.to_string())));
-    p.insert("cwd".into(), Value::String(facts.cwd.to_string()));
-    p.insert("hook_event_name".into(), Value::String(name.to_string()));
-    for (k, v) in input {
-        if !matches!(k.as_str(), "session_id" | "cwd" | "hook_event_name" | "transcript_path") {
-            p.insert(k.clone(), v.clone());
-        }
-    }
-    p
-}
-
-/// Serialise a payload as a hook reads it: compact JSON plus `\n`.
-pub fn payload_bytes(payload: &Map<String, Value>) -> Vec<u8> {
-    let mut out = serde_json::to_vec(payload).unwrap_or_else(|_| b"{}".to_vec());
-    out.push(b'\n');
-    out
-}
-
-/// Environment settings of an engine (options `env` and `env_remove`).
-#[derive(Debug, Clone, Default)]
-pub struct EnvSettings {
-    /// Option `env`: set after `env_remove` is applied.
-    pub set: Vec<(String, String)>,
-    /// Option `env_remove`: names removed from the inherited environment.
-    pub remove: Vec<String>,
-}
-
-/// The complete environment of one hook: inherited, minus `env_remove`,
-/// plus option `env`, then the engine's own variables (which nothing
-/// overrides). Transcript variables only when a path is set. Built once per
-/// run, as one block ([`Environment`]); the copies of the inherited
-/// variables are freed before any hook starts.
-pub fn hook_environment(settings: &EnvSettings, event: HookEvent, facts: &SessionFacts<'_>) -> Environment {
-    hook_environment_named(settings, event.name(), facts)
-}
-
-/// [`hook_environment`] for an event given by name (events fired by name).
-pub fn hook_environment_named(settings: &EnvSettings, event: &str, facts: &SessionFacts<'_>) -> Environment {
-    let own: Vec<(&str, &str)> = {
-        let mut v = vec![
-            ("HOOKLINE_PROJECT_DIR", facts.cwd),
-            ("HOOKLINE_SESSION_ID", facts.session_id),
-            ("HOOKLINE_HOOK_EVENT", event),
-            ("VT_PROJECT_DIR", facts.cwd),
-            ("VT_SESSION_ID", facts.session_id),
-            ("VT_HOOK_EVENT", event),
-            ("CLAUDE_PROJECT_DIR", facts.cwd),
-            ("CLAUDE_SESSION_ID", facts.session_id),
-        ];
-        if let Some(t) = facts.transcript_path {
-            v.push(("HOOKLINE_TRANSCRIPT_PATH", t));
-            v.push(("VT_TRANSCRIPT_PATH", t));
-            v.push(("CLAUDE_TRANSCRIPT_PATH", t));
-        }
-        v
-    };
-    const OWN_NAMES: &[&str] = &[
-        "HOOKLINE_PROJECT_DIR",
-        "HOOKLINE_SESSION_ID",
-        "HOOKLINE_HOOK_EVENT",
-        "HOOKLINE_TRANSCRIPT_PATH",
-        "VT_PROJECT_DIR",
-        "VT_SESSION_ID",
-        "VT_HOOK_EVENT",
-        "VT_TRANSCRIPT_PATH",
-        "CLAUDE_PROJECT_DIR",
-        "CLAUDE_SESSION_ID",
-        "CLAUDE_TRANSCRIPT_PATH",
-    ];
-    // Names compared as bytes (a name that is not UTF-8 equals none of
-    // these); the engine's own names all start with one of three prefixes.
-    let is_own = |name: &[u8]| {
-        (name.starts_with(b"HOOKLINE_") || name.starts_with(b"VT_") || name.starts_with(b"CLAUDE_"))
-            && OWN_NAMES.iter().any(|own| own.as_bytes() == name)
-    };
-    let inherited = std::env::vars_os();
-    let mut env = Environment::with_capacity(inherited.size_hint().0 + settings.set.len() + own.len(), 4096);
-    // None of these can hold a NUL (the process environment is C strings;
-    // options and the session facts are validated when the engine is made),
-    // so `push` cannot fail; should it, the variable is left out, loudly.
-    let mut add = |name: &OsStr, value: &OsStr| {
-        if let Err(e) = env.push(name, value) {
-            crate::hl_warn!("{e}");
-        }
-    };
-    for (k, v) in inherited {
-        let name = k.as_encoded_bytes();
-        if !is_own(name)
-            && !settings.remove.iter().any(|r| r.as_bytes() == name)
-            && !settings.set.iter().any(|(s, _)| s.as_bytes() == name)
-        {
-            add(&k, &v);
-        }
-    }
-    for (k, v) in &settings.set {
-        if !OWN_NAMES.contains(&k.as_str()) {
-            add(OsStr::new(k), OsStr::new(v));
-        }
-    }
-    for (k, v) in own {
-        add(OsStr::new(k), OsStr::new(v));
-    }
-    env
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -423,21 +264,5 @@ mod tests {
         assert!(lenient(HookEvent::Stop, json!({"last_assistant_message": null})).is_ok(), "null is absent");
         assert!(lenient(HookEvent::PreToolUse, json!({"tool_name": "Bash", "tool_input": [1]})).is_err());
         assert!(validate_input(HookEvent::SessionEnd, &json!({"turn_id": "t", "reason": "logout"})).is_err());
-    }
-
-    #[test]
-    fn payload_carries_engine_fields_and_passes_extras_through() {
-        let facts =
-            SessionFacts { session_id: "s-1", cwd: "/ws", transcript_path: None, trigger: SessionStartTrigger::Resume };
-        let input = json!({"tool_name":"Bash","tool_input":{"command":"ls"},"tool_call_id":"c1","permission_mode":"default","session_id":"evil"});
-        let p = build_payload(HookEvent::PreToolUse, &facts, input.as_object().unwrap(), None);
-        assert_eq!(p["session_id"], "s-1");
-        assert_eq!(p["cwd"], "/ws");
-        assert_eq!(p["hook_event_name"], "PreToolUse");
-        assert_eq!(p["tool_use_id"], "c1");
-        assert_eq!(p["permission_mode"], "default");
-        assert_eq!(p["transcript_path"], Value::Null);
-        let p = build_payload(HookEvent::SessionStart, &facts, &Map::new(), None);
-        assert_eq!(p["source"], "resume");
     }
 }

@@ -1,7 +1,9 @@
 //! Matchers: which configured hook groups run for an event (the matcher
-//! rules of both config dialects, `docs/protocol.md`).
+//! rules of the dialects, `docs/protocol.md`). A dialect picks its rule when
+//! it reads its config; what each event's matcher is tested against is the
+//! dialect's [`match_subject`](crate::dialect::Dialect::match_subject).
 //!
-//! Every matcher rule lives here:
+//! The rules:
 //!
 //! - **VT Code dialect** ([`Matcher::vtcode`]): the pattern is trimmed;
 //!   absent, `""` or `"*"` match everything; anything else is a regular
@@ -14,8 +16,6 @@
 //!   dropped); anything else is an unanchored regular expression
 //!   (`.*Edit` matches `NotebookEdit`).
 //! - Matching is case-sensitive in both dialects.
-//! - [`match_subject`] says what an event's matcher is tested against (the
-//!   matcher column of the event table in `docs/protocol.md`).
 //!
 //! Choices the hooks protocols leave open (documented here on purpose):
 //!
@@ -27,11 +27,6 @@
 //!   (the engine validates inputs first, so this should not happen), the
 //!   subject is the empty string: only match-all matchers (and regexes that
 //!   accept `""`) run.
-
-use serde_json::Value;
-
-use crate::config::Dialect;
-use crate::event::HookEvent;
 
 /// A compiled matcher.
 #[derive(Clone, Debug)]
@@ -100,14 +95,6 @@ impl Matcher {
         Ok(Matcher::Regex(compile(p)?))
     }
 
-    /// Compile a matcher with the rule of `dialect`.
-    pub fn for_dialect(dialect: Dialect, raw: Option<&str>) -> Result<Matcher, regex::Error> {
-        match dialect {
-            Dialect::VtCode => Matcher::vtcode(raw),
-            Dialect::Claude => Matcher::claude(raw),
-        }
-    }
-
     /// Whether `subject` matches (case-sensitive).
     pub fn matches(&self, subject: &str) -> bool {
         match self {
@@ -126,62 +113,33 @@ impl Matcher {
         }
     }
 
+    /// This matcher in words: `title` is the dialect's name for people,
+    /// `anchored` whether its regular expressions are anchored.
+    pub fn describe(&self, title: &str, anchored: bool, raw: Option<&str>) -> String {
+        match self {
+            Matcher::All => match raw {
+                None => "no matcher: matches everything".to_owned(),
+                Some(r) => format!("matcher {r:?}: matches everything"),
+            },
+            Matcher::Names(names) => format!(
+                "{title} exact tool name{} {}",
+                if names.len() == 1 { "" } else { "s" },
+                names.iter().map(|n| format!("{n:?}")).collect::<Vec<_>>().join(" | ")
+            ),
+            Matcher::Regex(re) if anchored => format!("{title} regex, anchored: {}", re.as_str()),
+            Matcher::Regex(re) => format!("{title} regex, unanchored: {}", re.as_str()),
+        }
+    }
+
     /// Whether this matcher matches everything.
     pub fn is_all(&self) -> bool {
         matches!(self, Matcher::All)
     }
 }
 
-fn field<'a>(input: &'a Value, name: &str) -> &'a str {
-    input.get(name).and_then(Value::as_str).unwrap_or("")
-}
-
-/// What an event's matcher is tested against.
-/// `None` means the event ignores matchers (every group matches).
-///
-/// SessionStart → the session trigger; SessionEnd → `reason`; Subagent* →
-/// `agent_name`; UserPromptSubmit → `prompt` (VT Code) / none (Claude);
-/// PreToolUse, PostToolUse, PermissionRequest, PostToolUseFailure →
-/// `tool_name`; PreCompact → `trigger`; Stop → the literal `"stop"` (VT Code)
-/// / none (Claude); Notification → `notification_type`.
-pub fn match_subject<'a>(
-    event: HookEvent,
-    dialect: Dialect,
-    input: &'a Value,
-    session_trigger: &'a str,
-) -> Option<&'a str> {
-    match event {
-        HookEvent::SessionStart => Some(session_trigger),
-        HookEvent::SessionEnd => Some(field(input, "reason")),
-        HookEvent::SubagentStart | HookEvent::SubagentStop => Some(field(input, "agent_name")),
-        HookEvent::UserPromptSubmit => match dialect {
-            Dialect::VtCode => Some(field(input, "prompt")),
-            Dialect::Claude => None,
-        },
-        HookEvent::PreToolUse
-        | HookEvent::PostToolUse
-        | HookEvent::PermissionRequest
-        | HookEvent::PostToolUseFailure => Some(field(input, "tool_name")),
-        HookEvent::PreCompact => Some(field(input, "trigger")),
-        HookEvent::Stop => match dialect {
-            Dialect::VtCode => Some("stop"),
-            Dialect::Claude => None,
-        },
-        HookEvent::Notification => Some(field(input, "notification_type")),
-    }
-}
-
-/// What the matcher of an event fired by a name the profile does not know
-/// is tested against: the input's `matcher_value` string, else nothing
-/// (every group matches).
-pub fn named_match_subject(input: &Value) -> Option<&str> {
-    input.get("matcher_value").and_then(Value::as_str)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     fn vt(p: &str) -> Matcher {
         Matcher::vtcode(Some(p)).unwrap()
@@ -319,38 +277,6 @@ mod tests {
     fn matches_subject_none_always_matches() {
         assert!(cl("Bash").matches_subject(None));
         assert!(!cl("Bash").matches_subject(Some("Edit")));
-    }
-
-    #[test]
-    fn match_subject_follows_the_event_table() {
-        let input = json!({
-            "reason": "exit", "agent_name": "explorer", "prompt": "hi",
-            "tool_name": "Bash", "trigger": "auto", "notification_type": "idle_prompt"
-        });
-        use Dialect::*;
-        use HookEvent::*;
-        for d in [VtCode, Claude] {
-            assert_eq!(match_subject(SessionStart, d, &input, "resume"), Some("resume"));
-            assert_eq!(match_subject(SessionEnd, d, &input, "startup"), Some("exit"));
-            assert_eq!(match_subject(SubagentStart, d, &input, "startup"), Some("explorer"));
-            assert_eq!(match_subject(SubagentStop, d, &input, "startup"), Some("explorer"));
-            for e in [PreToolUse, PostToolUse, PermissionRequest, PostToolUseFailure] {
-                assert_eq!(match_subject(e, d, &input, "startup"), Some("Bash"));
-            }
-            assert_eq!(match_subject(PreCompact, d, &input, "startup"), Some("auto"));
-            assert_eq!(match_subject(Notification, d, &input, "startup"), Some("idle_prompt"));
-        }
-        assert_eq!(match_subject(UserPromptSubmit, VtCode, &input, "startup"), Some("hi"));
-        assert_eq!(match_subject(UserPromptSubmit, Claude, &input, "startup"), None);
-        assert_eq!(match_subject(Stop, VtCode, &input, "startup"), Some("stop"));
-        assert_eq!(match_subject(Stop, Claude, &input, "startup"), None);
-    }
-
-    #[test]
-    fn missing_subject_field_is_the_empty_string() {
-        let input = json!({});
-        assert_eq!(match_subject(HookEvent::PreToolUse, Dialect::VtCode, &input, "startup"), Some(""));
-        assert!(!vt("Bash").matches(""));
     }
 }
 

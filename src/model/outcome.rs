@@ -360,9 +360,11 @@ impl HookOutcome {
     }
 
     /// The outcome as compact JSON text (the same text as
-    /// `to_json().to_string()`, without the intermediate value).
-    pub fn to_json_string(&self) -> String {
-        serde_json::to_string(self).unwrap_or_else(|_| "null".to_owned())
+    /// `to_json().to_string()`, without the intermediate value). It cannot
+    /// fail (every map key is a string); if it ever did, it would be an
+    /// internal error, never a made-up outcome.
+    pub fn to_json_string(&self) -> crate::error::Result<String> {
+        crate::error::Error::to_json_string(self, "the outcome")
     }
 
     /// The common fields.

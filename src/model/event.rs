@@ -122,3 +122,104 @@ impl std::fmt::Display for HookEvent {
         f.write_str(self.name())
     }
 }
+
+/// The event of one run: one of the twelve, or a config key fired by name
+/// (`hl_engine_run_named`) that no dialect maps to one of them (e.g.
+/// `PostCompact`, Gemini's `BeforeModel`, Cursor's `beforeReadFile`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum RunEvent {
+    /// One of the twelve canonical events.
+    Known(HookEvent),
+    /// Any other event, by its name exactly as the host fired it.
+    Named(std::sync::Arc<str>),
+}
+
+impl RunEvent {
+    /// The event of a name: one of the twelve by its PascalCase name, else a
+    /// named event. `None` for a blank name or one with a NUL character.
+    pub fn from_name(name: &str) -> Option<RunEvent> {
+        if name.trim().is_empty() || name.contains('\0') {
+            return None;
+        }
+        Some(match HookEvent::from_name(name) {
+            Some(e) => RunEvent::Known(e),
+            None => RunEvent::Named(std::sync::Arc::from(name)),
+        })
+    }
+
+    /// The event's canonical name (`hook_event_name` in Claude-style payloads).
+    pub fn name(&self) -> &str {
+        match self {
+            RunEvent::Known(e) => e.name(),
+            RunEvent::Named(n) => n,
+        }
+    }
+
+    /// The canonical event, when it is one of the twelve.
+    pub fn known(&self) -> Option<HookEvent> {
+        match self {
+            RunEvent::Known(e) => Some(*e),
+            RunEvent::Named(_) => None,
+        }
+    }
+
+    /// Whether the event carries a tool call (`tool_name`, `tool_input`).
+    pub fn is_tool_event(&self) -> bool {
+        self.known().is_some_and(HookEvent::is_tool_event)
+    }
+}
+
+impl std::fmt::Display for RunEvent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl From<HookEvent> for RunEvent {
+    fn from(e: HookEvent) -> RunEvent {
+        RunEvent::Known(e)
+    }
+}
+
+/// Events that share an outcome shape and the reading and merging rules
+/// that go with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EventFamily {
+    /// SessionStart: context, the env file.
+    SessionStart,
+    /// UserPromptSubmit: block the prompt, context.
+    Prompt,
+    /// PreToolUse: allow, deny, ask; rewrite the input; context.
+    Tool,
+    /// PostToolUse, PostToolUseFailure: feedback for the model, context.
+    PostTool,
+    /// PermissionRequest: grant or refuse.
+    Permission,
+    /// Stop, SubagentStop, PreCompact: block.
+    Stop,
+    /// SessionEnd, SubagentStart, Notification, events fired by name:
+    /// messages only.
+    Observe,
+}
+
+impl HookEvent {
+    /// The event's family.
+    pub const fn family(self) -> EventFamily {
+        match self {
+            HookEvent::SessionStart => EventFamily::SessionStart,
+            HookEvent::UserPromptSubmit => EventFamily::Prompt,
+            HookEvent::PreToolUse => EventFamily::Tool,
+            HookEvent::PostToolUse | HookEvent::PostToolUseFailure => EventFamily::PostTool,
+            HookEvent::PermissionRequest => EventFamily::Permission,
+            HookEvent::Stop | HookEvent::SubagentStop | HookEvent::PreCompact => EventFamily::Stop,
+            HookEvent::SessionEnd | HookEvent::SubagentStart | HookEvent::Notification => EventFamily::Observe,
+        }
+    }
+}
+
+impl RunEvent {
+    /// The event's family (events fired by name are observers).
+    pub fn family(&self) -> EventFamily {
+        self.known().map_or(EventFamily::Observe, HookEvent::family)
+    }
+}
