@@ -138,6 +138,7 @@ test-package:
 	$(CARGO) package --allow-dirty --list --quiet > $(BUILD)/package-files.txt
 	! grep -E '^(bindings|ctests|bench|fuzz|soak|examples)/' $(BUILD)/package-files.txt
 	grep -qx src/lib.rs $(BUILD)/package-files.txt && grep -qx include/hookline.h $(BUILD)/package-files.txt
+	@! $(CARGO) tree -p hookline -e normal --prefix none | grep -q '^clap' || { echo "the library crate depends on clap"; exit 1; }
 	@echo "package: the crate packages ($$(wc -l < $(BUILD)/package-files.txt) files)"
 
 # What a user outside the checkout gets: `make install` into a temporary

@@ -30,7 +30,7 @@ pub mod error;
 pub mod gate;
 pub mod handler;
 pub mod log;
-pub(crate) mod merge;
+pub mod merge;
 pub mod model;
 pub(crate) mod options_check;
 pub mod registry;

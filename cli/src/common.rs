@@ -290,15 +290,9 @@ pub fn contexts(outcome: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// The workspace a config file belongs to, for resolving relative paths:
-/// the parent of a `.claude` or `.vtcode` directory holding it, else the
-/// file's own directory.
+/// The workspace a config file belongs to, for resolving relative paths
+/// (the directory above its place among the dialects' workspace files,
+/// e.g. `/p` for `/p/.claude/settings.json`, else the file's directory).
 pub fn project_dir_of(config: &Path) -> PathBuf {
-    let dir = config.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    match dir.file_name().and_then(|n| n.to_str()) {
-        Some(".claude") | Some(".vtcode") => {
-            dir.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_owned()
-        }
-        _ => dir.to_owned(),
-    }
+    hookline::dialect::project_dir_of(config)
 }

@@ -14,10 +14,6 @@ use serde_json::json;
 use crate::common::{self, CliResult, EngineSetup, Out, EXIT_OK};
 use crate::explain::ExplainFormat;
 
-/// The configs a workspace holds, looked for when no `--config` is given,
-/// in this order (the ones that exist are merged).
-pub const WORKSPACE_CONFIGS: &[&str] = &[".claude/settings.json", ".claude/settings.local.json", "vtcode.toml"];
-
 #[derive(Args)]
 pub struct DigestArgs {
     /// Hooks configs (default: the workspace's .claude/settings.json,
@@ -94,12 +90,15 @@ fn configs_of(a: &DigestArgs) -> Result<Vec<PathBuf>, String> {
         return Ok(a.configs.clone());
     }
     let ws = common::workspace_or_cwd(a.workspace.as_deref())?;
-    let found: Vec<PathBuf> = WORKSPACE_CONFIGS.iter().map(|c| ws.join(c)).filter(|p| p.is_file()).collect();
+    // The configs a workspace holds, in the dialects' order: the ones that
+    // exist are loaded as the engine's sources.
+    let files = hookline::dialect::workspace_files();
+    let found: Vec<PathBuf> = files.iter().map(|c| ws.join(c)).filter(|p| p.is_file()).collect();
     if found.is_empty() {
         return Err(format!(
             "no hooks config found in {} (looked for {}); pass --config FILE",
             ws.display(),
-            WORKSPACE_CONFIGS.join(", ")
+            files.join(", ")
         ));
     }
     Ok(found)

@@ -716,3 +716,30 @@ fn run_text_summary_shows_the_failure_kind() {
     assert!(r.stdout.contains("exit 1") && r.stdout.contains("failure: exit"), "{}", r.stdout);
     assert!(r.stdout.contains("error: PreToolUse hook"), "messages are shown: {}", r.stdout);
 }
+
+/// `explain` plans with the library's planner: a command configured twice
+/// runs once (Claude Code dedupes identical handlers), an `async` hook runs
+/// in the background, and `would_run` counts exactly what a host runs.
+#[test]
+fn explain_plans_like_the_engine_duplicates_once_async_in_the_background() {
+    let sb = Sandbox::new();
+    let cfg = sb.write_json(
+        "dup.json",
+        &json!({"PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"command": "cat >/dev/null; echo same"}]},
+            {"matcher": "Bash", "hooks": [{"command": "cat >/dev/null; echo same"}, {"command": "cat >/dev/null", "async": true}]}
+        ]}),
+    );
+    let args = ["explain", "PreToolUse", "-c", s(&cfg), "--input", "-", "--format", "json"];
+    let r = sb.run_stdin(&args, BASH_LS);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let o = r.json();
+    let verdicts: Vec<&str> = o["hooks"].as_array().unwrap().iter().map(|h| h["verdict"].as_str().unwrap()).collect();
+    assert_eq!(verdicts, ["runs", "duplicate", "background"], "{o}");
+    let run = sb.run_stdin(&["run", "PreToolUse", "-c", s(&cfg), "--input", "-", "--format", "json"], BASH_LS);
+    let ran = run.json()["hooks"].as_array().unwrap().len();
+    assert_eq!(ran, 1, "the host runs the deduplicated hook once and does not wait for the async one");
+    let text = sb.run_stdin(&args[..6], BASH_LS).stdout;
+    assert!(text.contains("an identical hook already runs"), "{text}");
+    assert!(text.contains("runs in the background"), "{text}");
+}

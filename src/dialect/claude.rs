@@ -8,7 +8,7 @@
 //!   the digest; a non-array value under an unknown key is ignored with a
 //!   warning (it is some other setting).
 //! - Hooks: `{"type": "command", "command": …, "timeout": N}` in matcher
-//!   groups ([`protocol::config`](super::protocol::config)), plus `if`,
+//!   groups (`protocol/config.rs`), plus `if`,
 //!   `async`, `statusMessage` and `failClosed` (a hookline extension).
 //! - Matchers: absent, `""` or `"*"` match all; a value made only of
 //!   letters, digits, `_`, `-`, space, `,` and `|` is an exact name or a
@@ -233,6 +233,10 @@ impl Dialect for Claude {
 
     fn tool_names(&self) -> &'static [&'static str] {
         TOOLS
+    }
+
+    fn workspace_files(&self) -> &'static [&'static str] {
+        &[".claude/settings.json", ".claude/settings.local.json"]
     }
 }
 

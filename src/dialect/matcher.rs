@@ -1,7 +1,7 @@
 //! Matchers: which configured hook groups run for an event (the matcher
 //! rules of the dialects, `docs/protocol.md`). A dialect picks its rule when
 //! it reads its config; what each event's matcher is tested against is the
-//! dialect's [`match_subject`](crate::dialect::Dialect::match_subject).
+//! dialect's `match_subject`(crate::dialect::Dialect::match_subject).
 //!
 //! The rules:
 //!
@@ -104,7 +104,7 @@ impl Matcher {
         }
     }
 
-    /// Whether a subject as returned by [`match_subject`] matches: `None`
+    /// Whether a subject as returned by `match_subject` matches: `None`
     /// (the event ignores matchers) always matches.
     pub fn matches_subject(&self, subject: Option<&str>) -> bool {
         match subject {

@@ -135,6 +135,10 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
     /// known tool" warning and its suggestions).
     fn tool_names(&self) -> &'static [&'static str];
 
+    /// The hooks files a host of this agent reads in a workspace, relative
+    /// to it, in the order it reads them (`.claude/settings.json`, ...).
+    fn workspace_files(&self) -> &'static [&'static str];
+
     /// The reader columns of the rule table ([`Column`]) this dialect's
     /// reader honours for `event`. A table that sets a column its reader
     /// (or the canonical merge) does not honour fails the column-coverage
@@ -171,6 +175,37 @@ pub fn by_name(name: &str) -> Result<&'static dyn Dialect> {
 /// The names of every dialect.
 pub fn names() -> Vec<&'static str> {
     ALL.iter().map(|d| d.name()).collect()
+}
+
+/// Every dialect's workspace hooks files, in the order of [`ALL`].
+pub fn workspace_files() -> Vec<&'static str> {
+    ALL.iter().flat_map(|d| d.workspace_files()).copied().collect()
+}
+
+/// The workspace a hooks file belongs to: the directory above the file's
+/// place among its dialect's workspace files (`/p` for
+/// `/p/.claude/settings.json`), else the file's own directory.
+pub fn project_dir_of(config: &Path) -> std::path::PathBuf {
+    for rel in workspace_files() {
+        let mut dir = Some(config);
+        let mut matched = true;
+        for part in Path::new(rel).components().rev() {
+            match dir {
+                Some(d) if d.file_name() == Some(part.as_os_str()) => dir = d.parent(),
+                _ => {
+                    matched = false;
+                    break;
+                }
+            }
+        }
+        if let (true, Some(d)) = (matched, dir) {
+            return if d.as_os_str().is_empty() { Path::new(".").to_owned() } else { d.to_owned() };
+        }
+    }
+    match config.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_owned(),
+        _ => Path::new(".").to_owned(),
+    }
 }
 
 /// The dialect that recognises a hooks file by its path, if one does.
@@ -319,6 +354,16 @@ mod tests {
         assert_eq!(subject(CLAUDE, Stop, "startup"), None);
         // A missing subject field is the empty string.
         assert_eq!(VTCODE.match_subject(&RunEvent::Known(PreToolUse), &json!({}), "startup"), Some(""));
+    }
+
+    #[test]
+    fn a_config_belongs_to_the_workspace_above_its_place() {
+        assert_eq!(project_dir_of(Path::new("/p/.claude/settings.json")), Path::new("/p"));
+        assert_eq!(project_dir_of(Path::new("/p/.claude/settings.local.json")), Path::new("/p"));
+        assert_eq!(project_dir_of(Path::new("/p/vtcode.toml")), Path::new("/p"));
+        assert_eq!(project_dir_of(Path::new("/p/conf/hooks.json")), Path::new("/p/conf"));
+        assert_eq!(project_dir_of(Path::new(".claude/settings.json")), Path::new("."));
+        assert_eq!(project_dir_of(Path::new("hooks.json")), Path::new("."));
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //!   lost); `quiet_success_output` (boolean) drops the info messages of
 //!   successful hooks' plain stdout.
 //! - Hooks: `{"type": "command", "command": …, "timeout_seconds": N}` in
-//!   matcher groups ([`protocol::config`](super::protocol::config)).
+//!   matcher groups (`protocol/config.rs`).
 //! - Matchers are trimmed; absent, `""` or `"*"` match all; anything else is
 //!   a regular expression anchored as `^(?:P)$` ([`Matcher::vtcode`]).
 //!   UserPromptSubmit's matcher is tested against the prompt, Stop's
@@ -346,6 +346,10 @@ impl Dialect for VtCode {
 
     fn tool_names(&self) -> &'static [&'static str] {
         TOOLS
+    }
+
+    fn workspace_files(&self) -> &'static [&'static str] {
+        &["vtcode.toml"]
     }
 }
 

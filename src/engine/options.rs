@@ -216,7 +216,7 @@ impl EngineOptions {
 
     /// Parse `options_json` (already parsed to a value). A missing or
     /// mistyped field is `InvalidArgument` naming it; so is an unknown key
-    /// (see [`crate::options_check`]).
+    /// (see `options_check.rs`).
     pub fn from_json(v: &Value) -> Result<Self> {
         let obj = v.as_object().ok_or_else(|| Error::invalid_argument("options must be a JSON object"))?;
         crate::options_check::check_options(obj)?;

@@ -153,3 +153,27 @@ fn blocking_run_on_a_hookline_thread_is_wrong_thread() {
     assert_eq!(rx.recv_timeout(DEADLINE).unwrap(), Err(Status::WrongThread));
     e.close(); // breaks the engine ↔ callback cycle
 }
+
+/// One config snapshot per run: a run executes the configuration its input
+/// was validated against, even when a reload swaps the engine's
+/// configuration in between (before the fix the executor took a second
+/// snapshot and ran the reloaded config).
+#[test]
+fn a_run_executes_the_snapshot_it_validated_against_not_a_later_reload() {
+    let dir = tempfile::tempdir().unwrap();
+    let options = |marker: &str| {
+        let mut o = EngineOptions::new(dir.path(), "s-1");
+        o.hooks =
+            HooksSource::Json(json!({"Stop": [{"hooks": [{"command": format!("cat >/dev/null; echo {marker}")}]}]}));
+        o
+    };
+    let engine = LifecycleHookEngine::with_options(&options("first")).unwrap();
+    let snapshot = engine.setup();
+    engine.reload(&options("second")).unwrap();
+    let event = crate::model::event::RunEvent::Known(HookEvent::Stop);
+    let outcome = engine.execute(&snapshot, &event, &json!({}), execute::RunToken::Sync).unwrap().unwrap();
+    let messages: Vec<&str> = outcome.common().messages.iter().map(|m| m.text.as_str()).collect();
+    assert_eq!(messages, ["first"], "the run used the snapshot it was given");
+    let outcome = engine.run_blocking(HookEvent::Stop, &json!({})).unwrap();
+    assert_eq!(outcome.common().messages[0].text, "second", "a new run takes the new snapshot");
+}

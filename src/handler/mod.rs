@@ -18,7 +18,7 @@
 //! | fail closed | `layer/fail_closed.rs` | a failing `failClosed` hook takes the event's blocking decision |
 //! | report | `layer/report.rs` | the hook's entry in the outcome's `hooks` list, timed |
 //!
-//! The handler types: [`command`] (the process runner) and [`callback`]
+//! The handler types: `command.rs` (the process runner) and `callback.rs`
 //! (host code, on the calling thread).
 
 pub(crate) mod callback;

@@ -3,7 +3,7 @@
 //!
 //! [`EventInterpreter`] drives one run's reading and merging: each hook's
 //! raw result is read by the hook's dialect into a
-//! [`HookReply`](crate::model::reply::HookReply)
+//! [`HookReply`]
 //! ([`Dialect::read_reply`]), a failing `failClosed` hook takes the event's
 //! blocking decision ([`crate::handler::layer::fail_closed`]), and the
 //! reply is merged with the merge columns of the event's rules: run order,

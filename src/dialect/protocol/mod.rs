@@ -21,7 +21,7 @@
 //! | SessionEnd, SubagentStart, Notification, events fired by name | `observe.rs` |
 //!
 //! Each reader declares the columns of the rule table it honours
-//! ([`honours`]); what differs between dialects (what exit 2 means, context
+//! (`honours`); what differs between dialects (what exit 2 means, context
 //! on failed hooks, which fields block) is read from the hook's row, never
 //! from the dialect's name. How replies combine (precedence, early stops)
 //! is the canonical merge's ([`crate::merge`]).

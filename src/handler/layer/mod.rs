@@ -3,10 +3,10 @@
 //!
 //! Planning (which hooks of an event run) applies, in order, the
 //! [`condition`] (`if`), [`dedupe`] and [`background`] (`async`) layers;
-//! [`invoke`] then runs one planned hook through [`gate`] → [`cancel`] →
+//! `invoke` then runs one planned hook through [`gate`] → [`cancel`] →
 //! [`timeout`] → the handler → [`report`]; reading its result applies
 //! [`fail_closed`]. A handler type only implements
-//! [`Handler`](super::Handler): input in, raw result out.
+//! `Handler`: input in, raw result out.
 
 pub mod background;
 pub mod cancel;

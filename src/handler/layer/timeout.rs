@@ -1,5 +1,5 @@
 //! The timeout layer: a configured hook's effective timeout is the one it
-//! sets (clamped to [`MAX_TIMEOUT`](crate::config::MAX_TIMEOUT)), else its
+//! sets (clamped to [`crate::config::MAX_TIMEOUT`]), else its
 //! dialect's default (VT Code 60 s, Claude Code 600 s). At the timeout a
 //! process hook is killed with its whole group. A callback hook has no
 //! timeout: host code cannot be killed.
