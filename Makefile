@@ -39,8 +39,17 @@ setup-demo:
 demo: setup-demo lib
 	$(MAKE) -C examples/demo run
 
-test: setup lib test-rust test-cli test-header test-c test-c-sanitize test-posix-runner faults test-go test-node test-python test-readme test-install test-package
+test: setup lib lint test-rust test-cli test-header test-c test-c-sanitize test-posix-runner faults test-go test-node test-python test-readme test-install test-package
 	@echo "all test suites passed"
+
+# Lint gates: clippy on every target with warnings as errors, rustfmt, and
+# rustdoc with warnings as errors (broken intra-doc links fail).
+.PHONY: lint
+lint:
+	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
+	$(CARGO) fmt --all -- --check
+	RUSTDOCFLAGS=-Dwarnings $(CARGO) doc --workspace --no-deps --quiet
+	@echo "lint: clippy, rustfmt and rustdoc are clean"
 
 # The output is kept in build/logs: the fault summary reports from it.
 test-rust:
@@ -129,6 +138,7 @@ test-package:
 	$(CARGO) package --allow-dirty --list --quiet > $(BUILD)/package-files.txt
 	! grep -E '^(bindings|ctests|bench|fuzz|soak|examples)/' $(BUILD)/package-files.txt
 	grep -qx src/lib.rs $(BUILD)/package-files.txt && grep -qx include/hookline.h $(BUILD)/package-files.txt
+	@! $(CARGO) tree -p hookline -e normal --prefix none | grep -q '^clap' || { echo "the library crate depends on clap"; exit 1; }
 	@echo "package: the crate packages ($$(wc -l < $(BUILD)/package-files.txt) files)"
 
 # What a user outside the checkout gets: `make install` into a temporary

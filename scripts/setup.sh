@@ -42,6 +42,18 @@ if ! command -v cargo >/dev/null; then
 fi
 cargo_v="$(cargo --version | awk '{print $2}')"
 version_ge "${cargo_v%%-*}" "$MIN_CARGO" || die "cargo >= $MIN_CARGO is required; found $cargo_v (run 'rustup update')"
+# make test's lint gate needs clippy and rustfmt (part of rustup's default profile; added
+# when a minimal profile left them out).
+if [ "$mode" = full ]; then
+  for component in clippy rustfmt; do
+    probe=$([ "$component" = clippy ] && echo "cargo clippy --version" || echo "cargo fmt --version")
+    if ! $probe >/dev/null 2>&1; then
+      command -v rustup >/dev/null || die "cargo $component is required by make test's lint gate; install it and run again"
+      echo "setup: installing the Rust component $component" >&2
+      rustup component add "$component" >/dev/null || die "rustup component add $component failed"
+    fi
+  done
+fi
 
 # --- System packages.
 need_apt=()

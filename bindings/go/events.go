@@ -11,6 +11,7 @@ const (
 	TriggerResume     SessionStartTrigger = "resume"
 	TriggerNewSession SessionStartTrigger = "new_session"
 	TriggerCompact    SessionStartTrigger = "compact"
+	TriggerClear      SessionStartTrigger = "clear"
 )
 
 // SessionEndReason is SessionEndInput.Reason.
