@@ -134,8 +134,8 @@ node-prebuild: lib
 # The crate as `cargo package` makes it (sources, header, docs; no bindings).
 test-package:
 	mkdir -p $(BUILD)
-	$(CARGO) package --allow-dirty --no-verify --quiet
-	$(CARGO) package --allow-dirty --list --quiet > $(BUILD)/package-files.txt
+	$(CARGO) package -p hookline --allow-dirty --no-verify --quiet
+	$(CARGO) package -p hookline --allow-dirty --list --quiet > $(BUILD)/package-files.txt
 	! grep -E '^(bindings|ctests|bench|fuzz|soak|examples)/' $(BUILD)/package-files.txt
 	grep -qx src/lib.rs $(BUILD)/package-files.txt && grep -qx include/hookline.h $(BUILD)/package-files.txt
 	@! $(CARGO) tree -p hookline -e normal --prefix none | grep -q '^clap' || { echo "the library crate depends on clap"; exit 1; }

@@ -255,6 +255,8 @@ type StopOutcome struct {
 
 // CommandPreview is one configured command as the approval digest sees it.
 type CommandPreview struct {
+	// Type is the hook's handler type ("command", ...).
+	Type           string  `json:"type"`
 	Event          string  `json:"event"`
 	Matcher        *string `json:"matcher"`
 	Command        string  `json:"command"`

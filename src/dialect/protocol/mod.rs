@@ -458,3 +458,61 @@ impl Out<'_> {
         self.common_json(run);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::outcome::{PermissionBehavior, PreToolHookDecision};
+    use crate::model::reply::Decision;
+    use crate::model::rules::Exit2Reason;
+
+    fn exec(code: i32, stdout: &str, stderr: &str) -> HookExecution {
+        HookExecution {
+            label: "h".into(),
+            exit_code: Some(code),
+            stdout: stdout.into(),
+            stderr: stderr.into(),
+            ..Default::default()
+        }
+    }
+
+    fn read_with(event: HookEvent, rules: EventRules, e: &HookExecution) -> HookReply {
+        let event = RunEvent::Known(event);
+        read(&ReadCtx { event: &event, rules: &rules, quiet_success_output: false }, e)
+    }
+
+    #[test]
+    fn permission_request_exit_2_denies_where_the_table_makes_exit_2_blocking() {
+        let rules = EventRules {
+            exit2: Exit2::Block { reason: Exit2Reason::StderrIgnoringStdout, needs_stderr: false },
+            ..EventRules::NEUTRAL
+        };
+        let reply = read_with(HookEvent::PermissionRequest, rules, &exec(2, "", "not here"));
+        match reply.decision {
+            Some(Decision::Permission(d)) => {
+                assert_eq!((d.behavior, d.message.as_deref()), (PermissionBehavior::Deny, Some("not here")))
+            }
+            other => panic!("expected a deny, got {other:?}"),
+        }
+        // The neutral table: exit 2 is an ordinary failure, no decision.
+        assert!(read_with(HookEvent::PermissionRequest, EventRules::NEUTRAL, &exec(2, "", "x")).decision.is_none());
+    }
+
+    #[test]
+    fn context_of_failed_hooks_is_dropped_where_the_table_says_context_needs_exit_0() {
+        let out = r#"{"hookSpecificOutput":{"additionalContext":"ctx"}}"#;
+        let strict = EventRules { context_needs_exit_0: true, ..EventRules::NEUTRAL };
+        for event in
+            [HookEvent::PreToolUse, HookEvent::PostToolUse, HookEvent::SessionStart, HookEvent::UserPromptSubmit]
+        {
+            assert_eq!(read_with(event, strict, &exec(0, out, "")).context, ["ctx"], "{event}");
+            assert!(read_with(event, strict, &exec(1, out, "")).context.is_empty(), "{event}");
+            assert_eq!(read_with(event, EventRules::NEUTRAL, &exec(1, out, "")).context, ["ctx"], "{event}");
+        }
+        let allow = r#"{"hookSpecificOutput":{"permissionDecision":"allow"}}"#;
+        assert!(matches!(
+            read_with(HookEvent::PreToolUse, strict, &exec(1, allow, "")).decision,
+            Some(Decision::Tool(PreToolHookDecision::Allow, _))
+        ));
+    }
+}
