@@ -27,7 +27,7 @@ use crate::dialect::matcher::Matcher;
 use crate::dialect::{self, Dialect};
 use crate::error::{Error, Result};
 use crate::model::event::HookEvent;
-use crate::model::rules::Profile;
+use crate::model::rules::{Profile, TimeoutUnit};
 use crate::rule::Rule;
 
 /// Largest timeout actually applied; larger configured values are clamped
@@ -104,7 +104,8 @@ pub struct HookSpec {
     /// What it runs.
     pub handler: HandlerSpec,
     /// The timeout exactly as written (`timeout_seconds` in VT Code,
-    /// `timeout` in Claude Code), in seconds.
+    /// `timeout` in Claude Code), in the dialect's unit
+    /// ([`Profile::timeout_unit`]): seconds, milliseconds for Gemini CLI.
     pub timeout_seconds: Option<u64>,
     /// The dialect's timeout for a hook that sets none.
     pub default_timeout: Duration,
@@ -117,6 +118,12 @@ pub struct HookSpec {
     /// `failClosed: true` (hookline extension): a failure takes the event's
     /// blocking decision instead of failing open.
     pub fail_closed: bool,
+    /// The hook's `name`, where the dialect has one (Gemini CLI: the key of
+    /// `hooksConfig.disabled` and, with the command, of deduplication).
+    pub name: Option<String>,
+    /// Variables set last in the hook's environment, over everything else
+    /// (Gemini CLI's per-hook `env`), in configuration order.
+    pub env: Vec<(String, String)>,
     /// Where the entry is in its config (`hooks.PreToolUse[0].hooks[1]`).
     pub path: String,
     /// The source it comes from.
@@ -135,6 +142,8 @@ impl HookSpec {
             run_async: false,
             status_message: None,
             fail_closed: false,
+            name: None,
+            env: Vec::new(),
             path: String::new(),
             source: Arc::new(Source { info: SourceInfo::new(dialect::VTCODE), quiet_success_output: false }),
         }
@@ -152,14 +161,21 @@ impl HookSpec {
         self.handler.label()
     }
 
-    /// The effective timeout: the configured value (clamped to
-    /// [`MAX_TIMEOUT`]), else the dialect's default (60 s VT Code, 600 s
-    /// Claude Code).
+    /// The effective timeout: the configured value in the dialect's unit
+    /// (clamped to [`MAX_TIMEOUT`]), else the dialect's default (60 s VT
+    /// Code and Gemini CLI, 600 s Claude Code).
     pub fn timeout(&self) -> Duration {
-        match self.timeout_seconds {
-            Some(s) => Duration::from_secs(s).min(MAX_TIMEOUT),
-            None => self.default_timeout,
+        match (self.timeout_seconds, self.dialect().profile().timeout_unit) {
+            (Some(s), TimeoutUnit::Seconds) => Duration::from_secs(s).min(MAX_TIMEOUT),
+            (Some(ms), TimeoutUnit::Milliseconds) => Duration::from_millis(ms).min(MAX_TIMEOUT),
+            (None, _) => self.default_timeout,
         }
+    }
+
+    /// The name that identifies the hook for people and for
+    /// `hooksConfig.disabled`: its `name`, else its label (the command).
+    pub fn display_name(&self) -> &str {
+        self.name.as_deref().filter(|n| !n.is_empty()).unwrap_or_else(|| self.label())
     }
 
     /// Whether the hook's source is trusted (runs without approval).
@@ -197,6 +213,10 @@ pub struct HookGroup {
     pub matcher: Matcher,
     /// The hooks, in configuration order (never empty).
     pub hooks: Vec<HookSpec>,
+    /// `sequential: true` (Gemini CLI): a run of the event in which this
+    /// group matches runs its hooks one after another (where the event's
+    /// rules say [`SequentialWhenAsked`](crate::model::rules::RunOrder)).
+    pub sequential: bool,
 }
 
 impl HookGroup {
@@ -223,6 +243,23 @@ pub struct ConfigWarning {
     pub message: String,
 }
 
+/// Switches of a config source that apply to every hook of its dialect in
+/// the engine, across sources (Gemini CLI's `hooksConfig`): applied once
+/// the sources are joined ([`HooksConfig::apply_switches`]).
+#[derive(Clone, Debug)]
+pub struct Switches {
+    /// The dialect whose hooks they switch.
+    pub dialect: &'static dyn Dialect,
+    /// `hooksConfig.enabled`, when the source sets it (the last source that
+    /// sets it decides).
+    pub enabled: Option<bool>,
+    /// `hooksConfig.disabled`: names of hooks that do not run (the union of
+    /// every source's); a hook's name is its `name`, else its command.
+    pub disabled: Vec<String>,
+    /// Where the source sets them (`hooksConfig`, prefixed with its file).
+    pub path: String,
+}
+
 /// A validated hooks configuration: per-event groups in configuration order.
 #[derive(Clone, Debug)]
 pub struct HooksConfig {
@@ -230,6 +267,7 @@ pub struct HooksConfig {
     groups: [Vec<HookGroup>; 12],
     named: Vec<NamedEvent>,
     warnings: Vec<ConfigWarning>,
+    switches: Vec<Switches>,
 }
 
 impl Default for HooksConfig {
@@ -246,7 +284,78 @@ impl HooksConfig {
 
     /// A configuration of `dialect` without any hook (what a reader starts from).
     pub fn empty_of(dialect: &'static dyn Dialect) -> Self {
-        HooksConfig { dialect, groups: std::array::from_fn(|_| Vec::new()), named: Vec::new(), warnings: Vec::new() }
+        HooksConfig {
+            dialect,
+            groups: std::array::from_fn(|_| Vec::new()),
+            named: Vec::new(),
+            warnings: Vec::new(),
+            switches: Vec::new(),
+        }
+    }
+
+    /// Record a source's switches (applied by [`apply_switches`](Self::apply_switches)).
+    pub fn push_switches(&mut self, switches: Switches) {
+        self.switches.push(switches);
+    }
+
+    /// Apply the recorded switches, once every source is joined: a hook of
+    /// a dialect whose last `enabled` is false, or whose name is in any of
+    /// its dialect's `disabled` lists, is removed (and reported as a
+    /// warning); a group left without hooks goes with it. The switches are
+    /// consumed, so applying twice changes nothing.
+    pub fn apply_switches(mut self) -> Self {
+        let switches = std::mem::take(&mut self.switches);
+        if switches.is_empty() {
+            return self;
+        }
+        let enabled = |d: &dyn Dialect| {
+            switches.iter().rev().filter(|s| dialect::same(s.dialect, d)).find_map(|s| s.enabled).unwrap_or(true)
+        };
+        let disabled = |hook: &HookSpec| {
+            switches
+                .iter()
+                .filter(|s| dialect::same(s.dialect, hook.dialect()))
+                .any(|s| s.disabled.iter().any(|n| n == hook.display_name()))
+        };
+        for s in switches.iter().filter(|s| s.enabled == Some(false)) {
+            if !enabled(s.dialect) {
+                self.warnings.push(ConfigWarning {
+                    path: s.path.clone(),
+                    message: format!("`enabled` is false: no {} hook runs", s.dialect.title()),
+                });
+            }
+        }
+        let mut dropped = Vec::new();
+        let mut keep = |group: &mut HookGroup| {
+            group.hooks.retain(|hook| {
+                let off = !enabled(hook.dialect()) || disabled(hook);
+                if off && enabled(hook.dialect()) {
+                    let path = match &hook.source.info.path {
+                        Some(file) => format!("{}: {}", file.display(), hook.path),
+                        None => hook.path.clone(),
+                    };
+                    let message = format!("hook `{}` is disabled by `hooksConfig.disabled`", hook.display_name());
+                    let warning = ConfigWarning { path, message };
+                    if !dropped.contains(&warning) {
+                        dropped.push(warning);
+                    }
+                }
+                !off
+            });
+            !group.hooks.is_empty()
+        };
+        for groups in &mut self.groups {
+            groups.retain_mut(&mut keep);
+        }
+        for named in &mut self.named {
+            named.groups.retain_mut(&mut keep);
+        }
+        self.named.retain(|n| !n.groups.is_empty());
+        for w in dropped {
+            crate::hl_warn!("{}: {}", w.path, w.message);
+            self.warnings.push(w);
+        }
+        self
     }
 
     /// Add the groups of a known event (after those already there).
@@ -280,6 +389,7 @@ impl HooksConfig {
         let mut first = true;
         for mut config in sources {
             out.warnings.append(&mut config.warnings);
+            out.switches.append(&mut config.switches);
             if config.is_empty() {
                 continue;
             }
@@ -305,7 +415,7 @@ impl HooksConfig {
     /// Parse a JSON configuration, the dialect detected by shape (see
     /// [`crate::dialect::for_shape`]).
     pub fn from_json_value(v: &Value) -> Result<Self> {
-        Self::read(v, &SourceInfo::new(dialect::for_shape(v)))
+        Ok(Self::read(v, &SourceInfo::new(dialect::for_shape(v)))?.apply_switches())
     }
 
     /// Parse JSON text, the dialect detected by shape; a syntax error is
@@ -325,11 +435,19 @@ impl HooksConfig {
     /// [`Status::InvalidArgument`](crate::Status::InvalidArgument); anything
     /// wrong inside is [`Status::InvalidConfig`](crate::Status::InvalidConfig).
     pub fn from_file(path: &Path) -> Result<Self> {
-        Self::read_file(path, None, false, None)
+        Self::from_file_as(path, None)
+    }
+
+    /// [`from_file`](Self::from_file) in `explicit`'s dialect (`None`:
+    /// recognised by the path, else by the shape).
+    pub fn from_file_as(path: &Path, explicit: Option<&'static dyn Dialect>) -> Result<Self> {
+        Ok(Self::read_file(path, explicit, false, None)?.apply_switches())
     }
 
     /// [`from_file`](Self::from_file) with the source's facts: an explicit
-    /// dialect (else recognised by path, else by shape), trust and plugin root.
+    /// dialect (else recognised by path, else by shape), trust and plugin
+    /// root. Its switches are recorded, not applied (see
+    /// [`apply_switches`](Self::apply_switches)).
     pub fn read_file(
         path: &Path,
         explicit: Option<&'static dyn Dialect>,

@@ -37,7 +37,7 @@ use crate::model::outcome::HookMessageLevel::Error as ErrorLevel;
 use crate::model::reply::HookReply;
 use crate::model::rules::{
     BlockFields, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, InputRules, Precedence, Profile, RunOrder,
-    ToolInputFlow,
+    TimeoutUnit, ToolInputFlow,
 };
 
 /// The Claude Code dialect (see the module documentation).
@@ -57,6 +57,7 @@ const OBSERVER: EventRules = EventRules { exit2: Exit2::StderrToUser, ..BASE };
 pub static PROFILE: Profile = Profile {
     name: "claude",
     default_timeout: Duration::from_secs(600),
+    timeout_unit: TimeoutUnit::Seconds,
     inputs: InputRules::Lenient,
     dedupe: Dedupe::IdenticalHandlers,
     session_start_env_file: true,
@@ -89,6 +90,7 @@ pub static PROFILE: Profile = Profile {
         notification: EventRules { exit2: Exit2::Ignored, ..BASE },
         post_tool_use_failure: EventRules { exit2: FEEDBACK, ..BASE },
     },
+    native_events: &[],
     unknown_event: OBSERVER,
 };
 
@@ -225,6 +227,11 @@ impl Dialect for Claude {
 
     fn honours(&self, event: &RunEvent) -> &'static [Column] {
         protocol::honours(event)
+    }
+
+    /// Digest lines without a dialect (the format stored approvals use).
+    fn named_in_digest(&self) -> bool {
+        false
     }
 
     fn describe_matcher(&self, matcher: &Matcher, raw: Option<&str>) -> String {

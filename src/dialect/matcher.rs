@@ -15,7 +15,14 @@
 //!   list of names split on `|` and `,` (elements trimmed, empty elements
 //!   dropped); anything else is an unanchored regular expression
 //!   (`.*Edit` matches `NotebookEdit`).
-//! - Matching is case-sensitive in both dialects.
+//! - **Gemini CLI dialect**: absent, blank (after trimming) or `"*"` match
+//!   everything. Tool events ([`Matcher::gemini_tool`]): the trimmed
+//!   matcher is an unanchored regular expression (`"Edit|Write"` matches
+//!   `WriteTool`), and a matcher that does not compile as one is compared
+//!   with the tool name exactly. SessionStart, SessionEnd and PreCompress
+//!   ([`Matcher::gemini_exact`]): the trimmed matcher is compared exactly
+//!   (`"startup|resume"` matches nothing).
+//! - Matching is case-sensitive in every dialect.
 //!
 //! Choices the hooks protocols leave open (documented here on purpose):
 //!
@@ -93,6 +100,35 @@ impl Matcher {
             return Ok(Matcher::Names(names));
         }
         Ok(Matcher::Regex(compile(p)?))
+    }
+
+    /// Compile a Gemini CLI tool-event matcher: trimmed; `None`, `""` and
+    /// `"*"` match all; otherwise an unanchored regular expression, or, when
+    /// it does not compile, the exact (trimmed) name. The compile error is
+    /// returned alongside, for the config's warnings (Gemini CLI compiles
+    /// JavaScript regular expressions, which accept lookaround and
+    /// backreferences this engine does not).
+    pub fn gemini_tool(raw: Option<&str>) -> (Matcher, Option<regex::Error>) {
+        let Some(p) = raw.map(str::trim) else {
+            return (Matcher::All, None);
+        };
+        if p.is_empty() || p == "*" {
+            return (Matcher::All, None);
+        }
+        match compile(p) {
+            Ok(re) => (Matcher::Regex(re), None),
+            Err(e) => (Matcher::Names(vec![p.to_owned()]), Some(e)),
+        }
+    }
+
+    /// Compile a Gemini CLI matcher of SessionStart, SessionEnd or
+    /// PreCompress: trimmed; `None`, `""` and `"*"` match all; anything else
+    /// is one exact value (no list, no regex).
+    pub fn gemini_exact(raw: Option<&str>) -> Matcher {
+        match raw.map(str::trim) {
+            None | Some("" | "*") => Matcher::All,
+            Some(p) => Matcher::Names(vec![p.to_owned()]),
+        }
     }
 
     /// Whether `subject` matches (case-sensitive).

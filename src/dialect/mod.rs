@@ -19,6 +19,7 @@
 //! |---|---|---|
 //! | `vtcode` | [`vtcode`] | `vtcode.toml` `[hooks.lifecycle]`, `{"lifecycle": …}` JSON |
 //! | `claude` | [`claude`] | `.claude/settings*.json`, a plugin's `hooks/hooks.json` |
+//! | `gemini` | [`gemini`] | `.gemini/settings.json` (user, workspace, system), an extension's `hooks/hooks.json` |
 //!
 //! Selection ([`select`]): the `dialect` option (or `hook_sources[i].dialect`)
 //! names one; without it a `hooks_file` is recognised by its path, and
@@ -27,24 +28,29 @@
 //!
 //! The VT Code and Claude Code dialects share the Claude Code hooks protocol
 //! (JSON on stdin, exit codes and JSON on stdout); its reader is
-//! [`protocol`], parameterised by each dialect's table.
+//! [`protocol`], parameterised by each dialect's table. Gemini CLI's
+//! hooks read differently (JSON honoured on any exit code, plain text that
+//! denies, milliseconds) and have their own reader ([`gemini`]).
 
 pub mod claude;
+pub mod gemini;
 pub mod matcher;
 pub mod protocol;
 pub mod vtcode;
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use serde_json::{Map, Value};
 
-use crate::config::{HooksConfig, SourceInfo};
+use crate::config::{HookSpec, HooksConfig, SourceInfo};
 use crate::error::{Error, Result};
 use crate::handler::HookExecution;
 use crate::model::event::{HookEvent, RunEvent};
 use crate::model::input::SessionFacts;
 use crate::model::reply::HookReply;
 use crate::model::rules::{Column, EventRules, Profile};
+use crate::runner::{Environment, Shell};
 
 /// What a reader needs to know about the hook whose result it reads.
 #[derive(Clone, Copy, Debug)]
@@ -144,16 +150,101 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
     /// (or the canonical merge) does not honour fails the column-coverage
     /// test.
     fn honours(&self, event: &RunEvent) -> &'static [Column];
+
+    /// Combine the fields with no canonical slot that a hook of this
+    /// dialect wrote (`fields`) with those of the hooks before it (`into`,
+    /// the outcome's `dialect_fields.<name>`). The default: a field keeps
+    /// the first hook's value, except that arrays collect every hook's
+    /// values in configuration order.
+    fn merge_fields(&self, event: &RunEvent, into: &mut Map<String, Value>, fields: Map<String, Value>) {
+        let _ = event;
+        merge_fields_first_wins(into, fields);
+    }
+
+    /// Whether the payload text ends with a newline (the hooks protocol's
+    /// compact JSON + `\n`; Gemini CLI writes the JSON alone).
+    fn payload_ends_with_newline(&self) -> bool {
+        true
+    }
+
+    /// Whether the digest lines and previews of this dialect's hooks name
+    /// the dialect (`"dialect": "<name>"`): every dialect's do, except VT
+    /// Code's and Claude Code's, whose lines stay as stored approvals
+    /// recorded them.
+    fn named_in_digest(&self) -> bool {
+        true
+    }
+
+    /// Event keys the agent defines that have no canonical meaning: they
+    /// are kept as named events (fired with `hl_engine_run_named`) and are
+    /// not unknown keys (Gemini CLI: `BeforeModel`, ...).
+    fn native_event_keys(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// The event input the next hook of a run made one after another reads
+    /// after this hook (`exec`) ran on `input`, `None` when it is unchanged
+    /// (used where the rule table runs an event
+    /// [`SequentialWhenAsked`](crate::model::rules::RunOrder)).
+    fn chain_input(
+        &self,
+        event: &RunEvent,
+        input: &Map<String, Value>,
+        exec: &HookExecution,
+    ) -> Option<Map<String, Value>> {
+        let _ = (event, input, exec);
+        None
+    }
+
+    /// The shell this dialect's command hooks run in.
+    fn shell(&self) -> Shell {
+        Shell::Sh
+    }
+
+    /// The text the shell runs for `hook`'s command (as written), with the
+    /// session facts and the hook's environment at hand: the command itself,
+    /// unless the agent rewrites commands before running them (Gemini CLI
+    /// substitutes `$GEMINI_PROJECT_DIR`, ...).
+    fn command_line<'a>(&self, hook: &'a HookSpec, facts: &SessionFacts<'_>, env: &Environment) -> Cow<'a, str> {
+        let _ = (facts, env);
+        Cow::Borrowed(hook.label())
+    }
+
+    /// The variables a hook of a plugin source gets its plugin root in
+    /// (`hook_sources[i].plugin_root`).
+    fn plugin_root_variables(&self) -> &'static [&'static str] {
+        &["CLAUDE_PLUGIN_ROOT"]
+    }
+}
+
+/// [`Dialect::merge_fields`]'s default: a field keeps the first hook's value,
+/// except that arrays collect every hook's values in configuration order.
+pub fn merge_fields_first_wins(into: &mut Map<String, Value>, fields: Map<String, Value>) {
+    for (key, value) in fields {
+        match (into.get_mut(&key), value) {
+            (None, value) => {
+                into.insert(key, value);
+            }
+            (Some(Value::Array(items)), Value::Array(more)) => items.extend(more),
+            (Some(_), _) => {}
+        }
+    }
 }
 
 /// Every dialect hookline implements, in the order names are listed.
-pub static ALL: &[&dyn Dialect] = &[&vtcode::VTCODE, &claude::CLAUDE];
+/// Recognition by path ([`for_path`]) asks them in the reverse order: a
+/// later dialect's file names are more specific (a Gemini CLI extension's
+/// `hooks/hooks.json` is a Claude Code plugin's file name too).
+pub static ALL: &[&dyn Dialect] = &[&vtcode::VTCODE, &claude::CLAUDE, &gemini::GEMINI];
 
 /// The VT Code dialect.
 pub static VTCODE: &dyn Dialect = &vtcode::VTCODE;
 
 /// The Claude Code dialect.
 pub static CLAUDE: &dyn Dialect = &claude::CLAUDE;
+
+/// The Gemini CLI dialect.
+pub static GEMINI: &dyn Dialect = &gemini::GEMINI;
 
 /// Two dialect values are the same dialect.
 pub fn same(a: &dyn Dialect, b: &dyn Dialect) -> bool {
@@ -208,9 +299,10 @@ pub fn project_dir_of(config: &Path) -> std::path::PathBuf {
     }
 }
 
-/// The dialect that recognises a hooks file by its path, if one does.
+/// The dialect that recognises a hooks file by its path, if one does (the
+/// most specific: the last in [`ALL`] that recognises it).
 pub fn for_path(path: &Path) -> Option<&'static dyn Dialect> {
-    ALL.iter().copied().find(|d| d.recognises_path(path))
+    ALL.iter().rev().copied().find(|d| d.recognises_path(path))
 }
 
 /// The dialect of a JSON config by its shape, when neither an option nor
@@ -298,7 +390,9 @@ mod tests {
     /// event's reader in that dialect or by the canonical merge.
     #[test]
     fn every_column_a_table_sets_is_honoured_by_its_reader_or_the_merge() {
-        let events = HookEvent::ALL.iter().map(|e| RunEvent::Known(*e)).chain([RunEvent::Named("Custom".into())]);
+        let native = ALL.iter().flat_map(|d| d.profile().native_events).map(|(k, _)| RunEvent::Named((*k).into()));
+        let events =
+            HookEvent::ALL.iter().map(|e| RunEvent::Known(*e)).chain([RunEvent::Named("Custom".into())]).chain(native);
         for event in events {
             for d in ALL {
                 for column in d.profile().rules_of(&event).set_columns() {

@@ -38,6 +38,7 @@ use crate::model::outcome::HookMessageLevel::{Error as ErrorLevel, Warning};
 use crate::model::reply::HookReply;
 use crate::model::rules::{
     BlockFields, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, InputRules, OnFailure, Profile, RunOrder,
+    TimeoutUnit,
 };
 
 /// The VT Code dialect (see the module documentation).
@@ -54,6 +55,7 @@ const SEQUENTIAL: EventRules = EventRules { run_order: RunOrder::Sequential, ..E
 pub static PROFILE: Profile = Profile {
     name: "vtcode",
     default_timeout: Duration::from_secs(60),
+    timeout_unit: TimeoutUnit::Seconds,
     inputs: InputRules::Strict,
     dedupe: Dedupe::None,
     session_start_env_file: false,
@@ -80,6 +82,7 @@ pub static PROFILE: Profile = Profile {
         notification: OBSERVER,
         post_tool_use_failure: EventRules { failure_level: Warning, ..EventRules::NEUTRAL },
     },
+    native_events: &[],
     unknown_event: OBSERVER,
 };
 
@@ -338,6 +341,11 @@ impl Dialect for VtCode {
 
     fn honours(&self, event: &RunEvent) -> &'static [Column] {
         protocol::honours(event)
+    }
+
+    /// Digest lines without a dialect (the format stored approvals use).
+    fn named_in_digest(&self) -> bool {
+        false
     }
 
     fn describe_matcher(&self, matcher: &Matcher, raw: Option<&str>) -> String {

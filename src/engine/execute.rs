@@ -28,7 +28,7 @@ use crate::envfile::EnvFiles;
 use crate::error::{Error, Result, Status};
 use crate::handler::environment::hook_environment;
 use crate::handler::layer::{self, cancel, Stack};
-use crate::handler::{Executed, Hook, Payload};
+use crate::handler::{Executed, Hook, Output, Payload};
 use crate::merge::EventInterpreter;
 use crate::model::event::{HookEvent, RunEvent};
 use crate::model::input::{self, InputRules, SessionFacts};
@@ -275,6 +275,7 @@ impl LifecycleHookEngine {
         let ctx = RunCtx {
             stack: Stack {
                 event,
+                facts: &facts,
                 approval: self.approval(),
                 commands: &setup.commands,
                 cwd: &setup.workspace,
@@ -289,7 +290,8 @@ impl LifecycleHookEngine {
         };
         let hooks = &plan.hooks;
         let mut reports = Vec::with_capacity(hooks.len());
-        if plan.dialect.profile().rules_of(event).run_order == RunOrder::Sequential {
+        let run_order = plan.dialect.profile().rules_of(event).run_order;
+        if run_order == RunOrder::Sequential {
             // One after another, in order; stop at the first decision.
             for (i, hook) in hooks.iter().enumerate() {
                 cancel::check(token)?;
@@ -300,6 +302,22 @@ impl LifecycleHookEngine {
                 if stop {
                     break;
                 }
+            }
+        } else if run_order == RunOrder::SequentialWhenAsked && plan.sequential_asked {
+            // A group asked for it: one after another, in order, every hook
+            // running, each reading the input as the hooks before it left it.
+            let mut current = Cow::Borrowed(input);
+            for (i, hook) in hooks.iter().enumerate() {
+                cancel::check(token)?;
+                let payload = ctx.payload_of(*hook, &current, None)?;
+                let done = ctx.run_one(i, *hook, &payload)?;
+                if let (Output::Ran(exec), Some(d)) = (&done.output, hook.dialect()) {
+                    if let Some(next) = d.chain_input(event, &current, exec) {
+                        current = Cow::Owned(next);
+                    }
+                }
+                done.absorb_into(interp);
+                reports.push(done.report);
             }
         } else {
             // Concurrently; merged in configuration order. Every hook reads
@@ -401,12 +419,27 @@ impl RunCtx<'_> {
     /// The payload `hook` reads: its dialect's, with the rewrite in force
     /// (chained PreToolUse).
     pub(crate) fn payload(&self, hook: Hook<'_>, tool_input: Option<&Value>) -> Result<Payload> {
+        self.payload_of(hook, self.input, tool_input)
+    }
+
+    /// [`payload`](Self::payload) of another input than the run's (a run
+    /// whose hooks chain their input).
+    pub(crate) fn payload_of(
+        &self,
+        hook: Hook<'_>,
+        input: &Map<String, Value>,
+        tool_input: Option<&Value>,
+    ) -> Result<Payload> {
         let d = hook.dialect().unwrap_or(self.plan.dialect);
-        Payload::new(&d.payload(self.stack.event, self.facts, self.input, tool_input))
+        Payload::with_newline(
+            &d.payload(self.stack.event, self.facts, input, tool_input),
+            d.payload_ends_with_newline(),
+        )
     }
 
     /// The environment of one process hook: its dialect's, plus its
-    /// source's `CLAUDE_PLUGIN_ROOT` and its SessionStart `CLAUDE_ENV_FILE`.
+    /// source's `CLAUDE_PLUGIN_ROOT`, its SessionStart `CLAUDE_ENV_FILE` and
+    /// its own `env` (Gemini CLI), set last.
     fn env_of(&self, i: usize, hook: Hook<'_>) -> std::io::Result<Cow<'_, Environment>> {
         static NONE: std::sync::OnceLock<Environment> = std::sync::OnceLock::new();
         let d = hook.dialect().unwrap_or(self.plan.dialect);
@@ -415,10 +448,19 @@ impl RunCtx<'_> {
             None => Cow::Borrowed(NONE.get_or_init(Environment::new)),
         };
         if let Some(root) = hook.spec().and_then(|s| s.plugin_root()) {
-            env = Cow::Owned(env.with_var(OsStr::new("CLAUDE_PLUGIN_ROOT"), OsStr::new(root))?);
+            for name in d.plugin_root_variables() {
+                env = Cow::Owned(env.with_var(OsStr::new(name), OsStr::new(root))?);
+            }
         }
         if let Some(path) = self.env_files.and_then(|f| f.path(i)) {
             env = Cow::Owned(env.with_var(OsStr::new("CLAUDE_ENV_FILE"), path.as_os_str())?);
+        }
+        if let Some(spec) = hook.spec().filter(|s| !s.env.is_empty()) {
+            let mut own = env.into_owned();
+            for (name, value) in &spec.env {
+                own.set(OsStr::new(name), OsStr::new(value))?;
+            }
+            env = Cow::Owned(own);
         }
         Ok(env)
     }

@@ -37,6 +37,10 @@ pub(crate) struct Plan<'a> {
     /// hooks share; the engine config's when none runs; Claude Code's (most
     /// restrictive wins) when hooks of several dialects run together.
     pub(crate) dialect: &'static dyn Dialect,
+    /// A group of a hook that runs asks for sequential execution
+    /// (`sequential: true`, for events whose rules are
+    /// [`SequentialWhenAsked`](crate::model::rules::RunOrder)).
+    pub(crate) sequential_asked: bool,
 }
 
 /// What the planner decided for one configured hook.
@@ -127,8 +131,12 @@ impl<'a> Plan<'a> {
     pub(crate) fn new(setup: &'a Setup, callbacks: &'a [Arc<CallbackHook>], event: &RunEvent, input: &Value) -> Self {
         let mut hooks = Vec::new();
         let mut background = Vec::new();
-        plan_configured(setup, event, input, |hook, _, _, verdict| match verdict {
-            Verdict::Runs => hooks.push(Hook::Configured(hook)),
+        let mut sequential_asked = false;
+        plan_configured(setup, event, input, |hook, group, _, verdict| match verdict {
+            Verdict::Runs => {
+                sequential_asked |= group.sequential;
+                hooks.push(Hook::Configured(hook))
+            }
             Verdict::Background => background.push(hook),
             _ => {}
         });
@@ -141,7 +149,7 @@ impl<'a> Plan<'a> {
                 }
             }
         }
-        Plan { hooks, background, dialect }
+        Plan { hooks, background, dialect, sequential_asked }
     }
 
     /// The plan of `async` hooks started in the background.
@@ -150,6 +158,7 @@ impl<'a> Plan<'a> {
             hooks: hooks.iter().map(Hook::Configured).collect(),
             background: Vec::new(),
             dialect: run_dialect(hooks.iter(), setup),
+            sequential_asked: false,
         }
     }
 

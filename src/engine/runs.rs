@@ -456,6 +456,7 @@ impl LifecycleHookEngine {
         let ctx = RunCtx {
             stack: Stack {
                 event,
+                facts: &facts,
                 approval: self.approval(),
                 commands: &setup.commands,
                 cwd: &setup.workspace,

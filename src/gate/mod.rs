@@ -33,6 +33,16 @@
 //!   dialect), `null` when absent — an explicit 60 and an absent timeout
 //!   digest differently.
 //!
+//! Hooks of dialects other than VT Code and Claude Code name their dialect
+//! first (`{"dialect":"gemini","event":…}`), so that the approval of a
+//! Gemini CLI config cannot stand for a Claude Code config with the same
+//! commands; the lines of VT Code and Claude Code hooks stay exactly as
+//! stored approvals recorded them. A dialect whose timeouts are in
+//! milliseconds (Gemini CLI) writes `"timeout_seconds":null` and the value
+//! as `"timeout_ms"` after it; a hook that sets variables of its own
+//! environment (Gemini CLI's `env`) adds them as `"env"` last, since they
+//! change what its command runs (a `PATH`, say).
+//!
 //! The digest is the lowercase hex SHA-256 of those lines joined by `\n` (no
 //! trailing newline); no commands digest as SHA-256 of the empty string.
 //! Callback hooks are host code and not part of the digest.
@@ -48,6 +58,7 @@ use sha2::{Digest, Sha256};
 use crate::config::HooksConfig;
 use crate::model::event::HookEvent;
 use crate::model::outcome::HookKind;
+use crate::model::rules::TimeoutUnit;
 
 /// One configured hook as the approval gate sees it. Serialises with its
 /// keys in exactly the declared order.
@@ -56,6 +67,10 @@ pub struct LifecycleHookCommandPreview {
     /// The handler type (`"type"`: `command`, ...).
     #[serde(rename = "type")]
     pub kind: HookKind,
+    /// The hook's dialect, for dialects other than VT Code and Claude Code
+    /// (serialised only then).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dialect: Option<&'static str>,
     /// snake_case event key (`pre_tool_use`, ...).
     pub event: String,
     /// The matcher as written, `None` when absent.
@@ -64,6 +79,15 @@ pub struct LifecycleHookCommandPreview {
     pub command: String,
     /// The timeout as written, `None` when absent.
     pub timeout_seconds: Option<u64>,
+    /// The timeout as written, for dialects whose timeouts are in
+    /// milliseconds (`timeout_seconds` is then `None`); serialised only
+    /// when set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timeout_ms: Option<u64>,
+    /// The variables the hook sets in its own environment, when it sets
+    /// any (serialised only then).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub env: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 impl LifecycleHookCommandPreview {
@@ -76,10 +100,13 @@ impl LifecycleHookCommandPreview {
     ) -> Self {
         LifecycleHookCommandPreview {
             kind: HookKind::Command,
+            dialect: None,
             event: event.into(),
             matcher,
             command: command.into(),
             timeout_seconds,
+            timeout_ms: None,
+            env: None,
         }
     }
 }
@@ -88,17 +115,30 @@ impl LifecycleHookCommandPreview {
 /// exactly this order (the format every stored approval was made with).
 #[derive(Serialize)]
 struct CommandLine<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dialect: Option<&'a str>,
     event: &'a str,
     matcher: &'a Option<String>,
     command: &'a str,
     timeout_seconds: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    timeout_ms: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    env: Option<&'a serde_json::Map<String, serde_json::Value>>,
 }
 
 /// The digest line of one preview.
 fn digest_line(p: &LifecycleHookCommandPreview) -> Vec<u8> {
     // Serialising strings and integers cannot fail.
-    let line =
-        CommandLine { event: &p.event, matcher: &p.matcher, command: &p.command, timeout_seconds: p.timeout_seconds };
+    let line = CommandLine {
+        dialect: p.dialect,
+        event: &p.event,
+        matcher: &p.matcher,
+        command: &p.command,
+        timeout_seconds: p.timeout_seconds,
+        timeout_ms: p.timeout_ms,
+        env: p.env.as_ref(),
+    };
     serde_json::to_vec(&line).unwrap_or_default()
 }
 
@@ -115,12 +155,19 @@ pub fn command_previews(config: &HooksConfig) -> Vec<LifecycleHookCommandPreview
     for (event, groups) in known.chain(named) {
         for group in groups {
             for hook in group.hooks.iter().filter(|h| !h.trusted()) {
+                let d = hook.dialect();
+                let in_ms = d.profile().timeout_unit == TimeoutUnit::Milliseconds;
                 out.push(LifecycleHookCommandPreview {
                     kind: hook.handler.kind(),
+                    dialect: d.named_in_digest().then(|| d.name()),
                     event: event.to_owned(),
                     matcher: group.matcher_raw.clone(),
                     command: hook.label().to_owned(),
-                    timeout_seconds: hook.timeout_seconds,
+                    timeout_seconds: hook.timeout_seconds.filter(|_| !in_ms),
+                    timeout_ms: hook.timeout_seconds.filter(|_| in_ms),
+                    env: (!hook.env.is_empty()).then(|| {
+                        hook.env.iter().map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone()))).collect()
+                    }),
                 });
             }
         }

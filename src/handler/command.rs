@@ -1,5 +1,6 @@
 //! The `command` handler: a shell command run by the process runner
-//! ([`crate::runner`]): `/bin/sh -c <command>` in the workspace, in its own
+//! ([`crate::runner`]): `/bin/sh -c <command>` (or its dialect's shell and
+//! command line, [`crate::dialect::Dialect::shell`]) in the workspace, in its own
 //! process group, the payload on stdin, stdout and stderr read while it
 //! runs, killed with its group at the timeout or on cancel.
 
@@ -11,7 +12,8 @@ use crate::runner::{self, CommandSpec};
 /// Run `command` for one hook.
 pub(crate) fn run(command: &str, call: &Call<'_>) -> io::Result<Ran> {
     let spec = CommandSpec {
-        command,
+        command: call.command_line.unwrap_or(command),
+        shell: call.shell,
         cwd: call.cwd,
         env: call.env,
         stdin: call.payload.as_bytes(),
@@ -32,6 +34,7 @@ pub(crate) fn run(command: &str, call: &Call<'_>) -> io::Result<Ran> {
             signal: out.signal,
             timed_out: out.timed_out,
             timeout_seconds: call.timeout.as_secs(),
+            timeout_ms: u64::try_from(call.timeout.as_millis()).unwrap_or(u64::MAX),
             stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
             stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
         },

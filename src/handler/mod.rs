@@ -39,7 +39,7 @@ use crate::dialect::Dialect;
 use crate::error::{Error, Result};
 use crate::model::event::{HookEvent, RunEvent};
 use crate::model::outcome::HookKind;
-use crate::runner::{CancelToken, Environment};
+use crate::runner::{CancelToken, Environment, Shell};
 
 pub(crate) use callback::CallbackHook;
 
@@ -55,12 +55,21 @@ impl Payload {
     /// fail; if it ever did, the run fails with an internal error (a hook
     /// is never handed a made-up payload).
     pub fn new(payload: &Map<String, Value>) -> Result<Payload> {
+        Self::with_newline(payload, true)
+    }
+
+    /// [`new`](Self::new), the newline after the JSON only when `newline`
+    /// (Gemini CLI writes the compact JSON alone).
+    pub fn with_newline(payload: &Map<String, Value>, newline: bool) -> Result<Payload> {
         let mut text = Error::to_json_string(payload, "the hook payload")?;
-        text.push('\n');
+        if newline {
+            text.push('\n');
+        }
         Ok(Payload { text })
     }
 
-    /// The bytes a command reads on stdin (JSON + `\n`).
+    /// The bytes a command reads on stdin (JSON, and `\n` unless the
+    /// dialect writes none).
     pub fn as_bytes(&self) -> &[u8] {
         self.text.as_bytes()
     }
@@ -79,6 +88,11 @@ pub(crate) struct Call<'a> {
     pub(crate) payload: &'a Payload,
     /// The complete environment of a hook process.
     pub(crate) env: &'a Environment,
+    /// The shell a command hook runs in (its dialect's).
+    pub(crate) shell: Shell,
+    /// The text the shell runs, when the dialect changes the command as
+    /// written (Gemini CLI's `$GEMINI_PROJECT_DIR`, ...).
+    pub(crate) command_line: Option<&'a str>,
     /// The working directory (the workspace).
     pub(crate) cwd: &'a Path,
     /// The hook's effective timeout ([`layer::timeout`]).
@@ -185,6 +199,8 @@ pub struct HookExecution {
     pub timed_out: bool,
     /// The configured timeout, for the "timed out after N s" message.
     pub timeout_seconds: u64,
+    /// The same in milliseconds (for dialects whose timeouts are).
+    pub timeout_ms: u64,
     /// stdout, already decoded from UTF-8 lossily.
     pub stdout: String,
     /// stderr, already decoded from UTF-8 lossily.

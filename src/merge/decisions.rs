@@ -7,9 +7,12 @@
 //! |---|---|
 //! | UserPromptSubmit | the first block's reason is `block_reason` (`allow_prompt` false); a sequential run stops there; context from every hook |
 //! | PermissionRequest | the first decision is the outcome's; a sequential run stops there |
-//! | Stop, SubagentStop, PreCompact | the first block's reason is `block_reason`; a sequential run stops there (a table where nothing blocks SubagentStop or PreCompact gives them the observer outcome) |
-//! | PostToolUse, PostToolUseFailure | the first feedback is `block_reason`; the tool already ran, nothing stops |
+//! | Stop, SubagentStop, PreCompact | the first block's reason is `block_reason`; a sequential run stops there (a table where nothing blocks SubagentStop or PreCompact gives them the observer outcome). `halt_clears_block`: a hook's `continue: false` leaves no block (the agent stops) |
+//! | PostToolUse, PostToolUseFailure | the first feedback is `block_reason`; the tool already ran, nothing stops. `block_replaces_result`: the outcome says the reason replaces the tool's result |
 //! | SessionStart | context from every hook, in order; the env file's variables |
+//!
+//! With `reasons: EveryReasonJoined`, a block's reason is the run's one
+//! joined reason (see [`super`]) instead of the first blocking hook's.
 
 use serde_json::{Map, Value};
 
@@ -18,11 +21,41 @@ use crate::model::outcome::{
     StopHookOutcome, UserPromptHookOutcome,
 };
 use crate::model::reply::{Decision, HookReply};
-use crate::model::rules::Column;
+use crate::model::rules::{Column, EventRules};
 
-/// The merge columns these mergers honour.
+// The merge columns each merger honours (with the shared fields' and the
+// executor's, `super::COMMON_HONOURS`).
+
+/// UserPromptSubmit.
 #[cfg_attr(not(test), allow(dead_code))]
-pub(crate) const HONOURS: &[Column] = &[Column::Sequential];
+pub(crate) const PROMPT_HONOURS: &[Column] =
+    &[Column::Sequential, Column::EveryReasonJoined, Column::SequentialWhenAsked, Column::HaltLastWord];
+
+/// PermissionRequest.
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) const PERMISSION_HONOURS: &[Column] =
+    &[Column::Sequential, Column::SequentialWhenAsked, Column::HaltLastWord];
+
+/// Stop, SubagentStop, PreCompact.
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) const STOP_HONOURS: &[Column] = &[
+    Column::Sequential,
+    Column::EveryReasonJoined,
+    Column::HaltClearsBlock,
+    Column::SequentialWhenAsked,
+    Column::HaltLastWord,
+];
+
+/// PostToolUse, PostToolUseFailure.
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) const POST_TOOL_HONOURS: &[Column] =
+    &[Column::EveryReasonJoined, Column::BlockReplacesResult, Column::SequentialWhenAsked, Column::HaltLastWord];
+
+/// A blocked run's reason: the run's joined reason where the table joins
+/// every reason, else the first blocking hook's.
+fn block_reason(first: Option<String>, joined: Option<String>) -> Option<String> {
+    first.map(|first| joined.unwrap_or(first))
+}
 
 /// A block reason: the first counts.
 fn first_block(slot: &mut Option<String>, decision: Option<Decision>) {
@@ -45,10 +78,10 @@ impl PromptMerge {
         self.block_reason.is_some()
     }
 
-    pub(crate) fn finish(self, common: CommonOutcome) -> UserPromptHookOutcome {
+    pub(crate) fn finish(self, joined: Option<String>, common: CommonOutcome) -> UserPromptHookOutcome {
         UserPromptHookOutcome {
             allow_prompt: self.block_reason.is_none(),
-            block_reason: self.block_reason,
+            block_reason: block_reason(self.block_reason, joined),
             additional_context: self.additional_context,
             common,
         }
@@ -86,8 +119,14 @@ impl StopMerge {
         self.block_reason.is_some()
     }
 
-    pub(crate) fn finish(self, common: CommonOutcome) -> StopHookOutcome {
-        StopHookOutcome { block_reason: self.block_reason, common }
+    /// With `halt_clears_block`, a hook that asked the agent to stop
+    /// (`continue: false`) leaves no block.
+    pub(crate) fn finish(self, rules: &EventRules, joined: Option<String>, common: CommonOutcome) -> StopHookOutcome {
+        let block_reason = match rules.halt_clears_block && !common.continue_ {
+            true => None,
+            false => block_reason(self.block_reason, joined),
+        };
+        StopHookOutcome { block_reason, common }
     }
 }
 
@@ -105,8 +144,19 @@ impl PostToolMerge {
         false
     }
 
-    pub(crate) fn finish(self, common: CommonOutcome) -> PostToolHookOutcome {
-        PostToolHookOutcome { block_reason: self.block_reason, additional_context: self.additional_context, common }
+    pub(crate) fn finish(
+        self,
+        rules: &EventRules,
+        joined: Option<String>,
+        common: CommonOutcome,
+    ) -> PostToolHookOutcome {
+        let block_reason = block_reason(self.block_reason, joined);
+        PostToolHookOutcome {
+            block_replaces_result: rules.block_replaces_result && block_reason.is_some(),
+            block_reason,
+            additional_context: self.additional_context,
+            common,
+        }
     }
 }
 

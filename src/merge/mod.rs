@@ -18,14 +18,26 @@
 //!
 //! Shared by every event (here): messages in configuration order of the
 //! hooks that gave them; `continue` false when any hook asked to halt, with
-//! the first such hook's `stopReason`; the failure kind of every report.
+//! the first such hook's `stopReason` (`halt: LastWord`: the last hook that
+//! said `continue` decides, and its `stopReason` counts); with `reasons:
+//! EveryReasonJoined`, one reason for the whole run (every halting hook's
+//! `stopReason` joined, else every stated `reason` joined) is the outcome's
+//! `stop_reason` and the reason of its deny or block; the failure kind of
+//! every report; and the fields with no canonical slot, under the outcome's
+//! `dialect_fields`, by the dialect of the hook that wrote them, combined
+//! as that dialect says
+//! ([`Dialect::merge_fields`](crate::dialect::Dialect::merge_fields)).
+//!
+//! The run order (`run_order`, including `SequentialWhenAsked`) is the
+//! executor's (`src/engine/execute.rs`); the mergers declare it because
+//! they stop a `Sequential` run early.
 
 mod decisions;
 mod pre_tool;
 
 use std::borrow::Cow;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::dialect::{self, Dialect, ReadCtx};
 use crate::handler::layer::fail_closed;
@@ -34,7 +46,7 @@ use crate::hl_debug;
 use crate::model::event::{EventFamily, HookEvent, RunEvent};
 use crate::model::outcome::{CommonOutcome, HookFailure, HookMessage, HookMessageLevel, HookOutcome, HookReport};
 use crate::model::reply::HookReply;
-use crate::model::rules::{BlockFields, Column, EventRules, Profile, RunOrder, ToolInputFlow};
+use crate::model::rules::{BlockFields, Column, EventRules, HaltRule, Profile, Reasons, RunOrder, ToolInputFlow};
 
 /// The merge columns the merger of `event` honours (the reader columns are
 /// the reader's: [`crate::dialect::protocol`]).
@@ -42,21 +54,41 @@ use crate::model::rules::{BlockFields, Column, EventRules, Profile, RunOrder, To
 pub(crate) fn honours(event: &RunEvent) -> &'static [Column] {
     match event.family() {
         EventFamily::Tool => pre_tool::HONOURS,
-        EventFamily::Prompt | EventFamily::Permission | EventFamily::Stop => decisions::HONOURS,
-        EventFamily::PostTool | EventFamily::SessionStart | EventFamily::Observe => &[],
+        EventFamily::Prompt => decisions::PROMPT_HONOURS,
+        EventFamily::Permission => decisions::PERMISSION_HONOURS,
+        EventFamily::Stop => decisions::STOP_HONOURS,
+        EventFamily::PostTool => decisions::POST_TOOL_HONOURS,
+        EventFamily::SessionStart | EventFamily::Observe => COMMON_HONOURS,
     }
 }
+
+/// The merge columns the shared fields (and the executor's run order)
+/// honour on every event; each merger's list includes them.
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) const COMMON_HONOURS: &[Column] = &[Column::SequentialWhenAsked, Column::HaltLastWord];
 
 /// The shared fields of every outcome, as they accumulate.
 pub(crate) struct Common {
     messages: Vec<HookMessage>,
     continue_: bool,
     stop_reason: Option<String>,
+    dialect_fields: Map<String, Value>,
+    /// The `stopReason` given by every hook that asked to halt, in order.
+    stop_reasons: Vec<String>,
+    /// The `reason` every hook stated, whatever it decided, in order.
+    stated_reasons: Vec<String>,
 }
 
 impl Common {
     fn new() -> Common {
-        Common { messages: Vec::new(), continue_: true, stop_reason: None }
+        Common {
+            messages: Vec::new(),
+            continue_: true,
+            stop_reason: None,
+            dialect_fields: Map::new(),
+            stop_reasons: Vec::new(),
+            stated_reasons: Vec::new(),
+        }
     }
 
     /// Add a message (trimmed; a blank one is dropped).
@@ -68,19 +100,65 @@ impl Common {
         }
     }
 
-    /// A reply's messages and its request to halt.
-    fn absorb(&mut self, reply: &mut HookReply) {
+    /// A reply's messages, its stated reason and its request to halt (or,
+    /// where the halt rule is the last word, to go on).
+    fn absorb(&mut self, rules: &EventRules, reply: &mut HookReply) {
         self.messages.append(&mut reply.messages);
+        self.stated_reasons.extend(reply.reason.take());
         if let Some(stop_reason) = reply.halt.take() {
-            if self.continue_ {
+            self.stop_reasons.extend(stop_reason.iter().cloned());
+            if self.continue_ || rules.halt == HaltRule::LastWord {
                 self.stop_reason = stop_reason;
             }
             self.continue_ = false;
+        } else if reply.resumes && rules.halt == HaltRule::LastWord {
+            self.continue_ = true;
+            self.stop_reason = None;
         }
     }
 
-    fn into_outcome(self, hooks: Vec<HookReport>) -> CommonOutcome {
-        CommonOutcome { messages: self.messages, continue_: self.continue_, stop_reason: self.stop_reason, hooks }
+    /// The fields a hook of `dialect` wrote that have no canonical slot,
+    /// combined with those of earlier hooks of the same dialect as the
+    /// dialect says.
+    fn absorb_dialect_fields(&mut self, dialect: &dyn Dialect, event: &RunEvent, fields: Map<String, Value>) {
+        if fields.is_empty() {
+            return;
+        }
+        let slot = self.dialect_fields.entry(dialect.name()).or_insert_with(|| Value::Object(Map::new()));
+        if let Value::Object(slot) = slot {
+            dialect.merge_fields(event, slot, fields);
+        }
+    }
+
+    /// With `reasons: EveryReasonJoined`, the one reason of the run: every
+    /// halting hook's `stopReason` joined, else every stated reason joined
+    /// (`None`: no hook gave one, or the table's reasons are the deciding
+    /// hook's).
+    fn joined_reason(&self, rules: &EventRules) -> Option<String> {
+        match rules.reasons {
+            Reasons::Deciding => None,
+            Reasons::EveryReasonJoined(separator) if !self.stop_reasons.is_empty() => {
+                Some(self.stop_reasons.join(separator))
+            }
+            Reasons::EveryReasonJoined(separator) if !self.stated_reasons.is_empty() => {
+                Some(self.stated_reasons.join(separator))
+            }
+            Reasons::EveryReasonJoined(_) => None,
+        }
+    }
+
+    fn into_outcome(self, joined: Option<&String>, hooks: Vec<HookReport>) -> CommonOutcome {
+        let stop_reason = match (self.continue_, joined) {
+            (false, Some(joined)) => Some(joined.clone()),
+            _ => self.stop_reason,
+        };
+        CommonOutcome {
+            messages: self.messages,
+            continue_: self.continue_,
+            stop_reason,
+            hooks,
+            dialect_fields: self.dialect_fields,
+        }
     }
 }
 
@@ -214,6 +292,7 @@ impl EventInterpreter {
         let cx = ReadCtx { event: &self.event, rules, quiet_success_output };
         let mut reply = dialect.read_reply(&cx, exec);
         fail_closed::apply(&mut reply, fail_closed, rules, &self.event);
+        self.common.absorb_dialect_fields(dialect, &self.event, std::mem::take(&mut reply.dialect_fields));
         self.merge_reply(&exec.label, reply)
     }
 
@@ -221,8 +300,8 @@ impl EventInterpreter {
     /// failure's); true when the run must stop here.
     fn merge_reply(&mut self, label: &str, mut reply: HookReply) -> bool {
         self.failures.push(reply.failure.as_ref().map(|f| f.kind));
-        self.common.absorb(&mut reply);
         let rules = self.rules;
+        self.common.absorb(rules, &mut reply);
         let stop = match &mut self.merge {
             Merge::SessionStart(m) => m.absorb(reply),
             Merge::Prompt(m) => m.absorb(reply),
@@ -337,20 +416,21 @@ impl EventInterpreter {
             }
         }
         let rules = self.rules;
-        let common = self.common.into_outcome(hooks);
+        let joined = self.common.joined_reason(rules);
+        let common = self.common.into_outcome(joined.as_ref(), hooks);
         match self.merge {
             Merge::SessionStart(m) => HookOutcome::SessionStart(m.finish(common)),
-            Merge::Prompt(m) => HookOutcome::UserPromptSubmit(m.finish(common)),
-            Merge::Tool(m) => HookOutcome::PreToolUse(m.finish(common)),
-            Merge::PostTool(m) => HookOutcome::PostToolUse(m.finish(common)),
+            Merge::Prompt(m) => HookOutcome::UserPromptSubmit(m.finish(joined, common)),
+            Merge::Tool(m) => HookOutcome::PreToolUse(m.finish(joined, common)),
+            Merge::PostTool(m) => HookOutcome::PostToolUse(m.finish(rules, joined, common)),
             Merge::Permission(m) => HookOutcome::PermissionRequest(m.finish(common)),
             // Where nothing blocks them, SubagentStop and PreCompact are
             // observers and their outcome has only the common fields.
             Merge::Stop(_) if rules.block_fields == BlockFields::None => HookOutcome::Other(common),
             Merge::Stop(m) => match self.event.known() {
-                Some(HookEvent::SubagentStop) => HookOutcome::SubagentStop(m.finish(common)),
-                Some(HookEvent::PreCompact) => HookOutcome::PreCompact(m.finish(common)),
-                _ => HookOutcome::Stop(m.finish(common)),
+                Some(HookEvent::SubagentStop) => HookOutcome::SubagentStop(m.finish(rules, joined, common)),
+                Some(HookEvent::PreCompact) => HookOutcome::PreCompact(m.finish(rules, joined, common)),
+                _ => HookOutcome::Stop(m.finish(rules, joined, common)),
             },
             Merge::Observe => HookOutcome::Other(common),
         }

@@ -9,7 +9,9 @@
 //! | `on_failure: DenyTimeoutsUnlessAsk` | a hook that timed out or whose exit status was lost **denies** (reason = its failure message), unless the decision so far is `ask` |
 //!
 //! `updated_input` is the last rewrite in force, returned also when a later
-//! hook denies. `additional_context` collects every hook's, in order.
+//! hook denies. `additional_context` collects every hook's, in order. With
+//! `reasons: EveryReasonJoined`, a deny's reason is the run's one joined
+//! reason (see [`super`]) instead of the deciding hook's.
 
 use serde_json::Value;
 
@@ -21,8 +23,15 @@ use super::Common;
 
 /// The merge columns this merger honours.
 #[cfg_attr(not(test), allow(dead_code))]
-pub(crate) const HONOURS: &[Column] =
-    &[Column::Sequential, Column::MostRestrictive, Column::OriginalToolInput, Column::DenyTimeoutsUnlessAsk];
+pub(crate) const HONOURS: &[Column] = &[
+    Column::Sequential,
+    Column::MostRestrictive,
+    Column::OriginalToolInput,
+    Column::DenyTimeoutsUnlessAsk,
+    Column::EveryReasonJoined,
+    Column::SequentialWhenAsked,
+    Column::HaltLastWord,
+];
 
 /// What PreToolUse hooks decided so far.
 #[derive(Default)]
@@ -113,10 +122,14 @@ impl PreToolMerge {
         self.updated_input.as_ref()
     }
 
-    pub(crate) fn finish(self, common: CommonOutcome) -> PreToolHookOutcome {
+    pub(crate) fn finish(self, joined: Option<String>, common: CommonOutcome) -> PreToolHookOutcome {
+        let reason = match (self.decision, joined) {
+            (PreToolHookDecision::Deny, Some(joined)) => Some(joined),
+            _ => self.reason,
+        };
         PreToolHookOutcome {
             decision: self.decision,
-            reason: self.reason,
+            reason,
             updated_input: self.updated_input,
             additional_context: self.additional_context,
             common,

@@ -96,6 +96,14 @@ pub struct HookReply {
     /// Fields the hook wrote that have no canonical slot, by the vendor's
     /// name (the outcome's `dialect_fields`).
     pub dialect_fields: Map<String, Value>,
+    /// The reason the hook stated, whatever it decided (read by tables
+    /// whose reasons are every reason joined,
+    /// [`Reasons::EveryReasonJoined`](crate::model::rules::Reasons)).
+    pub reason: Option<String>,
+    /// The hook said `continue: true` explicitly (where the halt rule is
+    /// the last word, [`HaltRule::LastWord`](crate::model::rules::HaltRule),
+    /// it undoes an earlier hook's `continue: false`).
+    pub resumes: bool,
 }
 
 impl HookReply {

@@ -15,7 +15,9 @@
 //!   *reader columns* ([`Exit2`], `failure_level`, `context_needs_exit_0`,
 //!   [`BlockFields`]);
 //! - the canonical **merge** ([`crate::merge`]) reads the *merge columns*
-//!   ([`RunOrder`], [`Precedence`], [`ToolInputFlow`], [`OnFailure`]).
+//!   ([`RunOrder`], [`Precedence`], [`ToolInputFlow`], [`OnFailure`],
+//!   [`Reasons`], [`HaltRule`], `halt_clears_block`,
+//!   `block_replaces_result`).
 //!
 //! Each reader and each merger declares the columns it honours
 //! ([`Column`]); a test fails when a table sets a column (gives it a value
@@ -36,6 +38,47 @@ pub enum RunOrder {
     Sequential,
     /// All at once; results are merged in configuration order.
     Concurrent,
+    /// All at once, unless a group of the run asks for sequential
+    /// execution (Gemini CLI's `sequential: true` on any matching
+    /// definition): then one after another in configuration order, every
+    /// hook running (no early stop), each reading the input as the hooks
+    /// before it changed it
+    /// ([`Dialect::chain_input`](crate::dialect::Dialect::chain_input)).
+    SequentialWhenAsked,
+}
+
+/// Which text the reasons of an outcome are: a deny's `reason`, a
+/// `block_reason`, `stop_reason`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reasons {
+    /// The deciding hook's own (the precedence and the other reason
+    /// columns say which hook decides).
+    Deciding,
+    /// Every reason joined: one text for the whole run, the `stopReason` of
+    /// every hook that asked to halt joined with the separator, else the
+    /// `reason` every hook stated, whatever it decided, joined with it,
+    /// else the deciding hook's own (Gemini CLI: `"\n"`).
+    EveryReasonJoined(&'static str),
+}
+
+/// Which hooks' `continue` counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HaltRule {
+    /// Any hook's `continue: false` halts the agent.
+    AnyHook,
+    /// The last hook (in configuration order) that said `continue` decides:
+    /// a later `continue: true` undoes an earlier `continue: false` (Gemini
+    /// CLI's field replacement on BeforeModel and AfterModel).
+    LastWord,
+}
+
+/// The unit of the timeouts a dialect's hooks write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeoutUnit {
+    /// Seconds (VT Code, Claude Code).
+    Seconds,
+    /// Milliseconds (Gemini CLI).
+    Milliseconds,
 }
 
 /// How PreToolUse decisions of several hooks combine.
@@ -135,6 +178,11 @@ pub enum Dedupe {
     /// A hook identical to one already planned for the event (same handler
     /// type and the same command) runs once (Claude Code).
     IdenticalHandlers,
+    /// A hook with the same name and command (`"<name>:<command>"`, an
+    /// absent name counting as empty) as one already planned for the event
+    /// runs once: the same command under another name runs again (Gemini
+    /// CLI).
+    NameAndCommand,
 }
 
 /// The rules of one event in one profile.
@@ -158,6 +206,17 @@ pub struct EventRules {
     pub context_needs_exit_0: bool,
     /// Stop, SubagentStop, PreCompact: which fields block (reader column).
     pub block_fields: BlockFields,
+    /// Which text the outcome's reasons are (merge column).
+    pub reasons: Reasons,
+    /// Which hooks' `continue` counts (merge column).
+    pub halt: HaltRule,
+    /// Stop, SubagentStop: whether a hook's `continue: false` cancels every
+    /// block of the run (the agent stops instead of going on; merge column).
+    pub halt_clears_block: bool,
+    /// PostToolUse, PostToolUseFailure: whether a block replaces the tool's
+    /// result with its reason instead of adding feedback next to it (merge
+    /// column; the outcome's `block_replaces_result`).
+    pub block_replaces_result: bool,
 }
 
 /// One column of an [`EventRules`] row with a non-neutral value, as readers
@@ -184,15 +243,26 @@ pub enum Column {
     ContextNeedsExit0,
     /// `block_fields: Decision` or `DecisionOrContinueFalse`.
     BlockFields,
+    /// `run_order: SequentialWhenAsked`.
+    SequentialWhenAsked,
+    /// `reasons: EveryReasonJoined(..)`.
+    EveryReasonJoined,
+    /// `halt: LastWord`.
+    HaltLastWord,
+    /// `halt_clears_block: true`.
+    HaltClearsBlock,
+    /// `block_replaces_result: true`.
+    BlockReplacesResult,
 }
 
 impl EventRules {
     /// The neutral row: concurrent, every decision counts in order (VT
     /// Code's first allow/deny), chained input, fail open, exit 2 like any
     /// failure, failures as warnings, context whatever the exit code,
-    /// nothing blocks. A column differs from it only where a table asks for
-    /// a rule, and every such column must be honoured by its reader or
-    /// merger.
+    /// nothing blocks, the deciding hook's reasons, any hook halts, a halt
+    /// leaves blocks alone, a PostToolUse block is feedback next to the
+    /// result. A column differs from it only where a table asks for a rule,
+    /// and every such column must be honoured by its reader or merger.
     pub const NEUTRAL: EventRules = EventRules {
         run_order: RunOrder::Concurrent,
         precedence: Precedence::FirstAllowOrDeny,
@@ -202,14 +272,20 @@ impl EventRules {
         failure_level: HookMessageLevel::Warning,
         context_needs_exit_0: false,
         block_fields: BlockFields::None,
+        reasons: Reasons::Deciding,
+        halt: HaltRule::AnyHook,
+        halt_clears_block: false,
+        block_replaces_result: false,
     };
 
     /// The columns of this row that differ from [`EventRules::NEUTRAL`].
     pub fn set_columns(&self) -> Vec<Column> {
         let n = EventRules::NEUTRAL;
         let mut out = Vec::new();
-        if self.run_order != n.run_order {
-            out.push(Column::Sequential);
+        match self.run_order {
+            RunOrder::Concurrent => {}
+            RunOrder::Sequential => out.push(Column::Sequential),
+            RunOrder::SequentialWhenAsked => out.push(Column::SequentialWhenAsked),
         }
         if self.precedence != n.precedence {
             out.push(Column::MostRestrictive);
@@ -234,6 +310,18 @@ impl EventRules {
         }
         if self.block_fields != BlockFields::None {
             out.push(Column::BlockFields);
+        }
+        if self.reasons != n.reasons {
+            out.push(Column::EveryReasonJoined);
+        }
+        if self.halt != n.halt {
+            out.push(Column::HaltLastWord);
+        }
+        if self.halt_clears_block {
+            out.push(Column::HaltClearsBlock);
+        }
+        if self.block_replaces_result {
+            out.push(Column::BlockReplacesResult);
         }
         out
     }
@@ -284,6 +372,8 @@ pub struct Profile {
     pub name: &'static str,
     /// The timeout of a command hook that sets none.
     pub default_timeout: Duration,
+    /// The unit of the timeouts its hooks write.
+    pub timeout_unit: TimeoutUnit,
     /// Input validation.
     pub inputs: InputRules,
     /// Which duplicate hooks of one event run.
@@ -293,8 +383,11 @@ pub struct Profile {
     pub session_start_env_file: bool,
     /// The rules per event.
     pub events: EventTable<EventRules>,
-    /// The rules of events fired by name that the dialect does not map to
-    /// one of the twelve.
+    /// The rules of the events the dialect defines that have no canonical
+    /// meaning (fired by name), by their config key (Gemini CLI's
+    /// `BeforeModel`, ...).
+    pub native_events: &'static [(&'static str, EventRules)],
+    /// The rules of other events fired by name.
     pub unknown_event: EventRules,
 }
 
@@ -306,9 +399,13 @@ impl Profile {
 
     /// The rules of an event of a run (known or fired by name).
     pub fn rules_of(&self, event: &crate::model::event::RunEvent) -> &EventRules {
-        match event.known() {
-            Some(e) => self.rules(e),
-            None => &self.unknown_event,
+        match event {
+            crate::model::event::RunEvent::Known(e) => self.rules(*e),
+            crate::model::event::RunEvent::Named(name) => self
+                .native_events
+                .iter()
+                .find(|(key, _)| *key == &**name)
+                .map_or(&self.unknown_event, |(_, rules)| rules),
         }
     }
 }

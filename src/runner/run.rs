@@ -70,7 +70,7 @@ use rustix::io::Errno;
 use rustix::process::{Pid, Signal, WaitOptions};
 
 use super::watch::ExitWatch;
-use super::{Backend, CancelToken, CommandOutput, CommandSpec, Spawner, EXIT_GRACE};
+use super::{Backend, CancelToken, CommandOutput, CommandSpec, Shell, Spawner, EXIT_GRACE};
 
 /// Largest single read from an output stream (a Linux pipe holds 64 KiB).
 const READ_CHUNK: usize = 64 * 1024;
@@ -342,11 +342,12 @@ fn start_with_posix_spawn(spec: &CommandSpec<'_>, backend: Backend, stdin: Owned
     let (stdout, stdout_child) = cloexec_pipe(backend)?;
     let (stderr, stderr_child) = cloexec_pipe(backend)?;
     let stdio = [above_stdio(stdin)?, above_stdio(stdout_child)?, above_stdio(stderr_child)?];
-    let sh = c"/bin/sh";
+    let program = shell_program(spec)?;
+    let program = CString::new(program.as_os_str().as_bytes()).map_err(|_| nul("shell path"))?;
     let pid = serialised(backend, || {
         super::sys::posix_spawn_shell(
-            sh,
-            &[sh, c"-c", &command],
+            &program,
+            &[&program, c"-c", &command],
             &cwd,
             spec.env,
             [stdio[0].as_fd(), stdio[1].as_fd(), stdio[2].as_fd()],
@@ -357,8 +358,31 @@ fn start_with_posix_spawn(spec: &CommandSpec<'_>, backend: Backend, stdin: Owned
     Ok(Started { pid, stdout, stderr })
 }
 
+/// The path of the program that runs the command: `/bin/sh`, or `bash`
+/// looked up in the `PATH` of the command's environment (relative entries
+/// against its working directory), as `execvp` looks a program up.
+fn shell_program(spec: &CommandSpec<'_>) -> io::Result<std::path::PathBuf> {
+    use std::os::unix::ffi::OsStrExt;
+    match spec.shell {
+        Shell::Sh => Ok("/bin/sh".into()),
+        Shell::Bash => {
+            let path = spec.env.get(std::ffi::OsStr::new("PATH")).map_or(&b"/usr/bin:/bin"[..], |p| p.as_bytes());
+            path.split(|b| *b == b':')
+                .map(|dir| {
+                    let dir =
+                        std::path::Path::new(std::ffi::OsStr::from_bytes(if dir.is_empty() { b"." } else { dir }));
+                    spec.cwd.join(dir).join("bash")
+                })
+                .find(|candidate| {
+                    candidate.is_file() && rustix::fs::access(candidate.as_path(), rustix::fs::Access::EXEC_OK).is_ok()
+                })
+                .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "bash is not on the hook's PATH"))
+        }
+    }
+}
+
 fn start_with_std(spec: &CommandSpec<'_>, backend: Backend, stdin: OwnedFd) -> io::Result<Started> {
-    let mut command = Command::new("/bin/sh");
+    let mut command = Command::new(shell_program(spec)?);
     command
         .arg("-c")
         .arg(spec.command)
@@ -420,8 +444,12 @@ pub(super) fn run(
     let (theirs, ours) = cloexec_pipe(backend)?;
     let keepalive = rustix::io::fcntl_dupfd_cloexec(&theirs, 0)?;
     rustix::io::ioctl_fionbio(&ours, true)?;
+    let shell = match spec.shell {
+        Shell::Sh => "/bin/sh",
+        Shell::Bash => "bash",
+    };
     let started = start_shell(spec, backend, spawner, theirs)
-        .map_err(|e| io::Error::new(e.kind(), format!("cannot run /bin/sh in {}: {e}", spec.cwd.display())))?;
+        .map_err(|e| io::Error::new(e.kind(), format!("cannot run {shell} in {}: {e}", spec.cwd.display())))?;
     let pgid = started.pid;
     let mut shell = ShellGuard { pid: started.pid, reaped: false };
     let (stdout_fd, stderr_fd) = (Some(started.stdout), Some(started.stderr));

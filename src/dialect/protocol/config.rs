@@ -71,7 +71,7 @@ fn parse_group(shape: &GroupShape, source: &Arc<Source>, path: &str, v: &Value) 
         .enumerate()
         .map(|(j, h)| parse_hook(shape, source, &format!("{path}.hooks[{j}]"), h))
         .collect::<Result<Vec<_>>>()?;
-    Ok(HookGroup { matcher_raw, matcher, hooks })
+    Ok(HookGroup { matcher_raw, matcher, hooks, sequential: false })
 }
 
 fn parse_hook(shape: &GroupShape, source: &Arc<Source>, path: &str, v: &Value) -> Result<HookSpec> {
@@ -107,6 +107,8 @@ fn parse_hook(shape: &GroupShape, source: &Arc<Source>, path: &str, v: &Value) -
         run_async: false,
         status_message: None,
         fail_closed: false,
+        name: None,
+        env: Vec::new(),
         path: path.to_owned(),
         source: source.clone(),
     };

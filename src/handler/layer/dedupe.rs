@@ -1,7 +1,10 @@
 //! The dedupe layer: in dialects whose table says so
 //! ([`Dedupe::IdenticalHandlers`]: Claude Code), a hook identical to one
 //! already planned for the event — same handler type, same command —
-//! runs once, across every source of the engine.
+//! runs once, across every source of the engine;
+//! ([`Dedupe::NameAndCommand`]: Gemini CLI) a hook with the same name and
+//! command as one already planned runs once (the same command under another
+//! name runs again).
 
 use crate::config::HookSpec;
 use crate::model::outcome::HookKind;
@@ -11,15 +14,24 @@ use crate::model::rules::Dedupe;
 #[derive(Default)]
 pub(crate) struct Seen<'a> {
     seen: Vec<(HookKind, &'a str)>,
+    named: Vec<(&'a str, &'a str)>,
 }
 
 impl<'a> Seen<'a> {
     /// Whether `hook` runs (true), or is a duplicate to leave out.
     pub(crate) fn first(&mut self, hook: &'a HookSpec) -> bool {
-        if hook.dialect().profile().dedupe == Dedupe::None {
-            return true;
-        }
-        let key = (hook.handler.kind(), hook.label());
+        let key = match hook.dialect().profile().dedupe {
+            Dedupe::None => return true,
+            Dedupe::NameAndCommand => {
+                let key = (hook.name.as_deref().unwrap_or(""), hook.label());
+                if self.named.contains(&key) {
+                    return false;
+                }
+                self.named.push(key);
+                return true;
+            }
+            Dedupe::IdenticalHandlers => (hook.handler.kind(), hook.label()),
+        };
         if self.seen.contains(&key) {
             return false;
         }

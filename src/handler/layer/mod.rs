@@ -24,11 +24,14 @@ use super::{Call, Executed, Hook, Payload, Ran};
 use crate::error::Result;
 use crate::gate::{Approval, CommandSet};
 use crate::model::event::RunEvent;
-use crate::runner::{CancelToken, Environment};
+use crate::model::input::SessionFacts;
+use crate::runner::{CancelToken, Environment, Shell};
 
 /// What the layers need from the run a hook belongs to.
 pub(crate) struct Stack<'a> {
     pub(crate) event: &'a RunEvent,
+    /// The session facts (a dialect's command line may name them).
+    pub(crate) facts: &'a SessionFacts<'a>,
     /// The gate's state and the command set the run is executing.
     pub(crate) approval: &'a Approval,
     pub(crate) commands: &'a CommandSet,
@@ -48,10 +51,22 @@ pub(crate) fn invoke(stack: &Stack<'_>, hook: Hook<'_>, env: &Environment, paylo
         return Ok(report::not_approved(hook));
     }
     cancel::check(stack.token)?;
+    // A configured hook runs in its dialect's shell, with the command line
+    // its dialect makes of the command as written.
+    let (shell, command_line) = match hook.spec() {
+        Some(spec) => {
+            let d = spec.dialect();
+            let line = d.command_line(spec, stack.facts, env);
+            (d.shell(), Some(line).filter(|l| matches!(l, std::borrow::Cow::Owned(_))))
+        }
+        None => (Shell::Sh, None),
+    };
     let call = Call {
         event: stack.event,
         payload,
         env,
+        shell,
+        command_line: command_line.as_deref(),
         cwd: stack.cwd,
         timeout: timeout::of(hook),
         max_output_bytes: stack.max_output_bytes,

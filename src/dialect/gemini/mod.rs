@@ -1,0 +1,534 @@
+//! The Gemini CLI dialect: the `hooks` of a Gemini CLI `settings.json`
+//! (user `~/.gemini/settings.json`, workspace `.gemini/settings.json`,
+//! system `/etc/gemini-cli/settings.json` and `system-defaults.json`), an
+//! extension's `hooks/hooks.json`, or the `hooks` object alone, read the way
+//! Gemini CLI reads them (its `packages/core/src/hooks`: the registry,
+//! planner, runner and aggregator, and their tests). `docs/dialects.md` has
+//! the rule table and every deviation.
+//!
+//! | part | file |
+//! |---|---|
+//! | files, validation (what is skipped and reported), `hooksConfig` | `config.rs` |
+//! | the stdin payload (Gemini's field names, `timestamp`, no trailing newline) | `payload.rs` |
+//! | one hook's result → the canonical reply (JSON on any exit code, plain text) | `reply.rs` |
+//! | events, rule table, matchers, environment, command line, field merging, input chaining | here |
+//!
+//! Events: `BeforeTool` is PreToolUse, `AfterTool` PostToolUse and
+//! PostToolUseFailure (Gemini CLI fires it for every executed tool,
+//! failed ones included), `BeforeAgent` UserPromptSubmit, `AfterAgent`
+//! Stop, `PreCompress` PreCompact; `SessionStart`, `SessionEnd` and
+//! `Notification` are themselves. `BeforeModel`, `AfterModel` and
+//! `BeforeToolSelection` have no canonical meaning: they are named events,
+//! fired with `hl_engine_run_named` under their own names, with Gemini's
+//! rules (their overrides are the outcome's `dialect_fields.gemini`).
+//!
+//! Hooks run in `bash -c` in the workspace, the payload on stdin; timeouts
+//! are milliseconds (default 60000).
+
+mod config;
+mod payload;
+mod reply;
+
+use std::borrow::Cow;
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+use super::matcher::Matcher;
+use super::{Dialect, ReadCtx};
+use crate::config::{HookSpec, HooksConfig, SourceInfo};
+use crate::error::Result;
+use crate::handler::HookExecution;
+use crate::model::event::{HookEvent, RunEvent};
+use crate::model::input::SessionFacts;
+use crate::model::reply::HookReply;
+use crate::model::rules::{
+    BlockFields, Column, Dedupe, EventRules, EventTable, HaltRule, InputRules, Precedence, Profile, Reasons, RunOrder,
+    TimeoutUnit,
+};
+use crate::runner::{Environment, Shell};
+
+/// The Gemini CLI dialect (see the module documentation).
+#[derive(Debug)]
+pub struct Gemini;
+
+/// The Gemini CLI dialect's value.
+pub static GEMINI: Gemini = Gemini;
+
+/// Every event: concurrent unless a matching definition says
+/// `sequential: true`; nothing stops early; failures are warnings.
+const BASE: EventRules = EventRules { run_order: RunOrder::SequentialWhenAsked, ..EventRules::NEUTRAL };
+
+/// The events Gemini CLI aggregates with its "OR" strategy: a block wins,
+/// and the reason of the run is every reason joined with `\n`.
+const OR: EventRules = EventRules { reasons: Reasons::EveryReasonJoined("\n"), ..BASE };
+
+/// BeforeModel and AfterModel: field replacement, so the last hook that
+/// said `continue` decides.
+const FIELD_REPLACEMENT: EventRules = EventRules { halt: HaltRule::LastWord, ..BASE };
+
+/// The Gemini CLI profile.
+pub static PROFILE: Profile = Profile {
+    name: "gemini",
+    default_timeout: Duration::from_millis(60_000),
+    timeout_unit: TimeoutUnit::Milliseconds,
+    inputs: InputRules::Lenient,
+    dedupe: Dedupe::NameAndCommand,
+    session_start_env_file: false,
+    events: EventTable {
+        session_start: BASE,
+        session_end: BASE,
+        subagent_start: BASE,
+        subagent_stop: BASE,
+        // BeforeAgent: a block (or `continue: false`) blocks the prompt.
+        user_prompt_submit: OR,
+        // BeforeTool: deny > ask > no decision, whatever the order.
+        pre_tool_use: EventRules { precedence: Precedence::MostRestrictive, ..OR },
+        // AfterTool: a block replaces the tool's result.
+        post_tool_use: EventRules { block_replaces_result: true, ..OR },
+        permission_request: BASE,
+        // PreCompress is advisory: nothing blocks it.
+        pre_compact: BASE,
+        // AfterAgent: a block sends its reason back as the next prompt;
+        // `continue: false` stops the agent instead.
+        stop: EventRules { block_fields: BlockFields::Decision, halt_clears_block: true, ..OR },
+        notification: BASE,
+        post_tool_use_failure: EventRules { block_replaces_result: true, ..OR },
+    },
+    native_events: &[
+        ("BeforeModel", FIELD_REPLACEMENT),
+        ("AfterModel", FIELD_REPLACEMENT),
+        ("BeforeToolSelection", BASE),
+    ],
+    unknown_event: BASE,
+};
+
+/// The config key of each canonical event (`""`: Gemini CLI has none).
+static KEYS: EventTable<&str> = EventTable {
+    session_start: "SessionStart",
+    session_end: "SessionEnd",
+    subagent_start: "",
+    subagent_stop: "",
+    user_prompt_submit: "BeforeAgent",
+    pre_tool_use: "BeforeTool",
+    post_tool_use: "AfterTool",
+    permission_request: "",
+    pre_compact: "PreCompress",
+    stop: "AfterAgent",
+    notification: "Notification",
+    post_tool_use_failure: "AfterTool",
+};
+
+/// The events Gemini CLI defines without a canonical meaning.
+pub const NATIVE_EVENTS: &[&str] = &["BeforeModel", "AfterModel", "BeforeToolSelection"];
+
+/// The canonical events a Gemini CLI event key configures (AfterTool: both
+/// PostToolUse and PostToolUseFailure).
+pub(crate) fn canonical_events(key: &str) -> &'static [HookEvent] {
+    match key {
+        "BeforeTool" => &[HookEvent::PreToolUse],
+        "AfterTool" => &[HookEvent::PostToolUse, HookEvent::PostToolUseFailure],
+        "BeforeAgent" => &[HookEvent::UserPromptSubmit],
+        "AfterAgent" => &[HookEvent::Stop],
+        "PreCompress" => &[HookEvent::PreCompact],
+        "SessionStart" => &[HookEvent::SessionStart],
+        "SessionEnd" => &[HookEvent::SessionEnd],
+        "Notification" => &[HookEvent::Notification],
+        _ => &[],
+    }
+}
+
+/// The Gemini CLI name of the event of a run (`hook_event_name`): the
+/// native name of a named event, else the key of the canonical one (its
+/// canonical name when Gemini CLI has no such event).
+pub(crate) fn event_name(event: &RunEvent) -> &str {
+    match event {
+        RunEvent::Known(e) => match *KEYS.get(*e) {
+            "" => e.name(),
+            key => key,
+        },
+        RunEvent::Named(name) => name,
+    }
+}
+
+/// Gemini CLI's built-in tool names (`packages/core/src/tools`).
+pub const TOOLS: &[&str] = &[
+    "run_shell_command",
+    "write_file",
+    "replace",
+    "read_file",
+    "read_many_files",
+    "glob",
+    "grep_search",
+    "search_file_content",
+    "list_directory",
+    "web_fetch",
+    "google_web_search",
+    "save_memory",
+    "write_todos",
+    "ask_user",
+    "activate_skill",
+    "codebase_investigator",
+    "delegate_to_agent",
+    "enter_plan_mode",
+    "exit_plan_mode",
+    "get_internal_docs",
+];
+
+/// The variables Gemini CLI hooks get from the engine.
+const ENV_NAMES: &[&str] = &["GEMINI_PROJECT_DIR", "GEMINI_CWD", "GEMINI_SESSION_ID", "CLAUDE_PROJECT_DIR"];
+
+/// The variables Gemini CLI substitutes (shell-quoted) into a command
+/// before running it, in its order. `GEMINI_PLANS_DIR` is the host's: it is
+/// substituted when the hook's environment has it.
+const SUBSTITUTED: &[&str] =
+    &["GEMINI_PROJECT_DIR", "GEMINI_CWD", "GEMINI_PLANS_DIR", "GEMINI_SESSION_ID", "CLAUDE_PROJECT_DIR"];
+
+/// shell-quote's `quote([arg])` (the module Gemini CLI quotes with), as
+/// `escapeShellArg` uses it for bash: an empty value stays empty.
+pub(crate) fn quote(arg: &str) -> String {
+    if arg.is_empty() {
+        return String::new();
+    }
+    let space = |c: char| c.is_whitespace();
+    if arg.chars().any(|c| c == '"' || space(c)) && !arg.contains('\'') {
+        let mut out = String::with_capacity(arg.len() + 2);
+        out.push('\'');
+        for c in arg.chars() {
+            if c == '\'' || c == '\\' {
+                out.push('\\');
+            }
+            out.push(c);
+        }
+        out.push('\'');
+        return out;
+    }
+    if arg.chars().any(|c| c == '"' || c == '\'' || space(c)) {
+        let mut out = String::with_capacity(arg.len() + 2);
+        out.push('"');
+        for c in arg.chars() {
+            if matches!(c, '"' | '\\' | '$' | '`' | '!') {
+                out.push('\\');
+            }
+            out.push(c);
+        }
+        out.push('"');
+        return out;
+    }
+    // Escape the shell's special characters; a letter and a colon right
+    // before one keep the colon as it is (shell-quote's `([A-Za-z]:)?`).
+    const SPECIAL: &str = "#!\"$&'()*,:;<=>?@[\\]^`{|}";
+    let chars: Vec<char> = arg.chars().collect();
+    let mut out = String::with_capacity(arg.len() * 2);
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c.is_ascii_alphabetic()
+            && chars.get(i + 1) == Some(&':')
+            && chars.get(i + 2).is_some_and(|n| SPECIAL.contains(*n))
+        {
+            out.extend([c, ':', '\\', chars[i + 2]]);
+            i += 3;
+            continue;
+        }
+        if SPECIAL.contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+        i += 1;
+    }
+    out
+}
+
+/// What the tool-selection strategy keeps of a `toolConfig`: its mode and
+/// its function names.
+fn tool_config_parts(v: Option<&Value>) -> (Option<&str>, Vec<String>) {
+    let Some(Value::Object(config)) = v else {
+        return (None, Vec::new());
+    };
+    let mode = config.get("mode").and_then(Value::as_str);
+    let names = match config.get("allowedFunctionNames") {
+        Some(Value::Array(items)) => items.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
+        _ => Vec::new(),
+    };
+    (mode, names)
+}
+
+impl Dialect for Gemini {
+    fn name(&self) -> &'static str {
+        "gemini"
+    }
+
+    fn title(&self) -> &'static str {
+        "Gemini CLI"
+    }
+
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
+    }
+
+    /// `.gemini/settings.json` (user and workspace), the system files
+    /// (`/etc/gemini-cli/settings.json`, `system-defaults.json` next to it,
+    /// macOS `/Library/Application Support/GeminiCli/settings.json`) and an
+    /// extension's `hooks/hooks.json` under `.gemini/extensions/`.
+    fn recognises_path(&self, path: &Path) -> bool {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        let parent = path.parent().and_then(Path::file_name).and_then(|n| n.to_str()).unwrap_or("");
+        let settings = name == "settings.json" || name == "system-defaults.json";
+        if settings && matches!(parent, ".gemini" | "gemini-cli" | "GeminiCli") {
+            return name == "settings.json" || parent != ".gemini";
+        }
+        // <…>/.gemini/extensions/<extension>/hooks/hooks.json
+        let mut up = path.ancestors().skip(1).filter_map(|p| p.file_name()).filter_map(|n| n.to_str());
+        name == "hooks.json"
+            && up.next() == Some("hooks")
+            && up.next().is_some()
+            && up.next() == Some("extensions")
+            && up.next() == Some(".gemini")
+    }
+
+    fn read_json(&self, value: &Value, source: &SourceInfo) -> Result<HooksConfig> {
+        config::read(value, source)
+    }
+
+    fn event_keys(&self, event: HookEvent) -> &'static [&'static str] {
+        match *KEYS.get(event) {
+            "" => &[],
+            _ => std::slice::from_ref(KEYS.get(event)),
+        }
+    }
+
+    /// Tool events: `tool_name`; SessionStart: the session's trigger;
+    /// SessionEnd: `reason`; PreCompress: `trigger`. Every other event
+    /// matches whatever its matcher says, and so does an empty subject (as
+    /// in Gemini CLI, where an empty tool name or trigger is no context).
+    fn match_subject<'a>(&self, event: &RunEvent, input: &'a Value, trigger: &'a str) -> Option<&'a str> {
+        let field = |name: &str| input.get(name).and_then(Value::as_str);
+        let subject = match event.known()? {
+            HookEvent::PreToolUse | HookEvent::PostToolUse | HookEvent::PostToolUseFailure => field("tool_name"),
+            HookEvent::SessionStart => Some(trigger),
+            HookEvent::SessionEnd => field("reason"),
+            HookEvent::PreCompact => field("trigger"),
+            _ => None,
+        };
+        subject.filter(|s| !s.is_empty())
+    }
+
+    fn match_subject_field(&self, event: &RunEvent) -> Option<&'static str> {
+        match event.known()? {
+            HookEvent::PreToolUse | HookEvent::PostToolUse | HookEvent::PostToolUseFailure => Some("tool_name"),
+            HookEvent::SessionStart => Some("the session trigger (source)"),
+            HookEvent::SessionEnd => Some("reason"),
+            HookEvent::PreCompact => Some("trigger"),
+            _ => None,
+        }
+    }
+
+    fn payload(
+        &self,
+        event: &RunEvent,
+        facts: &SessionFacts<'_>,
+        input: &Map<String, Value>,
+        _tool_input: Option<&Value>,
+    ) -> Map<String, Value> {
+        payload::payload(event, facts, input)
+    }
+
+    /// `GEMINI_PROJECT_DIR`, `GEMINI_CWD` and `CLAUDE_PROJECT_DIR` (the
+    /// workspace), `GEMINI_SESSION_ID`. `GEMINI_PLANS_DIR` is the host's to
+    /// give (option `env`): the plans directory is the agent's own.
+    fn environment(&self, _event: &RunEvent, facts: &SessionFacts<'_>, add: &mut dyn FnMut(&'static str, &str)) {
+        add("GEMINI_PROJECT_DIR", facts.cwd);
+        add("GEMINI_CWD", facts.cwd);
+        add("GEMINI_SESSION_ID", facts.session_id);
+        add("CLAUDE_PROJECT_DIR", facts.cwd);
+    }
+
+    fn environment_names(&self) -> &'static [&'static str] {
+        ENV_NAMES
+    }
+
+    fn read_reply(&self, cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply {
+        reply::read(cx.event, exec)
+    }
+
+    /// The reader decides AfterAgent's blocks itself (`block_fields` only
+    /// gives Stop its outcome shape).
+    fn honours(&self, event: &RunEvent) -> &'static [Column] {
+        match event.known() {
+            Some(HookEvent::Stop) => &[Column::BlockFields],
+            _ => &[],
+        }
+    }
+
+    fn describe_matcher(&self, matcher: &Matcher, raw: Option<&str>) -> String {
+        match matcher {
+            Matcher::Names(names) => format!(
+                "Gemini CLI exact value {} (no regex, no list)",
+                names.iter().map(|n| format!("{n:?}")).collect::<Vec<_>>().join(" | ")
+            ),
+            _ => matcher.describe(self.title(), false, raw),
+        }
+    }
+
+    fn tool_names(&self) -> &'static [&'static str] {
+        TOOLS
+    }
+
+    fn workspace_files(&self) -> &'static [&'static str] {
+        &[".gemini/settings.json"]
+    }
+
+    /// Gemini CLI's aggregation of what has no canonical slot:
+    /// BeforeToolSelection's `toolConfig` by its tool-selection strategy
+    /// (any `NONE` → `NONE` without functions; else `ANY` if any hook says
+    /// so, else `AUTO`; the function names the sorted union), every other
+    /// field by replacement, the later hook's value winning.
+    fn merge_fields(&self, event: &RunEvent, into: &mut Map<String, Value>, mut fields: Map<String, Value>) {
+        if event.name() == "BeforeToolSelection" {
+            if let Some(config) = fields.remove("toolConfig") {
+                let (old_mode, old_names) = tool_config_parts(into.get("toolConfig"));
+                let (new_mode, new_names) = tool_config_parts(Some(&config));
+                let either = |m: &str| old_mode == Some(m) || new_mode == Some(m);
+                let mode = if either("NONE") {
+                    "NONE"
+                } else if either("ANY") {
+                    "ANY"
+                } else {
+                    "AUTO"
+                };
+                let names: Vec<Value> = match mode {
+                    "NONE" => Vec::new(),
+                    _ => old_names
+                        .into_iter()
+                        .chain(new_names)
+                        .collect::<BTreeSet<_>>()
+                        .into_iter()
+                        .map(Value::from)
+                        .collect(),
+                };
+                let mut merged = Map::new();
+                merged.insert("mode".into(), Value::from(mode));
+                merged.insert("allowedFunctionNames".into(), Value::Array(names));
+                into.insert("toolConfig".into(), Value::Object(merged));
+            }
+        }
+        into.extend(fields);
+    }
+
+    fn payload_ends_with_newline(&self) -> bool {
+        false
+    }
+
+    fn native_event_keys(&self) -> &'static [&'static str] {
+        NATIVE_EVENTS
+    }
+
+    /// After a hook that exited 0 with output: BeforeAgent's `prompt` gets
+    /// `"\n\n" + additionalContext`, BeforeModel's `llm_request` and
+    /// BeforeTool's `tool_input` get the hook's fields merged over theirs.
+    fn chain_input(
+        &self,
+        event: &RunEvent,
+        input: &Map<String, Value>,
+        exec: &HookExecution,
+    ) -> Option<Map<String, Value>> {
+        if exec.timed_out || exec.exit_code != Some(0) {
+            return None;
+        }
+        let output = reply::output(exec)?;
+        let specific = output.get("hookSpecificOutput")?.as_object()?;
+        let merged = |key: &str, patch: &Value| -> Option<Map<String, Value>> {
+            let Value::Object(patch) = patch else { return None };
+            let mut value = input.get(key).and_then(Value::as_object).cloned().unwrap_or_default();
+            value.extend(patch.iter().map(|(k, v)| (k.clone(), v.clone())));
+            let mut next = input.clone();
+            next.insert(key.to_owned(), Value::Object(value));
+            Some(next)
+        };
+        match event {
+            RunEvent::Known(HookEvent::UserPromptSubmit) => {
+                let context = specific.get("additionalContext")?.as_str()?;
+                let prompt = input.get("prompt")?.as_str()?;
+                let mut next = input.clone();
+                next.insert("prompt".into(), Value::String(format!("{prompt}\n\n{context}")));
+                Some(next)
+            }
+            RunEvent::Known(HookEvent::PreToolUse) => merged("tool_input", specific.get("tool_input")?),
+            RunEvent::Named(name) if &**name == "BeforeModel" => {
+                input.get("llm_request")?;
+                merged("llm_request", specific.get("llm_request")?)
+            }
+            _ => None,
+        }
+    }
+
+    fn shell(&self) -> Shell {
+        Shell::Bash
+    }
+
+    /// An extension's `${extensionPath}` (the source's plugin root),
+    /// `${workspacePath}`, `${/}` and `${pathSeparator}`; then the literal
+    /// `$GEMINI_PROJECT_DIR`, `$GEMINI_CWD`, `$GEMINI_PLANS_DIR`,
+    /// `$GEMINI_SESSION_ID` and `$CLAUDE_PROJECT_DIR` replaced by their
+    /// shell-quoted values, in that order (`${…}` braces are left to bash).
+    fn command_line<'a>(&self, hook: &'a HookSpec, facts: &SessionFacts<'_>, env: &Environment) -> Cow<'a, str> {
+        let mut line = Cow::Borrowed(hook.label());
+        if let Some(root) = hook.plugin_root() {
+            for (var, value) in
+                [("${extensionPath}", root), ("${workspacePath}", facts.cwd), ("${/}", "/"), ("${pathSeparator}", "/")]
+            {
+                if line.contains(var) {
+                    line = Cow::Owned(line.replace(var, value));
+                }
+            }
+        }
+        if !line.contains('$') {
+            return line;
+        }
+        for name in SUBSTITUTED {
+            let value = match *name {
+                "GEMINI_SESSION_ID" => Some(facts.session_id),
+                "GEMINI_PLANS_DIR" => env.get(std::ffi::OsStr::new(name)).and_then(|v| v.to_str()),
+                _ => Some(facts.cwd),
+            };
+            let pattern = format!("${name}");
+            if let (Some(value), true) = (value, line.contains(&pattern)) {
+                line = Cow::Owned(line.replace(&pattern, &quote(value)));
+            }
+        }
+        line
+    }
+
+    fn plugin_root_variables(&self) -> &'static [&'static str] {
+        &[]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoting_follows_shell_quote() {
+        assert_eq!(quote("/home/u/proj"), "/home/u/proj");
+        assert_eq!(quote("/home/u/my proj"), "'/home/u/my proj'");
+        assert_eq!(quote("it's here"), "\"it's here\"");
+        assert_eq!(quote("a$b"), "a\\$b");
+        assert_eq!(quote("C:/x"), "C\\:/x");
+        assert_eq!(quote("C:;"), "C:\\;");
+        assert_eq!(quote(""), "");
+        assert_eq!(quote("a;rm -rf /"), "'a;rm -rf /'");
+        assert_eq!(quote("a;b"), "a\\;b");
+    }
+
+    #[test]
+    fn event_names_are_gemini_s() {
+        assert_eq!(event_name(&RunEvent::Known(HookEvent::PreToolUse)), "BeforeTool");
+        assert_eq!(event_name(&RunEvent::Known(HookEvent::PostToolUseFailure)), "AfterTool");
+        assert_eq!(event_name(&RunEvent::Named("BeforeModel".into())), "BeforeModel");
+        assert_eq!(GEMINI.event_keys(HookEvent::SubagentStart), &[] as &[&str]);
+    }
+}

@@ -1,0 +1,279 @@
+//! One Gemini CLI hook's result → the canonical reply, as Gemini CLI's
+//! runner (`hookRunner.ts`) and aggregator (`hookAggregator.ts`) read it.
+//!
+//! The output is stdout trimmed, or stderr trimmed when stdout is empty.
+//! JSON that is an object (or an array, which has no fields) is the hook's
+//! output whatever the exit code; a JSON string is parsed once more
+//! (double-encoded output); any other JSON value (a number, `true`, `null`)
+//! is no output. Text that is not JSON becomes output by the exit code:
+//!
+//! | exit | JSON object | plain text | nothing |
+//! |---|---|---|---|
+//! | 0 | its fields apply | `systemMessage` = the text | no effect |
+//! | 1 | its fields apply (a deny still denies) | `systemMessage` = `Warning: ` + the text | no effect |
+//! | 2, 3, 127, … | its fields apply (`{"decision":"allow"}` allows) | **deny**, reason = the text | no effect |
+//! | killed by a signal | its fields apply | like exit 0 | no effect |
+//! | timed out | — (nothing is read) | — | — |
+//!
+//! A hook that did not exit 0 (or timed out) is a failure for its report
+//! (`exit`, `signal`, `timeout`) and gives a warning; it never decides by
+//! failing. Only top-level fields decide (Claude Code's
+//! `hookSpecificOutput.permissionDecision` means nothing here); `decision`
+//! is compared exactly (`"block"` or `"deny"` block, `"ask"` asks, anything
+//! else — `"allow"`, `"approve"` — is no decision, since a Gemini CLI hook
+//! cannot approve a tool call); strings count when non-empty.
+//!
+//! | field | effect |
+//! |---|---|
+//! | `continue: false` (+ `stopReason`) | the agent halts (BeforeTool, AfterTool, BeforeAgent, AfterAgent, BeforeModel, AfterModel); BeforeTool denies, BeforeAgent blocks the prompt, AfterTool replaces the result |
+//! | `decision` + `reason` | BeforeTool deny or ask, BeforeAgent block, AfterAgent block (its reason is the next prompt), AfterTool block (replaces the result) |
+//! | `systemMessage` | an info message, on every event |
+//! | `hookSpecificOutput.tool_input` | BeforeTool: replaces the tool's arguments (a value that is not an object cancels earlier rewrites) |
+//! | `hookSpecificOutput.additionalContext` (a string) | context, `<` and `>` HTML-escaped (BeforeAgent, AfterTool, SessionStart) |
+//! | `hookSpecificOutput.clearContext: true` | AfterAgent: `dialect_fields.gemini.clearContext` |
+//! | `hookSpecificOutput.tailToolCallRequest` (an object) | AfterTool: `dialect_fields.gemini.tailToolCallRequest` |
+//! | `decision`, `reason`, `hookSpecificOutput.llm_request` / `llm_response` | BeforeModel, AfterModel: `dialect_fields.gemini` |
+//! | `hookSpecificOutput.toolConfig` | BeforeToolSelection: `dialect_fields.gemini.toolConfig` |
+//!
+//! SessionStart reads only context and `systemMessage` (its `decision` and
+//! `continue` mean nothing); SessionEnd, PreCompress and Notification only
+//! `systemMessage`.
+
+use serde_json::{Map, Value};
+
+use super::event_name;
+use crate::dialect::protocol::UNKNOWN_STATUS;
+use crate::handler::HookExecution;
+use crate::model::event::{HookEvent, RunEvent};
+use crate::model::outcome::{HookFailure, HookMessageLevel, PreToolHookDecision};
+use crate::model::reply::{Decision, Failure, HookReply};
+
+/// Gemini CLI's reason when a hook blocks without giving one.
+const NO_REASON: &str = "No reason provided";
+
+/// JavaScript's `String.prototype.trim` (whitespace and the BOM).
+fn js_trim(s: &str) -> &str {
+    s.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
+}
+
+/// The hook's output as Gemini CLI reads it, `None` when it gave none.
+pub(super) fn output(exec: &HookExecution) -> Option<Map<String, Value>> {
+    if exec.timed_out {
+        return None;
+    }
+    let text = match js_trim(&exec.stdout) {
+        "" => js_trim(&exec.stderr),
+        text => text,
+    };
+    if text.is_empty() {
+        return None;
+    }
+    let parsed = match serde_json::from_str::<Value>(text) {
+        Ok(Value::String(inner)) => serde_json::from_str::<Value>(&inner).ok(),
+        Ok(v) => Some(v),
+        Err(_) => None,
+    };
+    match parsed {
+        Some(Value::Object(map)) => Some(map),
+        Some(Value::Array(_)) => Some(Map::new()),
+        Some(_) => None,
+        // Not JSON (or a string that is not JSON inside): plain text, read
+        // by the exit code (a signal counts as 0).
+        None => Some(plain_text(text, exec.exit_code.unwrap_or(0))),
+    }
+}
+
+/// Plain text as Gemini CLI turns it into output.
+fn plain_text(text: &str, code: i32) -> Map<String, Value> {
+    let mut out = Map::new();
+    match code {
+        0 => {
+            out.insert("decision".into(), Value::from("allow"));
+            out.insert("systemMessage".into(), Value::from(text));
+        }
+        1 => {
+            out.insert("decision".into(), Value::from("allow"));
+            out.insert("systemMessage".into(), Value::from(format!("Warning: {text}")));
+        }
+        _ => {
+            out.insert("decision".into(), Value::from("deny"));
+            out.insert("reason".into(), Value::from(text));
+        }
+    }
+    out
+}
+
+/// A field as the aggregator uses it in text: a non-empty string, or a
+/// number or `true` in JavaScript's string form; `None` when falsy.
+fn truthy_text(v: Option<&Value>) -> Option<String> {
+    match v? {
+        Value::String(s) if !s.is_empty() => Some(s.clone()),
+        Value::Number(n) if n.as_f64() != Some(0.0) => Some(n.to_string()),
+        Value::Bool(true) => Some("true".into()),
+        _ => None,
+    }
+}
+
+/// How the hook failed, for its report (Gemini CLI: `success` is exit 0).
+fn failure(exec: &HookExecution, who: &str) -> Option<Failure> {
+    let (kind, what, timeout_or_lost) = if exec.timed_out {
+        (HookFailure::Timeout, format!("timed out after {} ms", exec.timeout_ms), true)
+    } else {
+        match (exec.exit_code, exec.signal) {
+            (Some(0), _) => return None,
+            (Some(code), _) => (HookFailure::Exit, format!("exited with code {code}"), false),
+            (None, Some(signal)) => (HookFailure::Signal, format!("was killed by signal {signal}"), false),
+            (None, None) => (HookFailure::Exit, UNKNOWN_STATUS.to_owned(), true),
+        }
+    };
+    Some(Failure { kind, text: format!("{who} {what}"), timeout_or_lost })
+}
+
+/// `<` and `>` escaped, as Gemini CLI does with `additionalContext`.
+fn escape_context(context: &str) -> String {
+    context.replace('<', "&lt;").replace('>', "&gt;")
+}
+
+/// Read one hook's result for `event`.
+pub(super) fn read(event: &RunEvent, exec: &HookExecution) -> HookReply {
+    let mut reply = HookReply::default();
+    let who = format!("{} hook `{}`", event_name(event), exec.label);
+    reply.failure = failure(exec, &who);
+    if let Some(f) = &reply.failure {
+        reply.push(HookMessageLevel::Warning, format!("{} failed", f.text));
+    }
+    let Some(out) = output(exec) else {
+        return reply;
+    };
+    if let Some(message) = truthy_text(out.get("systemMessage")) {
+        reply.push(HookMessageLevel::Info, message);
+    }
+    let specific = out.get("hookSpecificOutput").and_then(Value::as_object);
+    let decision = out.get("decision").and_then(Value::as_str);
+    let blocks = matches!(decision, Some("block" | "deny"));
+    let halts = out.get("continue") == Some(&Value::Bool(false));
+    let stop_reason = truthy_text(out.get("stopReason"));
+    let reason = truthy_text(out.get("reason"));
+    // The hook's own reason for a block: Gemini CLI's effective reason.
+    let own = || stop_reason.clone().or_else(|| reason.clone()).unwrap_or_else(|| NO_REASON.to_owned());
+    let context = |reply: &mut HookReply| {
+        if let Some(Value::String(c)) = specific.and_then(|s| s.get("additionalContext")) {
+            if !c.is_empty() {
+                reply.context.push(escape_context(c));
+            }
+        }
+    };
+    let decides = |reply: &mut HookReply| {
+        reply.reason = reason.clone();
+        if halts {
+            reply.halt = Some(stop_reason.clone());
+        }
+    };
+    match event {
+        RunEvent::Known(HookEvent::PreToolUse) => {
+            decides(&mut reply);
+            reply.decision = if halts || blocks {
+                Some(Decision::Tool(PreToolHookDecision::Deny, Some(own())))
+            } else if decision == Some("ask") {
+                let shown = truthy_text(out.get("systemMessage")).or_else(|| reason.clone());
+                Some(Decision::Tool(PreToolHookDecision::Ask, shown))
+            } else {
+                None
+            };
+            if let Some(input) = specific.and_then(|s| s.get("tool_input")) {
+                reply.updated_input = Some(if input.is_object() { input.clone() } else { Value::Null });
+            }
+        }
+        RunEvent::Known(HookEvent::UserPromptSubmit) => {
+            decides(&mut reply);
+            if halts || blocks {
+                reply.decision = Some(Decision::Block(own()));
+            }
+            context(&mut reply);
+        }
+        RunEvent::Known(HookEvent::Stop) => {
+            decides(&mut reply);
+            if blocks {
+                reply.decision = Some(Decision::Block(own()));
+            }
+            if specific.and_then(|s| s.get("clearContext")) == Some(&Value::Bool(true)) {
+                reply.dialect_fields.insert("clearContext".into(), Value::Bool(true));
+            }
+        }
+        RunEvent::Known(HookEvent::PostToolUse | HookEvent::PostToolUseFailure) => {
+            decides(&mut reply);
+            if halts || blocks {
+                reply.decision = Some(Decision::Block(own()));
+            }
+            context(&mut reply);
+            if let Some(tail @ Value::Object(_)) = specific.and_then(|s| s.get("tailToolCallRequest")) {
+                reply.dialect_fields.insert("tailToolCallRequest".into(), tail.clone());
+            }
+        }
+        RunEvent::Known(HookEvent::SessionStart) => context(&mut reply),
+        RunEvent::Named(name) if matches!(&**name, "BeforeModel" | "AfterModel") => {
+            // Field replacement: the keys a hook gives replace the earlier
+            // hooks' (`decision` included: a later allow undoes a block).
+            match out.get("continue") {
+                Some(Value::Bool(false)) => reply.halt = Some(stop_reason.clone().or_else(|| reason.clone())),
+                Some(Value::Bool(true)) => reply.resumes = true,
+                _ => {}
+            }
+            for key in ["decision", "reason"] {
+                if let Some(v) = out.get(key) {
+                    reply.dialect_fields.insert(key.into(), v.clone());
+                }
+            }
+            for key in ["llm_request", "llm_response"] {
+                if let Some(v) = specific.and_then(|s| s.get(key)) {
+                    reply.dialect_fields.insert(key.into(), v.clone());
+                }
+            }
+        }
+        RunEvent::Named(name) if &**name == "BeforeToolSelection" => {
+            // Every output counts for the tool-selection strategy, one
+            // without a `toolConfig` as `AUTO` without functions.
+            let config = specific.and_then(|s| s.get("toolConfig")).cloned().unwrap_or(Value::Null);
+            reply.dialect_fields.insert("toolConfig".into(), config);
+        }
+        // SessionEnd, PreCompress, Notification (and events Gemini CLI
+        // does not have): `systemMessage` only.
+        _ => {}
+    }
+    reply
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn exec(code: i32, stdout: &str, stderr: &str) -> HookExecution {
+        HookExecution {
+            label: "h".into(),
+            exit_code: Some(code),
+            stdout: stdout.into(),
+            stderr: stderr.into(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn stderr_is_read_when_stdout_is_empty_and_double_encoded_json_is_json() {
+        let out = output(&exec(0, "  ", r#"{"decision":"deny"}"#)).unwrap();
+        assert_eq!(out["decision"], "deny");
+        let out = output(&exec(0, r#""{\"decision\":\"ask\"}""#, "")).unwrap();
+        assert_eq!(out["decision"], "ask");
+        // A JSON string that is not JSON inside is plain text, as written.
+        let out = output(&exec(2, r#""nope""#, "")).unwrap();
+        assert_eq!(out["reason"], "\"nope\"");
+        assert!(output(&exec(2, "42", "")).is_none(), "a JSON number is no output");
+        assert!(output(&exec(0, "[1]", "")).unwrap().is_empty(), "an array has no fields");
+    }
+
+    #[test]
+    fn plain_text_is_read_by_the_exit_code() {
+        assert_eq!(output(&exec(0, "hi", "")).unwrap()["systemMessage"], "hi");
+        assert_eq!(output(&exec(1, "hi", "")).unwrap()["systemMessage"], "Warning: hi");
+        assert_eq!(output(&exec(127, "", "bash: x: command not found")).unwrap()["decision"], "deny");
+    }
+}
