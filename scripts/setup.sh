@@ -8,7 +8,7 @@
 #                             and C++ compiler, cmake, make, pkg-config,
 #                             python3 (node-gyp), gcc's sanitizer runtimes,
 #                             go >= 1.22, node >= 20 with npm, python3 >= 3.9
-#                             with venv; then the Node, Go and Python
+#                             with venv, jq; then the Node, Go and Python
 #                             dependencies of the bindings
 #   scripts/setup.sh --demo   only what `make demo` needs: cargo and a C compiler
 #
@@ -64,6 +64,7 @@ if [ "$mode" = full ]; then
   command -v cmake >/dev/null || need_apt+=(cmake)
   command -v pkg-config >/dev/null || need_apt+=(pkg-config)
   command -v python3 >/dev/null || need_apt+=(python3)   # node-gyp, and the Python binding
+  command -v jq >/dev/null || need_apt+=(jq)               # the Gemini CLI hook fixtures read stdin with it
   if command -v python3 >/dev/null && ! python3 -c 'import venv, ensurepip' 2>/dev/null; then
     need_apt+=(python3-venv)                              # the Python binding's tool environment
   fi
