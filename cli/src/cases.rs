@@ -38,6 +38,9 @@ impl OneOrMany {
 #[serde(deny_unknown_fields)]
 struct CasesFile {
     config: Option<OneOrMany>,
+    /// The dialect of the configs (default: recognised by each file's path,
+    /// else by its shape).
+    dialect: Option<String>,
     workspace: Option<PathBuf>,
     cases: Vec<Case>,
 }
@@ -99,7 +102,7 @@ fn run_case(base: &Path, file: &CasesFile, workspace: &Path, case: &Case) -> Res
         (None, None) => Value::Object(Default::default()),
     };
     let attempt = (|| -> Result<Value, String> {
-        let configs = common::load_configs(&configs)?;
+        let configs = common::load_configs(&configs, common::dialect_arg(file.dialect.as_deref())?)?;
         let engine = common::build_engine(EngineSetup {
             workspace: Some(workspace),
             source: configs.source,

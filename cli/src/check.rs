@@ -1,15 +1,17 @@
-//! `hookline check`: validate configs of both dialects (the library's own
+//! `hookline check`: validate configs of every dialect (the library's own
 //! validation, so an error names the entry) and warn on likely mistakes.
 //!
 //! Warnings (a config with warnings still passes, unless `--strict`):
 //!
-//! - a tool event's matcher that can never match a known tool name (Claude
-//!   Code's and VT Code's tools; matchers mentioning `mcp__` are not
-//!   judged, MCP tool names are open-ended);
+//! - a tool event's matcher that can never match a known tool name (the
+//!   dialect's tools; matchers mentioning `mcp_` are not judged, MCP tool
+//!   names are open-ended);
 //! - Claude permission-rule syntax (`Bash(git *)`) in `matcher`, where only
 //!   the tool name is tested (it belongs in the hook's `if`);
 //! - unknown event keys (with a suggestion when the key is a known event
-//!   spelled differently);
+//!   spelled differently, or another dialect's event);
+//! - entries the file's dialect skips (Gemini CLI skips unknown event
+//!   names, definitions and hooks it cannot read, and reports them);
 //! - an `if` condition on an event without a tool call (the hook never runs);
 //! - commands whose program or script is a file that does not exist or is
 //!   not executable, or a bare program name not found on `PATH`.
@@ -27,7 +29,7 @@ use crate::common::{self, CliResult, Out, EXIT_ERROR, EXIT_OK};
 
 #[derive(Args)]
 pub struct CheckArgs {
-    /// Config files (.json of either dialect, or a vtcode.toml).
+    /// Config files (.json of any dialect, or a vtcode.toml).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// The workspace relative command paths are resolved against (default:
@@ -38,6 +40,10 @@ pub struct CheckArgs {
     /// Treat warnings as errors (exit 1).
     #[arg(long)]
     pub strict: bool,
+    /// The dialect of every file (vtcode, claude, gemini, ...; default:
+    /// recognised by each file's path, else by its shape).
+    #[arg(long, value_name = "NAME")]
+    pub dialect: Option<String>,
 }
 
 const SHELL_WORDS: &[&str] = &[
@@ -56,13 +62,20 @@ struct Finding {
 
 pub fn main(out: &Out, a: CheckArgs) -> CliResult {
     let mut failed = false;
+    let dialect = common::dialect_arg(a.dialect.as_deref())?;
     for file in &a.files {
         let mut findings = Vec::new();
         let mut commands = 0usize;
-        match common::load_file(file) {
+        match common::load_file(file, dialect) {
             Err(e) => findings.push(Finding { error: true, text: e }),
             Ok(cfg) => {
-                commands = cfg.config.command_count();
+                // A hook configured for two canonical events (Gemini CLI's
+                // AfterTool) is one command.
+                let mut paths: Vec<&str> =
+                    cfg.config.all_groups().flat_map(|g| &g.hooks).map(|h| h.path.as_str()).collect();
+                paths.sort_unstable();
+                paths.dedup();
+                commands = paths.len();
                 let ws = a.workspace.clone().unwrap_or_else(|| common::project_dir_of(file));
                 for w in warnings(&cfg.config, &ws) {
                     findings.push(Finding { error: a.strict, text: w });
@@ -113,9 +126,20 @@ pub fn warnings(config: &HooksConfig, workspace: &Path) -> Vec<String> {
     let mut w: Vec<String> = config.warnings().iter().map(|x| format!("{}: {}", x.path, x.message)).collect();
     for named in config.named_events() {
         let d = named.groups.first().map_or(config.dialect(), HookGroup::dialect);
-        let hint = match dialect::suggest_event_key(d, &named.name) {
-            Some(k) => format!("; did you mean `{k}`?"),
-            None => "; it runs only when a host fires it by name".to_owned(),
+        if d.native_event_keys().contains(&named.name.as_str()) {
+            continue;
+        }
+        let other = dialect::ALL.iter().find(|o| {
+            !dialect::same(**o, d)
+                && (o.native_event_keys().contains(&named.name.as_str())
+                    || HookEvent::ALL.iter().any(|e| o.event_keys(*e).contains(&named.name.as_str())))
+        });
+        let hint = match (dialect::suggest_event_key(d, &named.name), other) {
+            (Some(k), _) => format!("; did you mean `{k}`?"),
+            (None, Some(o)) => {
+                format!("; it is a {} event: if this is a {} file, pass --dialect {}", o.title(), o.title(), o.name())
+            }
+            (None, None) => "; it runs only when a host fires it by name".to_owned(),
         };
         w.push(format!("hooks.{}: unknown event key `{}`{hint}", named.name, named.name));
     }
@@ -149,6 +173,10 @@ pub fn warnings(config: &HooksConfig, workspace: &Path) -> Vec<String> {
             }
         }
     }
+    // A group configured for two canonical events (Gemini CLI's AfterTool)
+    // is warned about once.
+    let mut seen = std::collections::HashSet::new();
+    w.retain(|x| seen.insert(x.clone()));
     w
 }
 
@@ -171,7 +199,7 @@ fn matcher_warnings(path: &str, dialect: &dyn Dialect, m: &Matcher, raw: &str) -
              name; use \"matcher\": {tool:?} and put \"if\": {raw:?} on the hook"
         )];
     }
-    if m.is_all() || raw.contains("mcp__") {
+    if m.is_all() || raw.contains("mcp_") {
         return Vec::new();
     }
     let known = || dialect.tool_names().iter();

@@ -6,6 +6,7 @@ use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
 use hookline::config::HooksConfig;
+use hookline::dialect::Dialect;
 use hookline::engine::HookSourceOption;
 use hookline::{EngineOptions, HookEvent, HooksSource, LifecycleHookEngine, SessionStartTrigger};
 use serde_json::{Map, Value};
@@ -166,17 +167,23 @@ pub fn read_input(input: Option<&Path>) -> Result<Value, String> {
     Ok(v)
 }
 
+/// The dialect named by `--dialect` (`None`: each file's is recognised by
+/// its path, else by its shape).
+pub fn dialect_arg(name: Option<&str>) -> Result<Option<&'static dyn Dialect>, String> {
+    name.map(|n| hookline::dialect::by_name(n).map_err(|e| format!("--dialect: {}", e.message))).transpose()
+}
+
 /// One config file, validated by the library.
 pub struct ConfigFile {
     pub path: PathBuf,
     pub config: HooksConfig,
 }
 
-/// Read and validate one config file (its dialect recognised by its path,
-/// else by its shape); the error names the file and the library's message
-/// names the entry.
-pub fn load_file(path: &Path) -> Result<ConfigFile, String> {
-    let config = HooksConfig::from_file(path).map_err(|e| format!("{}: {}", path.display(), e.message))?;
+/// Read and validate one config file in `dialect` (`None`: recognised by
+/// its path, else by its shape); the error names the file and the
+/// library's message names the entry.
+pub fn load_file(path: &Path, dialect: Option<&'static dyn Dialect>) -> Result<ConfigFile, String> {
+    let config = HooksConfig::from_file_as(path, dialect).map_err(|e| format!("{}: {}", path.display(), e.message))?;
     Ok(ConfigFile { path: path.to_owned(), config })
 }
 
@@ -188,14 +195,18 @@ pub struct Configs {
 /// Load the `--config` files. One file is handed to the engine as it is;
 /// several become the engine's sources, in order (each event's groups of
 /// the first file, then the second's, ...), each file read in its own
-/// dialect, as a host loading several settings files does.
-pub fn load_configs(paths: &[PathBuf]) -> Result<Configs, String> {
-    let files = paths.iter().map(|p| load_file(p)).collect::<Result<Vec<_>, _>>()?;
-    let source = match files.len() {
-        0 => HooksSource::None,
-        1 => HooksSource::File(files[0].path.clone()),
+/// dialect (`dialect`, else recognised), as a host loading several
+/// settings files does.
+pub fn load_configs(paths: &[PathBuf], dialect: Option<&'static dyn Dialect>) -> Result<Configs, String> {
+    let files = paths.iter().map(|p| load_file(p, dialect)).collect::<Result<Vec<_>, _>>()?;
+    let source = match (files.len(), dialect) {
+        (0, _) => HooksSource::None,
+        (1, None) => HooksSource::File(files[0].path.clone()),
         _ => HooksSource::Sources(
-            files.iter().map(|f| HookSourceOption::new(HooksSource::File(f.path.clone()))).collect(),
+            files
+                .iter()
+                .map(|f| HookSourceOption { dialect, ..HookSourceOption::new(HooksSource::File(f.path.clone())) })
+                .collect(),
         ),
     };
     Ok(Configs { source })

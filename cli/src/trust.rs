@@ -17,12 +17,17 @@ use crate::explain::ExplainFormat;
 #[derive(Args)]
 pub struct DigestArgs {
     /// Hooks configs (default: the workspace's .claude/settings.json,
-    /// .claude/settings.local.json and vtcode.toml that exist).
+    /// .claude/settings.local.json, vtcode.toml and .gemini/settings.json
+    /// that exist).
     #[arg(long = "config", short = 'c', value_name = "FILE")]
     pub configs: Vec<PathBuf>,
     /// The workspace (default: the current directory).
     #[arg(long, short, value_name = "DIR")]
     pub workspace: Option<PathBuf>,
+    /// The dialect of the `--config` files (default: recognised by each
+    /// file's path, else by its shape).
+    #[arg(long, value_name = "NAME")]
+    pub dialect: Option<String>,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: ExplainFormat,
@@ -105,7 +110,7 @@ fn configs_of(a: &DigestArgs) -> Result<Vec<PathBuf>, String> {
 }
 
 fn engine_of(a: &DigestArgs, store: Option<&Path>, gated: bool) -> Result<LifecycleHookEngine, String> {
-    let configs = common::load_configs(&configs_of(a)?)?;
+    let configs = common::load_configs(&configs_of(a)?, common::dialect_arg(a.dialect.as_deref())?)?;
     common::build_engine(EngineSetup {
         workspace: a.workspace.as_deref(),
         source: configs.source,
@@ -120,7 +125,11 @@ fn print_previews(out: &Out, engine: &LifecycleHookEngine) {
     out.line(&format!("digest {}", engine.command_digest()));
     for p in engine.command_previews() {
         let m = p.matcher.as_deref().map(|m| format!(" [{m}]")).unwrap_or_default();
-        let t = p.timeout_seconds.map(|t| format!(" (timeout {t}s)")).unwrap_or_default();
+        let t = match (p.timeout_seconds, p.timeout_ms) {
+            (Some(t), _) => format!(" (timeout {t}s)"),
+            (None, Some(t)) => format!(" (timeout {t} ms)"),
+            (None, None) => String::new(),
+        };
         out.line(&format!("  {}{m}: {}{t}", p.event, p.command));
     }
 }

@@ -90,6 +90,29 @@ pub(crate) fn validate(setup: &Setup, event: &RunEvent, input: &Value) -> Result
     }
 }
 
+/// A named event that is the config key of a canonical event in the
+/// dialect of the engine's hooks (Gemini CLI's `BeforeTool`) is that event,
+/// unless hooks are configured under that name as a named event.
+pub(crate) fn resolve_named(setup: &Setup, event: RunEvent) -> RunEvent {
+    let RunEvent::Named(name) = &event else {
+        return event;
+    };
+    if !setup.config.groups_named(name).is_empty() {
+        return event;
+    }
+    let mut seen: Vec<&'static dyn Dialect> = Vec::new();
+    for d in setup.config.all_groups().map(|g| g.dialect()) {
+        if seen.iter().any(|s| dialect::same(*s, d)) {
+            continue;
+        }
+        seen.push(d);
+        if let Some(e) = HookEvent::ALL.iter().find(|e| d.event_keys(**e).contains(&&**name)) {
+            return RunEvent::Known(*e);
+        }
+    }
+    event
+}
+
 /// The event of an event name: one of the twelve by its PascalCase name,
 /// else a named event. A blank name or one with NUL is refused.
 pub(crate) fn run_event_named(name: &str) -> Result<RunEvent> {
@@ -139,10 +162,13 @@ impl LifecycleHookEngine {
     }
 
     /// Fire an event by its config key, synchronously (`hl_engine_run_named`):
-    /// a known event's name runs it with its rules; any other name runs that
-    /// key's configured hooks with the dialect's rules for events without a
-    /// canonical meaning. The matcher of such an event is tested against
-    /// the input's `matcher_value`, if any.
+    /// a known event's name runs it with its rules, and so does its config
+    /// key in the dialect of the engine's hooks (Gemini CLI's `BeforeTool`
+    /// is PreToolUse); any other name runs that key's configured hooks with
+    /// the dialect's rules for that event (Gemini CLI's `BeforeModel`), else
+    /// for events without a canonical meaning. The matcher of an event
+    /// without a canonical meaning is tested against the input's
+    /// `matcher_value`, if any.
     pub fn run_named_blocking(&self, name: &str, input: &Value) -> Result<HookOutcome> {
         self.run_event_blocking(&run_event_named(name)?, input)
     }
@@ -156,6 +182,7 @@ impl LifecycleHookEngine {
         check_blocking_allowed()?;
         self.check_usable()?;
         let setup = self.setup();
+        let event = &resolve_named(&setup, event.clone());
         validate(&setup, event, input)?;
         Ok(self
             .execute(&setup, event, input, RunToken::Sync)?
@@ -166,6 +193,7 @@ impl LifecycleHookEngine {
         check_blocking_allowed()?;
         self.check_usable()?;
         let setup = self.setup();
+        let event = &resolve_named(&setup, event.clone());
         validate(&setup, event, input)?;
         let outcome = self.execute(&setup, event, input, RunToken::Sync)?;
         outcome_json(&setup, event, outcome)

@@ -18,8 +18,8 @@ use std::sync::Arc;
 use serde_json::Map;
 
 use super::execute::{
-    cancelled_error, check_blocking_allowed, empty_outcome, outcome_json, run_event_named, validate, Environments,
-    RunCtx, RunToken,
+    cancelled_error, check_blocking_allowed, empty_outcome, outcome_json, resolve_named, run_event_named, validate,
+    Environments, RunCtx, RunToken,
 };
 use super::options::Setup;
 use super::plan::Plan;
@@ -151,6 +151,7 @@ impl LifecycleHookEngine {
         self.check_usable()?;
         // The snapshot the input is validated against is the one it runs with.
         let setup = self.setup();
+        let event = resolve_named(&setup, event);
         validate(&setup, &event, &input)?;
         let token = CancelToken::new().map_err(|e| Error::io(format!("cannot create a cancellation token: {e}")))?;
         let id = self.state.next_run_id.fetch_add(1, Ordering::Relaxed);
