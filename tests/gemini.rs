@@ -1605,3 +1605,21 @@ fn the_dialect_option_accepts_gemini() {
     let e = ws.engine_with(json!({"hooks": settings("BeforeTool", all(vec![cmd("true")]))}));
     assert!(pre(&e, shell_input("ls"))["hooks"].as_array().unwrap().is_empty());
 }
+
+/// Canonical events fire from `hl_engine_run`; their Gemini CLI names fired
+/// with `hl_engine_run_named` run the same event (`BeforeTool` is
+/// PreToolUse, `AfterTool` PostToolUse), with its rules.
+#[test]
+fn gemini_names_of_canonical_events_fire_them_by_name() {
+    let ws = Ws::new();
+    let e = ws.engine(json!({"hooks": {
+        "BeforeTool": [{"hooks": [cmd(say(json!({"decision": "deny", "reason": "by name"})))]}],
+        "AfterTool": [{"hooks": [cmd(say(json!({"decision": "block", "reason": "after"})))]}]
+    }}));
+    let out = named(&e, "BeforeTool", shell_input("ls"));
+    assert_eq!((out["decision"].clone(), out["reason"].clone()), (json!("deny"), json!("by name")));
+    let out = named(&e, "AfterTool", json!({"tool_name": "glob", "tool_response": {}}));
+    assert_eq!(out["block_reason"], "after");
+    let err = e.run_named_blocking("BeforeTool", &json!({})).unwrap_err();
+    assert!(err.message.contains("tool_name"), "validated as PreToolUse: {}", err.message);
+}

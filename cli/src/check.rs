@@ -89,10 +89,13 @@ pub fn main(out: &Out, a: CheckArgs) -> CliResult {
         let warns = findings.len() - errors;
         failed |= errors > 0;
         for f in &findings {
+            // The library names the file of a skipped entry; this line does already.
+            let prefix = format!("{}: ", file.display());
+            let text = f.text.strip_prefix(&prefix).unwrap_or(&f.text);
             if f.error {
-                out.line(&format!("{}: {}: {}", file.display(), out.red("error"), f.text));
+                out.line(&format!("{}: {}: {}", file.display(), out.red("error"), text));
             } else if !out.quiet {
-                out.line(&format!("{}: {}: {}", file.display(), out.yellow("warning"), f.text));
+                out.line(&format!("{}: {}: {}", file.display(), out.yellow("warning"), text));
             }
         }
         if errors == 0 && !out.quiet {

@@ -98,9 +98,11 @@ pub enum EventName {
 }
 
 impl EventName {
-    /// A known event by PascalCase name (`PreToolUse`) or snake_case key
+    /// A known event by PascalCase name (`PreToolUse`), snake_case key
     /// (`pre_tool_use`, and the VT Code aliases `task_completion` /
-    /// `task_completed` of `stop`); any other non-blank name is a named event.
+    /// `task_completed` of `stop`) or another dialect's key of it (Gemini
+    /// CLI's `BeforeTool`, `AfterTool` as PostToolUse); any other non-blank
+    /// name is a named event.
     pub fn parse(s: &str) -> Result<EventName, String> {
         let s = s.trim();
         if s.is_empty() {
@@ -108,6 +110,10 @@ impl EventName {
         }
         if let Some(e) = HookEvent::from_name(s).or_else(|| HookEvent::from_key(s)) {
             return Ok(EventName::Known(e));
+        }
+        let keyed = |e: &HookEvent| hookline::dialect::ALL.iter().any(|d| d.event_keys(*e).contains(&s));
+        if let Some(e) = HookEvent::ALL.iter().find(|e| keyed(e)) {
+            return Ok(EventName::Known(*e));
         }
         if s == "task_completion" || s == "task_completed" {
             return Ok(EventName::Known(HookEvent::Stop));

@@ -136,12 +136,20 @@ pub fn main(out: &Out, a: ExplainArgs) -> CliResult {
         EventName::Known(e) => e.name().to_owned(),
         EventName::Named(n) => n.clone(),
     };
+    let native = |n: &str| hookline::dialect::ALL.iter().find(|d| d.native_event_keys().contains(&n));
     let named_note = match &event {
         EventName::Known(_) => None,
-        EventName::Named(n) => Some(format!(
-            "`{n}` is not one of the known events: it runs by name, with observer rules (its hooks \
-             never decide; the matcher is tested against the input's `matcher_value`)"
-        )),
+        EventName::Named(n) => Some(match native(n) {
+            Some(d) => format!(
+                "`{n}` is a {} event without a canonical meaning: it runs by name, with {}'s rules for it",
+                d.title(),
+                d.title()
+            ),
+            None => format!(
+                "`{n}` is not one of the known events: it runs by name, with observer rules (its hooks \
+                 never decide; the matcher is tested against the input's `matcher_value`)"
+            ),
+        }),
     };
     if a.format == ExplainFormat::Json {
         let list: Vec<Value> = hooks

@@ -743,3 +743,128 @@ fn explain_plans_like_the_engine_duplicates_once_async_in_the_background() {
     assert!(text.contains("an identical hook already runs"), "{text}");
     assert!(text.contains("runs in the background"), "{text}");
 }
+
+// ------------------------------------------------------------ Gemini CLI
+
+/// A Gemini CLI workspace settings file with a BeforeTool guard.
+fn gemini_settings(s: &Sandbox) -> PathBuf {
+    s.write_json(
+        "ws/.gemini/settings.json",
+        &json!({"hooks": {
+            "BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "name": "guard", "timeout": 5000,
+                "command": "input=$(cat); [[ $input == *'rm -rf'* ]] && { echo 'no rm -rf' >&2; exit 2; }; exit 0"}]}],
+            "AfterTool": [{"hooks": [{"type": "command", "command": "cat >/dev/null"}]}],
+            "BeforeModel": [{"hooks": [{"type": "command", "command": "cat >/dev/null"}]}]
+        }}),
+    )
+}
+
+#[test]
+fn run_reads_gemini_settings_by_path_and_fires_gemini_event_names() {
+    let s = Sandbox::new();
+    let cfg = gemini_settings(&s);
+    let input = r#"{"tool_name":"run_shell_command","tool_input":{"command":"rm -rf /"}}"#;
+    for event in ["PreToolUse", "BeforeTool"] {
+        let r = s.run_stdin(&["run", event, "-c", cfg.to_str().unwrap(), "--input", "-", "--format", "json"], input);
+        assert_eq!(r.code, 2, "{event}: {}{}", r.stdout, r.stderr);
+        assert_eq!(r.json()["reason"], "no rm -rf");
+    }
+    let ok = r#"{"tool_name":"run_shell_command","tool_input":{"command":"ls"}}"#;
+    let r = s.run_stdin(&["run", "BeforeTool", "-c", cfg.to_str().unwrap(), "--input", "-", "--format", "json"], ok);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+}
+
+#[test]
+fn check_reports_what_gemini_cli_would_skip() {
+    let s = Sandbox::new();
+    let cfg = s.write_json(
+        "ws/.gemini/settings.json",
+        &json!({"hooks": {
+            "PreToolUse": [{"hooks": [{"type": "command", "command": "true"}]}],
+            "BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"command": "no-type"}, {"type": "command", "command": "true"}]}],
+            "AfterTool": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}],
+            "BeforeModel": [{"hooks": [{"type": "command", "command": "true", "timeout": 0}]}]
+        }}),
+    );
+    let r = s.run(&["check", cfg.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    for want in [
+        "Invalid hook event name: \"PreToolUse\"",
+        "did you mean `BeforeTool`",
+        "hooks.BeforeTool[0].hooks[0]: has no `type`",
+        "hooks.BeforeModel[0].hooks[0].timeout",
+        "hooks.AfterTool[0].matcher \"Bash\" can never match a known tool name (Gemini CLI rule)",
+        "(3 commands, 4 warnings)",
+    ] {
+        assert!(r.stdout.contains(want), "{want:?} missing in\n{}", r.stdout);
+    }
+    assert!(!r.stdout.contains("warning: /"), "the file is named once: {}", r.stdout);
+    assert!(!r.stdout.contains("unknown event key `BeforeModel`"), "{}", r.stdout);
+    assert_eq!(r.stdout.matches("can never match").count(), 1, "AfterTool is warned about once: {}", r.stdout);
+    let strict = s.run(&["check", "--strict", cfg.to_str().unwrap()]);
+    assert_eq!(strict.code, 1);
+}
+
+#[test]
+fn check_points_gemini_keys_in_a_claude_read_file_at_the_dialect_flag() {
+    let s = Sandbox::new();
+    let cfg =
+        s.write_json("ws/hooks.json", &json!({"BeforeTool": [{"hooks": [{"type": "command", "command": "true"}]}]}));
+    let r = s.run(&["check", cfg.to_str().unwrap()]);
+    assert!(
+        r.stdout.contains("it is a Gemini CLI event: if this is a Gemini CLI file, pass --dialect gemini"),
+        "{}",
+        r.stdout
+    );
+    let r = s.run(&["check", "--dialect", "gemini", cfg.to_str().unwrap()]);
+    assert!(r.stdout.contains("ok (1 command, 0 warnings)"), "{}", r.stdout);
+    let r = s.run(&["check", "--dialect", "gemni", cfg.to_str().unwrap()]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("--dialect: unknown dialect \"gemni\""), "{}", r.stderr);
+}
+
+#[test]
+fn explain_test_and_digest_take_gemini_configs() {
+    let s = Sandbox::new();
+    let cfg = gemini_settings(&s);
+    let input = s.write_json("in.json", &json!({"tool_name": "glob", "tool_input": {}}));
+    let r = s.run(&[
+        "explain",
+        "BeforeTool",
+        "-c",
+        cfg.to_str().unwrap(),
+        "--input",
+        input.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let plan = r.json();
+    assert_eq!(plan["event"], "PreToolUse", "{plan}");
+    assert_eq!(plan["hooks"][0]["rule"], "Gemini CLI regex, unanchored: run_shell_command");
+    assert_eq!(plan["hooks"][0]["matched"], false);
+    let r = s.run(&["explain", "BeforeModel", "-c", cfg.to_str().unwrap(), "--format", "json"]);
+    assert!(
+        r.json()["note"].as_str().unwrap().contains("a Gemini CLI event without a canonical meaning"),
+        "{}",
+        r.stdout
+    );
+    let cases = s.write_json(
+        "cases.json",
+        &json!({"config": cfg, "cases": [
+            {"name": "rm is denied", "event": "BeforeTool", "input": {"tool_name": "run_shell_command", "tool_input": {"command": "rm -rf x"}},
+             "expect": {"decision": "deny", "reason_contains": "no rm -rf"}},
+            {"name": "model hook runs", "event": "BeforeModel", "input": {"llm_request": {}}, "expect": {"blocked": false}}
+        ]}),
+    );
+    let r = s.run(&["test", cases.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let ws = s.ws();
+    let r = s.run(&["digest", "--workspace", ws.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("pre_tool_use [run_shell_command]:") && r.stdout.contains("(timeout 5000 ms)"),
+        "{}",
+        r.stdout
+    );
+}
