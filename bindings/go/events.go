@@ -179,8 +179,51 @@ type Outcome struct {
 	// StopReason is the stopReason of the first such hook ("" if none).
 	StopReason string       `json:"stop_reason"`
 	Hooks      []HookReport `json:"hooks"`
+	// DialectFields holds what hooks wrote that has no canonical slot, per
+	// dialect (nil when no hook wrote any).
+	DialectFields *DialectFields `json:"dialect_fields,omitempty"`
 	// Raw is the whole outcome JSON as hookline returned it.
 	Raw json.RawMessage `json:"-"`
+}
+
+// DialectFields is Outcome.DialectFields: each dialect's fields without a
+// canonical slot, under the vendor's own names.
+type DialectFields struct {
+	// Gemini is what Gemini CLI hooks wrote (nil when none did).
+	Gemini *GeminiFields `json:"gemini,omitempty"`
+}
+
+// GeminiFields are Gemini CLI's fields without a canonical slot, combined
+// as Gemini CLI combines them (docs/dialects.md).
+type GeminiFields struct {
+	// Decision and Reason (BeforeModel, AfterModel) are the last hook's:
+	// "block" or "deny" blocks the model call or the response chunk.
+	Decision string `json:"decision,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+	// LLMRequest (BeforeModel) is the request override; LLMResponse is
+	// BeforeModel's synthetic response or AfterModel's replacement chunk.
+	LLMRequest  json.RawMessage `json:"llm_request,omitempty"`
+	LLMResponse json.RawMessage `json:"llm_response,omitempty"`
+	// ToolConfig (BeforeToolSelection) is the merged tool restriction.
+	ToolConfig *GeminiToolConfig `json:"toolConfig,omitempty"`
+	// TailToolCallRequest (AfterTool) is a tool to run next, whose result
+	// replaces this one's.
+	TailToolCallRequest *GeminiToolCall `json:"tailToolCallRequest,omitempty"`
+	// ClearContext (AfterAgent) asks to reset the chat history.
+	ClearContext bool `json:"clearContext,omitempty"`
+}
+
+// GeminiToolConfig is GeminiFields.ToolConfig.
+type GeminiToolConfig struct {
+	// Mode is "AUTO", "ANY" or "NONE".
+	Mode                 string   `json:"mode"`
+	AllowedFunctionNames []string `json:"allowedFunctionNames"`
+}
+
+// GeminiToolCall is GeminiFields.TailToolCallRequest.
+type GeminiToolCall struct {
+	Name string          `json:"name"`
+	Args json.RawMessage `json:"args,omitempty"`
 }
 
 // SessionStartOutcome is the outcome of SessionStart.
@@ -224,8 +267,11 @@ type PreToolUseOutcome struct {
 // PostToolUseOutcome is the outcome of PostToolUse and PostToolUseFailure.
 type PostToolUseOutcome struct {
 	Outcome
-	BlockReason       string   `json:"block_reason"`
-	AdditionalContext []string `json:"additional_context"`
+	BlockReason string `json:"block_reason"`
+	// BlockReplacesResult: BlockReason replaces the tool's result for the
+	// model instead of being feedback next to it (Gemini CLI's AfterTool).
+	BlockReplacesResult bool     `json:"block_replaces_result,omitempty"`
+	AdditionalContext   []string `json:"additional_context"`
 }
 
 // PermissionDecision is a PermissionRequest hook's decision.
@@ -256,11 +302,18 @@ type StopOutcome struct {
 // CommandPreview is one configured command as the approval digest sees it.
 type CommandPreview struct {
 	// Type is the hook's handler type ("command", ...).
-	Type           string  `json:"type"`
+	Type string `json:"type"`
+	// Dialect names the hook's dialect, for dialects other than VT Code
+	// and Claude Code ("gemini", ...).
+	Dialect        string  `json:"dialect,omitempty"`
 	Event          string  `json:"event"`
 	Matcher        *string `json:"matcher"`
 	Command        string  `json:"command"`
 	TimeoutSeconds *int64  `json:"timeout_seconds"`
+	// TimeoutMs is the timeout of dialects that write milliseconds (Gemini CLI).
+	TimeoutMs *int64 `json:"timeout_ms,omitempty"`
+	// Env is what the hook sets in its own environment (Gemini CLI's env).
+	Env map[string]string `json:"env,omitempty"`
 }
 
 // EngineOptions mirrors the options JSON of hl_engine_new (docs/protocol.md §7).
@@ -277,9 +330,13 @@ type EngineOptions struct {
 	Trigger SessionStartTrigger `json:"trigger,omitempty"`
 	// WorkspaceGated makes the engine spawn no command until approved.
 	WorkspaceGated bool `json:"workspace_gated"`
-	// Hooks is a hooks config as JSON (VT Code "lifecycle" or Claude Code
-	// settings dialect).
+	// Hooks is a hooks config as JSON (VT Code "lifecycle", Claude Code
+	// settings, a Gemini CLI settings.json with Dialect "gemini", ...).
 	Hooks json.RawMessage `json:"hooks,omitempty"`
+	// Dialect names the dialect of Hooks, HooksTOML or HooksFile ("vtcode",
+	// "claude", "gemini", ...); "" recognises it by the file's path
+	// (.gemini/settings.json, .claude/settings.json, ...), else by shape.
+	Dialect string `json:"dialect,omitempty"`
 	// HooksTOML is a vtcode.toml text (or its [lifecycle] tables).
 	HooksTOML string `json:"hooks_toml,omitempty"`
 	// HooksFile is a path to a .toml or .json hooks config.
@@ -311,4 +368,6 @@ type HookSource struct {
 	HooksFile  string          `json:"hooks_file,omitempty"`
 	Trusted    bool            `json:"trusted"`
 	PluginRoot string          `json:"plugin_root,omitempty"`
+	// Dialect names the source's dialect ("" recognises it).
+	Dialect string `json:"dialect,omitempty"`
 }

@@ -237,8 +237,10 @@ export interface EngineOptions {
   trigger?: 'startup' | 'resume' | 'new_session' | 'compact' | 'clear';
   /** Gate commands behind approve(). Default false. */
   workspaceGated?: boolean;
-  /** Hooks config as an object (VT Code `{lifecycle: …}` or Claude Code `{PreToolUse: […]}`), passed verbatim. */
+  /** Hooks config as an object (VT Code `{lifecycle: …}`, Claude Code `{PreToolUse: […]}`, a Gemini CLI settings.json with `dialect: 'gemini'`, …), passed verbatim. */
   hooks?: JsonObject;
+  /** The dialect of `hooks`/`hooksToml`/`hooksFile`; default: recognised by the file's path (`.gemini/settings.json`, `.claude/settings.json`, …), else by shape. */
+  dialect?: Dialect;
   /** Hooks config as vtcode.toml text. */
   hooksToml?: string;
   /** Path of a `.toml` or `.json` hooks config. */
@@ -267,7 +269,12 @@ export interface HookSource {
   trusted?: boolean;
   /** Becomes `CLAUDE_PLUGIN_ROOT` for this source's hooks. */
   pluginRoot?: string | null;
+  /** The source's dialect; default: recognised. */
+  dialect?: Dialect;
 }
+
+/** A hooks dialect (the agent whose config format and rules a source follows). */
+export type Dialect = 'vtcode' | 'claude' | 'gemini' | (string & {});
 
 /** Per-call options of the async event methods. */
 export interface RunOptions {
@@ -365,6 +372,32 @@ export interface Outcome {
   continue: boolean;
   stopReason: string | null;
   hooks: HookReport[];
+  /** What hooks wrote that has no canonical slot, per dialect, under the vendor's names (absent when none). */
+  dialectFields?: DialectFields;
+}
+
+/** `Outcome.dialectFields`. */
+export interface DialectFields {
+  /** Gemini CLI hooks' fields, combined as Gemini CLI combines them. */
+  gemini?: GeminiDialectFields;
+  [dialect: string]: object | undefined;
+}
+
+/** Gemini CLI's fields without a canonical slot (Gemini CLI's own names). */
+export interface GeminiDialectFields {
+  /** BeforeModel, AfterModel: the last hook's decision (`block`/`deny` block the model call or chunk). */
+  decision?: string | null;
+  reason?: string | null;
+  /** BeforeModel: the request override. */
+  llm_request?: Json;
+  /** BeforeModel: a synthetic response; AfterModel: the replacement chunk. */
+  llm_response?: Json;
+  /** BeforeToolSelection: the merged tool restriction. */
+  toolConfig?: { mode: 'AUTO' | 'ANY' | 'NONE'; allowedFunctionNames: string[] };
+  /** AfterTool: a tool to run next, whose result replaces this one's. */
+  tailToolCallRequest?: { name: string; args?: JsonObject };
+  /** AfterAgent: reset the chat history. */
+  clearContext?: boolean;
 }
 export interface SessionStartOutcome extends Outcome {
   additionalContext: string[];
@@ -383,7 +416,12 @@ export interface PreToolUseOutcome extends Outcome {
   updatedInput: Json;
   additionalContext: string[];
 }
-export interface PostToolUseOutcome extends Outcome { blockReason: string | null; additionalContext: string[] }
+export interface PostToolUseOutcome extends Outcome {
+  blockReason: string | null;
+  /** `blockReason` replaces the tool's result for the model (Gemini CLI's AfterTool); absent otherwise. */
+  blockReplacesResult?: boolean;
+  additionalContext: string[];
+}
 export interface PermissionDecision {
   behavior: 'allow' | 'deny';
   scope: 'once' | 'session' | 'permanent';
@@ -403,6 +441,12 @@ export interface CommandPreview {
   matcher: string | null;
   command: string;
   timeoutSeconds: number | null;
+  /** The hook's dialect, for dialects other than VT Code and Claude Code. */
+  dialect?: string;
+  /** The timeout of dialects that write milliseconds (Gemini CLI). */
+  timeoutMs?: number;
+  /** What the hook sets in its own environment (Gemini CLI's `env`). */
+  env?: Record<string, string>;
 }
 
 /** The JSON a hook receives on stdin (snake_case wire payload). */

@@ -31,8 +31,8 @@
 //! | `hookSpecificOutput.tool_input` | BeforeTool: replaces the tool's arguments (a value that is not an object cancels earlier rewrites) |
 //! | `hookSpecificOutput.additionalContext` (a string) | context, `<` and `>` HTML-escaped (BeforeAgent, AfterTool, SessionStart) |
 //! | `hookSpecificOutput.clearContext: true` | AfterAgent: `dialect_fields.gemini.clearContext` |
-//! | `hookSpecificOutput.tailToolCallRequest` (an object) | AfterTool: `dialect_fields.gemini.tailToolCallRequest` |
-//! | `decision`, `reason`, `hookSpecificOutput.llm_request` / `llm_response` | BeforeModel, AfterModel: `dialect_fields.gemini` |
+//! | `hookSpecificOutput.tailToolCallRequest` (an object with a string `name`) | AfterTool: `dialect_fields.gemini.tailToolCallRequest` |
+//! | `decision`, `reason` (strings, else `null`), `hookSpecificOutput.llm_request` / `llm_response` | BeforeModel, AfterModel: `dialect_fields.gemini` |
 //! | `hookSpecificOutput.toolConfig` | BeforeToolSelection: `dialect_fields.gemini.toolConfig` |
 //!
 //! SessionStart reads only context and `systemMessage` (its `decision` and
@@ -206,8 +206,11 @@ pub(super) fn read(event: &RunEvent, exec: &HookExecution) -> HookReply {
                 reply.decision = Some(Decision::Block(own()));
             }
             context(&mut reply);
-            if let Some(tail @ Value::Object(_)) = specific.and_then(|s| s.get("tailToolCallRequest")) {
-                reply.dialect_fields.insert("tailToolCallRequest".into(), tail.clone());
+            let tail = specific.and_then(|s| s.get("tailToolCallRequest"));
+            if let Some(tail @ Value::Object(call)) = tail {
+                if call.get("name").is_some_and(Value::is_string) {
+                    reply.dialect_fields.insert("tailToolCallRequest".into(), tail.clone());
+                }
             }
         }
         RunEvent::Known(HookEvent::SessionStart) => context(&mut reply),
@@ -219,10 +222,13 @@ pub(super) fn read(event: &RunEvent, exec: &HookExecution) -> HookReply {
                 Some(Value::Bool(true)) => reply.resumes = true,
                 _ => {}
             }
-            for key in ["decision", "reason"] {
-                if let Some(v) = out.get(key) {
-                    reply.dialect_fields.insert(key.into(), v.clone());
-                }
+            // As strings (a `decision` that is not one blocks nothing; a
+            // `reason` is used as text), `null` when the hook gave another value.
+            if let Some(v) = out.get("decision") {
+                reply.dialect_fields.insert("decision".into(), Value::from(v.as_str()));
+            }
+            if out.contains_key("reason") {
+                reply.dialect_fields.insert("reason".into(), Value::from(reason.clone()));
             }
             for key in ["llm_request", "llm_response"] {
                 if let Some(v) = specific.and_then(|s| s.get(key)) {

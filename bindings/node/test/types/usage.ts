@@ -7,6 +7,14 @@ async function main() {
   const named = await sources.runNamed('PostCompact', { matcherValue: 'auto' });
   named.hooks[0]?.failure; named.hooks[0]?.statusMessage;
   sources.runNamedSync('Setup').messages;
+  const gemini = new Engine({ workspace: '.', sessionId: 's', dialect: 'gemini', hooks: { hooks: {} },
+    hookSources: [{ hooksFile: '.gemini/settings.json', dialect: 'gemini' }] });
+  const model = await gemini.runNamed('BeforeModel', { llmRequest: {} });
+  model.dialectFields?.gemini?.toolConfig?.allowedFunctionNames.join(',');
+  const tail: string | undefined = model.dialectFields?.gemini?.tailToolCallRequest?.name;
+  const replaced: boolean | undefined = (await gemini.postToolUse({ toolName: 'x', toolResponse: null })).blockReplacesResult;
+  gemini.previews()[0].timeoutMs?.toFixed();
+  void tail; void replaced;
   (await sources.sessionStart()).env?.['K'];
   const o: PreToolUseOutcome = await e.preToolUse({ toolName: 'Bash', toolInput: { command: 'ls' }, toolCallId: 'x' }, { signal: AbortSignal.timeout(1000) });
   const d: 'continue' | 'allow' | 'deny' | 'ask' = o.decision;
