@@ -60,7 +60,7 @@ pub(super) fn payload(event: &RunEvent, facts: &SessionFacts<'_>, input: &Map<St
             tool(&mut p);
             let response = match get("tool_response") {
                 Some(r @ Value::Object(_)) => r.clone(),
-                Some(other) => tool_response(other.clone(), Value::from(other.clone()), Value::Null),
+                Some(other) => tool_response(other.clone(), other.clone(), Value::Null),
                 None => tool_response(Value::from(""), Value::from(""), Value::Null),
             };
             p.insert("tool_response".into(), response);
