@@ -227,6 +227,11 @@ impl Dialect for Claude {
         protocol::honours(event)
     }
 
+    /// Digest lines without a dialect (the format stored approvals use).
+    fn named_in_digest(&self) -> bool {
+        false
+    }
+
     fn describe_matcher(&self, matcher: &Matcher, raw: Option<&str>) -> String {
         matcher.describe(self.title(), false, raw)
     }
