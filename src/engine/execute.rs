@@ -402,7 +402,10 @@ impl RunCtx<'_> {
     /// (chained PreToolUse).
     pub(crate) fn payload(&self, hook: Hook<'_>, tool_input: Option<&Value>) -> Result<Payload> {
         let d = hook.dialect().unwrap_or(self.plan.dialect);
-        Payload::with_newline(&d.payload(self.stack.event, self.facts, self.input, tool_input), d.payload_ends_with_newline())
+        Payload::with_newline(
+            &d.payload(self.stack.event, self.facts, self.input, tool_input),
+            d.payload_ends_with_newline(),
+        )
     }
 
     /// The environment of one process hook: its dialect's, plus its

@@ -102,7 +102,8 @@ impl PermissionMerge {
         let Some(Decision::Permission(d)) = reply.decision else {
             return self.decision.is_some() && rules.precedence != Precedence::MostRestrictive;
         };
-        let denied = |d: &Option<PermissionDecision>| d.as_ref().is_some_and(|d| d.behavior == PermissionBehavior::Deny);
+        let denied =
+            |d: &Option<PermissionDecision>| d.as_ref().is_some_and(|d| d.behavior == PermissionBehavior::Deny);
         match rules.precedence {
             Precedence::MostRestrictive => {
                 // Any deny wins (the first one's message); else an allow.

@@ -117,8 +117,7 @@ pub(super) fn read_config_toml(text: &str, info: &SourceInfo) -> Result<HooksCon
     let Some(hooks) = doc.get("hooks") else {
         return Ok(HooksConfig::empty_of(&super::CODEX));
     };
-    let hooks =
-        serde_json::to_value(hooks).map_err(|e| origin.reject(format!("[hooks] cannot be read: {e}")))?;
+    let hooks = serde_json::to_value(hooks).map_err(|e| origin.reject(format!("[hooks] cannot be read: {e}")))?;
     let Value::Object(events) = &hooks else {
         return Err(origin.reject(format!("hooks must be a table, got {}", type_name(&hooks))));
     };
@@ -310,11 +309,8 @@ fn build_groups(
     let mut out = Vec::with_capacity(groups.len());
     for (i, group) in groups.into_iter().enumerate() {
         let path = format!("hooks.{key}[{i}]");
-        let matcher = if MATCHERLESS.contains(&key) {
-            Ok(Matcher::All)
-        } else {
-            Matcher::codex(group.matcher.as_deref())
-        };
+        let matcher =
+            if MATCHERLESS.contains(&key) { Ok(Matcher::All) } else { Matcher::codex(group.matcher.as_deref()) };
         let matcher = match matcher {
             Ok(m) => m,
             Err(e) => {

@@ -230,12 +230,9 @@ impl Dialect for Codex {
             }
             HookEvent::PreCompact => Some(field(input, "trigger").unwrap_or("")),
             HookEvent::UserPromptSubmit | HookEvent::Stop => None,
-            HookEvent::Notification | HookEvent::PostToolUseFailure => protocol::match_subject(
-                &RunEvent::Known(event),
-                input,
-                trigger,
-                false,
-            ),
+            HookEvent::Notification | HookEvent::PostToolUseFailure => {
+                protocol::match_subject(&RunEvent::Known(event), input, trigger, false)
+            }
         }
     }
 

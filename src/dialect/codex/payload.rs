@@ -246,7 +246,12 @@ mod tests {
     use serde_json::json;
 
     fn facts() -> SessionFacts<'static> {
-        SessionFacts { session_id: "s-1", cwd: "/ws", transcript_path: Some("/t.jsonl"), trigger: SessionStartTrigger::Resume }
+        SessionFacts {
+            session_id: "s-1",
+            cwd: "/ws",
+            transcript_path: Some("/t.jsonl"),
+            trigger: SessionStartTrigger::Resume,
+        }
     }
 
     fn keys(event: RunEvent, input: Value) -> Vec<String> {
@@ -259,8 +264,18 @@ mod tests {
             "turn_id": "t1", "model": "gpt-5", "permission_mode": "bypassPermissions", "extra": 1});
         assert_eq!(
             keys(RunEvent::Known(HookEvent::PreToolUse), input.clone()),
-            ["session_id", "turn_id", "transcript_path", "cwd", "hook_event_name", "model", "permission_mode",
-             "tool_name", "tool_input", "tool_use_id"]
+            [
+                "session_id",
+                "turn_id",
+                "transcript_path",
+                "cwd",
+                "hook_event_name",
+                "model",
+                "permission_mode",
+                "tool_name",
+                "tool_input",
+                "tool_use_id"
+            ]
         );
         let p = payload(&RunEvent::Known(HookEvent::PreToolUse), &facts(), input.as_object().unwrap(), None);
         assert_eq!(p["tool_use_id"], "c1");
@@ -273,8 +288,19 @@ mod tests {
         let input = json!({"tool_name": "Bash", "agent_id": "a1", "agent_type": "explorer"});
         assert_eq!(
             keys(RunEvent::Known(HookEvent::PermissionRequest), input),
-            ["session_id", "turn_id", "agent_id", "agent_type", "transcript_path", "cwd", "hook_event_name",
-             "model", "permission_mode", "tool_name", "tool_input"]
+            [
+                "session_id",
+                "turn_id",
+                "agent_id",
+                "agent_type",
+                "transcript_path",
+                "cwd",
+                "hook_event_name",
+                "model",
+                "permission_mode",
+                "tool_name",
+                "tool_input"
+            ]
         );
     }
 
@@ -292,9 +318,17 @@ mod tests {
 
     #[test]
     fn session_end_reason_is_always_other_and_carries_no_model() {
-        let p = payload(&RunEvent::Known(HookEvent::SessionEnd), &facts(), json!({"reason": "exit"}).as_object().unwrap(), None);
-        assert_eq!(Value::Object(p), json!({"session_id": "s-1", "transcript_path": "/t.jsonl", "cwd": "/ws",
-            "hook_event_name": "SessionEnd", "reason": "other"}));
+        let p = payload(
+            &RunEvent::Known(HookEvent::SessionEnd),
+            &facts(),
+            json!({"reason": "exit"}).as_object().unwrap(),
+            None,
+        );
+        assert_eq!(
+            Value::Object(p),
+            json!({"session_id": "s-1", "transcript_path": "/t.jsonl", "cwd": "/ws",
+            "hook_event_name": "SessionEnd", "reason": "other"})
+        );
     }
 
     #[test]
@@ -304,8 +338,20 @@ mod tests {
         let p = payload(&RunEvent::Known(HookEvent::SubagentStop), &facts(), input.as_object().unwrap(), None);
         assert_eq!(
             p.keys().collect::<Vec<_>>(),
-            ["session_id", "turn_id", "transcript_path", "agent_transcript_path", "cwd", "hook_event_name", "model",
-             "permission_mode", "stop_hook_active", "agent_id", "agent_type", "last_assistant_message"]
+            [
+                "session_id",
+                "turn_id",
+                "transcript_path",
+                "agent_transcript_path",
+                "cwd",
+                "hook_event_name",
+                "model",
+                "permission_mode",
+                "stop_hook_active",
+                "agent_id",
+                "agent_type",
+                "last_assistant_message"
+            ]
         );
         assert_eq!((&p["transcript_path"], &p["agent_transcript_path"]), (&json!("/t.jsonl"), &json!("/child.jsonl")));
         assert_eq!((&p["agent_id"], &p["agent_type"]), (&json!("c7"), &json!("explorer")));

@@ -43,7 +43,9 @@ use super::wire::{self, Behavior, Block, LegacyDecision, PermissionDecision as W
 use crate::dialect::ReadCtx;
 use crate::handler::HookExecution;
 use crate::model::event::{HookEvent, RunEvent};
-use crate::model::outcome::{HookFailure, HookMessageLevel, PermissionBehavior, PermissionDecision, PreToolHookDecision};
+use crate::model::outcome::{
+    HookFailure, HookMessageLevel, PermissionBehavior, PermissionDecision, PreToolHookDecision,
+};
 use crate::model::reply::{Decision, Failure, HookReply};
 use crate::model::rules::{BlockFields, Column, Exit2};
 
@@ -347,7 +349,8 @@ fn post_tool_use(r: &mut Reader<'_>, o: wire::PostToolUse) {
         // Read before the validity rules: the hook stops the agent, and
         // the model is told why in place of the tool output.
         r.halt(&o.universal);
-        let stop_text = o.universal.stop_reason.as_deref().and_then(trimmed).unwrap_or("PostToolUse hook stopped execution");
+        let stop_text =
+            o.universal.stop_reason.as_deref().and_then(trimmed).unwrap_or("PostToolUse hook stopped execution");
         r.block(reason.unwrap_or(stop_text).to_owned());
     } else if let Some(invalid) = invalid.or(invalid_block) {
         r.invalid(&invalid);
@@ -367,7 +370,8 @@ fn user_prompt_submit(r: &mut Reader<'_>, o: wire::UserPromptSubmit) {
     }
     if !o.universal.continue_ {
         r.halt(&o.universal);
-        let reason = o.universal.stop_reason.as_deref().and_then(trimmed).unwrap_or("UserPromptSubmit hook stopped execution");
+        let reason =
+            o.universal.stop_reason.as_deref().and_then(trimmed).unwrap_or("UserPromptSubmit hook stopped execution");
         r.block(reason.to_owned());
     } else if let Some(invalid) = invalid_block {
         r.invalid(&invalid);

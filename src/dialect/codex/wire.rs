@@ -255,7 +255,9 @@ mod tests {
     #[test]
     fn structured_output_rejects_invalid_shapes_and_types() {
         let pre = |s: &str| parse::<PreToolUse>(s).is_some();
-        assert!(pre(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"x"}}"#));
+        assert!(pre(
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"x"}}"#
+        ));
         assert!(pre(r#"{"continue":true,"stopReason":null,"systemMessage":"hi","suppressOutput":false}"#));
         assert!(!pre(r#"{"permissionDecision":"deny"}"#), "a top-level permissionDecision is unknown");
         assert!(!pre(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedPermissions":[]}}"#));
