@@ -15,6 +15,8 @@
 //! - unknown event keys (with a suggestion when the key is a known event
 //!   spelled differently);
 //! - an `if` condition on an event without a tool call (the hook never runs);
+//! - a variable another dialect's hooks get but this one's do not
+//!   (`$CLAUDE_PROJECT_DIR` in a Codex hook);
 //! - commands whose program or script is a file that does not exist or is
 //!   not executable, or a bare program name not found on `PATH`.
 
@@ -159,11 +161,30 @@ pub fn warnings(config: &HooksConfig, workspace: &Path) -> Vec<String> {
                     if let Some(msg) = command_warning(c, workspace) {
                         w.push(format!("{}: {msg}", hook.path));
                     }
+                    if let Some(msg) = foreign_variable(c, d) {
+                        w.push(format!("{}: {msg}", hook.path));
+                    }
                 }
             }
         }
     }
     w
+}
+
+/// A variable another dialect's hooks get but `dialect`'s do not
+/// (`$CLAUDE_PROJECT_DIR` in a Codex hook): at run time it is unset.
+fn foreign_variable(cmd: &str, dialect: &dyn Dialect) -> Option<String> {
+    let own = dialect.environment_names();
+    let name = dialect::ALL
+        .iter()
+        .flat_map(|d| d.environment_names())
+        .filter(|n| !own.contains(n))
+        .find(|n| cmd.contains(&format!("${n}")) || cmd.contains(&format!("${{{n}}}")))?;
+    Some(format!(
+        "command `{cmd}` uses ${name}, which {} hooks do not get (it is unset when the hook runs; \
+         $HOOKLINE_PROJECT_DIR is the workspace in every dialect)",
+        dialect.title()
+    ))
 }
 
 /// `Name(...)`: Claude permission-rule syntax.

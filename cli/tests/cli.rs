@@ -804,6 +804,13 @@ fn check_lists_what_codex_would_skip_and_rejects_what_it_would_not_load() {
     }
     let r = sb.run(&["check", "--strict", s(&cfg)]);
     assert_eq!(r.code, 1);
+    let vars = sb.write_json(
+        "ws3/.codex/hooks.json",
+        &json!({"hooks": {"Stop": [{"hooks": [
+        {"type": "command", "command": "cd \"$CLAUDE_PROJECT_DIR\" && true"}]}]}}),
+    );
+    let r = sb.run(&["check", s(&vars)]);
+    assert!(r.stdout.contains("uses $CLAUDE_PROJECT_DIR, which Codex hooks do not get"), "{}", r.stdout);
     let root = sb.write_json("ws2/.codex/hooks.json", &json!({"PreToolUse": []}));
     let r = sb.run(&["check", s(&root)]);
     assert_eq!(r.code, 1);
