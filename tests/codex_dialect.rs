@@ -1455,9 +1455,10 @@ fn async_hooks_never_decide_and_their_invalid_control_fields_are_not_errors() {
     let deadline = Instant::now() + Duration::from_secs(30);
     let mut messages = Vec::new();
     let mut contexts = Vec::new();
-    while Instant::now() < deadline
-        && !(messages.iter().any(|m: &Value| m["text"] == "async says hi") && !contexts.is_empty())
-    {
+    let arrived = |messages: &[Value], contexts: &[Value]| {
+        messages.iter().any(|m| m["text"] == "async says hi") && !contexts.is_empty()
+    };
+    while Instant::now() < deadline && !arrived(&messages, &contexts) {
         std::thread::sleep(Duration::from_millis(50));
         let out = run(&e, HookEvent::PostToolUse, &json!({"tool_name": "Read", "tool_response": 1}));
         assert_eq!(out["block_reason"], Value::Null, "async hooks never block");
