@@ -71,18 +71,28 @@ else
 fi
 
 # System libraries a program linking the static archive needs (the Rust
-# standard library's: -lm for pow, -lpthread, ...). rustc prints them for a
-# staticlib; asking it for a one-line staticlib avoids rebuilding hookline.
-# (The dependencies add none; `make test-install` links the archive with
-# exactly this list, so a dependency that needed more would fail there.)
+# standard library's: -lm for pow, -lpthread, ...; and the libc crate's, e.g.
+# -liconv on macOS). rustc prints them for a staticlib; asking it for a
+# one-line staticlib that links the build's own libc crate avoids rebuilding
+# hookline. RUSTFLAGS are the build's (make dist passes the musl build's).
+# (No other dependency links a system library; `make test-install` links the
+# archive with exactly this list, so one that did would fail there.)
 native_record="$libsrc/hookline-native-static-libs.txt"
 native_static_libs_from_rustc() {
   command -v "${RUSTC:-rustc}" >/dev/null || return 1
-  local tmp line
+  local tmp line libc_rlib extern=()
   tmp="$(mktemp -d)"
-  printf '\n' >"$tmp/probe.rs"
-  line="$("${RUSTC:-rustc}" ${TARGET:+--target "$TARGET"} --crate-type staticlib --crate-name hookline_probe \
-    --print native-static-libs -o "$tmp/libprobe.a" "$tmp/probe.rs" 2>&1 | sed -n 's/^note: native-static-libs: //p')"
+  libc_rlib="$(ls -t "$libsrc"/deps/liblibc-*.rlib 2>/dev/null | head -n 1 || true)"
+  if [ -n "$libc_rlib" ]; then
+    printf 'extern crate libc;\n' >"$tmp/probe.rs"
+    extern=(--extern "libc=$libc_rlib" -L "dependency=$libsrc/deps")
+  else
+    printf '\n' >"$tmp/probe.rs"
+  fi
+  # shellcheck disable=SC2086
+  line="$("${RUSTC:-rustc}" ${TARGET:+--target "$TARGET"} ${RUSTFLAGS:-} "${extern[@]}" --edition 2021 \
+    --crate-type staticlib --crate-name hookline_probe --print native-static-libs \
+    -o "$tmp/libprobe.a" "$tmp/probe.rs" 2>&1 | sed -n 's/^note: native-static-libs: //p')"
   rm -rf "$tmp"
   [ -n "$line" ] || die "rustc did not report its native static libraries${TARGET:+ for $TARGET}"
   printf '%s\n' "$line"
