@@ -17,7 +17,7 @@
 #     lib/libhookline.a, lib/pkgconfig/hookline{,-static}.pc,
 #     lib/cmake/hookline/hooklineConfig{,Version}.cmake
 #     include/hookline.h, bin/hookline
-#     share/doc/hookline/{README.md,LICENSE-MIT,LICENSE-APACHE}
+#     share/doc/hookline/{README.md,CHANGELOG.md,LICENSE-MIT,LICENSE-APACHE,docs/*.md}
 #     SHA256SUMS
 # Then the npm platform packages (build/dist/npm/hookline-PLATFORM-VERSION.tgz,
 # npm's name for @hookline/PLATFORM) carrying the same stripped libraries,
@@ -76,9 +76,10 @@ build() {
     darwin-x64) env+=(MACOSX_DEPLOYMENT_TARGET=10.15) ;;
     darwin-arm64) env+=(MACOSX_DEPLOYMENT_TARGET=11.0) ;;
   esac
-  echo "dist: $platform: cargo zigbuild --release --target $zig_target" >&2
+  echo "dist: $platform: cargo zigbuild --release --workspace --target $zig_target" >&2
   local started=$SECONDS
-  env "${env[@]}" cargo zigbuild --release --target "$zig_target" --quiet 2> >(grep -v -e 'xcrun' -e 'MacOSX.sdk' -e 'SDK is needed' -e 'DEVELOPER_DIR' -e '^ *|$' -e '^ *= ' -e 'generated 1 warning' -e '^$' >&2) ||
+  # --workspace: the library and the command, also where they are separate crates.
+  env "${env[@]}" cargo zigbuild --release --workspace --target "$zig_target" --quiet 2> >(grep -v -e 'xcrun' -e 'MacOSX.sdk' -e 'SDK is needed' -e 'DEVELOPER_DIR' -e '^ *|$' -e '^ *= ' -e 'generated 1 warning' -e '^$' >&2) ||
     die "$platform: the build failed"
   echo "dist: $platform: built in $((SECONDS - started)) s" >&2
 }

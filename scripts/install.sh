@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Install the C library, header, pkg-config and CMake files and the `hookline`
-# command (`make install`), or write pkg-config files that point into this
+# Install the C library, header, pkg-config and CMake files, the `hookline`
+# command and the docs (`make install`), or write pkg-config files that point into this
 # checkout (`--uninstalled`), or record what the static archive needs
 # (`--record-native-libs`, run by `make lib`).
 #
@@ -196,7 +196,11 @@ strip_file archive "$DESTDIR$LIBDIR/libhookline.a"
 install -m 0644 include/hookline.h "$DESTDIR$INCLUDEDIR/hookline.h"
 install -m 0755 "$libsrc/hookline" "$DESTDIR$BINDIR/hookline"
 strip_file program "$DESTDIR$BINDIR/hookline"
-install -m 0644 LICENSE-MIT LICENSE-APACHE README.md "$DESTDIR$docdir/"
+install -m 0644 LICENSE-MIT LICENSE-APACHE README.md CHANGELOG.md "$DESTDIR$docdir/"
+# The reference docs (the command's --help names docs/cli.md), beside the
+# README so that its docs/... links work in the installed copy too.
+install -d "$DESTDIR$docdir/docs"
+install -m 0644 docs/*.md "$DESTDIR$docdir/docs/"
 
 for pc in hookline hookline-static; do
   render "packaging/$pc.pc.in" "$DESTDIR$pcdir/$pc.pc" \

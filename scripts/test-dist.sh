@@ -80,7 +80,9 @@ expect_files() {
     printf '%s\n' "$n/SHA256SUMS" "$n/bin/hookline" "$n/include/hookline.h" "$n/lib/libhookline.a" \
       "$n/lib/pkgconfig/hookline.pc" "$n/lib/pkgconfig/hookline-static.pc" \
       "$n/lib/cmake/hookline/hooklineConfig.cmake" "$n/lib/cmake/hookline/hooklineConfigVersion.cmake" \
-      "$n/share/doc/hookline/README.md" "$n/share/doc/hookline/LICENSE-MIT" "$n/share/doc/hookline/LICENSE-APACHE"
+      "$n/share/doc/hookline/README.md" "$n/share/doc/hookline/CHANGELOG.md" \
+      "$n/share/doc/hookline/LICENSE-MIT" "$n/share/doc/hookline/LICENSE-APACHE"
+    for d in docs/*.md; do echo "$n/share/doc/hookline/$d"; done
   } | LC_ALL=C sort >"$work/want-files"
   (cd "$dir" && find "$n" ! -type d | LC_ALL=C sort) >"$work/have-files"
   diff -u "$work/want-files" "$work/have-files" >&2 || fail "$platform: the tarball holds other files than expected (diff above: - missing, + extra)"

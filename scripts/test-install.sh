@@ -42,7 +42,8 @@ make --no-print-directory install PREFIX="$prefix" DESTDIR="$destdir" >"$work/in
 for f in "lib/libhookline.so.$version" "lib/libhookline.so.$series" lib/libhookline.so lib/libhookline.a \
   include/hookline.h lib/pkgconfig/hookline.pc lib/pkgconfig/hookline-static.pc \
   lib/cmake/hookline/hooklineConfig.cmake lib/cmake/hookline/hooklineConfigVersion.cmake \
-  share/doc/hookline/LICENSE-MIT share/doc/hookline/LICENSE-APACHE; do
+  share/doc/hookline/LICENSE-MIT share/doc/hookline/LICENSE-APACHE share/doc/hookline/README.md \
+  share/doc/hookline/CHANGELOG.md share/doc/hookline/docs/cli.md share/doc/hookline/docs/c-api.md; do
   [ -e "$installed/$f" ] || fail "make install did not install $f"
 done
 # The installed command runs and checks a config.
