@@ -7,6 +7,7 @@
 #   - zig and cargo-zigbuild, pinned, from PyPI into build/tools/zig (a
 #     virtual environment of this checkout): they cross-link every target and
 #     pin the oldest glibc the gnu builds need (2.17);
+#   - npm 10.3 or newer (checked: make test-dist uses npm install --libc);
 #   - Debian packages: llvm (llvm-strip, llvm-objdump, llvm-nm, llvm-readobj
 #     for ELF and Mach-O), file, binutils (readelf), qemu-user-static and
 #     libc6-arm64-cross (the arm64 build run under emulation), musl (the musl
@@ -19,6 +20,12 @@ ZIGBUILD_VERSION=0.24.0
 TARGETS=(x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu x86_64-unknown-linux-musl x86_64-apple-darwin aarch64-apple-darwin)
 
 die() { echo "setup-dist: $*" >&2; exit 1; }
+
+# --- npm >= 10.3: make test-dist has npm pick each platform's package with
+# --os/--cpu (npm 10.1) and --libc (npm 10.3).
+npm_v="$(npm --version 2>/dev/null || true)"
+[ "$(printf '%s\n10.3.0\n' "${npm_v:-0}" | sort -V | head -n 1)" = 10.3.0 ] ||
+  die "npm >= 10.3 is required (npm install --os/--cpu/--libc); found ${npm_v:-none} (npm install -g npm@10)"
 
 # --- Rust targets.
 command -v rustup >/dev/null || die "rustup is required to add the cross targets (${TARGETS[*]}); found none"
