@@ -1,6 +1,6 @@
 # hookline: the two commands a newcomer needs are
 #   make demo   - set up, build the library and run the demo agent loop
-#   make test   - run every test (Rust, header drift, ctest, Go, Node, installed files)
+#   make test   - run every test (Rust, header drift, ctest, Go, Node, Python, installed files)
 # Release artifacts (not needed for either): `make dist` builds the per-platform
 # tarballs and npm packages into build/dist, `make test-dist` checks them (CI).
 SHELL := /bin/bash
@@ -47,8 +47,17 @@ setup-demo:
 demo: setup-demo lib
 	$(MAKE) -C examples/demo run
 
-test: setup lib test-rust test-cli test-header test-c test-c-sanitize test-posix-runner faults test-go test-node test-readme test-install test-install-root test-package
+test: setup lib lint test-rust test-cli test-header test-c test-c-sanitize test-posix-runner faults test-go test-node test-python test-readme test-install test-install-root test-package
 	@echo "all test suites passed"
+
+# Lint gates: clippy on every target with warnings as errors, rustfmt, and
+# rustdoc with warnings as errors (broken intra-doc links fail).
+.PHONY: lint
+lint:
+	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
+	$(CARGO) fmt --all -- --check
+	RUSTDOCFLAGS=-Dwarnings $(CARGO) doc --workspace --no-deps --quiet
+	@echo "lint: clippy, rustfmt and rustdoc are clean"
 
 # The output is kept in build/logs: the fault summary reports from it.
 test-rust:
@@ -65,7 +74,7 @@ test-header:
 	scripts/cbindgen.sh $(CBINDGEN_VERSION) $(BUILD)/hookline.h.fresh
 	diff -u include/hookline.h $(BUILD)/hookline.h.fresh || (echo "include/hookline.h drifted from the code: run 'make header'" && exit 1)
 	cmp include/hookline.h bindings/go/hookline.h || (echo "bindings/go/hookline.h differs from include/hookline.h: run 'make header'" && exit 1)
-	for f in LICENSE-MIT LICENSE-APACHE; do cmp $$f bindings/node/$$f && cmp $$f bindings/go/$$f || { echo "bindings/*/$$f differs from ./$$f: copy it"; exit 1; }; done
+	for f in LICENSE-MIT LICENSE-APACHE; do cmp $$f bindings/node/$$f && cmp $$f bindings/go/$$f && cmp $$f bindings/python/$$f || { echo "bindings/*/$$f differs from ./$$f: copy it"; exit 1; }; done
 	@echo "header: include/hookline.h (and the Go module's copy) match a fresh cbindgen $(CBINDGEN_VERSION) generation"
 
 test-c: lib
@@ -138,10 +147,11 @@ npm-packages: lib
 # The crate as `cargo package` makes it (sources, header, docs; no bindings).
 test-package:
 	mkdir -p $(BUILD)
-	$(CARGO) package --allow-dirty --no-verify --quiet
-	$(CARGO) package --allow-dirty --list --quiet > $(BUILD)/package-files.txt
+	$(CARGO) package -p hookline --allow-dirty --no-verify --quiet
+	$(CARGO) package -p hookline --allow-dirty --list --quiet > $(BUILD)/package-files.txt
 	! grep -E '^(bindings|ctests|bench|fuzz|soak|examples)/' $(BUILD)/package-files.txt
 	grep -qx src/lib.rs $(BUILD)/package-files.txt && grep -qx include/hookline.h $(BUILD)/package-files.txt
+	@! $(CARGO) tree -p hookline -e normal --prefix none | grep -q '^clap' || { echo "the library crate depends on clap"; exit 1; }
 	@echo "package: the crate packages ($$(wc -l < $(BUILD)/package-files.txt) files)"
 
 # What a user outside the checkout gets: `make install` into a temporary
@@ -178,8 +188,43 @@ test-node: lib
 
 # Every C, Go and TypeScript snippet of the READMEs, compiled and run.
 .PHONY: test-readme
-test-readme: lib pc-uninstalled
+test-readme: lib pc-uninstalled python-env
 	scripts/readme-snippets.sh
+
+# The Python binding (bindings/python). Its tools (pytest, mypy, build, auditwheel), pinned in
+# bindings/python/requirements-dev.txt, live in build/python/venv (python-env; idempotent).
+PY_VENV := $(BUILD)/python/venv
+PY := $(CURDIR)/$(PY_VENV)/bin/python
+PY_DIST := $(CURDIR)/$(BUILD)/python/dist
+.PHONY: python-env python-wheel python-sdist test-python python-sdist-check
+python-env:
+	bindings/python/scripts/dev-env.sh
+
+# The platform wheel bundling target/release/libhookline.so, tagged manylinux by auditwheel:
+# build/python/dist/hookline-<version>-py3-none-manylinux_*.whl (`pip install` it anywhere).
+python-wheel: lib python-env
+	bindings/python/scripts/build-wheel.sh
+
+# The sdist: the package plus the crate's sources (`cargo package`); a wheel built from it
+# compiles libhookline with cargo.
+python-sdist: python-env
+	rm -f $(PY_DIST)/hookline-*.tar.gz
+	$(PY) -m build --sdist --no-isolation --outdir $(PY_DIST) bindings/python >$(BUILD)/python/sdist.log 2>&1 || { cat $(BUILD)/python/sdist.log; exit 1; }
+	rm -rf bindings/python/src/hookline.egg-info
+
+# mypy --strict on the package, then pytest (the wheel installed into a fresh venv included).
+test-python: lib python-wheel python-sdist
+	cd bindings/python && $(PY) -m mypy --strict --no-incremental src/hookline
+	cd bindings/python && HOOKLINE_TEST_WHEEL="$$(ls $(PY_DIST)/hookline-*.whl)" \
+	  HOOKLINE_TEST_SDIST="$$(ls $(PY_DIST)/hookline-*.tar.gz)" $(PY) -m pytest -q -p no:cacheprovider
+
+# A wheel built from the sdist alone (cargo compiles the crate it carries, a few minutes), then
+# installed into a fresh venv and used outside the checkout (not part of `make test`).
+python-sdist-check: python-sdist
+	rm -rf $(BUILD)/python/from-sdist && mkdir -p $(BUILD)/python/from-sdist
+	$(PY) -m pip wheel --no-deps --no-build-isolation --wheel-dir $(BUILD)/python/from-sdist $$(ls $(PY_DIST)/hookline-*.tar.gz)
+	cd bindings/python && HOOKLINE_TEST_WHEEL="$$(ls $(CURDIR)/$(BUILD)/python/from-sdist/hookline-*.whl)" \
+	  $(PY) -m pytest -q -p no:cacheprovider tests/test_wheel.py -k fresh_venv
 
 # Mixed load for a fixed number of iterations; RSS, fds and zombies must stay
 # flat (not part of CI; SOAK_ITERATIONS=N to change the length).
@@ -190,4 +235,4 @@ soak: lib
 
 clean:
 	$(CARGO) clean
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) bindings/python/build bindings/python/src/hookline.egg-info

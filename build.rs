@@ -30,21 +30,14 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     let major = env::var("CARGO_PKG_VERSION_MAJOR").unwrap_or_else(|_| "0".to_string());
     let minor = env::var("CARGO_PKG_VERSION_MINOR").unwrap_or_else(|_| "0".to_string());
-    let series = if major == "0" {
-        format!("{major}.{minor}")
-    } else {
-        major
-    };
+    let series = if major == "0" { format!("{major}.{minor}") } else { major };
     let os = env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
     let target_env = env::var("CARGO_CFG_TARGET_ENV").unwrap_or_default();
     let vendor = env::var("CARGO_CFG_TARGET_VENDOR").unwrap_or_default();
     println!("cargo:rerun-if-env-changed=HOOKLINE_TARGET_GLIBC");
-    let old_glibc = target_env == "gnu"
-        && env::var("HOOKLINE_TARGET_GLIBC").is_ok_and(|v| glibc_below(&v, 2, 29));
+    let old_glibc = target_env == "gnu" && env::var("HOOKLINE_TARGET_GLIBC").is_ok_and(|v| glibc_below(&v, 2, 29));
     println!("cargo::rustc-check-cfg=cfg(hookline_posix_spawn)");
-    if (os == "linux" && ((target_env == "gnu" && !old_glibc) || target_env == "musl"))
-        || vendor == "apple"
-    {
+    if (os == "linux" && ((target_env == "gnu" && !old_glibc) || target_env == "musl")) || vendor == "apple" {
         println!("cargo:rustc-cfg=hookline_posix_spawn");
     }
     println!("cargo::rustc-check-cfg=cfg(hookline_kqueue)");
@@ -52,8 +45,7 @@ fn main() {
         println!("cargo:rustc-cfg=hookline_kqueue");
     }
     match os.as_str() {
-        "linux" | "android" | "freebsd" | "netbsd" | "openbsd" | "dragonfly" | "illumos"
-        | "solaris" => {
+        "linux" | "android" | "freebsd" | "netbsd" | "openbsd" | "dragonfly" | "illumos" | "solaris" => {
             let soname = format!("libhookline.so.{series}");
             println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,{soname}");
             if let Some(dir) = profile_dir() {
@@ -75,10 +67,7 @@ fn main() {
 /// Whether the glibc version `v` ("2.17") is below `major.minor`. A value
 /// that is not MAJOR.MINOR stops the build: a typo must not pick a spawner.
 fn glibc_below(v: &str, major: u32, minor: u32) -> bool {
-    let parsed = v
-        .trim()
-        .split_once('.')
-        .and_then(|(a, b)| Some((a.parse::<u32>().ok()?, b.parse::<u32>().ok()?)));
+    let parsed = v.trim().split_once('.').and_then(|(a, b)| Some((a.parse::<u32>().ok()?, b.parse::<u32>().ok()?)));
     match parsed {
         Some(found) => found < (major, minor),
         None => panic!("HOOKLINE_TARGET_GLIBC must be a glibc version such as 2.17, not {v:?}"),

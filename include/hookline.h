@@ -19,16 +19,6 @@
 
 
 /**
- * Run-pool threads kept parked (not exited) when there is no work.
- */
-#define WARM_THREADS 2
-
-/**
- * Most run-pool threads alive at once (runs beyond wait in the queue).
- */
-#define MAX_THREADS 512
-
-/**
  * An engine handle (opaque). Create with `hl_engine_new`, release with
  * `hl_engine_free`. Every function may be called from any thread.
  */

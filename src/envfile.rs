@@ -44,7 +44,8 @@ impl EnvFiles {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map(|d| d.subsec_nanos())
                 .unwrap_or(0);
-            let name = format!("hookline-env-{}-{}-{nanos:x}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed));
+            let name =
+                format!("hookline-env-{}-{}-{nanos:x}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed));
             let dir = base.join(name);
             match DirBuilder::new().mode(0o700).create(&dir) {
                 Ok(()) => break dir,

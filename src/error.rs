@@ -111,8 +111,7 @@ impl Error {
     /// Parse JSON text, mapping syntax errors (including nesting deeper than
     /// the parser's recursion limit) to `InvalidJson`.
     pub fn parse_json(text: &str, what: &str) -> Result<serde_json::Value> {
-        serde_json::from_str(text)
-            .map_err(|e| Error::invalid_json(format!("{what} is not valid JSON: {e}")))
+        serde_json::from_str(text).map_err(|e| Error::invalid_json(format!("{what} is not valid JSON: {e}")))
     }
 }
 

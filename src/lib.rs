@@ -23,21 +23,29 @@ mod enum_names;
 
 pub mod callback;
 pub mod config;
+pub mod dialect;
 pub mod engine;
-pub mod envfile;
+pub(crate) mod envfile;
 pub mod error;
-pub mod event;
 pub mod gate;
-pub mod interpret;
+pub mod handler;
 pub mod log;
-pub mod matcher;
-pub mod options_check;
-pub mod payload;
-pub mod profile;
+pub mod merge;
+pub mod model;
+pub(crate) mod options_check;
 pub mod registry;
 pub mod rule;
 pub mod runner;
-pub mod runtime;
+pub(crate) mod runtime;
+
+/// Reading the results of hooks a host ran itself: the interpreter every
+/// run uses (read by the hook's dialect, merged canonically), and the
+/// outcome types.
+pub mod interpret {
+    pub use crate::handler::HookExecution;
+    pub use crate::merge::EventInterpreter;
+    pub use crate::model::outcome::*;
+}
 
 /// The trust store (persisted approvals); part of the approval gate.
 pub use gate::trust;
@@ -49,11 +57,11 @@ pub use gate::trust;
 pub mod ffi;
 
 pub use callback::{CallResult, HostCallback, Rejected, Reply, SharedCallback};
-pub use error::{Error, Result, Status};
 pub use engine::{EngineOptions, HooksSource, LifecycleHookEngine};
-pub use event::HookEvent;
+pub use error::{Error, Result, Status};
+pub use model::event::{HookEvent, RunEvent};
+pub use model::input::{CompactionMode, CompactionTrigger, SessionEndReason, SessionStartTrigger};
 pub use registry::{HookCallback, HookEntry, HookPoint, HookResult, Hooks};
-pub use payload::{CompactionMode, CompactionTrigger, SessionEndReason, SessionStartTrigger};
 
 /// The README's Rust examples, compiled and run as doctests.
 #[cfg(doctest)]

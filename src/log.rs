@@ -74,9 +74,8 @@ pub fn emit(level: Level, message: &str) {
         Some(inst) => {
             if (level as i32) <= inst.max_level {
                 // The handler is host code: never let its panic escape.
-                let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    (inst.handler)(level as i32, message)
-                }));
+                let _ =
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (inst.handler)(level as i32, message)));
             }
         }
         None => {

@@ -24,6 +24,7 @@ pub const KNOWN_OPTION_KEYS: &[&str] = &[
     "hooks_toml",
     "hooks_file",
     "hook_sources",
+    "dialect",
     "transcript_path",
     "trust_store",
     "env",
@@ -44,8 +45,7 @@ pub fn check_options(obj: &Map<String, Value>) -> Result<()> {
 /// `InvalidArgument` naming the first unknown top-level key (and how many
 /// more there are), with a suggestion when a known option is close.
 pub fn check_option_keys(obj: &Map<String, Value>) -> Result<()> {
-    let unknown: Vec<&str> =
-        obj.keys().map(String::as_str).filter(|k| !KNOWN_OPTION_KEYS.contains(k)).collect();
+    let unknown: Vec<&str> = obj.keys().map(String::as_str).filter(|k| !KNOWN_OPTION_KEYS.contains(k)).collect();
     let Some(first) = unknown.first() else { return Ok(()) };
     let mut msg = format!("unknown option `{first}`");
     if let Some(s) = suggest_option(first) {

@@ -40,7 +40,8 @@ enum ToolPattern {
 }
 
 /// Tools whose rule content is a file path.
-const FILE_TOOLS: &[&str] = &["Read", "Edit", "Write", "MultiEdit", "NotebookEdit", "NotebookRead", "Glob", "Grep", "LS"];
+const FILE_TOOLS: &[&str] =
+    &["Read", "Edit", "Write", "MultiEdit", "NotebookEdit", "NotebookRead", "Glob", "Grep", "LS"];
 
 impl Rule {
     /// Parse a rule. Errors name what is wrong (an empty rule, a tool name
@@ -63,7 +64,8 @@ impl Rule {
                 (text[..open].trim_end(), content)
             }
         };
-        let valid_name = |n: &str| !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+        let valid_name =
+            |n: &str| !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
         let tool = if let Some(server) = name.strip_prefix("mcp__") {
             let server_only = server.strip_suffix("__*").unwrap_or(server);
             if !server_only.contains("__") {
@@ -218,7 +220,10 @@ fn path_matches(pattern: &str, path: &str, workspace: &Path) -> bool {
         (workspace.to_path_buf(), rest)
     } else if !pattern.contains('/') {
         // A bare name pattern matches the file name at any depth.
-        return absolute.file_name().and_then(|n| n.to_str()).is_some_and(|name| glob(pattern.as_bytes(), name.as_bytes(), false));
+        return absolute
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|name| glob(pattern.as_bytes(), name.as_bytes(), false));
     } else {
         (workspace.to_path_buf(), pattern)
     };

@@ -12,17 +12,14 @@
 //! run itself. Threads beyond [`WARM_THREADS`] exit after [`KEEP_ALIVE`]
 //! without work; at most [`MAX_THREADS`] run at once (more runs queue).
 //!
-//! One tokio runtime per process is also kept available ([`runtime`]),
-//! started on first use, for Rust callers that want an executor; its
-//! threads are hookline threads too. Every hookline thread is marked (so
-//! the blocking `hl_engine_run` can refuse to run there); the host's signal
-//! dispositions are never touched.
+//! Every hookline thread is marked (so the blocking `hl_engine_run` can
+//! refuse to run there); the host's signal dispositions are never touched.
 //!
-//! After `fork()` the parent's runtime threads do not exist in the child.
-//! Handles remember the pid that created them ([`ForkGuard`]); the runtime
-//! is keyed by pid too, so a child that creates new handles gets a fresh
-//! runtime and the parent's one is leaked (dropping it would wait on
-//! threads that are not there).
+//! After `fork()` the parent's pool threads do not exist in the child.
+//! Handles remember the pid that created them ([`ForkGuard`]); the pool is
+//! keyed by pid too, so a child that creates new handles gets a fresh pool
+//! and the parent's one is leaked (dropping it would wait on threads that
+//! are not there).
 
 use std::cell::Cell;
 use std::collections::VecDeque;
@@ -50,33 +47,6 @@ pub fn mark_hookline_thread() {
 /// The current process id.
 pub fn current_pid() -> u32 {
     std::process::id()
-}
-
-static RUNTIME: Mutex<Option<(u32, Arc<tokio::runtime::Runtime>)>> = Mutex::new(None);
-
-/// The process-wide runtime, started on first use (and anew in a forked child).
-pub fn runtime() -> Result<Arc<tokio::runtime::Runtime>> {
-    let pid = current_pid();
-    let mut guard = RUNTIME.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((owner, rt)) = guard.as_ref() {
-        if *owner == pid {
-            return Ok(rt.clone());
-        }
-    }
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .max_blocking_threads(512)
-        .thread_name("hookline")
-        .enable_time()
-        .on_thread_start(mark_hookline_thread)
-        .build()
-        .map_err(|e| Error::io(format!("cannot start the hookline runtime: {e}")))?;
-    let rt = Arc::new(rt);
-    if let Some((_, old)) = guard.replace((pid, rt.clone())) {
-        // A runtime inherited through fork(): its threads are gone; never drop it.
-        std::mem::forget(old);
-    }
-    Ok(rt)
 }
 
 /// Remembers the process that created a handle.

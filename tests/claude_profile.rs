@@ -96,7 +96,9 @@ fn input(event: HookEvent) -> Value {
         }),
         HookEvent::UserPromptSubmit => json!({"turn_id": "t1", "prompt": "hello"}),
         HookEvent::PreToolUse => json!({"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_call_id": "c1"}),
-        HookEvent::PostToolUse => json!({"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_response": {"ok": true}}),
+        HookEvent::PostToolUse => {
+            json!({"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_response": {"ok": true}})
+        }
         HookEvent::PermissionRequest => {
             json!({"tool_name": "Bash", "tool_input": {"command": "ls"}, "permission_request": {"reason": "x"}})
         }
@@ -139,7 +141,9 @@ fn say(json: Value) -> String {
 }
 
 fn decision(d: &str, reason: &str) -> String {
-    say(json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": d, "permissionDecisionReason": reason}}))
+    say(
+        json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": d, "permissionDecisionReason": reason}}),
+    )
 }
 
 fn fixture(name: &str) -> String {
@@ -180,10 +184,8 @@ fn pre_tool_use_precedence_is_deny_over_ask_over_allow_over_continue() {
         (vec!["ask", "deny", "allow"], "deny"),
         (vec!["continue", "continue"], "continue"),
     ] {
-        let cmds = hooks
-            .iter()
-            .map(|d| if *d == "continue" { cmd("cat >/dev/null") } else { cmd(decision(d, d)) })
-            .collect();
+        let cmds =
+            hooks.iter().map(|d| if *d == "continue" { cmd("cat >/dev/null") } else { cmd(decision(d, d)) }).collect();
         let out = run_hooks(D::Claude, HookEvent::PreToolUse, cmds);
         assert_eq!(out["decision"], want, "{hooks:?}");
     }
@@ -194,7 +196,11 @@ fn pre_tool_use_reason_is_that_of_the_first_hook_with_the_winning_decision() {
     let out = run_hooks(
         D::Claude,
         HookEvent::PreToolUse,
-        vec![cmd(decision("ask", "ask one")), cmd(decision("deny", "first deny")), cmd(decision("deny", "second deny"))],
+        vec![
+            cmd(decision("ask", "ask one")),
+            cmd(decision("deny", "first deny")),
+            cmd(decision("deny", "second deny")),
+        ],
     );
     assert_eq!(out["decision"], "deny");
     assert_eq!(out["reason"], "first deny");
@@ -346,7 +352,9 @@ fn exit_2_permission_request_is_not_a_decision_in_claude_profile() {
         HookEvent::PermissionRequest,
         vec![cmd(format!(
             "{}; echo no >&2; exit 2",
-            say(json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "allow"}}}))
+            say(
+                json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "allow"}}})
+            )
         ))],
     );
     assert_eq!(out["decision"]["behavior"], "allow");
@@ -359,7 +367,9 @@ fn exit_2_with_allow_json_still_denies_and_other_fields_are_read_in_claude_profi
         HookEvent::PreToolUse,
         vec![cmd(format!(
             "{}; echo 'stderr reason' >&2; exit 2",
-            say(json!({"systemMessage": "from json", "hookSpecificOutput": {"permissionDecision": "allow", "additionalContext": "ctx"}}))
+            say(
+                json!({"systemMessage": "from json", "hookSpecificOutput": {"permissionDecision": "allow", "additionalContext": "ctx"}})
+            )
         ))],
     );
     assert_eq!(out["decision"], "deny");
@@ -373,7 +383,10 @@ fn exit_2_blocking_reason_in_stdout_json_is_used_over_stderr_in_claude_profile()
     let out = run_hooks(
         D::Claude,
         HookEvent::Stop,
-        vec![cmd(format!("{}; echo 'stderr reason' >&2; exit 2", say(json!({"decision": "block", "reason": "json reason"}))))],
+        vec![cmd(format!(
+            "{}; echo 'stderr reason' >&2; exit 2",
+            say(json!({"decision": "block", "reason": "json reason"}))
+        ))],
     );
     assert_eq!(out["block_reason"], "json reason");
 }
@@ -452,7 +465,11 @@ fn every_hook_report_has_a_failure_kind_in_both_profiles() {
             ],
         );
         let kinds: Vec<Value> = out["hooks"].as_array().unwrap().iter().map(|h| h["failure"].clone()).collect();
-        assert_eq!(kinds, [json!(null), json!("timeout"), json!("signal"), json!("invalid_output"), json!("exit")], "{d:?}");
+        assert_eq!(
+            kinds,
+            [json!(null), json!("timeout"), json!("signal"), json!("invalid_output"), json!("exit")],
+            "{d:?}"
+        );
     }
 }
 
@@ -545,7 +562,8 @@ fn if_condition_filters_a_hook_before_it_spawns_in_claude_profile() {
 
 #[test]
 fn status_message_is_copied_into_the_report() {
-    let out = run_hooks(D::Claude, HookEvent::Stop, vec![json!({"command": "true", "statusMessage": "Checking tests"})]);
+    let out =
+        run_hooks(D::Claude, HookEvent::Stop, vec![json!({"command": "true", "statusMessage": "Checking tests"})]);
     assert_eq!(out["hooks"][0]["status_message"], "Checking tests");
 }
 
@@ -606,7 +624,8 @@ fn python_exit_2_guard_and_ask_hook_combine_most_restrictive_first() {
     let ws = Ws::new();
     let hooks = vec![cmd(fixture("ask_on_push.py")), cmd(fixture("exit2_guard.py"))];
     let e = ws.engine(config(D::Claude, HookEvent::PreToolUse, &[(Some("Bash"), hooks)]));
-    let out = run(&e, HookEvent::PreToolUse, &json!({"tool_name": "Bash", "tool_input": {"command": "git push origin"}}));
+    let out =
+        run(&e, HookEvent::PreToolUse, &json!({"tool_name": "Bash", "tool_input": {"command": "git push origin"}}));
     assert_eq!(out["decision"], "ask");
     assert_eq!(out["reason"], "Pushing needs your confirmation");
     let out = run(&e, HookEvent::PreToolUse, &json!({"tool_name": "Bash", "tool_input": {"command": "sudo git push"}}));
@@ -717,7 +736,11 @@ fn session_start_env_file_lines_are_returned_as_env_in_configuration_order() {
     assert_eq!(out["env"], json!({"A": "second", "B": "two words", "PROJECT_MODE": "strict"}));
     assert_eq!(out["additional_context"], json!(["Session started from startup"]));
     // The files are gone after the run.
-    let vt = ws.engine(config(D::Vt, HookEvent::SessionStart, &[(None, vec![cmd("printf %s \"${CLAUDE_ENV_FILE:-unset}\"")])]));
+    let vt = ws.engine(config(
+        D::Vt,
+        HookEvent::SessionStart,
+        &[(None, vec![cmd("printf %s \"${CLAUDE_ENV_FILE:-unset}\"")])],
+    ));
     let out = run(&vt, HookEvent::SessionStart, &json!({}));
     assert!(out.get("env").is_none(), "VT Code profile has no env: {out}");
     assert_eq!(out["additional_context"], json!(["unset"]));
@@ -745,11 +768,18 @@ fn session_start_env_file_is_private_and_removed_after_the_run() {
 #[test]
 fn hook_sources_gate_only_untrusted_sources_and_set_plugin_root() {
     let ws = Ws::new();
-    let user = config(D::Claude, HookEvent::Stop, &[(None, vec![cmd(format!("cat >/dev/null; touch '{}'", ws.file("user").display()))])]);
+    let user = config(
+        D::Claude,
+        HookEvent::Stop,
+        &[(None, vec![cmd(format!("cat >/dev/null; touch '{}'", ws.file("user").display()))])],
+    );
     let plugin = config(
         D::Claude,
         HookEvent::Stop,
-        &[(None, vec![cmd(format!("cat >/dev/null; printf %s \"$CLAUDE_PLUGIN_ROOT\" > '{}'", ws.file("root").display()))])],
+        &[(
+            None,
+            vec![cmd(format!("cat >/dev/null; printf %s \"$CLAUDE_PLUGIN_ROOT\" > '{}'", ws.file("root").display()))],
+        )],
     );
     let e = ws.engine_with(json!({
         "workspace_gated": true, "trust_store": ws.file("trust.json"),
@@ -771,7 +801,11 @@ fn hook_sources_gate_only_untrusted_sources_and_set_plugin_root() {
 fn hook_sources_deduplicate_identical_commands_across_sources() {
     let ws = Ws::new();
     let log = ws.file("log");
-    let same = config(D::Claude, HookEvent::PostToolUse, &[(None, vec![cmd(format!("cat >/dev/null; echo x >> '{}'", log.display()))])]);
+    let same = config(
+        D::Claude,
+        HookEvent::PostToolUse,
+        &[(None, vec![cmd(format!("cat >/dev/null; echo x >> '{}'", log.display()))])],
+    );
     let e = ws.engine_with(json!({"hook_sources": [{"hooks": same.clone(), "trusted": true}, {"hooks": same}]}));
     run(&e, HookEvent::PostToolUse, &input(HookEvent::PostToolUse));
     assert_eq!(ws.read("log"), "x\n");
@@ -790,17 +824,22 @@ fn hook_sources_options_are_validated() {
         (json!({"hook_sources": [{"hooks": one, "hooks_file": "x.json"}]}), "hook_sources[0]"),
         (json!({"hook_sources": [{"hooks": one, "colour": 1}]}), "hook_sources[0].colour"),
         (json!({"hook_sources": [{"hooks": one}], "hooks": one}), "hook_sources"),
+        (json!({"hook_sources": [{"hooks": one, "dialect": "cursr"}]}), "hook_sources[0].dialect"),
+        (json!({"hook_sources": [{"hooks": one, "dialect": 7}]}), "hook_sources[0].dialect"),
+        (json!({"hook_sources": [{"hooks": one}], "dialect": "claude"}), "dialect"),
     ] {
         let e = LifecycleHookEngine::from_options_json(&ws.options(extra.clone()).to_string()).unwrap_err();
         assert_eq!(e.status, hookline::Status::InvalidArgument, "{extra}");
         assert!(e.message.contains(needle), "{extra}: {}", e.message);
     }
+    // Sources of different dialects combine in one engine: each hook keeps
+    // its dialect's payload and reading rules.
     let vt = config(D::Vt, HookEvent::Stop, &[(None, vec![cmd("true")])]);
     let e = LifecycleHookEngine::from_options_json(
         &ws.options(json!({"hook_sources": [{"hooks": one}, {"hooks": vt}]})).to_string(),
     )
-    .unwrap_err();
-    assert_eq!(e.status, hookline::Status::InvalidConfig, "sources of two dialects");
+    .expect("sources of two dialects");
+    assert_eq!(e.command_previews().len(), 2);
 }
 
 // ------------------------------------------------------------ async hooks
@@ -809,13 +848,11 @@ fn hook_sources_options_are_validated() {
 fn async_hooks_do_not_hold_the_run_and_their_output_arrives_with_the_next_outcome() {
     let ws = Ws::new();
     let gate = ws.file("go");
-    let async_hook = vec![
-        json!({"command": format!(
+    let async_hook = vec![json!({"command": format!(
             "cat >/dev/null; n=0; while [ ! -e '{}' ] && [ $n -lt 400 ]; do sleep 0.05; n=$((n+1)); done; \
              printf '%s\\n' '{{\"systemMessage\":\"async done\",\"hookSpecificOutput\":{{\"hookEventName\":\"PostToolUse\",\"additionalContext\":\"late ctx\"}},\"decision\":\"block\",\"reason\":\"ignored\"}}'",
             gate.display()
-        ), "async": true}),
-    ];
+        ), "async": true})];
     let sync_hook = vec![cmd("cat >/dev/null; echo sync")];
     // The async hook runs for Bash only; later runs use another tool so
     // that they start no new async hook.
@@ -890,6 +927,7 @@ fn close_kills_async_hooks_and_waits_for_them() {
     assert!(!finished.exists(), "the async hook ran to its end");
     // close returned after the hook's process was killed and reaped.
     let pid = std::fs::read_to_string(&started).unwrap().trim().to_string();
-    let alive = std::process::Command::new("kill").args(["-0", &pid]).stderr(std::process::Stdio::null()).status().unwrap();
+    let alive =
+        std::process::Command::new("kill").args(["-0", &pid]).stderr(std::process::Stdio::null()).status().unwrap();
     assert!(!alive.success(), "the async hook's shell {pid} outlived close");
 }

@@ -1,9 +1,9 @@
 //! Hooks configuration parsing and validation (docs/protocol.md §2).
 
-use hookline::config::{Dialect, HooksConfig};
+use hookline::config::HooksConfig;
+use hookline::dialect::VTCODE;
 use hookline::gate::command_previews;
-use hookline::matcher::match_subject;
-use hookline::{HookEvent, Status};
+use hookline::{HookEvent, RunEvent, Status};
 use serde_json::{json, Value};
 
 fn parse(v: Value) -> HooksConfig {
@@ -31,10 +31,7 @@ fn toml_err(text: &str) -> String {
 }
 
 fn commands(cfg: &HooksConfig, event: HookEvent) -> Vec<String> {
-    cfg.groups(event)
-        .iter()
-        .flat_map(|g| g.hooks.iter().map(|h| h.command.clone()))
-        .collect()
+    cfg.groups(event).iter().flat_map(|g| g.hooks.iter().map(|h| h.label().to_owned())).collect()
 }
 
 fn assert_contains(haystack: &str, needle: &str) {
@@ -45,12 +42,7 @@ fn assert_contains(haystack: &str, needle: &str) {
 
 #[test]
 fn empty_inputs_are_an_empty_config() {
-    for v in [
-        json!({}),
-        json!({"hooks": {}}),
-        json!({"lifecycle": {}}),
-        json!({"hooks": {"lifecycle": {}}}),
-    ] {
+    for v in [json!({}), json!({"hooks": {}}), json!({"lifecycle": {}}), json!({"hooks": {"lifecycle": {}}})] {
         let c = parse(v);
         assert!(c.is_empty());
         assert_eq!(c.command_count(), 0);
@@ -60,9 +52,7 @@ fn empty_inputs_are_an_empty_config() {
     }
     assert!(HooksConfig::empty().is_empty());
     assert!(HooksConfig::from_toml_str("").unwrap().is_empty());
-    assert!(HooksConfig::from_toml_str("[agent]\nprovider = \"x\"\n")
-        .unwrap()
-        .is_empty());
+    assert!(HooksConfig::from_toml_str("[agent]\nprovider = \"x\"\n").unwrap().is_empty());
 }
 
 #[test]
@@ -72,12 +62,12 @@ fn vtcode_lifecycle_json_is_parsed() {
         "pre_tool_use": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./check.sh", "timeout_seconds": 10}]}],
         "session_start": [{"hooks": [{"command": "echo hi"}]}]
     }}));
-    assert_eq!(c.dialect(), Dialect::VtCode);
+    assert_eq!(c.dialect().name(), "vtcode");
     assert!(c.quiet_success_output());
     assert_eq!(c.command_count(), 2);
     let g = &c.groups(HookEvent::PreToolUse)[0];
     assert_eq!(g.matcher_raw.as_deref(), Some("Bash"));
-    assert_eq!(g.hooks[0].command, "./check.sh");
+    assert_eq!(g.hooks[0].label(), "./check.sh");
     assert_eq!(g.hooks[0].timeout_seconds, Some(10));
     assert_eq!(g.hooks[0].timeout().as_secs(), 10);
     let s = &c.groups(HookEvent::SessionStart)[0];
@@ -92,7 +82,7 @@ fn whole_vtcode_toml_as_json_is_accepted() {
         "agent": {"provider": "x"},
         "hooks": {"lifecycle": {"stop": [{"hooks": [{"command": "a"}]}]}, "other": 1}
     }));
-    assert_eq!(c.dialect(), Dialect::VtCode);
+    assert_eq!(c.dialect().name(), "vtcode");
     assert_eq!(commands(&c, HookEvent::Stop), ["a"]);
 }
 
@@ -106,10 +96,7 @@ fn quiet_success_output_defaults_to_false() {
 fn every_vtcode_event_key_maps_to_its_event() {
     let mut lifecycle = serde_json::Map::new();
     for e in HookEvent::ALL {
-        lifecycle.insert(
-            e.key().into(),
-            json!([{"hooks": [{"command": format!("cmd-{}", e.key())}]}]),
-        );
+        lifecycle.insert(e.key().into(), json!([{"hooks": [{"command": format!("cmd-{}", e.key())}]}]));
     }
     let c = parse(json!({ "lifecycle": lifecycle }));
     for e in HookEvent::ALL {
@@ -121,19 +108,17 @@ fn every_vtcode_event_key_maps_to_its_event() {
 fn every_claude_event_name_maps_to_its_event() {
     let mut hooks = serde_json::Map::new();
     for e in HookEvent::ALL {
-        hooks.insert(
-            e.name().into(),
-            json!([{"hooks": [{"type": "command", "command": format!("cmd-{}", e.name())}]}]),
-        );
+        hooks
+            .insert(e.name().into(), json!([{"hooks": [{"type": "command", "command": format!("cmd-{}", e.name())}]}]));
     }
     let c = parse(Value::Object(hooks.clone()));
-    assert_eq!(c.dialect(), Dialect::Claude);
+    assert_eq!(c.dialect().name(), "claude");
     for e in HookEvent::ALL {
         assert_eq!(commands(&c, e), [format!("cmd-{}", e.name())]);
     }
     // Same under a settings.json `hooks` key.
     let c2 = parse(json!({"hooks": hooks, "permissions": {"allow": []}, "model": "x"}));
-    assert_eq!(c2.dialect(), Dialect::Claude);
+    assert_eq!(c2.dialect().name(), "claude");
     assert_eq!(c2.command_count(), 12);
 }
 
@@ -180,13 +165,15 @@ fn unknown_event_keys_are_ignored() {
 
 #[test]
 fn claude_unknown_event_keys_are_kept_by_name() {
-    let c = parse(json!({"hooks": {"FutureEvent": [{"hooks": [{"command": "x"}]}], "Stop": [{"hooks": [{"command": "s"}]}],
-                                  "disableAllHooks": false}}));
+    let c = parse(
+        json!({"hooks": {"FutureEvent": [{"hooks": [{"command": "x"}]}], "Stop": [{"hooks": [{"command": "s"}]}],
+                                  "disableAllHooks": false}}),
+    );
     assert_eq!(c.command_count(), 2);
     assert_eq!(c.named_events().len(), 1);
     assert_eq!(c.named_events()[0].name, "FutureEvent");
-    assert_eq!(c.groups_named("FutureEvent")[0].hooks[0].command, "x");
-    assert_eq!(c.groups_named("Stop")[0].hooks[0].command, "s");
+    assert_eq!(c.groups_named("FutureEvent")[0].hooks[0].label(), "x");
+    assert_eq!(c.groups_named("Stop")[0].hooks[0].label(), "s");
     assert!(c.groups_named("Other").is_empty());
     let m = parse_err(json!({"FutureEvent": [{"hooks": [{"command": " "}]}]}));
     assert!(m.contains("hooks.FutureEvent[0].hooks[0] must specify a command"), "{m}");
@@ -217,7 +204,9 @@ fn claude_hook_fields_if_async_status_message_fail_closed_are_read() {
 
 #[test]
 fn vtcode_dialect_ignores_claude_hook_fields() {
-    let c = parse(json!({"lifecycle": {"pre_tool_use": [{"hooks": [{"command": "a", "if": 5, "async": "x", "failClosed": true}]}]}}));
+    let c = parse(
+        json!({"lifecycle": {"pre_tool_use": [{"hooks": [{"command": "a", "if": 5, "async": "x", "failClosed": true}]}]}}),
+    );
     let hook = &c.groups(HookEvent::PreToolUse)[0].hooks[0];
     assert!(hook.if_rule.is_none() && !hook.run_async && !hook.fail_closed);
 }
@@ -249,15 +238,8 @@ fn matcher_raw_is_kept_exactly_as_written() {
         {"matcher": "", "hooks": [{"command": "y"}]},
         {"matcher": "*", "hooks": [{"command": "z"}]}
     ]}}));
-    let raws: Vec<_> = c
-        .groups(HookEvent::PreToolUse)
-        .iter()
-        .map(|g| g.matcher_raw.clone())
-        .collect();
-    assert_eq!(
-        raws,
-        [Some("  Bash ".to_string()), Some(String::new()), Some("*".to_string())]
-    );
+    let raws: Vec<_> = c.groups(HookEvent::PreToolUse).iter().map(|g| g.matcher_raw.clone()).collect();
+    assert_eq!(raws, [Some("  Bash ".to_string()), Some(String::new()), Some("*".to_string())]);
     // ...while the compiled VT matcher is trimmed.
     assert!(c.groups(HookEvent::PreToolUse)[0].matcher.matches("Bash"));
 }
@@ -290,13 +272,11 @@ fn claude_config_uses_exact_names_or_unanchored_regex() {
 
 #[test]
 fn claude_user_prompt_submit_and_stop_always_match() {
-    let c = parse(
-        json!({"UserPromptSubmit": [{"matcher": "never", "hooks": [{"command": "x"}]}],
-                         "Stop": [{"matcher": "never", "hooks": [{"command": "y"}]}]}),
-    );
+    let c = parse(json!({"UserPromptSubmit": [{"matcher": "never", "hooks": [{"command": "x"}]}],
+                         "Stop": [{"matcher": "never", "hooks": [{"command": "y"}]}]}));
     let input = json!({"prompt": "hello"});
     for e in [HookEvent::UserPromptSubmit, HookEvent::Stop] {
-        let subject = match_subject(e, c.dialect(), &input, "startup");
+        let subject = c.dialect().match_subject(&RunEvent::Known(e), &input, "startup");
         assert!(c.groups(e)[0].matches(subject), "{e}");
     }
 }
@@ -308,20 +288,18 @@ fn vtcode_user_prompt_submit_matches_the_prompt_and_stop_the_literal_stop() {
         "stop": [{"matcher": "stop", "hooks": [{"command": "y"}]}, {"matcher": "other", "hooks": [{"command": "z"}]}]
     }}));
     let up = &c.groups(HookEvent::UserPromptSubmit)[0];
-    assert!(up.matches(match_subject(
-        HookEvent::UserPromptSubmit,
-        Dialect::VtCode,
+    assert!(up.matches(VTCODE.match_subject(
+        &RunEvent::Known(HookEvent::UserPromptSubmit),
         &json!({"prompt": "deploy now"}),
         "startup"
     )));
-    assert!(!up.matches(match_subject(
-        HookEvent::UserPromptSubmit,
-        Dialect::VtCode,
+    assert!(!up.matches(VTCODE.match_subject(
+        &RunEvent::Known(HookEvent::UserPromptSubmit),
         &json!({"prompt": "hello"}),
         "startup"
     )));
     let empty = json!({});
-    let subject = match_subject(HookEvent::Stop, Dialect::VtCode, &empty, "startup");
+    let subject = VTCODE.match_subject(&RunEvent::Known(HookEvent::Stop), &empty, "startup");
     assert!(c.groups(HookEvent::Stop)[0].matches(subject));
     assert!(!c.groups(HookEvent::Stop)[1].matches(subject));
 }
@@ -331,18 +309,8 @@ fn session_start_matches_the_trigger() {
     let c =
         parse(json!({"lifecycle": {"session_start": [{"matcher": "resume|compact", "hooks": [{"command": "x"}]}]}}));
     let g = &c.groups(HookEvent::SessionStart)[0];
-    assert!(g.matches(match_subject(
-        HookEvent::SessionStart,
-        Dialect::VtCode,
-        &json!({}),
-        "resume"
-    )));
-    assert!(!g.matches(match_subject(
-        HookEvent::SessionStart,
-        Dialect::VtCode,
-        &json!({}),
-        "startup"
-    )));
+    assert!(g.matches(VTCODE.match_subject(&RunEvent::Known(HookEvent::SessionStart), &json!({}), "resume")));
+    assert!(!g.matches(VTCODE.match_subject(&RunEvent::Known(HookEvent::SessionStart), &json!({}), "startup")));
 }
 
 // ---------------------------------------------------------------- TOML
@@ -370,11 +338,11 @@ command = "notify"
 "#,
     )
     .unwrap();
-    assert_eq!(c.dialect(), Dialect::VtCode);
+    assert_eq!(c.dialect().name(), "vtcode");
     assert!(c.quiet_success_output());
     let g = &c.groups(HookEvent::PreToolUse)[0];
     assert_eq!(g.matcher_raw.as_deref(), Some("Bash"));
-    assert_eq!(g.hooks[0].command, "./check.sh");
+    assert_eq!(g.hooks[0].label(), "./check.sh");
     assert_eq!(g.hooks[0].timeout_seconds, Some(10));
     assert_eq!(commands(&c, HookEvent::Stop), ["notify"]);
 }
@@ -406,14 +374,8 @@ fn toml_and_json_forms_are_equivalent() {
 
 #[test]
 fn claude_dialect_toml_is_rejected() {
-    assert_contains(
-        &toml_err("[[PreToolUse]]\nhooks = [{ command = \"x\" }]\n"),
-        "PreToolUse",
-    );
-    assert_contains(
-        &toml_err("[[hooks.PreToolUse]]\nhooks = [{ command = \"x\" }]\n"),
-        "not accepted in TOML",
-    );
+    assert_contains(&toml_err("[[PreToolUse]]\nhooks = [{ command = \"x\" }]\n"), "PreToolUse");
+    assert_contains(&toml_err("[[hooks.PreToolUse]]\nhooks = [{ command = \"x\" }]\n"), "not accepted in TOML");
 }
 
 #[test]
@@ -445,12 +407,7 @@ fn deeply_nested_toml_fails_with_a_status() {
 
 #[test]
 fn blank_or_missing_command_is_an_error_naming_the_path() {
-    for hook in [
-        json!({}),
-        json!({"command": ""}),
-        json!({"command": "   \n\t"}),
-        json!({"type": "command"}),
-    ] {
+    for hook in [json!({}), json!({"command": ""}), json!({"command": "   \n\t"}), json!({"type": "command"})] {
         let m = parse_err(json!({"lifecycle": {"pre_tool_use": [{"hooks": [{"command": "ok"}, hook]}]}}));
         assert_eq!(m, "hooks.pre_tool_use[0].hooks[1] must specify a command");
     }
@@ -494,21 +451,10 @@ fn unknown_hook_type_is_an_error() {
 
 #[test]
 fn non_positive_or_non_integer_timeout_is_an_error() {
-    for t in [
-        json!(0),
-        json!(-1),
-        json!(1.5),
-        json!(10.0),
-        json!("10"),
-        json!(null),
-        json!(true),
-    ] {
+    for t in [json!(0), json!(-1), json!(1.5), json!(10.0), json!("10"), json!(null), json!(true)] {
         let m =
             parse_err(json!({"lifecycle": {"pre_tool_use": [{"hooks": [{"command": "x", "timeout_seconds": t}]}]}}));
-        assert_contains(
-            &m,
-            "hooks.pre_tool_use[0].hooks[0].timeout_seconds must be a positive integer",
-        );
+        assert_contains(&m, "hooks.pre_tool_use[0].hooks[0].timeout_seconds must be a positive integer");
         let m = parse_err(json!({"PreToolUse": [{"hooks": [{"command": "x", "timeout": t}]}]}));
         assert_contains(&m, "hooks.PreToolUse[0].hooks[0].timeout must be a positive integer");
     }
@@ -517,19 +463,10 @@ fn non_positive_or_non_integer_timeout_is_an_error() {
 #[test]
 fn wrong_json_types_are_errors_naming_the_path() {
     let cases = [
-        (
-            json!({"lifecycle": {"pre_tool_use": {"hooks": []}}}),
-            "hooks.pre_tool_use must be an array",
-        ),
-        (
-            json!({"lifecycle": {"pre_tool_use": null}}),
-            "hooks.pre_tool_use must be an array",
-        ),
+        (json!({"lifecycle": {"pre_tool_use": {"hooks": []}}}), "hooks.pre_tool_use must be an array"),
+        (json!({"lifecycle": {"pre_tool_use": null}}), "hooks.pre_tool_use must be an array"),
         (json!({"PreToolUse": "echo"}), "hooks.PreToolUse must be an array"),
-        (
-            json!({"lifecycle": {"pre_tool_use": ["echo"]}}),
-            "hooks.pre_tool_use[0] must be an object",
-        ),
+        (json!({"lifecycle": {"pre_tool_use": ["echo"]}}), "hooks.pre_tool_use[0] must be an object"),
         (
             json!({"lifecycle": {"pre_tool_use": [{"matcher": 5, "hooks": [{"command": "x"}]}]}}),
             "hooks.pre_tool_use[0].matcher must be a string",
@@ -546,10 +483,7 @@ fn wrong_json_types_are_errors_naming_the_path() {
             json!({"lifecycle": {"pre_tool_use": [{"hooks": [{"command": ["ls"]}]}]}}),
             "hooks.pre_tool_use[0].hooks[0].command must be a string",
         ),
-        (
-            json!({"lifecycle": {"quiet_success_output": "yes"}}),
-            "hooks.quiet_success_output must be a boolean",
-        ),
+        (json!({"lifecycle": {"quiet_success_output": "yes"}}), "hooks.quiet_success_output must be a boolean"),
         (json!({"lifecycle": []}), "lifecycle must be an object"),
         (json!({"hooks": {"lifecycle": 1}}), "hooks.lifecycle must be an object"),
         (json!({"hooks": []}), "hooks must be an object"),
@@ -566,10 +500,7 @@ fn wrong_json_types_are_errors_naming_the_path() {
 fn mixing_lifecycle_with_pascal_case_keys_is_an_error() {
     let hook = json!([{"hooks": [{"command": "x"}]}]);
     for (v, key) in [
-        (
-            json!({"lifecycle": {"pre_tool_use": hook}, "PreToolUse": hook}),
-            "PreToolUse",
-        ),
+        (json!({"lifecycle": {"pre_tool_use": hook}, "PreToolUse": hook}), "PreToolUse"),
         (json!({"lifecycle": {"PreToolUse": hook}}), "PreToolUse"),
         (json!({"hooks": {"lifecycle": {}, "Stop": hook}}), "Stop"),
         (json!({"hooks": {"lifecycle": {"Stop": hook}}}), "Stop"),
@@ -592,26 +523,17 @@ fn from_file_reads_toml_and_json_of_either_dialect() {
     let dir = tempfile::tempdir().unwrap();
     let toml_path = dir.path().join("vtcode.toml");
     std::fs::write(&toml_path, "[[hooks.lifecycle.stop]]\nhooks = [{ command = \"t\" }]\n").unwrap();
-    assert_eq!(
-        commands(&HooksConfig::from_file(&toml_path).unwrap(), HookEvent::Stop),
-        ["t"]
-    );
+    assert_eq!(commands(&HooksConfig::from_file(&toml_path).unwrap(), HookEvent::Stop), ["t"]);
 
     let vt_json = dir.path().join("hooks.json");
     std::fs::write(&vt_json, r#"{"lifecycle":{"stop":[{"hooks":[{"command":"v"}]}]}}"#).unwrap();
     let c = HooksConfig::from_file(&vt_json).unwrap();
-    assert_eq!(
-        (c.dialect(), commands(&c, HookEvent::Stop)),
-        (Dialect::VtCode, vec!["v".to_string()])
-    );
+    assert_eq!((c.dialect().name(), commands(&c, HookEvent::Stop)), ("vtcode", vec!["v".to_string()]));
 
     let cl_json = dir.path().join("settings.JSON");
     std::fs::write(&cl_json, r#"{"hooks":{"Stop":[{"hooks":[{"command":"c"}]}]}}"#).unwrap();
     let c = HooksConfig::from_file(&cl_json).unwrap();
-    assert_eq!(
-        (c.dialect(), commands(&c, HookEvent::Stop)),
-        (Dialect::Claude, vec!["c".to_string()])
-    );
+    assert_eq!((c.dialect().name(), commands(&c, HookEvent::Stop)), ("claude", vec!["c".to_string()]));
 }
 
 #[test]
@@ -635,7 +557,10 @@ fn from_file_other_extension_is_invalid_argument() {
         std::fs::write(&p, "{}").unwrap();
         let e = HooksConfig::from_file(&p).unwrap_err();
         assert_eq!(e.status, Status::InvalidArgument, "{name}");
-        assert!(e.message.contains("hooks_file") && e.message.contains(".toml or .json") && e.message.contains(name), "{name}: {e}");
+        assert!(
+            e.message.contains("hooks_file") && e.message.contains(".toml or .json") && e.message.contains(name),
+            "{name}: {e}"
+        );
     }
 }
 

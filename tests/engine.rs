@@ -26,10 +26,18 @@ fn engine_with(dir: &std::path::Path, hooks: serde_json::Value) -> LifecycleHook
 #[test]
 fn new_with_session_gated_returns_none_when_nothing_is_configured() {
     let dir = tempfile::tempdir().unwrap();
-    let none = LifecycleHookEngine::new_with_session_gated(dir.path(), &HooksConfig::empty(), SessionStartTrigger::Startup, "s", false).unwrap();
+    let none = LifecycleHookEngine::new_with_session_gated(
+        dir.path(),
+        &HooksConfig::empty(),
+        SessionStartTrigger::Startup,
+        "s",
+        false,
+    )
+    .unwrap();
     assert!(none.is_none());
     let cfg = HooksConfig::from_json_value(&json!({"lifecycle":{"stop":[{"hooks":[{"command":"true"}]}]}})).unwrap();
-    let some = LifecycleHookEngine::new_with_session_gated(dir.path(), &cfg, SessionStartTrigger::Resume, "s", true).unwrap();
+    let some =
+        LifecycleHookEngine::new_with_session_gated(dir.path(), &cfg, SessionStartTrigger::Resume, "s", true).unwrap();
     let e = some.expect("an engine when hooks are configured");
     assert!(e.workspace_gated());
     assert!(e.workspace_hooks_need_approval());
@@ -38,7 +46,10 @@ fn new_with_session_gated_returns_none_when_nothing_is_configured() {
 #[test]
 fn run_pre_tool_use_exit_2_with_stderr_denies() {
     let dir = tempfile::tempdir().unwrap();
-    let e = engine_with(dir.path(), json!({"PreToolUse":[{"matcher":"Bash","hooks":[{"command":"echo nope >&2; exit 2"}]}]}));
+    let e = engine_with(
+        dir.path(),
+        json!({"PreToolUse":[{"matcher":"Bash","hooks":[{"command":"echo nope >&2; exit 2"}]}]}),
+    );
     let o = rt().block_on(e.run_pre_tool_use("Bash", Some(&json!({"command":"rm -rf /"})), Some("c1"))).unwrap();
     assert_eq!(o.decision, PreToolHookDecision::Deny);
     assert_eq!(o.reason.as_deref(), Some("nope"));
@@ -67,7 +78,10 @@ fn updated_input_chains_into_the_next_hook_payload() {
 fn rust_callback_hook_runs_after_configured_hooks_and_can_deny() {
     let dir = tempfile::tempdir().unwrap();
     let order = dir.path().join("order");
-    let e = engine_with(dir.path(), json!({"PreToolUse":[{"hooks":[{"command": format!("echo cmd >> {}", order.display())}]}]}));
+    let e = engine_with(
+        dir.path(),
+        json!({"PreToolUse":[{"hooks":[{"command": format!("echo cmd >> {}", order.display())}]}]}),
+    );
     let order2 = order.clone();
     e.add_callback_hook(
         HookEvent::PreToolUse,
@@ -97,11 +111,10 @@ fn rust_callback_hook_runs_after_configured_hooks_and_can_deny() {
 fn panicking_rust_callback_hook_counts_as_exit_1() {
     let dir = tempfile::tempdir().unwrap();
     let e = engine_with(dir.path(), json!({}));
-    e.add_callback_hook(HookEvent::PostToolUse, None, "boom", Arc::new(|_: &str| -> CallResult { panic!("boom") })).unwrap();
-    let o = e
-        .run_blocking(HookEvent::PostToolUse, &json!({"tool_name":"Bash","tool_response":"ok"}))
-        .unwrap()
-        .to_json();
+    e.add_callback_hook(HookEvent::PostToolUse, None, "boom", Arc::new(|_: &str| -> CallResult { panic!("boom") }))
+        .unwrap();
+    let o =
+        e.run_blocking(HookEvent::PostToolUse, &json!({"tool_name":"Bash","tool_response":"ok"})).unwrap().to_json();
     assert_eq!(o["hooks"][0]["exit_code"], 1);
     assert_eq!(o["messages"][0]["level"], "warning");
 }
@@ -110,7 +123,8 @@ fn panicking_rust_callback_hook_counts_as_exit_1() {
 fn invalid_input_is_rejected_before_anything_runs() {
     let dir = tempfile::tempdir().unwrap();
     let marker = dir.path().join("ran");
-    let e = engine_with(dir.path(), json!({"PreToolUse":[{"hooks":[{"command": format!("touch {}", marker.display())}]}]}));
+    let e =
+        engine_with(dir.path(), json!({"PreToolUse":[{"hooks":[{"command": format!("touch {}", marker.display())}]}]}));
     let err = e.run_blocking(HookEvent::PreToolUse, &json!({"tool_input":{}})).unwrap_err();
     assert_eq!(err.status, Status::InvalidArgument);
     assert!(err.message.contains("tool_name"));
@@ -227,12 +241,16 @@ fn no_match_fast_path_returns_the_same_outcome_as_a_full_run() {
         let input = match event {
             HookEvent::SessionStart => json!({}),
             HookEvent::SessionEnd => json!({"turn_id":"t","reason":"exit"}),
-            HookEvent::SubagentStart | HookEvent::SubagentStop => json!({"parent_session_id":"p","child_thread_id":"c","agent_name":"a","display_label":"d","background":false,"status":"s"}),
+            HookEvent::SubagentStart | HookEvent::SubagentStop => {
+                json!({"parent_session_id":"p","child_thread_id":"c","agent_name":"a","display_label":"d","background":false,"status":"s"})
+            }
             HookEvent::UserPromptSubmit => json!({"turn_id":"t","prompt":"p"}),
             HookEvent::PreToolUse => json!({"tool_name":"Bash"}),
             HookEvent::PostToolUse => json!({"tool_name":"Bash","tool_response":null}),
             HookEvent::PermissionRequest => json!({"tool_name":"Bash","permission_request":{}}),
-            HookEvent::PreCompact => json!({"trigger":"auto","mode":"local","original_message_count":1,"compacted_message_count":1}),
+            HookEvent::PreCompact => {
+                json!({"trigger":"auto","mode":"local","original_message_count":1,"compacted_message_count":1})
+            }
             HookEvent::Stop => json!({"last_assistant_message":"m","stop_hook_active":false}),
             HookEvent::Notification => json!({"notification_type":"n","title":"t","message":"m"}),
             HookEvent::PostToolUseFailure => json!({"tool_name":"Bash","error":"e"}),
@@ -243,16 +261,20 @@ fn no_match_fast_path_returns_the_same_outcome_as_a_full_run() {
     }
     // A matching hook still runs through the fast entry point.
     let o: serde_json::Value =
-        serde_json::from_str(&e.run_blocking_json(HookEvent::PreToolUse, &json!({"tool_name":"Write"})).unwrap()).unwrap();
+        serde_json::from_str(&e.run_blocking_json(HookEvent::PreToolUse, &json!({"tool_name":"Write"})).unwrap())
+            .unwrap();
     assert_eq!(o["hooks"].as_array().unwrap().len(), 1);
 }
 
 #[test]
 fn outcome_text_equals_the_text_of_its_json_value() {
     let dir = tempfile::tempdir().unwrap();
-    let e = engine_with(dir.path(), json!({"PreToolUse":[{"hooks":[{"command":"echo '{\"systemMessage\":\"hi é\",\"hookSpecificOutput\":{\"additionalContext\":\"ctx\",\"updatedInput\":{\"b\":1,\"a\":[2]}}}'"}]}]}));
+    let e = engine_with(
+        dir.path(),
+        json!({"PreToolUse":[{"hooks":[{"command":"echo '{\"systemMessage\":\"hi é\",\"hookSpecificOutput\":{\"additionalContext\":\"ctx\",\"updatedInput\":{\"b\":1,\"a\":[2]}}}'"}]}]}),
+    );
     let o = e.run_blocking(HookEvent::PreToolUse, &json!({"tool_name":"Bash"})).unwrap();
-    assert_eq!(o.to_json_string(), o.to_json().to_string());
+    assert_eq!(o.to_json_string().unwrap(), o.to_json().to_string());
 }
 
 #[test]
@@ -276,7 +298,8 @@ fn callback_hooks_of_concurrent_events_run_while_the_commands_run() {
         }),
     )
     .unwrap();
-    let o = e.run_blocking(HookEvent::PostToolUse, &json!({"tool_name":"Bash","tool_response":"ok"})).unwrap().to_json();
+    let o =
+        e.run_blocking(HookEvent::PostToolUse, &json!({"tool_name":"Bash","tool_response":"ok"})).unwrap().to_json();
     assert_eq!(o["hooks"][0]["exit_code"], 0, "{o}");
     assert!(o["hooks"][0]["duration_ms"].as_f64().unwrap() < 4000.0, "{o}");
 }

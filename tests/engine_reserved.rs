@@ -15,8 +15,11 @@ fn engine_with(dir: &std::path::Path, hooks: serde_json::Value) -> LifecycleHook
 #[test]
 fn a_reserved_run_returns_its_outcome_and_then_is_gone() {
     let dir = tempfile::tempdir().unwrap();
-    let e = engine_with(dir.path(), json!({"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command",
-        "command":"echo '{\"hookSpecificOutput\":{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"no\"}}'"}]}]}));
+    let e = engine_with(
+        dir.path(),
+        json!({"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command",
+        "command":"echo '{\"hookSpecificOutput\":{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"no\"}}'"}]}]}),
+    );
     let id = e.reserve_run().unwrap();
     let out = e.run_reserved_json(id, HookEvent::PreToolUse, &json!({"tool_name":"Bash"})).unwrap();
     assert!(out.contains("\"decision\":\"deny\""), "{out}");
@@ -29,7 +32,10 @@ fn a_reserved_run_returns_its_outcome_and_then_is_gone() {
 fn cancel_before_a_reserved_run_starts_makes_it_cancelled_and_runs_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let marker = dir.path().join("ran");
-    let e = engine_with(dir.path(), json!({"Stop":[{"hooks":[{"type":"command","command":format!("touch '{}'", marker.display())}]}]}));
+    let e = engine_with(
+        dir.path(),
+        json!({"Stop":[{"hooks":[{"type":"command","command":format!("touch '{}'", marker.display())}]}]}),
+    );
     let id = e.reserve_run().unwrap();
     e.cancel(id).unwrap();
     let r = e.run_reserved_json(id, HookEvent::Stop, &json!({"last_assistant_message":"x","stop_hook_active":false}));
@@ -40,13 +46,20 @@ fn cancel_before_a_reserved_run_starts_makes_it_cancelled_and_runs_nothing() {
 #[test]
 fn cancel_during_a_reserved_run_kills_its_hook_promptly() {
     let dir = tempfile::tempdir().unwrap();
-    let e = engine_with(dir.path(), json!({"Notification":[{"hooks":[{"type":"command","command":"echo started > started; exec sleep 60"}]}]}));
+    let e = engine_with(
+        dir.path(),
+        json!({"Notification":[{"hooks":[{"type":"command","command":"echo started > started; exec sleep 60"}]}]}),
+    );
     let id = e.reserve_run().unwrap();
     let runner = {
         let e = e.clone();
         std::thread::spawn(move || {
             let started = Instant::now();
-            let r = e.run_reserved_json(id, HookEvent::Notification, &json!({"notification_type":"n","title":"t","message":"m"}));
+            let r = e.run_reserved_json(
+                id,
+                HookEvent::Notification,
+                &json!({"notification_type":"n","title":"t","message":"m"}),
+            );
             (r, started.elapsed())
         })
     };
@@ -75,7 +88,10 @@ fn closing_the_engine_cancels_reservations() {
 #[test]
 fn outcome_if_no_hook_matches_answers_only_when_nothing_would_run() {
     let dir = tempfile::tempdir().unwrap();
-    let e = engine_with(dir.path(), json!({"PreToolUse":[{"matcher":"Write","hooks":[{"type":"command","command":"exit 2"}]}]}));
+    let e = engine_with(
+        dir.path(),
+        json!({"PreToolUse":[{"matcher":"Write","hooks":[{"type":"command","command":"exit 2"}]}]}),
+    );
     let none = e.outcome_if_no_hook_matches(HookEvent::PreToolUse, &json!({"tool_name":"Write"})).unwrap();
     assert!(none.is_none(), "a matching hook must be run by the caller");
     let text = e.outcome_if_no_hook_matches(HookEvent::PreToolUse, &json!({"tool_name":"Bash"})).unwrap().unwrap();

@@ -66,12 +66,24 @@ fn run_async_bad_input_fails_synchronously_and_never_calls_done() {
     let cases: Vec<(&str, i32, Option<CString>, bool, hl_status)> = vec![
         ("NULL input", HL_EVENT_PRE_TOOL_USE, None, true, HL_ERR_NULL_ARGUMENT),
         ("NULL done", HL_EVENT_PRE_TOOL_USE, Some(pre.clone()), false, HL_ERR_NULL_ARGUMENT),
-        ("invalid UTF-8", HL_EVENT_PRE_TOOL_USE, Some(CString::new(&b"{\"tool_name\":\"\xff\"}"[..]).unwrap()), true, HL_ERR_INVALID_UTF8),
+        (
+            "invalid UTF-8",
+            HL_EVENT_PRE_TOOL_USE,
+            Some(CString::new(&b"{\"tool_name\":\"\xff\"}"[..]).unwrap()),
+            true,
+            HL_ERR_INVALID_UTF8,
+        ),
         ("malformed JSON", HL_EVENT_PRE_TOOL_USE, Some(cstr(r#"{"tool_name":"#)), true, HL_ERR_INVALID_JSON),
         ("100 000 deep", HL_EVENT_SESSION_START, Some(deep(100_000)), true, HL_ERR_INVALID_JSON),
         ("not an object", HL_EVENT_SESSION_START, Some(cstr("[]")), true, HL_ERR_INVALID_ARGUMENT),
         ("missing field", HL_EVENT_PRE_TOOL_USE, Some(cstr("{}")), true, HL_ERR_INVALID_ARGUMENT),
-        ("wrong type", HL_EVENT_STOP, Some(cstr(r#"{"last_assistant_message":1,"stop_hook_active":false}"#)), true, HL_ERR_INVALID_ARGUMENT),
+        (
+            "wrong type",
+            HL_EVENT_STOP,
+            Some(cstr(r#"{"last_assistant_message":1,"stop_hook_active":false}"#)),
+            true,
+            HL_ERR_INVALID_ARGUMENT,
+        ),
         ("unknown event", 12, Some(pre.clone()), true, HL_ERR_INVALID_ARGUMENT),
         ("negative event", -1, Some(pre.clone()), true, HL_ERR_INVALID_ARGUMENT),
     ];
@@ -80,7 +92,15 @@ fn run_async_bad_input_fails_synchronously_and_never_calls_done() {
         let mut id: u64 = 77;
         let mut err = ptr::null_mut();
         let st = unsafe {
-            hl_engine_run_async(e, event, input.as_ref().map_or(ptr::null(), |c| c.as_ptr()), done, ptr::null_mut(), &mut id, &mut err)
+            hl_engine_run_async(
+                e,
+                event,
+                input.as_ref().map_or(ptr::null(), |c| c.as_ptr()),
+                done,
+                ptr::null_mut(),
+                &mut id,
+                &mut err,
+            )
         };
         assert_eq!(st, want, "{what}: {:?}", take(err));
         assert!(take(err).is_some_and(|m| !m.is_empty()), "{what}: no error message");
@@ -107,7 +127,16 @@ fn sixty_four_mib_strings_work_or_fail_with_a_status_on_engine_string_arguments(
 
     // Callback hook name and matcher (a 64 MiB literal name list).
     let st = unsafe {
-        hl_engine_add_callback_hook(e, HL_EVENT_STOP, big.as_ptr(), big.as_ptr(), Some(noop_cb), ptr::null_mut(), None, &mut err)
+        hl_engine_add_callback_hook(
+            e,
+            HL_EVENT_STOP,
+            big.as_ptr(),
+            big.as_ptr(),
+            Some(noop_cb),
+            ptr::null_mut(),
+            None,
+            &mut err,
+        )
     };
     assert!(st == HL_OK || (st != HL_ERR_PANIC && take(err).is_some()), "add_callback_hook: {st}");
 
@@ -150,7 +179,17 @@ fn sixty_four_mib_reply_and_deny_message_work_or_fail_with_a_status() {
     let r = hl_registry_new();
     let name = c"big";
     assert_eq!(
-        unsafe { hl_registry_register(r, HL_POINT_PRE_TURN, name.as_ptr(), Some(big_reply_cb), ptr::null_mut(), None, ptr::null_mut()) },
+        unsafe {
+            hl_registry_register(
+                r,
+                HL_POINT_PRE_TURN,
+                name.as_ptr(),
+                Some(big_reply_cb),
+                ptr::null_mut(),
+                None,
+                ptr::null_mut(),
+            )
+        },
         HL_OK
     );
     let ctx = cr#"{"prompt":"p","turn_number":1}"#;
@@ -220,42 +259,58 @@ fn huge_regex() -> String {
 
 #[test]
 fn sixty_four_mib_regex_matcher_of_a_callback_hook_is_invalid_argument_not_out_of_memory() {
-    in_memory_capped_child("sixty_four_mib_regex_matcher_of_a_callback_hook_is_invalid_argument_not_out_of_memory", || {
-        let dir = tempfile::tempdir().unwrap();
-        let e = engine(dir.path());
-        let regex = cstr(&huge_regex());
-        let mut err = ptr::null_mut();
-        let st = unsafe {
-            hl_engine_add_callback_hook(e, HL_EVENT_STOP, regex.as_ptr(), c"re".as_ptr(), Some(noop_cb), ptr::null_mut(), None, &mut err)
-        };
-        let msg = take(err);
-        assert_eq!(st, HL_ERR_INVALID_ARGUMENT, "regex matcher: {msg:?}");
-        let msg = msg.expect("an error message");
-        assert!(msg.contains("matcher"), "the message names the matcher: {msg}");
-        unsafe { hl_engine_free(e) };
-    });
+    in_memory_capped_child(
+        "sixty_four_mib_regex_matcher_of_a_callback_hook_is_invalid_argument_not_out_of_memory",
+        || {
+            let dir = tempfile::tempdir().unwrap();
+            let e = engine(dir.path());
+            let regex = cstr(&huge_regex());
+            let mut err = ptr::null_mut();
+            let st = unsafe {
+                hl_engine_add_callback_hook(
+                    e,
+                    HL_EVENT_STOP,
+                    regex.as_ptr(),
+                    c"re".as_ptr(),
+                    Some(noop_cb),
+                    ptr::null_mut(),
+                    None,
+                    &mut err,
+                )
+            };
+            let msg = take(err);
+            assert_eq!(st, HL_ERR_INVALID_ARGUMENT, "regex matcher: {msg:?}");
+            let msg = msg.expect("an error message");
+            assert!(msg.contains("matcher"), "the message names the matcher: {msg}");
+            unsafe { hl_engine_free(e) };
+        },
+    );
 }
 
 #[test]
 fn sixty_four_mib_regex_matcher_in_a_hooks_config_is_invalid_config_not_out_of_memory() {
-    in_memory_capped_child("sixty_four_mib_regex_matcher_in_a_hooks_config_is_invalid_config_not_out_of_memory", || {
-        let dir = tempfile::tempdir().unwrap();
-        let matcher = huge_regex();
-        for hooks in [
-            serde_json::json!({"PreToolUse": [{"matcher": matcher, "hooks": [{"command": "true"}]}]}),
-            serde_json::json!({"lifecycle": {"pre_tool_use": [{"matcher": matcher, "hooks": [{"command": "true"}]}]}}),
-        ] {
-            let opts = serde_json::json!({"workspace": dir.path().to_str().unwrap(), "session_id": "s", "hooks": hooks});
-            let opts = cstr(&opts.to_string());
-            let mut e = ptr::null_mut();
-            let mut err = ptr::null_mut();
-            let st = unsafe { hl_engine_new(opts.as_ptr(), &mut e, &mut err) };
-            let msg = take(err);
-            assert_eq!(st, HL_ERR_INVALID_CONFIG, "hooks config: {msg:?}");
-            assert!(e.is_null(), "no engine on failure");
-            let msg = msg.expect("an error message");
-            assert!(msg.contains("matcher"), "the message names the matcher: {msg}");
-            unsafe { hl_engine_free(e) };
-        }
-    });
+    in_memory_capped_child(
+        "sixty_four_mib_regex_matcher_in_a_hooks_config_is_invalid_config_not_out_of_memory",
+        || {
+            let dir = tempfile::tempdir().unwrap();
+            let matcher = huge_regex();
+            for hooks in [
+                serde_json::json!({"PreToolUse": [{"matcher": matcher, "hooks": [{"command": "true"}]}]}),
+                serde_json::json!({"lifecycle": {"pre_tool_use": [{"matcher": matcher, "hooks": [{"command": "true"}]}]}}),
+            ] {
+                let opts =
+                    serde_json::json!({"workspace": dir.path().to_str().unwrap(), "session_id": "s", "hooks": hooks});
+                let opts = cstr(&opts.to_string());
+                let mut e = ptr::null_mut();
+                let mut err = ptr::null_mut();
+                let st = unsafe { hl_engine_new(opts.as_ptr(), &mut e, &mut err) };
+                let msg = take(err);
+                assert_eq!(st, HL_ERR_INVALID_CONFIG, "hooks config: {msg:?}");
+                assert!(e.is_null(), "no engine on failure");
+                let msg = msg.expect("an error message");
+                assert!(msg.contains("matcher"), "the message names the matcher: {msg}");
+                unsafe { hl_engine_free(e) };
+            }
+        },
+    );
 }

@@ -14,17 +14,19 @@ fn cfg(v: Value) -> HooksConfig {
 /// Independent reference: SHA-256 of the given lines joined by "\n".
 fn sha_of_lines(lines: &[&str]) -> String {
     let joined = lines.join("\n");
-    Sha256::digest(joined.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    Sha256::digest(joined.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// The digest lines of a config: its previews without the `type` tag
+/// (a command's digest line is the preview of earlier versions, unchanged).
 fn lines(c: &HooksConfig) -> Vec<String> {
-    command_previews(c)
-        .iter()
-        .map(|p| serde_json::to_string(p).unwrap())
-        .collect()
+    command_previews(c).iter().map(digest_line).collect()
+}
+
+fn digest_line(p: &LifecycleHookCommandPreview) -> String {
+    let mut v = serde_json::to_value(p).unwrap();
+    assert_eq!(v.as_object_mut().unwrap().shift_remove("type"), Some(Value::from("command")), "{v}");
+    v.to_string()
 }
 
 const EXAMPLE_DIGEST: &str = "dab52b17fd76003bdb76b274ea78a3c98e23aee6eadbe388d34d5d946751bc89";
@@ -55,10 +57,7 @@ fn preview_line_has_keys_in_contract_order_and_compact_form() {
     let c = cfg(
         json!({"lifecycle": {"pre_tool_use": [{"matcher": "Bash", "hooks": [{"command": "./check.sh", "timeout_seconds": 10}]}]}}),
     );
-    assert_eq!(
-        lines(&c),
-        [r#"{"event":"pre_tool_use","matcher":"Bash","command":"./check.sh","timeout_seconds":10}"#]
-    );
+    assert_eq!(lines(&c), [r#"{"event":"pre_tool_use","matcher":"Bash","command":"./check.sh","timeout_seconds":10}"#]);
 }
 
 #[test]
@@ -67,17 +66,14 @@ fn no_commands_digest_is_sha256_of_empty_string() {
     assert_eq!(command_digest(&HooksConfig::empty()), expected);
     assert_eq!(command_digest(&cfg(json!({}))), expected);
     assert_eq!(command_previews(&HooksConfig::empty()), vec![]);
-    assert_eq!(previews_json(&[]), "[]");
+    assert_eq!(previews_json(&[]).unwrap(), "[]");
 }
 
 #[test]
 fn absent_matcher_and_timeout_are_null() {
     let c = cfg(json!({"lifecycle": {"session_start": [{"hooks": [{"command": "echo hi"}]}]}}));
     let l = lines(&c);
-    assert_eq!(
-        l,
-        [r#"{"event":"session_start","matcher":null,"command":"echo hi","timeout_seconds":null}"#]
-    );
+    assert_eq!(l, [r#"{"event":"session_start","matcher":null,"command":"echo hi","timeout_seconds":null}"#]);
     assert_eq!(command_digest(&c), sha_of_lines(&[&l[0]]));
 }
 
@@ -100,10 +96,7 @@ fn matcher_is_kept_exactly_as_written() {
         {"hooks": [{"command": "d"}]}
     ]}}));
     let matchers: Vec<_> = command_previews(&c).into_iter().map(|p| p.matcher).collect();
-    assert_eq!(
-        matchers,
-        [Some(" Bash ".into()), Some("".into()), Some("*".into()), None]
-    );
+    assert_eq!(matchers, [Some(" Bash ".into()), Some("".into()), Some("*".into()), None]);
     // Trimming the matcher or dropping "" / "*" would change the digest.
     let trimmed = cfg(json!({"lifecycle": {"pre_tool_use": [
         {"matcher": "Bash", "hooks": [{"command": "a"}]},
@@ -194,7 +187,9 @@ fn changing_a_timeout_changes_the_digest() {
 
 #[test]
 fn claude_unknown_event_commands_are_in_the_digest_after_the_known_ones() {
-    let c = cfg(json!({"PostCompact": [{"matcher": "auto", "hooks": [{"command": "p"}]}], "Stop": [{"hooks": [{"command": "s"}]}]}));
+    let c = cfg(
+        json!({"PostCompact": [{"matcher": "auto", "hooks": [{"command": "p"}]}], "Stop": [{"hooks": [{"command": "s"}]}]}),
+    );
     let previews = command_previews(&c);
     let events: Vec<_> = previews.iter().map(|p| p.event.as_str()).collect();
     assert_eq!(events, ["stop", "PostCompact"]);
@@ -230,22 +225,17 @@ fn previews_json_is_the_array_of_preview_objects() {
     let c = cfg(
         json!({"lifecycle": {"pre_tool_use": [{"matcher": "Bash", "hooks": [{"command": "./check.sh", "timeout_seconds": 10}]}], "stop": [{"hooks": [{"command": "s"}]}]}}),
     );
-    let text = previews_json(&command_previews(&c));
+    let text = previews_json(&command_previews(&c)).unwrap();
     assert_eq!(
         text,
-        r#"[{"event":"pre_tool_use","matcher":"Bash","command":"./check.sh","timeout_seconds":10},{"event":"stop","matcher":null,"command":"s","timeout_seconds":null}]"#
+        r#"[{"type":"command","event":"pre_tool_use","matcher":"Bash","command":"./check.sh","timeout_seconds":10},{"type":"command","event":"stop","matcher":null,"command":"s","timeout_seconds":null}]"#
     );
     assert_eq!(digest_of_previews(&command_previews(&c)), command_digest(&c));
 }
 
 #[test]
 fn digest_of_previews_is_lowercase_hex_of_64_chars() {
-    let p = LifecycleHookCommandPreview {
-        event: "stop".into(),
-        matcher: None,
-        command: "x".into(),
-        timeout_seconds: None,
-    };
+    let p = LifecycleHookCommandPreview::command("stop", None, "x", None);
     let d = digest_of_previews(&[p]);
     assert_eq!(d.len(), 64);
     assert!(d.chars().all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c)));

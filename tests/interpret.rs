@@ -1390,5 +1390,8 @@ fn pre_tool_use_unknown_exit_status_denies_fail_closed() {
 fn unknown_exit_status_on_an_observer_event_is_an_error_message_only() {
     let out = outcome(HookEvent::PostToolUse, &[status_lost()]);
     assert_eq!(out["block_reason"], Value::Null);
-    assert!(messages(&out, "warning").iter().chain(messages(&out, "error").iter()).any(|m| m.contains("unknown exit status")));
+    assert!(messages(&out, "warning")
+        .iter()
+        .chain(messages(&out, "error").iter())
+        .any(|m| m.contains("unknown exit status")));
 }

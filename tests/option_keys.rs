@@ -35,9 +35,10 @@ fn unknown_option_without_a_close_match_names_only_the_key() {
 #[test]
 fn reload_rejects_unknown_option_and_keeps_the_gate() {
     let ws = workspace();
-    let engine =
-        LifecycleHookEngine::from_options_json(&json!({"workspace": ws, "session_id": "s", "workspace_gated": true}).to_string())
-            .unwrap();
+    let engine = LifecycleHookEngine::from_options_json(
+        &json!({"workspace": ws, "session_id": "s", "workspace_gated": true}).to_string(),
+    )
+    .unwrap();
     let e = engine
         .reload_json(&json!({"workspace": ws, "session_id": "s", "workspaceGate": false}).to_string())
         .unwrap_err();

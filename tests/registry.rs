@@ -5,8 +5,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use hookline::registry::{
-    CompactionContext, HookCallback, HookEntry, HookPoint, HookResult, Hooks, InteractionContext,
-    PostTurnContext, PreTurnContext, SessionContext, ToolCallContext, ToolErrorContext, ToolResultContext,
+    CompactionContext, HookCallback, HookEntry, HookPoint, HookResult, Hooks, InteractionContext, PostTurnContext,
+    PreTurnContext, SessionContext, ToolCallContext, ToolErrorContext, ToolResultContext,
 };
 use hookline::{CallResult, Reply, SharedCallback, Status};
 use serde_json::{json, Value};
@@ -81,15 +81,27 @@ fn replaced_callback_is_dropped_exactly_once() {
     let drops = Arc::new(AtomicUsize::new(0));
     let hooks = Hooks::new();
     let guard = DropCounter(drops.clone());
-    hooks.on_post_turn("x", move |_| { let _ = &guard; }).unwrap();
+    hooks
+        .on_post_turn("x", move |_| {
+            let _ = &guard;
+        })
+        .unwrap();
     hooks.on_post_turn("x", |_| {}).unwrap();
     assert_eq!(drops.load(Ordering::SeqCst), 1);
     let guard2 = DropCounter(drops.clone());
-    hooks.on_post_turn("y", move |_| { let _ = &guard2; }).unwrap();
+    hooks
+        .on_post_turn("y", move |_| {
+            let _ = &guard2;
+        })
+        .unwrap();
     hooks.unregister(HookPoint::PostTurn, "y").unwrap();
     assert_eq!(drops.load(Ordering::SeqCst), 2);
     let guard3 = DropCounter(drops.clone());
-    hooks.on_post_turn("z", move |_| { let _ = &guard3; }).unwrap();
+    hooks
+        .on_post_turn("z", move |_| {
+            let _ = &guard3;
+        })
+        .unwrap();
     drop(hooks);
     assert_eq!(drops.load(Ordering::SeqCst), 3);
 }
@@ -175,7 +187,10 @@ fn pre_tool_call_decide_empty_registry_allows() {
     let r = Hooks::new().run_pre_tool_call_decide(&tool("Bash", Value::Null));
     assert_eq!(r, HookResult::allow());
     let rr = Hooks::new().run_json(HookPoint::PreToolCallDecide, &json!({"tool_name": "x"})).unwrap();
-    assert_eq!(serde_json::to_value(&rr).unwrap(), json!({"allow": true, "message": "", "tool_args": null, "errors": []}));
+    assert_eq!(
+        serde_json::to_value(&rr).unwrap(),
+        json!({"allow": true, "message": "", "tool_args": null, "errors": []})
+    );
 }
 
 #[test]
@@ -215,7 +230,9 @@ fn pre_tool_call_decide_invalid_json_reply_fails_closed() {
     for bad in [json!("yes"), json!({"allow": "no"}), json!({"allow": true, "modified_args": [1]})] {
         let seen = Arc::new(Mutex::new(Vec::new()));
         let hooks = Hooks::new();
-        hooks.register_json(HookPoint::PreToolCallDecide, "odd", json_cb(&seen, true, Reply::Json(bad.clone()))).unwrap();
+        hooks
+            .register_json(HookPoint::PreToolCallDecide, "odd", json_cb(&seen, true, Reply::Json(bad.clone())))
+            .unwrap();
         let r = hooks.run_json(HookPoint::PreToolCallDecide, &json!({"tool_name": "x"})).unwrap();
         assert!(!r.allow, "reply {bad} must deny");
         assert!(r.message.contains("hook 'odd' failed"), "{}", r.message);
@@ -225,13 +242,15 @@ fn pre_tool_call_decide_invalid_json_reply_fails_closed() {
 #[test]
 fn modified_args_merge_is_seen_by_later_callbacks_and_reported() {
     let seen = Arc::new(Mutex::new(Vec::new()));
-    let hooks = Hooks::new()
-        .with_pre_tool_call_decide("add-flag", |_: &ToolCallContext| {
-            HookResult::allow().with_modified_args(json!({"flag": true, "command": "ls -l"}))
-        });
+    let hooks = Hooks::new().with_pre_tool_call_decide("add-flag", |_: &ToolCallContext| {
+        HookResult::allow().with_modified_args(json!({"flag": true, "command": "ls -l"}))
+    });
     hooks.register_json(HookPoint::PreToolCallDecide, "observer", json_cb(&seen, true, Reply::NoOpinion)).unwrap();
     let r = hooks
-        .run_json(HookPoint::PreToolCallDecide, &json!({"tool_name": "Bash", "tool_args": {"command": "ls", "cwd": "/"}}))
+        .run_json(
+            HookPoint::PreToolCallDecide,
+            &json!({"tool_name": "Bash", "tool_args": {"command": "ls", "cwd": "/"}}),
+        )
         .unwrap();
     assert!(r.allow);
     assert_eq!(r.tool_args, json!({"command": "ls -l", "cwd": "/", "flag": true}));
@@ -243,9 +262,8 @@ fn modified_args_merge_is_seen_by_later_callbacks_and_reported() {
 
 #[test]
 fn modified_args_replace_non_object_args() {
-    let hooks = Hooks::new().with_pre_tool_call_decide("m", |_: &ToolCallContext| {
-        HookResult::allow().with_modified_args(json!({"a": 1}))
-    });
+    let hooks = Hooks::new()
+        .with_pre_tool_call_decide("m", |_: &ToolCallContext| HookResult::allow().with_modified_args(json!({"a": 1})));
     for args in [json!("text"), json!([1, 2]), Value::Null, json!(7)] {
         let r = hooks.run_json(HookPoint::PreToolCallDecide, &json!({"tool_name": "t", "tool_args": args})).unwrap();
         assert_eq!(r.tool_args, json!({"a": 1}));
@@ -264,7 +282,9 @@ fn modified_args_are_reported_after_a_deny() {
         )
         .unwrap();
     hooks.on_pre_tool_call_decide("deny", |c| HookResult::deny(format!("saw x={}", c.tool_args["x"]))).unwrap();
-    let r = hooks.run_json(HookPoint::PreToolCallDecide, &json!({"tool_name": "t", "tool_args": {"x": 1, "y": 0}})).unwrap();
+    let r = hooks
+        .run_json(HookPoint::PreToolCallDecide, &json!({"tool_name": "t", "tool_args": {"x": 1, "y": 0}}))
+        .unwrap();
     assert!(!r.allow);
     assert_eq!(r.message, "saw x=2", "the typed callback saw the merged args");
     assert_eq!(r.tool_args, json!({"x": 2, "y": 0}));
@@ -312,7 +332,9 @@ fn pre_turn_unit_closures_allow() {
 fn on_interaction_failure_does_not_block_and_deny_stops() {
     let seen = Arc::new(Mutex::new(Vec::new()));
     let hooks = Hooks::new();
-    hooks.register_json(HookPoint::OnInteraction, "broken", json_cb(&seen, false, Reply::Deny("ignored".into()))).unwrap();
+    hooks
+        .register_json(HookPoint::OnInteraction, "broken", json_cb(&seen, false, Reply::Deny("ignored".into())))
+        .unwrap();
     hooks.on_interaction("ok", |_| HookResult::allow()).unwrap();
     let r = hooks.run_json(HookPoint::OnInteraction, &json!({"message": "hello"})).unwrap();
     assert!(r.allow, "a failing on_interaction callback never blocks");
@@ -322,7 +344,11 @@ fn on_interaction_failure_does_not_block_and_deny_stops() {
     hooks.on_interaction("deny", |c| HookResult::deny(format!("no: {}", c.message))).unwrap();
     let after = Arc::new(AtomicUsize::new(0));
     let a = after.clone();
-    hooks.on_interaction("after", move |_| { a.fetch_add(1, Ordering::SeqCst); }).unwrap();
+    hooks
+        .on_interaction("after", move |_| {
+            a.fetch_add(1, Ordering::SeqCst);
+        })
+        .unwrap();
     let r = hooks.run_on_interaction(&InteractionContext::new("hello"));
     assert!(!r.allow);
     assert_eq!(r.message, "no: hello");
@@ -355,7 +381,9 @@ fn transform_failure_keeps_args_and_is_listed() {
         .with_transform_tool_input("first", |_: &ToolCallContext| Some(json!({"v": 1})))
         .with_transform_tool_input("boom", |_: &ToolCallContext| -> Option<Value> { panic!("no") });
     let seen = Arc::new(Mutex::new(Vec::new()));
-    hooks.register_json(HookPoint::TransformToolInput, "c-fail", json_cb(&seen, false, Reply::Json(json!({"v": 9})))).unwrap();
+    hooks
+        .register_json(HookPoint::TransformToolInput, "c-fail", json_cb(&seen, false, Reply::Json(json!({"v": 9}))))
+        .unwrap();
     let r = hooks.run_json(HookPoint::TransformToolInput, &json!({"name": "t", "args": {"v": 0}})).unwrap();
     assert!(r.allow);
     assert_eq!(r.tool_args, json!({"v": 1}));
@@ -373,14 +401,18 @@ fn transform_null_reply_sets_null_and_allow_deny_mean_no_opinion() {
     let r = hooks.run_json(HookPoint::TransformToolInput, &json!({"tool_name": "t", "tool_args": [1]})).unwrap();
     assert!(r.allow);
     assert_eq!(r.tool_args, json!([1]));
-    hooks.register_json(HookPoint::TransformToolInput, "nuller", json_cb(&seen, true, Reply::Json(Value::Null))).unwrap();
+    hooks
+        .register_json(HookPoint::TransformToolInput, "nuller", json_cb(&seen, true, Reply::Json(Value::Null)))
+        .unwrap();
     let r = hooks.run_json(HookPoint::TransformToolInput, &json!({"tool_name": "t", "tool_args": [1]})).unwrap();
     assert_eq!(r.tool_args, Value::Null);
 }
 
 #[test]
 fn transform_without_callbacks_returns_input_args() {
-    let r = Hooks::new().run_json(HookPoint::TransformToolInput, &json!({"tool_name": "t", "tool_args": {"k": 1}})).unwrap();
+    let r = Hooks::new()
+        .run_json(HookPoint::TransformToolInput, &json!({"tool_name": "t", "tool_args": {"k": 1}}))
+        .unwrap();
     assert_eq!(r.tool_args, json!({"k": 1}));
 }
 
@@ -391,9 +423,16 @@ fn observers_all_run_and_failures_are_listed() {
     let calls = Arc::new(AtomicUsize::new(0));
     let hooks = Hooks::new();
     let seen = Arc::new(Mutex::new(Vec::new()));
-    for (i, point) in [HookPoint::PostTurn, HookPoint::PostToolCall, HookPoint::OnToolError, HookPoint::OnCompaction, HookPoint::OnSessionStart, HookPoint::OnSessionEnd]
-        .into_iter()
-        .enumerate()
+    for (i, point) in [
+        HookPoint::PostTurn,
+        HookPoint::PostToolCall,
+        HookPoint::OnToolError,
+        HookPoint::OnCompaction,
+        HookPoint::OnSessionStart,
+        HookPoint::OnSessionEnd,
+    ]
+    .into_iter()
+    .enumerate()
     {
         hooks.register_json(point, format!("fail{i}"), json_cb(&seen, false, Reply::Deny("ignored".into()))).unwrap();
         let c = calls.clone();
@@ -431,11 +470,21 @@ fn typed_observers_receive_their_contexts() {
     let log = log_of();
     let (a, b, c, d, e) = (log.clone(), log.clone(), log.clone(), log.clone(), log.clone());
     let hooks = Hooks::new()
-        .with_post_tool_call("r", move |x: &ToolResultContext| a.lock().unwrap().push(format!("{}={}", x.tool_name, x.result)))
-        .with_tool_error("e", move |x: &ToolErrorContext| b.lock().unwrap().push(format!("{}!{}", x.tool_name, x.error)))
-        .with_session_start("s", move |x: &SessionContext| c.lock().unwrap().push(format!("start {}", x.session.agent_id)))
-        .with_session_end("s", move |x: &SessionContext| d.lock().unwrap().push(format!("end {}", x.session.session_id)))
-        .with_compaction("c", move |x: &CompactionContext| e.lock().unwrap().push(format!("compact {}", x.extra.len())));
+        .with_post_tool_call("r", move |x: &ToolResultContext| {
+            a.lock().unwrap().push(format!("{}={}", x.tool_name, x.result))
+        })
+        .with_tool_error("e", move |x: &ToolErrorContext| {
+            b.lock().unwrap().push(format!("{}!{}", x.tool_name, x.error))
+        })
+        .with_session_start("s", move |x: &SessionContext| {
+            c.lock().unwrap().push(format!("start {}", x.session.agent_id))
+        })
+        .with_session_end("s", move |x: &SessionContext| {
+            d.lock().unwrap().push(format!("end {}", x.session.session_id))
+        })
+        .with_compaction("c", move |x: &CompactionContext| {
+            e.lock().unwrap().push(format!("compact {}", x.extra.len()))
+        });
     hooks.run_post_tool_call(&ToolResultContext::new("Read", Value::Null, "data"));
     hooks.run_on_tool_error(&ToolErrorContext::new("Write", Value::Null, "denied"));
     hooks.run_on_session_start(&SessionContext::new("sess", 42));
@@ -521,12 +570,17 @@ fn malformed_or_too_deep_json_is_invalid_json() {
 fn aliases_are_replaced_and_canonical_wins() {
     let seen = Arc::new(Mutex::new(Vec::new()));
     let hooks = Hooks::new();
-    for point in [HookPoint::PreToolCallDecide, HookPoint::TransformToolInput, HookPoint::PostToolCall, HookPoint::OnToolError] {
+    for point in
+        [HookPoint::PreToolCallDecide, HookPoint::TransformToolInput, HookPoint::PostToolCall, HookPoint::OnToolError]
+    {
         hooks.register_json(point, "rec", json_cb(&seen, true, Reply::NoOpinion)).unwrap();
     }
     hooks.run_json(HookPoint::PreToolCallDecide, &json!({"name": "Bash", "args": {"c": 1}, "x": true})).unwrap();
     hooks
-        .run_json(HookPoint::TransformToolInput, &json!({"name": "alias", "tool_name": "canon", "args": 1, "tool_args": 2}))
+        .run_json(
+            HookPoint::TransformToolInput,
+            &json!({"name": "alias", "tool_name": "canon", "args": 1, "tool_args": 2}),
+        )
         .unwrap();
     hooks.run_json(HookPoint::PostToolCall, &json!({"name": "R", "result": "ok"})).unwrap();
     hooks.run_json(HookPoint::OnToolError, &json!({"name": "E", "args": [1], "error": "bad"})).unwrap();
@@ -550,10 +604,16 @@ fn extra_fields_are_kept_for_json_and_typed_callbacks() {
     });
     hooks.register_json(HookPoint::PreTurn, "json", json_cb(&seen, true, Reply::NoOpinion)).unwrap();
     hooks
-        .run_json(HookPoint::PreTurn, &json!({"prompt": "p", "turn_number": 2, "session_id": "s-1", "meta": {"k": [1]}}))
+        .run_json(
+            HookPoint::PreTurn,
+            &json!({"prompt": "p", "turn_number": 2, "session_id": "s-1", "meta": {"k": [1]}}),
+        )
         .unwrap();
     assert_eq!(*typed_extra.lock().unwrap(), json!({"session_id": "s-1", "meta": {"k": [1]}}));
-    assert_eq!(seen.lock().unwrap()[0], json!({"prompt": "p", "turn_number": 2, "session_id": "s-1", "meta": {"k": [1]}}));
+    assert_eq!(
+        seen.lock().unwrap()[0],
+        json!({"prompt": "p", "turn_number": 2, "session_id": "s-1", "meta": {"k": [1]}})
+    );
 
     // Typed run: a JSON callback receives the serialised typed context, extras included.
     let mut ctx = PreTurnContext::new("q", 9);
@@ -630,7 +690,12 @@ fn callback_added_during_a_run_is_not_called_by_that_run() {
     hooks
         .on_post_turn("adder", move |_| {
             let lc = lc.clone();
-            weak.upgrade().unwrap().on_post_turn("late", move |_| { lc.fetch_add(1, Ordering::SeqCst); }).unwrap();
+            weak.upgrade()
+                .unwrap()
+                .on_post_turn("late", move |_| {
+                    lc.fetch_add(1, Ordering::SeqCst);
+                })
+                .unwrap();
         })
         .unwrap();
     hooks.run_post_turn(&PostTurnContext::new("r", 1));
@@ -724,8 +789,9 @@ fn hook_callback_reports_its_point() {
 
 #[test]
 fn typed_modified_args_that_is_not_an_object_fails_closed() {
-    let hooks = Hooks::new()
-        .with_pre_tool_call_decide("bad-args", |_: &ToolCallContext| HookResult::allow().with_modified_args(json!([1])));
+    let hooks = Hooks::new().with_pre_tool_call_decide("bad-args", |_: &ToolCallContext| {
+        HookResult::allow().with_modified_args(json!([1]))
+    });
     let r = hooks.run_pre_tool_call_decide(&tool("t", Value::Null));
     assert!(!r.allow);
     assert!(r.message.contains("hook 'bad-args' failed"), "{}", r.message);

@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 #[cfg(target_os = "linux")]
 use hookline::runner::run_command_without_pidfd;
 use hookline::runner::{
-    backend, run_command, run_command_on, run_command_with_std_spawn, Backend, CancelToken, CommandOutput,
-    CommandSpec, Environment, BACKEND_ENV, EXIT_GRACE,
+    backend, run_command, run_command_on, run_command_with_std_spawn, Backend, CancelToken, CommandOutput, CommandSpec,
+    Environment, BACKEND_ENV, EXIT_GRACE,
 };
 
 static LOCK: Mutex<()> = Mutex::new(());
@@ -108,11 +108,7 @@ fn zombie_children() -> Vec<u32> {
     let me = std::process::id();
     let mut zombies = Vec::new();
     for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|s| s.parse::<u32>().ok())
-        else {
+        let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
             continue;
         };
         if let Some(('Z', ppid, _)) = proc_stat(pid) {
@@ -169,10 +165,7 @@ fn pseudo_random(len: usize) -> Vec<u8> {
 }
 
 fn parse_pids(bytes: &[u8]) -> Vec<u32> {
-    text(bytes)
-        .split_whitespace()
-        .filter_map(|w| w.parse().ok())
-        .collect()
+    text(bytes).split_whitespace().filter_map(|w| w.parse().ok()).collect()
 }
 
 // ---------------------------------------------------------------- basics
@@ -204,10 +197,7 @@ fn command_runs_through_sh_in_the_given_cwd() {
     let dir = tempfile::tempdir().unwrap();
     let out = Job::new("pwd -P; echo $0").cwd(dir.path()).run();
     let canonical = dir.path().canonicalize().unwrap();
-    assert_eq!(
-        text(&out.stdout),
-        format!("{}\n/bin/sh\n", canonical.display())
-    );
+    assert_eq!(text(&out.stdout), format!("{}\n/bin/sh\n", canonical.display()));
 }
 
 #[test]
@@ -215,21 +205,12 @@ fn environment_is_exactly_the_given_one() {
     let _g = lock();
     let out = Job::new("env").env("HOOK_VAR", "hook value").run();
     let stdout = text(&out.stdout);
-    assert!(
-        stdout.lines().any(|l| l == "HOOK_VAR=hook value"),
-        "{stdout}"
-    );
-    assert!(
-        stdout.lines().any(|l| l == "PATH=/usr/bin:/bin"),
-        "{stdout}"
-    );
+    assert!(stdout.lines().any(|l| l == "HOOK_VAR=hook value"), "{stdout}");
+    assert!(stdout.lines().any(|l| l == "PATH=/usr/bin:/bin"), "{stdout}");
     // Nothing of ours leaks through; only what the shell itself sets may appear.
     for line in stdout.lines() {
         let key = line.split('=').next().unwrap();
-        assert!(
-            ["HOOK_VAR", "PATH", "PWD", "OLDPWD", "SHLVL", "_"].contains(&key),
-            "inherited {line:?}"
-        );
+        assert!(["HOOK_VAR", "PATH", "PWD", "OLDPWD", "SHLVL", "_"].contains(&key), "inherited {line:?}");
     }
 }
 
@@ -239,10 +220,7 @@ fn shell_runs_in_a_new_process_group() {
     let out = Job::new("echo $$; cut -d' ' -f5 /proc/self/stat").run();
     let pids = parse_pids(&out.stdout);
     assert_eq!(pids.len(), 2, "{}", text(&out.stdout));
-    assert_eq!(
-        pids[0], pids[1],
-        "the shell must lead its own process group"
-    );
+    assert_eq!(pids[0], pids[1], "the shell must lead its own process group");
     let (_, _, our_group) = proc_stat(std::process::id()).unwrap();
     assert_ne!(pids[1], our_group);
 }
@@ -259,10 +237,7 @@ fn payload_never_becomes_part_of_a_command_line() {
     let cmdline = lines.next().unwrap();
     assert!(cmdline.starts_with("/bin/sh -c "), "{cmdline}");
     assert!(!cmdline.contains(marker));
-    assert!(
-        lines.next().unwrap().contains(marker),
-        "payload arrives on stdin"
-    );
+    assert!(lines.next().unwrap().contains(marker), "payload arrives on stdin");
 }
 
 #[test]
@@ -292,10 +267,7 @@ fn spawn_failure_is_an_error_not_a_panic() {
 fn quick_hook_returns_without_waiting_out_the_grace() {
     let _g = lock();
     // If every run waited EXIT_GRACE, even the fastest would take that long.
-    let fastest = (0..20)
-        .map(|_| Job::new("cat").run().duration)
-        .min()
-        .unwrap();
+    let fastest = (0..20).map(|_| Job::new("cat").run().duration).min().unwrap();
     assert!(fastest < EXIT_GRACE, "fastest `cat` run took {fastest:?}");
 }
 
@@ -318,11 +290,7 @@ fn hook_sees_eof_after_the_payload() {
     let out = Job::new("wc -c").stdin(b"{\"a\":1}\n".to_vec()).run();
     assert_eq!(text(&out.stdout).trim(), "8");
     let out = Job::new("wc -c").stdin(Vec::new()).run();
-    assert_eq!(
-        text(&out.stdout).trim(),
-        "0",
-        "empty payload: immediate EOF"
-    );
+    assert_eq!(text(&out.stdout).trim(), "0", "empty payload: immediate EOF");
 }
 
 #[test]
@@ -338,9 +306,7 @@ fn hook_stdin_is_a_fifo_that_dev_stdin_idioms_can_open() {
 #[test]
 fn hook_that_never_reads_a_10_mib_payload_exits_normally() {
     let _g = lock();
-    let job = Job::new("echo ignored")
-        .stdin(vec![b'x'; 10 * MIB])
-        .timeout(Duration::from_secs(10));
+    let job = Job::new("echo ignored").stdin(vec![b'x'; 10 * MIB]).timeout(Duration::from_secs(10));
     let out = job.run();
     assert_eq!(out.exit_code, Some(0));
     assert!(!out.timed_out);
@@ -423,11 +389,7 @@ fn writing_to_a_hook_that_closed_stdin_never_raises_sigpipe() {
             let _g = lock();
             let name = "writing_to_a_hook_that_closed_stdin_never_raises_sigpipe";
             let control = reexec(name, "control");
-            assert_eq!(
-                control.signal(),
-                Some(libc::SIGPIPE),
-                "control must die of SIGPIPE: {control:?}"
-            );
+            assert_eq!(control.signal(), Some(libc::SIGPIPE), "control must die of SIGPIPE: {control:?}");
             let status = reexec(name, "runner");
             assert!(status.success(), "host process died or failed: {status:?}");
         }
@@ -455,11 +417,9 @@ fn host_ignoring_sigchld_still_gets_prompt_results() {
                 assert_eq!(out.signal, None, "{backend:?}");
                 match backend {
                     #[cfg(target_os = "linux")]
-                    Backend::Linux => assert!(
-                        out.exit_code.is_none() || out.exit_code == Some(3),
-                        "{backend:?}: {:?}",
-                        out.exit_code
-                    ),
+                    Backend::Linux => {
+                        assert!(out.exit_code.is_none() || out.exit_code == Some(3), "{backend:?}: {:?}", out.exit_code)
+                    }
                     #[cfg(target_os = "linux")]
                     Backend::Posix => assert_eq!(
                         out.exit_code, None,
@@ -468,9 +428,7 @@ fn host_ignoring_sigchld_still_gets_prompt_results() {
                     #[cfg(not(target_os = "linux"))]
                     Backend::Posix => assert_eq!(out.exit_code, Some(3), "the kqueue exit event carries the status"),
                 }
-                let out = Job::new("sleep 1000")
-                    .timeout(Duration::from_millis(200))
-                    .run_on(backend, None);
+                let out = Job::new("sleep 1000").timeout(Duration::from_millis(200)).run_on(backend, None);
                 assert!(out.timed_out, "{backend:?}");
                 assert!(out.duration < Duration::from_secs(2), "{backend:?}: {:?}", out.duration);
             }
@@ -489,14 +447,8 @@ fn host_ignoring_sigchld_still_gets_prompt_results() {
 #[test]
 fn output_beyond_max_output_bytes_is_drained_and_dropped() {
     let _g = lock();
-    let out = Job::new("head -c 100000 /dev/zero; echo done >&2")
-        .cap(1000)
-        .run();
-    assert_eq!(
-        out.exit_code,
-        Some(0),
-        "the hook was not blocked on a full pipe"
-    );
+    let out = Job::new("head -c 100000 /dev/zero; echo done >&2").cap(1000).run();
+    assert_eq!(out.exit_code, Some(0), "the hook was not blocked on a full pipe");
     assert_eq!(out.stdout.len(), 1000);
     assert!(out.stdout_truncated);
     assert_eq!(text(&out.stderr), "done\n");
@@ -531,13 +483,8 @@ fn gigabyte_of_output_keeps_memory_bounded() {
     let _ = std::fs::write("/proc/self/clear_refs", "5");
     let before = status_kib("VmRSS:").unwrap();
     let timeout = Duration::from_secs(120);
-    let out = Job::new("head -c 1073741824 /dev/zero; echo end >&2")
-        .cap(MIB)
-        .timeout(timeout)
-        .run();
-    let peak = status_kib("VmHWM:")
-        .unwrap()
-        .max(status_kib("VmRSS:").unwrap());
+    let out = Job::new("head -c 1073741824 /dev/zero; echo end >&2").cap(MIB).timeout(timeout).run();
+    let peak = status_kib("VmHWM:").unwrap().max(status_kib("VmRSS:").unwrap());
     assert!(!out.timed_out, "1 GiB took {:?}", out.duration);
     assert_eq!(out.exit_code, Some(0));
     assert_eq!(out.stdout.len(), MIB);
@@ -566,17 +513,9 @@ fn timeout_kills_a_hook_that_sleeps_forever() {
     assert!(!out.cancelled);
     assert_eq!(out.exit_code, None);
     assert_eq!(out.signal, None, "our own kill is not reported as a signal");
-    assert_eq!(
-        text(&out.stdout),
-        "started\n",
-        "output read before the kill is kept"
-    );
+    assert_eq!(text(&out.stdout), "started\n", "output read before the kill is kept");
     assert!(out.duration >= timeout);
-    assert!(
-        out.duration < timeout + Duration::from_secs(1),
-        "{:?}",
-        out.duration
-    );
+    assert!(out.duration < timeout + Duration::from_secs(1), "{:?}", out.duration);
     assert_no_zombie();
 }
 
@@ -586,22 +525,12 @@ fn timeout_kills_grandchild_that_holds_the_pipes() {
     let timeout = Duration::from_millis(500);
     let start = Instant::now();
     // The grandchild inherits stdout/stderr and would keep them open for 1000 s.
-    let out = Job::new("sleep 1000 & echo $! >&2; sleep 1000")
-        .timeout(timeout)
-        .run();
-    assert!(
-        start.elapsed() < timeout + Duration::from_secs(1),
-        "{:?}",
-        start.elapsed()
-    );
+    let out = Job::new("sleep 1000 & echo $! >&2; sleep 1000").timeout(timeout).run();
+    assert!(start.elapsed() < timeout + Duration::from_secs(1), "{:?}", start.elapsed());
     assert!(out.timed_out);
     let pids = parse_pids(&out.stderr);
     assert_eq!(pids.len(), 1, "{}", text(&out.stderr));
-    assert!(
-        dies_within(pids[0], Duration::from_secs(5)),
-        "grandchild {} survived",
-        pids[0]
-    );
+    assert!(dies_within(pids[0], Duration::from_secs(5)), "grandchild {} survived", pids[0]);
     assert_no_zombie();
 }
 
@@ -610,9 +539,7 @@ fn timeout_kills_every_level_of_the_process_group() {
     let _g = lock();
     // The shell's own child runs in the foreground past the timeout while a
     // second-level process holds stderr: all of the group dies.
-    let out = Job::new("sh -c 'sleep 1000 & echo $! >&2; exec sleep 1000'")
-        .timeout(Duration::from_millis(300))
-        .run();
+    let out = Job::new("sh -c 'sleep 1000 & echo $! >&2; exec sleep 1000'").timeout(Duration::from_millis(300)).run();
     assert!(out.timed_out);
     let pids = parse_pids(&out.stderr);
     assert_eq!(pids.len(), 1);
@@ -636,11 +563,7 @@ fn background_process_left_behind_neither_delays_return_nor_is_killed() {
     assert_eq!(out.exit_code, Some(0));
     assert!(text(&out.stdout).ends_with("now\n"));
     assert!(!text(&out.stdout).contains("late"));
-    assert!(
-        out.duration < Duration::from_secs(2),
-        "waited for the background process: {:?}",
-        out.duration
-    );
+    assert!(out.duration < Duration::from_secs(2), "waited for the background process: {:?}", out.duration);
     assert!(background_alive, "fire-and-forget process was killed");
     assert_no_zombie();
 }
@@ -671,9 +594,7 @@ fn cancel_from_another_thread_kills_and_returns_promptly() {
             token.cancel();
         })
     };
-    let out = Job::new("sleep 1000 & echo $! >&2; sleep 1000")
-        .timeout(Duration::from_secs(60))
-        .run_with(&token);
+    let out = Job::new("sleep 1000 & echo $! >&2; sleep 1000").timeout(Duration::from_secs(60)).run_with(&token);
     canceller.join().unwrap();
     assert!(out.cancelled);
     assert!(!out.timed_out);
@@ -681,10 +602,7 @@ fn cancel_from_another_thread_kills_and_returns_promptly() {
     assert!(out.duration < Duration::from_secs(1), "{:?}", out.duration);
     let pids = parse_pids(&out.stderr);
     assert_eq!(pids.len(), 1);
-    assert!(
-        dies_within(pids[0], Duration::from_secs(5)),
-        "grandchild survived the cancel"
-    );
+    assert!(dies_within(pids[0], Duration::from_secs(5)), "grandchild survived the cancel");
     assert_no_zombie();
 }
 
@@ -696,11 +614,7 @@ fn cancel_wakes_every_command_under_the_token() {
     let runners: Vec<_> = (0..4)
         .map(|_| {
             let token = token.clone();
-            thread::spawn(move || {
-                Job::new("sleep 1000")
-                    .timeout(Duration::from_secs(60))
-                    .run_with(&token)
-            })
+            thread::spawn(move || Job::new("sleep 1000").timeout(Duration::from_secs(60)).run_with(&token))
         })
         .collect();
     thread::sleep(Duration::from_millis(300));
@@ -709,11 +623,7 @@ fn cancel_wakes_every_command_under_the_token() {
         let out = runner.join().unwrap();
         assert!(out.cancelled);
     }
-    assert!(
-        start.elapsed() < Duration::from_secs(3),
-        "{:?}",
-        start.elapsed()
-    );
+    assert!(start.elapsed() < Duration::from_secs(3), "{:?}", start.elapsed());
     assert_no_zombie();
 }
 
@@ -777,23 +687,14 @@ fn uncancelled_token_does_not_disturb_a_run() {
 fn concurrent_hooks_in_eight_threads_run_in_parallel() {
     let _g = lock();
     let start = Instant::now();
-    let runners: Vec<_> = (0..8)
-        .map(|i| thread::spawn(move || Job::new(&format!("sleep 1; echo {i}")).run()))
-        .collect();
+    let runners: Vec<_> =
+        (0..8).map(|i| thread::spawn(move || Job::new(&format!("sleep 1; echo {i}")).run())).collect();
     for (i, runner) in runners.into_iter().enumerate() {
         let out = runner.join().unwrap();
         assert_eq!(out.exit_code, Some(0));
-        assert_eq!(
-            text(&out.stdout),
-            format!("{i}\n"),
-            "outputs must not cross between hooks"
-        );
+        assert_eq!(text(&out.stdout), format!("{i}\n"), "outputs must not cross between hooks");
     }
-    assert!(
-        start.elapsed() < Duration::from_secs(5),
-        "8 x 1 s took {:?}",
-        start.elapsed()
-    );
+    assert!(start.elapsed() < Duration::from_secs(5), "8 x 1 s took {:?}", start.elapsed());
     assert_no_zombie();
 }
 
@@ -801,19 +702,11 @@ fn concurrent_hooks_in_eight_threads_run_in_parallel() {
 fn concurrent_spawns_never_inherit_each_others_descriptors() {
     let _g = lock();
     let probe = Job::new("ls /proc/$$/fd");
-    let fd_list = |out: CommandOutput| {
-        text(&out.stdout)
-            .split_whitespace()
-            .map(str::to_string)
-            .collect::<Vec<_>>()
-    };
+    let fd_list = |out: CommandOutput| text(&out.stdout).split_whitespace().map(str::to_string).collect::<Vec<_>>();
     // Alone, the shell holds 0, 1, 2 plus whatever this test process itself
     // inherited without close-on-exec from whoever started it.
     let baseline = fd_list(probe.run());
-    assert!(
-        baseline.starts_with(&["0".to_string(), "1".to_string()]),
-        "{baseline:?}"
-    );
+    assert!(baseline.starts_with(&["0".to_string(), "1".to_string()]), "{baseline:?}");
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     // Background traffic: runs whose sockets, pipes and pidfds are open
     // while the probes below are spawned.
@@ -830,10 +723,7 @@ fn concurrent_spawns_never_inherit_each_others_descriptors() {
     let token = CancelToken::new().unwrap();
     for _ in 0..30 {
         let fds = fd_list(probe.run_with(&token));
-        assert_eq!(
-            fds, baseline,
-            "the hook's shell inherited descriptors of concurrent runs"
-        );
+        assert_eq!(fds, baseline, "the hook's shell inherited descriptors of concurrent runs");
     }
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     for b in busy {
@@ -854,9 +744,7 @@ fn no_descriptor_leak_across_200_runs_including_timeouts() {
     let before = fd_count();
     for i in 0..200 {
         let out = match i % 10 {
-            0 => Job::new("sleep 1000 & sleep 1000")
-                .timeout(Duration::from_millis(20))
-                .run(),
+            0 => Job::new("sleep 1000 & sleep 1000").timeout(Duration::from_millis(20)).run(),
             1 => Job::new("kill -9 $$").run(),
             2 => Job::new("sleep 5 &").run(),
             3 => Job::new("exit 0").stdin(vec![b'x'; 300_000]).run(),
@@ -941,7 +829,11 @@ fn every_backend_and_spawner_keeps_the_runner_guarantees() {
     for (label, run) in every_runner() {
         let run_on = |job: &Job, token: Option<&CancelToken>| run(&job.spec(), token).expect("spawn");
         let out = run_on(&Job::new("echo hi; echo err >&2; exit 3"), None);
-        assert_eq!((out.exit_code, text(&out.stdout), text(&out.stderr)), (Some(3), "hi\n".into(), "err\n".into()), "{label}");
+        assert_eq!(
+            (out.exit_code, text(&out.stdout), text(&out.stderr)),
+            (Some(3), "hi\n".into(), "err\n".into()),
+            "{label}"
+        );
 
         let payload = pseudo_random(3 * MIB);
         let out = run_on(&Job::new("head -c 2000000 /dev/zero; cat").stdin(payload.clone()).cap(8 * MIB), None);
@@ -965,7 +857,11 @@ fn every_backend_and_spawner_keeps_the_runner_guarantees() {
             rustix::process::Signal::KILL,
         );
         assert!(text(&out.stdout).ends_with("now\n"), "{label}");
-        assert!(out.duration < Duration::from_secs(2), "{label}: waited for the background process: {:?}", out.duration);
+        assert!(
+            out.duration < Duration::from_secs(2),
+            "{label}: waited for the background process: {:?}",
+            out.duration
+        );
 
         let out = run_on(&Job::new("kill -9 $$"), None);
         assert_eq!((out.exit_code, out.signal), (None, Some(9)), "{label}");
@@ -996,12 +892,13 @@ fn every_spawner_gives_the_shell_exactly_its_environment_cwd_and_own_group() {
     let canonical = dir.path().canonicalize().unwrap();
     let (_, _, our_group) = proc_stat(std::process::id()).unwrap();
     for (label, run) in every_runner() {
-        let job = Job::new("env; echo \"cwd=$(pwd -P) zero=$0\"; echo \"pid=$$ pgrp=$(cut -d' ' -f5 /proc/self/stat)\"")
-            .cwd(dir.path())
-            .env("HOOK_VAR", "hook value")
-            .env("WITH_EQUALS", "a=b=c")
-            .env("REPEATED", "first")
-            .env("REPEATED", "last");
+        let job =
+            Job::new("env; echo \"cwd=$(pwd -P) zero=$0\"; echo \"pid=$$ pgrp=$(cut -d' ' -f5 /proc/self/stat)\"")
+                .cwd(dir.path())
+                .env("HOOK_VAR", "hook value")
+                .env("WITH_EQUALS", "a=b=c")
+                .env("REPEATED", "first")
+                .env("REPEATED", "last");
         let out = run(&job.spec(), None).expect("spawn");
         let stdout = text(&out.stdout);
         let lines: Vec<&str> = stdout.lines().collect();
@@ -1079,18 +976,24 @@ fn the_shell_starts_with_an_empty_signal_mask_and_default_sigpipe() {
                 // mask and dispositions the shell started with. (Reading the
                 // shell's status from a child would race with the shell, which
                 // blocks signals for itself while it waits for that child.)
-                let out = run(&Job::new("exec grep -E '^Sig(Blk|Ign):' /proc/self/status").spec(), None)
-                    .expect("spawn");
+                let out =
+                    run(&Job::new("exec grep -E '^Sig(Blk|Ign):' /proc/self/status").spec(), None).expect("spawn");
                 let stdout = text(&out.stdout);
                 let field = |name: &str| {
-                    let line = stdout.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("{label}: {stdout}"));
+                    let line =
+                        stdout.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("{label}: {stdout}"));
                     u64::from_str_radix(line.split_whitespace().nth(1).unwrap(), 16).unwrap()
                 };
                 assert_eq!(field("SigBlk:"), 0, "{label}: the hook inherited blocked signals: {stdout}");
-                assert_eq!(field("SigIgn:") & (1 << (libc::SIGPIPE - 1)), 0, "{label}: SIGPIPE ignored in the hook: {stdout}");
+                assert_eq!(
+                    field("SigIgn:") & (1 << (libc::SIGPIPE - 1)),
+                    0,
+                    "{label}: SIGPIPE ignored in the hook: {stdout}"
+                );
                 assert_eq!(out.exit_code, Some(0), "{label}");
                 // With SIGPIPE at its default action, `yes` ends when `head` is done.
-                let out = run(&Job::new("yes | head -n 2").timeout(Duration::from_secs(20)).spec(), None).expect("spawn");
+                let out =
+                    run(&Job::new("yes | head -n 2").timeout(Duration::from_secs(20)).spec(), None).expect("spawn");
                 assert_eq!((text(&out.stdout).as_str(), out.exit_code), ("y\ny\n", Some(0)), "{label}");
             }
             std::process::exit(0);

@@ -94,11 +94,8 @@ fn record_format_has_digest_and_rfc3339_utc_approved_at() {
 fn unknown_keys_of_the_store_are_kept_when_rewritten() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("trust.json");
-    std::fs::write(
-        &path,
-        r#"{"version":1,"comment":"keep me","workspaces":{"/a":{"digest":"x","note":"n"}}}"#,
-    )
-    .unwrap();
+    std::fs::write(&path, r#"{"version":1,"comment":"keep me","workspaces":{"/a":{"digest":"x","note":"n"}}}"#)
+        .unwrap();
     TrustStore::at(&path).record(Path::new("/b"), D1).unwrap();
     let doc = read_json(&path);
     assert_eq!(doc["comment"], "keep me");
@@ -108,13 +105,7 @@ fn unknown_keys_of_the_store_are_kept_when_rewritten() {
 
 #[test]
 fn corrupt_store_is_not_approved_and_a_later_record_replaces_it() {
-    for corrupt in [
-        "not json at all",
-        "[1,2]",
-        r#"{"workspaces": []}"#,
-        "",
-        "{\"workspaces\":{\"/w\":{\"digest\":",
-    ] {
+    for corrupt in ["not json at all", "[1,2]", r#"{"workspaces": []}"#, "", "{\"workspaces\":{\"/w\":{\"digest\":"] {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("trust.json");
         std::fs::write(&path, corrupt).unwrap();
@@ -152,14 +143,8 @@ fn symlinked_store_reads_as_not_approved_and_record_fails_with_io_leaving_target
     let err = store.record(Path::new("/w"), D2).unwrap_err();
     assert_eq!(err.status, Status::Io, "{err}");
     assert_eq!(std::fs::read(&target).unwrap(), before, "target untouched");
-    assert!(
-        std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(),
-        "link untouched"
-    );
-    assert!(
-        !dir.path().join("trust.json.lock").exists(),
-        "nothing written next to the link"
-    );
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "link untouched");
+    assert!(!dir.path().join("trust.json.lock").exists(), "nothing written next to the link");
 }
 
 #[test]
@@ -216,10 +201,8 @@ fn writes_leave_no_temporary_files() {
     for i in 0..5 {
         store.record(Path::new(&format!("/w{i}")), D1).unwrap();
     }
-    let mut names: Vec<_> = std::fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
+    let mut names: Vec<_> =
+        std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
     names.sort();
     assert_eq!(names, ["trust.json", "trust.json.lock"]);
 }
@@ -298,14 +281,8 @@ fn directory_at_store_path_is_not_approved_and_record_fails_with_io() {
 fn fifo_at_store_path_does_not_block_reads() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("trust.json");
-    rustix::fs::mknodat(
-        rustix::fs::CWD,
-        &path,
-        rustix::fs::FileType::Fifo,
-        rustix::fs::Mode::from_raw_mode(0o600),
-        0,
-    )
-    .unwrap();
+    rustix::fs::mknodat(rustix::fs::CWD, &path, rustix::fs::FileType::Fifo, rustix::fs::Mode::from_raw_mode(0o600), 0)
+        .unwrap();
     let store = TrustStore::at(&path);
     assert!(!store.is_approved(Path::new("/w"), D1));
     assert_eq!(store.record(Path::new("/w"), D1).unwrap_err().status, Status::Io);
@@ -328,40 +305,26 @@ fn non_utf8_workspace_paths_are_distinct_records() {
 #[test]
 fn resolve_follows_option_then_env_then_xdg_then_home() {
     // The only test in this binary that touches these variables.
-    let saved: Vec<(&str, Option<std::ffi::OsString>)> = ["HOOKLINE_TRUST_STORE", "XDG_CONFIG_HOME", "HOME"]
-        .into_iter()
-        .map(|k| (k, std::env::var_os(k)))
-        .collect();
+    let saved: Vec<(&str, Option<std::ffi::OsString>)> =
+        ["HOOKLINE_TRUST_STORE", "XDG_CONFIG_HOME", "HOME"].into_iter().map(|k| (k, std::env::var_os(k))).collect();
     std::env::set_var("HOOKLINE_TRUST_STORE", "/env/store.json");
     std::env::set_var("XDG_CONFIG_HOME", "/xdg");
     std::env::set_var("HOME", "/home/u");
     let resolved = |opt: Option<&Path>| TrustStore::resolve(opt).map(|s| s.path().to_path_buf());
 
-    assert_eq!(
-        resolved(Some(Path::new("/opt/t.json"))),
-        Some(PathBuf::from("/opt/t.json"))
-    );
+    assert_eq!(resolved(Some(Path::new("/opt/t.json"))), Some(PathBuf::from("/opt/t.json")));
     assert_eq!(resolved(None), Some(PathBuf::from("/env/store.json")));
     std::env::set_var("HOOKLINE_TRUST_STORE", "");
     assert_eq!(resolved(None), Some(PathBuf::from("/xdg/hookline/trust.json")));
     std::env::remove_var("HOOKLINE_TRUST_STORE");
     assert_eq!(resolved(None), Some(PathBuf::from("/xdg/hookline/trust.json")));
     std::env::set_var("XDG_CONFIG_HOME", "relative/dir");
-    assert_eq!(
-        resolved(None),
-        Some(PathBuf::from("/home/u/.config/hookline/trust.json"))
-    );
+    assert_eq!(resolved(None), Some(PathBuf::from("/home/u/.config/hookline/trust.json")));
     std::env::remove_var("XDG_CONFIG_HOME");
-    assert_eq!(
-        resolved(None),
-        Some(PathBuf::from("/home/u/.config/hookline/trust.json"))
-    );
+    assert_eq!(resolved(None), Some(PathBuf::from("/home/u/.config/hookline/trust.json")));
     std::env::remove_var("HOME");
     assert_eq!(resolved(None), None);
-    assert_eq!(
-        resolved(Some(Path::new("/opt/t.json"))),
-        Some(PathBuf::from("/opt/t.json"))
-    );
+    assert_eq!(resolved(Some(Path::new("/opt/t.json"))), Some(PathBuf::from("/opt/t.json")));
 
     for (k, v) in saved {
         match v {
@@ -399,13 +362,7 @@ fn concurrent_writers_lose_no_record() {
     let children: Vec<_> = (0..4)
         .map(|c| {
             Command::new(&exe)
-                .args([
-                    "--ignored",
-                    "--exact",
-                    "child_process_records_workspaces",
-                    "--test-threads=1",
-                    "--quiet",
-                ])
+                .args(["--ignored", "--exact", "child_process_records_workspaces", "--test-threads=1", "--quiet"])
                 .env(CHILD_STORE_VAR, &path)
                 .env(CHILD_PREFIX_VAR, format!("proc{c}"))
                 .stdout(std::process::Stdio::null())

@@ -11,6 +11,7 @@ const (
 	TriggerResume     SessionStartTrigger = "resume"
 	TriggerNewSession SessionStartTrigger = "new_session"
 	TriggerCompact    SessionStartTrigger = "compact"
+	TriggerClear      SessionStartTrigger = "clear"
 )
 
 // SessionEndReason is SessionEndInput.Reason.
@@ -254,6 +255,8 @@ type StopOutcome struct {
 
 // CommandPreview is one configured command as the approval digest sees it.
 type CommandPreview struct {
+	// Type is the hook's handler type ("command", ...).
+	Type           string  `json:"type"`
 	Event          string  `json:"event"`
 	Matcher        *string `json:"matcher"`
 	Command        string  `json:"command"`

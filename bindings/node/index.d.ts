@@ -397,6 +397,8 @@ export interface StopOutcome extends Outcome { blockReason: string | null }
 
 /** A digested command (`previews()`). */
 export interface CommandPreview {
+  /** The hook's handler type. */
+  type: 'command' | string;
   event: HookEventKey;
   matcher: string | null;
   command: string;

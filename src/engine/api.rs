@@ -9,12 +9,12 @@ use serde_json::{Map, Value};
 use super::execute::cancelled_error;
 use super::LifecycleHookEngine;
 use crate::error::{Error, Result, Status};
-use crate::event::HookEvent;
-use crate::interpret::{
+use crate::model::event::HookEvent;
+use crate::model::input::{CompactionMode, CompactionTrigger, SessionEndReason};
+use crate::model::outcome::{
     CommonOutcome, HookOutcome, PermissionRequestHookOutcome, PostToolHookOutcome, PreToolHookOutcome,
     SessionStartHookOutcome, StopHookOutcome, UserPromptHookOutcome,
 };
-use crate::payload::{CompactionMode, CompactionTrigger, SessionEndReason};
 
 /// Cancels an asynchronous run when its future is dropped before completion.
 struct CancelOnDrop {
@@ -111,7 +111,15 @@ impl LifecycleHookEngine {
         status: &str,
         transcript_path: Option<&str>,
     ) -> Result<CommonOutcome> {
-        let input = Self::subagent_input(parent_session_id, child_thread_id, agent_name, display_label, background, status, transcript_path);
+        let input = Self::subagent_input(
+            parent_session_id,
+            child_thread_id,
+            agent_name,
+            display_label,
+            background,
+            status,
+            transcript_path,
+        );
         expect_outcome!(self.run_event(HookEvent::SubagentStart, input).await?, Other)
     }
 
@@ -127,7 +135,15 @@ impl LifecycleHookEngine {
         status: &str,
         transcript_path: Option<&str>,
     ) -> Result<CommonOutcome> {
-        let input = Self::subagent_input(parent_session_id, child_thread_id, agent_name, display_label, background, status, transcript_path);
+        let input = Self::subagent_input(
+            parent_session_id,
+            child_thread_id,
+            agent_name,
+            display_label,
+            background,
+            status,
+            transcript_path,
+        );
         common_outcome(self.run_event(HookEvent::SubagentStop, input).await?)
     }
 
@@ -212,7 +228,8 @@ impl LifecycleHookEngine {
 
     /// Stop.
     pub async fn run_stop(&self, last_assistant_message: &str, stop_hook_active: bool) -> Result<StopHookOutcome> {
-        let input = serde_json::json!({"last_assistant_message": last_assistant_message, "stop_hook_active": stop_hook_active});
+        let input =
+            serde_json::json!({"last_assistant_message": last_assistant_message, "stop_hook_active": stop_hook_active});
         expect_outcome!(self.run_event(HookEvent::Stop, input).await?, Stop)
     }
 }

@@ -12,11 +12,12 @@
 //! | `runs.rs` | asynchronous runs, cancellation, closing |
 //! | `api.rs` | the typed asynchronous Rust API (`run_pre_tool_use`, …) |
 //!
-//! The rules it delegates live in one place each: payloads and environment
-//! in [`crate::payload`], matchers in [`crate::matcher`], config parsing in
-//! [`crate::config`], the approval gate in [`crate::gate`], process handling
-//! in [`crate::runner`], and the reading of hook results in
-//! [`crate::interpret`].
+//! The rules it delegates live in one place each: everything a dialect
+//! decides (config files, matchers, payloads, reading replies) in
+//! [`crate::dialect`], the canonical merge in [`crate::merge`], what every
+//! hook type shares (gate, timeout, cancel, report, fail closed) in
+//! [`crate::handler`], the digest and approvals in [`crate::gate`], process
+//! handling in [`crate::runner`].
 //!
 //! Handles are per process: an engine created before `fork()` refuses every
 //! call in the child with `Forked` ([`check_forked`](LifecycleHookEngine::check_forked)).
@@ -36,16 +37,17 @@ use std::sync::{Arc, Condvar, Mutex, RwLock};
 
 use crate::callback::{CallbackSlot, HostCallback, Rejected, SharedCallback, Snapshot};
 use crate::config::HooksConfig;
+use crate::dialect::matcher::Matcher;
 use crate::error::{Error, Result, Status};
-use crate::event::HookEvent;
 use crate::gate::{Approval, LifecycleHookCommandPreview};
-use crate::matcher::Matcher;
-use crate::payload::SessionStartTrigger;
+use crate::handler::CallbackHook;
+use crate::model::event::HookEvent;
+use crate::model::input::SessionStartTrigger;
 use crate::runtime::ForkGuard;
 
-pub use options::{EngineOptions, HookSourceOption, HooksSource, DEFAULT_MAX_OUTPUT_BYTES};
 use options::Setup;
-use plan::CallbackHook;
+pub use options::{EngineOptions, HookSourceOption, HooksSource, DEFAULT_MAX_OUTPUT_BYTES};
+pub use plan::{PlannedEntry, Verdict};
 
 /// Everything the clones of one engine share.
 struct EngineState {
@@ -245,7 +247,13 @@ impl LifecycleHookEngine {
     /// `"*"` match all). An existing (event, name) is replaced in place.
     /// On failure the callback is dropped; see
     /// [`try_add_callback_hook`](Self::try_add_callback_hook) to get it back.
-    pub fn add_callback_hook(&self, event: HookEvent, matcher: Option<&str>, name: &str, callback: SharedCallback) -> Result<()> {
+    pub fn add_callback_hook(
+        &self,
+        event: HookEvent,
+        matcher: Option<&str>,
+        name: &str,
+        callback: SharedCallback,
+    ) -> Result<()> {
         let (matcher, name) = self.check_callback_hook(matcher, name)?;
         self.insert_callback_hook(CallbackHook { event, name, matcher, callback });
         Ok(())

@@ -6,11 +6,15 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use crate::config::HooksConfig;
+use std::sync::Arc;
+
+use crate::config::{HooksConfig, SourceInfo};
+use crate::dialect::{self, Dialect};
 use crate::error::{Error, Result};
 use crate::gate::trust::TrustStore;
 use crate::gate::CommandSet;
-use crate::payload::{EnvSettings, SessionStartTrigger};
+use crate::handler::environment::EnvSettings;
+use crate::model::input::{SessionFacts, SessionStartTrigger};
 
 /// Default per-stream output cap (1 MiB).
 pub const DEFAULT_MAX_OUTPUT_BYTES: usize = 1024 * 1024;
@@ -21,7 +25,7 @@ pub enum HooksSource {
     /// No configured hooks: runs are cheap no-ops (callback hooks still run).
     #[default]
     None,
-    /// A JSON config of either dialect.
+    /// A JSON config (its dialect from the `dialect` option, else by shape).
     Json(Value),
     /// vtcode.toml text.
     Toml(String),
@@ -36,28 +40,73 @@ pub enum HooksSource {
 pub struct HookSourceOption {
     /// Its config (`hooks`, `hooks_toml` or `hooks_file`; never `None` or `Sources`).
     pub hooks: HooksSource,
+    /// Its dialect; `None`: recognised by the file's path, else by shape.
+    pub dialect: Option<&'static dyn Dialect>,
     /// Trusted sources run without approval and are not part of the digest.
     pub trusted: bool,
     /// Becomes `CLAUDE_PLUGIN_ROOT` for the source's hooks.
     pub plugin_root: Option<String>,
 }
 
+impl HookSourceOption {
+    /// An untrusted source without a plugin root, its dialect recognised.
+    pub fn new(hooks: HooksSource) -> HookSourceOption {
+        HookSourceOption { hooks, dialect: None, trusted: false, plugin_root: None }
+    }
+}
+
 impl HooksSource {
-    fn load(&self) -> Result<HooksConfig> {
+    /// Read the configured hooks. `explicit` is the `dialect` option (for
+    /// `Sources`, each entry's own `dialect` instead).
+    fn load(&self, explicit: Option<&'static dyn Dialect>) -> Result<HooksConfig> {
+        self.load_source(explicit, false, None)
+    }
+
+    fn load_source(
+        &self,
+        explicit: Option<&'static dyn Dialect>,
+        trusted: bool,
+        plugin_root: Option<Arc<str>>,
+    ) -> Result<HooksConfig> {
+        let info = |dialect| SourceInfo { dialect, path: None, trusted, plugin_root: plugin_root.clone() };
         match self {
             HooksSource::None => Ok(HooksConfig::empty()),
-            HooksSource::Json(v) => HooksConfig::from_json_value(v),
-            HooksSource::Toml(t) => HooksConfig::from_toml_str(t),
-            HooksSource::File(p) => HooksConfig::from_file(p),
+            HooksSource::Json(v) => {
+                let d = dialect::select(explicit, None, Some(v));
+                d.read_json(v, &info(d))
+            }
+            HooksSource::Toml(t) => {
+                let d = explicit.unwrap_or(dialect::VTCODE);
+                d.read_toml(t, &info(d))
+            }
+            HooksSource::File(p) => HooksConfig::read_file(p, explicit, trusted, plugin_root.clone()),
             HooksSource::Sources(sources) => {
                 let mut configs = Vec::with_capacity(sources.len());
                 for (i, source) in sources.iter().enumerate() {
-                    let config = source.hooks.load().map_err(|e| Error::new(e.status, format!("hook_sources[{i}]: {}", e.message)))?;
-                    configs.push((config, source.trusted, source.plugin_root.clone()));
+                    let root = source.plugin_root.as_deref().map(Arc::from);
+                    let config = source
+                        .hooks
+                        .load_source(source.dialect, source.trusted, root)
+                        .map_err(|e| Error::new(e.status, format!("hook_sources[{i}]: {}", e.message)))?;
+                    configs.push(config);
                 }
-                HooksConfig::merge(configs)
+                Ok(HooksConfig::merge(configs))
             }
         }
+    }
+}
+
+/// Option `dialect` (or `hook_sources[i].dialect`): a dialect name, or null.
+fn parse_dialect(obj: &serde_json::Map<String, Value>, prefix: &str) -> Result<Option<&'static dyn Dialect>> {
+    match obj.get("dialect") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(name)) => dialect::by_name(name)
+            .map(Some)
+            .map_err(|e| Error::invalid_argument(format!("option `{prefix}dialect`: {}", e.message))),
+        Some(_) => Err(Error::invalid_argument(format!(
+            "option `{prefix}dialect` must be a string (one of {})",
+            dialect::names().join(", ")
+        ))),
     }
 }
 
@@ -92,14 +141,18 @@ fn one_source(obj: &serde_json::Map<String, Value>, prefix: &str) -> Result<Opti
 /// Option `hook_sources`: an array of `{"hooks"|"hooks_toml"|"hooks_file": …,
 /// "trusted": bool, "plugin_root": str|null}`.
 fn parse_sources(v: &Value) -> Result<Vec<HookSourceOption>> {
-    let items = v.as_array().ok_or_else(|| Error::invalid_argument("option `hook_sources` must be an array of objects"))?;
+    let items =
+        v.as_array().ok_or_else(|| Error::invalid_argument("option `hook_sources` must be an array of objects"))?;
     let mut out = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
         let prefix = format!("hook_sources[{i}].");
         let obj = item
             .as_object()
             .ok_or_else(|| Error::invalid_argument(format!("option `hook_sources[{i}]` must be an object")))?;
-        if let Some(k) = obj.keys().find(|k| !matches!(k.as_str(), "hooks" | "hooks_toml" | "hooks_file" | "trusted" | "plugin_root")) {
+        if let Some(k) = obj
+            .keys()
+            .find(|k| !matches!(k.as_str(), "hooks" | "hooks_toml" | "hooks_file" | "trusted" | "plugin_root"))
+        {
             return Err(Error::invalid_argument(format!("unknown option `{prefix}{k}`")));
         }
         let hooks = one_source(obj, &prefix)?.ok_or_else(|| {
@@ -119,7 +172,8 @@ fn parse_sources(v: &Value) -> Result<Vec<HookSourceOption>> {
                 )))
             }
         };
-        out.push(HookSourceOption { hooks, trusted, plugin_root });
+        let dialect = parse_dialect(obj, &prefix)?;
+        out.push(HookSourceOption { hooks, dialect, trusted, plugin_root });
     }
     Ok(out)
 }
@@ -132,6 +186,9 @@ pub struct EngineOptions {
     pub trigger: SessionStartTrigger,
     pub workspace_gated: bool,
     pub hooks: HooksSource,
+    /// Option `dialect`: the dialect of `hooks`/`hooks_toml`/`hooks_file`
+    /// (`None`: recognised by the file's path, else by shape).
+    pub dialect: Option<&'static dyn Dialect>,
     pub transcript_path: Option<String>,
     pub trust_store: Option<PathBuf>,
     pub env: Vec<(String, String)>,
@@ -148,6 +205,7 @@ impl EngineOptions {
             trigger: SessionStartTrigger::Startup,
             workspace_gated: false,
             hooks: HooksSource::None,
+            dialect: None,
             transcript_path: None,
             trust_store: None,
             env: Vec::new(),
@@ -158,7 +216,7 @@ impl EngineOptions {
 
     /// Parse `options_json` (already parsed to a value). A missing or
     /// mistyped field is `InvalidArgument` naming it; so is an unknown key
-    /// (see [`crate::options_check`]).
+    /// (see `options_check.rs`).
     pub fn from_json(v: &Value) -> Result<Self> {
         let obj = v.as_object().ok_or_else(|| Error::invalid_argument("options must be a JSON object"))?;
         crate::options_check::check_options(obj)?;
@@ -184,10 +242,17 @@ impl EngineOptions {
             o.workspace_gated = g.as_bool().ok_or_else(|| bad("workspace_gated", "a boolean"))?;
         }
         let single = one_source(obj, "")?;
+        o.dialect = parse_dialect(obj, "")?;
         if let Some(sources) = opt("hook_sources") {
             if single.is_some() {
                 return Err(Error::invalid_argument(
                     "option `hook_sources` replaces hooks, hooks_toml and hooks_file; give one or the other",
+                ));
+            }
+            if o.dialect.is_some() {
+                return Err(Error::invalid_argument(
+                    "option `dialect` applies to hooks, hooks_toml and hooks_file; with `hook_sources` give each \
+                     source its own `dialect`",
                 ));
             }
             o.hooks = HooksSource::Sources(parse_sources(sources)?);
@@ -246,9 +311,17 @@ pub(crate) struct Setup {
 }
 
 impl Setup {
+    /// The session facts every payload carries.
+    pub(crate) fn facts<'a>(&'a self, transcript_path: Option<&'a str>) -> SessionFacts<'a> {
+        SessionFacts { session_id: &self.session_id, cwd: &self.workspace_str, transcript_path, trigger: self.trigger }
+    }
+
     pub(crate) fn build(options: &EngineOptions, config: Option<HooksConfig>) -> Result<Setup> {
         let meta = std::fs::metadata(&options.workspace).map_err(|e| {
-            Error::invalid_argument(format!("option `workspace` ({}) is not an existing directory: {e}", options.workspace.display()))
+            Error::invalid_argument(format!(
+                "option `workspace` ({}) is not an existing directory: {e}",
+                options.workspace.display()
+            ))
         })?;
         if !meta.is_dir() {
             return Err(Error::invalid_argument(format!(
@@ -275,7 +348,7 @@ impl Setup {
         }
         let config = match config {
             Some(c) => c,
-            None => options.hooks.load()?,
+            None => options.hooks.load(options.dialect)?,
         };
         let trust_store = TrustStore::resolve(options.trust_store.as_deref());
         let commands = CommandSet::new(workspace.clone(), options.workspace_gated, &config, trust_store);

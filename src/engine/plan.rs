@@ -1,156 +1,240 @@
-//! The plan of one run: which hooks run for an event input, in order.
-//! Matching happens here, once per run; the plan feeds both the no-match
-//! fast path (an empty plan) and execution.
+//! The plan of one run: which hooks run for an event input, in order — the
+//! one planner, used by every run and by [`LifecycleHookEngine::explain`]
+//! (the `hookline explain` and `run` commands), so what a host gets and
+//! what the command shows cannot disagree.
 //!
-//! Order: the configured commands of every matching group, in
-//! configuration order, then the matching callback hooks, in the order they
-//! were added. Configured groups use the configuration's dialect; callback
-//! hooks always use the Claude Code matcher rule (see [`crate::matcher`]).
-//!
-//! What the profile says (see [`crate::profile`]): a command whose `if`
-//! condition does not match the tool call is left out before it spawns; in
-//! profiles that deduplicate, a command identical to one already planned
-//! for this event (same type and command) is left out; `async` commands go
-//! to the background list instead of the run.
+//! Order: the configured hooks of every matching group, in configuration
+//! order, then the matching callback hooks, in the order they were added.
+//! A group's matcher is tested against what its dialect says
+//! ([`Dialect::match_subject`](crate::dialect::Dialect::match_subject));
+//! callback hooks always use the Claude Code matcher rule
+//! ([`crate::dialect::callback_match_subject`]). Then the planning layers:
+//! a hook whose `if` condition does not match the tool call is left out
+//! ([`layer::condition`]); a duplicate is left out where its dialect
+//! dedupes ([`layer::dedupe`]); `async` hooks go to the background list
+//! ([`layer::background`]).
 
 use std::sync::Arc;
 
+use serde::Serialize;
 use serde_json::Value;
 
 use super::options::Setup;
-use crate::callback::SharedCallback;
-use crate::config::{CommandHook, Dialect};
-use crate::event::HookEvent;
-use crate::matcher::{match_subject, named_match_subject, Matcher};
-
-/// The event of a run: one of the twelve, or a config key fired by name
-/// that the profile does not know.
-#[derive(Clone, Debug)]
-pub(crate) enum RunEvent {
-    Known(HookEvent),
-    Named(Arc<str>),
-}
-
-impl RunEvent {
-    /// The event's name (`hook_event_name`).
-    pub(crate) fn name(&self) -> &str {
-        match self {
-            RunEvent::Known(e) => e.name(),
-            RunEvent::Named(n) => n,
-        }
-    }
-
-    pub(crate) fn known(&self) -> Option<HookEvent> {
-        match self {
-            RunEvent::Known(e) => Some(*e),
-            RunEvent::Named(_) => None,
-        }
-    }
-}
-
-/// A callback hook added by the host.
-pub(crate) struct CallbackHook {
-    pub(crate) event: HookEvent,
-    pub(crate) name: String,
-    pub(crate) matcher: Matcher,
-    pub(crate) callback: SharedCallback,
-}
-
-/// A hook selected to run.
-pub(crate) enum Planned<'a> {
-    Command(&'a CommandHook),
-    Callback(&'a CallbackHook),
-}
-
-impl Planned<'_> {
-    pub(crate) fn is_command(&self) -> bool {
-        matches!(self, Planned::Command(_))
-    }
-}
+use super::LifecycleHookEngine;
+use crate::config::HookSpec;
+use crate::dialect::{self, Dialect};
+use crate::error::Result;
+use crate::handler::layer::{background, condition, dedupe};
+use crate::handler::{CallbackHook, Hook};
+use crate::model::event::RunEvent;
 
 /// The hooks one run executes, borrowed from the snapshots it holds.
 pub(crate) struct Plan<'a> {
-    pub(crate) hooks: Vec<Planned<'a>>,
-    /// `async` commands: started in the background, not waited for.
-    pub(crate) background: Vec<&'a CommandHook>,
+    pub(crate) hooks: Vec<Hook<'a>>,
+    /// `async` hooks: started in the background, not waited for.
+    pub(crate) background: Vec<&'a HookSpec>,
+    /// The dialect whose rules merge the run: the one all its configured
+    /// hooks share; the engine config's when none runs; Claude Code's (most
+    /// restrictive wins) when hooks of several dialects run together.
+    pub(crate) dialect: &'static dyn Dialect,
+}
+
+/// What the planner decided for one configured hook.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// It runs, and the run waits for it.
+    Runs,
+    /// It runs in the background (`async`).
+    Background,
+    /// Its group's matcher does not match.
+    NoMatch,
+    /// Its `if` condition does not hold for the tool call.
+    ConditionFalse,
+    /// An identical hook already runs for this event.
+    Duplicate,
+}
+
+/// One configured hook of an event, as the planner saw it
+/// ([`LifecycleHookEngine::explain`]).
+#[derive(Clone, Debug, Serialize)]
+pub struct PlannedEntry {
+    /// Where the entry is in its config (`hooks.PreToolUse[0].hooks[1]`).
+    pub path: String,
+    /// The file it comes from, if any.
+    pub file: Option<String>,
+    /// The dialect that reads it.
+    pub dialect: &'static str,
+    /// The handler type (`command`, ...).
+    pub kind: crate::model::outcome::HookKind,
+    /// The command (or what names the hook).
+    pub label: String,
+    /// The matcher as written.
+    pub matcher: Option<String>,
+    /// The matcher rule, in words.
+    pub rule: String,
+    /// The field the matcher is tested against, in words (`None`: the
+    /// event ignores matchers in this dialect).
+    pub subject_field: Option<&'static str>,
+    /// What the matcher was tested against (`None`: the event ignores matchers).
+    pub subject: Option<String>,
+    /// Whether the group's matcher matched.
+    pub matched: bool,
+    /// The `if` condition as written, if any.
+    pub condition: Option<String>,
+    /// Whether the `if` condition holds for this input (`None`: none set).
+    pub condition_holds: Option<bool>,
+    /// What the planner decided.
+    pub verdict: Verdict,
+}
+
+/// The one planning pass over an event's configured groups: `each` sees
+/// every configured hook with its verdict, in configuration order.
+fn plan_configured<'a>(
+    setup: &'a Setup,
+    event: &RunEvent,
+    input: &Value,
+    mut each: impl FnMut(&'a HookSpec, &crate::config::HookGroup, Option<&str>, Verdict),
+) {
+    let groups = match event {
+        RunEvent::Known(e) => setup.config.groups(*e),
+        RunEvent::Named(name) => setup.config.groups_named(name),
+    };
+    let trigger = setup.trigger.as_str();
+    let mut seen = dedupe::Seen::default();
+    for group in groups {
+        let subject = group.dialect().match_subject(event, input, trigger);
+        let matched = group.matches(subject);
+        for hook in &group.hooks {
+            let verdict = if !matched {
+                Verdict::NoMatch
+            } else if !condition::admits(hook, event, input, &setup.workspace) {
+                Verdict::ConditionFalse
+            } else if !seen.first(hook) {
+                Verdict::Duplicate
+            } else if background::is_background(hook) {
+                Verdict::Background
+            } else {
+                Verdict::Runs
+            };
+            each(hook, group, subject, verdict);
+        }
+    }
 }
 
 impl<'a> Plan<'a> {
     /// Match `event`'s configured groups and callback hooks against `input`.
     pub(crate) fn new(setup: &'a Setup, callbacks: &'a [Arc<CallbackHook>], event: &RunEvent, input: &Value) -> Self {
-        let trigger = setup.trigger.as_str();
         let mut hooks = Vec::new();
         let mut background = Vec::new();
-        let (groups, subject) = match event {
-            RunEvent::Known(e) => (setup.config.groups(*e), None),
-            RunEvent::Named(name) => (setup.config.groups_named(name), named_match_subject(input)),
-        };
-        if !groups.is_empty() {
-            let subject = match event {
-                RunEvent::Known(e) => match_subject(*e, setup.config.dialect(), input, trigger),
-                RunEvent::Named(_) => subject,
-            };
-            let dedupe = setup.config.profile().dedupe_identical_commands;
-            let tool = event.known().filter(|e| e.is_tool_event()).and_then(|_| input.get("tool_name")?.as_str());
-            let tool_input = input.get("tool_input");
-            let mut seen: Vec<&str> = Vec::new();
-            for group in groups.iter().filter(|g| g.matches(subject)) {
-                for hook in &group.hooks {
-                    if hook.if_rule.as_ref().is_some_and(|rule| !rule.matches(tool, tool_input, &setup.workspace)) {
-                        continue;
-                    }
-                    if dedupe {
-                        if seen.contains(&hook.command.as_str()) {
-                            continue;
-                        }
-                        seen.push(&hook.command);
-                    }
-                    if hook.run_async {
-                        background.push(hook);
-                    } else {
-                        hooks.push(Planned::Command(hook));
-                    }
+        plan_configured(setup, event, input, |hook, _, _, verdict| match verdict {
+            Verdict::Runs => hooks.push(Hook::Configured(hook)),
+            Verdict::Background => background.push(hook),
+            _ => {}
+        });
+        let dialect = run_dialect(hooks.iter().filter_map(Hook::spec).chain(background.iter().copied()), setup);
+        if let Some(known) = event.known() {
+            if callbacks.iter().any(|c| c.event == known) {
+                let subject = dialect::callback_match_subject(event, input, setup.trigger.as_str());
+                for cb in callbacks.iter().filter(|c| c.event == known && c.matcher.matches_subject(subject)) {
+                    hooks.push(Hook::Callback(cb));
                 }
             }
         }
-        let Some(event) = event.known() else {
-            return Plan { hooks, background };
-        };
-        if callbacks.iter().any(|c| c.event == event) {
-            let subject = match_subject(event, Dialect::Claude, input, trigger);
-            for cb in callbacks.iter().filter(|c| c.event == event && c.matcher.matches_subject(subject)) {
-                hooks.push(Planned::Callback(cb));
-            }
+        Plan { hooks, background, dialect }
+    }
+
+    /// The plan of `async` hooks started in the background.
+    pub(crate) fn background(setup: &'a Setup, hooks: &'a [HookSpec]) -> Self {
+        Plan {
+            hooks: hooks.iter().map(Hook::Configured).collect(),
+            background: Vec::new(),
+            dialect: run_dialect(hooks.iter(), setup),
         }
-        Plan { hooks, background }
     }
 
     pub(crate) fn is_empty(&self) -> bool {
         self.hooks.is_empty()
     }
 
-    pub(crate) fn has_commands(&self) -> bool {
-        self.hooks.iter().any(Planned::is_command)
+    /// Whether a hook runs as a process (it needs the environment and a
+    /// cancellation token).
+    pub(crate) fn has_processes(&self) -> bool {
+        self.hooks.iter().any(Hook::is_process)
     }
 
     pub(crate) fn has_callbacks(&self) -> bool {
-        !self.hooks.iter().all(Planned::is_command)
+        self.hooks.iter().any(|h| matches!(h, Hook::Callback(_)))
+    }
+}
+
+/// The dialect whose rules merge a run of `hooks`: the one they share; the
+/// config's when there are none; Claude Code's (most restrictive wins)
+/// when they come from sources of several dialects.
+fn run_dialect<'a>(mut hooks: impl Iterator<Item = &'a HookSpec>, setup: &Setup) -> &'static dyn Dialect {
+    let Some(first) = hooks.next() else {
+        return setup.config.dialect();
+    };
+    let d = first.dialect();
+    if hooks.all(|h| dialect::same(h.dialect(), d)) {
+        d
+    } else {
+        dialect::CLAUDE
+    }
+}
+
+impl LifecycleHookEngine {
+    /// Every configured hook of `event` with what the planner decides for
+    /// this input (matched or not, `if` condition, duplicate, background),
+    /// in configuration order: the plan a run of this input executes,
+    /// without running anything. `name` is an event name (PascalCase) or a
+    /// named event's config key.
+    pub fn explain(&self, name: &str, input: &Value) -> Result<Vec<PlannedEntry>> {
+        self.check_usable()?;
+        let event = super::execute::run_event_named(name)?;
+        let setup = self.setup();
+        super::execute::validate(&setup, &event, input)?;
+        let mut out = Vec::new();
+        plan_configured(&setup, &event, input, |hook, group, subject, verdict| {
+            let d = hook.dialect();
+            out.push(PlannedEntry {
+                path: hook.path.clone(),
+                file: hook.source.info.path.as_ref().map(|p| p.display().to_string()),
+                dialect: d.name(),
+                kind: hook.handler.kind(),
+                label: hook.label().to_owned(),
+                matcher: group.matcher_raw.clone(),
+                rule: d.describe_matcher(&group.matcher, group.matcher_raw.as_deref()),
+                subject_field: d.match_subject_field(&event),
+                subject: subject.map(str::to_owned),
+                matched: verdict != Verdict::NoMatch,
+                condition: hook.if_rule.as_ref().map(|r| r.raw().to_owned()),
+                condition_holds: hook
+                    .if_rule
+                    .as_ref()
+                    .map(|_| condition::admits(hook, &event, input, &setup.workspace)),
+                verdict,
+            });
+        });
+        Ok(out)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::callback::{CallResult, Reply};
+    use crate::callback::{CallResult, Reply, SharedCallback};
+    use crate::dialect::matcher::Matcher;
     use crate::engine::{EngineOptions, HooksSource};
+    use crate::model::event::HookEvent;
     use serde_json::json;
 
     fn names(plan: &Plan<'_>) -> Vec<String> {
         plan.hooks
             .iter()
             .map(|h| match h {
-                Planned::Command(c) => format!("command:{}", c.command),
-                Planned::Callback(c) => format!("callback:{}", c.name),
+                Hook::Configured(c) => format!("command:{}", c.label()),
+                Hook::Callback(c) => format!("callback:{}", c.name),
             })
             .collect()
     }
@@ -178,12 +262,31 @@ mod tests {
                 callback,
             }),
         ];
-        let edit = Plan::new(&setup, &callbacks, &RunEvent::Known(HookEvent::PreToolUse), &json!({"tool_name": "Edit"}));
+        let pre = RunEvent::Known(HookEvent::PreToolUse);
+        let edit = Plan::new(&setup, &callbacks, &pre, &json!({"tool_name": "Edit"}));
         assert_eq!(names(&edit), ["command:a", "command:b", "callback:edits"]);
         // VT Code matchers are anchored, Claude regexes are not.
-        let notebook = Plan::new(&setup, &callbacks, &RunEvent::Known(HookEvent::PreToolUse), &json!({"tool_name": "NotebookEdit"}));
+        let notebook = Plan::new(&setup, &callbacks, &pre, &json!({"tool_name": "NotebookEdit"}));
         assert_eq!(names(&notebook), ["callback:edits"]);
-        let none = Plan::new(&setup, &callbacks, &RunEvent::Known(HookEvent::PreToolUse), &json!({"tool_name": "Bash"}));
+        let none = Plan::new(&setup, &callbacks, &pre, &json!({"tool_name": "Bash"}));
         assert!(none.is_empty());
+    }
+
+    #[test]
+    fn a_run_of_hooks_of_several_dialects_merges_with_the_most_restrictive_rules() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut options = EngineOptions::new(dir.path(), "s");
+        options.hooks = HooksSource::Sources(vec![
+            crate::engine::HookSourceOption::new(HooksSource::Json(
+                json!({"lifecycle": {"pre_tool_use": [{"hooks": [{"command": "a"}]}]}}),
+            )),
+            crate::engine::HookSourceOption::new(HooksSource::Json(
+                json!({"PreToolUse": [{"hooks": [{"command": "b"}]}]}),
+            )),
+        ]);
+        let setup = Setup::build(&options, None).unwrap();
+        let plan = Plan::new(&setup, &[], &RunEvent::Known(HookEvent::PreToolUse), &json!({"tool_name": "Bash"}));
+        assert_eq!(names(&plan), ["command:a", "command:b"]);
+        assert_eq!(plan.dialect.name(), "claude");
     }
 }

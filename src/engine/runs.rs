@@ -18,17 +18,18 @@ use std::sync::Arc;
 use serde_json::Map;
 
 use super::execute::{
-    cancelled_error, check_blocking_allowed, empty_outcome, empty_outcome_json, interpreter, run_event_named, validate,
+    cancelled_error, check_blocking_allowed, empty_outcome, outcome_json, run_event_named, validate, Environments,
     RunCtx, RunToken,
 };
 use super::options::Setup;
-use super::plan::RunEvent;
+use super::plan::Plan;
 use super::{EngineState, LifecycleHookEngine};
-use crate::config::CommandHook;
+use crate::config::HookSpec;
 use crate::error::{Error, Result, Status};
-use crate::event::HookEvent;
-use crate::interpret::{EventInterpreter, HookMessage, HookOutcome};
-use crate::payload::{self, SessionFacts};
+use crate::handler::layer::Stack;
+use crate::merge::EventInterpreter;
+use crate::model::event::{HookEvent, RunEvent};
+use crate::model::outcome::{HookMessage, HookOutcome};
 use crate::runner::CancelToken;
 use crate::runtime;
 
@@ -148,7 +149,9 @@ impl LifecycleHookEngine {
         F: FnOnce(Result<HookOutcome>) + Send + 'static,
     {
         self.check_usable()?;
-        validate(&self.setup(), &event, &input)?;
+        // The snapshot the input is validated against is the one it runs with.
+        let setup = self.setup();
+        validate(&setup, &event, &input)?;
         let token = CancelToken::new().map_err(|e| Error::io(format!("cannot create a cancellation token: {e}")))?;
         let id = self.state.next_run_id.fetch_add(1, Ordering::Relaxed);
         {
@@ -167,10 +170,9 @@ impl LifecycleHookEngine {
                 Err(cancelled_error())
             } else {
                 let run = || {
-                    let profile = engine.setup().config.profile();
                     engine
-                        .execute(&event, &input, RunToken::Async(&token))
-                        .map(|o| o.unwrap_or_else(|| empty_outcome(profile, &event)))
+                        .execute(&setup, &event, &input, RunToken::Async(&token))
+                        .map(|o| o.unwrap_or_else(|| empty_outcome(setup.config.dialect(), &event)))
                 };
                 match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
                     Ok(r) => r,
@@ -278,10 +280,9 @@ impl LifecycleHookEngine {
         self.check_usable()?;
         let setup = self.setup();
         validate(&setup, &RunEvent::Known(event), input)?;
-        Ok(match self.execute(&RunEvent::Known(event), input, RunToken::Reserved(run))? {
-            Some(outcome) => outcome.to_json_string(),
-            None => empty_outcome_json(setup.config.profile(), event).to_string(),
-        })
+        let event = RunEvent::Known(event);
+        let outcome = self.execute(&setup, &event, input, RunToken::Reserved(run))?;
+        outcome_json(&setup, &event, outcome)
     }
 
     /// Cancel an asynchronous run (its processes are killed and its `done`
@@ -384,7 +385,13 @@ impl LifecycleHookEngine {
     /// like an asynchronous run (closing the engine kills and waits for
     /// them), with the run's original input; what they produce waits for
     /// the engine's next outcome. Their decisions are ignored.
-    pub(crate) fn start_background(&self, setup: &Arc<Setup>, event: &RunEvent, input: &Map<String, serde_json::Value>, hooks: &[&CommandHook]) {
+    pub(crate) fn start_background(
+        &self,
+        setup: &Arc<Setup>,
+        event: &RunEvent,
+        input: &Map<String, serde_json::Value>,
+        hooks: &[&HookSpec],
+    ) {
         let token = match CancelToken::new() {
             Ok(t) => t,
             Err(e) => {
@@ -405,7 +412,7 @@ impl LifecycleHookEngine {
         let setup = setup.clone();
         let event = event.clone();
         let input = input.clone();
-        let hooks: Vec<CommandHook> = hooks.iter().map(|h| (*h).clone()).collect();
+        let hooks: Vec<HookSpec> = hooks.iter().map(|h| (*h).clone()).collect();
         let spawned = runtime::spawn_run(move || {
             let produced = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 engine.run_background(&setup, &event, &input, &hooks, &token)
@@ -435,30 +442,52 @@ impl LifecycleHookEngine {
         }
     }
 
-    fn run_background(&self, setup: &Setup, event: &RunEvent, input: &Map<String, serde_json::Value>, hooks: &[CommandHook], token: &CancelToken) -> Option<(Vec<HookMessage>, Vec<String>)> {
+    fn run_background(
+        &self,
+        setup: &Setup,
+        event: &RunEvent,
+        input: &Map<String, serde_json::Value>,
+        hooks: &[HookSpec],
+        token: &CancelToken,
+    ) -> Option<(Vec<HookMessage>, Vec<String>)> {
         let transcript = self.transcript_path_arc();
-        let facts = SessionFacts {
-            session_id: &setup.session_id,
-            cwd: &setup.workspace_str,
-            transcript_path: transcript.as_deref(),
-            trigger: setup.trigger,
+        let facts = setup.facts(transcript.as_deref());
+        let plan = Plan::background(setup, hooks);
+        let ctx = RunCtx {
+            stack: Stack {
+                event,
+                approval: self.approval(),
+                commands: &setup.commands,
+                cwd: &setup.workspace,
+                max_output_bytes: setup.max_output_bytes,
+                token: Some(token),
+            },
+            plan: &plan,
+            facts: &facts,
+            input,
+            envs: Environments::new(setup, event, &facts, &plan),
+            env_files: None,
         };
-        let env = payload::hook_environment_named(&setup.env, event.name(), &facts);
-        let payload = match event {
-            RunEvent::Known(e) => payload::build_payload(*e, &facts, input, None),
-            RunEvent::Named(name) => payload::build_named_payload(name, &facts, input),
+        let payloads = match plan.hooks.iter().map(|h| ctx.payload(*h, None)).collect::<Result<Vec<_>>>() {
+            Ok(p) => p,
+            Err(e) => {
+                crate::hl_warn!("async hooks of {} not run: {}", event.name(), e.message);
+                return None;
+            }
         };
-        let bytes = payload::payload_bytes(&payload);
-        let ctx = RunCtx { engine: self, event: event.clone(), setup, env: &env, env_files: None, token: Some(token) };
         let results: Vec<_> = std::thread::scope(|scope| {
-            let handles: Vec<_> =
-                hooks.iter().map(|hook| scope.spawn(|| ctx.run_command(usize::MAX, hook, &bytes))).collect();
+            let handles: Vec<_> = plan
+                .hooks
+                .iter()
+                .zip(&payloads)
+                .map(|(hook, payload)| scope.spawn(|| ctx.run_one(usize::MAX, *hook, payload)))
+                .collect();
             handles.into_iter().map(|h| h.join().ok()).collect()
         });
         if token.is_cancelled() {
             return None;
         }
-        let mut interp = interpreter(setup.config.profile(), event, setup.config.quiet_success_output());
+        let mut interp = EventInterpreter::for_dialect(event, plan.dialect, setup.config.quiet_success_output());
         for done in results.into_iter().flatten().flatten() {
             done.absorb_into(&mut interp);
         }

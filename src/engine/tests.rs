@@ -112,7 +112,12 @@ fn refused_callback_hook_registration_hands_the_callback_back() {
     }
     e.close();
     let rejected = e
-        .try_add_callback_hook(HookEvent::PreToolUse, None, "late", Tracked { on_call: || {}, released: Arc::default() })
+        .try_add_callback_hook(
+            HookEvent::PreToolUse,
+            None,
+            "late",
+            Tracked { on_call: || {}, released: Arc::default() },
+        )
         .expect_err("closed");
     assert_eq!(rejected.error.status, Status::Closed);
 }
@@ -127,9 +132,12 @@ fn blocking_run_on_a_hookline_thread_is_wrong_thread() {
     let tx = std::sync::Mutex::new(tx);
     let cb = Tracked {
         on_call: move || {
-            let r = inner.get().expect("engine set").run_blocking(HookEvent::Notification, &json!({
-                "notification_type": "n", "title": "t", "message": "m"
-            }));
+            let r = inner.get().expect("engine set").run_blocking(
+                HookEvent::Notification,
+                &json!({
+                    "notification_type": "n", "title": "t", "message": "m"
+                }),
+            );
             let _ = tx.lock().unwrap().send(r.map(|_| ()).map_err(|e| e.status));
         },
         released: Arc::default(),
@@ -144,4 +152,28 @@ fn blocking_run_on_a_hookline_thread_is_wrong_thread() {
     assert!(done_rx.recv_timeout(DEADLINE).unwrap(), "the async run completes");
     assert_eq!(rx.recv_timeout(DEADLINE).unwrap(), Err(Status::WrongThread));
     e.close(); // breaks the engine ↔ callback cycle
+}
+
+/// One config snapshot per run: a run executes the configuration its input
+/// was validated against, even when a reload swaps the engine's
+/// configuration in between (before the fix the executor took a second
+/// snapshot and ran the reloaded config).
+#[test]
+fn a_run_executes_the_snapshot_it_validated_against_not_a_later_reload() {
+    let dir = tempfile::tempdir().unwrap();
+    let options = |marker: &str| {
+        let mut o = EngineOptions::new(dir.path(), "s-1");
+        o.hooks =
+            HooksSource::Json(json!({"Stop": [{"hooks": [{"command": format!("cat >/dev/null; echo {marker}")}]}]}));
+        o
+    };
+    let engine = LifecycleHookEngine::with_options(&options("first")).unwrap();
+    let snapshot = engine.setup();
+    engine.reload(&options("second")).unwrap();
+    let event = crate::model::event::RunEvent::Known(HookEvent::Stop);
+    let outcome = engine.execute(&snapshot, &event, &json!({}), execute::RunToken::Sync).unwrap().unwrap();
+    let messages: Vec<&str> = outcome.common().messages.iter().map(|m| m.text.as_str()).collect();
+    assert_eq!(messages, ["first"], "the run used the snapshot it was given");
+    let outcome = engine.run_blocking(HookEvent::Stop, &json!({})).unwrap();
+    assert_eq!(outcome.common().messages[0].text, "second", "a new run takes the new snapshot");
 }

@@ -6,7 +6,7 @@
 //! equals its variant. The conversions of raw values live here too.
 
 use crate::error::{Error, Result, Status};
-use crate::event::HookEvent;
+use crate::model::event::HookEvent;
 use crate::registry::HookPoint;
 
 /// Status code returned by every fallible function (a 32-bit integer).
@@ -160,7 +160,6 @@ pub(crate) fn event_arg(event: hl_event) -> Result<HookEvent> {
 
 /// An `hl_hook_point` argument (`HL_ERR_INVALID_ARGUMENT` when out of range).
 pub(crate) fn point_arg(point: hl_hook_point) -> Result<HookPoint> {
-    HookPoint::from_i32(point).ok_or_else(|| {
-        Error::invalid_argument(format!("unknown hook point {point} (valid: 0..=9, HL_POINT_*)"))
-    })
+    HookPoint::from_i32(point)
+        .ok_or_else(|| Error::invalid_argument(format!("unknown hook point {point} (valid: 0..=9, HL_POINT_*)")))
 }

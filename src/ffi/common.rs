@@ -70,7 +70,11 @@ pub unsafe extern "C" fn hl_set_log_handler(r#fn: hl_log_fn, user_data: *mut c_v
 /// Reply with JSON text (validated now; `HL_ERR_INVALID_JSON` if it does
 /// not parse). Replaces any earlier reply of this call.
 #[no_mangle]
-pub unsafe extern "C" fn hl_reply_set_json(reply: *mut hl_reply, json: *const c_char, errmsg: *mut *mut c_char) -> hl_status {
+pub unsafe extern "C" fn hl_reply_set_json(
+    reply: *mut hl_reply,
+    json: *const c_char,
+    errmsg: *mut *mut c_char,
+) -> hl_status {
     ffi_status!(errmsg, clear [], {
         non_null(reply, "reply")?;
         let text = unsafe { str_arg(json, "json")? };

@@ -12,7 +12,7 @@ use std::ffi::{c_char, c_void};
 use super::callback::CCallback;
 use super::*;
 use crate::engine::LifecycleHookEngine;
-use crate::event::HookEvent;
+use crate::model::event::HookEvent;
 
 pub use super::abi::{
     hl_event, HL_EVENT_NOTIFICATION, HL_EVENT_PERMISSION_REQUEST, HL_EVENT_POST_TOOL_USE,
@@ -62,8 +62,12 @@ unsafe fn input_arg(input_json: *const c_char) -> Result<serde_json::Value> {
 /// "env": {}, "env_remove": [], "max_output_bytes": 1048576}`.
 /// On success `*out` receives the engine; on failure `*out` is NULL.
 #[no_mangle]
-pub unsafe extern "C" fn hl_engine_new(options_json: *const c_char, out: *mut *mut hl_engine, errmsg: *mut *mut c_char) -> hl_status {
-    ffi_status!(errmsg, clear [out], {
+pub unsafe extern "C" fn hl_engine_new(
+    options_json: *const c_char,
+    out: *mut *mut hl_engine,
+    errmsg: *mut *mut c_char,
+) -> hl_status {
+    ffi_status!(errmsg, clear[out], {
         non_null(out, "out")?;
         let text = unsafe { str_arg(options_json, "options_json")? };
         let engine = LifecycleHookEngine::from_options_json(text)?;
@@ -103,7 +107,7 @@ pub unsafe extern "C" fn hl_engine_run(
     outcome_json: *mut *mut c_char,
     errmsg: *mut *mut c_char,
 ) -> hl_status {
-    ffi_status!(errmsg, clear [outcome_json], {
+    ffi_status!(errmsg, clear[outcome_json], {
         let engine = unsafe { engine_arg(engine)? }.clone();
         let out = string_out(outcome_json, "outcome_json")?;
         let event = event_arg(event)?;
@@ -122,10 +126,10 @@ struct DoneTarget {
 unsafe impl Send for DoneTarget {}
 
 impl DoneTarget {
-    fn call(self, result: Result<crate::interpret::HookOutcome>) {
-        match result {
-            Ok(outcome) => {
-                let text = temp_c_string(&outcome.to_json_string());
+    fn call(self, result: Result<crate::model::outcome::HookOutcome>) {
+        match result.and_then(|outcome| outcome.to_json_string()) {
+            Ok(json) => {
+                let text = temp_c_string(&json);
                 unsafe { (self.f)(self.user_data, HL_OK, text.as_ptr(), std::ptr::null()) }
             }
             Err(e) => {
@@ -150,7 +154,7 @@ pub unsafe extern "C" fn hl_engine_run_async(
     run_id: *mut u64,
     errmsg: *mut *mut c_char,
 ) -> hl_status {
-    ffi_status!(errmsg, clear [run_id], {
+    ffi_status!(errmsg, clear[run_id], {
         let engine = unsafe { engine_arg(engine)? }.clone();
         let event = event_arg(event)?;
         let f = done.ok_or_else(|| Error::new(Status::NullArgument, "done must not be NULL"))?;
@@ -178,7 +182,7 @@ pub unsafe extern "C" fn hl_engine_run_named(
     outcome_json: *mut *mut c_char,
     errmsg: *mut *mut c_char,
 ) -> hl_status {
-    ffi_status!(errmsg, clear [outcome_json], {
+    ffi_status!(errmsg, clear[outcome_json], {
         let engine = unsafe { engine_arg(engine)? }.clone();
         let out = string_out(outcome_json, "outcome_json")?;
         let name = unsafe { str_arg(event_name, "event_name")? };
@@ -201,7 +205,7 @@ pub unsafe extern "C" fn hl_engine_run_named_async(
     run_id: *mut u64,
     errmsg: *mut *mut c_char,
 ) -> hl_status {
-    ffi_status!(errmsg, clear [run_id], {
+    ffi_status!(errmsg, clear[run_id], {
         let engine = unsafe { engine_arg(engine)? }.clone();
         let name = unsafe { str_arg(event_name, "event_name")? };
         let f = done.ok_or_else(|| Error::new(Status::NullArgument, "done must not be NULL"))?;
@@ -235,8 +239,12 @@ pub unsafe extern "C" fn hl_engine_cancel(engine: *mut hl_engine, run_id: u64, e
 /// Returns `HL_ERR_WRONG_THREAD` on a hookline-owned thread (nothing is
 /// reserved; use `hl_engine_run_async` there). On failure `*run_id` is 0.
 #[no_mangle]
-pub unsafe extern "C" fn hl_engine_reserve_run(engine: *mut hl_engine, run_id: *mut u64, errmsg: *mut *mut c_char) -> hl_status {
-    ffi_status!(errmsg, clear [run_id], {
+pub unsafe extern "C" fn hl_engine_reserve_run(
+    engine: *mut hl_engine,
+    run_id: *mut u64,
+    errmsg: *mut *mut c_char,
+) -> hl_status {
+    ffi_status!(errmsg, clear[run_id], {
         let engine = unsafe { engine_arg(engine)? };
         non_null(run_id, "run_id")?;
         let id = engine.reserve_run()?;
@@ -267,7 +275,7 @@ pub unsafe extern "C" fn hl_engine_run_reserved(
     outcome_json: *mut *mut c_char,
     errmsg: *mut *mut c_char,
 ) -> hl_status {
-    ffi_status!(errmsg, clear [outcome_json], {
+    ffi_status!(errmsg, clear[outcome_json], {
         let engine = unsafe { engine_arg(engine)? }.clone();
         let text = engine.run_reserved_with(run_id, |engine, run| {
             let out = string_out(outcome_json, "outcome_json")?;
@@ -347,7 +355,11 @@ pub unsafe extern "C" fn hl_engine_add_callback_hook(
 /// approval carries over only when the digest is unchanged. A failed
 /// reload changes nothing; runs in flight finish with their old config.
 #[no_mangle]
-pub unsafe extern "C" fn hl_engine_reload(engine: *mut hl_engine, options_json: *const c_char, errmsg: *mut *mut c_char) -> hl_status {
+pub unsafe extern "C" fn hl_engine_reload(
+    engine: *mut hl_engine,
+    options_json: *const c_char,
+    errmsg: *mut *mut c_char,
+) -> hl_status {
     ffi_status!(errmsg, clear [], {
         let engine = unsafe { engine_arg(engine)? };
         let text = unsafe { str_arg(options_json, "options_json")? };
@@ -357,7 +369,11 @@ pub unsafe extern "C" fn hl_engine_reload(engine: *mut hl_engine, options_json: 
 
 /// Set the transcript path given to hooks (NULL clears it).
 #[no_mangle]
-pub unsafe extern "C" fn hl_engine_set_transcript_path(engine: *mut hl_engine, path_or_null: *const c_char, errmsg: *mut *mut c_char) -> hl_status {
+pub unsafe extern "C" fn hl_engine_set_transcript_path(
+    engine: *mut hl_engine,
+    path_or_null: *const c_char,
+    errmsg: *mut *mut c_char,
+) -> hl_status {
     ffi_status!(errmsg, clear [], {
         let engine = unsafe { engine_checked(engine)? };
         let path = unsafe { opt_str_arg(path_or_null, "path")? };
@@ -369,8 +385,12 @@ pub unsafe extern "C" fn hl_engine_set_transcript_path(engine: *mut hl_engine, p
 /// Get the transcript path: `*path_or_null` receives a string to free with
 /// `hl_string_free`, or NULL when none is set.
 #[no_mangle]
-pub unsafe extern "C" fn hl_engine_transcript_path(engine: *mut hl_engine, path_or_null: *mut *mut c_char, errmsg: *mut *mut c_char) -> hl_status {
-    ffi_status!(errmsg, clear [path_or_null], {
+pub unsafe extern "C" fn hl_engine_transcript_path(
+    engine: *mut hl_engine,
+    path_or_null: *mut *mut c_char,
+    errmsg: *mut *mut c_char,
+) -> hl_status {
+    ffi_status!(errmsg, clear[path_or_null], {
         let engine = unsafe { engine_checked(engine)? };
         string_out(path_or_null, "path_or_null")?.set_opt(engine.transcript_path());
         Ok(())
@@ -380,8 +400,12 @@ pub unsafe extern "C" fn hl_engine_transcript_path(engine: *mut hl_engine, path_
 /// The lowercase hex SHA-256 digest of the configured command set (the
 /// approval gate, `docs/protocol.md`). Free `*hex` with `hl_string_free`.
 #[no_mangle]
-pub unsafe extern "C" fn hl_engine_command_digest(engine: *mut hl_engine, hex: *mut *mut c_char, errmsg: *mut *mut c_char) -> hl_status {
-    ffi_status!(errmsg, clear [hex], {
+pub unsafe extern "C" fn hl_engine_command_digest(
+    engine: *mut hl_engine,
+    hex: *mut *mut c_char,
+    errmsg: *mut *mut c_char,
+) -> hl_status {
+    ffi_status!(errmsg, clear[hex], {
         let engine = unsafe { engine_checked(engine)? };
         string_out(hex, "hex")?.set(engine.command_digest());
         Ok(())
@@ -391,8 +415,12 @@ pub unsafe extern "C" fn hl_engine_command_digest(engine: *mut hl_engine, hex: *
 /// The commands an approval covers, as a JSON array of
 /// `{"event","matcher","command","timeout_seconds"}` in digest order.
 #[no_mangle]
-pub unsafe extern "C" fn hl_engine_command_previews(engine: *mut hl_engine, previews_json: *mut *mut c_char, errmsg: *mut *mut c_char) -> hl_status {
-    ffi_status!(errmsg, clear [previews_json], {
+pub unsafe extern "C" fn hl_engine_command_previews(
+    engine: *mut hl_engine,
+    previews_json: *mut *mut c_char,
+    errmsg: *mut *mut c_char,
+) -> hl_status {
+    ffi_status!(errmsg, clear[previews_json], {
         let engine = unsafe { engine_checked(engine)? };
         let out = string_out(previews_json, "previews_json")?;
         out.set(Error::to_json_string(&engine.command_previews(), "the previews")?);
@@ -403,7 +431,11 @@ pub unsafe extern "C" fn hl_engine_command_previews(engine: *mut hl_engine, prev
 /// Approve the current command digest; with `persist` also record it in the
 /// trust store (`HL_ERR_IO` and nothing approved if that fails).
 #[no_mangle]
-pub unsafe extern "C" fn hl_engine_approve_workspace_hooks(engine: *mut hl_engine, persist: bool, errmsg: *mut *mut c_char) -> hl_status {
+pub unsafe extern "C" fn hl_engine_approve_workspace_hooks(
+    engine: *mut hl_engine,
+    persist: bool,
+    errmsg: *mut *mut c_char,
+) -> hl_status {
     ffi_status!(errmsg, clear [], { unsafe { engine_arg(engine)? }.approve_workspace_hooks(persist) })
 }
 

@@ -147,9 +147,7 @@ pub(crate) fn non_null<T>(p: *const T, what: &str) -> Result<()> {
 /// Borrow a required NUL-terminated UTF-8 string argument.
 pub(crate) unsafe fn str_arg<'a>(p: *const c_char, what: &str) -> Result<&'a str> {
     non_null(p, what)?;
-    CStr::from_ptr(p)
-        .to_str()
-        .map_err(|e| Error::new(Status::InvalidUtf8, format!("{what} is not valid UTF-8: {e}")))
+    CStr::from_ptr(p).to_str().map_err(|e| Error::new(Status::InvalidUtf8, format!("{what} is not valid UTF-8: {e}")))
 }
 
 /// Borrow an optional string argument (NULL → `None`).
@@ -225,7 +223,7 @@ mod tests {
             for (at, _) in text.match_indices("extern \"C\" fn hl_") {
                 let rest = &text[at..];
                 let name: String = rest["extern \"C\" fn ".len()..].chars().take_while(|c| *c != '(').collect();
-                let body = rest[rest.find('{').expect("a body")+1..].trim_start();
+                let body = rest[rest.find('{').expect("a body") + 1..].trim_start();
                 assert!(
                     body.starts_with("ffi_status!(") || body.starts_with("ffi_value!("),
                     "{file}: {name} does not go through ffi_status!/ffi_value!"

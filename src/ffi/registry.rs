@@ -10,9 +10,9 @@ use super::*;
 use crate::registry::{HookPoint, Hooks};
 
 pub use super::abi::{
-    hl_hook_point, HL_POINT_ON_COMPACTION, HL_POINT_ON_INTERACTION, HL_POINT_ON_SESSION_END,
-    HL_POINT_ON_SESSION_START, HL_POINT_ON_TOOL_ERROR, HL_POINT_POST_TOOL_CALL, HL_POINT_POST_TURN,
-    HL_POINT_PRE_TOOL_CALL_DECIDE, HL_POINT_PRE_TURN, HL_POINT_TRANSFORM_TOOL_INPUT,
+    hl_hook_point, HL_POINT_ON_COMPACTION, HL_POINT_ON_INTERACTION, HL_POINT_ON_SESSION_END, HL_POINT_ON_SESSION_START,
+    HL_POINT_ON_TOOL_ERROR, HL_POINT_POST_TOOL_CALL, HL_POINT_POST_TURN, HL_POINT_PRE_TOOL_CALL_DECIDE,
+    HL_POINT_PRE_TURN, HL_POINT_TRANSFORM_TOOL_INPUT,
 };
 
 /// An in-process hook registry (opaque). Create with `hl_registry_new`,
@@ -126,7 +126,7 @@ pub unsafe extern "C" fn hl_registry_run(
     result_json: *mut *mut c_char,
     errmsg: *mut *mut c_char,
 ) -> hl_status {
-    ffi_status!(errmsg, clear [result_json], {
+    ffi_status!(errmsg, clear[result_json], {
         let hooks = unsafe { hooks_arg(registry)? };
         let out = string_out(result_json, "result_json")?;
         let point = point_arg(point)?;
@@ -145,7 +145,7 @@ pub unsafe extern "C" fn hl_registry_entries(
     entries_json: *mut *mut c_char,
     errmsg: *mut *mut c_char,
 ) -> hl_status {
-    ffi_status!(errmsg, clear [entries_json], {
+    ffi_status!(errmsg, clear[entries_json], {
         let hooks = unsafe { hooks_arg(registry)? };
         string_out(entries_json, "entries_json")?.set(hooks.entries_json());
         Ok(())

@@ -87,7 +87,9 @@ impl Approval {
     pub fn approve(&self, set: &CommandSet, persist: bool) -> Result<()> {
         if persist {
             let store = set.trust_store.as_ref().ok_or_else(|| {
-                Error::io("no trust store path: set option `trust_store`, $HOOKLINE_TRUST_STORE, $XDG_CONFIG_HOME or $HOME")
+                Error::io(
+                    "no trust store path: set option `trust_store`, $HOOKLINE_TRUST_STORE, $XDG_CONFIG_HOME or $HOME",
+                )
             })?;
             store.record(&set.workspace, &set.digest)?;
         }

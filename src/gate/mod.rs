@@ -9,14 +9,20 @@
 //! - [`trust`]: the trust store that persists approvals across processes.
 //!
 //! A configuration's *command set* is listed as one
-//! [`LifecycleHookCommandPreview`] per configured command: events in
+//! [`LifecycleHookCommandPreview`] per configured hook: events in
 //! `hl_event` order ([`HookEvent::ALL`]), within an event in configuration
 //! order (never sorted: order changes behaviour, so it changes the digest).
-//! Each preview serialises as compact JSON with keys in exactly this order:
+//! Each preview is tagged with its handler type; a command's *digest line*
+//! is compact JSON with keys in exactly this order:
 //!
 //! ```text
 //! {"event":"pre_tool_use","matcher":"Bash","command":"./check.sh","timeout_seconds":10}
 //! ```
+//!
+//! and its preview (`hl_engine_command_previews`) the same with `"type"`
+//! first: `{"type":"command","event":"pre_tool_use",...}`. The digest of a
+//! command-only VT Code or Claude Code config is therefore exactly the one
+//! earlier versions computed, and stored approvals stay valid.
 //!
 //! - `event` is the snake_case key in both dialects (`stop` for VT Code's
 //!   `task_completion` / `task_completed` aliases);
@@ -40,12 +46,16 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::config::HooksConfig;
-use crate::event::HookEvent;
+use crate::model::event::HookEvent;
+use crate::model::outcome::HookKind;
 
-/// One configured command as the approval gate sees it. Serialises with its
+/// One configured hook as the approval gate sees it. Serialises with its
 /// keys in exactly the declared order.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct LifecycleHookCommandPreview {
+    /// The handler type (`"type"`: `command`, ...).
+    #[serde(rename = "type")]
+    pub kind: HookKind,
     /// snake_case event key (`pre_tool_use`, ...).
     pub event: String,
     /// The matcher as written, `None` when absent.
@@ -54,6 +64,42 @@ pub struct LifecycleHookCommandPreview {
     pub command: String,
     /// The timeout as written, `None` when absent.
     pub timeout_seconds: Option<u64>,
+}
+
+impl LifecycleHookCommandPreview {
+    /// The preview of a command hook.
+    pub fn command(
+        event: impl Into<String>,
+        matcher: Option<String>,
+        command: impl Into<String>,
+        timeout_seconds: Option<u64>,
+    ) -> Self {
+        LifecycleHookCommandPreview {
+            kind: HookKind::Command,
+            event: event.into(),
+            matcher,
+            command: command.into(),
+            timeout_seconds,
+        }
+    }
+}
+
+/// A command's digest line: the preview without its type tag, keys in
+/// exactly this order (the format every stored approval was made with).
+#[derive(Serialize)]
+struct CommandLine<'a> {
+    event: &'a str,
+    matcher: &'a Option<String>,
+    command: &'a str,
+    timeout_seconds: Option<u64>,
+}
+
+/// The digest line of one preview.
+fn digest_line(p: &LifecycleHookCommandPreview) -> Vec<u8> {
+    // Serialising strings and integers cannot fail.
+    let line =
+        CommandLine { event: &p.event, matcher: &p.matcher, command: &p.command, timeout_seconds: p.timeout_seconds };
+    serde_json::to_vec(&line).unwrap_or_default()
 }
 
 /// The previews of every configured command, in digest order.
@@ -68,11 +114,12 @@ pub fn command_previews(config: &HooksConfig) -> Vec<LifecycleHookCommandPreview
     let named = config.named_events().iter().map(|n| (n.name.as_str(), n.groups.as_slice()));
     for (event, groups) in known.chain(named) {
         for group in groups {
-            for hook in group.hooks.iter().filter(|h| !h.trusted) {
+            for hook in group.hooks.iter().filter(|h| !h.trusted()) {
                 out.push(LifecycleHookCommandPreview {
+                    kind: hook.handler.kind(),
                     event: event.to_owned(),
                     matcher: group.matcher_raw.clone(),
-                    command: hook.command.clone(),
+                    command: hook.label().to_owned(),
                     timeout_seconds: hook.timeout_seconds,
                 });
             }
@@ -94,16 +141,14 @@ pub fn digest_of_previews(previews: &[LifecycleHookCommandPreview]) -> String {
         if i > 0 {
             hasher.update(b"\n");
         }
-        // Serialising a struct of strings and integers cannot fail.
-        let line = serde_json::to_vec(p).unwrap_or_default();
-        hasher.update(&line);
+        hasher.update(digest_line(p));
     }
     hex(&hasher.finalize())
 }
 
 /// The previews as a JSON array (the `hl_engine_command_previews` text).
-pub fn previews_json(previews: &[LifecycleHookCommandPreview]) -> String {
-    serde_json::to_string(previews).unwrap_or_else(|_| "[]".to_owned())
+pub fn previews_json(previews: &[LifecycleHookCommandPreview]) -> crate::error::Result<String> {
+    crate::error::Error::to_json_string(previews, "the previews")
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -122,23 +167,12 @@ mod tests {
 
     #[test]
     fn spec_example_digest() {
-        let p = LifecycleHookCommandPreview {
-            event: "pre_tool_use".into(),
-            matcher: Some("Bash".into()),
-            command: "./check.sh".into(),
-            timeout_seconds: Some(10),
-        };
-        assert_eq!(
-            digest_of_previews(&[p]),
-            "dab52b17fd76003bdb76b274ea78a3c98e23aee6eadbe388d34d5d946751bc89"
-        );
+        let p = LifecycleHookCommandPreview::command("pre_tool_use", Some("Bash".into()), "./check.sh", Some(10));
+        assert_eq!(digest_of_previews(&[p]), "dab52b17fd76003bdb76b274ea78a3c98e23aee6eadbe388d34d5d946751bc89");
     }
 
     #[test]
     fn no_commands_digest_is_sha256_of_empty_string() {
-        assert_eq!(
-            digest_of_previews(&[]),
-            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
-        );
+        assert_eq!(digest_of_previews(&[]), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
     }
 }

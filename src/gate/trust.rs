@@ -280,12 +280,7 @@ impl TrustStore {
             match rustix::fs::flock(&file, rustix::fs::FlockOperation::LockExclusive) {
                 Ok(()) => return Ok(file),
                 Err(rustix::io::Errno::INTR) => continue,
-                Err(e) => {
-                    return Err(Error::io(format!(
-                        "cannot lock trust store {}: {e}",
-                        lock_path.display()
-                    )))
-                }
+                Err(e) => return Err(Error::io(format!("cannot lock trust store {}: {e}", lock_path.display()))),
             }
         }
     }
@@ -305,15 +300,12 @@ impl TrustStore {
             }
             Err(e) => return Err(ReadError::Io(format!("cannot open: {e}"))),
         };
-        let meta = file
-            .metadata()
-            .map_err(|e| ReadError::Io(format!("cannot stat: {e}")))?;
+        let meta = file.metadata().map_err(|e| ReadError::Io(format!("cannot stat: {e}")))?;
         if !meta.is_file() {
             return Err(ReadError::NotRegular("is not a regular file".into()));
         }
         let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes)
-            .map_err(|e| ReadError::Io(format!("cannot read: {e}")))?;
+        file.read_to_end(&mut bytes).map_err(|e| ReadError::Io(format!("cannot read: {e}")))?;
         let v: Value = serde_json::from_slice(&bytes).map_err(|e| ReadError::Corrupt(format!("invalid JSON: {e}")))?;
         let Value::Object(doc) = v else {
             return Err(ReadError::Corrupt("not a JSON object".into()));
@@ -345,10 +337,7 @@ fn reject_symlink(path: &Path) -> Result<()> {
     match std::fs::symlink_metadata(path) {
         Ok(m) if m.file_type().is_symlink() => Err(Error::new(
             Status::Io,
-            format!(
-                "trust store {} is a symlink; refusing to write through it",
-                path.display()
-            ),
+            format!("trust store {} is a symlink; refusing to write through it", path.display()),
         )),
         _ => Ok(()),
     }
@@ -358,19 +347,10 @@ fn reject_symlink(path: &Path) -> Result<()> {
 /// and rename it over `path`.
 fn write_atomically(dir: &Path, path: &Path, bytes: &[u8]) -> Result<()> {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.subsec_nanos())
-        .unwrap_or(0);
-    let tmp = dir.join(format!(
-        ".{name}.{}.{}.{nanos}.tmp",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.subsec_nanos()).unwrap_or(0);
+    let tmp =
+        dir.join(format!(".{name}.{}.{}.{nanos}.tmp", std::process::id(), COUNTER.fetch_add(1, Ordering::Relaxed)));
     let result = (|| -> std::io::Result<()> {
         let mut f = OpenOptions::new()
             .write(true)
@@ -403,12 +383,7 @@ pub fn rfc3339_utc(t: SystemTime) -> String {
     let days = secs.div_euclid(86_400);
     let rem = secs.rem_euclid(86_400);
     let (y, m, d) = civil_from_days(days);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
+    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
 }
 
 /// Days since 1970-01-01 → (year, month, day) in the proleptic Gregorian
@@ -434,18 +409,9 @@ mod tests {
     #[test]
     fn rfc3339_formats_known_instants() {
         assert_eq!(rfc3339_utc(UNIX_EPOCH), "1970-01-01T00:00:00Z");
-        assert_eq!(
-            rfc3339_utc(UNIX_EPOCH + Duration::from_secs(951_782_400)),
-            "2000-02-29T00:00:00Z"
-        );
-        assert_eq!(
-            rfc3339_utc(UNIX_EPOCH + Duration::from_secs(1_798_761_599)),
-            "2026-12-31T23:59:59Z"
-        );
-        assert_eq!(
-            rfc3339_utc(UNIX_EPOCH + Duration::from_secs(4_107_542_400)),
-            "2100-03-01T00:00:00Z"
-        );
+        assert_eq!(rfc3339_utc(UNIX_EPOCH + Duration::from_secs(951_782_400)), "2000-02-29T00:00:00Z");
+        assert_eq!(rfc3339_utc(UNIX_EPOCH + Duration::from_secs(1_798_761_599)), "2026-12-31T23:59:59Z");
+        assert_eq!(rfc3339_utc(UNIX_EPOCH + Duration::from_secs(4_107_542_400)), "2100-03-01T00:00:00Z");
     }
 
     #[test]

@@ -357,20 +357,16 @@ pub(crate) fn type_name(v: &Value) -> &'static str {
 }
 
 fn missing(point: HookPoint, field: &str) -> Error {
-    Error::invalid_argument(format!(
-        "context for {} is missing the required field '{field}'",
-        point.label()
-    ))
+    Error::invalid_argument(format!("context for {} is missing the required field '{field}'", point.label()))
 }
 
 fn require_str(map: &Map<String, Value>, point: HookPoint, field: &str) -> Result<()> {
     match map.get(field) {
         None => Err(missing(point, field)),
         Some(Value::String(_)) => Ok(()),
-        Some(other) => Err(Error::invalid_argument(format!(
-            "context field '{field}' must be a string, got {}",
-            type_name(other)
-        ))),
+        Some(other) => {
+            Err(Error::invalid_argument(format!("context field '{field}' must be a string, got {}", type_name(other))))
+        }
     }
 }
 

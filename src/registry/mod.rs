@@ -54,13 +54,13 @@ mod context;
 mod point;
 mod run;
 
+use context::canonicalize;
 pub use context::{
     CompactionContext, InteractionContext, OnCompactionContext, OnInteractionContext, OnSessionEndContext,
     OnSessionStartContext, OnToolErrorContext, PostToolCallContext, PostTurnContext, PreToolCallDecideContext,
     PreTurnContext, SessionContext, SessionInfo, ToolCallContext, ToolErrorContext, ToolResultContext,
 };
 pub use point::HookPoint;
-use context::canonicalize;
 use run::Ctx;
 
 /// A decision, returned by decide
@@ -439,10 +439,7 @@ impl Hooks {
                 drop(entry);
                 Ok(())
             }
-            None => Err(Error::not_found(format!(
-                "no hook named '{name}' is registered at {}",
-                point.label()
-            ))),
+            None => Err(Error::not_found(format!("no hook named '{name}' is registered at {}", point.label()))),
         }
     }
 
@@ -638,100 +635,4 @@ impl Hooks {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn point_numbers_and_labels_round_trip() {
-        for (i, p) in HookPoint::ALL.iter().enumerate() {
-            assert_eq!(*p as usize, i);
-            assert_eq!(HookPoint::from_i32(i as i32), Some(*p));
-            assert_eq!(HookPoint::from_label(p.label()), Some(*p));
-            assert_eq!(serde_json::to_value(p).unwrap(), Value::String(p.label().to_string()));
-        }
-        assert_eq!(HookPoint::from_i32(-1), None);
-        assert_eq!(HookPoint::from_i32(10), None);
-    }
-
-    struct Tracked {
-        on_call: Box<dyn Fn() + Send + Sync>,
-        released: Arc<std::sync::atomic::AtomicBool>,
-    }
-
-    impl HostCallback for Tracked {
-        fn call(&self, _context_json: &str) -> crate::CallResult {
-            (self.on_call)();
-            crate::CallResult::ok(crate::Reply::NoOpinion)
-        }
-    }
-
-    impl Drop for Tracked {
-        fn drop(&mut self) {
-            self.released.store(true, std::sync::atomic::Ordering::SeqCst);
-        }
-    }
-
-    #[test]
-    fn release_all_returns_after_a_run_on_another_thread_released_its_callbacks() {
-        use std::sync::atomic::{AtomicBool, Ordering};
-        use std::sync::mpsc;
-        use std::time::{Duration, Instant};
-        const DEADLINE: Duration = Duration::from_secs(20);
-        let hooks = Arc::new(Hooks::new());
-        let released = Arc::new(AtomicBool::new(false));
-        let (entered_tx, entered_rx) = mpsc::channel::<()>();
-        let (go_tx, go_rx) = mpsc::channel::<()>();
-        let go_rx = std::sync::Mutex::new(go_rx);
-        let entered_tx = std::sync::Mutex::new(entered_tx);
-        let cb = Tracked {
-            on_call: Box::new(move || {
-                let _ = entered_tx.lock().unwrap().send(());
-                let _ = go_rx.lock().unwrap().recv_timeout(DEADLINE);
-            }),
-            released: released.clone(),
-        };
-        assert!(hooks.try_register_json(HookPoint::PostTurn, "slow", cb).is_ok());
-        let runner = {
-            let hooks = hooks.clone();
-            std::thread::spawn(move || hooks.run_json(HookPoint::PostTurn, &serde_json::json!({"response_text": "r", "turn_number": 1})))
-        };
-        entered_rx.recv_timeout(DEADLINE).expect("the callback started");
-        let closer = {
-            let hooks = hooks.clone();
-            let released = released.clone();
-            std::thread::spawn(move || {
-                hooks.release_all();
-                released.load(Ordering::SeqCst)
-            })
-        };
-        let start = Instant::now();
-        while !hooks.entries.is_closing() {
-            assert!(start.elapsed() < DEADLINE, "release_all did not start");
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        assert!(!released.load(Ordering::SeqCst), "released while its call was in flight");
-        go_tx.send(()).unwrap();
-        assert!(closer.join().unwrap(), "release_all returned before the callback was released");
-        runner.join().unwrap().expect("the run in flight completes");
-        assert!(hooks.is_empty());
-    }
-
-    #[test]
-    fn refused_registration_hands_the_callback_back() {
-        let hooks = Hooks::new();
-        let released = Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let cb = Tracked { on_call: Box::new(|| {}), released: released.clone() };
-        let rejected = hooks.try_register_json(HookPoint::PreTurn, " \t", cb).unwrap_err();
-        assert_eq!(rejected.error.status, crate::Status::InvalidArgument);
-        assert!(!released.load(std::sync::atomic::Ordering::SeqCst));
-        assert!(hooks.is_empty());
-    }
-
-    #[test]
-    fn blank_name_is_invalid_argument() {
-        let hooks = Hooks::new();
-        let err = hooks.on_post_turn("  \t", |_| {}).unwrap_err();
-        assert_eq!(err.status, crate::Status::InvalidArgument);
-        assert!(hooks.is_empty());
-    }
-}
+mod tests;

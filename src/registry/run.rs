@@ -123,7 +123,6 @@ impl<'a, T: PointContext> Ctx<'a, T> {
     }
 }
 
-
 /// Read a decide reply `{"allow":bool,"message":str,"modified_args":obj?}`.
 /// `null` is no opinion; `allow` defaults to true and `message` to "".
 fn decision_from_json(v: Value, with_args: bool) -> Outcome {
@@ -140,7 +139,9 @@ fn decision_from_json(v: Value, with_args: bool) -> Outcome {
     let allow = match map.get("allow") {
         None | Some(Value::Null) => true,
         Some(Value::Bool(b)) => *b,
-        Some(other) => return Outcome::Failed(format!("invalid reply: allow must be a boolean, got {}", type_name(other))),
+        Some(other) => {
+            return Outcome::Failed(format!("invalid reply: allow must be a boolean, got {}", type_name(other)))
+        }
     };
     let message = match map.get_mut("message") {
         None | Some(Value::Null) => String::new(),
@@ -225,7 +226,9 @@ impl Hooks {
                 typed => match ctx.typed() {
                     Ok(t) => match catch_unwind(AssertUnwindSafe(|| t.call(typed))) {
                         Ok(o) => o,
-                        Err(payload) => Outcome::Failed(format!("panicked: {}", crate::callback::panic_message(&*payload))),
+                        Err(payload) => {
+                            Outcome::Failed(format!("panicked: {}", crate::callback::panic_message(&*payload)))
+                        }
                     },
                     Err(e) => Outcome::Failed(e),
                 },

@@ -295,9 +295,7 @@ impl CancelToken {
 
 impl fmt::Debug for CancelToken {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("CancelToken")
-            .field("cancelled", &self.is_cancelled())
-            .finish()
+        f.debug_struct("CancelToken").field("cancelled", &self.is_cancelled()).finish()
     }
 }
 
@@ -308,10 +306,7 @@ impl fmt::Debug for CancelToken {
 /// (missing `cwd`, missing `/bin/sh`, out of descriptors) are `Err`; a
 /// command that runs always yields `Ok`, whatever it does. Every direct child
 /// is reaped before this returns. Never panics.
-pub fn run_command(
-    spec: &CommandSpec<'_>,
-    cancel: Option<&CancelToken>,
-) -> io::Result<CommandOutput> {
+pub fn run_command(spec: &CommandSpec<'_>, cancel: Option<&CancelToken>) -> io::Result<CommandOutput> {
     run::run(spec, cancel, backend(), Spawner::DEFAULT, true)
 }
 
@@ -343,10 +338,7 @@ pub fn run_command_with_std_spawn(
 /// that fallback.
 #[cfg(target_os = "linux")]
 #[doc(hidden)]
-pub fn run_command_without_pidfd(
-    spec: &CommandSpec<'_>,
-    cancel: Option<&CancelToken>,
-) -> io::Result<CommandOutput> {
+pub fn run_command_without_pidfd(spec: &CommandSpec<'_>, cancel: Option<&CancelToken>) -> io::Result<CommandOutput> {
     run::run(spec, cancel, Backend::Linux, Spawner::DEFAULT, false)
 }
 

@@ -149,11 +149,7 @@ impl Capture {
         if let Some(fd) = &fd {
             rustix::io::ioctl_fionbio(fd, true)?;
         }
-        Ok(Capture {
-            fd,
-            data: Vec::new(),
-            truncated: false,
-        })
+        Ok(Capture { fd, data: Vec::new(), truncated: false })
     }
 
     fn open(&self) -> bool {
@@ -257,11 +253,7 @@ enum Ending {
 }
 
 fn cancelled_before_start(start: Instant) -> CommandOutput {
-    CommandOutput {
-        cancelled: true,
-        duration: start.elapsed(),
-        ..CommandOutput::default()
-    }
+    CommandOutput { cancelled: true, duration: start.elapsed(), ..CommandOutput::default() }
 }
 
 /// A poll timeout from now until `until` (`None`: wait indefinitely).
@@ -343,7 +335,8 @@ fn start_with_posix_spawn(spec: &CommandSpec<'_>, backend: Backend, stdin: Owned
     use std::ffi::CString;
     use std::os::unix::ffi::OsStrExt;
 
-    let nul = |what: &str| io::Error::new(io::ErrorKind::InvalidInput, format!("the hook's {what} contains a NUL byte"));
+    let nul =
+        |what: &str| io::Error::new(io::ErrorKind::InvalidInput, format!("the hook's {what} contains a NUL byte"));
     let command = CString::new(spec.command).map_err(|_| nul("command"))?;
     let cwd = CString::new(spec.cwd.as_os_str().as_bytes()).map_err(|_| nul("working directory"))?;
     let (stdout, stdout_child) = cloexec_pipe(backend)?;
@@ -351,7 +344,13 @@ fn start_with_posix_spawn(spec: &CommandSpec<'_>, backend: Backend, stdin: Owned
     let stdio = [above_stdio(stdin)?, above_stdio(stdout_child)?, above_stdio(stderr_child)?];
     let sh = c"/bin/sh";
     let pid = serialised(backend, || {
-        super::sys::posix_spawn_shell(sh, &[sh, c"-c", &command], &cwd, spec.env, [stdio[0].as_fd(), stdio[1].as_fd(), stdio[2].as_fd()])
+        super::sys::posix_spawn_shell(
+            sh,
+            &[sh, c"-c", &command],
+            &cwd,
+            spec.env,
+            [stdio[0].as_fd(), stdio[1].as_fd(), stdio[2].as_fd()],
+        )
     })?;
     // `stdio` (the child's ends) is closed here; `keepalive` keeps stdin's
     // pipe readable for our writes.
@@ -421,23 +420,15 @@ pub(super) fn run(
     let (theirs, ours) = cloexec_pipe(backend)?;
     let keepalive = rustix::io::fcntl_dupfd_cloexec(&theirs, 0)?;
     rustix::io::ioctl_fionbio(&ours, true)?;
-    let started = start_shell(spec, backend, spawner, theirs).map_err(|e| {
-        io::Error::new(
-            e.kind(),
-            format!("cannot run /bin/sh in {}: {e}", spec.cwd.display()),
-        )
-    })?;
+    let started = start_shell(spec, backend, spawner, theirs)
+        .map_err(|e| io::Error::new(e.kind(), format!("cannot run /bin/sh in {}: {e}", spec.cwd.display())))?;
     let pgid = started.pid;
     let mut shell = ShellGuard { pid: started.pid, reaped: false };
     let (stdout_fd, stderr_fd) = (Some(started.stdout), Some(started.stderr));
 
     let mut stdout = Capture::new(stdout_fd)?;
     let mut stderr = Capture::new(stderr_fd)?;
-    let mut feeder = Feeder {
-        fd: Some(ours),
-        keepalive: Some(keepalive),
-        payload: spec.stdin,
-    };
+    let mut feeder = Feeder { fd: Some(ours), keepalive: Some(keepalive), payload: spec.stdin };
     feeder.pump();
 
     let mut watch = ExitWatch::new(backend, pgid, use_pidfd, Instant::now());

@@ -207,8 +207,7 @@ mod pidfd {
     const PIDFD_INFO_EXIT: u64 = 1 << 3;
     /// `_IOWR(PIDFS_IOCTL_MAGIC = 0xFF, 11, struct pidfd_info)` with the
     /// 64-byte version-0 struct.
-    const PIDFD_GET_INFO: u64 =
-        (3 << 30) | ((std::mem::size_of::<PidfdInfo>() as u64) << 16) | (0xFF << 8) | 11;
+    const PIDFD_GET_INFO: u64 = (3 << 30) | ((std::mem::size_of::<PidfdInfo>() as u64) << 16) | (0xFF << 8) | 11;
 
     /// The raw wait status of an exited process from its pidfd (Linux 6.15+,
     /// `PIDFD_GET_INFO` with `PIDFD_INFO_EXIT`). This works after somebody

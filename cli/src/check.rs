@@ -1,0 +1,324 @@
+//! `hookline check`: validate configs of both dialects (the library's own
+//! validation, so an error names the entry) and warn on likely mistakes.
+//!
+//! Warnings (a config with warnings still passes, unless `--strict`):
+//!
+//! - a tool event's matcher that can never match a known tool name (Claude
+//!   Code's and VT Code's tools; matchers mentioning `mcp__` are not
+//!   judged, MCP tool names are open-ended);
+//! - Claude permission-rule syntax (`Bash(git *)`) in `matcher`, where only
+//!   the tool name is tested (it belongs in the hook's `if`);
+//! - unknown event keys (with a suggestion when the key is a known event
+//!   spelled differently);
+//! - an `if` condition on an event without a tool call (the hook never runs);
+//! - commands whose program or script is a file that does not exist or is
+//!   not executable, or a bare program name not found on `PATH`.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use hookline::config::{HookGroup, HooksConfig};
+use hookline::dialect::matcher::Matcher;
+use hookline::dialect::{self, Dialect};
+use hookline::HookEvent;
+
+use crate::common::{self, CliResult, Out, EXIT_ERROR, EXIT_OK};
+
+#[derive(Args)]
+pub struct CheckArgs {
+    /// Config files (.json of either dialect, or a vtcode.toml).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// The workspace relative command paths are resolved against (default:
+    /// the project a file belongs to: the parent of its `.claude` or
+    /// `.vtcode` directory, else the file's directory).
+    #[arg(long, short, value_name = "DIR")]
+    pub workspace: Option<PathBuf>,
+    /// Treat warnings as errors (exit 1).
+    #[arg(long)]
+    pub strict: bool,
+}
+
+const SHELL_WORDS: &[&str] = &[
+    "echo", "printf", "exit", "true", "false", "cat", "test", "[", ":", ".", "source", "cd", "export", "exec", "eval",
+    "if", "for", "while", "case", "until", "set", "read", "command", "time", "!", "{", "(", "then", "do", "return",
+    "trap", "wait", "ulimit", "umask", "unset", "shift", "local", "type",
+];
+
+const INTERPRETERS: &[&str] =
+    &["sh", "bash", "zsh", "dash", "ksh", "python", "python3", "node", "ruby", "perl", "deno", "bun", "php", "lua"];
+
+struct Finding {
+    error: bool,
+    text: String,
+}
+
+pub fn main(out: &Out, a: CheckArgs) -> CliResult {
+    let mut failed = false;
+    for file in &a.files {
+        let mut findings = Vec::new();
+        let mut commands = 0usize;
+        match common::load_file(file) {
+            Err(e) => findings.push(Finding { error: true, text: e }),
+            Ok(cfg) => {
+                commands = cfg.config.command_count();
+                let ws = a.workspace.clone().unwrap_or_else(|| common::project_dir_of(file));
+                for w in warnings(&cfg.config, &ws) {
+                    findings.push(Finding { error: a.strict, text: w });
+                }
+                if commands == 0 {
+                    findings.push(Finding { error: a.strict, text: "no hook commands are configured".into() });
+                }
+            }
+        }
+        let errors = findings.iter().filter(|f| f.error).count();
+        let warns = findings.len() - errors;
+        failed |= errors > 0;
+        for f in &findings {
+            if f.error {
+                out.line(&format!("{}: {}: {}", file.display(), out.red("error"), f.text));
+            } else if !out.quiet {
+                out.line(&format!("{}: {}: {}", file.display(), out.yellow("warning"), f.text));
+            }
+        }
+        if errors == 0 && !out.quiet {
+            out.line(&format!(
+                "{}: {} ({} command{}, {} warning{})",
+                file.display(),
+                out.green("ok"),
+                commands,
+                if commands == 1 { "" } else { "s" },
+                warns,
+                if warns == 1 { "" } else { "s" }
+            ));
+        }
+    }
+    Ok(if failed { EXIT_ERROR } else { EXIT_OK })
+}
+
+fn normalize(s: &str) -> String {
+    s.chars().filter(|c| *c != '_' && *c != '-').flat_map(char::to_lowercase).collect()
+}
+
+/// The path of a hook's group (`hooks.PreToolUse[0]`).
+fn group_path(group: &HookGroup) -> String {
+    let path = group.hooks.first().map_or("", |h| h.path.as_str());
+    path.rsplit_once(".hooks[").map_or(path, |(g, _)| g).to_owned()
+}
+
+/// The warnings of a valid config: the entries its dialect skipped, then
+/// likely mistakes in what it keeps.
+pub fn warnings(config: &HooksConfig, workspace: &Path) -> Vec<String> {
+    let mut w: Vec<String> = config.warnings().iter().map(|x| format!("{}: {}", x.path, x.message)).collect();
+    for named in config.named_events() {
+        let d = named.groups.first().map_or(config.dialect(), HookGroup::dialect);
+        let hint = match dialect::suggest_event_key(d, &named.name) {
+            Some(k) => format!("; did you mean `{k}`?"),
+            None => "; it runs only when a host fires it by name".to_owned(),
+        };
+        w.push(format!("hooks.{}: unknown event key `{}`{hint}", named.name, named.name));
+    }
+    let known = HookEvent::ALL.iter().map(|e| (Some(*e), config.groups(*e)));
+    let named = config.named_events().iter().map(|n| (None, n.groups.as_slice()));
+    for (event, groups) in known.chain(named) {
+        for group in groups {
+            let path = group_path(group);
+            let d = group.dialect();
+            if let (Some(e), Some(m)) = (event, group.matcher_raw.as_deref()) {
+                if e.is_tool_event() {
+                    w.extend(matcher_warnings(&path, d, &group.matcher, m));
+                }
+            }
+            for hook in &group.hooks {
+                if let (Some(rule), Some(e)) = (&hook.if_rule, event) {
+                    if !e.is_tool_event() {
+                        w.push(format!(
+                            "{}: `if` {:?} on {} never holds: `if` conditions test tool calls, so this hook never runs",
+                            hook.path,
+                            rule.raw(),
+                            e.name()
+                        ));
+                    }
+                }
+                if let Some(c) = hook.command_text() {
+                    if let Some(msg) = command_warning(c, workspace) {
+                        w.push(format!("{}: {msg}", hook.path));
+                    }
+                }
+            }
+        }
+    }
+    w
+}
+
+/// `Name(...)`: Claude permission-rule syntax.
+fn is_permission_rule(m: &str) -> Option<&str> {
+    let m = m.trim();
+    let open = m.find('(')?;
+    let name = &m[..open];
+    let ok = !name.is_empty()
+        && name.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && m.ends_with(')');
+    ok.then_some(name)
+}
+
+fn matcher_warnings(path: &str, dialect: &dyn Dialect, m: &Matcher, raw: &str) -> Vec<String> {
+    if let Some(tool) = is_permission_rule(raw) {
+        return vec![format!(
+            "{path}.matcher {raw:?} is Claude permission-rule syntax, but a matcher only tests the tool \
+             name; use \"matcher\": {tool:?} and put \"if\": {raw:?} on the hook"
+        )];
+    }
+    if m.is_all() || raw.contains("mcp__") {
+        return Vec::new();
+    }
+    let known = || dialect.tool_names().iter();
+    if known().any(|t| m.matches(t)) {
+        return Vec::new();
+    }
+    let mut hint = String::new();
+    let subjects: Vec<String> = match m {
+        Matcher::Names(n) => n.clone(),
+        _ => vec![raw.trim().to_owned()],
+    };
+    for s in subjects {
+        if let Some(t) = known().find(|t| normalize(t) == normalize(&s)) {
+            hint = format!(" (matching is case-sensitive: did you mean {t:?}?)");
+            break;
+        }
+    }
+    vec![format!("{path}.matcher {raw:?} can never match a known tool name ({} rule){hint}", dialect.title())]
+}
+
+/// Split a command into its first words (quotes removed), stopping at shell
+/// operators. `None` when the command is too dynamic to judge.
+fn first_words(cmd: &str) -> Option<Vec<String>> {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let mut in_word = false;
+    let mut chars = cmd.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                in_word = true;
+                for d in chars.by_ref() {
+                    if d == '\'' {
+                        break;
+                    }
+                    cur.push(d);
+                }
+            }
+            '"' => {
+                in_word = true;
+                while let Some(d) = chars.next() {
+                    match d {
+                        '"' => break,
+                        '\\' => {
+                            if let Some(e) = chars.next() {
+                                cur.push(e);
+                            }
+                        }
+                        '`' => return None,
+                        _ => cur.push(d),
+                    }
+                }
+            }
+            '`' => return None,
+            ';' | '|' | '&' | '<' | '>' | '\n' => break,
+            c if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut cur));
+                    in_word = false;
+                    if words.len() >= 8 {
+                        return Some(words);
+                    }
+                }
+            }
+            c => {
+                in_word = true;
+                cur.push(c);
+            }
+        }
+    }
+    if in_word {
+        words.push(cur);
+    }
+    Some(words)
+}
+
+/// Expand the variables a hook command may use for its paths.
+fn expand(word: &str, workspace: &Path) -> Option<String> {
+    let ws = workspace.display().to_string();
+    let home = std::env::var("HOME").unwrap_or_default();
+    let mut s = word.to_owned();
+    for var in ["CLAUDE_PROJECT_DIR", "HOOKLINE_PROJECT_DIR", "VT_PROJECT_DIR"] {
+        s = s.replace(&format!("${{{var}}}"), &ws).replace(&format!("${var}"), &ws);
+    }
+    if !home.is_empty() {
+        s = s.replace("${HOME}", &home).replace("$HOME", &home);
+        if s == "~" || s.starts_with("~/") {
+            s = format!("{home}{}", &s[1..]);
+        }
+    }
+    (!s.contains('$') && !s.contains('*') && !s.contains('?')).then_some(s)
+}
+
+fn on_path(name: &str) -> bool {
+    std::env::var_os("PATH").is_some_and(|p| {
+        std::env::split_paths(&p).any(|d| {
+            let f = d.join(name);
+            f.metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+    })
+}
+
+fn command_warning(cmd: &str, workspace: &Path) -> Option<String> {
+    let words = first_words(cmd)?;
+    let mut it = words.iter().skip_while(|w| {
+        w.find('=').is_some_and(|i| i > 0 && w[..i].chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+    });
+    let mut prog = it.next()?.as_str();
+    if prog == "exec" || prog == "env" {
+        prog = it.next()?.as_str();
+    }
+    if SHELL_WORDS.contains(&prog) {
+        return None;
+    }
+    let resolve = |w: &str| -> Option<PathBuf> {
+        let e = expand(w, workspace)?;
+        let p = PathBuf::from(&e);
+        Some(if p.is_absolute() { p } else { workspace.join(p.strip_prefix("./").unwrap_or(&p)) })
+    };
+    let base = prog.rsplit('/').next().unwrap_or(prog);
+    if INTERPRETERS.contains(&base) {
+        // The script the interpreter runs (the first non-option word).
+        let script = it.find(|w| !w.starts_with('-'))?;
+        if !script.contains('/') && !script.contains('.') {
+            return None;
+        }
+        let p = resolve(script)?;
+        return match p.metadata() {
+            Ok(m) if m.is_file() => None,
+            Ok(_) => Some(format!("command `{cmd}`: {} is not a file", p.display())),
+            Err(_) => Some(format!("command `{cmd}`: script {} does not exist", p.display())),
+        };
+    }
+    if prog.contains('/') || prog.starts_with('~') || prog.starts_with('$') {
+        let p = resolve(prog)?;
+        return match p.metadata() {
+            Err(_) => Some(format!("command `{cmd}`: {} does not exist", p.display())),
+            Ok(m) if !m.is_file() => Some(format!("command `{cmd}`: {} is not a file", p.display())),
+            Ok(m) if m.permissions().mode() & 0o111 == 0 => Some(format!(
+                "command `{cmd}`: {} is not executable (chmod +x it, or run it with its interpreter)",
+                p.display()
+            )),
+            Ok(_) => None,
+        };
+    }
+    if !on_path(prog) {
+        return Some(format!("command `{cmd}`: `{prog}` is not found on PATH"));
+    }
+    None
+}

@@ -1,0 +1,298 @@
+//! What every subcommand shares: output (colour, `--quiet`), event names,
+//! inputs, loading and merging configs, building an engine, and reading an
+//! outcome's verdict.
+
+use std::io::{IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+
+use hookline::config::HooksConfig;
+use hookline::engine::HookSourceOption;
+use hookline::{EngineOptions, HookEvent, HooksSource, LifecycleHookEngine, SessionStartTrigger};
+use serde_json::{Map, Value};
+
+/// Exit status: proceed / success.
+pub const EXIT_OK: u8 = 0;
+/// Exit status: an error (bad config, bad input, a failed check or case).
+pub const EXIT_ERROR: u8 = 1;
+/// Exit status: the run was denied or blocked.
+pub const EXIT_BLOCKED: u8 = 2;
+
+/// Session id of engines the command builds when neither `--session-id`
+/// nor the input's `session_id` gives one.
+pub const DEFAULT_SESSION_ID: &str = "hookline-cli";
+
+/// A subcommand's result: an exit status, or an error message (exit 1).
+pub type CliResult = Result<u8, String>;
+
+/// Output helpers: colour only on a terminal and without `NO_COLOR`.
+pub struct Out {
+    pub quiet: bool,
+    color_out: bool,
+    color_err: bool,
+}
+
+fn env_set(name: &str) -> bool {
+    std::env::var_os(name).is_some_and(|v| !v.is_empty())
+}
+
+/// Colour when the stream is a terminal (or `CLICOLOR_FORCE` is set), never
+/// when `NO_COLOR` is set (<https://no-color.org>).
+fn color_for(is_terminal: bool) -> bool {
+    !env_set("NO_COLOR") && (is_terminal || env_set("CLICOLOR_FORCE"))
+}
+
+impl Out {
+    pub fn new(quiet: bool) -> Out {
+        Out {
+            quiet,
+            color_out: color_for(std::io::stdout().is_terminal()),
+            color_err: color_for(std::io::stderr().is_terminal()),
+        }
+    }
+
+    /// Paint `s` with an SGR code when stdout gets colour.
+    pub fn paint(&self, code: &str, s: &str) -> String {
+        if self.color_out {
+            format!("\x1b[{code}m{s}\x1b[0m")
+        } else {
+            s.to_owned()
+        }
+    }
+    pub fn green(&self, s: &str) -> String {
+        self.paint("32", s)
+    }
+    pub fn red(&self, s: &str) -> String {
+        self.paint("31", s)
+    }
+    pub fn yellow(&self, s: &str) -> String {
+        self.paint("33", s)
+    }
+    pub fn dim(&self, s: &str) -> String {
+        self.paint("2", s)
+    }
+    pub fn bold(&self, s: &str) -> String {
+        self.paint("1", s)
+    }
+
+    /// Print a line on stdout (always; callers decide about `--quiet`).
+    pub fn line(&self, s: &str) {
+        let mut o = std::io::stdout().lock();
+        let _ = writeln!(o, "{s}");
+    }
+
+    /// `hookline: error: msg` on stderr (never silenced).
+    pub fn error(&self, msg: &str) {
+        let label = if self.color_err { "\x1b[31merror\x1b[0m" } else { "error" };
+        eprintln!("hookline: {label}: {msg}");
+    }
+}
+
+/// An event given on the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EventName {
+    /// One of the twelve known events.
+    Known(HookEvent),
+    /// Any other name (a named event: its config key).
+    Named(String),
+}
+
+impl EventName {
+    /// A known event by PascalCase name (`PreToolUse`) or snake_case key
+    /// (`pre_tool_use`, and the VT Code aliases `task_completion` /
+    /// `task_completed` of `stop`); any other non-blank name is a named event.
+    pub fn parse(s: &str) -> Result<EventName, String> {
+        let s = s.trim();
+        if s.is_empty() {
+            return Err("the event name is empty".into());
+        }
+        if let Some(e) = HookEvent::from_name(s).or_else(|| HookEvent::from_key(s)) {
+            return Ok(EventName::Known(e));
+        }
+        if s == "task_completion" || s == "task_completed" {
+            return Ok(EventName::Known(HookEvent::Stop));
+        }
+        Ok(EventName::Named(s.to_owned()))
+    }
+
+    /// The known event, if it is one.
+    pub fn known(&self) -> Option<HookEvent> {
+        match self {
+            EventName::Known(e) => Some(*e),
+            EventName::Named(_) => None,
+        }
+    }
+
+    /// The name to show: PascalCase for a known event, else as given.
+    pub fn display(&self) -> &str {
+        match self {
+            EventName::Known(e) => e.name(),
+            EventName::Named(n) => n,
+        }
+    }
+}
+
+/// Fire an event: a known one with its rules, any other name as a named
+/// event (its config key's hooks, observer rules; the matcher is tested
+/// against the input's `matcher_value`). Returns the outcome JSON text.
+pub fn fire(engine: &LifecycleHookEngine, event: &EventName, input: &Value) -> Result<String, String> {
+    match event {
+        EventName::Known(e) => engine.run_blocking_json(*e, input),
+        EventName::Named(n) => engine.run_named_blocking_json(n, input),
+    }
+    .map_err(|e| e.message)
+}
+
+/// Read an event input: a file, `-` for stdin, or `{}` when not given. It
+/// must be a JSON object.
+pub fn read_input(input: Option<&Path>) -> Result<Value, String> {
+    let Some(p) = input else {
+        return Ok(Value::Object(Map::new()));
+    };
+    let text = if p == Path::new("-") {
+        let mut s = String::new();
+        std::io::stdin().read_to_string(&mut s).map_err(|e| format!("cannot read the input from stdin: {e}"))?;
+        s
+    } else {
+        std::fs::read_to_string(p).map_err(|e| format!("cannot read the input {}: {e}", p.display()))?
+    };
+    let what = if p == Path::new("-") { "stdin".to_owned() } else { p.display().to_string() };
+    if text.trim().is_empty() {
+        return Ok(Value::Object(Map::new()));
+    }
+    let v: Value = serde_json::from_str(&text).map_err(|e| format!("the input ({what}) is not valid JSON: {e}"))?;
+    if !v.is_object() {
+        return Err(format!("the input ({what}) must be a JSON object"));
+    }
+    Ok(v)
+}
+
+/// One config file, validated by the library.
+pub struct ConfigFile {
+    pub path: PathBuf,
+    pub config: HooksConfig,
+}
+
+/// Read and validate one config file (its dialect recognised by its path,
+/// else by its shape); the error names the file and the library's message
+/// names the entry.
+pub fn load_file(path: &Path) -> Result<ConfigFile, String> {
+    let config = HooksConfig::from_file(path).map_err(|e| format!("{}: {}", path.display(), e.message))?;
+    Ok(ConfigFile { path: path.to_owned(), config })
+}
+
+/// Several configs loaded (and validated) as one engine source.
+pub struct Configs {
+    pub source: HooksSource,
+}
+
+/// Load the `--config` files. One file is handed to the engine as it is;
+/// several become the engine's sources, in order (each event's groups of
+/// the first file, then the second's, ...), each file read in its own
+/// dialect, as a host loading several settings files does.
+pub fn load_configs(paths: &[PathBuf]) -> Result<Configs, String> {
+    let files = paths.iter().map(|p| load_file(p)).collect::<Result<Vec<_>, _>>()?;
+    let source = match files.len() {
+        0 => HooksSource::None,
+        1 => HooksSource::File(files[0].path.clone()),
+        _ => HooksSource::Sources(
+            files.iter().map(|f| HookSourceOption::new(HooksSource::File(f.path.clone()))).collect(),
+        ),
+    };
+    Ok(Configs { source })
+}
+
+/// Options shared by the subcommands that build an engine.
+pub struct EngineSetup<'a> {
+    pub workspace: Option<&'a Path>,
+    pub source: HooksSource,
+    pub gated: bool,
+    pub trust_store: Option<&'a Path>,
+    pub session_id: Option<&'a str>,
+    /// The event input: its `session_id`, `transcript_path` and (for
+    /// SessionStart) `source` configure the engine the way the host that
+    /// sent it was configured.
+    pub input: Option<&'a Value>,
+}
+
+/// The workspace: the given directory or the current one.
+pub fn workspace_or_cwd(ws: Option<&Path>) -> Result<PathBuf, String> {
+    match ws {
+        Some(p) => Ok(p.to_owned()),
+        None => std::env::current_dir().map_err(|e| format!("cannot determine the current directory: {e}")),
+    }
+}
+
+pub fn build_engine(s: EngineSetup<'_>) -> Result<LifecycleHookEngine, String> {
+    let workspace = workspace_or_cwd(s.workspace)?;
+    let input_str = |k: &str| s.input.and_then(|i| i.get(k)).and_then(Value::as_str);
+    let session_id = s.session_id.or_else(|| input_str("session_id")).unwrap_or(DEFAULT_SESSION_ID);
+    let mut o = EngineOptions::new(workspace, session_id);
+    o.workspace_gated = s.gated;
+    o.hooks = s.source;
+    o.trust_store = s.trust_store.map(Path::to_owned);
+    o.transcript_path = input_str("transcript_path").map(str::to_owned);
+    if let Some(t) = input_str("source").and_then(SessionStartTrigger::parse) {
+        o.trigger = t;
+    }
+    LifecycleHookEngine::with_options(&o).map_err(|e| e.message)
+}
+
+/// What an outcome means for the caller: blocked or not, the decision, the
+/// reason.
+pub struct Verdict {
+    /// Denied or blocked: PreToolUse `deny`, PermissionRequest `deny`, a
+    /// blocked prompt, any `block_reason`, or `continue: false`.
+    pub blocked: bool,
+    /// Blocked only because a hook returned `continue: false` (no deny or
+    /// block decision).
+    pub stopped_only: bool,
+    /// PreToolUse `decision`, PermissionRequest `decision.behavior`
+    /// (`none` when no hook decided), else `block` / `proceed`.
+    pub decision: String,
+    pub reason: Option<String>,
+}
+
+pub fn verdict(outcome: &Value) -> Verdict {
+    let s = |k: &str| outcome.get(k).and_then(Value::as_str).map(str::to_owned);
+    let decision_field = outcome.get("decision");
+    let pre_tool = decision_field.and_then(Value::as_str).map(str::to_owned);
+    let permission = decision_field.and_then(Value::as_object);
+    let denied = pre_tool.as_deref() == Some("deny")
+        || permission.and_then(|d| d.get("behavior")).and_then(Value::as_str) == Some("deny");
+    let stopped = outcome.get("continue").and_then(Value::as_bool) == Some(false);
+    let decided =
+        denied || outcome.get("allow_prompt").and_then(Value::as_bool) == Some(false) || s("block_reason").is_some();
+    let blocked = decided || stopped;
+    let decision = if let Some(d) = pre_tool {
+        d
+    } else if let Some(Value::Null) = decision_field {
+        "none".to_owned()
+    } else if let Some(p) = permission {
+        p.get("behavior").and_then(Value::as_str).unwrap_or("none").to_owned()
+    } else if blocked {
+        "block".to_owned()
+    } else {
+        "proceed".to_owned()
+    };
+    let reason = s("reason")
+        .or_else(|| s("block_reason"))
+        .or_else(|| permission.and_then(|p| p.get("message")).and_then(Value::as_str).map(str::to_owned))
+        .or_else(|| s("stop_reason"));
+    Verdict { blocked, stopped_only: stopped && !decided, decision, reason }
+}
+
+/// The outcome's `additional_context` strings.
+pub fn contexts(outcome: &Value) -> Vec<String> {
+    outcome
+        .get("additional_context")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+        .unwrap_or_default()
+}
+
+/// The workspace a config file belongs to, for resolving relative paths
+/// (the directory above its place among the dialects' workspace files,
+/// e.g. `/p` for `/p/.claude/settings.json`, else the file's directory).
+pub fn project_dir_of(config: &Path) -> PathBuf {
+    hookline::dialect::project_dir_of(config)
+}

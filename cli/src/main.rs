@@ -1,0 +1,124 @@
+//! `hookline`: run, check, explain and test hook configurations, and manage
+//! workspace trust, with the same engine hosts link (see `docs/cli.md`).
+//!
+//! Exit statuses: 0 proceed / success, 2 denied or blocked (`run`), 1 error
+//! (bad config, bad input, failed check or test case).
+
+mod cases;
+mod check;
+mod common;
+mod explain;
+mod run;
+mod trust;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::common::{Out, EXIT_ERROR};
+
+#[derive(Parser)]
+#[command(
+    name = "hookline",
+    version,
+    about = "Run, check, explain and test lifecycle-hook configs (Claude Code and VT Code dialects)",
+    long_about = "Run, check, explain and test lifecycle-hook configurations of the Claude Code \
+settings dialect and the VT Code dialect with the hookline engine, and manage workspace trust.\n\n\
+Exit status: 0 proceed or success, 2 denied or blocked (run), 1 error.",
+    after_help = "Examples:\n  hookline check .claude/settings.json\n  \
+echo '{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"rm -rf /\"}}' |\n    \
+hookline run PreToolUse --config .claude/settings.json --input -\n  \
+hookline test hooks-cases.json"
+)]
+struct Cli {
+    /// Print less: only errors, failures and what a caller needs.
+    #[arg(long, short, global = true)]
+    quiet: bool,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// A readable summary (the default on a terminal).
+    Text,
+    /// The outcome JSON (the default when stdout is not a terminal).
+    Json,
+    /// Claude Code hook output: JSON on stdout for Claude Code to read, exit 2
+    /// with the reason on stderr when denied or blocked.
+    Claude,
+}
+
+#[derive(Args, Clone, Debug)]
+pub struct ConfigArgs {
+    /// A hooks config (.json of either dialect, or a vtcode.toml); repeat to
+    /// merge several configs of one dialect (groups appended in order).
+    #[arg(long = "config", short = 'c', value_name = "FILE")]
+    pub configs: Vec<PathBuf>,
+    /// The workspace hooks run in (default: the current directory).
+    #[arg(long, short = 'w', value_name = "DIR")]
+    pub workspace: Option<PathBuf>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Fire one event through the configs and print the outcome.
+    #[command(after_help = "Examples:\n  \
+hookline run PreToolUse --config .claude/settings.json --input payload.json\n  \
+echo '{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"}}' |\n    \
+hookline run pre_tool_use -c hooks.json --input - --format json\n\n\
+As a Claude Code command hook (several hooks behind one entry, hookline's rules):\n  \
+\"command\": \"hookline run PreToolUse -c .claude/team-hooks.json --input - --format claude\"\n\n\
+Exit status: 0 proceed, 2 denied or blocked (reason on stderr), 1 error.")]
+    Run(run::RunArgs),
+    /// Validate configs of both dialects and warn on likely mistakes.
+    #[command(after_help = "Examples:\n  hookline check .claude/settings.json vtcode.toml\n  \
+hookline check --workspace . .claude/settings.json\n\n\
+Exit status: 0 valid (warnings allowed, unless --strict), 1 an error.")]
+    Check(check::CheckArgs),
+    /// Show for every configured hook of an event whether it would run and
+    /// why, without running anything.
+    #[command(after_help = "Examples:\n  \
+hookline explain PreToolUse --config .claude/settings.json --input payload.json\n  \
+echo '{\"tool_name\":\"Edit\"}' | hookline explain PreToolUse -c hooks.json --input -")]
+    Explain(explain::ExplainArgs),
+    /// Run cases files (events, inputs, expectations) through the configs.
+    #[command(after_help = "Example:\n  hookline test examples/demo/cases.json\n\n\
+Prints one line per case and `N passed, M failed`; exit status 1 on any failure.\n\
+The cases file format is described in docs/cli.md.")]
+    Test(cases::TestArgs),
+    /// Print the command digest and previews of the configs (what approval covers).
+    #[command(after_help = "Examples:\n  hookline digest --config .claude/settings.json\n  \
+hookline digest --workspace ~/src/project --format json")]
+    Digest(trust::DigestArgs),
+    /// List, approve and revoke persisted workspace approvals.
+    #[command(
+        subcommand,
+        after_help = "The trust store is the library's: --store FILE, else $HOOKLINE_TRUST_STORE, else\n\
+$XDG_CONFIG_HOME/hookline/trust.json, else ~/.config/hookline/trust.json.\n\n\
+Examples:\n  hookline trust approve --config .claude/settings.json\n  hookline trust list\n  \
+hookline trust revoke"
+    )]
+    Trust(trust::TrustCommand),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let out = Out::new(cli.quiet);
+    let result = match cli.command {
+        Command::Run(a) => run::main(&out, a),
+        Command::Check(a) => check::main(&out, a),
+        Command::Explain(a) => explain::main(&out, a),
+        Command::Test(a) => cases::main(&out, a),
+        Command::Digest(a) => trust::digest_main(&out, a),
+        Command::Trust(c) => trust::main(&out, c),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(msg) => {
+            out.error(&msg);
+            ExitCode::from(EXIT_ERROR)
+        }
+    }
+}

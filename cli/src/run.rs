@@ -1,0 +1,273 @@
+//! `hookline run`: fire one event through the configs and print the outcome.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use clap::Args;
+use hookline::HookEvent;
+use serde_json::{json, Map, Value};
+
+use crate::common::{self, CliResult, EngineSetup, EventName, Out, Verdict, EXIT_BLOCKED, EXIT_OK};
+use crate::explain::{self, PlannedHook};
+use crate::{ConfigArgs, Format};
+use hookline::engine::Verdict as Planned;
+
+#[derive(Args)]
+pub struct RunArgs {
+    /// The event: PascalCase (`PreToolUse`) or snake_case (`pre_tool_use`);
+    /// any other name fires that config key as a named event (`PostCompact`).
+    pub event: String,
+    #[command(flatten)]
+    pub configs: ConfigArgs,
+    /// The event input (JSON object): a file, or `-` for stdin (a Claude Code
+    /// hook payload works as it is). Default: `{}`.
+    #[arg(long, short, value_name = "FILE|-")]
+    pub input: Option<PathBuf>,
+    /// Output: `text` on a terminal, `json` otherwise, unless given.
+    #[arg(long, short, value_enum)]
+    pub format: Option<Format>,
+    /// Gate the configs behind workspace approval, as a host does for a
+    /// repository's own hooks (default: ungated, they are your choice).
+    #[arg(long)]
+    pub gated: bool,
+    /// The trust store consulted with --gated (default: the library's).
+    #[arg(long, value_name = "FILE")]
+    pub store: Option<PathBuf>,
+    /// The session id hooks see (default: the input's `session_id`, else
+    /// `hookline-cli`).
+    #[arg(long, value_name = "ID")]
+    pub session_id: Option<String>,
+}
+
+pub fn main(out: &Out, a: RunArgs) -> CliResult {
+    let event_name = EventName::parse(&a.event)?;
+    let input = common::read_input(a.input.as_deref())?;
+    let configs = common::load_configs(&a.configs.configs)?;
+    let engine = common::build_engine(EngineSetup {
+        workspace: a.configs.workspace.as_deref(),
+        source: configs.source.clone(),
+        gated: a.gated,
+        trust_store: a.store.as_deref(),
+        session_id: a.session_id.as_deref(),
+        input: Some(&input),
+    })?;
+    let text = common::fire(&engine, &event_name, &input)?;
+    let outcome: Value = serde_json::from_str(&text).map_err(|e| format!("the engine returned invalid JSON: {e}"))?;
+    let v = common::verdict(&outcome);
+    let format = a.format.unwrap_or(if std::io::stdout().is_terminal() { Format::Text } else { Format::Json });
+    match format {
+        Format::Json => {
+            if !out.quiet {
+                out.line(&text);
+            }
+        }
+        Format::Text => {
+            if !out.quiet {
+                let planned = explain::plan(&engine, &event_name, &input)?;
+                print_summary(out, event_name.display(), &planned, &outcome, &v);
+            }
+        }
+        Format::Claude => {
+            let mut reply = claude_reply(&event_name, &outcome, &v);
+            if v.stopped_only {
+                // Claude Code's own way to stop: `continue: false` + `stopReason`, exit 0.
+                reply.insert("continue".into(), json!(false));
+                if let Some(r) = &v.reason {
+                    reply.insert("stopReason".into(), json!(r));
+                }
+                out.line(&Value::Object(reply).to_string());
+                return Ok(EXIT_OK);
+            }
+            if !reply.is_empty() && !v.blocked {
+                out.line(&Value::Object(reply).to_string());
+            }
+        }
+    }
+    if v.blocked {
+        // Claude Code (and any host of the hooks protocol) reads exit 2 plus
+        // stderr as the deny / block reason.
+        let reason = v.reason.clone().unwrap_or_else(|| format!("{} blocked by hookline", event_name.display()));
+        eprintln!("{reason}");
+        return Ok(EXIT_BLOCKED);
+    }
+    Ok(EXIT_OK)
+}
+
+/// Hook output in the Claude Code protocol for an outcome that did not block
+/// (a block is exit 2 + stderr): the decision, updated input, context and
+/// messages (joined into `systemMessage`).
+pub fn claude_reply(event_name: &EventName, outcome: &Value, v: &Verdict) -> Map<String, Value> {
+    let event = event_name.known();
+    let mut top = Map::new();
+    let mut specific = Map::new();
+    specific.insert("hookEventName".into(), json!(event_name.display()));
+    let ctx = common::contexts(outcome);
+    match event {
+        Some(HookEvent::PreToolUse) => {
+            if matches!(v.decision.as_str(), "allow" | "ask" | "deny") {
+                specific.insert("permissionDecision".into(), json!(v.decision));
+                if let Some(r) = &v.reason {
+                    specific.insert("permissionDecisionReason".into(), json!(r));
+                }
+            }
+            if let Some(u) = outcome.get("updated_input").filter(|u| !u.is_null()) {
+                specific.insert("updatedInput".into(), u.clone());
+            }
+        }
+        Some(HookEvent::PermissionRequest) => {
+            if let Some(Value::Object(d)) = outcome.get("decision") {
+                let mut dec = Map::new();
+                if let Some(b) = d.get("behavior") {
+                    dec.insert("behavior".into(), b.clone());
+                }
+                if let Some(u) = d.get("updated_input").filter(|u| !u.is_null()) {
+                    dec.insert("updatedInput".into(), u.clone());
+                }
+                if let Some(Value::Array(p)) = d.get("permission_updates") {
+                    if !p.is_empty() {
+                        dec.insert("updatedPermissions".into(), Value::Array(p.clone()));
+                    }
+                }
+                if let Some(m) = d.get("message").filter(|m| !m.is_null()) {
+                    dec.insert("message".into(), m.clone());
+                }
+                if d.get("interrupt").and_then(Value::as_bool) == Some(true) {
+                    dec.insert("interrupt".into(), json!(true));
+                }
+                specific.insert("decision".into(), Value::Object(dec));
+            }
+        }
+        _ => {}
+    }
+    if !ctx.is_empty()
+        && matches!(
+            event,
+            Some(
+                HookEvent::PreToolUse
+                    | HookEvent::SessionStart
+                    | HookEvent::UserPromptSubmit
+                    | HookEvent::PostToolUse
+                    | HookEvent::PostToolUseFailure
+            )
+        )
+    {
+        specific.insert("additionalContext".into(), json!(ctx.join("\n")));
+    }
+    if specific.len() > 1 {
+        top.insert("hookSpecificOutput".into(), Value::Object(specific));
+    }
+    let messages: Vec<String> = outcome
+        .get("messages")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(|m| m.get("text").and_then(Value::as_str)).map(str::to_owned).collect())
+        .unwrap_or_default();
+    if !messages.is_empty() {
+        top.insert("systemMessage".into(), json!(messages.join("\n")));
+    }
+    top
+}
+
+fn num(v: &Value, k: &str) -> Option<f64> {
+    v.get(k).and_then(Value::as_f64)
+}
+
+/// The text summary: every configured hook of the event (matched or not),
+/// then the decision, reason, context and messages.
+fn print_summary(out: &Out, event: &str, planned: &[PlannedHook], outcome: &Value, v: &Verdict) {
+    let reports: Vec<&Value> =
+        outcome.get("hooks").and_then(Value::as_array).map(|a| a.iter().collect()).unwrap_or_default();
+    let mut next = 0usize;
+    let head = if v.blocked { out.red(&v.decision.to_uppercase()) } else { out.green(&v.decision) };
+    out.line(&format!("{} {}", out.bold(event), head));
+    for h in planned {
+        let loc = out.dim(&format!("({}:{})", explain::display(&h.file), h.path));
+        if !h.matched() {
+            let (label, why) = match (h.verdict, &h.if_condition) {
+                (Planned::ConditionFalse, Some(c)) => ("no match ", format!("`if` {c} is false for this tool call")),
+                (Planned::Duplicate, _) => ("duplicate", "an identical hook already runs for this event".to_owned()),
+                _ => ("no match ", format!("{}; tested {}", h.rule, h.subject)),
+            };
+            out.line(&format!("  {} {}  {}", out.dim(label), h.command, loc));
+            out.line(&format!("             {}", out.dim(&why)));
+            continue;
+        }
+        if h.verdict == Planned::Background {
+            out.line(&format!("  {} {}  {}", out.dim("async    "), h.command, loc));
+            out.line(&format!("             {}", out.dim("started in the background; the run does not wait for it")));
+            continue;
+        }
+        // Reports are in configuration order; take the next one of this command.
+        let found = reports[next..]
+            .iter()
+            .position(|r| r.get("command").and_then(Value::as_str) == Some(h.command.as_str()))
+            .map(|i| next + i);
+        let Some(idx) = found else {
+            out.line(&format!("  {} {}  {}", out.dim("not run  "), h.command, loc));
+            out.line(&format!("             {}", out.dim("matched, but an earlier hook decided (or it was filtered)")));
+            continue;
+        };
+        next = idx + 1;
+        let r = reports[idx];
+        let mut facts = Vec::new();
+        let skipped = r.get("skipped").and_then(Value::as_str);
+        if let Some(s) = skipped {
+            facts.push(format!("skipped: {s}"));
+        } else {
+            match (r.get("exit_code").and_then(Value::as_i64), r.get("signal").and_then(Value::as_i64)) {
+                (Some(c), _) => facts.push(format!("exit {c}")),
+                (None, Some(s)) => facts.push(format!("signal {s}")),
+                (None, None) => {}
+            }
+            if r.get("timed_out").and_then(Value::as_bool) == Some(true) {
+                facts.push("timed out".into());
+            }
+            if let Some(ms) = num(r, "duration_ms") {
+                facts.push(format!("{ms:.1} ms"));
+            }
+        }
+        if let Some(f) = r.get("failure").and_then(Value::as_str) {
+            facts.push(format!("failure: {f}"));
+        }
+        for s in ["stdout_truncated", "stderr_truncated"] {
+            if r.get(s).and_then(Value::as_bool) == Some(true) {
+                facts.push(s.replace('_', " "));
+            }
+        }
+        let ok = skipped.is_none()
+            && r.get("exit_code").and_then(Value::as_i64) == Some(0)
+            && r.get("failure").is_none_or(Value::is_null);
+        let label = if ok { out.green("ran      ") } else { out.yellow("ran      ") };
+        out.line(&format!("  {label} {}  {}", h.command, loc));
+        out.line(&format!("             {}", facts.join(", ")));
+    }
+    if planned.is_empty() {
+        out.line(&format!("  {}", out.dim("no hooks configured for this event")));
+    }
+    out.line(&format!("decision: {}", v.decision));
+    if let Some(r) = &v.reason {
+        out.line(&format!("reason:   {r}"));
+    }
+    for c in common::contexts(outcome) {
+        out.line(&format!("context:  {c}"));
+    }
+    if let Some(u) = outcome.get("updated_input").filter(|u| !u.is_null()) {
+        out.line(&format!("updated input: {u}"));
+    }
+    if let Some(Value::Object(env)) = outcome.get("env") {
+        for (k, val) in env {
+            out.line(&format!("env:      {k}={}", val.as_str().unwrap_or_default()));
+        }
+    }
+    if let Some(msgs) = outcome.get("messages").and_then(Value::as_array) {
+        for m in msgs {
+            let level = m.get("level").and_then(Value::as_str).unwrap_or("info");
+            let text = m.get("text").and_then(Value::as_str).unwrap_or("");
+            let label = match level {
+                "error" => out.red(level),
+                "warning" => out.yellow(level),
+                _ => level.to_owned(),
+            };
+            out.line(&format!("{label}: {text}"));
+        }
+    }
+}

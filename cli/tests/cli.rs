@@ -1,0 +1,745 @@
+//! The `hookline` command, run as a built binary: every subcommand's exit
+//! statuses and output (text and JSON), cases files, check's errors and
+//! warnings, and the trust round trip against a temporary store.
+
+use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::{json, Value};
+
+const BIN: &str = env!("CARGO_BIN_EXE_hookline");
+
+/// A scratch directory: HOME and XDG_CONFIG_HOME point inside it, so no test
+/// reads or writes the user's trust store.
+struct Sandbox {
+    dir: tempfile::TempDir,
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", self.stdout))
+    }
+}
+
+impl Sandbox {
+    fn new() -> Sandbox {
+        let s = Sandbox { dir: tempfile::tempdir().unwrap() };
+        std::fs::create_dir_all(s.path().join("home")).unwrap();
+        std::fs::create_dir_all(s.path().join("ws")).unwrap();
+        s
+    }
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+    fn ws(&self) -> PathBuf {
+        self.path().join("ws")
+    }
+    fn write(&self, name: &str, text: &str) -> PathBuf {
+        let p = self.path().join(name);
+        if let Some(d) = p.parent() {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+    fn write_json(&self, name: &str, v: &Value) -> PathBuf {
+        self.write(name, &v.to_string())
+    }
+    fn cmd(&self, args: &[&str]) -> Command {
+        let mut c = Command::new(BIN);
+        c.args(args)
+            .current_dir(self.path())
+            .env("HOME", self.path().join("home"))
+            .env("XDG_CONFIG_HOME", self.path().join("home").join(".config"))
+            .env_remove("HOOKLINE_TRUST_STORE")
+            .env_remove("CLICOLOR_FORCE")
+            .env_remove("NO_COLOR");
+        c
+    }
+    fn run(&self, args: &[&str]) -> Run {
+        self.run_with(self.cmd(args), None)
+    }
+    fn run_stdin(&self, args: &[&str], stdin: &str) -> Run {
+        self.run_with(self.cmd(args), Some(stdin))
+    }
+    fn run_with(&self, mut c: Command, stdin: Option<&str>) -> Run {
+        c.stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = c.spawn().expect("spawn hookline");
+        if let Some(s) = stdin {
+            child.stdin.take().unwrap().write_all(s.as_bytes()).unwrap();
+        }
+        let out: Output = child.wait_with_output().unwrap();
+        Run {
+            code: out.status.code().expect("hookline exited by a signal"),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        }
+    }
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// A Claude-dialect config: Bash is denied when the payload mentions rm -rf,
+/// every tool gets a context line, and an Edit-only hook never matches Bash.
+fn claude_config(sb: &Sandbox) -> PathBuf {
+    sb.write_json(
+        "hooks.json",
+        &json!({"hooks": {"PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command",
+              "command": "grep -q 'rm -rf' && { echo 'no recursive deletes' >&2; exit 2; }; exit 0"}]},
+            {"matcher": "Edit", "hooks": [{"type": "command", "command": "echo edit-hook"}]},
+            {"hooks": [{"type": "command",
+              "command": "cat >/dev/null; echo '{\"hookSpecificOutput\":{\"additionalContext\":\"checked by policy\"}}'"}]}
+        ]}}),
+    )
+}
+
+const BASH_RM: &str = r#"{"tool_name":"Bash","tool_input":{"command":"rm -rf /tmp/x"}}"#;
+const BASH_LS: &str = r#"{"tool_name":"Bash","tool_input":{"command":"ls"}}"#;
+
+#[test]
+fn run_denied_exits_2_with_the_reason_on_stderr() {
+    let sb = Sandbox::new();
+    let cfg = claude_config(&sb);
+    let r = sb.run_stdin(&["run", "PreToolUse", "--config", s(&cfg), "--input", "-", "--format", "json"], BASH_RM);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(r.stderr.trim(), "no recursive deletes");
+    assert_eq!(r.json()["decision"], "deny");
+}
+
+#[test]
+fn run_proceed_exits_0_and_json_format_prints_the_outcome() {
+    let sb = Sandbox::new();
+    let cfg = claude_config(&sb);
+    let r = sb.run_stdin(&["run", "PreToolUse", "-c", s(&cfg), "--input", "-", "--format", "json"], BASH_LS);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let o = r.json();
+    assert_eq!(o["decision"], "continue");
+    assert_eq!(o["additional_context"], json!(["checked by policy"]));
+    assert!(o["hooks"].as_array().unwrap().iter().all(|h| h["exit_code"] == 0), "{o}");
+}
+
+#[test]
+fn run_without_format_prints_json_when_stdout_is_not_a_terminal() {
+    let sb = Sandbox::new();
+    let cfg = claude_config(&sb);
+    let r = sb.run_stdin(&["run", "PreToolUse", "-c", s(&cfg), "--input", "-"], BASH_LS);
+    assert_eq!(r.code, 0);
+    assert_eq!(r.json()["decision"], "continue");
+}
+
+#[test]
+fn run_text_summary_shows_every_hook_matched_or_not() {
+    let sb = Sandbox::new();
+    let cfg = claude_config(&sb);
+    let r = sb.run_stdin(&["run", "PreToolUse", "-c", s(&cfg), "--input", "-", "--format", "text"], BASH_RM);
+    assert_eq!(r.code, 2);
+    let t = &r.stdout;
+    assert!(t.contains("PreToolUse DENY"), "{t}");
+    assert!(t.contains("no match") && t.contains("echo edit-hook"), "the Edit hook is listed as unmatched: {t}");
+    assert!(t.contains("hooks.PreToolUse[1].hooks[0]"), "{t}");
+    assert!(t.contains("exit 2"), "{t}");
+    assert!(t.contains(" ms"), "durations are shown: {t}");
+    assert!(t.contains("decision: deny") && t.contains("reason:   no recursive deletes"), "{t}");
+    assert!(!t.contains('\x1b'), "no colour when stdout is not a terminal: {t:?}");
+
+    let r = sb.run_stdin(&["run", "PreToolUse", "-c", s(&cfg), "--input", "-", "--format", "text"], BASH_LS);
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.contains("context:  checked by policy"), "{}", r.stdout);
+}
+
+#[test]
+fn run_colour_follows_clicolor_force_and_no_color_wins() {
+    let sb = Sandbox::new();
+    let cfg = claude_config(&sb);
+    let args = ["run", "PreToolUse", "-c", s(&cfg), "--input", "-", "--format", "text"];
+    let mut c = sb.cmd(&args);
+    c.env("CLICOLOR_FORCE", "1");
+    let r = sb.run_with(c, Some(BASH_LS));
+    assert!(r.stdout.contains('\x1b'), "forced colour: {:?}", r.stdout);
+    let mut c = sb.cmd(&args);
+    c.env("CLICOLOR_FORCE", "1").env("NO_COLOR", "1");
+    let r = sb.run_with(c, Some(BASH_LS));
+    assert!(!r.stdout.contains('\x1b'), "NO_COLOR disables colour: {:?}", r.stdout);
+}
+
+#[test]
+fn run_quiet_prints_nothing_but_keeps_status_and_reason() {
+    let sb = Sandbox::new();
+    let cfg = claude_config(&sb);
+    let r = sb.run_stdin(&["--quiet", "run", "PreToolUse", "-c", s(&cfg), "--input", "-", "--format", "json"], BASH_RM);
+    assert_eq!(r.code, 2);
+    assert_eq!(r.stdout, "");
+    assert_eq!(r.stderr.trim(), "no recursive deletes");
+}
+
+#[test]
+fn run_claude_format_speaks_the_claude_code_hook_protocol() {
+    let sb = Sandbox::new();
+    let cfg = sb.write_json(
+        "allow.json",
+        &json!({"PreToolUse": [{"matcher": "Read", "hooks": [{"command":
+            "echo '{\"hookSpecificOutput\":{\"permissionDecision\":\"allow\",\"permissionDecisionReason\":\"reads are fine\"}}'"}]}]}),
+    );
+    let input =
+        r#"{"session_id":"abc","tool_name":"Read","tool_input":{"file_path":"x"},"hook_event_name":"PreToolUse"}"#;
+    let r = sb.run_stdin(&["run", "PreToolUse", "-c", s(&cfg), "--input", "-", "--format", "claude"], input);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let o = r.json();
+    assert_eq!(o["hookSpecificOutput"]["hookEventName"], "PreToolUse");
+    assert_eq!(o["hookSpecificOutput"]["permissionDecision"], "allow");
+    assert_eq!(o["hookSpecificOutput"]["permissionDecisionReason"], "reads are fine");
+
+    // A deny is exit 2 with the reason on stderr and nothing on stdout.
+    let cfg = claude_config(&sb);
+    let r = sb.run_stdin(&["run", "PreToolUse", "-c", s(&cfg), "--input", "-", "--format", "claude"], BASH_RM);
+    assert_eq!((r.code, r.stdout.as_str(), r.stderr.trim()), (2, "", "no recursive deletes"));
+}
+
+#[test]
+fn run_uses_the_payload_session_id() {
+    let sb = Sandbox::new();
+    let cfg = sb.write_json(
+        "sid.json",
+        &json!({"SessionStart": [{"hooks": [{"command": "cat >/dev/null; echo \"sid=$HOOKLINE_SESSION_ID\""}]}]}),
+    );
+    let r = sb.run_stdin(
+        &["run", "SessionStart", "-c", s(&cfg), "--input", "-", "--format", "json"],
+        r#"{"session_id":"from-payload"}"#,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.json()["additional_context"], json!(["sid=from-payload"]));
+}
+
+#[test]
+fn run_accepts_snake_case_event_names() {
+    let sb = Sandbox::new();
+    let cfg = claude_config(&sb);
+    let r = sb.run_stdin(&["run", "pre_tool_use", "-c", s(&cfg), "--input", "-", "--format", "json"], BASH_RM);
+    assert_eq!(r.code, 2);
+}
+
+#[test]
+fn run_fires_named_events_by_their_config_key() {
+    let sb = Sandbox::new();
+    let cfg = sb.write_json(
+        "named.json",
+        &json!({"PostCompact": [{"matcher": "manual", "hooks": [{"command": "cat >/dev/null; echo compacted"}]}]}),
+    );
+    let args = ["run", "PostCompact", "-c", s(&cfg), "--input", "-", "--format", "json"];
+    let r = sb.run_stdin(&args, r#"{"matcher_value":"manual"}"#);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let o = r.json();
+    assert_eq!(o["hooks"].as_array().unwrap().len(), 1, "{o}");
+    assert_eq!(o["messages"][0]["text"], "compacted");
+    let r = sb.run_stdin(&args, r#"{"matcher_value":"auto"}"#);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.json()["hooks"], json!([]), "the matcher is tested against matcher_value");
+
+    let r = sb.run_stdin(&["explain", "PostCompact", "-c", s(&cfg), "--input", "-"], r#"{"matcher_value":"manual"}"#);
+    assert!(r.stdout.contains("1 would run") && r.stdout.contains("runs by name"), "{}", r.stdout);
+}
+
+#[test]
+fn run_bad_config_exits_1_naming_the_entry() {
+    let sb = Sandbox::new();
+    let cfg = sb.write_json("bad.json", &json!({"PreToolUse": [{"hooks": [{"type": "command"}]}]}));
+    let r = sb.run(&["run", "PreToolUse", "-c", s(&cfg)]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("hooks.PreToolUse[0].hooks[0] must specify a command"), "{}", r.stderr);
+}
+
+#[test]
+fn run_bad_input_exits_1() {
+    let sb = Sandbox::new();
+    let cfg = claude_config(&sb);
+    let r = sb.run_stdin(&["run", "PreToolUse", "-c", s(&cfg), "--input", "-"], "{not json");
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("not valid JSON"), "{}", r.stderr);
+    let r = sb.run_stdin(&["run", "PreToolUse", "-c", s(&cfg), "--input", "-"], "[1]");
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("must be a JSON object"), "{}", r.stderr);
+    let r = sb.run(&["run", "PreToolUse", "-c", s(&cfg), "--input", "missing.json"]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("missing.json"), "{}", r.stderr);
+}
+
+#[test]
+fn run_merges_configs_of_one_dialect_in_order() {
+    let sb = Sandbox::new();
+    let ctx = |t: &str| json!({"SessionStart": [{"hooks": [{"command": format!("cat >/dev/null; echo {t}")}]}]});
+    let a = sb.write_json("a.json", &ctx("first"));
+    let b = sb.write_json("b.json", &ctx("second"));
+    let r = sb.run(&["run", "SessionStart", "-c", s(&a), "-c", s(&b), "--format", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.json()["additional_context"], json!(["first", "second"]));
+    let r = sb.run(&["run", "SessionStart", "-c", s(&b), "-c", s(&a), "--format", "json"]);
+    assert_eq!(r.json()["additional_context"], json!(["second", "first"]));
+}
+
+#[test]
+fn run_combines_configs_of_different_dialects_each_read_in_its_own() {
+    let sb = Sandbox::new();
+    let a = claude_config(&sb);
+    let b = sb.write(
+        "vt.toml",
+        "[hooks.lifecycle]\npre_tool_use = [{ matcher = \"Bash\", hooks = [{ command = \"echo vt-ran >&2; exit 0\" }] }]\n",
+    );
+    let r = sb.run_stdin(&["run", "PreToolUse", "-c", s(&a), "-c", s(&b), "--input", "-", "--format", "json"], BASH_LS);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let o = r.json();
+    let reports = o["hooks"].as_array().unwrap();
+    assert!(reports.iter().any(|h| h["command"].as_str().unwrap_or("").contains("vt-ran")), "{o}");
+    assert!(reports.len() >= 2, "both files' hooks ran: {o}");
+}
+
+#[test]
+fn run_gated_skips_unapproved_commands_until_trust_approve() {
+    let sb = Sandbox::new();
+    let cfg = claude_config(&sb);
+    let store = sb.path().join("store").join("trust.json");
+    let (ws, cfgp, st) = (sb.ws(), cfg.clone(), store.clone());
+    let args = |extra: &[&'static str]| -> Vec<String> {
+        let mut v: Vec<String> = ["run", "PreToolUse", "-c", s(&cfgp), "-w", s(&ws), "--store", s(&st), "--input", "-"]
+            .iter()
+            .map(|a| a.to_string())
+            .collect();
+        v.extend(extra.iter().map(|a| a.to_string()));
+        v
+    };
+    let gated = args(&["--gated", "--format", "json"]);
+    let gated: Vec<&str> = gated.iter().map(String::as_str).collect();
+    let r = sb.run_stdin(&gated, BASH_RM);
+    assert_eq!(r.code, 0, "an unapproved gated config cannot deny: {}", r.stderr);
+    let o = r.json();
+    assert!(o["hooks"].as_array().unwrap().iter().all(|h| h["skipped"] == "not_approved"), "{o}");
+
+    let r = sb.run(&["trust", "approve", "-c", s(&cfg), "-w", s(&sb.ws()), "--store", s(&store)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = sb.run_stdin(&gated, BASH_RM);
+    assert_eq!(r.code, 2, "approved: the deny hook runs: {}", r.stdout);
+}
+
+#[test]
+fn check_passes_the_demo_config() {
+    let sb = Sandbox::new();
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/demo/hooks.json");
+    let r = sb.run(&["check", s(&demo)]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("ok (13 commands, 0 warnings)"), "{}", r.stdout);
+}
+
+#[test]
+fn check_error_exits_1_with_the_entry_path() {
+    let sb = Sandbox::new();
+    let good = claude_config(&sb);
+    let bad = sb.write_json("bad.json", &json!({"hooks": {"Stop": [{"hooks": []}]}}));
+    let r = sb.run(&["check", s(&good), s(&bad)]);
+    assert_eq!(r.code, 1);
+    assert!(r.stdout.contains("hooks.Stop[0] must define at least one hook command"), "{}", r.stdout);
+    assert!(r.stdout.contains("hooks.json: ok"), "the good file is still reported: {}", r.stdout);
+    let vt = sb
+        .write("bad.toml", "[hooks.lifecycle]\npre_tool_use = [{ matcher = \"(\", hooks = [{ command = \"x\" }] }]\n");
+    let r = sb.run(&["check", s(&vt)]);
+    assert_eq!(r.code, 1);
+    assert!(r.stdout.contains("Invalid matcher in hooks.pre_tool_use[0]"), "{}", r.stdout);
+}
+
+#[test]
+fn check_warns_on_likely_mistakes_but_passes() {
+    let sb = Sandbox::new();
+    sb.write("ws/hooks/plain.sh", "#!/bin/sh\nexit 0\n"); // not executable
+    let exe = sb.write("ws/hooks/ok.sh", "#!/bin/sh\nexit 0\n");
+    std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let cfg = sb.write_json(
+        "ws/.claude/settings.json",
+        &json!({"hooks": {
+            "PreToolUse": [
+                {"matcher": "Bash(git *)", "hooks": [{"command": "./hooks/ok.sh"}]},
+                {"matcher": "bash", "hooks": [{"command": "./hooks/ok.sh"}]},
+                {"matcher": "Bash|Edit", "hooks": [{"command": "$CLAUDE_PROJECT_DIR/hooks/ok.sh"}]},
+                {"matcher": "mcp__memory__.*", "hooks": [{"command": "sh hooks/ok.sh"}]},
+                {"matcher": "Write", "hooks": [{"command": "./hooks/plain.sh"}]},
+                {"matcher": "Read", "hooks": [{"command": "python3 hooks/missing.py"}]},
+                {"matcher": "Grep", "hooks": [{"command": "definitely-not-a-program-hookline --x"}]}
+            ],
+            "preToolUse": [{"hooks": [{"command": "true"}]}],
+            "Stop": [{"hooks": [{"command": "true", "if": "Bash(git *)"}]}]
+        }}),
+    );
+    let r = sb.run(&["check", s(&cfg)]);
+    assert_eq!(r.code, 0, "warnings do not fail: {}", r.stdout);
+    let t = &r.stdout;
+    assert!(t.contains("hooks.PreToolUse[0].matcher \"Bash(git *)\" is Claude permission-rule syntax"), "{t}");
+    assert!(t.contains("\"if\": \"Bash(git *)\""), "{t}");
+    assert!(t.contains("hooks.PreToolUse[1].matcher \"bash\" can never match a known tool name"), "{t}");
+    assert!(t.contains("did you mean \"Bash\""), "{t}");
+    assert!(!t.contains("PreToolUse[2]") && !t.contains("PreToolUse[3]"), "good matchers and commands: {t}");
+    assert!(t.contains("hooks.PreToolUse[4].hooks[0]") && t.contains("plain.sh is not executable"), "{t}");
+    assert!(t.contains("hooks.PreToolUse[5].hooks[0]") && t.contains("missing.py does not exist"), "{t}");
+    assert!(t.contains("`definitely-not-a-program-hookline` is not found on PATH"), "{t}");
+    assert!(t.contains("unknown event key `preToolUse`; did you mean `PreToolUse`?"), "{t}");
+    assert!(t.contains("hooks.Stop[0].hooks[0]: `if` \"Bash(git *)\" on Stop never holds"), "{t}");
+    assert!(t.contains("commands, 7 warnings)"), "{t}");
+
+    let r = sb.run(&["check", "--strict", s(&cfg)]);
+    assert_eq!(r.code, 1, "--strict fails on warnings: {}", r.stdout);
+}
+
+#[test]
+fn explain_says_what_would_run_without_running_anything() {
+    let sb = Sandbox::new();
+    let marker = sb.path().join("ran");
+    let cfg = sb.write_json(
+        "explain.json",
+        &json!({"PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"command": format!("touch {}", marker.display())}]},
+            {"matcher": ".*Edit", "hooks": [{"command": format!("touch {}", marker.display())}]}
+        ]}),
+    );
+    let r = sb.run_stdin(&["explain", "PreToolUse", "-c", s(&cfg), "--input", "-"], r#"{"tool_name":"NotebookEdit"}"#);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let t = &r.stdout;
+    assert!(t.contains("2 configured hooks, 1 would run"), "{t}");
+    assert!(t.contains("Claude Code exact tool name \"Bash\""), "{t}");
+    assert!(t.contains("Claude Code regex, unanchored: .*Edit"), "{t}");
+    assert!(t.contains("tool_name = \"NotebookEdit\" -> match"), "{t}");
+    assert!(t.contains("ungated"), "{t}");
+    assert!(!marker.exists(), "explain ran a hook");
+
+    let r = sb.run_stdin(
+        &[
+            "explain",
+            "PreToolUse",
+            "-c",
+            s(&cfg),
+            "--input",
+            "-",
+            "--gated",
+            "--store",
+            s(&sb.path().join("t.json")),
+            "--format",
+            "json",
+        ],
+        r#"{"tool_name":"Bash"}"#,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let o = r.json();
+    assert_eq!(o["approved"], false);
+    assert_eq!(o["hooks"][0]["matched"], true);
+    assert_eq!(o["hooks"][0]["would_run"], false, "gated and not approved: {o}");
+    assert_eq!(o["hooks"][1]["matched"], false);
+    assert!(!marker.exists());
+}
+
+#[test]
+fn explain_uses_the_vtcode_anchored_rule() {
+    let sb = Sandbox::new();
+    let cfg = sb.write(
+        "vt.toml",
+        "[hooks.lifecycle]\npre_tool_use = [{ matcher = \"Edit\", hooks = [{ command = \"true\" }] }]\n",
+    );
+    let r =
+        sb.run_stdin(&["explain", "pre_tool_use", "-c", s(&cfg), "--input", "-"], r#"{"tool_name":"NotebookEdit"}"#);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("VT Code regex, anchored: ^(?:Edit)$"), "{}", r.stdout);
+    assert!(r.stdout.contains("0 would run"), "{}", r.stdout);
+}
+
+fn cases_fixture(sb: &Sandbox) -> PathBuf {
+    claude_config(sb);
+    sb.write_json(
+        "cases.json",
+        &json!({"config": "hooks.json", "cases": [
+            {"name": "rm is denied", "event": "PreToolUse", "input": {"tool_name": "Bash", "tool_input": {"command": "rm -rf x"}},
+             "expect": {"decision": "deny", "blocked": true, "reason_contains": "recursive"}},
+            {"name": "ls gets context", "event": "PreToolUse", "input": {"tool_name": "Bash", "tool_input": {"command": "ls"}},
+             "expect": {"decision": "continue", "context_contains": "policy"}},
+            {"name": "wrong on purpose", "event": "PreToolUse", "input": {"tool_name": "Bash", "tool_input": {"command": "ls"}},
+             "expect": {"decision": "allow", "blocked": true}},
+            {"name": "bad input is an expected error", "event": "PreToolUse", "input": {},
+             "expect": {"error_contains": "tool_name"}}
+        ]}),
+    )
+}
+
+#[test]
+fn test_reports_each_case_and_fails_on_any_failure() {
+    let sb = Sandbox::new();
+    let cases = cases_fixture(&sb);
+    let r = sb.run(&["test", s(&cases)]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    let t = &r.stdout;
+    assert!(t.contains("PASS rm is denied"), "{t}");
+    assert!(t.contains("PASS ls gets context"), "{t}");
+    assert!(t.contains("PASS bad input is an expected error"), "{t}");
+    assert!(
+        t.contains(
+            "FAIL wrong on purpose: expected decision \"allow\", got \"continue\"; expected blocked true, got false"
+        ),
+        "{t}"
+    );
+    assert!(t.trim_end().ends_with("3 passed, 1 failed"), "{t}");
+
+    let r = sb.run(&["--quiet", "test", s(&cases)]);
+    assert!(!r.stdout.contains("PASS"), "--quiet shows failures only: {}", r.stdout);
+    assert!(r.stdout.contains("FAIL wrong on purpose"));
+}
+
+#[test]
+fn test_accepts_toml_cases_and_passes() {
+    let sb = Sandbox::new();
+    claude_config(&sb);
+    let cases = sb.write(
+        "cases.toml",
+        r#"config = ["hooks.json"]
+
+[[cases]]
+name = "rm is denied"
+event = "PreToolUse"
+input = { tool_name = "Bash", tool_input = { command = "rm -rf x" } }
+expect = { decision = "deny", blocked = true }
+"#,
+    );
+    let r = sb.run(&["test", s(&cases)]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("1 passed, 0 failed"), "{}", r.stdout);
+}
+
+#[test]
+fn test_rejects_a_misspelled_expectation() {
+    let sb = Sandbox::new();
+    claude_config(&sb);
+    let cases = sb.write_json(
+        "typo.json",
+        &json!({"config": "hooks.json", "cases": [{"name": "x", "event": "Stop", "expect": {"blockd": true}}]}),
+    );
+    let r = sb.run(&["test", s(&cases)]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("unknown field `blockd`"), "{}", r.stderr);
+}
+
+#[test]
+fn test_passes_the_demo_cases() {
+    let sb = Sandbox::new();
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/demo/cases.json");
+    let r = sb.run(&["test", s(&demo)]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains(" passed, 0 failed"), "{}", r.stdout);
+}
+
+#[test]
+fn digest_matches_the_documented_example() {
+    let sb = Sandbox::new();
+    let cfg = sb.write_json(
+        "vt.json",
+        &json!({"lifecycle": {"pre_tool_use": [{"matcher": "Bash", "hooks": [{"command": "./check.sh", "timeout_seconds": 10}]}]}}),
+    );
+    let r = sb.run(&["digest", "-c", s(&cfg), "--format", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let o = r.json();
+    assert_eq!(o["digest"], "dab52b17fd76003bdb76b274ea78a3c98e23aee6eadbe388d34d5d946751bc89");
+    assert_eq!(
+        o["previews"],
+        json!([{"type": "command", "event": "pre_tool_use", "matcher": "Bash", "command": "./check.sh", "timeout_seconds": 10}])
+    );
+    let r = sb.run(&["digest", "-c", s(&cfg)]);
+    assert!(r.stdout.starts_with("digest dab52b17"), "{}", r.stdout);
+    assert!(r.stdout.contains("pre_tool_use [Bash]: ./check.sh (timeout 10s)"), "{}", r.stdout);
+}
+
+#[test]
+fn digest_finds_the_workspace_configs() {
+    let sb = Sandbox::new();
+    sb.write_json("ws/.claude/settings.json", &json!({"hooks": {"Stop": [{"hooks": [{"command": "true"}]}]}}));
+    let r = sb.run(&["digest", "-w", s(&sb.ws())]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("stop: true"), "{}", r.stdout);
+    let empty = sb.path().join("home");
+    let r = sb.run(&["digest", "-w", s(&empty)]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("no hooks config found"), "{}", r.stderr);
+}
+
+#[test]
+fn trust_round_trip_approve_list_revoke() {
+    let sb = Sandbox::new();
+    let cfg = claude_config(&sb);
+    let store = sb.path().join("state").join("trust.json");
+    let ws = std::fs::canonicalize(sb.ws()).unwrap();
+    let r = sb.run(&["trust", "list", "--store", s(&store)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("0 approval(s)"), "{}", r.stdout);
+
+    let r = sb.run(&["trust", "approve", "-c", s(&cfg), "-w", s(&ws), "--store", s(&store)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("approving these commands:"), "the commands are shown first: {}", r.stdout);
+    let digest = sb.run(&["--quiet", "digest", "-c", s(&cfg)]).stdout.trim().to_owned();
+    assert_eq!(digest.len(), 64);
+    let mode = std::fs::metadata(&store).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+
+    let r = sb.run(&["trust", "list", "--store", s(&store), "--format", "json"]);
+    let o = r.json();
+    assert_eq!(o["approvals"][0]["workspace"], s(&ws));
+    assert_eq!(o["approvals"][0]["digest"], digest.as_str());
+
+    let r = sb.run(&["trust", "revoke", "-w", s(&ws), "--store", s(&store)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("revoked"), "{}", r.stdout);
+    let r = sb.run(&["trust", "list", "--store", s(&store), "--format", "json"]);
+    assert_eq!(r.json()["approvals"], json!([]));
+    let r = sb.run(&["trust", "revoke", "-w", s(&ws), "--store", s(&store)]);
+    assert!(r.stdout.contains("had no approval"), "{}", r.stdout);
+}
+
+#[test]
+fn trust_uses_the_library_default_store_under_xdg_config_home() {
+    let sb = Sandbox::new();
+    let cfg = claude_config(&sb);
+    let r = sb.run(&["trust", "approve", "-c", s(&cfg), "-w", s(&sb.ws())]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let expected = sb.path().join("home/.config/hookline/trust.json");
+    assert!(expected.is_file(), "the store is where the library looks");
+    let r = sb.run(&["trust", "list"]);
+    assert!(r.stdout.contains("1 approval(s)"), "{}", r.stdout);
+}
+
+#[test]
+fn trust_list_reports_a_corrupt_store() {
+    let sb = Sandbox::new();
+    let store = sb.write("trust.json", "{oops");
+    let r = sb.run(&["trust", "list", "--store", s(&store)]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("invalid JSON"), "{}", r.stderr);
+}
+
+#[test]
+fn help_on_every_subcommand_shows_an_example() {
+    let sb = Sandbox::new();
+    for sub in [
+        vec!["run"],
+        vec!["check"],
+        vec!["explain"],
+        vec!["test"],
+        vec!["digest"],
+        vec!["trust", "list"],
+        vec!["trust", "approve"],
+        vec!["trust", "revoke"],
+        vec!["trust"],
+    ] {
+        let mut args = sub.clone();
+        args.push("--help");
+        let r = sb.run(&args);
+        assert_eq!(r.code, 0, "{sub:?}: {}", r.stderr);
+        assert!(r.stdout.contains("Example"), "{sub:?} --help has no example: {}", r.stdout);
+        assert!(r.stdout.contains("hookline "), "{sub:?}: {}", r.stdout);
+    }
+    let r = sb.run(&["--help"]);
+    assert!(r.stdout.contains("Examples:"), "{}", r.stdout);
+}
+
+#[test]
+fn run_claude_format_turns_continue_false_into_claude_codes_stop() {
+    let sb = Sandbox::new();
+    let cfg = sb.write_json(
+        "stop.json",
+        &json!({"PostToolUse": [{"hooks": [{"command": "cat >/dev/null; echo '{\"continue\":false,\"stopReason\":\"budget spent\"}'"}]}]}),
+    );
+    let input = r#"{"tool_name":"Bash","tool_input":{"command":"ls"},"tool_response":"ok"}"#;
+    let r = sb.run_stdin(&["run", "PostToolUse", "-c", s(&cfg), "--input", "-", "--format", "claude"], input);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let o = r.json();
+    assert_eq!((&o["continue"], &o["stopReason"]), (&json!(false), &json!("budget spent")));
+    // The other formats report it as blocked.
+    let r = sb.run_stdin(&["run", "PostToolUse", "-c", s(&cfg), "--input", "-", "--format", "json"], input);
+    assert_eq!(r.code, 2);
+    assert_eq!(r.stderr.trim(), "budget spent");
+}
+
+#[test]
+fn merging_vtcode_configs_keeps_each_files_stop_aliases_with_it() {
+    let sb = Sandbox::new();
+    let a = sb.write(
+        "a.toml",
+        "[hooks.lifecycle]\nstop = [{ hooks = [{ command = \"a-stop\" }] }]\ntask_completion = [{ hooks = [{ command = \"a-task\" }] }]\n",
+    );
+    let b = sb.write_json("b.json", &json!({"lifecycle": {"stop": [{"hooks": [{"command": "b-stop"}]}]}}));
+    let r = sb.run(&["digest", "-c", s(&a), "-c", s(&b), "--format", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let cmds: Vec<Value> = r.json()["previews"].as_array().unwrap().iter().map(|p| p["command"].clone()).collect();
+    assert_eq!(cmds, vec![json!("a-stop"), json!("a-task"), json!("b-stop")]);
+}
+
+#[test]
+fn explain_evaluates_claude_if_conditions_with_the_library_rule() {
+    let sb = Sandbox::new();
+    let cfg = sb.write_json(
+        "if.json",
+        &json!({"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"command": "echo git-hook", "if": "Bash(git *)"},
+            {"command": "echo any-bash"}
+        ]}]}),
+    );
+    let args = ["explain", "PreToolUse", "-c", s(&cfg), "--input", "-", "--format", "json"];
+    let r = sb.run_stdin(&args, r#"{"tool_name":"Bash","tool_input":{"command":"git status"}}"#);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let o = r.json();
+    assert_eq!((&o["hooks"][0]["if_result"], &o["hooks"][0]["would_run"]), (&json!(true), &json!(true)));
+    let r = sb.run_stdin(&args, r#"{"tool_name":"Bash","tool_input":{"command":"ls"}}"#);
+    let o = r.json();
+    assert_eq!((&o["hooks"][0]["if_result"], &o["hooks"][0]["would_run"]), (&json!(false), &json!(false)));
+    assert_eq!(o["hooks"][1]["would_run"], true);
+    let r = sb.run_stdin(&args[..6], r#"{"tool_name":"Bash","tool_input":{"command":"ls"}}"#);
+    assert!(r.stdout.contains("if:      Bash(git *) -> false"), "{}", r.stdout);
+    assert!(r.stdout.contains("1 would run"), "{}", r.stdout);
+}
+
+#[test]
+fn run_text_summary_shows_the_failure_kind() {
+    let sb = Sandbox::new();
+    let cfg = sb.write_json("fail.json", &json!({"PreToolUse": [{"hooks": [{"command": "cat >/dev/null; exit 1"}]}]}));
+    let r = sb.run_stdin(&["run", "PreToolUse", "-c", s(&cfg), "--input", "-", "--format", "text"], BASH_LS);
+    assert_eq!(r.code, 0, "a failing hook does not deny in the Claude Code profile: {}", r.stdout);
+    assert!(r.stdout.contains("exit 1") && r.stdout.contains("failure: exit"), "{}", r.stdout);
+    assert!(r.stdout.contains("error: PreToolUse hook"), "messages are shown: {}", r.stdout);
+}
+
+/// `explain` plans with the library's planner: a command configured twice
+/// runs once (Claude Code dedupes identical handlers), an `async` hook runs
+/// in the background, and `would_run` counts exactly what a host runs.
+#[test]
+fn explain_plans_like_the_engine_duplicates_once_async_in_the_background() {
+    let sb = Sandbox::new();
+    let cfg = sb.write_json(
+        "dup.json",
+        &json!({"PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"command": "cat >/dev/null; echo same"}]},
+            {"matcher": "Bash", "hooks": [{"command": "cat >/dev/null; echo same"}, {"command": "cat >/dev/null", "async": true}]}
+        ]}),
+    );
+    let args = ["explain", "PreToolUse", "-c", s(&cfg), "--input", "-", "--format", "json"];
+    let r = sb.run_stdin(&args, BASH_LS);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let o = r.json();
+    let verdicts: Vec<&str> = o["hooks"].as_array().unwrap().iter().map(|h| h["verdict"].as_str().unwrap()).collect();
+    assert_eq!(verdicts, ["runs", "duplicate", "background"], "{o}");
+    let run = sb.run_stdin(&["run", "PreToolUse", "-c", s(&cfg), "--input", "-", "--format", "json"], BASH_LS);
+    let ran = run.json()["hooks"].as_array().unwrap().len();
+    assert_eq!(ran, 1, "the host runs the deduplicated hook once and does not wait for the async one");
+    let text = sb.run_stdin(&args[..6], BASH_LS).stdout;
+    assert!(text.contains("an identical hook already runs"), "{text}");
+    assert!(text.contains("runs in the background"), "{text}");
+}

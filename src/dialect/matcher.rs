@@ -1,0 +1,297 @@
+//! Matchers: which configured hook groups run for an event (the matcher
+//! rules of the dialects, `docs/protocol.md`). A dialect picks its rule when
+//! it reads its config; what each event's matcher is tested against is the
+//! dialect's `match_subject`(crate::dialect::Dialect::match_subject).
+//!
+//! The rules:
+//!
+//! - **VT Code dialect** ([`Matcher::vtcode`]): the pattern is trimmed;
+//!   absent, `""` or `"*"` match everything; anything else is a regular
+//!   expression anchored as `^(?:P)$` (so `Edit` does not match
+//!   `NotebookEdit`).
+//! - **Claude Code dialect** ([`Matcher::claude`], also used for callback
+//!   hooks): absent, `""` or `"*"` match everything; a value made only of
+//!   letters, digits, `_`, `-`, space, `,` and `|` is an exact tool name or a
+//!   list of names split on `|` and `,` (elements trimmed, empty elements
+//!   dropped); anything else is an unanchored regular expression
+//!   (`.*Edit` matches `NotebookEdit`).
+//! - Matching is case-sensitive in both dialects.
+//!
+//! Choices the hooks protocols leave open (documented here on purpose):
+//!
+//! - A Claude matcher is trimmed before it is classified, so `" * "` and
+//!   `"  "` match everything and `"mcp__.* "` is the regex `mcp__.*`.
+//! - A Claude name list whose elements are all empty (e.g. `"|"` or `",,"`)
+//!   matches nothing, as in Claude Code.
+//! - When the field a matcher is tested against is missing from the input
+//!   (the engine validates inputs first, so this should not happen), the
+//!   subject is the empty string: only match-all matchers (and regexes that
+//!   accept `""`) run.
+
+/// A compiled matcher.
+#[derive(Clone, Debug)]
+pub enum Matcher {
+    /// Matches every subject (absent, `""` or `"*"`).
+    All,
+    /// Claude dialect: exact, case-sensitive names.
+    Names(Vec<String>),
+    /// A regular expression (anchored `^(?:P)$` in the VT Code dialect,
+    /// unanchored in the Claude dialect).
+    Regex(regex::Regex),
+}
+
+/// Longest matcher pattern accepted (bytes). Real matchers are tool-name
+/// alternations of a few hundred bytes at most; compiling a regex costs
+/// hundreds of bytes of memory per pattern byte, so an unbounded pattern
+/// (from a hostile repository's config, parsed before approval) could
+/// exhaust the host.
+pub const MAX_PATTERN_BYTES: usize = 8 * 1024;
+
+/// Compiled-size budget of one matcher regex (and of each of its lazy DFA
+/// caches). A pattern such as `\w{100}` that would compile to megabytes is
+/// rejected as an invalid matcher instead of stalling the host.
+pub const MAX_COMPILED_BYTES: usize = 256 * 1024;
+
+fn compile(pattern: &str) -> Result<regex::Regex, regex::Error> {
+    if pattern.len() > MAX_PATTERN_BYTES {
+        return Err(regex::Error::Syntax(format!(
+            "matcher pattern is {} bytes long; at most {MAX_PATTERN_BYTES} are accepted",
+            pattern.len()
+        )));
+    }
+    regex::RegexBuilder::new(pattern).size_limit(MAX_COMPILED_BYTES).dfa_size_limit(MAX_COMPILED_BYTES).build()
+}
+
+impl Matcher {
+    /// Compile a matcher with the VT Code rule: the pattern is trimmed;
+    /// `None`, `""` and `"*"` match all; anything else is the regular
+    /// expression `^(?:P)$`.
+    pub fn vtcode(raw: Option<&str>) -> Result<Matcher, regex::Error> {
+        let Some(p) = raw.map(str::trim) else {
+            return Ok(Matcher::All);
+        };
+        if p.is_empty() || p == "*" {
+            return Ok(Matcher::All);
+        }
+        Ok(Matcher::Regex(compile(&format!("^(?:{p})$"))?))
+    }
+
+    /// Compile a matcher with the Claude Code rule: `None`, `""` and `"*"`
+    /// match all; a value made only of `[A-Za-z0-9_\- ,|]` is a list of exact
+    /// names split on `|` and `,` (trimmed, empty elements dropped);
+    /// anything else is an unanchored regular expression.
+    pub fn claude(raw: Option<&str>) -> Result<Matcher, regex::Error> {
+        let Some(p) = raw.map(str::trim) else {
+            return Ok(Matcher::All);
+        };
+        if p.is_empty() || p == "*" {
+            return Ok(Matcher::All);
+        }
+        let is_name_list = p.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | ' ' | ',' | '|'));
+        if is_name_list {
+            let names = p.split(['|', ',']).map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned).collect();
+            return Ok(Matcher::Names(names));
+        }
+        Ok(Matcher::Regex(compile(p)?))
+    }
+
+    /// Whether `subject` matches (case-sensitive).
+    pub fn matches(&self, subject: &str) -> bool {
+        match self {
+            Matcher::All => true,
+            Matcher::Names(names) => names.iter().any(|n| n == subject),
+            Matcher::Regex(re) => re.is_match(subject),
+        }
+    }
+
+    /// Whether a subject as returned by `match_subject` matches: `None`
+    /// (the event ignores matchers) always matches.
+    pub fn matches_subject(&self, subject: Option<&str>) -> bool {
+        match subject {
+            None => true,
+            Some(s) => self.matches(s),
+        }
+    }
+
+    /// This matcher in words: `title` is the dialect's name for people,
+    /// `anchored` whether its regular expressions are anchored.
+    pub fn describe(&self, title: &str, anchored: bool, raw: Option<&str>) -> String {
+        match self {
+            Matcher::All => match raw {
+                None => "no matcher: matches everything".to_owned(),
+                Some(r) => format!("matcher {r:?}: matches everything"),
+            },
+            Matcher::Names(names) => format!(
+                "{title} exact tool name{} {}",
+                if names.len() == 1 { "" } else { "s" },
+                names.iter().map(|n| format!("{n:?}")).collect::<Vec<_>>().join(" | ")
+            ),
+            Matcher::Regex(re) if anchored => format!("{title} regex, anchored: {}", re.as_str()),
+            Matcher::Regex(re) => format!("{title} regex, unanchored: {}", re.as_str()),
+        }
+    }
+
+    /// Whether this matcher matches everything.
+    pub fn is_all(&self) -> bool {
+        matches!(self, Matcher::All)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vt(p: &str) -> Matcher {
+        Matcher::vtcode(Some(p)).unwrap()
+    }
+    fn cl(p: &str) -> Matcher {
+        Matcher::claude(Some(p)).unwrap()
+    }
+
+    #[test]
+    fn vtcode_absent_empty_and_star_match_all() {
+        for m in [Matcher::vtcode(None).unwrap(), vt(""), vt("*"), vt("  * "), vt("   ")] {
+            assert!(m.is_all(), "{m:?}");
+            assert!(m.matches("Bash"));
+            assert!(m.matches(""));
+        }
+    }
+
+    #[test]
+    fn vtcode_matcher_is_anchored_edit_does_not_match_notebook_edit() {
+        let m = vt("Edit");
+        assert!(m.matches("Edit"));
+        assert!(!m.matches("NotebookEdit"));
+        assert!(!m.matches("EditFile"));
+    }
+
+    #[test]
+    fn vtcode_matcher_is_trimmed() {
+        let m = vt("  Bash  ");
+        assert!(m.matches("Bash"));
+        assert!(!m.matches(" Bash"));
+    }
+
+    #[test]
+    fn vtcode_alternation_is_anchored_as_a_whole() {
+        let m = vt("Bash|Edit");
+        assert!(m.matches("Bash"));
+        assert!(m.matches("Edit"));
+        assert!(!m.matches("NotebookEdit"));
+        assert!(!m.matches("Bashful"));
+    }
+
+    #[test]
+    fn vtcode_regex_mcp_prefix() {
+        let m = vt("mcp__.*");
+        assert!(m.matches("mcp__github__create_issue"));
+        assert!(!m.matches("xmcp__a"));
+    }
+
+    #[test]
+    fn vtcode_matching_is_case_sensitive() {
+        assert!(!vt("bash").matches("Bash"));
+        assert!(!vt("Bash").matches("BASH"));
+    }
+
+    #[test]
+    fn vtcode_invalid_regex_is_an_error() {
+        assert!(Matcher::vtcode(Some("(")).is_err());
+        assert!(Matcher::vtcode(Some("[a-")).is_err());
+    }
+
+    #[test]
+    fn claude_absent_empty_and_star_match_all() {
+        for m in [Matcher::claude(None).unwrap(), cl(""), cl("*"), cl(" * "), cl("  ")] {
+            assert!(m.is_all(), "{m:?}");
+            assert!(m.matches("anything"));
+        }
+    }
+
+    #[test]
+    fn claude_plain_name_is_exact_edit_does_not_match_notebook_edit() {
+        let m = cl("Edit");
+        assert!(matches!(m, Matcher::Names(_)));
+        assert!(m.matches("Edit"));
+        assert!(!m.matches("NotebookEdit"));
+    }
+
+    #[test]
+    fn claude_regex_dot_star_edit_matches_notebook_edit() {
+        let m = cl(".*Edit");
+        assert!(matches!(m, Matcher::Regex(_)));
+        assert!(m.matches("NotebookEdit"));
+        assert!(m.matches("Edit"));
+        assert!(!m.matches("Bash"));
+    }
+
+    #[test]
+    fn claude_pipe_and_comma_lists_are_exact_names_trimmed() {
+        let m = cl("Bash|Edit");
+        assert!(m.matches("Bash") && m.matches("Edit"));
+        assert!(!m.matches("NotebookEdit") && !m.matches("Bash|Edit"));
+        let m = cl(" Bash , Edit ,, Write| ");
+        match &m {
+            Matcher::Names(n) => assert_eq!(n, &["Bash", "Edit", "Write"]),
+            other => panic!("expected names, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn claude_names_with_dash_and_underscore_are_exact() {
+        let m = cl("mcp__my-server__tool");
+        assert!(matches!(m, Matcher::Names(_)));
+        assert!(m.matches("mcp__my-server__tool"));
+        assert!(!m.matches("mcp__my-server__tool2"));
+    }
+
+    #[test]
+    fn claude_regex_is_unanchored() {
+        let m = cl("mcp__.*");
+        assert!(m.matches("mcp__github__create_issue"));
+        assert!(m.matches("xmcp__a"), "unanchored regex finds a match anywhere");
+        let m = cl("^Bash$");
+        assert!(m.matches("Bash") && !m.matches("Bashful"));
+    }
+
+    #[test]
+    fn claude_matching_is_case_sensitive() {
+        assert!(!cl("bash").matches("Bash"));
+        assert!(!cl("Bash|edit").matches("Edit"));
+        assert!(!cl("b.sh").matches("Bash"));
+    }
+
+    #[test]
+    fn claude_list_of_only_separators_matches_nothing() {
+        let m = cl("|");
+        assert!(!m.matches("Bash"));
+        assert!(!m.matches(""));
+    }
+
+    #[test]
+    fn claude_invalid_regex_is_an_error() {
+        assert!(Matcher::claude(Some("(unclosed")).is_err());
+    }
+
+    #[test]
+    fn matches_subject_none_always_matches() {
+        assert!(cl("Bash").matches_subject(None));
+        assert!(!cl("Bash").matches_subject(Some("Edit")));
+    }
+}
+
+#[cfg(test)]
+mod limit_tests {
+    use super::*;
+
+    #[test]
+    fn oversized_or_explosive_patterns_are_invalid_matchers() {
+        let long = format!("({})", ".".repeat(MAX_PATTERN_BYTES + 1));
+        assert!(Matcher::vtcode(Some(&long)).is_err());
+        assert!(Matcher::claude(Some(&long)).is_err());
+        assert!(Matcher::claude(Some(r"\w{100}")).is_err(), "compiles to megabytes");
+        // Ordinary matchers stay well within the budget.
+        assert!(Matcher::claude(Some("mcp__.*__(read|write)_file")).is_ok());
+        assert!(Matcher::vtcode(Some("Bash|Edit|Write|NotebookEdit|mcp__github__.*")).is_ok());
+    }
+}

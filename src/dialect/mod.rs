@@ -1,0 +1,375 @@
+//! Dialects: the hooks formats of the agents hookline speaks, each one value
+//! behind one interface ([`Dialect`]).
+//!
+//! A dialect is to hookline what a format is to serde: the engine works on
+//! the canonical model ([`crate::model`]) and never asks which dialect it is
+//! serving; each dialect knows how *its* users write hooks and how *its*
+//! agent reads them:
+//!
+//! - its config files and their shapes, and what it rejects or skips
+//!   ([`Dialect::read_json`], [`Dialect::read_toml`], [`Dialect::recognises_path`]);
+//! - its event names ([`Dialect::event_keys`]);
+//! - what each event's matcher is tested against ([`Dialect::match_subject`]);
+//! - the payload a hook reads and the variables of its environment
+//!   ([`Dialect::payload`], [`Dialect::environment`]);
+//! - how one hook's result reads ([`Dialect::read_reply`]), and its rule
+//!   table ([`Dialect::profile`]) for the canonical merge.
+//!
+//! | dialect | module | files |
+//! |---|---|---|
+//! | `vtcode` | [`vtcode`] | `vtcode.toml` `[hooks.lifecycle]`, `{"lifecycle": …}` JSON |
+//! | `claude` | [`claude`] | `.claude/settings*.json`, a plugin's `hooks/hooks.json` |
+//!
+//! Selection ([`select`]): the `dialect` option (or `hook_sources[i].dialect`)
+//! names one; without it a `hooks_file` is recognised by its path, and
+//! anything else by its shape (a `lifecycle` key is VT Code, anything else
+//! Claude Code).
+//!
+//! The VT Code and Claude Code dialects share the Claude Code hooks protocol
+//! (JSON on stdin, exit codes and JSON on stdout); its reader is
+//! [`protocol`], parameterised by each dialect's table.
+
+pub mod claude;
+pub mod matcher;
+pub mod protocol;
+pub mod vtcode;
+
+use std::path::Path;
+
+use serde_json::{Map, Value};
+
+use crate::config::{HooksConfig, SourceInfo};
+use crate::error::{Error, Result};
+use crate::handler::HookExecution;
+use crate::model::event::{HookEvent, RunEvent};
+use crate::model::input::SessionFacts;
+use crate::model::reply::HookReply;
+use crate::model::rules::{Column, EventRules, Profile};
+
+/// What a reader needs to know about the hook whose result it reads.
+#[derive(Clone, Copy, Debug)]
+pub struct ReadCtx<'a> {
+    /// The event being run.
+    pub event: &'a RunEvent,
+    /// The event's rules in the hook's dialect.
+    pub rules: &'a EventRules,
+    /// `quiet_success_output` of the hook's source (VT Code).
+    pub quiet_success_output: bool,
+}
+
+/// One dialect: everything hookline knows about one agent's hooks format.
+///
+/// Implementations are unit structs with one `static` value each, listed in
+/// [`ALL`].
+pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
+    /// The dialect's name, as the `dialect` option spells it (`"vtcode"`,
+    /// `"claude"`, ...).
+    fn name(&self) -> &'static str;
+
+    /// The agent's name for people (`"VT Code"`, `"Claude Code"`).
+    fn title(&self) -> &'static str;
+
+    /// The dialect's rule table.
+    fn profile(&self) -> &'static Profile;
+
+    /// Whether a hooks file at `path` is recognised as this dialect's (the
+    /// dialect's own file names: `.claude/settings.json`, ...). Used when
+    /// no `dialect` option names one.
+    fn recognises_path(&self, path: &Path) -> bool;
+
+    /// Read a parsed JSON config of this dialect. Errors are
+    /// `InvalidConfig` naming the entry; entries the agent itself would
+    /// skip are skipped and listed in the config's warnings.
+    fn read_json(&self, value: &Value, source: &SourceInfo) -> Result<HooksConfig>;
+
+    /// Read TOML text of this dialect (`InvalidConfig` when the dialect has
+    /// no TOML form).
+    fn read_toml(&self, text: &str, source: &SourceInfo) -> Result<HooksConfig> {
+        let _ = (text, source);
+        Err(Error::invalid_config(format!("the {} dialect has no TOML form", self.title())))
+    }
+
+    /// The config keys under which this dialect configures `event`, the
+    /// main one first (VT Code's `stop` has the aliases `task_completion`
+    /// and `task_completed`); empty when the dialect has no such event.
+    fn event_keys(&self, event: HookEvent) -> &'static [&'static str];
+
+    /// What `event`'s matchers are tested against in this dialect; `None`
+    /// when the event ignores matchers (every group matches).
+    fn match_subject<'a>(&self, event: &RunEvent, input: &'a Value, trigger: &'a str) -> Option<&'a str>;
+
+    /// The field [`match_subject`](Self::match_subject) reads, for people
+    /// (`"tool_name"`, `"the session trigger"`), `None` when the event
+    /// ignores matchers.
+    fn match_subject_field(&self, event: &RunEvent) -> Option<&'static str>;
+
+    /// The payload a hook of this dialect receives for `event`:
+    /// `tool_input` is the rewrite in force for chained PreToolUse hooks.
+    fn payload(
+        &self,
+        event: &RunEvent,
+        facts: &SessionFacts<'_>,
+        input: &Map<String, Value>,
+        tool_input: Option<&Value>,
+    ) -> Map<String, Value>;
+
+    /// The variables this dialect's hooks get from the engine besides the
+    /// canonical `HOOKLINE_*` ones, each passed to `add` in order (they
+    /// replace inherited ones of the same name and cannot be overridden by
+    /// the engine's `env` option).
+    fn environment(&self, event: &RunEvent, facts: &SessionFacts<'_>, add: &mut dyn FnMut(&'static str, &str));
+
+    /// Every name [`environment`](Self::environment) can set (whether or not
+    /// it sets it on a given run): inherited variables of these names are
+    /// never passed on.
+    fn environment_names(&self) -> &'static [&'static str];
+
+    /// Read one hook's result into the canonical reply.
+    fn read_reply(&self, cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply;
+
+    /// The matcher rule applied to `matcher` (compiled from `raw`), in
+    /// words, for people (`hookline explain`).
+    fn describe_matcher(&self, matcher: &matcher::Matcher, raw: Option<&str>) -> String;
+
+    /// The agent's tool names (for `hookline check`'s "can never match a
+    /// known tool" warning and its suggestions).
+    fn tool_names(&self) -> &'static [&'static str];
+
+    /// The hooks files a host of this agent reads in a workspace, relative
+    /// to it, in the order it reads them (`.claude/settings.json`, ...).
+    fn workspace_files(&self) -> &'static [&'static str];
+
+    /// The reader columns of the rule table ([`Column`]) this dialect's
+    /// reader honours for `event`. A table that sets a column its reader
+    /// (or the canonical merge) does not honour fails the column-coverage
+    /// test.
+    fn honours(&self, event: &RunEvent) -> &'static [Column];
+}
+
+/// Every dialect hookline implements, in the order names are listed.
+pub static ALL: &[&dyn Dialect] = &[&vtcode::VTCODE, &claude::CLAUDE];
+
+/// The VT Code dialect.
+pub static VTCODE: &dyn Dialect = &vtcode::VTCODE;
+
+/// The Claude Code dialect.
+pub static CLAUDE: &dyn Dialect = &claude::CLAUDE;
+
+/// Two dialect values are the same dialect.
+pub fn same(a: &dyn Dialect, b: &dyn Dialect) -> bool {
+    a.name() == b.name()
+}
+
+/// A dialect's position in [`ALL`] (for per-dialect caches).
+pub fn index_of(d: &dyn Dialect) -> usize {
+    ALL.iter().position(|x| same(*x, d)).unwrap_or(0)
+}
+
+/// The dialect of a name; `InvalidArgument` listing the valid names otherwise.
+pub fn by_name(name: &str) -> Result<&'static dyn Dialect> {
+    ALL.iter().copied().find(|d| d.name() == name).ok_or_else(|| {
+        Error::invalid_argument(format!("unknown dialect {name:?}: the dialects are {}", names().join(", ")))
+    })
+}
+
+/// The names of every dialect.
+pub fn names() -> Vec<&'static str> {
+    ALL.iter().map(|d| d.name()).collect()
+}
+
+/// Every dialect's workspace hooks files, in the order of [`ALL`].
+pub fn workspace_files() -> Vec<&'static str> {
+    ALL.iter().flat_map(|d| d.workspace_files()).copied().collect()
+}
+
+/// The workspace a hooks file belongs to: the directory above the file's
+/// place among its dialect's workspace files (`/p` for
+/// `/p/.claude/settings.json`), else the file's own directory.
+pub fn project_dir_of(config: &Path) -> std::path::PathBuf {
+    for rel in workspace_files() {
+        let mut dir = Some(config);
+        let mut matched = true;
+        for part in Path::new(rel).components().rev() {
+            match dir {
+                Some(d) if d.file_name() == Some(part.as_os_str()) => dir = d.parent(),
+                _ => {
+                    matched = false;
+                    break;
+                }
+            }
+        }
+        if let (true, Some(d)) = (matched, dir) {
+            return if d.as_os_str().is_empty() { Path::new(".").to_owned() } else { d.to_owned() };
+        }
+    }
+    match config.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_owned(),
+        _ => Path::new(".").to_owned(),
+    }
+}
+
+/// The dialect that recognises a hooks file by its path, if one does.
+pub fn for_path(path: &Path) -> Option<&'static dyn Dialect> {
+    ALL.iter().copied().find(|d| d.recognises_path(path))
+}
+
+/// The dialect of a JSON config by its shape, when neither an option nor
+/// the file's path names one: a `lifecycle` key (at the top level or under
+/// `hooks`) is VT Code, anything else Claude Code.
+pub fn for_shape(value: &Value) -> &'static dyn Dialect {
+    let has_lifecycle = |v: &Value| v.as_object().is_some_and(|o| o.contains_key("lifecycle"));
+    if has_lifecycle(value) || value.get("hooks").is_some_and(has_lifecycle) {
+        VTCODE
+    } else {
+        CLAUDE
+    }
+}
+
+/// The canonical event key of `dialect` that `key` is probably a misspelling
+/// of (the same letters once case, `_` and `-` are ignored), if any.
+pub fn suggest_event_key(dialect: &dyn Dialect, key: &str) -> Option<&'static str> {
+    let normalize =
+        |s: &str| -> String { s.chars().filter(|c| *c != '_' && *c != '-').flat_map(char::to_lowercase).collect() };
+    let wanted = normalize(key);
+    HookEvent::ALL.iter().flat_map(|e| dialect.event_keys(*e)).copied().find(|k| *k != key && normalize(k) == wanted)
+}
+
+/// What a callback hook's matcher (`hl_engine_add_callback_hook`) is tested
+/// against: callback hooks are host code, and their matchers follow the
+/// Claude Code rule whatever the config's dialect.
+pub fn callback_match_subject<'a>(event: &RunEvent, input: &'a Value, trigger: &'a str) -> Option<&'a str> {
+    CLAUDE.match_subject(event, input, trigger)
+}
+
+/// How a config source's dialect is chosen: `explicit` (the option), else
+/// the file's path, else the shape of its JSON (TOML text is VT Code's).
+pub fn select(
+    explicit: Option<&'static dyn Dialect>,
+    path: Option<&Path>,
+    json: Option<&Value>,
+) -> &'static dyn Dialect {
+    if let Some(d) = explicit {
+        return d;
+    }
+    if let Some(d) = path.and_then(for_path) {
+        return d;
+    }
+    match json {
+        Some(v) => for_shape(v),
+        None => VTCODE,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn unknown_dialect_names_list_the_valid_ones() {
+        let e = by_name("cursr").unwrap_err();
+        assert_eq!(e.status, crate::Status::InvalidArgument);
+        for d in ALL {
+            assert!(e.message.contains(d.name()), "{}", e.message);
+        }
+        assert_eq!(by_name("claude").unwrap().name(), "claude");
+    }
+
+    #[test]
+    fn shape_detection_is_the_fallback_lifecycle_means_vtcode() {
+        assert_eq!(for_shape(&json!({"lifecycle": {}})).name(), "vtcode");
+        assert_eq!(for_shape(&json!({"hooks": {"lifecycle": {}}})).name(), "vtcode");
+        assert_eq!(for_shape(&json!({"PreToolUse": []})).name(), "claude");
+        assert_eq!(for_shape(&json!({"hooks": {"Stop": []}})).name(), "claude");
+    }
+
+    #[test]
+    fn an_explicit_dialect_beats_the_path_and_the_path_beats_the_shape() {
+        let settings = Path::new("/p/.claude/settings.json");
+        let shape = json!({"lifecycle": {}});
+        assert_eq!(select(None, Some(settings), Some(&shape)).name(), "claude");
+        assert_eq!(select(Some(VTCODE), Some(settings), None).name(), "vtcode");
+        assert_eq!(select(None, Some(Path::new("/p/hooks.json")), Some(&shape)).name(), "vtcode");
+        assert_eq!(select(None, Some(Path::new("/p/vtcode.toml")), None).name(), "vtcode");
+    }
+
+    /// "Readers declare the rule columns they honour": every column a table
+    /// sets (a value other than the neutral row's) must be honoured by the
+    /// event's reader in that dialect or by the canonical merge.
+    #[test]
+    fn every_column_a_table_sets_is_honoured_by_its_reader_or_the_merge() {
+        let events = HookEvent::ALL.iter().map(|e| RunEvent::Known(*e)).chain([RunEvent::Named("Custom".into())]);
+        for event in events {
+            for d in ALL {
+                for column in d.profile().rules_of(&event).set_columns() {
+                    assert!(
+                        honoured(*d, &event, column),
+                        "the {} table sets {column:?} for {event}, which neither its reader nor the merge honours",
+                        d.name()
+                    );
+                }
+            }
+        }
+    }
+
+    fn honoured(d: &dyn Dialect, event: &RunEvent, column: Column) -> bool {
+        d.honours(event).contains(&column) || crate::merge::honours(event).contains(&column)
+    }
+
+    #[test]
+    fn the_coverage_check_rejects_a_column_nothing_honours() {
+        // Exit 2 has no blocking meaning on SessionStart, and nothing merges
+        // SessionStart sequentially: a table setting either would fail.
+        let session_start = RunEvent::Known(HookEvent::SessionStart);
+        assert!(!honoured(CLAUDE, &session_start, Column::Exit2Block));
+        assert!(!honoured(CLAUDE, &session_start, Column::Sequential));
+        assert!(!honoured(CLAUDE, &RunEvent::Known(HookEvent::Stop), Column::MostRestrictive));
+        assert!(honoured(CLAUDE, &RunEvent::Known(HookEvent::PreToolUse), Column::MostRestrictive));
+    }
+
+    #[test]
+    fn match_subject_follows_the_event_table() {
+        use HookEvent::*;
+        let input = json!({
+            "reason": "exit", "agent_name": "explorer", "prompt": "hi",
+            "tool_name": "Bash", "trigger": "auto", "notification_type": "idle_prompt"
+        });
+        let subject = |d: &dyn Dialect, e: HookEvent, trigger: &'static str| {
+            d.match_subject(&RunEvent::Known(e), &input, trigger).map(str::to_owned)
+        };
+        for d in [VTCODE, CLAUDE] {
+            assert_eq!(subject(d, SessionStart, "resume").as_deref(), Some("resume"));
+            assert_eq!(subject(d, SessionEnd, "startup").as_deref(), Some("exit"));
+            assert_eq!(subject(d, SubagentStart, "startup").as_deref(), Some("explorer"));
+            assert_eq!(subject(d, SubagentStop, "startup").as_deref(), Some("explorer"));
+            for e in [PreToolUse, PostToolUse, PermissionRequest, PostToolUseFailure] {
+                assert_eq!(subject(d, e, "startup").as_deref(), Some("Bash"));
+            }
+            assert_eq!(subject(d, PreCompact, "startup").as_deref(), Some("auto"));
+            assert_eq!(subject(d, Notification, "startup").as_deref(), Some("idle_prompt"));
+        }
+        assert_eq!(subject(VTCODE, UserPromptSubmit, "startup").as_deref(), Some("hi"));
+        assert_eq!(subject(CLAUDE, UserPromptSubmit, "startup"), None);
+        assert_eq!(subject(VTCODE, Stop, "startup").as_deref(), Some("stop"));
+        assert_eq!(subject(CLAUDE, Stop, "startup"), None);
+        // A missing subject field is the empty string.
+        assert_eq!(VTCODE.match_subject(&RunEvent::Known(PreToolUse), &json!({}), "startup"), Some(""));
+    }
+
+    #[test]
+    fn a_config_belongs_to_the_workspace_above_its_place() {
+        assert_eq!(project_dir_of(Path::new("/p/.claude/settings.json")), Path::new("/p"));
+        assert_eq!(project_dir_of(Path::new("/p/.claude/settings.local.json")), Path::new("/p"));
+        assert_eq!(project_dir_of(Path::new("/p/vtcode.toml")), Path::new("/p"));
+        assert_eq!(project_dir_of(Path::new("/p/conf/hooks.json")), Path::new("/p/conf"));
+        assert_eq!(project_dir_of(Path::new(".claude/settings.json")), Path::new("."));
+        assert_eq!(project_dir_of(Path::new("hooks.json")), Path::new("."));
+    }
+
+    #[test]
+    fn dialect_indexes_follow_all() {
+        for (i, d) in ALL.iter().enumerate() {
+            assert_eq!(index_of(*d), i);
+        }
+    }
+}

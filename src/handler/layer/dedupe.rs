@@ -1,0 +1,29 @@
+//! The dedupe layer: in dialects whose table says so
+//! ([`Dedupe::IdenticalHandlers`]: Claude Code), a hook identical to one
+//! already planned for the event — same handler type, same command —
+//! runs once, across every source of the engine.
+
+use crate::config::HookSpec;
+use crate::model::outcome::HookKind;
+use crate::model::rules::Dedupe;
+
+/// The hooks planned so far, for deduplication.
+#[derive(Default)]
+pub(crate) struct Seen<'a> {
+    seen: Vec<(HookKind, &'a str)>,
+}
+
+impl<'a> Seen<'a> {
+    /// Whether `hook` runs (true), or is a duplicate to leave out.
+    pub(crate) fn first(&mut self, hook: &'a HookSpec) -> bool {
+        if hook.dialect().profile().dedupe == Dedupe::None {
+            return true;
+        }
+        let key = (hook.handler.kind(), hook.label());
+        if self.seen.contains(&key) {
+            return false;
+        }
+        self.seen.push(key);
+        true
+    }
+}

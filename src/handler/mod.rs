@@ -1,0 +1,272 @@
+//! The handler layer: every hook type behind one interface.
+//!
+//! A hook is a *handler* — a shell `command` from a config, or a `callback`
+//! the host added (`hl_engine_add_callback_hook`) — plus what every handler
+//! shares. A handler only turns the hook's payload into a raw result
+//! ([`HookExecution`]: an exit code, stdout and stderr, or what stands for
+//! them); everything around that is a layer, written once for every
+//! handler type (tower's `Layer` idea), in [`layer`]:
+//!
+//! | layer | file | what it does |
+//! |---|---|---|
+//! | gate | `layer/gate.rs` | a hook of an untrusted source runs only while its command set is approved |
+//! | condition | `layer/condition.rs` | `if`: the hook runs only for matching tool calls |
+//! | dedupe | `layer/dedupe.rs` | identical hooks of one event run once (where the dialect says so) |
+//! | background | `layer/background.rs` | `async` hooks: started, not waited for |
+//! | cancel | `layer/cancel.rs` | a cancelled run starts nothing more and reports `Cancelled` |
+//! | timeout | `layer/timeout.rs` | the hook's effective timeout (its own, else the dialect's default) |
+//! | fail closed | `layer/fail_closed.rs` | a failing `failClosed` hook takes the event's blocking decision |
+//! | report | `layer/report.rs` | the hook's entry in the outcome's `hooks` list, timed |
+//!
+//! The handler types: `command.rs` (the process runner) and `callback.rs`
+//! (host code, on the calling thread).
+
+pub(crate) mod callback;
+pub(crate) mod command;
+pub mod environment;
+pub mod layer;
+
+use std::io;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+use crate::callback::{CallResult, Reply};
+use crate::config::{HandlerSpec, HookSpec};
+use crate::dialect::Dialect;
+use crate::error::{Error, Result};
+use crate::model::event::{HookEvent, RunEvent};
+use crate::model::outcome::HookKind;
+use crate::runner::{CancelToken, Environment};
+
+pub(crate) use callback::CallbackHook;
+
+/// The payload of one hook as it is handed over: compact JSON text plus
+/// `\n` (a command reads the bytes on stdin, a callback the JSON text).
+#[derive(Clone, Debug)]
+pub struct Payload {
+    text: String,
+}
+
+impl Payload {
+    /// Serialise a payload. Serialising hookline's own JSON values cannot
+    /// fail; if it ever did, the run fails with an internal error (a hook
+    /// is never handed a made-up payload).
+    pub fn new(payload: &Map<String, Value>) -> Result<Payload> {
+        let mut text = Error::to_json_string(payload, "the hook payload")?;
+        text.push('\n');
+        Ok(Payload { text })
+    }
+
+    /// The bytes a command reads on stdin (JSON + `\n`).
+    pub fn as_bytes(&self) -> &[u8] {
+        self.text.as_bytes()
+    }
+
+    /// The JSON text (without the newline).
+    pub fn text(&self) -> &str {
+        self.text.strip_suffix('\n').unwrap_or(&self.text)
+    }
+}
+
+/// Everything a handler gets for one hook.
+pub(crate) struct Call<'a> {
+    /// The event being run.
+    pub(crate) event: &'a RunEvent,
+    /// The hook's payload.
+    pub(crate) payload: &'a Payload,
+    /// The complete environment of a hook process.
+    pub(crate) env: &'a Environment,
+    /// The working directory (the workspace).
+    pub(crate) cwd: &'a Path,
+    /// The hook's effective timeout ([`layer::timeout`]).
+    pub(crate) timeout: Duration,
+    /// Per-stream output cap.
+    pub(crate) max_output_bytes: usize,
+    /// The run's cancellation token.
+    pub(crate) token: Option<&'a CancelToken>,
+}
+
+/// What a handler's call gave.
+pub(crate) enum Ran {
+    /// It ran to an answer, an exit, a signal or its timeout.
+    Done { exec: HookExecution, duration: Duration, stdout_truncated: bool, stderr_truncated: bool },
+    /// The run was cancelled while it ran.
+    Cancelled,
+}
+
+/// One handler type: turns a hook's payload into a raw result. Everything
+/// around the call (gate, timeout, cancellation, report, fail closed) is a
+/// layer ([`layer`]). `Err` means the handler could not be started (a
+/// `spawn` failure).
+pub(crate) trait Handler {
+    fn call(&self, call: &Call<'_>) -> io::Result<Ran>;
+}
+
+impl Handler for HandlerSpec {
+    fn call(&self, call: &Call<'_>) -> io::Result<Ran> {
+        match self {
+            HandlerSpec::Command { command } => command::run(command, call),
+        }
+    }
+}
+
+impl Handler for Arc<CallbackHook> {
+    fn call(&self, call: &Call<'_>) -> io::Result<Ran> {
+        Ok(callback::run(self, call))
+    }
+}
+
+/// A hook selected to run: a configured one, or a callback hook.
+#[derive(Clone, Copy)]
+pub(crate) enum Hook<'a> {
+    Configured(&'a HookSpec),
+    Callback(&'a Arc<CallbackHook>),
+}
+
+impl<'a> Hook<'a> {
+    /// The handler that runs it.
+    pub(crate) fn handler(&self) -> &'a dyn Handler {
+        match self {
+            Hook::Configured(spec) => &spec.handler,
+            Hook::Callback(cb) => *cb,
+        }
+    }
+
+    /// The report's `kind`.
+    pub(crate) fn kind(&self) -> HookKind {
+        match self {
+            Hook::Configured(spec) => spec.handler.kind(),
+            Hook::Callback(_) => HookKind::Callback,
+        }
+    }
+
+    /// How messages and reports name it.
+    pub(crate) fn label(&self) -> &'a str {
+        match self {
+            Hook::Configured(spec) => spec.label(),
+            Hook::Callback(cb) => &cb.name,
+        }
+    }
+
+    /// Whether it runs as a process (needs the environment, a cancel token).
+    pub(crate) fn is_process(&self) -> bool {
+        matches!(self, Hook::Configured(spec) if matches!(spec.handler, HandlerSpec::Command { .. }))
+    }
+
+    /// The configured hook, if it is one.
+    pub(crate) fn spec(&self) -> Option<&'a HookSpec> {
+        match self {
+            Hook::Configured(spec) => Some(spec),
+            Hook::Callback(_) => None,
+        }
+    }
+
+    /// The dialect that reads its result (`None`: the run's, for callback hooks).
+    pub(crate) fn dialect(&self) -> Option<&'static dyn Dialect> {
+        self.spec().map(HookSpec::dialect)
+    }
+}
+
+/// What one hook produced, before a dialect reads it: a command's exit
+/// code, stdout and stderr, or what a handler of another type stands for
+/// them with (a callback hook: [`HookExecution::from_callback`]).
+#[derive(Clone, Debug, Default)]
+pub struct HookExecution {
+    /// How messages name the hook: the command text, or the callback name.
+    pub label: String,
+    /// The exit code; `None` when killed by a signal (a non-zero exit) or timed out.
+    pub exit_code: Option<i32>,
+    /// The signal that killed the hook, if any.
+    pub signal: Option<i32>,
+    /// Whether the hook was killed at its timeout.
+    pub timed_out: bool,
+    /// The configured timeout, for the "timed out after N s" message.
+    pub timeout_seconds: u64,
+    /// stdout, already decoded from UTF-8 lossily.
+    pub stdout: String,
+    /// stderr, already decoded from UTF-8 lossily.
+    pub stderr: String,
+}
+
+impl HookExecution {
+    /// The result of a callback hook, read as a command's:
+    /// return 0 → exit 0, otherwise exit 1; a JSON reply is the stdout (a
+    /// JSON string reply is the plain text it holds); `hl_reply_deny(msg)` →
+    /// exit 2 with `msg` as stderr whatever the callback returned;
+    /// `hl_reply_allow` → `permissionDecision: "allow"` on PreToolUse and
+    /// nothing elsewhere.
+    pub fn from_callback(event: HookEvent, name: &str, result: &CallResult) -> HookExecution {
+        let mut exec = HookExecution {
+            label: name.to_owned(),
+            exit_code: Some(if result.ok { 0 } else { 1 }),
+            ..HookExecution::default()
+        };
+        match &result.reply {
+            Reply::NoOpinion => {}
+            Reply::Allow => {
+                if event == HookEvent::PreToolUse {
+                    exec.stdout = ALLOW_REPLY_STDOUT.to_owned();
+                }
+            }
+            Reply::Deny(message) => {
+                exec.exit_code = Some(2);
+                exec.stderr = message.clone();
+            }
+            Reply::Json(Value::String(text)) => exec.stdout = text.clone(),
+            Reply::Json(value) => exec.stdout = value.to_string(),
+        }
+        exec
+    }
+}
+
+/// What `hl_reply_allow` reads as on PreToolUse: the stdout of a command
+/// hook that allows.
+const ALLOW_REPLY_STDOUT: &str =
+    r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#;
+
+/// What one hook gave through the layers, ready to be read and reported.
+pub(crate) struct Executed {
+    /// Its entry in the outcome's `hooks` report (the failure kind is
+    /// filled in when the result is read).
+    pub(crate) report: crate::model::outcome::HookReport,
+    /// What happened.
+    pub(crate) output: Output,
+    /// `failClosed`.
+    pub(crate) fail_closed: bool,
+    /// The dialect that reads it (`None`: the run's).
+    pub(crate) dialect: Option<&'static dyn Dialect>,
+    /// `quiet_success_output` of its source (callback hooks: the run's).
+    pub(crate) quiet: Option<bool>,
+}
+
+/// What happened to one hook.
+pub(crate) enum Output {
+    /// The workspace gate did not let it run.
+    NotApproved,
+    /// It could not be started.
+    SpawnFailed(String),
+    /// It ran.
+    Ran(HookExecution),
+}
+
+impl Executed {
+    /// Feed the result to the run's interpreter; true when a sequential
+    /// run must stop here.
+    pub(crate) fn absorb_into(&self, interp: &mut crate::merge::EventInterpreter) -> bool {
+        let label = self.report.command.as_deref().or(self.report.name.as_deref()).unwrap_or("");
+        match &self.output {
+            Output::NotApproved => {
+                interp.absorb_not_approved(label);
+                false
+            }
+            Output::SpawnFailed(error) => interp.absorb_spawn_failure(label, error, self.fail_closed),
+            Output::Ran(exec) => match (self.dialect, self.quiet) {
+                (Some(dialect), Some(quiet)) => interp.absorb_from(dialect, quiet, exec, self.fail_closed),
+                _ => interp.absorb_hook(exec, self.fail_closed),
+            },
+        }
+    }
+}

@@ -1,0 +1,358 @@
+//! The canonical merge: the replies of one event's hooks, in configuration
+//! order, folded into the event's outcome (`docs/protocol.md`).
+//!
+//! [`EventInterpreter`] drives one run's reading and merging: each hook's
+//! raw result is read by the hook's dialect into a
+//! [`HookReply`]
+//! ([`Dialect::read_reply`]), a failing `failClosed` hook takes the event's
+//! blocking decision ([`crate::handler::layer::fail_closed`]), and the
+//! reply is merged with the merge columns of the event's rules: run order,
+//! precedence, input flow, failure policy. The merge knows no format and
+//! no dialect, only canonical decisions.
+//!
+//! | event | merger |
+//! |---|---|
+//! | PreToolUse | `pre_tool.rs` |
+//! | UserPromptSubmit, PermissionRequest, Stop, SubagentStop, PreCompact, PostToolUse(Failure), SessionStart | `decisions.rs` |
+//! | SessionEnd, SubagentStart, Notification, events fired by name | only the shared fields, here |
+//!
+//! Shared by every event (here): messages in configuration order of the
+//! hooks that gave them; `continue` false when any hook asked to halt, with
+//! the first such hook's `stopReason`; the failure kind of every report.
+
+mod decisions;
+mod pre_tool;
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+use crate::dialect::{self, Dialect, ReadCtx};
+use crate::handler::layer::fail_closed;
+use crate::handler::HookExecution;
+use crate::hl_debug;
+use crate::model::event::{EventFamily, HookEvent, RunEvent};
+use crate::model::outcome::{CommonOutcome, HookFailure, HookMessage, HookMessageLevel, HookOutcome, HookReport};
+use crate::model::reply::HookReply;
+use crate::model::rules::{BlockFields, Column, EventRules, Profile, RunOrder, ToolInputFlow};
+
+/// The merge columns the merger of `event` honours (the reader columns are
+/// the reader's: [`crate::dialect::protocol`]).
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) fn honours(event: &RunEvent) -> &'static [Column] {
+    match event.family() {
+        EventFamily::Tool => pre_tool::HONOURS,
+        EventFamily::Prompt | EventFamily::Permission | EventFamily::Stop => decisions::HONOURS,
+        EventFamily::PostTool | EventFamily::SessionStart | EventFamily::Observe => &[],
+    }
+}
+
+/// The shared fields of every outcome, as they accumulate.
+pub(crate) struct Common {
+    messages: Vec<HookMessage>,
+    continue_: bool,
+    stop_reason: Option<String>,
+}
+
+impl Common {
+    fn new() -> Common {
+        Common { messages: Vec::new(), continue_: true, stop_reason: None }
+    }
+
+    /// Add a message (trimmed; a blank one is dropped).
+    pub(crate) fn push(&mut self, level: HookMessageLevel, text: impl Into<String>) {
+        let text = text.into();
+        let text = text.trim();
+        if !text.is_empty() {
+            self.messages.push(HookMessage { level, text: text.to_owned() });
+        }
+    }
+
+    /// A reply's messages and its request to halt.
+    fn absorb(&mut self, reply: &mut HookReply) {
+        self.messages.append(&mut reply.messages);
+        if let Some(stop_reason) = reply.halt.take() {
+            if self.continue_ {
+                self.stop_reason = stop_reason;
+            }
+            self.continue_ = false;
+        }
+    }
+
+    fn into_outcome(self, hooks: Vec<HookReport>) -> CommonOutcome {
+        CommonOutcome { messages: self.messages, continue_: self.continue_, stop_reason: self.stop_reason, hooks }
+    }
+}
+
+/// The per-event merge state.
+enum Merge {
+    SessionStart(decisions::SessionStartMerge),
+    Prompt(decisions::PromptMerge),
+    Tool(pre_tool::PreToolMerge),
+    PostTool(decisions::PostToolMerge),
+    Permission(decisions::PermissionMerge),
+    Stop(decisions::StopMerge),
+    Observe,
+}
+
+/// Reads and merges one event's hook results in configuration order.
+///
+/// Events the rules run sequentially stop at their first decision:
+/// [`absorb`](Self::absorb) returns true and further results are ignored.
+/// Other events never stop; the engine runs their hooks concurrently and
+/// absorbs the results in configuration order.
+pub struct EventInterpreter {
+    event: RunEvent,
+    event_name: Cow<'static, str>,
+    /// The dialect whose rules merge (the run's).
+    dialect: &'static dyn Dialect,
+    rules: &'static EventRules,
+    quiet_success_output: bool,
+    common: Common,
+    merge: Merge,
+    stopped: bool,
+    /// The failure kind of every absorbed hook, in absorption order (one per
+    /// report the engine passes to `finish`).
+    failures: Vec<Option<HookFailure>>,
+}
+
+impl EventInterpreter {
+    /// A fresh interpreter for `event` with the VT Code dialect's rules.
+    /// `quiet_success_output` drops the info messages plain stdout of
+    /// successful hooks would give.
+    pub fn new(event: HookEvent, quiet_success_output: bool) -> Self {
+        Self::for_dialect(&RunEvent::Known(event), dialect::VTCODE, quiet_success_output)
+    }
+
+    /// A fresh interpreter for `event` (known or fired by name) with
+    /// `dialect`'s rules: hooks absorbed with [`absorb`](Self::absorb) are
+    /// read by it, and its table's merge columns combine them.
+    pub fn for_dialect(event: &RunEvent, dialect: &'static dyn Dialect, quiet_success_output: bool) -> Self {
+        let profile = dialect.profile();
+        let merge = match event.family() {
+            EventFamily::SessionStart => Merge::SessionStart(decisions::SessionStartMerge {
+                env: profile.session_start_env_file.then(serde_json::Map::new),
+                ..Default::default()
+            }),
+            EventFamily::Prompt => Merge::Prompt(Default::default()),
+            EventFamily::Tool => Merge::Tool(Default::default()),
+            EventFamily::PostTool => Merge::PostTool(Default::default()),
+            EventFamily::Permission => Merge::Permission(Default::default()),
+            EventFamily::Stop => Merge::Stop(Default::default()),
+            EventFamily::Observe => Merge::Observe,
+        };
+        let event_name = match event {
+            RunEvent::Known(e) => Cow::Borrowed(e.name()),
+            RunEvent::Named(n) => Cow::Owned(n.to_string()),
+        };
+        EventInterpreter {
+            event: event.clone(),
+            event_name,
+            dialect,
+            rules: profile.rules_of(event),
+            quiet_success_output,
+            common: Common::new(),
+            merge,
+            stopped: false,
+            failures: Vec::new(),
+        }
+    }
+
+    /// The event being interpreted (`None` for an event fired by a name no
+    /// canonical event has).
+    pub fn event(&self) -> Option<HookEvent> {
+        self.event.known()
+    }
+
+    /// The event's name (`hook_event_name`).
+    pub fn event_name(&self) -> &str {
+        &self.event_name
+    }
+
+    /// The profile whose rules merge.
+    pub fn profile(&self) -> &'static Profile {
+        self.dialect.profile()
+    }
+
+    /// Whether a decision already stopped the run.
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// Absorb one executed hook, read with the interpreter's dialect.
+    /// Returns true when the run must stop here (events the rules run
+    /// sequentially: VT Code PreToolUse at the first allow or deny,
+    /// UserPromptSubmit at the first block, PermissionRequest at the first
+    /// decision, Stop at the first block). Always false for events run
+    /// concurrently. Once it returned true, later results are ignored.
+    pub fn absorb(&mut self, exec: &HookExecution) -> bool {
+        self.absorb_hook(exec, false)
+    }
+
+    /// [`absorb`](Self::absorb) for a hook that may be `failClosed`: when it
+    /// failed, the event's blocking decision.
+    pub fn absorb_hook(&mut self, exec: &HookExecution, fail_closed: bool) -> bool {
+        self.absorb_from(self.dialect, self.quiet_success_output, exec, fail_closed)
+    }
+
+    /// [`absorb_hook`](Self::absorb_hook) for a hook of another dialect than
+    /// the interpreter's (a run joining sources of several dialects): the
+    /// hook's own dialect reads it, with its own rules for the event.
+    pub fn absorb_from(
+        &mut self,
+        dialect: &'static dyn Dialect,
+        quiet_success_output: bool,
+        exec: &HookExecution,
+        fail_closed: bool,
+    ) -> bool {
+        if self.stopped {
+            hl_debug!("{} hook `{}` ignored: the run already stopped", self.event_name, exec.label);
+            self.failures.push(None);
+            return true;
+        }
+        let rules = dialect.profile().rules_of(&self.event);
+        let cx = ReadCtx { event: &self.event, rules, quiet_success_output };
+        let mut reply = dialect.read_reply(&cx, exec);
+        fail_closed::apply(&mut reply, fail_closed, rules, &self.event);
+        self.merge_reply(&exec.label, reply)
+    }
+
+    /// Merge a reply made without a dialect reader (the gate's, a spawn
+    /// failure's); true when the run must stop here.
+    fn merge_reply(&mut self, label: &str, mut reply: HookReply) -> bool {
+        self.failures.push(reply.failure.as_ref().map(|f| f.kind));
+        self.common.absorb(&mut reply);
+        let rules = self.rules;
+        let stop = match &mut self.merge {
+            Merge::SessionStart(m) => m.absorb(reply),
+            Merge::Prompt(m) => m.absorb(reply),
+            Merge::Tool(m) => m.absorb(&mut self.common, rules, label, reply),
+            Merge::PostTool(m) => m.absorb(reply),
+            Merge::Permission(m) => m.absorb(reply),
+            Merge::Stop(m) => m.absorb(reply),
+            Merge::Observe => false,
+        };
+        self.stopped = stop && rules.run_order == RunOrder::Sequential;
+        self.stopped
+    }
+
+    /// A hook the workspace gate skipped: an error message containing
+    /// "not approved" that names the hook. It makes no decision.
+    pub fn absorb_not_approved(&mut self, label: &str) {
+        if self.stopped {
+            self.failures.push(None);
+            return;
+        }
+        let mut reply = HookReply::default();
+        reply.push(
+            HookMessageLevel::Error,
+            format!("{} hook `{label}` was not run: workspace hooks are not approved", self.event_name),
+        );
+        self.merge_reply(label, reply);
+    }
+
+    /// A hook that could not be started (e.g. spawn failure): an error
+    /// message. It makes no decision on any event (for PreToolUse this is
+    /// the same as a failing hook, not a timeout, so the tool is not denied
+    /// because of it) unless the rules let a `failClosed` hook decide.
+    pub fn absorb_spawn_error(&mut self, label: &str, error: &str) {
+        self.absorb_spawn_failure(label, error, false);
+    }
+
+    /// [`absorb_spawn_error`](Self::absorb_spawn_error) for a hook that may
+    /// be `failClosed`. Returns true when the run must stop here.
+    pub fn absorb_spawn_failure(&mut self, label: &str, error: &str, fail_closed: bool) -> bool {
+        if self.stopped {
+            self.failures.push(Some(HookFailure::Spawn));
+            return true;
+        }
+        let text = format!("{} hook `{label}` could not be started: {}", self.event_name, error.trim());
+        let mut reply = HookReply::default();
+        reply.push(HookMessageLevel::Error, text.clone());
+        reply.failure = Some(crate::model::reply::Failure { kind: HookFailure::Spawn, text, timeout_or_lost: false });
+        fail_closed::apply(&mut reply, fail_closed, self.rules, &self.event);
+        self.merge_reply(label, reply)
+    }
+
+    /// SessionStart (dialects with an env file): the variables the hooks
+    /// wrote, returned as the outcome's `env`. Ignored elsewhere.
+    pub fn set_env(&mut self, env: serde_json::Map<String, Value>) {
+        if let Merge::SessionStart(m) = &mut self.merge {
+            if m.env.is_some() {
+                m.env = Some(env);
+            }
+        }
+    }
+
+    /// Deliver what `async` hooks of an earlier run produced: their
+    /// messages, and their context where this event's outcome has one.
+    /// Returns the context it could not place (kept for a later run).
+    pub fn deliver(&mut self, messages: Vec<HookMessage>, context: Vec<String>) -> Vec<String> {
+        self.common.messages.extend(messages);
+        match self.context_slot() {
+            Some(slot) => {
+                slot.extend(context);
+                Vec::new()
+            }
+            None => context,
+        }
+    }
+
+    fn context_slot(&mut self) -> Option<&mut Vec<String>> {
+        match &mut self.merge {
+            Merge::SessionStart(m) => Some(&mut m.additional_context),
+            Merge::Prompt(m) => Some(&mut m.additional_context),
+            Merge::Tool(m) => Some(&mut m.additional_context),
+            Merge::PostTool(m) => Some(&mut m.additional_context),
+            _ => None,
+        }
+    }
+
+    /// What an `async` hook's result gives a later run: the messages and
+    /// context this interpreter collected (its decisions are dropped).
+    pub fn into_delivery(mut self) -> (Vec<HookMessage>, Vec<String>) {
+        let context = self.context_slot().map(std::mem::take).unwrap_or_default();
+        (self.common.messages, context)
+    }
+
+    /// PreToolUse: the `tool_input` later hooks must receive after
+    /// `updatedInput` rewrites (`None`: the original). Always `None` for
+    /// other events, and for rules where every hook receives the original
+    /// input.
+    pub fn updated_input(&self) -> Option<&Value> {
+        match &self.merge {
+            Merge::Tool(m) if self.rules.tool_input == ToolInputFlow::Chained => m.updated_input(),
+            _ => None,
+        }
+    }
+
+    /// Build the outcome. `hooks` is the execution report in configuration
+    /// order, one per absorbed hook; each report gets its `failure` kind.
+    pub fn finish(self, mut hooks: Vec<HookReport>) -> HookOutcome {
+        if hooks.len() == self.failures.len() {
+            for (report, failure) in hooks.iter_mut().zip(&self.failures) {
+                if report.failure.is_none() {
+                    report.failure = *failure;
+                }
+            }
+        }
+        let rules = self.rules;
+        let common = self.common.into_outcome(hooks);
+        match self.merge {
+            Merge::SessionStart(m) => HookOutcome::SessionStart(m.finish(common)),
+            Merge::Prompt(m) => HookOutcome::UserPromptSubmit(m.finish(common)),
+            Merge::Tool(m) => HookOutcome::PreToolUse(m.finish(common)),
+            Merge::PostTool(m) => HookOutcome::PostToolUse(m.finish(common)),
+            Merge::Permission(m) => HookOutcome::PermissionRequest(m.finish(common)),
+            // Where nothing blocks them, SubagentStop and PreCompact are
+            // observers and their outcome has only the common fields.
+            Merge::Stop(_) if rules.block_fields == BlockFields::None => HookOutcome::Other(common),
+            Merge::Stop(m) => match self.event.known() {
+                Some(HookEvent::SubagentStop) => HookOutcome::SubagentStop(m.finish(common)),
+                Some(HookEvent::PreCompact) => HookOutcome::PreCompact(m.finish(common)),
+                _ => HookOutcome::Stop(m.finish(common)),
+            },
+            Merge::Observe => HookOutcome::Other(common),
+        }
+    }
+}

@@ -1,0 +1,125 @@
+//! PreToolUse: how the replies of several hooks combine.
+//!
+//! | column | rule |
+//! |---|---|
+//! | `precedence: FirstAllowOrDeny` (VT Code) | the run stops at the first `allow` or `deny`; `ask` does not stop, a later `allow` or `deny` replaces it; the first `ask`'s reason is kept while the decision stays `ask` |
+//! | `precedence: MostRestrictive` (Claude Code) | every hook counts and the most restrictive decision wins, deny > ask > allow > continue; the reason is the first one given (in configuration order) by a hook with the winning decision |
+//! | `tool_input: Chained` | a hook's `updatedInput` replaces `tool_input` for every later hook |
+//! | `tool_input: Original` | every hook receives the original input; the last rewrite in configuration order wins, and a warning names the conflict when rewrites differ |
+//! | `on_failure: DenyTimeoutsUnlessAsk` | a hook that timed out or whose exit status was lost **denies** (reason = its failure message), unless the decision so far is `ask` |
+//!
+//! `updated_input` is the last rewrite in force, returned also when a later
+//! hook denies. `additional_context` collects every hook's, in order.
+
+use serde_json::Value;
+
+use crate::model::outcome::{CommonOutcome, HookMessageLevel, PreToolHookDecision, PreToolHookOutcome};
+use crate::model::reply::{Decision, HookReply};
+use crate::model::rules::{Column, EventRules, OnFailure, Precedence, ToolInputFlow};
+
+use super::Common;
+
+/// The merge columns this merger honours.
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) const HONOURS: &[Column] =
+    &[Column::Sequential, Column::MostRestrictive, Column::OriginalToolInput, Column::DenyTimeoutsUnlessAsk];
+
+/// What PreToolUse hooks decided so far.
+#[derive(Default)]
+pub(crate) struct PreToolMerge {
+    decision: PreToolHookDecision,
+    reason: Option<String>,
+    updated_input: Option<Value>,
+    /// Who gave `updated_input` (for the conflict warning).
+    updated_by: Option<String>,
+    pub(crate) additional_context: Vec<String>,
+}
+
+/// How restrictive a decision is (most-restrictive precedence).
+fn rank(decision: PreToolHookDecision) -> u8 {
+    match decision {
+        PreToolHookDecision::Continue => 0,
+        PreToolHookDecision::Allow => 1,
+        PreToolHookDecision::Ask => 2,
+        PreToolHookDecision::Deny => 3,
+    }
+}
+
+impl PreToolMerge {
+    /// Fold in one hook's reply; true when the run stops here.
+    pub(crate) fn absorb(&mut self, common: &mut Common, rules: &EventRules, label: &str, reply: HookReply) -> bool {
+        if let Some(input) = reply.updated_input {
+            if rules.tool_input == ToolInputFlow::Original {
+                if let (Some(previous), Some(by)) = (&self.updated_input, &self.updated_by) {
+                    if previous != &input {
+                        common.push(
+                            HookMessageLevel::Warning,
+                            format!(
+                                "PreToolUse hook `{label}` returned an updatedInput that replaces the different one \
+                                 of PreToolUse hook `{by}` (the last in configuration order wins)"
+                            ),
+                        );
+                    }
+                }
+            }
+            self.updated_by = Some(label.to_owned());
+            self.updated_input = Some(input);
+        }
+        self.additional_context.extend(reply.context);
+        if let Some(failure) = &reply.failure {
+            if rules.on_failure == OnFailure::DenyTimeoutsUnlessAsk
+                && failure.timeout_or_lost
+                && self.decision != PreToolHookDecision::Ask
+            {
+                return self.decide(rules.precedence, PreToolHookDecision::Deny, Some(failure.text.clone()));
+            }
+        }
+        match reply.decision {
+            Some(Decision::Tool(decision, reason)) => self.decide(rules.precedence, decision, reason),
+            _ => false,
+        }
+    }
+
+    /// Apply one hook's decision; true when the run stops (first allow or deny).
+    fn decide(&mut self, precedence: Precedence, decision: PreToolHookDecision, reason: Option<String>) -> bool {
+        if precedence == Precedence::MostRestrictive {
+            if rank(decision) > rank(self.decision) {
+                self.decision = decision;
+                self.reason = reason;
+            } else if decision == self.decision && self.reason.is_none() {
+                self.reason = reason;
+            }
+            return false;
+        }
+        match decision {
+            PreToolHookDecision::Continue => false,
+            PreToolHookDecision::Ask => {
+                if self.decision != PreToolHookDecision::Ask || self.reason.is_none() {
+                    self.reason = reason;
+                }
+                self.decision = PreToolHookDecision::Ask;
+                false
+            }
+            PreToolHookDecision::Allow | PreToolHookDecision::Deny => {
+                self.decision = decision;
+                self.reason = reason;
+                true
+            }
+        }
+    }
+
+    /// The rewrite in force.
+    pub(crate) fn updated_input(&self) -> Option<&Value> {
+        self.updated_input.as_ref()
+    }
+
+    pub(crate) fn finish(self, common: CommonOutcome) -> PreToolHookOutcome {
+        PreToolHookOutcome {
+            decision: self.decision,
+            reason: self.reason,
+            updated_input: self.updated_input,
+            additional_context: self.additional_context,
+            common,
+        }
+    }
+}

@@ -1,0 +1,395 @@
+//! The outcome of one engine run (`docs/protocol.md`): the execution report of every
+//! hook, the messages hooks produced, and the per-event decision fields.
+//!
+//! Every type here serialises to exactly the documented JSON:
+//! [`HookOutcome::to_json`] is what `hl_engine_run` returns as
+//! `outcome_json`. The common fields (`messages`, `continue`,
+//! `stop_reason`, `hooks`) live in [`CommonOutcome`], flattened into each
+//! per-event outcome.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The kind of hook, for reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HookKind {
+    /// A configured shell command.
+    Command,
+    /// A host callback added with `hl_engine_add_callback_hook`.
+    Callback,
+}
+
+/// One entry of the `hooks` execution report.
+///
+/// Serialises as `{"kind","command","name","exit_code","timed_out",
+/// "duration_ms","stdout_truncated","stderr_truncated","skipped"}`, plus
+/// `"signal": N` only when the hook was killed by a signal.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HookReport {
+    /// Command or callback.
+    pub kind: HookKind,
+    /// The command text (command hooks), else `None`.
+    pub command: Option<String>,
+    /// The callback name (callback hooks), else `None`.
+    pub name: Option<String>,
+    /// The exit code; `None` when killed by a signal, timed out, or skipped.
+    pub exit_code: Option<i32>,
+    /// The signal that killed the hook, if any (serialised only when set).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signal: Option<i32>,
+    /// Whether the hook was killed at its timeout.
+    pub timed_out: bool,
+    /// Wall-clock run time in milliseconds (0 for skipped hooks).
+    pub duration_ms: f64,
+    /// Whether stdout exceeded `max_output_bytes` and was cut.
+    pub stdout_truncated: bool,
+    /// Whether stderr exceeded `max_output_bytes` and was cut.
+    pub stderr_truncated: bool,
+    /// Why the hook did not run: `"not_approved"` (workspace gate), else `None`.
+    pub skipped: Option<String>,
+    /// How the hook failed, `None` when it ran and answered (a deliberate
+    /// exit 2 is an answer, not a failure). Lets a host tell a deny from a crash.
+    #[serde(default)]
+    pub failure: Option<HookFailure>,
+    /// The hook's configured `statusMessage` (serialised only when set).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status_message: Option<String>,
+}
+
+/// How a hook failed (the report's `failure` field).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HookFailure {
+    /// Killed at its timeout.
+    Timeout,
+    /// Killed by a signal.
+    Signal,
+    /// Could not be started.
+    Spawn,
+    /// Exited 0 but printed stdout that looks like JSON and does not parse.
+    InvalidOutput,
+    /// Exited non-zero (other than an exit 2 the event gives a meaning to),
+    /// or its exit status was lost.
+    Exit,
+}
+
+impl HookFailure {
+    /// The wire name (`"timeout"`, ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HookFailure::Timeout => "timeout",
+            HookFailure::Signal => "signal",
+            HookFailure::Spawn => "spawn",
+            HookFailure::InvalidOutput => "invalid_output",
+            HookFailure::Exit => "exit",
+        }
+    }
+}
+
+impl HookReport {
+    /// The `skipped` value of a command the workspace gate did not run.
+    pub const NOT_APPROVED: &'static str = "not_approved";
+
+    /// The report of a command skipped by the workspace gate:
+    /// `"skipped":"not_approved"`, `exit_code` null, `timed_out` false,
+    /// `duration_ms` 0.
+    pub fn not_approved(command: &str) -> HookReport {
+        HookReport { skipped: Some(Self::NOT_APPROVED.to_owned()), ..HookReport::command(command) }
+    }
+
+    /// A command's report before it runs: every result field empty.
+    pub fn command(command: &str) -> HookReport {
+        HookReport {
+            kind: HookKind::Command,
+            command: Some(command.to_owned()),
+            name: None,
+            exit_code: None,
+            signal: None,
+            timed_out: false,
+            duration_ms: 0.0,
+            stdout_truncated: false,
+            stderr_truncated: false,
+            skipped: None,
+            failure: None,
+            status_message: None,
+        }
+    }
+
+    /// A callback hook's report.
+    pub fn callback(name: &str, exit_code: i32, duration_ms: f64) -> HookReport {
+        HookReport {
+            kind: HookKind::Callback,
+            command: None,
+            name: Some(name.to_owned()),
+            exit_code: Some(exit_code),
+            duration_ms,
+            ..HookReport::command("")
+        }
+    }
+}
+
+/// Severity of a [`HookMessage`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HookMessageLevel {
+    /// Hook output meant for the user (`systemMessage`, plain stdout).
+    Info,
+    /// A hook misbehaved but the run was not affected much.
+    Warning,
+    /// A hook failed, timed out, was skipped, or returned unusable output.
+    Error,
+}
+
+/// One message for the host to show: `{"level":"info"|"warning"|"error","text":str}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HookMessage {
+    /// Severity.
+    pub level: HookMessageLevel,
+    /// Trimmed text.
+    pub text: String,
+}
+
+impl HookMessage {
+    /// An info message.
+    pub fn info(text: impl Into<String>) -> HookMessage {
+        HookMessage { level: HookMessageLevel::Info, text: text.into() }
+    }
+    /// A warning message.
+    pub fn warning(text: impl Into<String>) -> HookMessage {
+        HookMessage { level: HookMessageLevel::Warning, text: text.into() }
+    }
+    /// An error message.
+    pub fn error(text: impl Into<String>) -> HookMessage {
+        HookMessage { level: HookMessageLevel::Error, text: text.into() }
+    }
+}
+
+/// The fields every outcome has.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CommonOutcome {
+    /// Messages in configuration order of the hooks that produced them.
+    pub messages: Vec<HookMessage>,
+    /// False when any hook returned `"continue": false`. Serialised as `continue`.
+    #[serde(rename = "continue")]
+    pub continue_: bool,
+    /// The `stopReason` of the first hook that returned `"continue": false`.
+    pub stop_reason: Option<String>,
+    /// One report per hook that ran or was skipped by the gate, in configuration order.
+    pub hooks: Vec<HookReport>,
+}
+
+impl Default for CommonOutcome {
+    fn default() -> Self {
+        CommonOutcome { messages: Vec::new(), continue_: true, stop_reason: None, hooks: Vec::new() }
+    }
+}
+
+/// SessionStart outcome.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SessionStartHookOutcome {
+    /// Context for the model: plain stdout and `additionalContext` values.
+    pub additional_context: Vec<String>,
+    /// What the hooks wrote to `CLAUDE_ENV_FILE`, for the host to apply to
+    /// later commands (Claude Code profile; absent in VT Code's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub env: Option<serde_json::Map<String, Value>>,
+    /// Common fields.
+    #[serde(flatten)]
+    pub common: CommonOutcome,
+}
+
+/// UserPromptSubmit outcome.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct UserPromptHookOutcome {
+    /// False when a hook blocked the prompt.
+    pub allow_prompt: bool,
+    /// Why the prompt was blocked.
+    pub block_reason: Option<String>,
+    /// Context for the model: plain stdout and `additionalContext` values.
+    pub additional_context: Vec<String>,
+    /// Common fields.
+    #[serde(flatten)]
+    pub common: CommonOutcome,
+}
+
+impl Default for UserPromptHookOutcome {
+    fn default() -> Self {
+        UserPromptHookOutcome {
+            allow_prompt: true,
+            block_reason: None,
+            additional_context: Vec::new(),
+            common: CommonOutcome::default(),
+        }
+    }
+}
+
+/// The merged PreToolUse decision.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PreToolHookDecision {
+    /// No hook decided: the host applies its normal permission flow.
+    #[default]
+    Continue,
+    /// Run the tool without asking.
+    Allow,
+    /// Do not run the tool.
+    Deny,
+    /// Ask the user.
+    Ask,
+}
+
+/// PreToolUse outcome.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PreToolHookOutcome {
+    /// The merged decision.
+    pub decision: PreToolHookDecision,
+    /// The reason given by the hook that made the decision.
+    pub reason: Option<String>,
+    /// The tool input after `updatedInput` rewrites (`None`: unchanged).
+    pub updated_input: Option<Value>,
+    /// `additionalContext` values, in order.
+    pub additional_context: Vec<String>,
+    /// Common fields.
+    #[serde(flatten)]
+    pub common: CommonOutcome,
+}
+
+/// PostToolUse / PostToolUseFailure outcome.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PostToolHookOutcome {
+    /// The reason of the first hook that returned `decision: "block"`.
+    pub block_reason: Option<String>,
+    /// Context for the model: `additionalContext` values.
+    pub additional_context: Vec<String>,
+    /// Common fields.
+    #[serde(flatten)]
+    pub common: CommonOutcome,
+}
+
+/// What a PermissionRequest hook decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PermissionBehavior {
+    /// Grant the permission.
+    Allow,
+    /// Refuse it.
+    Deny,
+}
+
+/// How long a PermissionRequest decision holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PermissionScope {
+    /// This request only.
+    #[default]
+    Once,
+    /// An update targets the `session`.
+    Session,
+    /// An update targets `projectSettings`.
+    Permanent,
+}
+
+/// A PermissionRequest decision.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PermissionDecision {
+    /// Allow or deny.
+    pub behavior: PermissionBehavior,
+    /// Once, session or permanent, derived from the update destinations.
+    pub scope: PermissionScope,
+    /// A replacement tool input, if the hook gave one.
+    pub updated_input: Option<Value>,
+    /// The permission update objects, as the hook gave them.
+    pub permission_updates: Vec<Value>,
+    /// Whether to interrupt the agent.
+    pub interrupt: bool,
+    /// A message for the model/user.
+    pub message: Option<String>,
+}
+
+/// PermissionRequest outcome.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PermissionRequestHookOutcome {
+    /// The first decision, `None` when no hook decided.
+    pub decision: Option<PermissionDecision>,
+    /// Common fields.
+    #[serde(flatten)]
+    pub common: CommonOutcome,
+}
+
+/// Stop outcome (also SubagentStop's and PreCompact's).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct StopHookOutcome {
+    /// Why the agent must not stop yet (`None`: it may stop).
+    pub block_reason: Option<String>,
+    /// Common fields.
+    #[serde(flatten)]
+    pub common: CommonOutcome,
+}
+
+/// The outcome of one run, typed by event family.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum HookOutcome {
+    /// SessionStart.
+    SessionStart(SessionStartHookOutcome),
+    /// UserPromptSubmit.
+    UserPromptSubmit(UserPromptHookOutcome),
+    /// PreToolUse.
+    PreToolUse(PreToolHookOutcome),
+    /// PostToolUse and PostToolUseFailure.
+    PostToolUse(PostToolHookOutcome),
+    /// PermissionRequest.
+    PermissionRequest(PermissionRequestHookOutcome),
+    /// Stop.
+    Stop(StopHookOutcome),
+    /// SubagentStop in a profile where it can block (Claude Code; in VT Code's it is `Other`).
+    SubagentStop(StopHookOutcome),
+    /// PreCompact in a profile where it can block (Claude Code; in VT Code's it is `Other`).
+    PreCompact(StopHookOutcome),
+    /// SessionEnd, SubagentStart, Notification, and events fired by name
+    /// that the profile does not know.
+    Other(CommonOutcome),
+}
+
+impl HookOutcome {
+    /// The outcome JSON (every key present, `null` where null).
+    pub fn to_json(&self) -> Value {
+        // Serialising these types cannot fail: every map key is a string.
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+
+    /// The outcome as compact JSON text (the same text as
+    /// `to_json().to_string()`, without the intermediate value). It cannot
+    /// fail (every map key is a string); if it ever did, it would be an
+    /// internal error, never a made-up outcome.
+    pub fn to_json_string(&self) -> crate::error::Result<String> {
+        crate::error::Error::to_json_string(self, "the outcome")
+    }
+
+    /// The common fields.
+    pub fn common(&self) -> &CommonOutcome {
+        match self {
+            HookOutcome::SessionStart(o) => &o.common,
+            HookOutcome::UserPromptSubmit(o) => &o.common,
+            HookOutcome::PreToolUse(o) => &o.common,
+            HookOutcome::PostToolUse(o) => &o.common,
+            HookOutcome::PermissionRequest(o) => &o.common,
+            HookOutcome::Stop(o) | HookOutcome::SubagentStop(o) | HookOutcome::PreCompact(o) => &o.common,
+            HookOutcome::Other(o) => o,
+        }
+    }
+
+    /// The common fields, mutably (e.g. to attach the `hooks` report).
+    pub fn common_mut(&mut self) -> &mut CommonOutcome {
+        match self {
+            HookOutcome::SessionStart(o) => &mut o.common,
+            HookOutcome::UserPromptSubmit(o) => &mut o.common,
+            HookOutcome::PreToolUse(o) => &mut o.common,
+            HookOutcome::PostToolUse(o) => &mut o.common,
+            HookOutcome::PermissionRequest(o) => &mut o.common,
+            HookOutcome::Stop(o) | HookOutcome::SubagentStop(o) | HookOutcome::PreCompact(o) => &mut o.common,
+            HookOutcome::Other(o) => o,
+        }
+    }
+}

@@ -1,0 +1,314 @@
+//! The vocabulary of rule tables: what can differ between hooks protocols,
+//! per event, as named columns.
+//!
+//! Every dialect ([`crate::dialect`]) has one [`Profile`]: per event an
+//! [`EventRules`] row (how its hooks run, how their decisions combine, what
+//! exit 2 means, which fields block, what a failing hook does), plus the
+//! profile-wide columns (default timeout, input validation, deduplication,
+//! the SessionStart env file). The tables themselves live with their
+//! dialects (`src/dialect/<name>.rs`); this module only defines the columns.
+//!
+//! Two kinds of code read a row:
+//!
+//! - the dialect's **reader** of one hook's result (exit code, stdout,
+//!   stderr → the canonical [`HookReply`](crate::model::reply::HookReply)) reads the
+//!   *reader columns* ([`Exit2`], `failure_level`, `context_needs_exit_0`,
+//!   [`BlockFields`]);
+//! - the canonical **merge** ([`crate::merge`]) reads the *merge columns*
+//!   ([`RunOrder`], [`Precedence`], [`ToolInputFlow`], [`OnFailure`]).
+//!
+//! Each reader and each merger declares the columns it honours
+//! ([`Column`]); a test fails when a table sets a column (gives it a value
+//! other than the neutral one of [`EventRules::NEUTRAL`]) for an event whose
+//! reader or merger does not honour it, so a table cannot promise a rule
+//! nothing implements.
+
+use std::time::Duration;
+
+use crate::model::event::HookEvent;
+use crate::model::outcome::HookMessageLevel;
+
+/// How the matching hooks of one event run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunOrder {
+    /// One after another in configuration order; the run stops at the
+    /// event's first decision.
+    Sequential,
+    /// All at once; results are merged in configuration order.
+    Concurrent,
+}
+
+/// How PreToolUse decisions of several hooks combine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Precedence {
+    /// The first `allow` or `deny` ends the run; a later one replaces an
+    /// earlier `ask` (VT Code).
+    FirstAllowOrDeny,
+    /// Every hook counts; the most restrictive wins: deny > defer > ask >
+    /// allow > continue (Claude Code).
+    MostRestrictive,
+}
+
+/// What PreToolUse hooks receive as `tool_input`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ToolInputFlow {
+    /// An `updatedInput` replaces `tool_input` for every later hook.
+    Chained,
+    /// Every hook receives the host's original `tool_input`.
+    Original,
+}
+
+/// Where the reason of an exit-2 block comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit2Reason {
+    /// stderr; stdout is ignored entirely.
+    StderrIgnoringStdout,
+    /// stderr; stdout is still read (its context, messages and fields), but
+    /// its blocking reason comes second.
+    StderrThenStdout,
+    /// A blocking reason in stdout JSON first, else stderr; every other
+    /// stdout field is still read.
+    StdoutThenStderr,
+}
+
+/// What exit 2 means for one event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit2 {
+    /// Like any other non-zero exit (a message at the event's level); a
+    /// failure of kind `exit`.
+    Ordinary,
+    /// The event's blocking decision (deny, block, or feedback for the
+    /// model). `needs_stderr`: without stderr (and without a JSON reason)
+    /// it is an error message and no decision; otherwise it blocks with a
+    /// reason naming the hook.
+    Block { reason: Exit2Reason, needs_stderr: bool },
+    /// stderr becomes an error message for the user; nothing blocks.
+    StderrToUser,
+    /// stderr is discarded and no message is given; stdout is still read.
+    Ignored,
+}
+
+/// The JSON fields that block the events sharing Stop's outcome shape
+/// (Stop, SubagentStop, PreCompact).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockFields {
+    /// Nothing blocks (an observer).
+    None,
+    /// `decision: "block"` + `reason`.
+    Decision,
+    /// `decision: "block"` + `reason`, else `continue: false` +
+    /// `stopReason`, else `hookSpecificOutput.decision: "block"` + `reason`.
+    DecisionOrContinueFalse,
+}
+
+/// What a hook that fails (times out, cannot start, is killed, exits
+/// non-zero other than a meaningful exit 2, prints invalid JSON) does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnFailure {
+    /// A timeout or a lost exit status denies (fail closed) unless an
+    /// earlier hook asked; other failures make no decision (VT Code
+    /// PreToolUse).
+    DenyTimeoutsUnlessAsk,
+    /// A non-blocking error, unless the hook sets `failClosed`: then the
+    /// event's blocking decision (PreToolUse and PermissionRequest deny,
+    /// UserPromptSubmit and Stop block; other events have none).
+    OpenUnlessFailClosed,
+}
+
+/// How strictly event inputs are validated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputRules {
+    /// Every field of the input table is required and enumerated fields
+    /// accept only the listed values (VT Code's typed inputs).
+    Strict,
+    /// Only `tool_name` (tool events) is required; optional fields keep
+    /// their types when present; enumerated fields accept any string
+    /// (Claude Code sends values of its own, and new ones over time).
+    Lenient,
+}
+
+/// Which of the hooks matching one event run when several are the same.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dedupe {
+    /// Every configured hook runs, duplicates included.
+    None,
+    /// A hook identical to one already planned for the event (same handler
+    /// type and the same command) runs once (Claude Code).
+    IdenticalHandlers,
+}
+
+/// The rules of one event in one profile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EventRules {
+    /// How the matching hooks run (merge column).
+    pub run_order: RunOrder,
+    /// PreToolUse: how decisions combine (merge column).
+    pub precedence: Precedence,
+    /// PreToolUse: what later hooks receive as `tool_input` (merge column).
+    pub tool_input: ToolInputFlow,
+    /// What a failing hook does (merge column).
+    pub on_failure: OnFailure,
+    /// What exit 2 means (reader column).
+    pub exit2: Exit2,
+    /// The level of the message for other non-zero exits, and for stderr
+    /// written by a hook that exited 0 (reader column).
+    pub failure_level: HookMessageLevel,
+    /// Whether stdout (plain text and JSON context) becomes context only
+    /// when the hook exited 0 (reader column).
+    pub context_needs_exit_0: bool,
+    /// Stop, SubagentStop, PreCompact: which fields block (reader column).
+    pub block_fields: BlockFields,
+}
+
+/// One column of an [`EventRules`] row with a non-neutral value, as readers
+/// and mergers declare what they honour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Column {
+    /// `run_order: Sequential`.
+    Sequential,
+    /// `precedence: MostRestrictive`.
+    MostRestrictive,
+    /// `tool_input: Original`.
+    OriginalToolInput,
+    /// `on_failure: DenyTimeoutsUnlessAsk`.
+    DenyTimeoutsUnlessAsk,
+    /// `exit2: Block { .. }`.
+    Exit2Block,
+    /// `exit2: StderrToUser`.
+    Exit2StderrToUser,
+    /// `exit2: Ignored`.
+    Exit2Ignored,
+    /// `failure_level: Error` (the neutral level is a warning).
+    FailureLevelError,
+    /// `context_needs_exit_0: true`.
+    ContextNeedsExit0,
+    /// `block_fields: Decision` or `DecisionOrContinueFalse`.
+    BlockFields,
+}
+
+impl EventRules {
+    /// The neutral row: concurrent, every decision counts in order (VT
+    /// Code's first allow/deny), chained input, fail open, exit 2 like any
+    /// failure, failures as warnings, context whatever the exit code,
+    /// nothing blocks. A column differs from it only where a table asks for
+    /// a rule, and every such column must be honoured by its reader or
+    /// merger.
+    pub const NEUTRAL: EventRules = EventRules {
+        run_order: RunOrder::Concurrent,
+        precedence: Precedence::FirstAllowOrDeny,
+        tool_input: ToolInputFlow::Chained,
+        on_failure: OnFailure::OpenUnlessFailClosed,
+        exit2: Exit2::Ordinary,
+        failure_level: HookMessageLevel::Warning,
+        context_needs_exit_0: false,
+        block_fields: BlockFields::None,
+    };
+
+    /// The columns of this row that differ from [`EventRules::NEUTRAL`].
+    pub fn set_columns(&self) -> Vec<Column> {
+        let n = EventRules::NEUTRAL;
+        let mut out = Vec::new();
+        if self.run_order != n.run_order {
+            out.push(Column::Sequential);
+        }
+        if self.precedence != n.precedence {
+            out.push(Column::MostRestrictive);
+        }
+        if self.tool_input != n.tool_input {
+            out.push(Column::OriginalToolInput);
+        }
+        if self.on_failure != n.on_failure {
+            out.push(Column::DenyTimeoutsUnlessAsk);
+        }
+        match self.exit2 {
+            Exit2::Ordinary => {}
+            Exit2::Block { .. } => out.push(Column::Exit2Block),
+            Exit2::StderrToUser => out.push(Column::Exit2StderrToUser),
+            Exit2::Ignored => out.push(Column::Exit2Ignored),
+        }
+        if self.failure_level == HookMessageLevel::Error {
+            out.push(Column::FailureLevelError);
+        }
+        if self.context_needs_exit_0 {
+            out.push(Column::ContextNeedsExit0);
+        }
+        if self.block_fields != BlockFields::None {
+            out.push(Column::BlockFields);
+        }
+        out
+    }
+}
+
+/// One value per canonical event, by name (never by position, so two rows
+/// cannot be swapped unnoticed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EventTable<T> {
+    pub session_start: T,
+    pub session_end: T,
+    pub subagent_start: T,
+    pub subagent_stop: T,
+    pub user_prompt_submit: T,
+    pub pre_tool_use: T,
+    pub post_tool_use: T,
+    pub permission_request: T,
+    pub pre_compact: T,
+    pub stop: T,
+    pub notification: T,
+    pub post_tool_use_failure: T,
+}
+
+impl<T> EventTable<T> {
+    /// The row of `event`.
+    pub const fn get(&self, event: HookEvent) -> &T {
+        match event {
+            HookEvent::SessionStart => &self.session_start,
+            HookEvent::SessionEnd => &self.session_end,
+            HookEvent::SubagentStart => &self.subagent_start,
+            HookEvent::SubagentStop => &self.subagent_stop,
+            HookEvent::UserPromptSubmit => &self.user_prompt_submit,
+            HookEvent::PreToolUse => &self.pre_tool_use,
+            HookEvent::PostToolUse => &self.post_tool_use,
+            HookEvent::PermissionRequest => &self.permission_request,
+            HookEvent::PreCompact => &self.pre_compact,
+            HookEvent::Stop => &self.stop,
+            HookEvent::Notification => &self.notification,
+            HookEvent::PostToolUseFailure => &self.post_tool_use_failure,
+        }
+    }
+}
+
+/// One dialect's rules.
+#[derive(Debug)]
+pub struct Profile {
+    /// The dialect's name (`"vtcode"`, `"claude"`, ...).
+    pub name: &'static str,
+    /// The timeout of a command hook that sets none.
+    pub default_timeout: Duration,
+    /// Input validation.
+    pub inputs: InputRules,
+    /// Which duplicate hooks of one event run.
+    pub dedupe: Dedupe,
+    /// Whether SessionStart hooks get `CLAUDE_ENV_FILE` and the outcome
+    /// returns what they wrote there as `env`.
+    pub session_start_env_file: bool,
+    /// The rules per event.
+    pub events: EventTable<EventRules>,
+    /// The rules of events fired by name that the dialect does not map to
+    /// one of the twelve.
+    pub unknown_event: EventRules,
+}
+
+impl Profile {
+    /// The rules of `event`.
+    pub fn rules(&self, event: HookEvent) -> &EventRules {
+        self.events.get(event)
+    }
+
+    /// The rules of an event of a run (known or fired by name).
+    pub fn rules_of(&self, event: &crate::model::event::RunEvent) -> &EventRules {
+        match event.known() {
+            Some(e) => self.rules(e),
+            None => &self.unknown_event,
+        }
+    }
+}
