@@ -119,7 +119,10 @@ pub fn command_previews(config: &HooksConfig) -> Vec<LifecycleHookCommandPreview
                     kind: hook.handler.kind(),
                     event: event.to_owned(),
                     matcher: group.matcher_raw.clone(),
-                    command: hook.label().to_owned(),
+                    // Until every handler type has its own digest line, a
+                    // hook of another type is digested by all the fields
+                    // that identify it (its `command` is their JSON).
+                    command: hook.handler.digest_text(),
                     timeout_seconds: hook.timeout_seconds,
                 });
             }
