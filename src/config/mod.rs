@@ -279,7 +279,7 @@ impl HandlerSpec {
 
 /// A word of an exec-form label, quoted for a POSIX shell when it needs it.
 fn quote_word(word: &str) -> String {
-    let plain = !word.is_empty() && word.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%${}".contains(&b));
+    let plain = !word.is_empty() && word.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b));
     if plain {
         word.to_owned()
     } else {

@@ -70,6 +70,10 @@ pub struct HookReport {
     /// The URL (http hooks; serialised only when set).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
+    /// The HTTP status of the response (http hooks that got one;
+    /// serialised only when set). Their `exit_code` is null.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
     /// The MCP server (mcp_tool hooks; serialised only when set).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub server: Option<String>,
@@ -178,6 +182,7 @@ impl HookReport {
             command: Some(command.to_owned()),
             name: None,
             url: None,
+            status: None,
             server: None,
             tool: None,
             prompt: None,

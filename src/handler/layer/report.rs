@@ -2,8 +2,9 @@
 //! `{"kind","command","name","exit_code","timed_out","duration_ms",
 //! "stdout_truncated","stderr_truncated","skipped","failure"}` (plus
 //! `signal` when killed by one, `status_message` when configured, and the
-//! fields naming a hook of another type: `url`; `server` and `tool`;
-//! `prompt` and `model`) — the one place a report is built. The failure
+//! fields naming a hook of another type: `url` and the response's
+//! `status`; `server` and `tool`; `prompt` and `model`) — the one place a
+//! report is built. The failure
 //! kind is filled in when the dialect has read the result.
 
 use std::time::Duration;
@@ -81,6 +82,10 @@ pub(crate) fn ran(
             HookReport { exit_code: Some(exec.exit_code.unwrap_or(1)), duration_ms: ms(duration), ..base(hook) }
         }
         _ => HookReport {
+            status: match &exec.answer {
+                crate::handler::Answer::Http { status, .. } => Some(*status),
+                _ => None,
+            },
             exit_code: exec.exit_code,
             signal: exec.signal,
             timed_out: exec.timed_out,
