@@ -36,6 +36,10 @@ pub enum Reply {
     Deny(String),
     /// `hl_reply_set_json(json)`, already parsed.
     Json(Value),
+    /// `hl_reply_defer`: a handler (prompt, agent, mcp_tool) answers later,
+    /// from any thread, through this slot. Other callers read it as "no
+    /// opinion".
+    Deferred(Arc<Deferred>),
 }
 
 /// The result of one callback invocation.
@@ -45,22 +49,18 @@ pub struct CallResult {
     pub ok: bool,
     /// The reply it left (kept also on failure, but callers ignore it then).
     pub reply: Reply,
-    /// A handler that answers later (`hl_reply_defer`): the answer arrives
-    /// through this slot, from any thread. Only handlers (prompt, agent,
-    /// mcp_tool) may defer; other callers ignore it.
-    pub deferred: Option<Arc<Deferred>>,
 }
 
 impl CallResult {
     pub fn ok(reply: Reply) -> Self {
-        CallResult { ok: true, reply, deferred: None }
+        CallResult { ok: true, reply }
     }
     pub fn failed() -> Self {
-        CallResult { ok: false, reply: Reply::NoOpinion, deferred: None }
+        CallResult { ok: false, reply: Reply::NoOpinion }
     }
     /// The result of a handler that answers later through `deferred`.
     pub fn deferred(deferred: Arc<Deferred>) -> Self {
-        CallResult { ok: true, reply: Reply::NoOpinion, deferred: Some(deferred) }
+        CallResult { ok: true, reply: Reply::Deferred(deferred) }
     }
 }
 
@@ -117,7 +117,11 @@ impl Deferred {
     pub fn finish(&self, result: CallResult) {
         let mut answer = self.answer.lock().unwrap_or_else(|e| e.into_inner());
         if answer.is_none() {
-            *answer = Some(CallResult { deferred: None, ..result });
+            let reply = match result.reply {
+                Reply::Deferred(_) => Reply::NoOpinion,
+                reply => reply,
+            };
+            *answer = Some(CallResult { reply, ..result });
             self.ready.notify_all();
         }
     }

@@ -43,9 +43,9 @@ impl CCallback {
     fn call_with(&self, context_json: &str, deferrable: bool) -> CallResult {
         let ctx = temp_c_string(context_json);
         let len = ctx.as_bytes().len();
-        let mut reply = hl_reply { reply: Reply::NoOpinion, deferrable, deferred: None };
+        let mut reply = hl_reply { reply: Reply::NoOpinion, deferrable };
         let rc = unsafe { (self.cb)(self.user_data, ctx.as_ptr(), len, &mut reply) };
-        CallResult { ok: rc == 0, reply: reply.reply, deferred: reply.deferred }
+        CallResult { ok: rc == 0, reply: reply.reply }
     }
 }
 

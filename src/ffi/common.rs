@@ -134,11 +134,11 @@ pub unsafe extern "C" fn hl_reply_defer(
                 "only a handler (hl_engine_set_handler) may defer its reply; callbacks reply during the call",
             ));
         }
-        if reply.deferred.is_some() {
+        if matches!(reply.reply, Reply::Deferred(_)) {
             return Err(Error::invalid_argument("this reply is already deferred"));
         }
         let slot = crate::callback::Deferred::new();
-        reply.deferred = Some(slot.clone());
+        reply.reply = Reply::Deferred(slot.clone());
         unsafe { *deferred = Box::into_raw(Box::new(hl_deferred { inner: slot })) };
         Ok(())
     })

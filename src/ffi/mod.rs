@@ -50,8 +50,6 @@ pub struct hl_reply {
     pub(crate) reply: crate::callback::Reply,
     /// Whether `hl_reply_defer` may be called (handlers only).
     pub(crate) deferrable: bool,
-    /// Set by `hl_reply_defer`.
-    pub(crate) deferred: Option<std::sync::Arc<crate::callback::Deferred>>,
 }
 
 /// Out-parameters the boundary clears before a body runs ("no partial

@@ -102,7 +102,10 @@ pub(crate) fn run(spec: &HandlerSpec, kind: HandlerType, call: &Call<'_>) -> Ran
     let deadline = started + call.timeout;
     let result = invoke_deferrable(callback.as_ref(), &request);
     // A handler that failed has failed, whether or not it deferred first.
-    let deferred = if result.ok { result.deferred.clone() } else { None };
+    let deferred = match &result.reply {
+        Reply::Deferred(slot) if result.ok => Some(slot.clone()),
+        _ => None,
+    };
     let result = match deferred {
         None if Instant::now() > deadline => {
             crate::hl_debug!("{} handler answered after the hook's timeout; its answer is dropped", kind.name());
@@ -164,7 +167,7 @@ fn verdict_value(reply: Reply) -> Value {
         Reply::Json(v) => v,
         Reply::Allow => serde_json::json!({"ok": true}),
         Reply::Deny(reason) => serde_json::json!({"ok": false, "reason": reason}),
-        Reply::NoOpinion => Value::Null,
+        Reply::NoOpinion | Reply::Deferred(_) => Value::Null,
     }
 }
 
@@ -176,7 +179,7 @@ fn verdict_value(reply: Reply) -> Value {
 /// `Err` holds a tool error's message.
 fn tool_answer(reply: Reply) -> Result<String, String> {
     let text = match reply {
-        Reply::NoOpinion | Reply::Allow => String::new(),
+        Reply::NoOpinion | Reply::Allow | Reply::Deferred(_) => String::new(),
         Reply::Deny(message) => return Err(tool_error(&message)),
         Reply::Json(Value::String(s)) => s,
         Reply::Json(Value::Object(result)) if result.contains_key("content") || result.contains_key("isError") => {

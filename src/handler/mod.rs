@@ -286,7 +286,7 @@ impl HookExecution {
             ..HookExecution::default()
         };
         match &result.reply {
-            Reply::NoOpinion => {}
+            Reply::NoOpinion | Reply::Deferred(_) => {}
             Reply::Allow => {
                 if event == HookEvent::PreToolUse {
                     exec.stdout = ALLOW_REPLY_STDOUT.to_owned();

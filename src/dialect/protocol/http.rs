@@ -93,7 +93,7 @@ mod tests {
             (404, "", "HTTP 404"),
         ] {
             let e = as_command_result(&exec(), status, body, false).unwrap_err();
-            assert!(e.starts_with(want), "{status} {body}: {e}");
+            assert!(e.contains(want), "{status} {body}: {e}");
         }
         let cut = as_command_result(&exec(), 200, r#"{"a":"#, true).unwrap_err();
         assert!(cut.contains("longer than max_output_bytes"), "{cut}");
