@@ -108,7 +108,9 @@ pub(crate) struct Call<'a> {
     pub(crate) env_settings: &'a environment::EnvSettings,
 }
 
-/// What a handler's call gave.
+/// What a handler's call gave (returned once per hook and taken apart at
+/// once: the size of its one big variant costs nothing worth a box).
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum Ran {
     /// It ran to an answer, an exit, a signal or its timeout.
     Done { exec: HookExecution, duration: Duration, stdout_truncated: bool, stderr_truncated: bool },
