@@ -283,6 +283,7 @@ impl LifecycleHookEngine {
                 token,
                 handlers: &handlers,
                 http: &setup.http,
+                http_client: &self.state.http_client,
                 env_settings: &setup.env,
             },
             plan,

@@ -62,6 +62,8 @@ struct EngineState {
     callbacks: CallbackSlot<Arc<CallbackHook>>,
     /// The handlers the host set for prompt, agent and mcp_tool hooks.
     handlers: CallbackSlot<Arc<HostHandler>>,
+    /// The HTTP client of http hooks (its keep-alive pool), made on first use.
+    http_client: crate::handler::http::Client,
     /// Every run that can be cancelled, by id. Its lock is the
     /// linearization point of cancel versus completion (see `run_async`).
     runs: Mutex<HashMap<u64, runs::RunSlot>>,
@@ -135,6 +137,7 @@ impl LifecycleHookEngine {
                 transcript_path: RwLock::new(transcript_path.map(Arc::from)),
                 callbacks: CallbackSlot::new(),
                 handlers: CallbackSlot::new(),
+                http_client: Default::default(),
                 runs: Mutex::new(HashMap::new()),
                 pending: Mutex::new(0),
                 pending_cv: Condvar::new(),

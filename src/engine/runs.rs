@@ -465,6 +465,7 @@ impl LifecycleHookEngine {
                 token: Some(token),
                 handlers: &handlers,
                 http: &setup.http,
+                http_client: &self.state.http_client,
                 env_settings: &setup.env,
             },
             plan: &plan,

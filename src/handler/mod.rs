@@ -104,6 +104,8 @@ pub(crate) struct Call<'a> {
     pub(crate) handlers: &'a [Arc<HostHandler>],
     /// The engine's http hook settings.
     pub(crate) http: &'a HttpPolicy,
+    /// The engine's HTTP client.
+    pub(crate) http_client: &'a http::Client,
     /// The engine's `env` and `env_remove` (what http headers interpolate).
     pub(crate) env_settings: &'a environment::EnvSettings,
 }

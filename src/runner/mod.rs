@@ -307,14 +307,6 @@ impl CancelToken {
     fn fd(&self) -> Option<BorrowedFd<'_>> {
         self.inner.wake.get().map(Wake::fd)
     }
-
-    /// The wake-up descriptor, made now if need be: it becomes readable
-    /// (and stays readable) once the token is cancelled. For waits outside
-    /// the runner that must end on a cancel (an http hook's socket waits).
-    pub(crate) fn wake_fd(&self) -> io::Result<BorrowedFd<'_>> {
-        self.arm()?;
-        self.fd().ok_or_else(|| io::Error::other("the cancellation descriptor is missing"))
-    }
 }
 
 impl fmt::Debug for CancelToken {

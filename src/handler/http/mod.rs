@@ -3,11 +3,11 @@
 //! returned for the dialect to read (the response table is the reader's:
 //! `src/dialect/protocol/http.rs`).
 //!
-//! - One process-wide client (ureq: HTTP/1.1, rustls with the webpki
+//! - One client per engine (ureq: HTTP/1.1, rustls with the webpki
 //!   roots), with a keep-alive connection pool; every request runs on the
-//!   calling thread. Its socket and every wait are ours
-//!   ([`transport`]): bounded by the hook's timeout, ended at once by a
-//!   cancel.
+//!   calling thread. Its socket, name lookups and every wait are ours
+//!   ([`transport`]): bounded by the hook's timeout, ended within a few
+//!   milliseconds by a cancel.
 //! - Redirects are not followed (a 3xx is a status like any other).
 //! - The body read is capped at `max_output_bytes`, like a command's stdout;
 //!   the rest is not read (the connection is closed instead of drained).
@@ -21,7 +21,7 @@
 mod transport;
 
 use std::io::{self, Read};
-use std::sync::Mutex;
+use std::sync::OnceLock;
 use std::time::Instant;
 
 use super::environment::EnvSettings;
@@ -29,33 +29,36 @@ use super::{Answer, Call, HookExecution, Ran};
 use crate::config::HttpPolicy;
 use crate::model::outcome::HookFailure;
 
-/// The process-wide agent, made on first use (one per process: after a
-/// `fork()` the child makes its own and never shares the parent's sockets).
-fn agent() -> ureq::Agent {
-    static AGENT: Mutex<Option<(u32, ureq::Agent)>> = Mutex::new(None);
-    let pid = std::process::id();
-    let mut slot = AGENT.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((owner, agent)) = slot.as_ref() {
-        if *owner == pid {
-            return agent.clone();
-        }
+/// An engine's HTTP client: one ureq agent with its keep-alive pool, made
+/// when the engine's first http hook runs. (Engines are per process: after
+/// a `fork()` the child's engines are new, and so are their pools.)
+#[derive(Default)]
+pub struct Client {
+    agent: OnceLock<ureq::Agent>,
+}
+
+impl std::fmt::Debug for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Client").field("started", &self.agent.get().is_some()).finish()
     }
-    let config = ureq::Agent::config_builder()
-        .max_redirects(0)
-        .http_status_as_error(false)
-        .save_redirect_history(false)
-        .proxy(None)
-        .user_agent(concat!("hookline/", env!("CARGO_PKG_VERSION")))
-        .max_idle_connections_per_host(16)
-        .build();
-    use ureq::unversioned::transport::Connector;
-    let connector = transport::HookConnector.chain(ureq::unversioned::transport::RustlsConnector::default());
-    let agent = ureq::Agent::with_parts(config, connector, ureq::unversioned::resolver::DefaultResolver::default());
-    if let Some((_, inherited)) = slot.replace((pid, agent.clone())) {
-        // Inherited through fork(): its pooled sockets are the parent's.
-        std::mem::forget(inherited);
+}
+
+impl Client {
+    fn agent(&self) -> &ureq::Agent {
+        self.agent.get_or_init(|| {
+            let config = ureq::Agent::config_builder()
+                .max_redirects(0)
+                .http_status_as_error(false)
+                .save_redirect_history(false)
+                .proxy(None)
+                .user_agent(concat!("hookline/", env!("CARGO_PKG_VERSION")))
+                .max_idle_connections_per_host(16)
+                .build();
+            use ureq::unversioned::transport::Connector;
+            let connector = transport::HookConnector.chain(ureq::unversioned::transport::RustlsConnector::default());
+            ureq::Agent::with_parts(config, connector, transport::HookResolver)
+        })
     }
-    agent
 }
 
 /// What an http hook is: its URL, headers and the variables they may use.
@@ -82,7 +85,8 @@ pub(crate) fn run(hook: &HttpHook<'_>, call: &Call<'_>) -> io::Result<Ran> {
         stderr_truncated: false,
     };
     let _scope = transport::Scope::enter(deadline, call.token);
-    let mut request = agent().post(hook.url).config().timeout_global(Some(call.timeout)).build();
+    // The deadline is the scope's: every wait of the request is bounded by it.
+    let mut request = call.http_client.agent().post(hook.url);
     for (name, value) in hook.headers {
         request =
             request.header(name.as_str(), interpolate(value, hook.allowed_env_vars, call.http, call.env_settings));

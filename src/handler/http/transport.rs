@@ -5,7 +5,8 @@
 //! or stalls costs at most the hook's timeout, and a cancel (or closing the
 //! engine) ends the request at once.
 //!
-//! The deadline and the cancellation token of the call in progress are
+//! A cancel is seen within a few milliseconds (each `poll` is bounded by
+//! [`CANCEL_CHECK`]). The deadline and the cancellation token of the call in progress are
 //! thread-local ([`Scope`]): ureq runs a request on the calling thread, and
 //! a pooled (keep-alive) connection serves whichever call uses it next.
 //! Connecting is non-blocking too (a `connect` to an address that does not
@@ -20,6 +21,7 @@ use std::time::Instant;
 use rustix::event::{poll, PollFd, PollFlags, Timespec};
 use rustix::io::Errno;
 use rustix::net::{AddressFamily, SocketFlags, SocketType};
+use ureq::unversioned::resolver::{ResolvedSocketAddrs, Resolver};
 use ureq::unversioned::transport::{Buffers, ConnectionDetails, Connector, LazyBuffers, NextTimeout, Transport};
 
 use crate::runner::CancelToken;
@@ -54,53 +56,76 @@ fn cancelled() -> ureq::Error {
     ureq::Error::Io(io::Error::new(io::ErrorKind::Interrupted, "the run was cancelled"))
 }
 
+/// How long one `poll` waits at most before the wait looks at the run's
+/// cancellation again (a cancel ends a request within this).
+const CANCEL_CHECK: std::time::Duration = std::time::Duration::from_millis(5);
+
 /// Wait until `fd` is ready for `events`, the scope's deadline (or ureq's
 /// own `timeout`) passes, or the scope's run is cancelled.
 fn wait(fd: std::os::fd::BorrowedFd<'_>, events: PollFlags, timeout: &NextTimeout) -> Result<(), ureq::Error> {
     let (deadline, token) = SCOPE.with(|s| s.borrow().clone()).unzip();
     let token = token.flatten();
-    let start = Instant::now();
-    let ureq_deadline = start.checked_add(*timeout.after);
-    let until = match (deadline, ureq_deadline) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    };
-    let wake = match &token {
-        Some(t) => Some(t.wake_fd().map_err(ureq::Error::Io)?),
-        None => None,
-    };
+    let until = [deadline, Instant::now().checked_add(*timeout.after)].into_iter().flatten().min();
     loop {
         if token.as_ref().is_some_and(CancelToken::is_cancelled) {
             return Err(cancelled());
         }
-        let now = Instant::now();
-        let left = until.map(|u| u.saturating_duration_since(now));
+        let left = until.map(|u| u.saturating_duration_since(Instant::now()));
         if left.is_some_and(|l| l.is_zero()) {
             return Err(ureq::Error::Timeout(timeout.reason));
         }
-        let ts = left.and_then(|l| Timespec::try_from(l).ok());
-        let mut fds =
-            [PollFd::from_borrowed_fd(fd, events), PollFd::from_borrowed_fd(wake.unwrap_or(fd), PollFlags::IN)];
-        let n = if wake.is_some() { 2 } else { 1 };
-        match poll(&mut fds[..n], ts.as_ref()) {
-            Ok(_) => {
-                if n == 2 && !fds[1].revents().is_empty() {
-                    return Err(cancelled());
-                }
-                if !fds[0].revents().is_empty() {
-                    return Ok(());
-                }
-            }
-            Err(Errno::INTR) => {}
+        let slice = left.map_or(CANCEL_CHECK, |l| l.min(CANCEL_CHECK));
+        let ts = Timespec::try_from(slice).ok();
+        let mut fds = [PollFd::from_borrowed_fd(fd, events)];
+        match poll(&mut fds, ts.as_ref()) {
+            Ok(_) if !fds[0].revents().is_empty() => return Ok(()),
+            Ok(_) | Err(Errno::INTR) => {}
             Err(e) => return Err(ureq::Error::Io(e.into())),
         }
     }
 }
 
 /// A non-blocking TCP connection whose waits are bounded by the scope.
+///
+/// Writes are held back until the transport next waits for input (or a
+/// lot is pending): ureq transmits a request's head and its body
+/// separately, and one segment instead of two saves the server a wake-up
+/// per request.
 pub(super) struct HookTransport {
     stream: TcpStream,
     buffers: LazyBuffers,
+    /// Output not sent yet.
+    pending: Vec<u8>,
+    /// The last thing done was sending: the answer cannot be there yet, so
+    /// the next read waits first instead of trying.
+    just_sent: bool,
+    /// When data was last read (`None`: never, or the peer closed).
+    last_read: Option<Instant>,
+}
+
+/// A connection read from less than this long ago is open (see `is_open`).
+const JUST_READ: std::time::Duration = std::time::Duration::from_micros(200);
+
+/// Pending output beyond this is sent without waiting for a read.
+const MAX_PENDING: usize = 64 * 1024;
+
+impl HookTransport {
+    /// Send everything pending.
+    fn flush(&mut self, timeout: &NextTimeout) -> Result<(), ureq::Error> {
+        let mut data = &self.pending[..];
+        while !data.is_empty() {
+            match (&self.stream).write(data) {
+                Ok(0) => return Err(ureq::Error::Io(io::ErrorKind::WriteZero.into())),
+                Ok(n) => data = &data[n..],
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => wait(self.stream.as_fd(), PollFlags::OUT, timeout)?,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(ureq::Error::Io(e)),
+            }
+        }
+        self.pending.clear();
+        self.just_sent = true;
+        Ok(())
+    }
 }
 
 impl std::fmt::Debug for HookTransport {
@@ -115,27 +140,27 @@ impl Transport for HookTransport {
     }
 
     fn transmit_output(&mut self, amount: usize, timeout: NextTimeout) -> Result<(), ureq::Error> {
-        let timeout = timeout.for_write();
-        let mut data = &self.buffers.output()[..amount];
-        while !data.is_empty() {
-            match (&self.stream).write(data) {
-                Ok(0) => return Err(ureq::Error::Io(io::ErrorKind::WriteZero.into())),
-                Ok(n) => data = &data[n..],
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => wait(self.stream.as_fd(), PollFlags::OUT, &timeout)?,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(ureq::Error::Io(e)),
-            }
+        self.pending.extend_from_slice(&self.buffers.output()[..amount]);
+        if self.pending.len() >= MAX_PENDING {
+            self.flush(&timeout.for_write())?;
         }
         Ok(())
     }
 
     fn await_input(&mut self, timeout: NextTimeout) -> Result<bool, ureq::Error> {
+        if !self.pending.is_empty() {
+            self.flush(&timeout.for_write())?;
+        }
         let timeout = timeout.for_read();
+        if std::mem::take(&mut self.just_sent) {
+            wait(self.stream.as_fd(), PollFlags::IN, &timeout)?;
+        }
         loop {
             let buf = self.buffers.input_append_buf();
             match (&self.stream).read(buf) {
                 Ok(n) => {
                     self.buffers.input_appended(n);
+                    self.last_read = (n > 0).then(Instant::now);
                     return Ok(n > 0);
                 }
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => wait(self.stream.as_fd(), PollFlags::IN, &timeout)?,
@@ -146,8 +171,13 @@ impl Transport for HookTransport {
     }
 
     /// A pooled connection is reusable while the server has neither closed
-    /// it nor sent anything unasked.
+    /// it nor sent anything unasked. Right after a response was read (ureq
+    /// asks when it pools the connection, and again when the next request
+    /// takes it) the answer is known without a system call.
     fn is_open(&mut self) -> bool {
+        if self.last_read.is_some_and(|t| t.elapsed() < JUST_READ) {
+            return true;
+        }
         let mut byte = [0u8; 1];
         matches!(
             rustix::net::recv(
@@ -175,7 +205,13 @@ impl Connector<()> for HookConnector {
                     let _ = stream.set_nodelay(true);
                     let config = details.config;
                     let buffers = LazyBuffers::new(config.input_buffer_size(), config.output_buffer_size());
-                    return Ok(Some(HookTransport { stream, buffers }));
+                    return Ok(Some(HookTransport {
+                        stream,
+                        buffers,
+                        pending: Vec::new(),
+                        just_sent: false,
+                        last_read: None,
+                    }));
                 }
                 // A timeout or a cancel ends the attempt; another error tries the next address.
                 Err(e @ (ureq::Error::Timeout(_) | ureq::Error::Io(_))) if is_final(&e) => return Err(e),
@@ -213,4 +249,72 @@ fn connect(addr: &SocketAddr, timeout: &NextTimeout) -> Result<TcpStream, ureq::
         Err(e) => return Err(ureq::Error::Io(e.into())),
     }
     Ok(TcpStream::from(fd))
+}
+
+/// Name resolution: an IP literal without a lookup (no thread, no system
+/// call); a host name by the system resolver on a helper thread, waited for
+/// until the scope's deadline and ended by its cancel (the lookup itself
+/// cannot be interrupted; its thread ends on its own).
+#[derive(Debug, Default)]
+pub(super) struct HookResolver;
+
+/// How often a wait for a name lookup looks at the run's cancellation.
+const RESOLVE_CANCEL_CHECK: std::time::Duration = std::time::Duration::from_millis(5);
+
+impl Resolver for HookResolver {
+    fn resolve(
+        &self,
+        uri: &ureq::http::Uri,
+        _config: &ureq::config::Config,
+        timeout: NextTimeout,
+    ) -> Result<ResolvedSocketAddrs, ureq::Error> {
+        let authority = uri.authority().ok_or_else(|| ureq::Error::BadUri(format!("{uri} has no host")))?;
+        let https = uri.scheme_str().is_some_and(|s| s.eq_ignore_ascii_case("https"));
+        let port = authority.port_u16().unwrap_or(if https { 443 } else { 80 });
+        let host = authority.host();
+        let literal = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')).unwrap_or(host);
+        let mut out = self.empty();
+        if let Ok(ip) = literal.parse::<std::net::IpAddr>() {
+            out.push(SocketAddr::new(ip, port));
+            return Ok(out);
+        }
+        let (deadline, token) = SCOPE.with(|s| s.borrow().clone()).unzip();
+        let token = token.flatten();
+        let until = [deadline, Instant::now().checked_add(*timeout.after)].into_iter().flatten().min();
+        let name = format!("{host}:{port}");
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        std::thread::Builder::new()
+            .name("hookline-dns".into())
+            .spawn(move || {
+                use std::net::ToSocketAddrs;
+                let _ = tx.send(name.to_socket_addrs().map(|a| a.collect::<Vec<_>>()));
+            })
+            .map_err(ureq::Error::Io)?;
+        let addrs = loop {
+            if token.as_ref().is_some_and(CancelToken::is_cancelled) {
+                return Err(cancelled());
+            }
+            let slice = match until {
+                Some(u) => match u.checked_duration_since(Instant::now()) {
+                    Some(left) if !left.is_zero() => left.min(RESOLVE_CANCEL_CHECK),
+                    _ => return Err(ureq::Error::Timeout(timeout.reason)),
+                },
+                None => RESOLVE_CANCEL_CHECK,
+            };
+            match rx.recv_timeout(slice) {
+                Ok(result) => break result.map_err(ureq::Error::Io)?,
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(ureq::Error::Io(io::Error::other("the name lookup thread ended without an answer")))
+                }
+            }
+        };
+        for addr in addrs.into_iter().take(16) {
+            out.push(addr);
+        }
+        if out.is_empty() {
+            return Err(ureq::Error::HostNotFound);
+        }
+        Ok(out)
+    }
 }

@@ -47,6 +47,8 @@ pub(crate) struct Stack<'a> {
     pub(crate) handlers: &'a [Arc<HostHandler>],
     /// The engine's http hook settings.
     pub(crate) http: &'a HttpPolicy,
+    /// The engine's HTTP client.
+    pub(crate) http_client: &'a crate::handler::http::Client,
     /// The engine's `env` and `env_remove`.
     pub(crate) env_settings: &'a EnvSettings,
 }
@@ -81,6 +83,7 @@ pub(crate) fn invoke(stack: &Stack<'_>, hook: Hook<'_>, env: &Environment, paylo
         token: stack.token,
         handlers: stack.handlers,
         http: stack.http,
+        http_client: stack.http_client,
         env_settings: stack.env_settings,
     };
     let started = Instant::now();
