@@ -338,7 +338,7 @@ fn check_passes_the_demo_config() {
     let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/demo/hooks.json");
     let r = sb.run(&["check", s(&demo)]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert!(r.stdout.contains("ok (13 commands, 0 warnings)"), "{}", r.stdout);
+    assert!(r.stdout.contains("ok (15 hooks, 0 warnings)"), "{}", r.stdout);
 }
 
 #[test]
