@@ -392,7 +392,7 @@ fn check_warns_on_likely_mistakes_but_passes() {
     assert!(t.contains("`definitely-not-a-program-hookline` is not found on PATH"), "{t}");
     assert!(t.contains("unknown event key `preToolUse`; did you mean `PreToolUse`?"), "{t}");
     assert!(t.contains("hooks.Stop[0].hooks[0]: `if` \"Bash(git *)\" on Stop never holds"), "{t}");
-    assert!(t.contains("commands, 7 warnings)"), "{t}");
+    assert!(t.contains("hooks, 7 warnings)"), "{t}");
 
     let r = sb.run(&["check", "--strict", s(&cfg)]);
     assert_eq!(r.code, 1, "--strict fails on warnings: {}", r.stdout);
