@@ -33,6 +33,7 @@
 
 pub mod claude;
 pub mod codex;
+pub mod handler_support;
 pub mod matcher;
 pub mod protocol;
 pub mod vtcode;
@@ -145,6 +146,14 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
     /// The hooks files a host of this agent reads in a workspace, relative
     /// to it, in the order it reads them (`.claude/settings.json`, ...).
     fn workspace_files(&self) -> &'static [&'static str];
+
+    /// Whether this dialect runs hooks of handler type `kind` on `event`
+    /// (the table: `handler_support.rs`); a hook of a type it does not run
+    /// there is skipped (`"skipped": "unsupported_on_event"`).
+    fn supports(&self, kind: crate::model::outcome::HookKind, event: &RunEvent) -> bool {
+        let _ = (kind, event);
+        true
+    }
 
     /// The reader columns of the rule table ([`Column`]) this dialect's
     /// reader honours for `event`. A table that sets a column its reader
