@@ -20,7 +20,7 @@ use std::time::Instant;
 
 use rustix::event::{poll, PollFd, PollFlags, Timespec};
 use rustix::io::Errno;
-use rustix::net::{AddressFamily, SocketFlags, SocketType};
+use rustix::net::{AddressFamily, SocketType};
 use ureq::unversioned::resolver::{ResolvedSocketAddrs, Resolver};
 use ureq::unversioned::transport::{Buffers, ConnectionDetails, Connector, LazyBuffers, NextTimeout, Transport};
 
@@ -231,12 +231,28 @@ fn is_final(e: &ureq::Error) -> bool {
     }
 }
 
+/// A close-on-exec, non-blocking stream socket: in one call where the
+/// system has the flags (Linux, the BSDs), else set right after creation
+/// (macOS has no `SOCK_CLOEXEC`; hook processes are spawned with their own
+/// descriptor list, so the short window does not leak the socket).
+#[cfg(not(any(target_os = "macos", target_os = "ios")))]
+fn stream_socket(family: AddressFamily) -> rustix::io::Result<OwnedFd> {
+    use rustix::net::SocketFlags;
+    rustix::net::socket_with(family, SocketType::STREAM, SocketFlags::CLOEXEC | SocketFlags::NONBLOCK, None)
+}
+
+#[cfg(any(target_os = "macos", target_os = "ios"))]
+fn stream_socket(family: AddressFamily) -> rustix::io::Result<OwnedFd> {
+    let fd = rustix::net::socket(family, SocketType::STREAM, None)?;
+    rustix::io::fcntl_setfd(&fd, rustix::io::FdFlags::CLOEXEC)?;
+    rustix::fs::fcntl_setfl(&fd, rustix::fs::OFlags::NONBLOCK)?;
+    Ok(fd)
+}
+
 /// A non-blocking connect to `addr`, its wait bounded by the scope.
 fn connect(addr: &SocketAddr, timeout: &NextTimeout) -> Result<TcpStream, ureq::Error> {
     let family = if addr.is_ipv4() { AddressFamily::INET } else { AddressFamily::INET6 };
-    let fd: OwnedFd =
-        rustix::net::socket_with(family, SocketType::STREAM, SocketFlags::CLOEXEC | SocketFlags::NONBLOCK, None)
-            .map_err(|e| ureq::Error::Io(e.into()))?;
+    let fd = stream_socket(family).map_err(|e| ureq::Error::Io(e.into()))?;
     match rustix::net::connect(&fd, addr) {
         Ok(()) => {}
         Err(Errno::INPROGRESS) | Err(Errno::INTR) => {
