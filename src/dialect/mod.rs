@@ -275,13 +275,13 @@ pub fn for_shape(value: &Value) -> &'static dyn Dialect {
     }
 }
 
-/// The canonical event key of `dialect` that `key` is probably a misspelling
-/// of (the same letters once case, `_` and `-` are ignored), if any.
+/// The event key of `dialect` that `key` is probably a misspelling of (the
+/// same letters once case, `_` and `-` are ignored, or a few letters off:
+/// [`crate::suggest::closest`]), among its keys of the canonical events and
+/// its [native event keys](Dialect::native_event_keys), if any.
 pub fn suggest_event_key(dialect: &dyn Dialect, key: &str) -> Option<&'static str> {
-    let normalize =
-        |s: &str| -> String { s.chars().filter(|c| *c != '_' && *c != '-').flat_map(char::to_lowercase).collect() };
-    let wanted = normalize(key);
-    HookEvent::ALL.iter().flat_map(|e| dialect.event_keys(*e)).copied().find(|k| *k != key && normalize(k) == wanted)
+    let keys = HookEvent::ALL.iter().flat_map(|e| dialect.event_keys(*e)).chain(dialect.native_event_keys());
+    crate::suggest::closest(key, keys.copied())
 }
 
 /// What a callback hook's matcher (`hl_engine_add_callback_hook`) is tested
