@@ -57,9 +57,10 @@ pub use gate::trust;
 #[doc(hidden)]
 pub mod ffi;
 
-pub use callback::{CallResult, HostCallback, Rejected, Reply, SharedCallback};
+pub use callback::{CallResult, Deferred, HostCallback, Rejected, Reply, SharedCallback};
 pub use engine::{EngineOptions, HooksSource, LifecycleHookEngine};
 pub use error::{Error, Result, Status};
+pub use handler::host::HandlerType;
 pub use model::event::{HookEvent, RunEvent};
 pub use model::input::{CompactionMode, CompactionTrigger, SessionEndReason, SessionStartTrigger};
 pub use registry::{HookCallback, HookEntry, HookPoint, HookResult, Hooks};

@@ -30,6 +30,8 @@ pub const KNOWN_OPTION_KEYS: &[&str] = &[
     "env",
     "env_remove",
     "max_output_bytes",
+    "allowed_http_hook_urls",
+    "http_hook_allowed_env_vars",
 ];
 
 /// Check the options object before its fields are read: unknown keys and an

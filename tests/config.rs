@@ -443,8 +443,10 @@ fn group_without_hooks_or_with_empty_hooks_is_an_error() {
 
 #[test]
 fn unknown_hook_type_is_an_error() {
-    let m = parse_err(json!({"PreToolUse": [{"hooks": [{"type": "prompt", "prompt": "is it safe?"}]}]}));
-    assert_contains(&m, "hooks.PreToolUse[0].hooks[0] has unsupported type \"prompt\"");
+    let m = parse_err(json!({"PreToolUse": [{"hooks": [{"type": "webhook", "url": "http://x"}]}]}));
+    assert_contains(&m, "hooks.PreToolUse[0].hooks[0] has unsupported type \"webhook\"");
+    let m = parse_err(json!({"lifecycle": {"stop": [{"hooks": [{"type": "prompt", "prompt": "is it safe?"}]}]}}));
+    assert_contains(&m, "hooks.stop[0].hooks[0] has unsupported type \"prompt\" (only \"command\" is supported)");
     let m = parse_err(json!({"lifecycle": {"stop": [{"hooks": [{"type": 1, "command": "x"}]}]}}));
     assert_contains(&m, "hooks.stop[0].hooks[0].type must be a string");
 }

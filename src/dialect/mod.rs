@@ -33,6 +33,7 @@
 
 pub mod claude;
 pub mod codex;
+pub mod handler_support;
 pub mod matcher;
 pub mod protocol;
 pub mod vtcode;
@@ -180,6 +181,14 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
     /// agent; the reader lists each in the config's warnings, with the
     /// closest of these names (`"timout"`: did you mean `timeout`?).
     fn hook_field_names(&self) -> &'static [&'static str];
+
+    /// Whether this dialect runs hooks of handler type `kind` on `event`
+    /// (the table: `handler_support.rs`); a hook of a type it does not run
+    /// there is skipped (`"skipped": "unsupported_on_event"`).
+    fn supports(&self, kind: crate::model::outcome::HookKind, event: &RunEvent) -> bool {
+        let _ = (kind, event);
+        true
+    }
 
     /// The reader columns of the rule table ([`Column`]) this dialect's
     /// reader honours for `event`. A table that sets a column its reader

@@ -37,7 +37,8 @@ use crate::model::input::SessionFacts;
 use crate::model::outcome::HookMessageLevel::{Error as ErrorLevel, Warning};
 use crate::model::reply::HookReply;
 use crate::model::rules::{
-    BlockFields, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, InputRules, OnFailure, Profile, RunOrder,
+    BlockFields, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, HandlerTimeouts, InputRules, OnFailure,
+    Profile, RunOrder,
 };
 
 /// The VT Code dialect (see the module documentation).
@@ -54,6 +55,8 @@ const SEQUENTIAL: EventRules = EventRules { run_order: RunOrder::Sequential, ..E
 pub static PROFILE: Profile = Profile {
     name: "vtcode",
     default_timeout: Duration::from_secs(60),
+    handler_timeouts: HandlerTimeouts { prompt: Duration::from_secs(60), agent: Duration::from_secs(60), lowered: &[] },
+    exec_placeholders: &[],
     inputs: InputRules::Strict,
     dedupe: Dedupe::None,
     session_start_env_file: false,

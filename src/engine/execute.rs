@@ -308,7 +308,7 @@ impl LifecycleHookEngine {
         let token = match how {
             RunToken::Async(token) => Some(token),
             RunToken::Sync => {
-                sync_run = if plan.has_processes() { Some(self.track_sync_run()?) } else { None };
+                sync_run = if plan.has_cancellable() { Some(self.track_sync_run()?) } else { None };
                 sync_run.as_ref().map(|r| &r.token)
             }
             RunToken::Reserved(run) => {
@@ -346,6 +346,7 @@ impl LifecycleHookEngine {
             }
             _ => None,
         };
+        let handlers = self.host_handlers();
         let ctx = RunCtx {
             stack: Stack {
                 event,
@@ -354,6 +355,10 @@ impl LifecycleHookEngine {
                 cwd: &setup.workspace,
                 max_output_bytes: setup.max_output_bytes,
                 token,
+                handlers: &handlers,
+                http: &setup.http,
+                http_client: &self.state.http_client,
+                env_settings: &setup.env,
             },
             plan,
             facts: &facts,
@@ -380,12 +385,13 @@ impl LifecycleHookEngine {
             // the original input, one payload per dialect.
             let payloads = hooks.iter().map(|h| ctx.payload(*h, None)).collect::<Result<Vec<_>>>()?;
             let processes: Vec<usize> =
-                hooks.iter().enumerate().filter(|(_, h)| h.is_process()).map(|(i, _)| i).collect();
+                hooks.iter().enumerate().filter(|(_, h)| h.runs_apart()).map(|(i, _)| i).collect();
             let mut results: Vec<Option<Result<Executed>>> = (0..hooks.len()).map(|_| None).collect();
             std::thread::scope(|scope| {
                 let mut handles = Vec::new();
-                // Processes run on scoped threads, except that the first one
-                // runs on this thread when no callback hook needs it meanwhile.
+                // Processes and requests run on scoped threads, except that
+                // the first one runs on this thread when no callback hook or
+                // host handler needs it meanwhile.
                 let inline = if plan.has_callbacks() { None } else { processes.first().copied() };
                 for &i in processes.iter().filter(|&&i| Some(i) != inline) {
                     let (ctx, payload, hook) = (&ctx, &payloads[i], hooks[i]);
@@ -395,7 +401,7 @@ impl LifecycleHookEngine {
                     results[first] = Some(ctx.run_one(first, hooks[first], &payloads[first]));
                 }
                 for (i, hook) in hooks.iter().enumerate() {
-                    if !hook.is_process() {
+                    if !hook.runs_apart() {
                         results[i] = Some(ctx.run_one(i, *hook, &payloads[i]));
                     }
                 }

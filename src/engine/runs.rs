@@ -26,10 +26,10 @@ use super::plan::Plan;
 use super::{EngineState, LifecycleHookEngine};
 use crate::config::HookSpec;
 use crate::error::{Error, Result, Status};
-use crate::handler::layer::Stack;
+use crate::handler::layer::{background, Stack};
 use crate::merge::EventInterpreter;
 use crate::model::event::{HookEvent, RunEvent};
-use crate::model::outcome::{HookMessage, HookOutcome};
+use crate::model::outcome::{HookMessage, HookMessageLevel, HookOutcome};
 use crate::runner::CancelToken;
 use crate::runtime;
 
@@ -333,6 +333,7 @@ impl LifecycleHookEngine {
         // Release the callback hooks now, not whenever the last finishing run
         // drops its engine reference (see `CallbackSlot::close`).
         self.state.callbacks.close();
+        self.state.handlers.close();
     }
 
     /// Register a cancellation token for a synchronous run so that `close`
@@ -455,6 +456,7 @@ impl LifecycleHookEngine {
         let transcript = self.transcript_path_arc();
         let facts = setup.facts(transcript.as_deref());
         let plan = Plan::background(setup, hooks);
+        let handlers = self.host_handlers();
         let ctx = RunCtx {
             stack: Stack {
                 event,
@@ -463,6 +465,10 @@ impl LifecycleHookEngine {
                 cwd: &setup.workspace,
                 max_output_bytes: setup.max_output_bytes,
                 token: Some(token),
+                handlers: &handlers,
+                http: &setup.http,
+                http_client: &self.state.http_client,
+                env_settings: &setup.env,
             },
             plan: &plan,
             facts: &facts,
@@ -491,9 +497,16 @@ impl LifecycleHookEngine {
         }
         let mut interp =
             EventInterpreter::for_dialect(event, plan.dialect, setup.config.quiet_success_output()).in_background();
-        for done in results.into_iter().flatten().flatten() {
+        let mut reminders = Vec::new();
+        for (hook, done) in hooks.iter().zip(results) {
+            let Some(Ok(done)) = done else { continue };
             done.absorb_into(&mut interp);
+            if let Some(text) = background::rewake_reminder(hook, &done) {
+                reminders.push(HookMessage { level: HookMessageLevel::SystemReminder, text });
+            }
         }
-        Some(interp.into_delivery())
+        let (mut messages, context) = interp.into_delivery();
+        messages.extend(reminders);
+        Some((messages, context))
     }
 }

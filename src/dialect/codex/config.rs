@@ -394,11 +394,12 @@ fn build_hook(
         cfg.push_warning(path, format!("ignoring additionalContextLimit for {key} hook"));
     }
     Some(HookSpec {
-        handler: HandlerSpec::Command { command },
+        handler: HandlerSpec::Command { command, args: None, shell: crate::config::Shell::Sh },
         timeout_seconds,
         default_timeout,
         if_rule: None,
         run_async: run_async && !session_end,
+        async_rewake: false,
         status_message,
         fail_closed: false,
         path: path.to_owned(),

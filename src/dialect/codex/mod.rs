@@ -48,8 +48,8 @@ use crate::model::input::SessionFacts;
 use crate::model::outcome::HookMessageLevel::Error as ErrorLevel;
 use crate::model::reply::HookReply;
 use crate::model::rules::{
-    BlockFields, BlockReasons, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, HaltReason, InputRules,
-    Precedence, Profile, RewriteOnDeny, ToolInputFlow,
+    BlockFields, BlockReasons, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, HaltReason, HandlerTimeouts,
+    InputRules, Precedence, Profile, RewriteOnDeny, ToolInputFlow,
 };
 
 /// The Codex dialect (see the module documentation).
@@ -113,6 +113,13 @@ pub static PROFILE: Profile = Profile {
     inputs: InputRules::Lenient,
     dedupe: Dedupe::None,
     session_start_env_file: false,
+    // Codex configures command hooks only.
+    handler_timeouts: HandlerTimeouts {
+        prompt: Duration::from_secs(600),
+        agent: Duration::from_secs(600),
+        lowered: &[],
+    },
+    exec_placeholders: &[],
     events: EventTable {
         session_start: BASE,
         session_end: BASE,
