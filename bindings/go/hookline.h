@@ -392,7 +392,11 @@ hl_status hl_engine_run_async(hl_engine *engine,
  * rules; any other key runs its configured hooks with observer rules
  * (concurrent, messages and context, never a block); the matcher is
  * tested against the input's `matcher_value` field, if any
- * (`docs/profiles.md`).
+ * (`docs/profiles.md`). A name no hooks config names (and that is neither
+ * one of the twelve nor an event an agent defines, such as Codex's
+ * `PostCompact`) runs nothing, and the outcome's first message is a
+ * warning listing the configured events, with the closest known name
+ * ("did you mean `PreToolUse`?").
  */
 hl_status hl_engine_run_named(hl_engine *engine,
                               const char *event_name,

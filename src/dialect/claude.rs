@@ -18,7 +18,7 @@
 //!   `hooks/hooks.json`.
 //! - Claude-dialect TOML does not exist.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -137,7 +137,7 @@ impl Claude {
         for event in HookEvent::ALL {
             if let Some(v) = obj.get(event.name()) {
                 any_event = true;
-                let groups = protocol::config::parse_groups(&SHAPE, &source, event.name(), v)?;
+                let groups = protocol::config::parse_groups(&SHAPE, &source, event.name(), v, &mut cfg)?;
                 warn_unsupported(&mut cfg, event.name(), &groups);
                 cfg.push_groups(event, groups);
             }
@@ -148,7 +148,7 @@ impl Claude {
             }
             if value.is_array() && !key.trim().is_empty() {
                 any_event = true;
-                let groups = protocol::config::parse_groups(&SHAPE, &source, key, value)?;
+                let groups = protocol::config::parse_groups(&SHAPE, &source, key, value, &mut cfg)?;
                 warn_unsupported(&mut cfg, key, &groups);
                 cfg.push_named(key, groups);
             } else {
@@ -264,7 +264,56 @@ impl Dialect for Claude {
     fn workspace_files(&self) -> &'static [&'static str] {
         &[".claude/settings.json", ".claude/settings.local.json"]
     }
+
+    /// `~/.claude/settings.json`, or `settings.json` in `$CLAUDE_CONFIG_DIR`
+    /// when that is set (Claude Code's configuration directory).
+    fn user_files(&self, home: &Path) -> Vec<PathBuf> {
+        let dir = match std::env::var_os("CLAUDE_CONFIG_DIR").filter(|d| !d.is_empty()) {
+            Some(d) => PathBuf::from(d),
+            None => home.join(".claude"),
+        };
+        vec![dir.join("settings.json")]
+    }
+
+    /// A plugin's `hooks/hooks.json`: its root is the directory above `hooks/`.
+    fn plugin_root_of(&self, path: &Path) -> Option<PathBuf> {
+        super::plugin_hooks_json_root(path)
+    }
+
+    fn group_field_names(&self) -> &'static [&'static str] {
+        &["matcher", "hooks"]
+    }
+
+    fn hook_field_names(&self) -> &'static [&'static str] {
+        HOOK_FIELDS
+    }
 }
+
+/// The hook fields of Claude Code's hooks reference, every handler type's
+/// (including those this build of hookline does not run), and hookline's
+/// `failClosed`.
+const HOOK_FIELDS: &[&str] = &[
+    "type",
+    "if",
+    "timeout",
+    "statusMessage",
+    "once",
+    "command",
+    "args",
+    "async",
+    "asyncRewake",
+    "shell",
+    "url",
+    "headers",
+    "allowedEnvVars",
+    "server",
+    "tool",
+    "input",
+    "prompt",
+    "model",
+    "continueOnBlock",
+    "failClosed",
+];
 
 /// Settings keys that restrict http hooks (not events).
 const HTTP_POLICY_KEYS: &[&str] = &["allowedHttpHookUrls", "httpHookAllowedEnvVars"];

@@ -223,7 +223,8 @@ impl VtCode {
         for event in HookEvent::ALL {
             for key in VTCODE.event_keys(event) {
                 if let Some(v) = obj.get(*key) {
-                    cfg.push_groups(event, protocol::config::parse_groups(&SHAPE, &source, key, v)?);
+                    let groups = protocol::config::parse_groups(&SHAPE, &source, key, v, &mut cfg)?;
+                    cfg.push_groups(event, groups);
                 }
             }
         }
@@ -359,6 +360,24 @@ impl Dialect for VtCode {
 
     fn workspace_files(&self) -> &'static [&'static str] {
         &["vtcode.toml"]
+    }
+
+    /// `~/.vtcode/vtcode.toml`, read only when the workspace has no
+    /// `vtcode.toml` (VT Code loads the first configuration it finds).
+    fn user_files(&self, home: &Path) -> Vec<std::path::PathBuf> {
+        vec![home.join(".vtcode").join("vtcode.toml")]
+    }
+
+    fn user_files_are_a_fallback(&self) -> bool {
+        true
+    }
+
+    fn group_field_names(&self) -> &'static [&'static str] {
+        &["matcher", "hooks"]
+    }
+
+    fn hook_field_names(&self) -> &'static [&'static str] {
+        &["type", "command", "timeout_seconds"]
     }
 }
 

@@ -18,8 +18,8 @@ use std::sync::Arc;
 use serde_json::Map;
 
 use super::execute::{
-    cancelled_error, check_blocking_allowed, empty_outcome, outcome_json, run_event_named, validate, Environments,
-    RunCtx, RunToken,
+    cancelled_error, check_blocking_allowed, empty_outcome, outcome_json, run_event_named, unknown_event_warning,
+    validate, with_warning, Environments, RunCtx, RunToken,
 };
 use super::options::Setup;
 use super::plan::Plan;
@@ -131,7 +131,7 @@ impl LifecycleHookEngine {
     where
         F: FnOnce(Result<HookOutcome>) + Send + 'static,
     {
-        self.run_event_async(RunEvent::Known(event), input, done)
+        self.run_event_async(RunEvent::Known(event), input, false, done)
     }
 
     /// Fire an event by its config key asynchronously
@@ -141,10 +141,10 @@ impl LifecycleHookEngine {
     where
         F: FnOnce(Result<HookOutcome>) + Send + 'static,
     {
-        self.run_event_async(run_event_named(name)?, input, done)
+        self.run_event_async(run_event_named(name)?, input, true, done)
     }
 
-    fn run_event_async<F>(&self, event: RunEvent, input: Value, done: F) -> Result<u64>
+    fn run_event_async<F>(&self, event: RunEvent, input: Value, by_name: bool, done: F) -> Result<u64>
     where
         F: FnOnce(Result<HookOutcome>) + Send + 'static,
     {
@@ -152,6 +152,7 @@ impl LifecycleHookEngine {
         // The snapshot the input is validated against is the one it runs with.
         let setup = self.setup();
         validate(&setup, &event, &input)?;
+        let warning = if by_name { unknown_event_warning(&setup.config, &event) } else { None };
         let token = CancelToken::new().map_err(|e| Error::io(format!("cannot create a cancellation token: {e}")))?;
         let id = self.state.next_run_id.fetch_add(1, Ordering::Relaxed);
         {
@@ -173,6 +174,7 @@ impl LifecycleHookEngine {
                     engine
                         .execute(&setup, &event, &input, RunToken::Async(&token))
                         .map(|o| o.unwrap_or_else(|| empty_outcome(setup.config.dialect(), &event)))
+                        .map(|o| with_warning(o, warning))
                 };
                 match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
                     Ok(r) => r,

@@ -174,7 +174,11 @@ pub unsafe extern "C" fn hl_engine_run_async(
 /// rules; any other key runs its configured hooks with observer rules
 /// (concurrent, messages and context, never a block); the matcher is
 /// tested against the input's `matcher_value` field, if any
-/// (`docs/profiles.md`).
+/// (`docs/profiles.md`). A name no hooks config names (and that is neither
+/// one of the twelve nor an event an agent defines, such as Codex's
+/// `PostCompact`) runs nothing, and the outcome's first message is a
+/// warning listing the configured events, with the closest known name
+/// ("did you mean `PreToolUse`?").
 #[no_mangle]
 pub unsafe extern "C" fn hl_engine_run_named(
     engine: *mut hl_engine,

@@ -314,6 +314,41 @@ impl Dialect for Codex {
         &[".codex/hooks.json", ".codex/config.toml"]
     }
 
+    /// The user layer: `hooks.json`, then `config.toml`, in `$CODEX_HOME`
+    /// (default `~/.codex`).
+    fn user_files(&self, home: &Path) -> Vec<std::path::PathBuf> {
+        let dir = match std::env::var_os("CODEX_HOME").filter(|d| !d.is_empty()) {
+            Some(d) => std::path::PathBuf::from(d),
+            None => home.join(".codex"),
+        };
+        vec![dir.join("hooks.json"), dir.join("config.toml")]
+    }
+
+    /// A plugin's default `hooks/hooks.json`: its root is the directory
+    /// above `hooks/`.
+    fn plugin_root_of(&self, path: &Path) -> Option<std::path::PathBuf> {
+        super::plugin_hooks_json_root(path)
+    }
+
+    fn group_field_names(&self) -> &'static [&'static str] {
+        &["matcher", "hooks"]
+    }
+
+    /// A command handler's fields (the other handler types are skipped
+    /// whole).
+    fn hook_field_names(&self) -> &'static [&'static str] {
+        &[
+            "type",
+            "command",
+            "commandWindows",
+            "command_windows",
+            "timeout",
+            "async",
+            "statusMessage",
+            "additionalContextLimit",
+        ]
+    }
+
     fn payload_ends_with_newline(&self) -> bool {
         false
     }

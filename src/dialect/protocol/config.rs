@@ -11,14 +11,17 @@
 //! handler without its required fields or of an unknown `type`
 //! (`handlers.rs`; a missing `type` means `command`); a timeout that is not a positive
 //! integer; a matcher that does not compile; JSON values of the wrong type.
-//! A `null` matcher is the same as an absent one; unknown keys are ignored.
+//! A `null` matcher is the same as an absent one; unknown keys are ignored,
+//! each listed in the config's warnings (with the closest field name the
+//! dialect reads, if one is close: `"matchr"`, did you mean `matcher`?).
 
 use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::config::{type_name, HookGroup, HookSpec, Source};
+use crate::config::{type_name, HookGroup, HookSpec, HooksConfig, Source};
 use crate::dialect::matcher::Matcher;
+use crate::dialect::warn_unknown_fields;
 use crate::error::{Error, Result};
 use crate::rule::Rule;
 
@@ -38,18 +41,35 @@ fn cfg_err(msg: impl Into<String>) -> Error {
     Error::invalid_config(msg)
 }
 
-/// The groups under one event key (`key` names it in error paths).
-pub(crate) fn parse_groups(shape: &GroupShape, source: &Arc<Source>, key: &str, v: &Value) -> Result<Vec<HookGroup>> {
+/// The groups under one event key (`key` names it in error paths). Keys
+/// of groups and hooks the dialect does not read go to `cfg`'s warnings
+/// ([`Dialect::group_field_names`](crate::dialect::Dialect::group_field_names),
+/// [`hook_field_names`](crate::dialect::Dialect::hook_field_names)).
+pub(crate) fn parse_groups(
+    shape: &GroupShape,
+    source: &Arc<Source>,
+    key: &str,
+    v: &Value,
+    cfg: &mut HooksConfig,
+) -> Result<Vec<HookGroup>> {
     let Value::Array(items) = v else {
         return Err(cfg_err(format!("hooks.{key} must be an array, got {}", type_name(v))));
     };
-    items.iter().enumerate().map(|(i, g)| parse_group(shape, source, &format!("hooks.{key}[{i}]"), g)).collect()
+    items.iter().enumerate().map(|(i, g)| parse_group(shape, source, &format!("hooks.{key}[{i}]"), g, cfg)).collect()
 }
 
-fn parse_group(shape: &GroupShape, source: &Arc<Source>, path: &str, v: &Value) -> Result<HookGroup> {
+fn parse_group(
+    shape: &GroupShape,
+    source: &Arc<Source>,
+    path: &str,
+    v: &Value,
+    cfg: &mut HooksConfig,
+) -> Result<HookGroup> {
     let Value::Object(obj) = v else {
         return Err(cfg_err(format!("{path} must be an object, got {}", type_name(v))));
     };
+    let dialect = source.dialect();
+    warn_unknown_fields(cfg, path, v, dialect.group_field_names());
     let matcher_raw = match obj.get("matcher") {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) => Some(s.clone()),
@@ -67,11 +87,13 @@ fn parse_group(shape: &GroupShape, source: &Arc<Source>, path: &str, v: &Value) 
         Some(Value::Array(a)) => a,
         Some(other) => return Err(cfg_err(format!("{path}.hooks must be an array, got {}", type_name(other)))),
     };
-    let hooks = hooks
-        .iter()
-        .enumerate()
-        .map(|(j, h)| parse_hook(shape, source, &format!("{path}.hooks[{j}]"), h))
-        .collect::<Result<Vec<_>>>()?;
+    let mut specs = Vec::with_capacity(hooks.len());
+    for (j, h) in hooks.iter().enumerate() {
+        let path = format!("{path}.hooks[{j}]");
+        specs.push(parse_hook(shape, source, &path, h)?);
+        warn_unknown_fields(cfg, &path, h, dialect.hook_field_names());
+    }
+    let hooks = specs;
     Ok(HookGroup { matcher_raw, matcher, hooks })
 }
 

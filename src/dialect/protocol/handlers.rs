@@ -12,7 +12,8 @@
 //! Dialects whose configs only know commands (VT Code) accept only
 //! `command`. Every error is `InvalidConfig` naming the entry's path; the
 //! config reader decides what an error does to the rest of the file.
-//! Unknown fields are ignored (Claude Code ignores them too).
+//! Unknown fields are ignored (Claude Code ignores them too); the config
+//! reader lists them in the warnings.
 
 use serde_json::{Map, Value};
 
