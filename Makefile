@@ -1,6 +1,8 @@
 # hookline: the two commands a newcomer needs are
 #   make demo   - set up, build the library and run the demo agent loop
 #   make test   - run every test (Rust, header drift, ctest, Go, Node, Python, installed files)
+# Release artifacts (not needed for either): `make dist` builds the per-platform
+# tarballs and npm packages into build/dist, `make test-dist` checks them (CI).
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 CARGO ?= cargo
@@ -14,14 +16,20 @@ INSTALL_INCLUDEDIR ?= $(PREFIX)/include
 DESTDIR ?=
 # pkg-config files for the in-tree build (PKG_CONFIG_PATH for Go development).
 PC_UNINSTALLED := $(BUILD)/pkgconfig
-NODE_PREBUILD := bindings/node/prebuilds/$(shell node -p 'process.platform + "-" + process.arch' 2>/dev/null || echo unknown)
+# npm tarballs for this machine (make npm-packages).
+NPM_PACKAGES := $(BUILD)/npm
+# Release platforms (make dist): scripts/dist.sh names their targets.
+DIST_PLATFORMS ?= linux-x64-gnu linux-arm64-gnu linux-x64-musl darwin-x64 darwin-arm64
 
-.PHONY: all lib header setup setup-demo demo stress test test-rust test-header test-c test-c-sanitize test-c-valgrind faults fuzz test-go test-node bench soak clean install pc-uninstalled node-prebuild test-install test-package
+.PHONY: all lib header setup setup-demo demo stress test test-rust test-header test-c test-c-sanitize test-c-valgrind faults fuzz test-go test-node bench soak clean install pc-uninstalled npm-packages test-install test-install-root test-package setup-dist dist test-dist
 
 all: lib
 
+# The library and the `hookline` command; also records which system libraries
+# the static archive needs, so that `make install` needs no Rust toolchain.
 lib:
 	$(CARGO) build --release
+	scripts/install.sh --record-native-libs
 
 # Regenerate the committed header with the pinned cbindgen.
 # The Go module carries its own copy (it must build outside this checkout).
@@ -39,7 +47,7 @@ setup-demo:
 demo: setup-demo lib
 	$(MAKE) -C examples/demo run
 
-test: setup lib lint test-rust test-cli test-header test-c test-c-sanitize test-posix-runner faults test-go test-node test-python test-readme test-install test-package
+test: setup lib lint test-rust test-cli test-header test-c test-c-sanitize test-posix-runner faults test-go test-node test-python test-readme test-install test-install-root test-package
 	@echo "all test suites passed"
 
 # Lint gates: clippy on every target with warnings as errors, rustfmt, and
@@ -61,6 +69,7 @@ test-rust:
 test-cli: lib
 	target/release/hookline check examples/demo/hooks.json
 	target/release/hookline test examples/demo/cases.json
+	target/release/hookline check --strict examples/codex/.codex/hooks.json
 
 test-header:
 	scripts/cbindgen.sh $(CBINDGEN_VERSION) $(BUILD)/hookline.h.fresh
@@ -120,16 +129,21 @@ test-go: lib pc-uninstalled
 pc-uninstalled: lib
 	scripts/install.sh --uninstalled $(PC_UNINSTALLED)
 
-# Install the C library: lib/libhookline.so.X.Y.Z (+ .so.X, .so symlinks),
+# Install what `make` built (it never builds: `make && sudo make install`):
+# lib/libhookline.so.X.Y.Z (SONAME libhookline.so.X.Y before 1.0, + symlinks),
 # lib/libhookline.a, include/hookline.h, lib/pkgconfig/hookline{,-static}.pc,
-# lib/cmake/hookline/. PREFIX, DESTDIR, INSTALL_LIBDIR, INSTALL_INCLUDEDIR.
-install: lib
+# lib/cmake/hookline/, bin/hookline. PREFIX, DESTDIR, INSTALL_LIBDIR,
+# INSTALL_INCLUDEDIR. As root into a directory the runtime linker searches
+# (such as /usr/local/lib) and without DESTDIR, it runs ldconfig.
+install:
 	PREFIX="$(PREFIX)" LIBDIR="$(INSTALL_LIBDIR)" INCLUDEDIR="$(INSTALL_INCLUDEDIR)" DESTDIR="$(DESTDIR)" scripts/install.sh
 
-# The Node package carries the library for its platform (then `npm pack`).
-node-prebuild: lib
-	mkdir -p $(NODE_PREBUILD)
-	cp $(LIBDIR)/libhookline.so $(NODE_PREBUILD)/libhookline.so
+# The npm tarballs for this machine: the main package (its optional
+# dependencies name every platform package) and this platform's package
+# carrying the stripped library, in build/npm.
+npm-packages: lib
+	rm -rf $(NPM_PACKAGES)
+	scripts/npm-pack.sh $(NPM_PACKAGES)
 
 # The crate as `cargo package` makes it (sources, header, docs; no bindings).
 test-package:
@@ -143,9 +157,32 @@ test-package:
 
 # What a user outside the checkout gets: `make install` into a temporary
 # DESTDIR used by C (pkg-config, static, CMake) and Go (vendored module), and
-# the `npm pack` tarball installed into a fresh project.
-test-install: lib node-prebuild
+# the npm tarballs installed into a fresh project (platform package picked
+# through the main package's optional dependencies; the README's TypeScript
+# quickstart compiled there with the README's tsc command).
+test-install: lib npm-packages
 	scripts/test-install.sh
+
+# `make install` as root with no Rust toolchain on PATH (as after sudo), into
+# /usr/local of a private mount namespace: ldconfig runs, and a program linked
+# with pkg-config starts with no LD_LIBRARY_PATH. Needs root (skipped otherwise).
+test-install-root: lib
+	scripts/test-install-root.sh
+
+# Release tarballs for every platform and the npm packages, in build/dist
+# (scripts/dist.sh; not part of `make test`). setup-dist installs the cross
+# toolchain (zig, cargo-zigbuild, rustup targets) and the Debian tools.
+setup-dist:
+	scripts/setup-dist.sh
+
+dist: setup-dist
+	scripts/dist.sh $(DIST_PLATFORMS)
+
+# Checks the tarballs of `make dist`: files, architectures, stripping, glibc
+# symbol versions <= 2.17, SHA256SUMS, signatures; runs them here (the arm64
+# build under qemu); installs the npm packages. Run by CI after `make test`.
+test-dist: dist
+	scripts/test-dist.sh $(DIST_PLATFORMS)
 
 test-node: lib
 	cd bindings/node && npm test
@@ -199,4 +236,4 @@ soak: lib
 
 clean:
 	$(CARGO) clean
-	rm -rf $(BUILD) bindings/node/prebuilds bindings/python/build bindings/python/src/hookline.egg-info
+	rm -rf $(BUILD) bindings/python/build bindings/python/src/hookline.egg-info

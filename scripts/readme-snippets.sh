@@ -8,7 +8,9 @@
 #       target/release/libhookline.so (rpath recorded), then run;
 #   go  `go run` in a scratch module that requires the Go binding (replaced
 #       by bindings/go of this checkout), linked through build/pkgconfig;
-#   ts  type-checked with `tsc --strict` and run with node (ESM, top-level
+#   ts  saved as .mts, type-checked with the tsc flags of README.md's
+#       `npx tsc ...` line (the ones the Node quickstart tells users to run;
+#       only --rootDir/--outDir are added) and run with node (ESM, top-level
 #       await allowed; `import ... from 'hookline'` is this checkout's package);
 #   python  type-checked with `mypy --strict` and run with the tools' Python
 #       (build/python/venv, `make python-env`); `import hookline` is this checkout's package.
@@ -49,6 +51,11 @@ extract() {
 }
 
 go_module="$(awk '/^module /{print $2; exit}' bindings/go/go.mod)"
+# The documented tsc command: its flags, without `npx tsc` and the file name.
+tsc_line="$(grep -E '^npx tsc ' README.md | head -n 1 | sed 's/[[:space:]]*#.*$//')"
+[ -n "$tsc_line" ] || { echo "readme-snippets: README.md has no 'npx tsc ...' line (the TypeScript quickstart's command)" >&2; exit 1; }
+read -r -a tsc_flags <<<"$tsc_line"
+tsc_flags=("${tsc_flags[@]:2:${#tsc_flags[@]}-3}")
 tsc="$root/bindings/node/node_modules/typescript/bin/tsc"
 py="$root/build/python/venv/bin/python"
 snippets=()
@@ -91,8 +98,7 @@ for s in "${snippets[@]}"; do
         echo "readme-snippets: typescript is not installed (scripts/setup.sh)" >&2
         exit 1
       fi
-      if ! (cd "$root/bindings/node" && node "$tsc" --strict --module nodenext --moduleResolution nodenext \
-        --target es2022 --lib es2022,esnext.disposable --types node \
+      if ! (cd "$root/bindings/node" && node "$tsc" "${tsc_flags[@]}" \
         --rootDir "$root/bindings/node" --outDir "$node_out/js" "$file") >"$log" 2>&1 ||
         ! (cd "$out" && node "$node_out/js/build/readme-snippets/${name%.mts}.mjs") >>"$log" 2>&1; then ok=0; fi
       ;;

@@ -14,7 +14,7 @@ import (
 // geminiOptions are options reading settings as a Gemini CLI settings.json.
 func geminiOptions(w testWorkspace, settings string) hookline.EngineOptions {
 	o := w.options(json.RawMessage(settings))
-	o.Dialect = "gemini"
+	o.Dialect = hookline.DialectGemini
 	return o
 }
 
@@ -42,7 +42,7 @@ func TestGeminiBeforeToolDecisionsArePreToolUseOutcomes(t *testing.T) {
 }
 
 // BeforeModel and BeforeToolSelection fire by name; their overrides are
-// typed under DialectFields.Gemini.
+// typed under Gemini().
 func TestGeminiModelHooksReturnTypedDialectFields(t *testing.T) {
 	w := newWorkspace(t)
 	e := newEngine(t, geminiOptions(w, `{"hooks":{
@@ -52,13 +52,13 @@ func TestGeminiModelHooksReturnTypedDialectFields(t *testing.T) {
 			{"type":"command","command":"cat >/dev/null; echo '{\"hookSpecificOutput\":{\"toolConfig\":{\"mode\":\"AUTO\",\"allowedFunctionNames\":[\"glob\"]}}}'"}]}]}}`))
 	out, err := e.RunNamed(context.Background(), "BeforeModel", map[string]any{"llm_request": map[string]any{"model": "gemini-2.5-pro"}})
 	must(t, err)
-	g := out.DialectFields.Gemini
+	g := out.Gemini()
 	if g == nil || g.Decision != "deny" || g.Reason != "quiet hours" || !strings.Contains(string(g.LLMResponse), "later") {
 		t.Fatalf("BeforeModel: %s", out.Raw)
 	}
 	out, err = e.RunNamed(context.Background(), "BeforeToolSelection", `{"llm_request":{}}`)
 	must(t, err)
-	tc := out.DialectFields.Gemini.ToolConfig
+	tc := out.Gemini().ToolConfig
 	if tc == nil || tc.Mode != "ANY" || strings.Join(tc.AllowedFunctionNames, ",") != "glob,read_file" {
 		t.Fatalf("BeforeToolSelection: %s", out.Raw)
 	}
@@ -77,7 +77,7 @@ func TestGeminiSettingsFileAfterToolAndAfterAgent(t *testing.T) {
 	e := newEngine(t, hookline.EngineOptions{Workspace: w.dir, SessionID: "s", HooksFile: filepath.Join(w.path(".gemini"), "settings.json")})
 	post, err := e.PostToolUse(context.Background(), hookline.PostToolUseInput{ToolName: "read_file", ToolResponse: map[string]any{}})
 	must(t, err)
-	if post.BlockReason != "leaked" || !post.BlockReplacesResult || post.DialectFields.Gemini.TailToolCallRequest.Name != "read_file" {
+	if post.BlockReason != "leaked" || !post.BlockReplacesResult || post.Gemini().TailToolCallRequest.Name != "read_file" {
 		t.Fatalf("AfterTool: %s", post.Raw)
 	}
 	stop, err := e.Stop(context.Background(), hookline.StopInput{LastAssistantMessage: "done"})

@@ -1,8 +1,12 @@
 //! `hookline check`: validate configs of every dialect (the library's own
-//! validation, so an error names the entry) and warn on likely mistakes.
+//! validation, so an error names the entry; a Codex file Codex would not
+//! load at all is an error) and warn on likely mistakes.
 //!
 //! Warnings (a config with warnings still passes, unless `--strict`):
 //!
+//! - every entry the agent itself would skip (Codex: an invalid matcher's
+//!   group, an empty command, prompt/agent/mcp_tool handlers, unknown event
+//!   keys, a clamped SessionEnd timeout, …), with the agent's own words;
 //! - a tool event's matcher that can never match a known tool name (the
 //!   dialect's tools; matchers mentioning `mcp_` are not judged, MCP tool
 //!   names are open-ended);
@@ -13,6 +17,8 @@
 //! - entries the file's dialect skips (Gemini CLI skips unknown event
 //!   names, definitions and hooks it cannot read, and reports them);
 //! - an `if` condition on an event without a tool call (the hook never runs);
+//! - a variable another dialect's hooks get but this one's do not
+//!   (`$CLAUDE_PROJECT_DIR` in a Codex hook);
 //! - commands whose program or script is a file that does not exist or is
 //!   not executable, or a bare program name not found on `PATH`.
 
@@ -29,7 +35,9 @@ use crate::common::{self, CliResult, Out, EXIT_ERROR, EXIT_OK};
 
 #[derive(Args)]
 pub struct CheckArgs {
-    /// Config files (.json of any dialect, or a vtcode.toml).
+    /// Config files (Claude Code settings .json, Codex .codex/hooks.json or
+    /// .codex/config.toml, Gemini CLI .gemini/settings.json, VT Code .json or
+    /// vtcode.toml).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// The workspace relative command paths are resolved against (default:
@@ -40,10 +48,10 @@ pub struct CheckArgs {
     /// Treat warnings as errors (exit 1).
     #[arg(long)]
     pub strict: bool,
-    /// The dialect of every file (vtcode, claude, gemini, ...; default:
-    /// recognised by each file's path, else by its shape).
-    #[arg(long, value_name = "NAME")]
-    pub dialect: Option<String>,
+    /// Read every file in this dialect (vtcode, claude, codex, gemini)
+    /// instead of recognising it by its path or shape.
+    #[arg(long, value_name = "NAME", value_parser = common::parse_dialect)]
+    pub dialect: Option<common::DialectArg>,
 }
 
 const SHELL_WORDS: &[&str] = &[
@@ -62,7 +70,7 @@ struct Finding {
 
 pub fn main(out: &Out, a: CheckArgs) -> CliResult {
     let mut failed = false;
-    let dialect = common::dialect_arg(a.dialect.as_deref())?;
+    let dialect = a.dialect;
     for file in &a.files {
         let mut findings = Vec::new();
         let mut commands = 0usize;
@@ -100,7 +108,7 @@ pub fn main(out: &Out, a: CheckArgs) -> CliResult {
         }
         if errors == 0 && !out.quiet {
             out.line(&format!(
-                "{}: {} ({} command{}, {} warning{})",
+                "{}: {} ({} hook{}, {} warning{})",
                 file.display(),
                 out.green("ok"),
                 commands,
@@ -172,6 +180,9 @@ pub fn warnings(config: &HooksConfig, workspace: &Path) -> Vec<String> {
                     if let Some(msg) = command_warning(c, workspace) {
                         w.push(format!("{}: {msg}", hook.path));
                     }
+                    if let Some(msg) = foreign_variable(c, d) {
+                        w.push(format!("{}: {msg}", hook.path));
+                    }
                 }
             }
         }
@@ -181,6 +192,22 @@ pub fn warnings(config: &HooksConfig, workspace: &Path) -> Vec<String> {
     let mut seen = std::collections::HashSet::new();
     w.retain(|x| seen.insert(x.clone()));
     w
+}
+
+/// A variable another dialect's hooks get but `dialect`'s do not
+/// (`$CLAUDE_PROJECT_DIR` in a Codex hook): at run time it is unset.
+fn foreign_variable(cmd: &str, dialect: &dyn Dialect) -> Option<String> {
+    let own = dialect.environment_names();
+    let name = dialect::ALL
+        .iter()
+        .flat_map(|d| d.environment_names())
+        .filter(|n| !own.contains(n))
+        .find(|n| cmd.contains(&format!("${n}")) || cmd.contains(&format!("${{{n}}}")))?;
+    Some(format!(
+        "command `{cmd}` uses ${name}, which {} hooks do not get (it is unset when the hook runs; \
+         $HOOKLINE_PROJECT_DIR is the workspace in every dialect)",
+        dialect.title()
+    ))
 }
 
 /// `Name(...)`: Claude permission-rule syntax.

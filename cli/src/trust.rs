@@ -17,17 +17,16 @@ use crate::explain::ExplainFormat;
 #[derive(Args)]
 pub struct DigestArgs {
     /// Hooks configs (default: the workspace's .claude/settings.json,
-    /// .claude/settings.local.json, vtcode.toml and .gemini/settings.json
-    /// that exist).
+    /// .claude/settings.local.json, .codex/hooks.json, .codex/config.toml,
+    /// vtcode.toml and .gemini/settings.json that exist).
     #[arg(long = "config", short = 'c', value_name = "FILE")]
     pub configs: Vec<PathBuf>,
+    /// Read every --config file in this dialect (vtcode, claude, codex, gemini).
+    #[arg(long, value_name = "NAME", value_parser = common::parse_dialect)]
+    pub dialect: Option<common::DialectArg>,
     /// The workspace (default: the current directory).
     #[arg(long, short, value_name = "DIR")]
     pub workspace: Option<PathBuf>,
-    /// The dialect of the `--config` files (default: recognised by each
-    /// file's path, else by its shape).
-    #[arg(long, value_name = "NAME")]
-    pub dialect: Option<String>,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: ExplainFormat,
@@ -110,7 +109,7 @@ fn configs_of(a: &DigestArgs) -> Result<Vec<PathBuf>, String> {
 }
 
 fn engine_of(a: &DigestArgs, store: Option<&Path>, gated: bool) -> Result<LifecycleHookEngine, String> {
-    let configs = common::load_configs(&configs_of(a)?, common::dialect_arg(a.dialect.as_deref())?)?;
+    let configs = common::load_configs(&configs_of(a)?, a.dialect)?;
     common::build_engine(EngineSetup {
         workspace: a.workspace.as_deref(),
         source: configs.source,
@@ -130,7 +129,8 @@ fn print_previews(out: &Out, engine: &LifecycleHookEngine) {
             (None, Some(t)) => format!(" (timeout {t} ms)"),
             (None, None) => String::new(),
         };
-        out.line(&format!("  {}{m}: {}{t}", p.event, p.command));
+        let d = p.dialect.map(|d| format!("{d} ")).unwrap_or_default();
+        out.line(&format!("  {d}{}{m}: {}{t}", p.event, p.command));
     }
 }
 

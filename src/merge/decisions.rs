@@ -6,9 +6,9 @@
 //! | event | rule |
 //! |---|---|
 //! | UserPromptSubmit | the first block's reason is `block_reason` (`allow_prompt` false); a sequential run stops there; context from every hook |
-//! | PermissionRequest | the first decision is the outcome's; a sequential run stops there |
-//! | Stop, SubagentStop, PreCompact | the first block's reason is `block_reason`; a sequential run stops there (a table where nothing blocks SubagentStop or PreCompact gives them the observer outcome). `halt_clears_block`: a hook's `continue: false` leaves no block (the agent stops) |
-//! | PostToolUse, PostToolUseFailure | the first feedback is `block_reason`; the tool already ran, nothing stops. `block_replaces_result`: the outcome says the reason replaces the tool's result |
+//! | PermissionRequest | the first decision is the outcome's; a sequential run stops there. `precedence: MostRestrictive`: any deny wins (the first deny's message), else an allow; only a deny stops a sequential run |
+//! | Stop, SubagentStop, PreCompact | the first block's reason is `block_reason`; a sequential run stops there (a table where nothing blocks SubagentStop or PreCompact gives them the observer outcome). `block_reasons: Joined`: every block's reason, in order, joined; `halt_clears_block`: a hook's `continue: false` leaves no block (the agent stops) |
+//! | PostToolUse, PostToolUseFailure | the first feedback is `block_reason` (`block_reasons: Joined`: every feedback, in order, joined); the tool already ran, nothing stops. `block_replaces_result`: the outcome says the reason replaces the tool's result |
 //! | SessionStart | context from every hook, in order; the env file's variables |
 //!
 //! With `reasons: EveryReasonJoined`, a block's reason is the run's one
@@ -17,50 +17,87 @@
 use serde_json::{Map, Value};
 
 use crate::model::outcome::{
-    CommonOutcome, PermissionDecision, PermissionRequestHookOutcome, PostToolHookOutcome, SessionStartHookOutcome,
-    StopHookOutcome, UserPromptHookOutcome,
+    CommonOutcome, PermissionBehavior, PermissionDecision, PermissionRequestHookOutcome, PostToolHookOutcome,
+    SessionStartHookOutcome, StopHookOutcome, UserPromptHookOutcome,
 };
 use crate::model::reply::{Decision, HookReply};
-use crate::model::rules::{Column, EventRules};
+use crate::model::rules::{BlockReasons, Column, EventRules, Precedence};
 
 // The merge columns each merger honours (with the shared fields' and the
 // executor's, `super::COMMON_HONOURS`).
 
 /// UserPromptSubmit.
 #[cfg_attr(not(test), allow(dead_code))]
-pub(crate) const PROMPT_HONOURS: &[Column] =
-    &[Column::Sequential, Column::EveryReasonJoined, Column::SequentialWhenAsked, Column::HaltLastWord];
+pub(crate) const PROMPT_HONOURS: &[Column] = &[
+    Column::Sequential,
+    Column::FirstGivenHaltReason,
+    Column::EveryReasonJoined,
+    Column::SequentialWhenAsked,
+    Column::HaltLastWord,
+];
 
 /// PermissionRequest.
 #[cfg_attr(not(test), allow(dead_code))]
-pub(crate) const PERMISSION_HONOURS: &[Column] =
-    &[Column::Sequential, Column::SequentialWhenAsked, Column::HaltLastWord];
+pub(crate) const PERMISSION_HONOURS: &[Column] = &[
+    Column::Sequential,
+    Column::MostRestrictive,
+    Column::FirstGivenHaltReason,
+    Column::SequentialWhenAsked,
+    Column::HaltLastWord,
+];
 
 /// Stop, SubagentStop, PreCompact.
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) const STOP_HONOURS: &[Column] = &[
     Column::Sequential,
-    Column::EveryReasonJoined,
+    Column::JoinedBlockReasons,
     Column::HaltClearsBlock,
+    Column::FirstGivenHaltReason,
+    Column::EveryReasonJoined,
     Column::SequentialWhenAsked,
     Column::HaltLastWord,
 ];
 
 /// PostToolUse, PostToolUseFailure.
 #[cfg_attr(not(test), allow(dead_code))]
-pub(crate) const POST_TOOL_HONOURS: &[Column] =
-    &[Column::EveryReasonJoined, Column::BlockReplacesResult, Column::SequentialWhenAsked, Column::HaltLastWord];
+pub(crate) const POST_TOOL_HONOURS: &[Column] = &[
+    Column::JoinedBlockReasons,
+    Column::FirstGivenHaltReason,
+    Column::EveryReasonJoined,
+    Column::BlockReplacesResult,
+    Column::SequentialWhenAsked,
+    Column::HaltLastWord,
+];
 
 /// A blocked run's reason: the run's joined reason where the table joins
-/// every reason, else the first blocking hook's.
-fn block_reason(first: Option<String>, joined: Option<String>) -> Option<String> {
-    first.map(|first| joined.unwrap_or(first))
+/// every reason, else the blocking hooks' own.
+fn joined_or(own: Option<String>, joined: Option<String>) -> Option<String> {
+    own.map(|own| joined.unwrap_or(own))
 }
 
 /// A block reason: the first counts.
 fn first_block(slot: &mut Option<String>, decision: Option<Decision>) {
     if let (None, Some(Decision::Block(reason))) = (&slot, decision) {
         *slot = Some(reason);
+    }
+}
+
+/// A block reason under `block_reasons`: the first counts, or every one is
+/// kept (in order) to be joined.
+fn add_block(slot: &mut Vec<String>, how: BlockReasons, decision: Option<Decision>) {
+    if let Some(Decision::Block(reason)) = decision {
+        if slot.is_empty() || how != BlockReasons::First {
+            slot.push(reason);
+        }
+    }
+}
+
+/// The outcome's `block_reason` of the reasons kept by [`add_block`].
+fn block_reason(reasons: Vec<String>, how: BlockReasons) -> Option<String> {
+    match how {
+        _ if reasons.is_empty() => None,
+        BlockReasons::First => reasons.into_iter().next(),
+        BlockReasons::Joined(separator) => Some(reasons.join(separator)),
     }
 }
 
@@ -81,7 +118,7 @@ impl PromptMerge {
     pub(crate) fn finish(self, joined: Option<String>, common: CommonOutcome) -> UserPromptHookOutcome {
         UserPromptHookOutcome {
             allow_prompt: self.block_reason.is_none(),
-            block_reason: block_reason(self.block_reason, joined),
+            block_reason: joined_or(self.block_reason, joined),
             additional_context: self.additional_context,
             common,
         }
@@ -95,11 +132,27 @@ pub(crate) struct PermissionMerge {
 }
 
 impl PermissionMerge {
-    pub(crate) fn absorb(&mut self, reply: HookReply) -> bool {
-        if let (None, Some(Decision::Permission(d))) = (&self.decision, reply.decision) {
-            self.decision = Some(d);
+    pub(crate) fn absorb(&mut self, rules: &EventRules, reply: HookReply) -> bool {
+        let Some(Decision::Permission(d)) = reply.decision else {
+            return self.decision.is_some() && rules.precedence != Precedence::MostRestrictive;
+        };
+        let denied =
+            |d: &Option<PermissionDecision>| d.as_ref().is_some_and(|d| d.behavior == PermissionBehavior::Deny);
+        match rules.precedence {
+            Precedence::MostRestrictive => {
+                // Any deny wins (the first one's message); else an allow.
+                if self.decision.is_none() || (!denied(&self.decision) && d.behavior == PermissionBehavior::Deny) {
+                    self.decision = Some(d);
+                }
+                denied(&self.decision)
+            }
+            Precedence::FirstAllowOrDeny => {
+                if self.decision.is_none() {
+                    self.decision = Some(d);
+                }
+                true
+            }
         }
-        self.decision.is_some()
     }
 
     pub(crate) fn finish(self, common: CommonOutcome) -> PermissionRequestHookOutcome {
@@ -110,21 +163,22 @@ impl PermissionMerge {
 /// Stop, SubagentStop, PreCompact so far.
 #[derive(Default)]
 pub(crate) struct StopMerge {
-    block_reason: Option<String>,
+    reasons: Vec<String>,
 }
 
 impl StopMerge {
-    pub(crate) fn absorb(&mut self, reply: HookReply) -> bool {
-        first_block(&mut self.block_reason, reply.decision);
-        self.block_reason.is_some()
+    pub(crate) fn absorb(&mut self, rules: &EventRules, reply: HookReply) -> bool {
+        add_block(&mut self.reasons, rules.block_reasons, reply.decision);
+        !self.reasons.is_empty()
     }
 
     /// With `halt_clears_block`, a hook that asked the agent to stop
     /// (`continue: false`) leaves no block.
     pub(crate) fn finish(self, rules: &EventRules, joined: Option<String>, common: CommonOutcome) -> StopHookOutcome {
-        let block_reason = match rules.halt_clears_block && !common.continue_ {
+        let halted = !common.continue_;
+        let block_reason = match rules.halt_clears_block && halted {
             true => None,
-            false => block_reason(self.block_reason, joined),
+            false => joined_or(block_reason(self.reasons, rules.block_reasons), joined),
         };
         StopHookOutcome { block_reason, common }
     }
@@ -133,14 +187,14 @@ impl StopMerge {
 /// PostToolUse, PostToolUseFailure so far.
 #[derive(Default)]
 pub(crate) struct PostToolMerge {
-    block_reason: Option<String>,
+    reasons: Vec<String>,
     pub(crate) additional_context: Vec<String>,
 }
 
 impl PostToolMerge {
-    pub(crate) fn absorb(&mut self, reply: HookReply) -> bool {
+    pub(crate) fn absorb(&mut self, rules: &EventRules, reply: HookReply) -> bool {
         self.additional_context.extend(reply.context);
-        first_block(&mut self.block_reason, reply.decision);
+        add_block(&mut self.reasons, rules.block_reasons, reply.decision);
         false
     }
 
@@ -150,7 +204,7 @@ impl PostToolMerge {
         joined: Option<String>,
         common: CommonOutcome,
     ) -> PostToolHookOutcome {
-        let block_reason = block_reason(self.block_reason, joined);
+        let block_reason = joined_or(block_reason(self.reasons, rules.block_reasons), joined);
         PostToolHookOutcome {
             block_replaces_result: rules.block_replaces_result && block_reason.is_some(),
             block_reason,

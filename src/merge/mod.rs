@@ -18,15 +18,18 @@
 //!
 //! Shared by every event (here): messages in configuration order of the
 //! hooks that gave them; `continue` false when any hook asked to halt, with
-//! the first such hook's `stopReason` (`halt: LastWord`: the last hook that
-//! said `continue` decides, and its `stopReason` counts); with `reasons:
+//! the first such hook's `stopReason` (`halt_reason: FirstGiven`: the first
+//! `stopReason` given; `halt: LastWord`: the last hook that said `continue`
+//! decides, and its `stopReason` counts); with `reasons:
 //! EveryReasonJoined`, one reason for the whole run (every halting hook's
 //! `stopReason` joined, else every stated `reason` joined) is the outcome's
 //! `stop_reason` and the reason of its deny or block; the failure kind of
 //! every report; and the fields with no canonical slot, under the outcome's
 //! `dialect_fields`, by the dialect of the hook that wrote them, combined
 //! as that dialect says
-//! ([`Dialect::merge_fields`](crate::dialect::Dialect::merge_fields)).
+//! ([`Dialect::merge_fields`](crate::dialect::Dialect::merge_fields); by
+//! default an array field collects every hook's values in configuration
+//! order, any other field keeps the first hook's value).
 //!
 //! The run order (`run_order`, including `SequentialWhenAsked`) is the
 //! executor's (`src/engine/execute.rs`); the mergers declare it because
@@ -46,14 +49,14 @@ use crate::hl_debug;
 use crate::model::event::{EventFamily, HookEvent, RunEvent};
 use crate::model::outcome::{CommonOutcome, HookFailure, HookMessage, HookMessageLevel, HookOutcome, HookReport};
 use crate::model::reply::HookReply;
-use crate::model::rules::{BlockFields, Column, EventRules, HaltRule, Profile, Reasons, RunOrder, ToolInputFlow};
+use crate::model::rules::{BlockFields, Column, EventRules, HaltReason, HaltRule, Profile, Reasons, RunOrder, ToolInputFlow};
 
 /// The merge columns the merger of `event` honours (the reader columns are
 /// the reader's: [`crate::dialect::protocol`]).
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) fn honours(event: &RunEvent) -> &'static [Column] {
     match event.family() {
-        EventFamily::Tool => pre_tool::HONOURS,
+        EventFamily::Tool => pre_tool::HONOURS_ALL,
         EventFamily::Prompt => decisions::PROMPT_HONOURS,
         EventFamily::Permission => decisions::PERMISSION_HONOURS,
         EventFamily::Stop => decisions::STOP_HONOURS,
@@ -65,8 +68,8 @@ pub(crate) fn honours(event: &RunEvent) -> &'static [Column] {
 /// The merge columns the shared fields (and the executor's run order)
 /// honour on every event; each merger's list includes them.
 #[cfg_attr(not(test), allow(dead_code))]
-pub(crate) const COMMON_HONOURS: &[Column] = &[Column::SequentialWhenAsked, Column::HaltLastWord];
-
+pub(crate) const COMMON_HONOURS: &[Column] =
+    &[Column::FirstGivenHaltReason, Column::SequentialWhenAsked, Column::HaltLastWord];
 /// The shared fields of every outcome, as they accumulate.
 pub(crate) struct Common {
     messages: Vec<HookMessage>,
@@ -100,14 +103,14 @@ impl Common {
         }
     }
 
-    /// A reply's messages, its stated reason and its request to halt (or,
-    /// where the halt rule is the last word, to go on).
+    /// A reply's messages and its request to halt.
     fn absorb(&mut self, rules: &EventRules, reply: &mut HookReply) {
         self.messages.append(&mut reply.messages);
         self.stated_reasons.extend(reply.reason.take());
         if let Some(stop_reason) = reply.halt.take() {
             self.stop_reasons.extend(stop_reason.iter().cloned());
-            if self.continue_ || rules.halt == HaltRule::LastWord {
+            let first_given = rules.halt_reason == HaltReason::FirstGiven && self.stop_reason.is_none();
+            if self.continue_ || first_given || rules.halt == HaltRule::LastWord {
                 self.stop_reason = stop_reason;
             }
             self.continue_ = false;
@@ -192,6 +195,8 @@ pub struct EventInterpreter {
     /// The failure kind of every absorbed hook, in absorption order (one per
     /// report the engine passes to `finish`).
     failures: Vec<Option<HookFailure>>,
+    /// The hooks ran in the background (`async`).
+    background: bool,
 }
 
 impl EventInterpreter {
@@ -233,7 +238,15 @@ impl EventInterpreter {
             merge,
             stopped: false,
             failures: Vec::new(),
+            background: false,
         }
+    }
+
+    /// The interpreter of `async` hooks that ran in the background: their
+    /// readers know it (see [`ReadCtx::background`]).
+    pub(crate) fn in_background(mut self) -> Self {
+        self.background = true;
+        self
     }
 
     /// The event being interpreted (`None` for an event fired by a name no
@@ -289,7 +302,7 @@ impl EventInterpreter {
             return true;
         }
         let rules = dialect.profile().rules_of(&self.event);
-        let cx = ReadCtx { event: &self.event, rules, quiet_success_output };
+        let cx = ReadCtx { event: &self.event, rules, quiet_success_output, background: self.background };
         let mut reply = dialect.read_reply(&cx, exec);
         fail_closed::apply(&mut reply, fail_closed, rules, &self.event);
         self.common.absorb_dialect_fields(dialect, &self.event, std::mem::take(&mut reply.dialect_fields));
@@ -306,9 +319,9 @@ impl EventInterpreter {
             Merge::SessionStart(m) => m.absorb(reply),
             Merge::Prompt(m) => m.absorb(reply),
             Merge::Tool(m) => m.absorb(&mut self.common, rules, label, reply),
-            Merge::PostTool(m) => m.absorb(reply),
-            Merge::Permission(m) => m.absorb(reply),
-            Merge::Stop(m) => m.absorb(reply),
+            Merge::PostTool(m) => m.absorb(rules, reply),
+            Merge::Permission(m) => m.absorb(rules, reply),
+            Merge::Stop(m) => m.absorb(rules, reply),
             Merge::Observe => false,
         };
         self.stopped = stop && rules.run_order == RunOrder::Sequential;
@@ -327,6 +340,19 @@ impl EventInterpreter {
             HookMessageLevel::Error,
             format!("{} hook `{label}` was not run: workspace hooks are not approved", self.event_name),
         );
+        self.merge_reply(label, reply);
+    }
+
+    /// A hook a layer left out for a reason other than the gate (a handler
+    /// type the event does not run, an http URL not allowed): a warning
+    /// naming the hook and why. It makes no decision.
+    pub fn absorb_skipped(&mut self, label: &str, why: &str) {
+        if self.stopped {
+            self.failures.push(None);
+            return;
+        }
+        let mut reply = HookReply::default();
+        reply.push(HookMessageLevel::Warning, format!("{} hook `{label}` was not run: {why}", self.event_name));
         self.merge_reply(label, reply);
     }
 
@@ -421,7 +447,7 @@ impl EventInterpreter {
         match self.merge {
             Merge::SessionStart(m) => HookOutcome::SessionStart(m.finish(common)),
             Merge::Prompt(m) => HookOutcome::UserPromptSubmit(m.finish(joined, common)),
-            Merge::Tool(m) => HookOutcome::PreToolUse(m.finish(joined, common)),
+            Merge::Tool(m) => HookOutcome::PreToolUse(m.finish(rules, joined, common)),
             Merge::PostTool(m) => HookOutcome::PostToolUse(m.finish(rules, joined, common)),
             Merge::Permission(m) => HookOutcome::PermissionRequest(m.finish(common)),
             // Where nothing blocks them, SubagentStop and PreCompact are

@@ -2,8 +2,7 @@
 //! did ([`CommandOutput`]), cancellation ([`CancelToken`]), and the choice of
 //! operating-system backend.
 //!
-//! A command is `/bin/sh -c <command>` (or `bash -c <command>`, [`Shell`])
-//! in its own process group, with the
+//! A command is `/bin/sh -c <command>` in its own process group, with the
 //! payload written to its stdin while stdout and stderr are read, each
 //! stream capped, the whole group killed at the timeout or on cancel, and
 //! every direct child reaped before [`run_command`] returns. The loop that
@@ -53,25 +52,27 @@ pub const BACKEND_ENV: &str = "HOOKLINE_RUNNER";
 
 pub use env::Environment;
 
-/// The shell a command runs in.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Shell {
-    /// `/bin/sh -c <command>`.
+/// What a command's process is.
+#[derive(Debug, Clone, Copy, Default)]
+pub enum Program<'a> {
+    /// `command` is shell text, run as `/bin/sh -c <command>`.
     #[default]
     Sh,
-    /// `bash -c <command>`, `bash` found in the `PATH` of the command's
-    /// environment (as `execvp` would; `/usr/bin:/bin` when it has no
-    /// `PATH`). A system without it is a spawn failure.
-    Bash,
+    /// `command` is shell text, run by the shell at `path` with `flags`
+    /// before it (`bash -c <command>`, `pwsh -NoProfile -Command <command>`).
+    Shell { path: &'a Path, flags: &'a [&'a str] },
+    /// Exec form: the executable at `path` is spawned directly, `command`
+    /// as its `argv[0]` and `args` after it; no shell.
+    Exec { path: &'a Path, args: &'a [String] },
 }
 
 /// What to run and how.
 #[derive(Debug, Clone, Copy)]
 pub struct CommandSpec<'a> {
-    /// Shell text, run as `/bin/sh -c <command>` (or in [`shell`](Self::shell)).
+    /// Shell text, run as `/bin/sh -c <command>` (or as [`program`](Self::program) says).
     pub command: &'a str,
-    /// The shell that runs it.
-    pub shell: Shell,
+    /// How `command` is run (default: `/bin/sh -c`).
+    pub program: Program<'a>,
     /// Working directory of the shell.
     pub cwd: &'a Path,
     /// The complete environment of the shell (nothing is inherited).

@@ -284,11 +284,12 @@ fn hook(cfg: &mut HooksConfig, info: &SourceInfo, source: &Arc<Source>, path: &s
     };
     let env = environment(cfg, info, path, obj.get("env"));
     Some(HookSpec {
-        handler: HandlerSpec::Command { command },
+        handler: HandlerSpec::Command { command, args: None, shell: crate::config::Shell::Sh },
         timeout_seconds: timeout_ms,
         default_timeout: GEMINI_DEFAULT_TIMEOUT,
         if_rule: None,
         run_async: false,
+        async_rewake: false,
         status_message: None,
         fail_closed: false,
         name,

@@ -45,10 +45,11 @@ use crate::model::event::{HookEvent, RunEvent};
 use crate::model::input::SessionFacts;
 use crate::model::reply::HookReply;
 use crate::model::rules::{
-    BlockFields, Column, Dedupe, EventRules, EventTable, HaltRule, InputRules, Precedence, Profile, Reasons, RunOrder,
+    BlockFields, Column, Dedupe, EventRules, EventTable, HaltRule, HandlerTimeouts, InputRules, Precedence, Profile, Reasons, RunOrder,
     TimeoutUnit,
 };
-use crate::runner::{Environment, Shell};
+use crate::config::Shell;
+use crate::runner::Environment;
 
 /// The Gemini CLI dialect (see the module documentation).
 #[derive(Debug)]
@@ -74,6 +75,13 @@ pub static PROFILE: Profile = Profile {
     name: "gemini",
     default_timeout: Duration::from_millis(60_000),
     timeout_unit: TimeoutUnit::Milliseconds,
+    // Gemini CLI configures command hooks only.
+    handler_timeouts: HandlerTimeouts {
+        prompt: Duration::from_millis(60_000),
+        agent: Duration::from_millis(60_000),
+        lowered: &[],
+    },
+    exec_placeholders: &[],
     inputs: InputRules::Lenient,
     dedupe: Dedupe::NameAndCommand,
     session_start_env_file: false,
@@ -381,6 +389,25 @@ impl Dialect for Gemini {
         &[".gemini/settings.json"]
     }
 
+    /// `~/.gemini/settings.json` (Gemini CLI's user settings).
+    fn user_files(&self, home: &Path) -> Vec<std::path::PathBuf> {
+        vec![home.join(".gemini").join("settings.json")]
+    }
+
+    /// An extension's `hooks/hooks.json`: the extension's directory (its
+    /// `${extensionPath}`) is the directory above `hooks/`.
+    fn plugin_root_of(&self, path: &Path) -> Option<std::path::PathBuf> {
+        super::plugin_hooks_json_root(path)
+    }
+
+    fn group_field_names(&self) -> &'static [&'static str] {
+        &["matcher", "sequential", "hooks"]
+    }
+
+    fn hook_field_names(&self) -> &'static [&'static str] {
+        &["type", "command", "name", "description", "timeout", "env"]
+    }
+
     /// Gemini CLI's aggregation of what has no canonical slot:
     /// BeforeToolSelection's `toolConfig` by its tool-selection strategy
     /// (any `NONE` → `NONE` without functions; else `ANY` if any hook says
@@ -475,7 +502,7 @@ impl Dialect for Gemini {
     /// `$GEMINI_SESSION_ID` and `$CLAUDE_PROJECT_DIR` replaced by their
     /// shell-quoted values, in that order (`${…}` braces are left to bash).
     fn command_line<'a>(&self, hook: &'a HookSpec, facts: &SessionFacts<'_>, env: &Environment) -> Cow<'a, str> {
-        let mut line = Cow::Borrowed(hook.label());
+        let mut line = Cow::Borrowed(hook.command_text().unwrap_or_default());
         if let Some(root) = hook.plugin_root() {
             for (var, value) in
                 [("${extensionPath}", root), ("${workspacePath}", facts.cwd), ("${/}", "/"), ("${pathSeparator}", "/")]

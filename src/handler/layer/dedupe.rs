@@ -1,10 +1,12 @@
 //! The dedupe layer: in dialects whose table says so
 //! ([`Dedupe::IdenticalHandlers`]: Claude Code), a hook identical to one
-//! already planned for the event — same handler type, same command —
-//! runs once, across every source of the engine;
-//! ([`Dedupe::NameAndCommand`]: Gemini CLI) a hook with the same name and
-//! command as one already planned runs once (the same command under another
-//! name runs again).
+//! already planned for the event — same handler type and
+//! [`dedupe_key`](crate::config::HandlerSpec::dedupe_key): the same command
+//! (with its `args` and `shell`), the same URL for http hooks, the same
+//! fields for the host-answered types — runs once, across every source of
+//! the engine; ([`Dedupe::NameAndCommand`]: Gemini CLI) a hook with the
+//! same name and command as one already planned runs once (the same command
+//! under another name runs again).
 
 use crate::config::HookSpec;
 use crate::model::outcome::HookKind;
@@ -13,7 +15,7 @@ use crate::model::rules::Dedupe;
 /// The hooks planned so far, for deduplication.
 #[derive(Default)]
 pub(crate) struct Seen<'a> {
-    seen: Vec<(HookKind, &'a str)>,
+    seen: Vec<(HookKind, String)>,
     named: Vec<(&'a str, &'a str)>,
 }
 
@@ -23,14 +25,14 @@ impl<'a> Seen<'a> {
         let key = match hook.dialect().profile().dedupe {
             Dedupe::None => return true,
             Dedupe::NameAndCommand => {
-                let key = (hook.name.as_deref().unwrap_or(""), hook.label());
+                let key = (hook.name.as_deref().unwrap_or(""), hook.command_text().unwrap_or_default());
                 if self.named.contains(&key) {
                     return false;
                 }
                 self.named.push(key);
                 return true;
             }
-            Dedupe::IdenticalHandlers => (hook.handler.kind(), hook.label()),
+            Dedupe::IdenticalHandlers => (hook.handler.kind(), hook.handler.dedupe_key()),
         };
         if self.seen.contains(&key) {
             return false;
