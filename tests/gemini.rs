@@ -734,7 +734,7 @@ fn a_hook_whose_shell_cannot_start_makes_no_decision() {
     let out = pre(&e, shell_input("ls"));
     assert_eq!(out["decision"], "continue");
     assert_eq!(failures(&out), [json!("spawn")]);
-    assert!(texts(&out, "error")[0].contains("bash is not on the hook's PATH"), "{out}");
+    assert!(texts(&out, "error")[0].contains("the hook's shell is bash, which is not on PATH"), "{out}");
 }
 
 /// `hookRunner.test.ts` "should execute multiple hooks in parallel": without

@@ -794,7 +794,7 @@ fn check_reports_what_gemini_cli_would_skip() {
         "hooks.BeforeTool[0].hooks[0]: has no `type`",
         "hooks.BeforeModel[0].hooks[0].timeout",
         "hooks.AfterTool[0].matcher \"Bash\" can never match a known tool name (Gemini CLI rule)",
-        "(3 commands, 4 warnings)",
+        "(3 hooks, 4 warnings)",
     ] {
         assert!(r.stdout.contains(want), "{want:?} missing in\n{}", r.stdout);
     }
@@ -817,10 +817,10 @@ fn check_points_gemini_keys_in_a_claude_read_file_at_the_dialect_flag() {
         r.stdout
     );
     let r = s.run(&["check", "--dialect", "gemini", cfg.to_str().unwrap()]);
-    assert!(r.stdout.contains("ok (1 command, 0 warnings)"), "{}", r.stdout);
+    assert!(r.stdout.contains("ok (1 hook, 0 warnings)"), "{}", r.stdout);
     let r = s.run(&["check", "--dialect", "gemni", cfg.to_str().unwrap()]);
-    assert_eq!(r.code, 1);
-    assert!(r.stderr.contains("--dialect: unknown dialect \"gemni\""), "{}", r.stderr);
+    assert_ne!(r.code, 0);
+    assert!(r.stderr.contains("unknown dialect \"gemni\"") && r.stderr.contains("gemini"), "{}", r.stderr);
 }
 
 #[test]

@@ -3,7 +3,8 @@
 //! default for its handler type and event ([`HandlerTimeouts`]): Claude
 //! Code's 600 s for `command`, `http` and `mcp_tool`, 30 s for `prompt`,
 //! 60 s for `agent`, with UserPromptSubmit lowering the first three to 30 s
-//! (and MessageDisplay to 10 s); VT Code's 60 s. At the timeout a process
+//! (and MessageDisplay to 10 s); VT Code's 60 s; Gemini CLI's 60000 ms (its
+//! hooks write milliseconds). At the timeout a process
 //! hook is killed with its whole group, a request is abandoned and its
 //! connection closed, and a host handler's late answer is dropped. A
 //! callback hook has no timeout: host code cannot be killed.
@@ -28,7 +29,8 @@ pub(crate) fn of(hook: Hook<'_>, event: &RunEvent) -> Duration {
 /// A configured hook's timeout on `event`: its own, else its type's default there.
 pub fn effective(spec: &HookSpec, event: &RunEvent) -> Duration {
     match spec.timeout_seconds {
-        Some(s) => Duration::from_secs(s).min(MAX_TIMEOUT),
+        // In the dialect's unit (milliseconds for Gemini CLI).
+        Some(_) => spec.timeout(),
         None => default_of(spec, event),
     }
 }
