@@ -47,6 +47,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
+use crate::config::Shell;
 use crate::config::{HookSpec, HooksConfig, SourceInfo};
 use crate::error::{Error, Result};
 use crate::handler::HookExecution;
@@ -54,7 +55,6 @@ use crate::model::event::{HookEvent, RunEvent};
 use crate::model::input::SessionFacts;
 use crate::model::reply::HookReply;
 use crate::model::rules::{Column, EventRules, Profile};
-use crate::config::Shell;
 use crate::runner::Environment;
 
 /// What a reader needs to know about the hook whose result it reads.

@@ -41,11 +41,11 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use crate::callback::{CallResult, Reply};
+use crate::config::Shell;
 use crate::config::{HandlerSpec, HookSpec, HttpPolicy};
 use crate::dialect::Dialect;
 use crate::error::{Error, Result};
 use crate::model::event::{HookEvent, RunEvent};
-use crate::config::Shell;
 use crate::model::outcome::{HookFailure, HookKind};
 use crate::runner::{CancelToken, Environment};
 

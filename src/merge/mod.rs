@@ -27,7 +27,7 @@
 //! every report; and the fields with no canonical slot, under the outcome's
 //! `dialect_fields`, by the dialect of the hook that wrote them, combined
 //! as that dialect says
-//! ([`Dialect::merge_fields`](crate::dialect::Dialect::merge_fields); by
+//! ([`Dialect::merge_fields`]; by
 //! default an array field collects every hook's values in configuration
 //! order, any other field keeps the first hook's value).
 //!
@@ -49,7 +49,9 @@ use crate::hl_debug;
 use crate::model::event::{EventFamily, HookEvent, RunEvent};
 use crate::model::outcome::{CommonOutcome, HookFailure, HookMessage, HookMessageLevel, HookOutcome, HookReport};
 use crate::model::reply::HookReply;
-use crate::model::rules::{BlockFields, Column, EventRules, HaltReason, HaltRule, Profile, Reasons, RunOrder, ToolInputFlow};
+use crate::model::rules::{
+    BlockFields, Column, EventRules, HaltReason, HaltRule, Profile, Reasons, RunOrder, ToolInputFlow,
+};
 
 /// The merge columns the merger of `event` honours (the reader columns are
 /// the reader's: [`crate::dialect::protocol`]).

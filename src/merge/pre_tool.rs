@@ -127,7 +127,12 @@ impl PreToolMerge {
         self.updated_input.as_ref()
     }
 
-    pub(crate) fn finish(self, rules: &EventRules, joined: Option<String>, common: CommonOutcome) -> PreToolHookOutcome {
+    pub(crate) fn finish(
+        self,
+        rules: &EventRules,
+        joined: Option<String>,
+        common: CommonOutcome,
+    ) -> PreToolHookOutcome {
         let denied = self.decision == PreToolHookDecision::Deny;
         let updated_input = match rules.rewrite_on_deny {
             RewriteOnDeny::Dropped if denied => None,

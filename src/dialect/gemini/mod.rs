@@ -38,6 +38,7 @@ use serde_json::{Map, Value};
 
 use super::matcher::Matcher;
 use super::{Dialect, ReadCtx};
+use crate::config::Shell;
 use crate::config::{HookSpec, HooksConfig, SourceInfo};
 use crate::error::Result;
 use crate::handler::HookExecution;
@@ -45,10 +46,9 @@ use crate::model::event::{HookEvent, RunEvent};
 use crate::model::input::SessionFacts;
 use crate::model::reply::HookReply;
 use crate::model::rules::{
-    BlockFields, Column, Dedupe, EventRules, EventTable, HaltRule, HandlerTimeouts, InputRules, Precedence, Profile, Reasons, RunOrder,
-    TimeoutUnit,
+    BlockFields, Column, Dedupe, EventRules, EventTable, HaltRule, HandlerTimeouts, InputRules, Precedence, Profile,
+    Reasons, RunOrder, TimeoutUnit,
 };
-use crate::config::Shell;
 use crate::runner::Environment;
 
 /// The Gemini CLI dialect (see the module documentation).
