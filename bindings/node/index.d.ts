@@ -239,8 +239,6 @@ export interface EngineOptions {
   workspaceGated?: boolean;
   /** Hooks config as an object (VT Code `{lifecycle: …}`, Claude Code `{PreToolUse: […]}`, a Gemini CLI settings.json with `dialect: 'gemini'`, …), passed verbatim. */
   hooks?: JsonObject;
-  /** The dialect of `hooks`/`hooksToml`/`hooksFile`; default: recognised by the file's path (`.gemini/settings.json`, `.claude/settings.json`, …), else by shape. */
-  dialect?: Dialect;
   /** Hooks config as vtcode.toml text. */
   hooksToml?: string;
   /** Path of a `.toml` or `.json` hooks config. */
@@ -256,7 +254,7 @@ export interface EngineOptions {
   maxOutputBytes?: number;
   /**
    * The dialect of hooks/hooksToml/hooksFile. Default: a file is recognised by its path
-   * (`.codex/hooks.json` and `.codex/config.toml` are Codex's, `*.toml` VT Code's), anything else by its shape.
+   * (`.codex/hooks.json` and `.codex/config.toml` are Codex's, `.gemini/settings.json` Gemini CLI's, `*.toml` VT Code's), anything else by its shape.
    */
   dialect?: Dialect;
   /** Several configs in one engine, in order (user, project, local, plugins), instead of hooks/hooksToml/hooksFile. */
@@ -494,8 +492,6 @@ export interface CommandPreview {
   matcher: string | null;
   command: string;
   timeoutSeconds: number | null;
-  /** The hook's dialect, for dialects other than VT Code and Claude Code. */
-  dialect?: string;
   /** The timeout of dialects that write milliseconds (Gemini CLI). */
   timeoutMs?: number;
   /** What the hook sets in its own environment (Gemini CLI's `env`). */
