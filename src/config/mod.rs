@@ -96,6 +96,36 @@ impl HandlerSpec {
             HandlerSpec::Command { command } => command,
         }
     }
+
+    /// The fields that identify the hook to the approval gate, in the order
+    /// its digest line and preview list them after `event` and `matcher`
+    /// (`crate::gate`). A command is `command`; every handler type names
+    /// what decides where its input goes and what it runs (an http hook:
+    /// `url` and the header names; mcp_tool: `server`, `tool`, `input`;
+    /// prompt and agent: `prompt`, `model`).
+    pub fn gate_fields(&self) -> Vec<(&'static str, Value)> {
+        match self {
+            HandlerSpec::Command { command } => vec![("command", Value::from(command.as_str()))],
+        }
+    }
+
+    /// What the handler executes as words, for the gate's script pins
+    /// (`crate::gate::pins`); `None` for handler types that run no program.
+    pub fn script_form(&self) -> Option<ScriptForm<'_>> {
+        match self {
+            HandlerSpec::Command { command } => Some(ScriptForm::Shell(command)),
+        }
+    }
+}
+
+/// What a handler executes, as the script resolver reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScriptForm<'a> {
+    /// Shell text run as `/bin/sh -c <text>`.
+    Shell(&'a str),
+    /// A program (looked up on `PATH` unless it contains `/`) and its
+    /// argument vector, no shell.
+    Exec(&'a str, &'a [String]),
 }
 
 /// One configured hook.

@@ -246,6 +246,9 @@ pub(crate) struct Executed {
 pub(crate) enum Output {
     /// The workspace gate did not let it run.
     NotApproved,
+    /// The workspace gate did not let it run: a file it executes changed
+    /// since the approval (the text names it).
+    Changed(String),
     /// It could not be started.
     SpawnFailed(String),
     /// It ran.
@@ -260,6 +263,10 @@ impl Executed {
         match &self.output {
             Output::NotApproved => {
                 interp.absorb_not_approved(label);
+                false
+            }
+            Output::Changed(why) => {
+                interp.absorb_changed_since_approval(label, why);
                 false
             }
             Output::SpawnFailed(error) => interp.absorb_spawn_failure(label, error, self.fail_closed),

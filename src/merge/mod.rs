@@ -251,6 +251,25 @@ impl EventInterpreter {
         self.merge_reply(label, reply);
     }
 
+    /// A hook the workspace gate skipped because a file it executes changed
+    /// since the approval: an error message naming the hook and the file
+    /// (`why`). It makes no decision.
+    pub fn absorb_changed_since_approval(&mut self, label: &str, why: &str) {
+        if self.stopped {
+            self.failures.push(None);
+            return;
+        }
+        let mut reply = HookReply::default();
+        reply.push(
+            HookMessageLevel::Error,
+            format!(
+                "{} hook `{label}` was not run: {why}; the workspace hooks need approval again",
+                self.event_name
+            ),
+        );
+        self.merge_reply(label, reply);
+    }
+
     /// A hook that could not be started (e.g. spawn failure): an error
     /// message. It makes no decision on any event (for PreToolUse this is
     /// the same as a failing hook, not a timeout, so the tool is not denied

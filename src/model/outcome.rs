@@ -46,7 +46,7 @@ pub struct HookReport {
     pub stdout_truncated: bool,
     /// Whether stderr exceeded `max_output_bytes` and was cut.
     pub stderr_truncated: bool,
-    /// Why the hook did not run: `"not_approved"` (workspace gate), else `None`.
+    /// Why the hook did not run: `"not_approved"` or `"changed_since_approval"` (workspace gate), else `None`.
     pub skipped: Option<String>,
     /// How the hook failed, `None` when it ran and answered (a deliberate
     /// exit 2 is an answer, not a failure). Lets a host tell a deny from a crash.
@@ -90,6 +90,10 @@ impl HookFailure {
 impl HookReport {
     /// The `skipped` value of a command the workspace gate did not run.
     pub const NOT_APPROVED: &'static str = "not_approved";
+
+    /// The `skipped` value of a command the workspace gate did not run
+    /// because a file it executes changed since the approval.
+    pub const CHANGED_SINCE_APPROVAL: &'static str = "changed_since_approval";
 
     /// The report of a command skipped by the workspace gate:
     /// `"skipped":"not_approved"`, `exit_code` null, `timed_out` false,

@@ -22,6 +22,7 @@ use std::time::Instant;
 
 use super::{Call, Executed, Hook, Payload, Ran};
 use crate::error::Result;
+use crate::gate::pins::Verdict;
 use crate::gate::{Approval, CommandSet};
 use crate::model::event::RunEvent;
 use crate::runner::{CancelToken, Environment};
@@ -40,12 +41,15 @@ pub(crate) struct Stack<'a> {
 }
 
 /// Run one planned hook through the layers: the gate (a hook of an
-/// untrusted source runs only while the command set is approved; checked
-/// right before every start), the cancel check, its timeout, the handler,
+/// untrusted source runs only while the command set is approved and its
+/// files are as approved; checked right before every start), the cancel
+/// check, its timeout, the handler,
 /// and its report. `Err(Cancelled)` when the run was cancelled.
 pub(crate) fn invoke(stack: &Stack<'_>, hook: Hook<'_>, env: &Environment, payload: &Payload) -> Result<Executed> {
-    if !gate::admits(stack, hook) {
-        return Ok(report::not_approved(hook));
+    match gate::admits(stack, hook) {
+        Verdict::Run => {}
+        Verdict::NotApproved => return Ok(report::not_approved(hook)),
+        Verdict::Changed(why) => return Ok(report::changed_since_approval(hook, why)),
     }
     cancel::check(stack.token)?;
     let call = Call {

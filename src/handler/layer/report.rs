@@ -37,6 +37,14 @@ pub(crate) fn not_approved(hook: Hook<'_>) -> Executed {
     executed(hook, report, Output::NotApproved)
 }
 
+/// A hook the gate skipped because a file it executes changed since the
+/// approval: `"skipped": "changed_since_approval"`, no exit code, 0 ms;
+/// `why` names the file.
+pub(crate) fn changed_since_approval(hook: Hook<'_>, why: String) -> Executed {
+    let report = HookReport { skipped: Some(HookReport::CHANGED_SINCE_APPROVAL.to_owned()), ..base(hook) };
+    executed(hook, report, Output::Changed(why))
+}
+
 /// A hook that could not be started.
 pub(crate) fn spawn_failed(hook: Hook<'_>, error: String, duration: Duration) -> Executed {
     let report = HookReport { duration_ms: ms(duration), ..base(hook) };
