@@ -24,6 +24,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io::{ErrorKind, Read};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -120,11 +121,19 @@ pub struct Watched {
     /// How the command uses it.
     pub role: Role,
     cache: Mutex<Option<Cached>>,
+    /// How many times its content was hashed.
+    hashes: AtomicU64,
 }
 
 impl Watched {
     fn new(named: PathBuf, role: Role) -> Watched {
-        Watched { named, role, cache: Mutex::new(None) }
+        Watched { named, role, cache: Mutex::new(None), hashes: AtomicU64::new(0) }
+    }
+
+    /// How many times the file's content was hashed (the stat cache spares
+    /// the others).
+    pub fn hash_count(&self) -> u64 {
+        self.hashes.load(Ordering::Relaxed)
     }
 
     /// What is at the path now: the canonical path is resolved again (a
@@ -143,6 +152,7 @@ impl Watched {
                 return Seen::File { path: canonical, sha256: c.sha256 };
             }
         }
+        self.hashes.fetch_add(1, Ordering::Relaxed);
         match hash_file(&canonical) {
             Ok((sha256, key, settled)) => {
                 *cache = Some(Cached { canonical: canonical.clone(), key, sha256, settled });
@@ -554,6 +564,26 @@ mod tests {
         // observe hashes again; a write of the same size is seen.
         std::fs::write(&p, "echo b\n").unwrap();
         assert_eq!(w.observe(), Seen::File { path: canonical, sha256: sha(b"echo b\n") });
+    }
+
+    #[test]
+    fn a_settled_file_is_rehashed_only_when_a_stat_field_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("x.sh");
+        std::fs::write(&p, "echo a\n").unwrap();
+        File::options().write(true).open(&p).unwrap().set_modified(SystemTime::now() - SETTLE * 10).unwrap();
+        // Let ctime (set by the write and the mtime change) age past SETTLE.
+        std::thread::sleep(SETTLE + Duration::from_millis(100));
+        let w = Watched::new(p.clone(), Role::Program);
+        let first = w.observe();
+        assert_eq!(w.hash_count(), 1);
+        for _ in 0..5 {
+            assert_eq!(w.observe(), first);
+        }
+        assert_eq!(w.hash_count(), 1, "unchanged stat fields: the cached hash stands");
+        std::fs::write(&p, "echo b\n").unwrap();
+        assert_eq!(w.observe(), Seen::File { path: std::fs::canonicalize(&p).unwrap(), sha256: sha(b"echo b\n") });
+        assert_eq!(w.hash_count(), 2);
     }
 
     #[test]
