@@ -197,6 +197,13 @@ impl LifecycleHookEngine {
         self.approval().changes(&setup.commands)
     }
 
+    /// The pinned files that differ from what `approved` says (an approval
+    /// read from the trust store: [`crate::trust::TrustStore::approval`]),
+    /// whatever the engine's own approval. Empty on an ungated engine.
+    pub fn pin_changes_against(&self, approved: &crate::gate::pins::ApprovedFiles) -> Vec<PinChange> {
+        self.setup().commands.pins.changes(approved)
+    }
+
     /// Whether this engine gates workspace hooks behind approval.
     pub fn workspace_gated(&self) -> bool {
         self.setup().commands.gated
