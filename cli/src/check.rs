@@ -24,6 +24,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use hookline::config::{HookGroup, HookSpec, HooksConfig};
 use hookline::gate::pins::{references_of, PinCtx};
+use hookline::gate::resolve::Role;
 use hookline::dialect::matcher::Matcher;
 use hookline::dialect::{self, Dialect};
 use hookline::HookEvent;
@@ -295,9 +296,17 @@ fn missing_scripts(hook: &HookSpec, workspace: &Path) -> Vec<PathBuf> {
     let ctx = PinCtx { workspace: ws, home };
     references_of(hook, &ctx)
         .into_iter()
-        .filter(|r| r.looks_like_a_path() && std::fs::symlink_metadata(&r.path).is_err())
+        .filter(|r| r.role == Role::Program || is_script_name(&r.word))
+        .filter(|r| std::fs::symlink_metadata(&r.path).is_err())
         .map(|r| r.path)
         .collect()
+}
+
+/// A file name with the extension of a script (what an interpreter runs).
+fn is_script_name(word: &str) -> bool {
+    const EXTENSIONS: &[&str] =
+        &["sh", "bash", "zsh", "fish", "py", "js", "mjs", "cjs", "ts", "rb", "pl", "php", "lua", "ps1"];
+    word.rsplit_once('.').is_some_and(|(_, ext)| EXTENSIONS.contains(&ext))
 }
 
 fn on_path(name: &str) -> bool {

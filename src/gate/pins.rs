@@ -14,9 +14,10 @@
 //!   written to trust the timestamps ([`SETTLE`]).
 //!
 //! Which files are watched: every reference to an existing regular file
-//! (pinned), and every reference to a path where nothing exists yet when it
-//! is the program or looks like a path (so that a script appearing after the
-//! approval needs a new one). References to directories are not watched.
+//! (pinned), and a program path where nothing exists yet (so that a script
+//! appearing there after the approval needs a new one). An argument naming
+//! no file when the command set is made is not watched (it may be what the
+//! hook writes); nor are references to directories.
 
 use std::collections::HashMap;
 use std::fs::{File, Metadata, OpenOptions};
@@ -531,7 +532,7 @@ fn watch(r: &Reference) -> Option<Watched> {
         Ok(m) if m.is_file() => {}
         Ok(_) => return None,
         Err(e) if matches!(e.kind(), ErrorKind::NotFound) || e.raw_os_error() == Some(libc::ENOTDIR) => {
-            if !r.looks_like_a_path() {
+            if r.role != Role::Program {
                 return None;
             }
         }

@@ -12,8 +12,9 @@
 //! - **arguments** and **input redirections** (`< file`) that resolve to a
 //!   path inside the workspace or the source's plugin root
 //!   (`python3 .claude/hooks/x.py`, `bash "$CLAUDE_PROJECT_DIR"/h.sh`,
-//!   `node ${CLAUDE_PLUGIN_ROOT}/a.js`). Words starting with `-` are options,
-//!   not files.
+//!   `node ${CLAUDE_PLUGIN_ROOT}/a.js`) and read as paths: they have a `/`
+//!   or a file extension. Words starting with `-` are options; bare words
+//!   (`touch done`, `git commit -m msg`) are data, not files.
 //!
 //! Two forms, one word list:
 //!
@@ -321,16 +322,12 @@ fn references_of_words(words: &[Word], cwd: Option<&Path>, ctx: &ResolveCtx<'_>,
     }
 }
 
-impl Reference {
-    /// Whether the word reads as a path (it has a `/` or a file extension):
-    /// an argument that names no file yet is watched only then.
-    pub fn looks_like_a_path(&self) -> bool {
-        self.role == Role::Program
-            || self.word.contains('/')
-            || self.word.rsplit_once('.').is_some_and(|(stem, ext)| {
-                !stem.is_empty() && !ext.is_empty() && ext.len() <= 8 && ext.chars().all(|c| c.is_ascii_alphanumeric())
-            })
-    }
+/// A word with a `/` or a file extension (`x.py`, `.claude/hooks/g.sh`).
+fn looks_like_a_path(word: &str) -> bool {
+    word.contains('/')
+        || word.rsplit_once('.').is_some_and(|(stem, ext)| {
+            !stem.is_empty() && !ext.is_empty() && ext.len() <= 8 && ext.chars().all(|c| c.is_ascii_alphanumeric())
+        })
 }
 
 /// Arguments and input redirections count only inside the workspace or the
@@ -346,8 +343,9 @@ fn role_applies(r: &Reference, ctx: &ResolveCtx<'_>) -> bool {
 /// The reference a word makes, if its value is known and not empty.
 fn reference(w: &Word, role: Role, cwd: Option<&Path>, ctx: &ResolveCtx<'_>) -> Option<Reference> {
     let text = w.text.as_deref().filter(|t| !t.is_empty() && !t.contains('\0'))?;
-    // `]`, `.`, `+`, `:` and the like are syntax or data, never a script.
-    if role != Role::Program && !text.chars().any(char::is_alphanumeric) {
+    // `]`, `.`, `+`, `:` and the like are syntax or data, never a script;
+    // a bare word (`touch done`, `git commit -m msg`) is taken for data too.
+    if role != Role::Program && (!text.chars().any(char::is_alphanumeric) || !looks_like_a_path(text)) {
         return None;
     }
     let path = if text.starts_with('/') { normalize(Path::new(text)) } else { normalize(&cwd?.join(text)) };
@@ -821,6 +819,12 @@ mod tests {
     }
 
     #[test]
+    fn bare_words_are_data_not_references() {
+        assert_eq!(paths("touch done && git commit -m msg && bash myscript"), Vec::<String>::new());
+        assert_eq!(paths("bash ./myscript hooks/run"), ["/ws/myscript", "/ws/hooks/run"]);
+    }
+
+    #[test]
     fn arguments_outside_the_workspace_and_plugin_root_are_not_references() {
         assert_eq!(paths("cat /etc/passwd ../elsewhere/x.sh"), Vec::<String>::new());
         assert_eq!(paths("python3 -u x.py --flag=y.py"), ["/ws/x.py"]);
@@ -854,7 +858,7 @@ mod tests {
 
     #[test]
     fn sh_c_text_and_command_substitutions_are_read_too() {
-        assert_eq!(paths("bash -ec './inner.sh arg' zero"), ["/ws/inner.sh", "/ws/arg", "/ws/zero"]);
+        assert_eq!(paths("bash -ec './inner.sh arg' zero.sh"), ["/ws/inner.sh", "/ws/zero.sh"]);
         assert_eq!(paths("echo $(./sub.sh) `./bq.sh`"), ["/ws/sub.sh", "/ws/bq.sh"]);
         assert_eq!(paths("diff <(./p.sh) x.txt"), ["/ws/p.sh", "/ws/x.txt"]);
     }
@@ -894,6 +898,48 @@ mod tests {
         assert_eq!(got, ["/ws/$CLAUDE_PROJECT_DIR/x.py", "/ws/~/y.py"]);
         assert!(exec_references(&["python3"], &c).is_empty());
         assert!(exec_references(&[], &c).is_empty());
+    }
+
+    /// The fuzz target's oracles (`fuzz/fuzz_targets/resolve.rs`) over
+    /// pseudo-random text built from shell syntax, so that `cargo test`
+    /// exercises them without a fuzzer.
+    #[test]
+    fn random_shell_text_keeps_the_resolver_oracles() {
+        const PIECES: &[&str] = &[
+            " ", "\t", "\n", ";", "&", "&&", "|", "||", "(", ")", "<", ">", ">>", "<<", "<<-", "2>", "<(", "$(", "`",
+            "'", "\"", "\\", "$", "${", "}", "{", "~", "~/", "*", "?", "[", "#", "=", "A=1", "./", "../", "/", ".",
+            "x.sh", "dir/", "-c", "sh", "bash", "cd", "exec", "env", "if", "then", "fi", "EOF", "$HOME",
+            "$CLAUDE_PROJECT_DIR", "${CLAUDE_PLUGIN_ROOT}", "${X:-y}", "é", "日本", "\u{0}",
+        ];
+        let root = Path::new("/plug");
+        let c = ctx(CLAUDE, Some(root));
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..20_000 {
+            let len = (next() % 24) as usize;
+            let text: String = (0..len).map(|_| PIECES[(next() % PIECES.len() as u64) as usize]).collect();
+            let refs = shell_references(&text, &c);
+            assert!(refs.len() <= MAX_REFERENCES);
+            for r in &refs {
+                assert!(r.path.is_absolute(), "{text:?}: {r:?}");
+                assert!(
+                    r.path.components().all(|c| !matches!(c, Component::CurDir | Component::ParentDir)),
+                    "{text:?}: {r:?}"
+                );
+                match r.role {
+                    Role::Program => assert!(r.word.contains('/'), "{text:?}: {r:?}"),
+                    _ => assert!(r.path.starts_with(WS) || r.path.starts_with("/plug"), "{text:?}: {r:?}"),
+                }
+            }
+            assert_eq!(refs, shell_references(&text, &c), "deterministic: {text:?}");
+            let words: Vec<&str> = text.split(' ').collect();
+            assert!(exec_references(&words, &c).len() <= MAX_REFERENCES);
+        }
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //!
 //! | layer | file | what it does |
 //! |---|---|---|
-//! | gate | `layer/gate.rs` | a hook of an untrusted source runs only while its command set is approved |
+//! | gate | `layer/gate.rs` | a hook of an untrusted source runs only while its command set is approved and its pinned files are unchanged |
 //! | condition | `layer/condition.rs` | `if`: the hook runs only for matching tool calls |
 //! | dedupe | `layer/dedupe.rs` | identical hooks of one event run once (where the dialect says so) |
 //! | background | `layer/background.rs` | `async` hooks: started, not waited for |
