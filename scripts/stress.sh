@@ -11,11 +11,14 @@
 #   c       ctests test_engine_async (async runs, cancel, cancel racing with
 #           completion, free with runs in flight, callbacks in flight),
 #           test_engine_blocking_cancel (reserved blocking runs: cancel before,
-#           during, racing with completion, free in flight) and
-#           test_registry_threads (runners + registrars)
+#           during, racing with completion, free in flight),
+#           test_registry_threads (runners + registrars) and test_gate_pins
+#           (threads spawning pinned hooks while the script changes)
 #   c-asan  the same binaries built with AddressSanitizer/LSan/UBSan
-#   rust    cargo tests for cancellation and close (tests/engine.rs) and the
+#   rust    cargo tests for cancellation and close (tests/engine.rs), the
 #           runner's cancel tests (tests/runner.rs: cancel racing with a spawn)
+#           and the script pins (tests/pins.rs: concurrent re-verification,
+#           the re-check window, rapid same-size rewrites)
 #   go      go test -race -count=20 of the Go concurrency tests (one round)
 #   node    the Node concurrency tests (abort, close in flight, many runs)
 #
@@ -83,14 +86,14 @@ for suite in "${suites[@]}"; do
     c)
       { cmake -S ctests -B "$c_build" -DCMAKE_BUILD_TYPE=Debug >/dev/null && cmake --build "$c_build" -j2 >/dev/null; } ||
         { echo "stress: C test build failed"; exit 2; }
-      for b in test_engine_async test_engine_blocking_cancel test_registry_threads; do
+      for b in test_engine_async test_engine_blocking_cancel test_registry_threads test_gate_pins; do
         repeat c "$b" env HOOKLINE_TEST_ROOT="$root" HL_TEST_FILTER="$c_filter" "$c_build/$b"
       done
       ;;
     c-asan)
       HOOKLINE_SKIP_BUILD=1 scripts/sanitize-ctests.sh -R '^test_common$' >"$logs/asan-build.log" 2>&1 ||
         { cat "$logs/asan-build.log"; echo "stress: sanitizer build failed"; exit 2; }
-      for b in test_engine_async test_engine_blocking_cancel test_registry_threads; do
+      for b in test_engine_async test_engine_blocking_cancel test_registry_threads test_gate_pins; do
         repeat c-asan "$b" env HOOKLINE_TEST_ROOT="$root" HL_TEST_FILTER="$c_filter" \
           ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:halt_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1" \
           UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" "$san_build/$b"
@@ -104,6 +107,9 @@ for suite in "${suites[@]}"; do
       exe=$(test_exe runner)
       [ -x "$exe" ] || { cat "$logs/rust-build.log"; echo "stress: Rust test build failed"; exit 2; }
       repeat rust runner-cancel "$exe" -q cancel
+      exe=$(test_exe pins)
+      [ -x "$exe" ] || { cat "$logs/rust-build.log"; echo "stress: Rust test build failed"; exit 2; }
+      repeat rust pins "$exe" -q
       ;;
     go)
       # One round of -count=20 (20 runs of each test) under the race detector.

@@ -37,10 +37,7 @@ impl Ws {
 
     fn env_of(&self, file: &str) -> BTreeMap<String, String> {
         let text = std::fs::read_to_string(self.ws.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
-        text.split('\0')
-            .filter_map(|l| l.split_once('='))
-            .map(|(k, v)| (k.to_owned(), v.to_owned()))
-            .collect()
+        text.split('\0').filter_map(|l| l.split_once('=')).map(|(k, v)| (k.to_owned(), v.to_owned())).collect()
     }
 }
 
@@ -55,7 +52,10 @@ fn engine(options: &Value) -> LifecycleHookEngine {
 
 fn notify(e: &LifecycleHookEngine) {
     let out = e
-        .run_blocking(HookEvent::Notification, &json!({"notification_type": "idle_prompt", "title": "t", "message": "m"}))
+        .run_blocking(
+            HookEvent::Notification,
+            &json!({"notification_type": "idle_prompt", "title": "t", "message": "m"}),
+        )
         .unwrap()
         .to_json();
     assert!(out["hooks"].as_array().unwrap().iter().all(|h| h["exit_code"] == 0), "{out}");

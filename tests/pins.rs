@@ -355,6 +355,40 @@ fn a_persisted_approval_records_the_pins_and_a_new_engine_checks_them() {
     assert_eq!(changes[0].now.as_ref().unwrap().sha256, sha_hex(EVIL.as_bytes()));
 }
 
+/// The approval, not the files present at load time, decides what is
+/// checked: a pinned script deleted while no engine ran, then put back with
+/// other bytes, is caught by the next engine.
+#[test]
+fn a_pinned_script_deleted_before_a_restart_and_put_back_changed_is_caught() {
+    let w = Ws::new();
+    let script = w.write("guard.sh", APPROVED);
+    let hooks = notification("sh guard.sh");
+    w.engine(hooks.clone()).approve_workspace_hooks(true).unwrap();
+    std::fs::remove_file(&script).unwrap();
+    let e = w.engine(hooks.clone());
+    assert!(e.workspace_hooks_need_approval(), "the approved script is gone");
+    assert_eq!(skipped(&notify(&e)), ["changed_since_approval"]);
+    std::fs::write(&script, EVIL).unwrap();
+    assert_eq!(skipped(&notify(&e)), ["changed_since_approval"]);
+    std::fs::write(&script, APPROVED).unwrap();
+    assert_eq!(skipped(&notify(&e)), ["ran"]);
+    assert_eq!((w.ran("ran-approved"), w.ran("ran-evil.....")), (1, 0));
+}
+
+/// A file the hook itself writes, named as an argument, is not a script to
+/// approve: it did not exist when the hooks were approved.
+#[test]
+fn a_file_the_hook_writes_as_an_argument_does_not_need_approval_in_that_engine() {
+    let w = Ws::new();
+    let e = w.engine(notification("touch out/ran.txt"));
+    std::fs::create_dir_all(w.path("out")).unwrap();
+    e.approve_workspace_hooks(false).unwrap();
+    for _ in 0..3 {
+        assert_eq!(skipped(&notify(&e)), ["ran"]);
+    }
+    assert!(w.path("out/ran.txt").exists());
+}
+
 /// A record written before pins existed (version 1) still approves its
 /// digest for commands that execute no file, and approves no pinned one.
 #[test]

@@ -23,10 +23,10 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use hookline::config::{HookGroup, HookSpec, HooksConfig};
-use hookline::gate::pins::{references_of, PinCtx};
-use hookline::gate::resolve::Role;
 use hookline::dialect::matcher::Matcher;
 use hookline::dialect::{self, Dialect};
+use hookline::gate::pins::{references_of, PinCtx};
+use hookline::gate::resolve::Role;
 use hookline::HookEvent;
 
 use crate::common::{self, CliResult, Out, EXIT_ERROR, EXIT_OK};

@@ -210,7 +210,10 @@ fn diff_main(out: &Out, a: DiffArgs) -> CliResult {
         return Ok(if differs { EXIT_ERROR } else { EXIT_OK });
     }
     if !same_commands {
-        out.line(&format!("the commands changed since the approval (approved digest {}, now {digest})", approval.digest));
+        out.line(&format!(
+            "the commands changed since the approval (approved digest {}, now {digest})",
+            approval.digest
+        ));
     }
     if approval.files.legacy {
         out.line("the approval was recorded without pins (an earlier version): every pinned file needs approval");
@@ -267,7 +270,8 @@ pub fn main(out: &Out, c: TrustCommand) -> CliResult {
                     None => out.line("    (no pins: approved by an earlier version; pinned commands need approval)"),
                     Some(files) => {
                         for (named, pin) in r.pins() {
-                            let via = if named != pin.path { format!(" (named {})", named.display()) } else { String::new() };
+                            let via =
+                                if named != pin.path { format!(" (named {})", named.display()) } else { String::new() };
                             out.line(&format!("    pin {}  sha256 {}{via}", pin.path.display(), pin.sha256));
                         }
                         for m in files.missing() {

@@ -680,7 +680,11 @@ fn check_warns_when_a_gated_command_references_a_script_that_does_not_exist() {
     );
     let r = sb.run(&["check", s(&cfg)]);
     assert_eq!(r.code, 0, "warnings only: {}", r.stdout);
-    assert!(r.stdout.contains("hooks.Stop[0].hooks[0]") && r.stdout.contains("hooks/absent.sh, which does not exist"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("hooks.Stop[0].hooks[0]") && r.stdout.contains("hooks/absent.sh, which does not exist"),
+        "{}",
+        r.stdout
+    );
     assert!(!r.stdout.contains("present.sh, which"), "{}", r.stdout);
     assert!(!r.stdout.contains("hooks.Stop[0].hooks[1]"), "{}", r.stdout);
     let r = sb.run(&["check", "--strict", s(&cfg)]);

@@ -217,7 +217,9 @@ pub fn command_previews(config: &HooksConfig) -> Vec<LifecycleHookCommandPreview
 
 /// [`command_previews`] with the environment policy of untrusted hooks.
 pub fn command_previews_with(config: &HooksConfig, env: &EnvPreview) -> Vec<LifecycleHookCommandPreview> {
-    gated_hooks(config).map(|(event, matcher, hook)| LifecycleHookCommandPreview::of(event, matcher, hook, env)).collect()
+    gated_hooks(config)
+        .map(|(event, matcher, hook)| LifecycleHookCommandPreview::of(event, matcher, hook, env))
+        .collect()
 }
 
 /// The digest of a configuration's command set (lowercase hex SHA-256).

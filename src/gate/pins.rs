@@ -16,8 +16,10 @@
 //! Which files are watched: every reference to an existing regular file
 //! (pinned), and a program path where nothing exists yet (so that a script
 //! appearing there after the approval needs a new one). An argument naming
-//! no file when the command set is made is not watched (it may be what the
-//! hook writes); nor are references to directories.
+//! no file when the command set is made (it may be what the hook writes) is
+//! *optional*: checked only when the approval pins it — so a pinned script
+//! deleted before a restart and put back changed is still caught — and
+//! otherwise left alone. References to directories are not watched.
 
 use std::collections::HashMap;
 use std::fs::{File, Metadata, OpenOptions};
@@ -121,6 +123,10 @@ pub struct Watched {
     pub named: PathBuf,
     /// How the command uses it.
     pub role: Role,
+    /// An argument that named no file when the command set was made (it
+    /// may be a file the hook writes): checked only against an approval
+    /// that pins it.
+    pub optional: bool,
     cache: Mutex<Option<Cached>>,
     /// How many times its content was hashed.
     hashes: AtomicU64,
@@ -128,7 +134,14 @@ pub struct Watched {
 
 impl Watched {
     fn new(named: PathBuf, role: Role) -> Watched {
-        Watched { named, role, cache: Mutex::new(None), hashes: AtomicU64::new(0) }
+        Watched { named, role, optional: false, cache: Mutex::new(None), hashes: AtomicU64::new(0) }
+    }
+
+    /// Compare what is there now with what `approved` says ([`check`]).
+    pub fn check(&self, approved: &ApprovedFiles) -> (Seen, FileCheck) {
+        let seen = self.observe();
+        let result = check(&self.named, &seen, approved, self.optional);
+        (seen, result)
     }
 
     /// How many times the file's content was hashed (the stat cache spares
@@ -265,8 +278,10 @@ fn short(sha: &[u8; 32]) -> String {
     super::hex(sha)[..12].to_owned()
 }
 
-/// Compare what is at a watched path with what the approval says.
-pub fn check(named: &Path, seen: &Seen, approved: &ApprovedFiles) -> FileCheck {
+/// Compare what is at a watched path with what the approval says. An
+/// `optional` path (an argument that named no file when the command set was
+/// made) the approval does not pin is not checked.
+pub fn check(named: &Path, seen: &Seen, approved: &ApprovedFiles, optional: bool) -> FileCheck {
     match (approved.by_named.get(named), seen) {
         (Some(ApprovedFile::File { path, sha256 }), Seen::File { path: now, sha256: h }) => {
             if path != now {
@@ -295,11 +310,11 @@ pub fn check(named: &Path, seen: &Seen, approved: &ApprovedFiles) -> FileCheck {
             ))
         }
         (Some(ApprovedFile::Missing), Seen::Missing) => FileCheck::Ok,
-        (Some(ApprovedFile::Missing), Seen::File { path, .. }) => FileCheck::Changed(format!(
-            "{} did not exist when the workspace hooks were approved",
-            path.display()
-        )),
+        (Some(ApprovedFile::Missing), Seen::File { path, .. }) => {
+            FileCheck::Changed(format!("{} did not exist when the workspace hooks were approved", path.display()))
+        }
         (None, Seen::Missing) if approved.legacy => FileCheck::Ok,
+        (None, _) if optional => FileCheck::Ok,
         (None, _) => FileCheck::NotApproved,
     }
 }
@@ -332,10 +347,27 @@ pub struct PinChange {
 /// its dialect (they decide what the words name).
 #[derive(Debug)]
 struct HookKey {
-    spec: HookSpec,
+    script: OwnedForm,
+    plugin_root: Option<String>,
+    dialect: &'static str,
+}
+
+/// An owned [`ScriptForm`].
+#[derive(Debug)]
+enum OwnedForm {
+    Shell(String),
+    Exec(String, Vec<String>),
 }
 
 impl HookKey {
+    fn of(spec: &HookSpec) -> Option<HookKey> {
+        let script = match spec.handler.script_form()? {
+            ScriptForm::Shell(text) => OwnedForm::Shell(text.to_owned()),
+            ScriptForm::Exec(command, args) => OwnedForm::Exec(command.to_owned(), args.to_vec()),
+        };
+        Some(HookKey { script, plugin_root: spec.plugin_root().map(str::to_owned), dialect: spec.dialect().name() })
+    }
+
     fn hash_of(spec: &HookSpec) -> Option<u64> {
         let form = spec.handler.script_form()?;
         let mut h = DefaultHasher::new();
@@ -346,9 +378,13 @@ impl HookKey {
     }
 
     fn matches(&self, spec: &HookSpec) -> bool {
-        self.spec.handler.script_form() == spec.handler.script_form()
-            && self.spec.plugin_root() == spec.plugin_root()
-            && self.spec.dialect().name() == spec.dialect().name()
+        let form = match &self.script {
+            OwnedForm::Shell(text) => ScriptForm::Shell(text),
+            OwnedForm::Exec(command, args) => ScriptForm::Exec(command, args),
+        };
+        spec.handler.script_form() == Some(form)
+            && self.plugin_root.as_deref() == spec.plugin_root()
+            && self.dialect == spec.dialect().name()
     }
 }
 
@@ -431,7 +467,9 @@ impl PinSet {
                     files.push(i);
                 }
             }
-            set.by_hook.entry(h).or_default().push((HookKey { spec: spec.clone() }, files.clone().into()));
+            if let Some(key) = HookKey::of(spec) {
+                set.by_hook.entry(h).or_default().push((key, files.clone().into()));
+            }
             set.of_preview.push(files);
         }
         set
@@ -459,7 +497,7 @@ impl PinSet {
         let mut changed: Vec<String> = Vec::new();
         for &i in files {
             let w = &self.files[i];
-            match check(&w.named, &w.observe(), approved) {
+            match w.check(approved).1 {
                 FileCheck::Ok => {}
                 FileCheck::NotApproved => return Verdict::NotApproved,
                 FileCheck::Changed(m) => changed.push(m),
@@ -474,20 +512,22 @@ impl PinSet {
 
     /// Whether every watched file is as approved.
     pub fn all_approved(&self, approved: &ApprovedFiles) -> bool {
-        self.files.iter().all(|w| check(&w.named, &w.observe(), approved) == FileCheck::Ok)
+        self.files.iter().all(|w| w.check(approved).1 == FileCheck::Ok)
     }
 
-    /// Every watched file as it is now: what an approval made now records.
+    /// Every watched file as it is now: what an approval made now records
+    /// (an optional path where no file is stays unrecorded).
     pub fn observe_all(&self) -> ApprovedFiles {
         let by_named = self
             .files
             .iter()
-            .map(|w| {
+            .filter_map(|w| {
                 let f = match w.observe() {
                     Seen::File { path, sha256 } => ApprovedFile::File { path, sha256 },
+                    Seen::Missing if w.optional => return None,
                     Seen::Missing => ApprovedFile::Missing,
                 };
-                (w.named.clone(), f)
+                Some((w.named.clone(), f))
             })
             .collect();
         ApprovedFiles { by_named, legacy: false }
@@ -504,8 +544,7 @@ impl PinSet {
         self.files
             .iter()
             .filter_map(|w| {
-                let seen = w.observe();
-                let result = check(&w.named, &seen, approved);
+                let (seen, result) = w.check(approved);
                 (result != FileCheck::Ok).then(|| {
                     let entry = approved.by_named.get(&w.named);
                     PinChange {
@@ -528,17 +567,17 @@ impl PinSet {
 /// The watched file of a reference, if it is watched (see the module
 /// documentation): hashed once now.
 fn watch(r: &Reference) -> Option<Watched> {
+    let mut optional = false;
     match std::fs::metadata(&r.path) {
         Ok(m) if m.is_file() => {}
         Ok(_) => return None,
         Err(e) if matches!(e.kind(), ErrorKind::NotFound) || e.raw_os_error() == Some(libc::ENOTDIR) => {
-            if r.role != Role::Program {
-                return None;
-            }
+            optional = r.role != Role::Program;
         }
         Err(_) => {}
     }
-    let w = Watched::new(r.path.clone(), r.role);
+    let mut w = Watched::new(r.path.clone(), r.role);
+    w.optional = optional;
     let _ = w.observe();
     Some(w)
 }
@@ -604,20 +643,28 @@ mod tests {
             .by_named
             .insert(named.to_path_buf(), ApprovedFile::File { path: named.to_path_buf(), sha256: sha(b"a") });
         let same = Seen::File { path: named.to_path_buf(), sha256: sha(b"a") };
-        assert_eq!(check(named, &same, &approved), FileCheck::Ok);
+        assert_eq!(check(named, &same, &approved, false), FileCheck::Ok);
         for seen in [
             Seen::File { path: named.to_path_buf(), sha256: sha(b"b") },
             Seen::File { path: PathBuf::from("/tmp/evil.sh"), sha256: sha(b"a") },
             Seen::Missing,
         ] {
-            match check(named, &seen, &approved) {
+            match check(named, &seen, &approved, true) {
                 FileCheck::Changed(m) => assert!(m.contains("/ws/g.sh"), "{m}"),
                 other => panic!("{seen:?}: {other:?}"),
             }
         }
-        assert_eq!(check(Path::new("/ws/other"), &same, &approved), FileCheck::NotApproved);
-        assert_eq!(check(Path::new("/ws/other"), &Seen::Missing, &approved), FileCheck::NotApproved);
-        assert_eq!(check(Path::new("/ws/other"), &Seen::Missing, &ApprovedFiles::legacy()), FileCheck::Ok);
-        assert_eq!(check(named, &same, &ApprovedFiles::legacy()), FileCheck::NotApproved);
+        let other = Path::new("/ws/other");
+        assert_eq!(check(other, &same, &approved, false), FileCheck::NotApproved);
+        assert_eq!(check(other, &Seen::Missing, &approved, false), FileCheck::NotApproved);
+        assert_eq!(check(other, &Seen::Missing, &ApprovedFiles::legacy(), false), FileCheck::Ok);
+        assert_eq!(check(named, &same, &ApprovedFiles::legacy(), false), FileCheck::NotApproved);
+        // An optional path the approval does not pin is not checked; one it
+        // pins is (the approved file came back changed).
+        assert_eq!(check(other, &same, &approved, true), FileCheck::Ok);
+        assert!(matches!(
+            check(named, &Seen::File { path: named.to_path_buf(), sha256: sha(b"b") }, &approved, true),
+            FileCheck::Changed(_)
+        ));
     }
 }

@@ -231,7 +231,13 @@ fn push(out: &mut Vec<Reference>, r: Reference) {
 }
 
 /// One simple command of shell text: its program, `cd`, `sh -c`, arguments.
-fn simple_command(words: &[Word], ctx: &ResolveCtx<'_>, depth: usize, cwd: &mut Option<PathBuf>, out: &mut Vec<Reference>) {
+fn simple_command(
+    words: &[Word],
+    ctx: &ResolveCtx<'_>,
+    depth: usize,
+    cwd: &mut Option<PathBuf>,
+    out: &mut Vec<Reference>,
+) {
     let mut i = 0;
     // Reserved words and assignments before the program.
     while let Some(w) = words.get(i) {
@@ -293,7 +299,8 @@ fn references_of_words(words: &[Word], cwd: Option<&Path>, ctx: &ResolveCtx<'_>,
     let mut i = 0;
     loop {
         let Some(w) = words.get(i) else { return };
-        if let Some(r) = w.text.as_deref().filter(|t| t.contains('/')).and_then(|_| reference(w, Role::Program, cwd, ctx))
+        if let Some(r) =
+            w.text.as_deref().filter(|t| t.contains('/')).and_then(|_| reference(w, Role::Program, cwd, ctx))
         {
             push(out, r);
         }
@@ -666,7 +673,10 @@ impl Lexer<'_, '_> {
                 b'~' if self.i == start => {
                     self.i += 1;
                     match (self.peek(0), self.ctx.home) {
-                        (None | Some(b'/' | b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b'<' | b'>' | b')'), Some(h)) => {
+                        (
+                            None | Some(b'/' | b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b'<' | b'>' | b')'),
+                            Some(h),
+                        ) => {
                             text.extend_from_slice(h.as_os_str().as_encoded_bytes());
                             plain = false;
                         }
@@ -891,7 +901,10 @@ mod tests {
         let c = ctx(CLAUDE, Some(Path::new("/plug")));
         let r = exec_references(&["${CLAUDE_PLUGIN_ROOT}/bin/run", "--x", "${CLAUDE_PROJECT_DIR}/a.py", "rel.txt"], &c);
         let got: Vec<(&str, Role)> = r.iter().map(|r| (r.path.to_str().unwrap(), r.role)).collect();
-        assert_eq!(got, [("/plug/bin/run", Role::Program), ("/ws/a.py", Role::Argument), ("/ws/rel.txt", Role::Argument)]);
+        assert_eq!(
+            got,
+            [("/plug/bin/run", Role::Program), ("/ws/a.py", Role::Argument), ("/ws/rel.txt", Role::Argument)]
+        );
         // Exec form has no shell: `$NAME`, `~` and quotes are literal.
         let r = exec_references(&["python3", "$CLAUDE_PROJECT_DIR/x.py", "~/y.py"], &c);
         let got: Vec<&str> = r.iter().map(|r| r.path.to_str().unwrap()).collect();
@@ -906,10 +919,63 @@ mod tests {
     #[test]
     fn random_shell_text_keeps_the_resolver_oracles() {
         const PIECES: &[&str] = &[
-            " ", "\t", "\n", ";", "&", "&&", "|", "||", "(", ")", "<", ">", ">>", "<<", "<<-", "2>", "<(", "$(", "`",
-            "'", "\"", "\\", "$", "${", "}", "{", "~", "~/", "*", "?", "[", "#", "=", "A=1", "./", "../", "/", ".",
-            "x.sh", "dir/", "-c", "sh", "bash", "cd", "exec", "env", "if", "then", "fi", "EOF", "$HOME",
-            "$CLAUDE_PROJECT_DIR", "${CLAUDE_PLUGIN_ROOT}", "${X:-y}", "é", "日本", "\u{0}",
+            " ",
+            "\t",
+            "\n",
+            ";",
+            "&",
+            "&&",
+            "|",
+            "||",
+            "(",
+            ")",
+            "<",
+            ">",
+            ">>",
+            "<<",
+            "<<-",
+            "2>",
+            "<(",
+            "$(",
+            "`",
+            "'",
+            "\"",
+            "\\",
+            "$",
+            "${",
+            "}",
+            "{",
+            "~",
+            "~/",
+            "*",
+            "?",
+            "[",
+            "#",
+            "=",
+            "A=1",
+            "./",
+            "../",
+            "/",
+            ".",
+            "x.sh",
+            "dir/",
+            "-c",
+            "sh",
+            "bash",
+            "cd",
+            "exec",
+            "env",
+            "if",
+            "then",
+            "fi",
+            "EOF",
+            "$HOME",
+            "$CLAUDE_PROJECT_DIR",
+            "${CLAUDE_PLUGIN_ROOT}",
+            "${X:-y}",
+            "é",
+            "日本",
+            "\u{0}",
         ];
         let root = Path::new("/plug");
         let c = ctx(CLAUDE, Some(root));
@@ -945,9 +1011,40 @@ mod tests {
     #[test]
     fn the_resolver_never_panics_on_odd_text() {
         for cmd in [
-            "", "'", "\"", "\\", "$", "${", "$(", "$((", "`", "<", "<<", "<<-", "<(", "2>", "&>", ";;", "((((", "))))",
-            "~", "$'\\x'", "a\\\n/b", "cd", "cd ..; cd ..; cd ..; ./x", "sh -c", "sh -c \"$(sh -c '$(sh -c x)')\"",
-            "é/ü.sh 日本/x", "\u{0}", "a\u{0}/b", "{", "}", "$((1+(2)))", "x=$(", "<<EOF", "cat <<'E'\nE",
+            "",
+            "'",
+            "\"",
+            "\\",
+            "$",
+            "${",
+            "$(",
+            "$((",
+            "`",
+            "<",
+            "<<",
+            "<<-",
+            "<(",
+            "2>",
+            "&>",
+            ";;",
+            "((((",
+            "))))",
+            "~",
+            "$'\\x'",
+            "a\\\n/b",
+            "cd",
+            "cd ..; cd ..; cd ..; ./x",
+            "sh -c",
+            "sh -c \"$(sh -c '$(sh -c x)')\"",
+            "é/ü.sh 日本/x",
+            "\u{0}",
+            "a\u{0}/b",
+            "{",
+            "}",
+            "$((1+(2)))",
+            "x=$(",
+            "<<EOF",
+            "cat <<'E'\nE",
         ] {
             let _ = refs(cmd);
         }

@@ -351,7 +351,8 @@ impl EnvSettings {
         if let Some(h) = from(&self.set).filter(|_| !policy.scrubs(b"HOME")) {
             return Some(h.into());
         }
-        let inherited = policy.inherit.admits(b"HOME") && !policy.scrubs(b"HOME") && !self.remove.iter().any(|r| r == "HOME");
+        let inherited =
+            policy.inherit.admits(b"HOME") && !policy.scrubs(b"HOME") && !self.remove.iter().any(|r| r == "HOME");
         inherited.then(|| std::env::var_os("HOME")).flatten().filter(|h| !h.is_empty()).map(Into::into)
     }
 }
@@ -464,7 +465,11 @@ mod tests {
 
     #[test]
     fn untrusted_policy_layers_over_hook_env() {
-        let base = EnvPolicy::from_json(&json!({"inherit": ["PATH", "HOME"], "scrub": ["X_*"], "set": {"A": "1", "B": "1"}}), "hook_env").unwrap();
+        let base = EnvPolicy::from_json(
+            &json!({"inherit": ["PATH", "HOME"], "scrub": ["X_*"], "set": {"A": "1", "B": "1"}}),
+            "hook_env",
+        )
+        .unwrap();
         let over = EnvPolicy::from_json(&json!({"scrub": "secrets", "set": {"B": "2"}}), "untrusted_hook_env").unwrap();
         let p = EffectivePolicy::layered(Some(&base), Some(&over));
         assert_eq!(p.inherit, base.inherit.clone().unwrap(), "inherit is kept when the layer does not give one");

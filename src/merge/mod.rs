@@ -262,10 +262,7 @@ impl EventInterpreter {
         let mut reply = HookReply::default();
         reply.push(
             HookMessageLevel::Error,
-            format!(
-                "{} hook `{label}` was not run: {why}; the workspace hooks need approval again",
-                self.event_name
-            ),
+            format!("{} hook `{label}` was not run: {why}; the workspace hooks need approval again", self.event_name),
         );
         self.merge_reply(label, reply);
     }
