@@ -388,13 +388,16 @@ impl HookKey {
     }
 }
 
+/// The files of the hooks with one key.
+type HookFiles = (HookKey, Arc<[usize]>);
+
 /// The watched files of a command set.
 #[derive(Debug, Default)]
 pub struct PinSet {
     files: Vec<Watched>,
     /// Per preview (digest order): indices into `files`.
     of_preview: Vec<Vec<usize>>,
-    by_hook: HashMap<u64, Vec<(HookKey, Arc<[usize]>)>>,
+    by_hook: HashMap<u64, Vec<HookFiles>>,
 }
 
 /// What the resolver needs besides a hook: where commands run.
