@@ -59,5 +59,5 @@ test('hook_env_options_scrub_what_a_hook_sees_and_show_in_previews', async (t) =
   assert.doesNotMatch(dump, /^GITHUB_TOKEN=/m);
   assert.match(dump, /^KEEP=1$/m);
   assert.match(dump, /^CI=1$/m);
-  assert.throws(() => new Engine({ ...opts, hookEnv: { scrub: 'all' } }), /hook_env\.scrub/);
+  assert.throws(() => new Engine({ ...opts, hookEnv: { scrub: 'all' } }), /hookEnv\.scrub/, "errors name the option as the binding spells it");
 });
