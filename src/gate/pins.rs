@@ -11,7 +11,9 @@
 //! - [`PinSet::verify`]: the check before a spawn. A file is re-hashed only
 //!   when its device, inode, size, mtime or ctime differ from when it was
 //!   last hashed, or when that hash was taken too soon after the file was
-//!   written to trust the timestamps ([`SETTLE`]).
+//!   written to trust the timestamps ([`SETTLE`]). When the path had no
+//!   symlink and the file's stat fields are unchanged, the check is one
+//!   `lstat`; otherwise the path is resolved again first.
 //!
 //! Which files are watched: every reference to an existing regular file
 //! (pinned), and a program path where nothing exists yet (so that a script
@@ -155,6 +157,19 @@ impl Watched {
     /// hashed again only when its stat fields changed since it was last
     /// hashed or that hash was not settled.
     pub fn observe(&self) -> Seen {
+        // The common case in one system call: no symlink on the path when it
+        // was last hashed, and the same file (device, inode, size, times)
+        // there now. A symlink swapped in anywhere on the path leads `lstat`
+        // to another inode, or to this one (the same file).
+        if let Ok(m) = std::fs::symlink_metadata(&self.named) {
+            if m.file_type().is_file() {
+                let key = StatKey::of(&m);
+                let cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+                if let Some(c) = cache.as_ref().filter(|c| c.settled && c.key == key && c.canonical == self.named) {
+                    return Seen::File { path: c.canonical.clone(), sha256: c.sha256 };
+                }
+            }
+        }
         let Ok(canonical) = std::fs::canonicalize(&self.named) else { return Seen::Missing };
         let key = match std::fs::symlink_metadata(&canonical) {
             Ok(m) if m.file_type().is_file() => StatKey::of(&m),
@@ -612,7 +627,9 @@ mod tests {
     #[test]
     fn a_settled_file_is_rehashed_only_when_a_stat_field_changes() {
         let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("x.sh");
+        let dir = std::fs::canonicalize(dir.path()).unwrap();
+        std::fs::create_dir(dir.join("hooks")).unwrap();
+        let p = dir.join("hooks/x.sh");
         std::fs::write(&p, "echo a\n").unwrap();
         File::options().write(true).open(&p).unwrap().set_modified(SystemTime::now() - SETTLE * 10).unwrap();
         // Let ctime (set by the write and the mtime change) age past SETTLE.
@@ -627,6 +644,13 @@ mod tests {
         std::fs::write(&p, "echo b\n").unwrap();
         assert_eq!(w.observe(), Seen::File { path: std::fs::canonicalize(&p).unwrap(), sha256: sha(b"echo b\n") });
         assert_eq!(w.hash_count(), 2);
+        // A directory on the path swapped for a symlink: another file, seen
+        // at its canonical path, even with the same bytes.
+        std::fs::create_dir(dir.join("elsewhere")).unwrap();
+        std::fs::write(dir.join("elsewhere/x.sh"), "echo b\n").unwrap();
+        std::fs::rename(dir.join("hooks"), dir.join("hooks.old")).unwrap();
+        std::os::unix::fs::symlink(dir.join("elsewhere"), dir.join("hooks")).unwrap();
+        assert_eq!(w.observe(), Seen::File { path: dir.join("elsewhere/x.sh"), sha256: sha(b"echo b\n") });
     }
 
     #[test]
