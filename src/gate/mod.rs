@@ -29,7 +29,7 @@
 //! exactly the one earlier versions computed, and stored approvals stay
 //! valid. A hook of another handler type digests as a line tagged with its
 //! type first, then `event`, `matcher`, the fields that identify it
-//! ([`crate::config::HandlerSpec::gate_fields`]) and `timeout_seconds`
+//! ([`crate::config::HandlerSpec::identifying_fields`]) and `timeout_seconds`
 //! ([`digest_line`]); pins are not part of the digest (the approval records
 //! them beside it).
 //!
@@ -40,7 +40,14 @@
 //! - `command` is exactly as written;
 //! - `timeout_seconds` is the value written (`timeout` in the Claude
 //!   dialect), `null` when absent — an explicit 60 and an absent timeout
-//!   digest differently.
+//!   digest differently (Codex: the timeout Codex applies, `0` as 1 and
+//!   SessionEnd's clamped to 3).
+//!
+//! Hooks of dialects other than VT Code and Claude Code name their dialect
+//! first (`{"dialect":"codex","event":…}`), so that the approval of a
+//! Codex config cannot stand for a Claude Code config with the same
+//! commands; the lines of VT Code and Claude Code hooks stay exactly as
+//! stored approvals recorded them.
 //!
 //! The digest is the lowercase hex SHA-256 of those lines joined by `\n` (no
 //! trailing newline); no commands digest as SHA-256 of the empty string.
@@ -67,12 +74,16 @@ use crate::model::outcome::HookKind;
 /// One configured hook as the approval gate sees it.
 ///
 /// Serialises (`hl_engine_command_previews`) with its keys in exactly this
-/// order: `type`, `event`, `matcher`, the handler's identifying fields
-/// (`command` for a command), `timeout_seconds`, `pins`, `env`.
+/// order: `type`, `dialect` (only for dialects named in the digest),
+/// `event`, `matcher`, the handler's identifying fields (`command` for a
+/// shell-form command), `timeout_seconds`, `pins`, `env`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LifecycleHookCommandPreview {
     /// The handler type (`"type"`: `command`, ...).
     pub kind: HookKind,
+    /// The hook's dialect, for dialects other than VT Code and Claude Code
+    /// (serialised only then).
+    pub dialect: Option<&'static str>,
     /// snake_case event key (`pre_tool_use`, ...).
     pub event: String,
     /// The matcher as written, `None` when absent.
@@ -82,8 +93,8 @@ pub struct LifecycleHookCommandPreview {
     /// The timeout as written, `None` when absent.
     pub timeout_seconds: Option<u64>,
     /// The fields that identify the hook, in digest order
-    /// ([`crate::config::HandlerSpec::gate_fields`]): `[("command", …)]`
-    /// for a command.
+    /// ([`crate::config::HandlerSpec::identifying_fields`]):
+    /// `[("command", …)]` for a shell-form command.
     pub fields: Vec<(String, Value)>,
     /// The files the command executes, as they are now (only a gated
     /// engine pins files; see [`pins`]).
@@ -103,6 +114,7 @@ impl LifecycleHookCommandPreview {
         let command = command.into();
         LifecycleHookCommandPreview {
             kind: HookKind::Command,
+            dialect: None,
             event: event.into(),
             matcher,
             fields: vec![("command".to_owned(), Value::from(command.as_str()))],
@@ -115,13 +127,15 @@ impl LifecycleHookCommandPreview {
 
     /// The preview of one configured hook (no pins yet).
     fn of(event: &str, matcher: &Option<String>, hook: &HookSpec, env: &EnvPreview) -> Self {
+        let d = hook.dialect();
         LifecycleHookCommandPreview {
             kind: hook.handler.kind(),
+            dialect: d.named_in_digest().then(|| d.name()),
             event: event.to_owned(),
             matcher: matcher.clone(),
             command: hook.label().to_owned(),
             timeout_seconds: hook.timeout_seconds,
-            fields: hook.handler.gate_fields().into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
+            fields: hook.handler.identifying_fields().into_iter().collect(),
             pins: Vec::new(),
             env: env.clone(),
         }
@@ -138,8 +152,11 @@ impl LifecycleHookCommandPreview {
 
 impl Serialize for LifecycleHookCommandPreview {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut m = serializer.serialize_map(Some(6 + self.fields.len()))?;
+        let mut m = serializer.serialize_map(Some(7 + self.fields.len()))?;
         m.serialize_entry("type", &self.kind)?;
+        if let Some(d) = self.dialect {
+            m.serialize_entry("dialect", d)?;
+        }
         m.serialize_entry("event", &self.event)?;
         m.serialize_entry("matcher", &self.matcher)?;
         for (k, v) in &self.fields {
@@ -156,17 +173,22 @@ impl Serialize for LifecycleHookCommandPreview {
 /// with, keys in exactly this order.
 #[derive(Serialize)]
 struct CommandLine<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dialect: Option<&'a str>,
     event: &'a str,
     matcher: &'a Option<String>,
     command: &'a str,
     timeout_seconds: Option<u64>,
 }
 
-/// The digest line of a hook: a command's is the line of earlier versions
-/// (no type tag), any other handler type's is tagged with its type first:
+/// The digest line of a hook: a shell-form command's is the line of
+/// earlier versions (no type tag), any other hook's (another handler type,
+/// or a command with `args` or `shell`) is tagged with its type first:
 /// `{"type":"http","event":…,"matcher":…,"url":…,"headers":[…],"timeout_seconds":…}`.
+/// `dialect` (Codex, …) comes before `event` in both shapes.
 pub fn digest_line(
     type_tag: &str,
+    dialect: Option<&str>,
     event: &str,
     matcher: &Option<String>,
     fields: &[(String, Value)],
@@ -175,12 +197,15 @@ pub fn digest_line(
     // Serialising strings, integers and JSON values cannot fail.
     if let ("command", [(key, Value::String(command))]) = (type_tag, fields) {
         if key == "command" {
-            let line = CommandLine { event, matcher, command, timeout_seconds };
+            let line = CommandLine { dialect, event, matcher, command, timeout_seconds };
             return serde_json::to_vec(&line).unwrap_or_default();
         }
     }
     let mut m = serde_json::Map::new();
     m.insert("type".into(), Value::from(type_tag));
+    if let Some(d) = dialect {
+        m.insert("dialect".into(), Value::from(d));
+    }
     m.insert("event".into(), Value::from(event));
     m.insert("matcher".into(), matcher.clone().map_or(Value::Null, Value::from));
     for (k, v) in fields {
@@ -192,7 +217,7 @@ pub fn digest_line(
 
 /// The digest line of one preview.
 fn line_of(p: &LifecycleHookCommandPreview) -> Vec<u8> {
-    digest_line(&p.type_tag(), &p.event, &p.matcher, &p.fields, p.timeout_seconds)
+    digest_line(&p.type_tag(), p.dialect, &p.event, &p.matcher, &p.fields, p.timeout_seconds)
 }
 
 /// The hooks the gate covers, in digest order, each with its event key and
@@ -283,15 +308,14 @@ mod tests {
     #[test]
     fn a_command_line_keeps_the_format_of_earlier_versions() {
         let fields = [("command".to_owned(), Value::from("./check.sh"))];
-        let line = digest_line("command", "pre_tool_use", &Some("Bash".into()), &fields, Some(10));
+        let line = digest_line("command", None, "pre_tool_use", &Some("Bash".into()), &fields, Some(10));
         assert_eq!(
             String::from_utf8(line).unwrap(),
             r#"{"event":"pre_tool_use","matcher":"Bash","command":"./check.sh","timeout_seconds":10}"#
         );
     }
 
-    /// A handler type other than `command` (a stand-in for http, whose
-    /// handler is not part of this build): its line is tagged with its
+    /// A handler type other than `command`: its line is tagged with its
     /// type first and lists its identifying fields in order.
     #[test]
     fn another_handler_type_digests_as_a_type_tagged_line_of_its_identifying_fields() {
@@ -299,7 +323,7 @@ mod tests {
             ("url".to_owned(), Value::from("https://hooks.example/check")),
             ("headers".to_owned(), serde_json::json!(["Authorization", "X-Team"])),
         ];
-        let line = String::from_utf8(digest_line("http", "pre_tool_use", &None, &fields, None)).unwrap();
+        let line = String::from_utf8(digest_line("http", None, "pre_tool_use", &None, &fields, None)).unwrap();
         assert_eq!(
             line,
             r#"{"type":"http","event":"pre_tool_use","matcher":null,"url":"https://hooks.example/check","headers":["Authorization","X-Team"],"timeout_seconds":null}"#
@@ -308,6 +332,7 @@ mod tests {
         // another type, make another line: nothing collides with a command.
         let other = String::from_utf8(digest_line(
             "prompt",
+            None,
             "pre_tool_use",
             &None,
             &[("command".to_owned(), Value::from("./check.sh"))],
@@ -325,6 +350,17 @@ mod tests {
         assert_eq!(unhex32("zz"), None);
         assert_eq!(unhex32(&"g".repeat(64)), None);
         assert_eq!(unhex32("é".repeat(32).as_str()), None);
+    }
+
+    #[test]
+    fn a_codex_line_names_its_dialect_and_so_digests_differently() {
+        let claude = LifecycleHookCommandPreview::command("pre_tool_use", Some("Bash".into()), "./check.sh", Some(10));
+        let codex = LifecycleHookCommandPreview { dialect: Some("codex"), ..claude.clone() };
+        assert_eq!(
+            String::from_utf8(line_of(&codex)).unwrap(),
+            r#"{"dialect":"codex","event":"pre_tool_use","matcher":"Bash","command":"./check.sh","timeout_seconds":10}"#
+        );
+        assert_ne!(digest_of_previews(&[codex]), digest_of_previews(&[claude]));
     }
 
     #[test]
