@@ -522,3 +522,66 @@ fn pin_changes_of_an_unapproved_engine_list_every_watched_file() {
     assert!(!changes[0].covered && changes[0].approved.is_none() && changes[0].now.is_some());
     assert!(Path::new(&changes[0].named).ends_with("guard.sh"));
 }
+
+/// Exec form (`command` plus `args`, no shell): `command` when it names a
+/// file by path and each argument that resolves to a file in the workspace
+/// (placeholders substituted) are pinned and re-verified like shell words.
+#[test]
+fn exec_form_commands_pin_their_program_and_script_arguments() {
+    let w = Ws::new();
+    let script = w.write(".claude/hooks/guard.sh", APPROVED);
+    let prog = w.write("run.sh", "#!/bin/sh\nexec sh \"$@\"\n");
+    std::fs::set_permissions(&prog, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let hooks = json!({"Notification": [{"hooks": [
+        {"type": "command", "command": "sh", "args": ["${CLAUDE_PROJECT_DIR}/.claude/hooks/guard.sh"]},
+        {"type": "command", "command": "./run.sh", "args": [".claude/hooks/guard.sh"]},
+    ]}]});
+    let e = w.engine(hooks);
+    let pins: Vec<Vec<PathBuf>> =
+        e.command_previews().iter().map(|p| p.pins.iter().map(|p| p.path.clone()).collect()).collect();
+    assert_eq!(pins, vec![vec![script.clone()], vec![prog.clone(), script.clone()]]);
+    e.approve_workspace_hooks(false).unwrap();
+    assert_eq!(skipped(&notify(&e)), ["ran", "ran"]);
+    assert_eq!(w.ran("ran-approved"), 2);
+    std::fs::write(&script, EVIL).unwrap();
+    assert!(e.workspace_hooks_need_approval());
+    assert_eq!(skipped(&notify(&e)), ["changed_since_approval", "changed_since_approval"]);
+    assert_eq!(w.ran("ran-evil....."), 0);
+}
+
+/// Every handler type is in the gate: an http, mcp_tool, prompt or agent
+/// hook of an untrusted source gets a preview with its type and the fields
+/// that identify it (no pins: it runs no program), and changing any of
+/// them, `allowedEnvVars` included, changes the digest.
+#[test]
+fn previews_and_digest_cover_the_identifying_fields_of_every_handler_type() {
+    let w = Ws::new();
+    let hooks = |allowed: Value| {
+        json!({"Stop": [{"hooks": [
+            {"type": "http", "url": "http://127.0.0.1:9/h", "headers": {"Authorization": "Bearer $T"}, "allowedEnvVars": allowed},
+            {"type": "mcp_tool", "server": "s", "tool": "t", "input": {"a": 1}},
+            {"type": "prompt", "prompt": "Is it done?", "model": "m"},
+            {"type": "agent", "prompt": "Check the tests"},
+        ]}]})
+    };
+    let e = w.engine(hooks(json!(["T"])));
+    let previews = serde_json::to_value(e.command_previews()).unwrap();
+    let env = json!({"inherit": true, "scrub": [], "set": []});
+    assert_eq!(
+        previews,
+        json!([
+            {"type": "http", "event": "stop", "matcher": null, "url": "http://127.0.0.1:9/h",
+             "headers": ["Authorization"], "allowedEnvVars": ["T"], "timeout_seconds": null, "pins": [], "env": env},
+            {"type": "mcp_tool", "event": "stop", "matcher": null, "server": "s", "tool": "t", "input": {"a": 1},
+             "timeout_seconds": null, "pins": [], "env": env},
+            {"type": "prompt", "event": "stop", "matcher": null, "prompt": "Is it done?", "model": "m",
+             "timeout_seconds": null, "pins": [], "env": env},
+            {"type": "agent", "event": "stop", "matcher": null, "prompt": "Check the tests", "model": null,
+             "timeout_seconds": null, "pins": [], "env": env},
+        ])
+    );
+    let digest = e.command_digest();
+    assert_ne!(digest, w.engine(hooks(json!(["T", "GITHUB_TOKEN"]))).command_digest());
+    assert_ne!(digest, w.engine(hooks(json!([]))).command_digest());
+    assert_eq!(digest, w.engine(hooks(json!(["T"]))).command_digest());
+}

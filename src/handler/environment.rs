@@ -370,6 +370,30 @@ impl EnvSettings {
         }
         std::env::var(name).ok()
     }
+
+    /// [`lookup`](Self::lookup) under the environment policy of a hook of
+    /// a trusted or untrusted source: what a process hook of that source
+    /// would see under `name` (a scrubbed name is absent, a name the policy
+    /// sets has its value, an inherited one must be admitted).
+    pub fn lookup_as(&self, name: &str, trusted: bool) -> Option<String> {
+        let policy = self.policy(trusted);
+        if policy.is_default() {
+            return self.lookup(name);
+        }
+        if let Some((_, v)) = policy.set.iter().find(|(k, _)| k == name) {
+            return Some(v.clone());
+        }
+        if policy.scrubs(name.as_bytes()) {
+            return None;
+        }
+        if let Some((_, v)) = self.set.iter().find(|(k, _)| k == name) {
+            return Some(v.clone());
+        }
+        if self.remove.iter().any(|r| r == name) || !policy.inherit.admits(name.as_bytes()) {
+            return None;
+        }
+        std::env::var(name).ok()
+    }
 }
 
 /// The canonical variables every hook gets, whatever its dialect.

@@ -117,6 +117,9 @@ pub(crate) struct Call<'a> {
     pub(crate) http_client: &'a http::Client,
     /// The engine's `env` and `env_remove` (what http headers interpolate).
     pub(crate) env_settings: &'a environment::EnvSettings,
+    /// Whether the hook's source is trusted (which environment policy
+    /// applies: `hook_env`, or `untrusted_hook_env` over it).
+    pub(crate) trusted: bool,
 }
 
 /// What a handler's call gave (returned once per hook and taken apart at

@@ -88,6 +88,7 @@ pub(crate) fn invoke(stack: &Stack<'_>, hook: Hook<'_>, env: &Environment, paylo
         http: stack.http,
         http_client: stack.http_client,
         env_settings: stack.env_settings,
+        trusted: hook.spec().is_none_or(|s| s.trusted()),
     };
     let started = Instant::now();
     match hook.handler().call(&call) {
