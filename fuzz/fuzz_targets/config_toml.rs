@@ -6,8 +6,8 @@
 #![no_main]
 
 use hookline::config::HooksConfig;
-use hookline::{dialect, gate};
 use hookline::Status;
+use hookline::{dialect, gate};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
