@@ -119,14 +119,16 @@ FUZZ_SECONDS ?= 60
 fuzz:
 	fuzz/run.sh $(FUZZ_SECONDS)
 
-# A few seconds per target (CI runs it after `make test`).
+# A few seconds per target, unoptimised (builds faster), then the script's
+# own test. CI runs it after `make test`.
 FUZZ_SMOKE_SECONDS ?= 3
 fuzz-smoke:
-	fuzz/run.sh $(FUZZ_SMOKE_SECONDS)
+	FUZZ_BUILD=--dev fuzz/run.sh $(FUZZ_SMOKE_SECONDS)
+	FUZZ_BUILD=--dev fuzz/test-run.sh
 
 # The fuzz script fails on a planted crash, an unbuildable target, no targets.
 test-fuzz-script:
-	fuzz/test-run.sh
+	FUZZ_BUILD=--dev fuzz/test-run.sh
 
 # Benchmarks (not part of `make test`): medians, p99s and ratios to floors.
 bench: lib

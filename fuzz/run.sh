@@ -18,6 +18,8 @@
 # to fuzz/artifacts/<target>, and each run's log to
 # fuzz/target/logs/<target>.log. FUZZ_TARGET_DIR, when set, is the cargo
 # target directory of the build (the script's own test shares one).
+# FUZZ_BUILD is the build mode: -O (default: optimised, for long runs) or
+# --dev (unoptimised, with debug assertions: builds faster; make fuzz-smoke).
 set -euo pipefail
 CARGO_FUZZ_VERSION=0.13.1
 cd "$(dirname "$0")"
@@ -53,11 +55,13 @@ else
   targets=("${declared[@]}")
 fi
 
+build="${FUZZ_BUILD:--O}"
+case "$build" in -O | --dev) ;; *) die "FUZZ_BUILD must be -O or --dev, not '$build'" ;; esac
 target_dir=()
 [ -n "${FUZZ_TARGET_DIR:-}" ] && target_dir=(--target-dir "$FUZZ_TARGET_DIR")
 echo "== building ${#targets[@]} targets"
 for t in "${targets[@]}"; do
-  nice -n 19 cargo +nightly fuzz build -O "${target_dir[@]}" "$t" >&2 || die "target $t could not be built"
+  nice -n 19 cargo +nightly fuzz build "$build" "${target_dir[@]}" "$t" >&2 || die "target $t could not be built"
 done
 
 mkdir -p target/logs
@@ -67,7 +71,7 @@ for t in "${targets[@]}"; do
   mkdir -p "target/work-corpus/$t" "corpus/$t"
   log="target/logs/$t.log"
   echo "== $t (${secs}s)"
-  if nice -n 19 cargo +nightly fuzz run -O "${target_dir[@]}" "$t" "target/work-corpus/$t" "corpus/$t" -- \
+  if nice -n 19 cargo +nightly fuzz run "$build" "${target_dir[@]}" "$t" "target/work-corpus/$t" "corpus/$t" -- \
       -max_total_time="$secs" -rss_limit_mb=2048 -timeout=30 -print_final_stats=1 >"$log" 2>&1; then
     status=ok
   else

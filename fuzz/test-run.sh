@@ -19,7 +19,10 @@ copy() {
   rm -rf "$tmp/fuzz"
   mkdir -p "$tmp/fuzz"
   cp -r "$here/Cargo.toml" "$here/Cargo.lock" "$here/run.sh" "$here/src" "$here/fuzz_targets" "$tmp/fuzz/"
-  mkdir -p "$tmp/fuzz/corpus" "$tmp/fuzz/examples"
+  mkdir -p "$tmp/fuzz/corpus" "$tmp/fuzz/examples" "$tmp/src"
+  # cargo-fuzz looks for the project the fuzz directory belongs to.
+  printf '[package]\nname = "stub"\nversion = "0.0.0"\nedition = "2021"\n' > "$tmp/Cargo.toml"
+  : > "$tmp/src/lib.rs"
   cp "$here/examples/"*.rs "$tmp/fuzz/examples/"
   sed -i "s|^hookline = { path = \"..\" }|hookline = { path = \"$root\" }|" "$tmp/fuzz/Cargo.toml"
 }
