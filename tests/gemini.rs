@@ -704,11 +704,19 @@ fn a_hook_s_env_is_set_last() {
     let hook = json!({"type": "command",
                       "command": "cat >/dev/null; printf '%s %s %s' \"$MODE\" \"$(printenv GEMINI_SESSION_ID)\" $GEMINI_SESSION_ID > env.txt",
                       "env": {"MODE": "strict", "GEMINI_SESSION_ID": "mine", "N": 3}});
-    let e = ws.engine(settings("BeforeTool", all(vec![hook])));
+    let e = ws.engine(settings("BeforeTool", all(vec![hook.clone()])));
     pre(&e, shell_input("ls"));
     assert_eq!(ws.read("env.txt"), "strict mine s-1");
     let preview = &e.command_previews()[0];
-    assert_eq!(preview.env.as_ref().unwrap()["N"], "3");
+    assert!(preview.own_env.contains(&("N".to_owned(), "3".to_owned())), "{:?}", preview.own_env);
+    assert!(
+        ["MODE", "GEMINI_SESSION_ID", "N"].iter().all(|n| preview.env.set.iter().any(|s| s == n)),
+        "{:?}",
+        preview.env
+    );
+    let other = json!({"type": "command", "command": hook["command"], "env": {"MODE": "lax", "GEMINI_SESSION_ID": "mine", "N": 3}});
+    let changed = ws.engine(settings("BeforeTool", all(vec![other])));
+    assert_ne!(changed.command_digest(), e.command_digest(), "the digest covers the hook's env values");
 }
 
 /// `hookRunner.test.ts` "should handle command hook timeout": a timed-out
@@ -1559,7 +1567,8 @@ fn digest_lines_name_the_dialect_and_timeouts_in_milliseconds() {
     assert_eq!(
         previews,
         json!([{"type": "command", "dialect": "gemini", "event": "pre_tool_use", "matcher": "run_shell_command",
-                "command": "./guard.sh", "timeout_seconds": null, "timeout_ms": 5000}])
+                "command": "./guard.sh", "timeout_seconds": null, "timeout_ms": 5000, "pins": [],
+                "env": {"inherit": true, "scrub": [], "set": []}}])
     );
     let claude = ws.engine_with(json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./check.sh", "timeout": 10}]}]}}));
     assert_eq!(claude.command_digest(), "dab52b17fd76003bdb76b274ea78a3c98e23aee6eadbe388d34d5d946751bc89");

@@ -224,8 +224,9 @@ struct CommandLine<'a> {
 /// hook that sets variables of its own environment adds them as `env`
 /// last (both only when present, Gemini CLI).
 pub fn digest_line(p: &LifecycleHookCommandPreview) -> Vec<u8> {
-    let own_env = (!p.own_env.is_empty())
-        .then(|| p.own_env.iter().map(|(k, v)| (k.clone(), Value::from(v.as_str()))).collect::<serde_json::Map<_, _>>());
+    let own_env = (!p.own_env.is_empty()).then(|| {
+        p.own_env.iter().map(|(k, v)| (k.clone(), Value::from(v.as_str()))).collect::<serde_json::Map<_, _>>()
+    });
     // Serialising strings, integers and JSON values cannot fail.
     let type_tag = p.type_tag();
     if let ("command", [(key, Value::String(command))]) = (type_tag.as_str(), p.fields.as_slice()) {
@@ -347,10 +348,20 @@ mod tests {
         assert_eq!(digest_of_previews(&[p]), "dab52b17fd76003bdb76b274ea78a3c98e23aee6eadbe388d34d5d946751bc89");
     }
 
+    /// A preview of handler type `kind` with these identifying fields.
+    fn preview(kind: HookKind, matcher: Option<&str>, fields: Vec<(String, Value)>, timeout: Option<u64>) -> Vec<u8> {
+        let p = LifecycleHookCommandPreview {
+            kind,
+            fields,
+            ..LifecycleHookCommandPreview::command("pre_tool_use", matcher.map(str::to_owned), "", timeout)
+        };
+        digest_line(&p)
+    }
+
     #[test]
     fn a_command_line_keeps_the_format_of_earlier_versions() {
-        let fields = [("command".to_owned(), Value::from("./check.sh"))];
-        let line = digest_line("command", None, "pre_tool_use", &Some("Bash".into()), &fields, Some(10));
+        let fields = vec![("command".to_owned(), Value::from("./check.sh"))];
+        let line = preview(HookKind::Command, Some("Bash"), fields, Some(10));
         assert_eq!(
             String::from_utf8(line).unwrap(),
             r#"{"event":"pre_tool_use","matcher":"Bash","command":"./check.sh","timeout_seconds":10}"#
@@ -361,27 +372,37 @@ mod tests {
     /// type first and lists its identifying fields in order.
     #[test]
     fn another_handler_type_digests_as_a_type_tagged_line_of_its_identifying_fields() {
-        let fields = [
+        let fields = vec![
             ("url".to_owned(), Value::from("https://hooks.example/check")),
             ("headers".to_owned(), serde_json::json!(["Authorization", "X-Team"])),
         ];
-        let line = String::from_utf8(digest_line("http", None, "pre_tool_use", &None, &fields, None)).unwrap();
+        let line = String::from_utf8(preview(HookKind::Http, None, fields, None)).unwrap();
         assert_eq!(
             line,
             r#"{"type":"http","event":"pre_tool_use","matcher":null,"url":"https://hooks.example/check","headers":["Authorization","X-Team"],"timeout_seconds":null}"#
         );
         // Fields in another order, or a command-shaped field list under
         // another type, make another line: nothing collides with a command.
-        let other = String::from_utf8(digest_line(
-            "prompt",
-            None,
-            "pre_tool_use",
-            &None,
-            &[("command".to_owned(), Value::from("./check.sh"))],
-            None,
-        ))
-        .unwrap();
+        let fields = vec![("command".to_owned(), Value::from("./check.sh"))];
+        let other = String::from_utf8(preview(HookKind::Prompt, None, fields, None)).unwrap();
         assert!(other.starts_with(r#"{"type":"prompt","#), "{other}");
+    }
+
+    /// Gemini CLI: a millisecond timeout follows `timeout_seconds`, the
+    /// hook's own env comes last with its values.
+    #[test]
+    fn a_gemini_line_has_its_millisecond_timeout_and_own_env() {
+        let claude = LifecycleHookCommandPreview::command("pre_tool_use", None, "./g.sh", None);
+        let gemini = LifecycleHookCommandPreview {
+            dialect: Some("gemini"),
+            timeout_ms: Some(5000),
+            own_env: vec![("MODE".to_owned(), "strict".to_owned())],
+            ..claude.clone()
+        };
+        assert_eq!(
+            String::from_utf8(digest_line(&gemini)).unwrap(),
+            r#"{"dialect":"gemini","event":"pre_tool_use","matcher":null,"command":"./g.sh","timeout_seconds":null,"timeout_ms":5000,"env":{"MODE":"strict"}}"#
+        );
     }
 
     #[test]
@@ -399,7 +420,7 @@ mod tests {
         let claude = LifecycleHookCommandPreview::command("pre_tool_use", Some("Bash".into()), "./check.sh", Some(10));
         let codex = LifecycleHookCommandPreview { dialect: Some("codex"), ..claude.clone() };
         assert_eq!(
-            String::from_utf8(line_of(&codex)).unwrap(),
+            String::from_utf8(digest_line(&codex)).unwrap(),
             r#"{"dialect":"codex","event":"pre_tool_use","matcher":"Bash","command":"./check.sh","timeout_seconds":10}"#
         );
         assert_ne!(digest_of_previews(&[codex]), digest_of_previews(&[claude]));
