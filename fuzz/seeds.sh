@@ -3,14 +3,14 @@
 # reply: writes fuzz/corpus/{dialect_config,dialect_reply,http_response,trust_store}.
 # The config seeds are the committed config_json and config_toml seeds (the
 # configs of the project's tests) read by every dialect, plus Codex's own
-# files; the reply seeds are hook outputs from the tests.
+# files and Gemini CLI's settings; the reply seeds are hook outputs from the tests.
 set -euo pipefail
 cd "$(dirname "$0")/corpus"
 mkdir -p dialect_config dialect_reply http_response trust_store
 seed() { printf "$1" > "$2.tmp"; cat - >> "$2.tmp"; mv "$2.tmp" "$2"; }
-# dialect_config: byte 0 = dialect index (0 VT Code, 1 Claude Code, 2 Codex); +0x80 = TOML.
+# dialect_config: byte 0 = dialect index (0 VT Code, 1 Claude Code, 2 Codex, 3 Gemini CLI); +0x80 = TOML.
 for f in config_json/*; do
-  for d in 0 1 2; do seed "\\x0$d" "dialect_config/json${d}_$(basename "$f")" < "$f"; done
+  for d in 0 1 2 3; do seed "\\x0$d" "dialect_config/json${d}_$(basename "$f")" < "$f"; done
 done
 for f in config_toml/*; do
   for d in 0 2; do seed "\\x8$d" "dialect_config/toml${d}_$(basename "$f")" < "$f"; done
@@ -39,9 +39,12 @@ enabled = true
 type = "command"
 command = "echo stop"
 T
+seed '\x03' dialect_config/gemini_settings_json <<'J'
+{"hooksConfig": {"enabled": true, "disabled": ["quiet"]}, "hooks": {"BeforeTool": [{"matcher": "write_file|replace", "sequential": true, "hooks": [{"type": "command", "name": "guard", "command": "$GEMINI_PROJECT_DIR/.gemini/hooks/guard.sh", "timeout": 5000, "env": {"MODE": "strict"}}]}], "BeforeModel": [{"hooks": [{"type": "command", "command": "echo '{}'"}]}], "AfterAgent": [{"hooks": [{"type": "command", "name": "quiet", "command": "true"}]}]}}
+J
 # dialect_reply: dialect, event (HookEvent::ALL index), ending, 2 argument bytes, stdout 0x01 stderr.
 i=0
-for d in 0 1 2; do
+for d in 0 1 2 3; do
   for e in 0 1 2 3 4 5; do
     for out in \
       '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"guard says no"}}' \
@@ -56,6 +59,10 @@ for d in 0 1 2; do
     printf "\\x0$d\\x0$e\\x06\\x00\\xc8{\"decision\":\"block\",\"reason\":\"http\"}" > "dialect_reply/http_${d}_$e"
   done
 done
+# Gemini CLI's events without a canonical meaning: indexes 12, 13, 14 (BeforeModel, AfterModel, BeforeToolSelection).
+printf '\x03\x0c\x00\x00\x00{"decision":"deny","reason":"no model","hookSpecificOutput":{"llm_response":{"candidates":[]}}}' > dialect_reply/gemini_before_model
+printf '\x03\x0d\x00\x00\x00{"continue":false,"stopReason":"enough"}' > dialect_reply/gemini_after_model
+printf '\x03\x0e\x00\x00\x00{"hookSpecificOutput":{"toolConfig":{"mode":"ANY","allowedFunctionNames":["read_file"]}}}' > dialect_reply/gemini_tool_selection
 # http_response: mode 0 = raw response; 1 = status, headers, 0x00, body with Content-Length; 2 = without.
 printf '\x00HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 39\r\n\r\n{"decision":"block","reason":"no way"}\n' > http_response/raw_json
 printf '\x00HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4\r\n{"a"\r\n3\r\n:1}\r\n0\r\n\r\n' > http_response/raw_chunked

@@ -1,5 +1,5 @@
 //! Fuzz every dialect's config reader: byte 0 picks the dialect (VT Code,
-//! Claude Code, Codex, in `dialect::ALL` order) and whether the rest is
+//! Claude Code, Codex, Gemini CLI, in `dialect::ALL` order) and whether the rest is
 //! read as JSON (`Dialect::read_json`) or as TOML (`Dialect::read_toml`).
 //!
 //! Oracles: every failure is `InvalidConfig` (bad input is an error, never

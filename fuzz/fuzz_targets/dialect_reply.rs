@@ -1,5 +1,8 @@
 //! Fuzz every dialect's reply reader (`Dialect::read_reply` through the
-//! canonical merge): byte 0 picks the dialect, byte 1 the event, byte 2 how
+//! canonical merge): byte 0 picks the dialect (VT Code, Claude Code, Codex,
+//! Gemini CLI, in `dialect::ALL` order), byte 1 the event (the canonical
+//! ones, then the dialect's own events without a canonical meaning, such as
+//! Gemini CLI's `BeforeModel`), byte 2 how
 //! the hook ended (exit 0, 1, 2, another code, a signal, a timeout, an http
 //! answer with the status in bytes 3-4, where the dialect runs http hooks); the rest is stdout, then stderr
 //! after the first 0x01 byte (an http answer's body is all of it).
@@ -8,7 +11,8 @@
 //! http answer reports `http`; the outcome serialises to a JSON object.
 //! Property (Claude Code and Codex): a canonical PreToolUse deny encoded
 //! as the dialect's `hookSpecificOutput` and read back is a deny with the
-//! same (trimmed) reason.
+//! same (trimmed) reason; likewise (Gemini CLI) a BeforeTool
+//! `{"decision":"deny","reason":…}`.
 #![no_main]
 
 use hookline::dialect::{self, Dialect};
@@ -18,8 +22,8 @@ use hookline::{HookEvent, RunEvent};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value};
 
-fn outcome(d: &'static dyn Dialect, event: HookEvent, exec: &HookExecution) -> Value {
-    let mut interp = EventInterpreter::for_dialect(&RunEvent::Known(event), d, false);
+fn outcome(d: &'static dyn Dialect, event: &RunEvent, exec: &HookExecution) -> Value {
+    let mut interp = EventInterpreter::for_dialect(event, d, false);
     interp.absorb(exec);
     let out = interp.finish(vec![HookReport::command("h")]);
     assert_eq!(out.common().hooks.len(), 1, "one report per hook");
@@ -39,7 +43,12 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let d = dialect::ALL[usize::from(data[0]) % dialect::ALL.len()];
-    let event = HookEvent::ALL[usize::from(data[1]) % HookEvent::ALL.len()];
+    let native = d.profile().native_events;
+    let pick = usize::from(data[1]) % (HookEvent::ALL.len() + native.len());
+    let event = match HookEvent::ALL.get(pick) {
+        Some(e) => RunEvent::Known(*e),
+        None => RunEvent::Named(native[pick - HookEvent::ALL.len()].0.into()),
+    };
     let rest = &data[5..];
     let (out, err) = match rest.iter().position(|&b| b == 0x01) {
         Some(i) => (&rest[..i], &rest[i + 1..]),
@@ -61,7 +70,7 @@ fuzz_target!(|data: &[u8]| {
         5 => exec.timed_out = true,
         // Only where an http hook can exist: Codex's config reader has no
         // `http` type, and the support table skips it on some events.
-        _ if dialect::same(d, dialect::CODEX) || !d.supports(HookKind::Http, &RunEvent::Known(event)) => return,
+        _ if dialect::same(d, dialect::CODEX) || !d.supports(HookKind::Http, &event) => return,
         _ => {
             exec.answer = Answer::Http {
                 status: u16::from_be_bytes([data[3], data[4]]),
@@ -72,7 +81,7 @@ fuzz_target!(|data: &[u8]| {
             exec.stderr.clear();
         }
     }
-    outcome(d, event, &exec);
+    outcome(d, &event, &exec);
 
     // Round trip of a canonical deny through the dialects that write it as
     // hookSpecificOutput.permissionDecision.
@@ -93,8 +102,18 @@ fuzz_target!(|data: &[u8]| {
             stdout: stdout.to_string(),
             ..HookExecution::default()
         };
-        let v = outcome(d, HookEvent::PreToolUse, &exec);
+        let v = outcome(d, &RunEvent::Known(HookEvent::PreToolUse), &exec);
         assert_eq!(v["decision"], "deny", "{} read back {v}", d.name());
         assert_eq!(v["reason"], Value::String(reason.clone()), "{} read back {v}", d.name());
     }
+    let exec = HookExecution {
+        label: "h".into(),
+        timeout_seconds: 5,
+        exit_code: Some(0),
+        stdout: json!({"decision": "deny", "reason": reason}).to_string(),
+        ..HookExecution::default()
+    };
+    let v = outcome(dialect::GEMINI, &RunEvent::Known(HookEvent::PreToolUse), &exec);
+    assert_eq!(v["decision"], "deny", "gemini read back {v}");
+    assert_eq!(v["reason"], Value::String(reason), "gemini read back {v}");
 });
