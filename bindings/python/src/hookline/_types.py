@@ -658,10 +658,22 @@ class CommandPreview:
     matcher: Optional[str] = None
     timeout_seconds: Optional[int] = None
     raw: Dict[str, JSON] = field(default_factory=dict, repr=False, compare=False)
+    #: The dialect, for dialects other than VT Code and Claude Code (``"codex"``, ``"gemini"``).
+    dialect: Optional[str] = None
+    #: The timeout of dialects that write milliseconds (Gemini CLI; ``timeout_seconds`` is then None).
+    timeout_ms: Optional[int] = None
 
     @classmethod
     def from_json(cls, d: Dict[str, JSON]) -> "CommandPreview":
-        return cls(d.get("event", ""), d.get("command", ""), d.get("matcher"), d.get("timeout_seconds"), d)
+        return cls(
+            d.get("event", ""),
+            d.get("command", ""),
+            d.get("matcher"),
+            d.get("timeout_seconds"),
+            d,
+            dialect=d.get("dialect"),
+            timeout_ms=d.get("timeout_ms"),
+        )
 
 
 # ------------------------------------------------------------------ host handlers
