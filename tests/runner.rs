@@ -69,6 +69,7 @@ impl Job {
     fn spec(&self) -> CommandSpec<'_> {
         CommandSpec {
             command: &self.command,
+            argv: None,
             cwd: &self.cwd,
             env: &self.env,
             stdin: &self.stdin,

@@ -38,6 +38,8 @@ impl OneOrMany {
 #[serde(deny_unknown_fields)]
 struct CasesFile {
     config: Option<OneOrMany>,
+    /// The dialect every config is read in (default: by path, else by shape).
+    dialect: Option<String>,
     workspace: Option<PathBuf>,
     cases: Vec<Case>,
 }
@@ -50,6 +52,7 @@ struct Case {
     input: Option<Value>,
     input_file: Option<PathBuf>,
     config: Option<OneOrMany>,
+    dialect: Option<String>,
     #[serde(default)]
     expect: Expect,
 }
@@ -99,7 +102,8 @@ fn run_case(base: &Path, file: &CasesFile, workspace: &Path, case: &Case) -> Res
         (None, None) => Value::Object(Default::default()),
     };
     let attempt = (|| -> Result<Value, String> {
-        let configs = common::load_configs(&configs)?;
+        let dialect = common::dialect_of(case.dialect.as_deref().or(file.dialect.as_deref()))?;
+        let configs = common::load_configs(&configs, dialect)?;
         let engine = common::build_engine(EngineSetup {
             workspace: Some(workspace),
             source: configs.source,

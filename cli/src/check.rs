@@ -1,4 +1,4 @@
-//! `hookline check`: validate configs of both dialects (the library's own
+//! `hookline check`: validate configs of every dialect (the library's own
 //! validation, so an error names the entry) and warn on likely mistakes.
 //!
 //! Warnings (a config with warnings still passes, unless `--strict`):
@@ -27,7 +27,7 @@ use crate::common::{self, CliResult, Out, EXIT_ERROR, EXIT_OK};
 
 #[derive(Args)]
 pub struct CheckArgs {
-    /// Config files (.json of either dialect, or a vtcode.toml).
+    /// Config files (.json of any dialect, or a vtcode.toml).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// The workspace relative command paths are resolved against (default:
@@ -38,6 +38,10 @@ pub struct CheckArgs {
     /// Treat warnings as errors (exit 1).
     #[arg(long)]
     pub strict: bool,
+    /// Read every file in this dialect (vtcode, claude, copilot, vscode,
+    /// ...); default: recognised by the file's path, else by its shape.
+    #[arg(long, value_name = "NAME")]
+    pub dialect: Option<String>,
 }
 
 const SHELL_WORDS: &[&str] = &[
@@ -56,10 +60,11 @@ struct Finding {
 
 pub fn main(out: &Out, a: CheckArgs) -> CliResult {
     let mut failed = false;
+    let dialect = common::dialect_of(a.dialect.as_deref())?;
     for file in &a.files {
         let mut findings = Vec::new();
         let mut commands = 0usize;
-        match common::load_file(file) {
+        match common::load_file(file, dialect) {
             Err(e) => findings.push(Finding { error: true, text: e }),
             Ok(cfg) => {
                 commands = cfg.config.command_count();
@@ -113,6 +118,9 @@ pub fn warnings(config: &HooksConfig, workspace: &Path) -> Vec<String> {
     let mut w: Vec<String> = config.warnings().iter().map(|x| format!("{}: {}", x.path, x.message)).collect();
     for named in config.named_events() {
         let d = named.groups.first().map_or(config.dialect(), HookGroup::dialect);
+        if d.native_events().contains(&named.name.as_str()) {
+            continue;
+        }
         let hint = match dialect::suggest_event_key(d, &named.name) {
             Some(k) => format!("; did you mean `{k}`?"),
             None => "; it runs only when a host fires it by name".to_owned(),
@@ -142,7 +150,16 @@ pub fn warnings(config: &HooksConfig, workspace: &Path) -> Vec<String> {
                     }
                 }
                 if let Some(c) = hook.command_text() {
-                    if let Some(msg) = command_warning(c, workspace) {
+                    let launch = hook.handler.launch().cloned().unwrap_or_default();
+                    let dir = launch.cwd.as_ref().map_or_else(|| workspace.to_owned(), |d| workspace.join(d));
+                    let msg = match launch.argv.as_deref() {
+                        // A program started directly: its first word is the program.
+                        Some([program, ..]) if !launch.make_script_executable => {
+                            command_warning(&shell_quote(program), &dir, true)
+                        }
+                        _ => command_warning(c, &dir, !launch.make_script_executable),
+                    };
+                    if let Some(msg) = msg {
                         w.push(format!("{}: {msg}", hook.path));
                     }
                 }
@@ -171,7 +188,8 @@ fn matcher_warnings(path: &str, dialect: &dyn Dialect, m: &Matcher, raw: &str) -
              name; use \"matcher\": {tool:?} and put \"if\": {raw:?} on the hook"
         )];
     }
-    if m.is_all() || raw.contains("mcp__") {
+    // MCP tool names are open-ended (`mcp__server__tool`, `server/tool`).
+    if m.is_all() || raw.contains("mcp__") || raw.contains('/') {
         return Vec::new();
     }
     let known = || dialect.tool_names().iter();
@@ -253,7 +271,7 @@ fn expand(word: &str, workspace: &Path) -> Option<String> {
     let ws = workspace.display().to_string();
     let home = std::env::var("HOME").unwrap_or_default();
     let mut s = word.to_owned();
-    for var in ["CLAUDE_PROJECT_DIR", "HOOKLINE_PROJECT_DIR", "VT_PROJECT_DIR"] {
+    for var in ["CLAUDE_PROJECT_DIR", "HOOKLINE_PROJECT_DIR", "VT_PROJECT_DIR", "COPILOT_PROJECT_DIR"] {
         s = s.replace(&format!("${{{var}}}"), &ws).replace(&format!("${var}"), &ws);
     }
     if !home.is_empty() {
@@ -274,7 +292,15 @@ fn on_path(name: &str) -> bool {
     })
 }
 
-fn command_warning(cmd: &str, workspace: &Path) -> Option<String> {
+/// A word quoted for `first_words` (single quotes).
+fn shell_quote(word: &str) -> String {
+    format!("'{}'", word.replace('\'', "'\\''"))
+}
+
+/// A likely mistake in a command run in `workspace`; `needs_exec_bit`:
+/// whether a script without execute permission fails (some dialects make
+/// it executable before they start it).
+fn command_warning(cmd: &str, workspace: &Path, needs_exec_bit: bool) -> Option<String> {
     let words = first_words(cmd)?;
     let mut it = words.iter().skip_while(|w| {
         w.find('=').is_some_and(|i| i > 0 && w[..i].chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
@@ -310,7 +336,7 @@ fn command_warning(cmd: &str, workspace: &Path) -> Option<String> {
         return match p.metadata() {
             Err(_) => Some(format!("command `{cmd}`: {} does not exist", p.display())),
             Ok(m) if !m.is_file() => Some(format!("command `{cmd}`: {} is not a file", p.display())),
-            Ok(m) if m.permissions().mode() & 0o111 == 0 => Some(format!(
+            Ok(m) if needs_exec_bit && m.permissions().mode() & 0o111 == 0 => Some(format!(
                 "command `{cmd}`: {} is not executable (chmod +x it, or run it with its interpreter)",
                 p.display()
             )),

@@ -6,6 +6,7 @@ use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
 use hookline::config::HooksConfig;
+use hookline::dialect::Dialect;
 use hookline::engine::HookSourceOption;
 use hookline::{EngineOptions, HookEvent, HooksSource, LifecycleHookEngine, SessionStartTrigger};
 use serde_json::{Map, Value};
@@ -108,6 +109,13 @@ impl EventName {
         if let Some(e) = HookEvent::from_name(s).or_else(|| HookEvent::from_key(s)) {
             return Ok(EventName::Known(e));
         }
+        // A dialect's own key of a known event (`preToolUse`, `agentStop`).
+        let by_key = HookEvent::ALL.iter().copied().find(|e| {
+            hookline::dialect::ALL.iter().any(|d| d.event_keys(*e).contains(&s))
+        });
+        if let Some(e) = by_key {
+            return Ok(EventName::Known(e));
+        }
         if s == "task_completion" || s == "task_completed" {
             return Ok(EventName::Known(HookEvent::Stop));
         }
@@ -172,11 +180,17 @@ pub struct ConfigFile {
     pub config: HooksConfig,
 }
 
-/// Read and validate one config file (its dialect recognised by its path,
-/// else by its shape); the error names the file and the library's message
-/// names the entry.
-pub fn load_file(path: &Path) -> Result<ConfigFile, String> {
-    let config = HooksConfig::from_file(path).map_err(|e| format!("{}: {}", path.display(), e.message))?;
+/// The dialect `--dialect` names, if given.
+pub fn dialect_of(name: Option<&str>) -> Result<Option<&'static dyn Dialect>, String> {
+    name.map(|n| hookline::dialect::by_name(n.trim()).map_err(|e| format!("--dialect: {}", e.message))).transpose()
+}
+
+/// Read and validate one config file (its dialect `dialect`, else
+/// recognised by its path, else by its shape); the error names the file and
+/// the library's message names the entry.
+pub fn load_file(path: &Path, dialect: Option<&'static dyn Dialect>) -> Result<ConfigFile, String> {
+    let config =
+        HooksConfig::read_file(path, dialect, false, None).map_err(|e| format!("{}: {}", path.display(), e.message))?;
     Ok(ConfigFile { path: path.to_owned(), config })
 }
 
@@ -189,13 +203,16 @@ pub struct Configs {
 /// several become the engine's sources, in order (each event's groups of
 /// the first file, then the second's, ...), each file read in its own
 /// dialect, as a host loading several settings files does.
-pub fn load_configs(paths: &[PathBuf]) -> Result<Configs, String> {
-    let files = paths.iter().map(|p| load_file(p)).collect::<Result<Vec<_>, _>>()?;
-    let source = match files.len() {
-        0 => HooksSource::None,
-        1 => HooksSource::File(files[0].path.clone()),
+pub fn load_configs(paths: &[PathBuf], dialect: Option<&'static dyn Dialect>) -> Result<Configs, String> {
+    let files = paths.iter().map(|p| load_file(p, dialect)).collect::<Result<Vec<_>, _>>()?;
+    let source = match (files.len(), dialect) {
+        (0, _) => HooksSource::None,
+        (1, None) => HooksSource::File(files[0].path.clone()),
         _ => HooksSource::Sources(
-            files.iter().map(|f| HookSourceOption::new(HooksSource::File(f.path.clone()))).collect(),
+            files
+                .iter()
+                .map(|f| HookSourceOption { dialect, ..HookSourceOption::new(HooksSource::File(f.path.clone())) })
+                .collect(),
         ),
     };
     Ok(Configs { source })

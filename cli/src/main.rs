@@ -22,9 +22,10 @@ use crate::common::{Out, EXIT_ERROR};
 #[command(
     name = "hookline",
     version,
-    about = "Run, check, explain and test lifecycle-hook configs (Claude Code and VT Code dialects)",
-    long_about = "Run, check, explain and test lifecycle-hook configurations of the Claude Code \
-settings dialect and the VT Code dialect with the hookline engine, and manage workspace trust.\n\n\
+    about = "Run, check, explain and test lifecycle-hook configs (Claude Code, VT Code, Copilot CLI, VS Code, ...)",
+    long_about = "Run, check, explain and test lifecycle-hook configurations of every dialect hookline \
+reads (Claude Code settings, VT Code, GitHub Copilot CLI hooks files, VS Code agent hooks, ...) with the \
+hookline engine, and manage workspace trust.\n\n\
 Exit status: 0 proceed or success, 2 denied or blocked (run), 1 error.",
     after_help = "Examples:\n  hookline check .claude/settings.json\n  \
 echo '{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"rm -rf /\"}}' |\n    \
@@ -52,10 +53,15 @@ pub enum Format {
 
 #[derive(Args, Clone, Debug)]
 pub struct ConfigArgs {
-    /// A hooks config (.json of either dialect, or a vtcode.toml); repeat to
-    /// merge several configs of one dialect (groups appended in order).
+    /// A hooks config (.json of any dialect, or a vtcode.toml); repeat to
+    /// join several configs (groups appended in order, each file read in its
+    /// own dialect).
     #[arg(long = "config", short = 'c', value_name = "FILE")]
     pub configs: Vec<PathBuf>,
+    /// Read every config in this dialect (vtcode, claude, copilot, vscode,
+    /// ...); default: recognised by the file's path, else by its shape.
+    #[arg(long, value_name = "NAME")]
+    pub dialect: Option<String>,
     /// The workspace hooks run in (default: the current directory).
     #[arg(long, short = 'w', value_name = "DIR")]
     pub workspace: Option<PathBuf>,
@@ -72,7 +78,7 @@ As a Claude Code command hook (several hooks behind one entry, hookline's rules)
 \"command\": \"hookline run PreToolUse -c .claude/team-hooks.json --input - --format claude\"\n\n\
 Exit status: 0 proceed, 2 denied or blocked (reason on stderr), 1 error.")]
     Run(run::RunArgs),
-    /// Validate configs of both dialects and warn on likely mistakes.
+    /// Validate configs (any dialect) and warn on likely mistakes.
     #[command(after_help = "Examples:\n  hookline check .claude/settings.json vtcode.toml\n  \
 hookline check --workspace . .claude/settings.json\n\n\
 Exit status: 0 valid (warnings allowed, unless --strict), 1 an error.")]

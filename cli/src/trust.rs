@@ -16,13 +16,17 @@ use crate::explain::ExplainFormat;
 
 #[derive(Args)]
 pub struct DigestArgs {
-    /// Hooks configs (default: the workspace's .claude/settings.json,
-    /// .claude/settings.local.json and vtcode.toml that exist).
+    /// Hooks configs (default: the workspace's hooks files that exist:
+    /// vtcode.toml, .github/hooks/*.json, .github/copilot/settings*.json,
+    /// .claude/settings.json and .claude/settings.local.json).
     #[arg(long = "config", short = 'c', value_name = "FILE")]
     pub configs: Vec<PathBuf>,
     /// The workspace (default: the current directory).
     #[arg(long, short, value_name = "DIR")]
     pub workspace: Option<PathBuf>,
+    /// Read every config in this dialect (default: by path, else by shape).
+    #[arg(long, value_name = "NAME")]
+    pub dialect: Option<String>,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: ExplainFormat,
@@ -93,7 +97,7 @@ fn configs_of(a: &DigestArgs) -> Result<Vec<PathBuf>, String> {
     // The configs a workspace holds, in the dialects' order: the ones that
     // exist are loaded as the engine's sources.
     let files = hookline::dialect::workspace_files();
-    let found: Vec<PathBuf> = files.iter().map(|c| ws.join(c)).filter(|p| p.is_file()).collect();
+    let found: Vec<PathBuf> = hookline::dialect::workspace_configs(&ws);
     if found.is_empty() {
         return Err(format!(
             "no hooks config found in {} (looked for {}); pass --config FILE",
@@ -105,7 +109,7 @@ fn configs_of(a: &DigestArgs) -> Result<Vec<PathBuf>, String> {
 }
 
 fn engine_of(a: &DigestArgs, store: Option<&Path>, gated: bool) -> Result<LifecycleHookEngine, String> {
-    let configs = common::load_configs(&configs_of(a)?)?;
+    let configs = common::load_configs(&configs_of(a)?, common::dialect_of(a.dialect.as_deref())?)?;
     common::build_engine(EngineSetup {
         workspace: a.workspace.as_deref(),
         source: configs.source,
@@ -121,7 +125,8 @@ fn print_previews(out: &Out, engine: &LifecycleHookEngine) {
     for p in engine.command_previews() {
         let m = p.matcher.as_deref().map(|m| format!(" [{m}]")).unwrap_or_default();
         let t = p.timeout_seconds.map(|t| format!(" (timeout {t}s)")).unwrap_or_default();
-        out.line(&format!("  {}{m}: {}{t}", p.event, p.command));
+        let d = p.dialect.as_deref().map(|d| format!("{d} ")).unwrap_or_default();
+        out.line(&format!("  {d}{}{m}: {}{t}", p.event, p.command));
     }
 }
 

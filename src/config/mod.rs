@@ -77,9 +77,44 @@ impl Source {
 pub enum HandlerSpec {
     /// A shell command (`"type": "command"`).
     Command {
-        /// The command, exactly as written (run as `/bin/sh -c <command>`).
+        /// The command, exactly as written (run as `/bin/sh -c <command>`
+        /// unless `launch` says otherwise).
         command: String,
+        /// How its process starts, where the config says more than the
+        /// command text (a shell or program of its own, a working
+        /// directory, variables). The default is `/bin/sh -c` in the
+        /// workspace.
+        launch: Launch,
     },
+}
+
+/// How a command hook's process is started, beyond its command text. Every
+/// field is covered by the approval digest when it is set.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Launch {
+    /// The program and its arguments, started directly instead of
+    /// `/bin/sh -c <command>`: `argv[0]` is a path, or a name looked up on
+    /// the hook's `PATH`.
+    pub argv: Option<Vec<String>>,
+    /// The working directory: absolute, or relative to the workspace.
+    /// `None`: the workspace.
+    pub cwd: Option<String>,
+    /// Variables added to the hook's environment, in order (they replace
+    /// inherited ones of the same name, not the engine's own).
+    pub env: Vec<(String, String)>,
+    /// Whether `$NAME` and `${NAME}` in `env` values expand to the hook's
+    /// environment (an unset name expands to nothing).
+    pub expand_env: bool,
+    /// Whether a script named by the command's first word (a path) that
+    /// has no execute permission is made executable before it starts.
+    pub make_script_executable: bool,
+}
+
+impl Launch {
+    /// Whether this is the default launch (`/bin/sh -c` in the workspace).
+    pub fn is_default(&self) -> bool {
+        *self == Launch::default()
+    }
 }
 
 impl HandlerSpec {
@@ -93,7 +128,19 @@ impl HandlerSpec {
     /// How messages and reports name the hook: the command text.
     pub fn label(&self) -> &str {
         match self {
-            HandlerSpec::Command { command } => command,
+            HandlerSpec::Command { command, .. } => command,
+        }
+    }
+
+    /// A command hook with the default launch.
+    pub fn command(command: impl Into<String>) -> HandlerSpec {
+        HandlerSpec::Command { command: command.into(), launch: Launch::default() }
+    }
+
+    /// The launch of a command hook (`None` for other handler types).
+    pub fn launch(&self) -> Option<&Launch> {
+        match self {
+            HandlerSpec::Command { launch, .. } => Some(launch),
         }
     }
 }
@@ -128,7 +175,7 @@ impl HookSpec {
     /// field at its default (a 60 s timeout).
     pub fn command(command: impl Into<String>, timeout_seconds: Option<u64>) -> HookSpec {
         HookSpec {
-            handler: HandlerSpec::Command { command: command.into() },
+            handler: HandlerSpec::command(command),
             timeout_seconds,
             default_timeout: dialect::VTCODE.profile().default_timeout,
             if_rule: None,
@@ -143,7 +190,7 @@ impl HookSpec {
     /// The command text of a command hook, else `None`.
     pub fn command_text(&self) -> Option<&str> {
         match &self.handler {
-            HandlerSpec::Command { command } => Some(command),
+            HandlerSpec::Command { command, .. } => Some(command),
         }
     }
 

@@ -235,6 +235,11 @@ impl Dialect for Claude {
         TOOLS
     }
 
+    /// Not named: these digests are the ones stored approvals were made with.
+    fn digest_name(&self) -> Option<&'static str> {
+        None
+    }
+
     fn workspace_files(&self) -> &'static [&'static str] {
         &[".claude/settings.json", ".claude/settings.local.json"]
     }

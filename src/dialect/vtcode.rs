@@ -348,6 +348,11 @@ impl Dialect for VtCode {
         TOOLS
     }
 
+    /// Not named: these digests are the ones stored approvals were made with.
+    fn digest_name(&self) -> Option<&'static str> {
+        None
+    }
+
     fn workspace_files(&self) -> &'static [&'static str] {
         &["vtcode.toml"]
     }

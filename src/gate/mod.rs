@@ -33,6 +33,15 @@
 //!   dialect), `null` when absent — an explicit 60 and an absent timeout
 //!   digest differently.
 //!
+//! Hooks of dialects other than VT Code and Claude Code name their dialect
+//! first, and a command whose config says more about how it starts (a
+//! program run directly, a working directory, variables) adds that after
+//! the timeout, each only when set:
+//!
+//! ```text
+//! {"dialect":"copilot","event":"pre_tool_use","matcher":"bash","command":"./guard.sh","timeout_seconds":null,"argv":["bash","--norc","--noprofile","-c","./guard.sh"],"cwd":"scripts","env":{"LEVEL":"strict"}}
+//! ```
+//!
 //! The digest is the lowercase hex SHA-256 of those lines joined by `\n` (no
 //! trailing newline); no commands digest as SHA-256 of the empty string.
 //! Callback hooks are host code and not part of the digest.
@@ -56,6 +65,10 @@ pub struct LifecycleHookCommandPreview {
     /// The handler type (`"type"`: `command`, ...).
     #[serde(rename = "type")]
     pub kind: HookKind,
+    /// The hook's dialect, for dialects other than VT Code and Claude Code
+    /// ([`Dialect::digest_name`](crate::dialect::Dialect::digest_name)).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dialect: Option<String>,
     /// snake_case event key (`pre_tool_use`, ...).
     pub event: String,
     /// The matcher as written, `None` when absent.
@@ -64,6 +77,15 @@ pub struct LifecycleHookCommandPreview {
     pub command: String,
     /// The timeout as written, `None` when absent.
     pub timeout_seconds: Option<u64>,
+    /// The program and arguments started instead of `/bin/sh -c command`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub argv: Option<Vec<String>>,
+    /// The working directory, as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
+    /// Variables the config adds, as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub env: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 impl LifecycleHookCommandPreview {
@@ -76,10 +98,14 @@ impl LifecycleHookCommandPreview {
     ) -> Self {
         LifecycleHookCommandPreview {
             kind: HookKind::Command,
+            dialect: None,
             event: event.into(),
             matcher,
             command: command.into(),
             timeout_seconds,
+            argv: None,
+            cwd: None,
+            env: None,
         }
     }
 }
@@ -88,17 +114,33 @@ impl LifecycleHookCommandPreview {
 /// exactly this order (the format every stored approval was made with).
 #[derive(Serialize)]
 struct CommandLine<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dialect: &'a Option<String>,
     event: &'a str,
     matcher: &'a Option<String>,
     command: &'a str,
     timeout_seconds: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    argv: &'a Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cwd: &'a Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    env: &'a Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 /// The digest line of one preview.
 fn digest_line(p: &LifecycleHookCommandPreview) -> Vec<u8> {
     // Serialising strings and integers cannot fail.
-    let line =
-        CommandLine { event: &p.event, matcher: &p.matcher, command: &p.command, timeout_seconds: p.timeout_seconds };
+    let line = CommandLine {
+        dialect: &p.dialect,
+        event: &p.event,
+        matcher: &p.matcher,
+        command: &p.command,
+        timeout_seconds: p.timeout_seconds,
+        argv: &p.argv,
+        cwd: &p.cwd,
+        env: &p.env,
+    };
     serde_json::to_vec(&line).unwrap_or_default()
 }
 
@@ -115,12 +157,19 @@ pub fn command_previews(config: &HooksConfig) -> Vec<LifecycleHookCommandPreview
     for (event, groups) in known.chain(named) {
         for group in groups {
             for hook in group.hooks.iter().filter(|h| !h.trusted()) {
+                let launch = hook.handler.launch();
                 out.push(LifecycleHookCommandPreview {
                     kind: hook.handler.kind(),
+                    dialect: hook.dialect().digest_name().map(str::to_owned),
                     event: event.to_owned(),
                     matcher: group.matcher_raw.clone(),
                     command: hook.label().to_owned(),
                     timeout_seconds: hook.timeout_seconds,
+                    argv: launch.and_then(|l| l.argv.clone()),
+                    cwd: launch.and_then(|l| l.cwd.clone()),
+                    env: launch.filter(|l| !l.env.is_empty()).map(|l| {
+                        l.env.iter().map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone()))).collect()
+                    }),
                 });
             }
         }

@@ -79,6 +79,10 @@ pub(crate) struct Call<'a> {
     pub(crate) payload: &'a Payload,
     /// The complete environment of a hook process.
     pub(crate) env: &'a Environment,
+    /// The variables the engine sets itself for this hook (its dialect's,
+    /// besides the canonical `HOOKLINE_*`): a config's own variables do not
+    /// replace them.
+    pub(crate) reserved_env: &'static [&'static str],
     /// The working directory (the workspace).
     pub(crate) cwd: &'a Path,
     /// The hook's effective timeout ([`layer::timeout`]).
@@ -108,7 +112,7 @@ pub(crate) trait Handler {
 impl Handler for HandlerSpec {
     fn call(&self, call: &Call<'_>) -> io::Result<Ran> {
         match self {
-            HandlerSpec::Command { command } => command::run(command, call),
+            HandlerSpec::Command { command, launch } => command::run(command, launch, call),
         }
     }
 }
@@ -262,7 +266,7 @@ impl Executed {
                 interp.absorb_not_approved(label);
                 false
             }
-            Output::SpawnFailed(error) => interp.absorb_spawn_failure(label, error, self.fail_closed),
+            Output::SpawnFailed(error) => interp.absorb_spawn_failure(label, error, self.fail_closed, self.dialect),
             Output::Ran(exec) => match (self.dialect, self.quiet) {
                 (Some(dialect), Some(quiet)) => interp.absorb_from(dialect, quiet, exec, self.fail_closed),
                 _ => interp.absorb_hook(exec, self.fail_closed),

@@ -10,6 +10,14 @@
 //! | Stop, SubagentStop, PreCompact | the first block's reason is `block_reason`; a sequential run stops there (a table where nothing blocks SubagentStop or PreCompact gives them the observer outcome) |
 //! | PostToolUse, PostToolUseFailure | the first feedback is `block_reason`; the tool already ran, nothing stops |
 //! | SessionStart | context from every hook, in order; the env file's variables |
+//!
+//! With `later_overrides` (Copilot CLI) a later hook's answer replaces an
+//! earlier one's, the way objects spread over each other in configuration
+//! order: PermissionRequest's last decision is the outcome's, Stop's and
+//! SubagentStop's last `block` or `allow` decides (an `allow` clears an
+//! earlier block), SessionStart's last context is the only one kept. A hook
+//! that answers nothing changes nothing, and such runs never stop early.
+//! PostToolUse's sequential runs stop at the first feedback (`block`).
 
 use serde_json::{Map, Value};
 
@@ -18,11 +26,20 @@ use crate::model::outcome::{
     StopHookOutcome, UserPromptHookOutcome,
 };
 use crate::model::reply::{Decision, HookReply};
-use crate::model::rules::Column;
+use crate::model::rules::{Column, EventRules};
 
 /// The merge columns these mergers honour.
 #[cfg_attr(not(test), allow(dead_code))]
-pub(crate) const HONOURS: &[Column] = &[Column::Sequential];
+pub(crate) const HONOURS: &[Column] = &[Column::Sequential, Column::LaterOverrides];
+
+/// The merge columns of the PostToolUse merger (its sequential runs stop at
+/// the first feedback).
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) const POST_TOOL_HONOURS: &[Column] = &[Column::Sequential];
+
+/// The merge columns of the SessionStart merger (its runs never stop).
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) const SESSION_START_HONOURS: &[Column] = &[Column::Sequential, Column::LaterOverrides];
 
 /// A block reason: the first counts.
 fn first_block(slot: &mut Option<String>, decision: Option<Decision>) {
@@ -62,11 +79,13 @@ pub(crate) struct PermissionMerge {
 }
 
 impl PermissionMerge {
-    pub(crate) fn absorb(&mut self, reply: HookReply) -> bool {
-        if let (None, Some(Decision::Permission(d))) = (&self.decision, reply.decision) {
-            self.decision = Some(d);
+    pub(crate) fn absorb(&mut self, rules: &EventRules, reply: HookReply) -> bool {
+        if let Some(Decision::Permission(d)) = reply.decision {
+            if self.decision.is_none() || rules.later_overrides {
+                self.decision = Some(d);
+            }
         }
-        self.decision.is_some()
+        self.decision.is_some() && !rules.later_overrides
     }
 
     pub(crate) fn finish(self, common: CommonOutcome) -> PermissionRequestHookOutcome {
@@ -81,9 +100,17 @@ pub(crate) struct StopMerge {
 }
 
 impl StopMerge {
-    pub(crate) fn absorb(&mut self, reply: HookReply) -> bool {
-        first_block(&mut self.block_reason, reply.decision);
-        self.block_reason.is_some()
+    pub(crate) fn absorb(&mut self, rules: &EventRules, reply: HookReply) -> bool {
+        if !rules.later_overrides {
+            first_block(&mut self.block_reason, reply.decision);
+            return self.block_reason.is_some();
+        }
+        match reply.decision {
+            Some(Decision::Block(reason)) => self.block_reason = Some(reason),
+            Some(Decision::Allow) => self.block_reason = None,
+            _ => {}
+        }
+        false
     }
 
     pub(crate) fn finish(self, common: CommonOutcome) -> StopHookOutcome {
@@ -102,7 +129,7 @@ impl PostToolMerge {
     pub(crate) fn absorb(&mut self, reply: HookReply) -> bool {
         self.additional_context.extend(reply.context);
         first_block(&mut self.block_reason, reply.decision);
-        false
+        self.block_reason.is_some()
     }
 
     pub(crate) fn finish(self, common: CommonOutcome) -> PostToolHookOutcome {
@@ -120,8 +147,12 @@ pub(crate) struct SessionStartMerge {
 }
 
 impl SessionStartMerge {
-    pub(crate) fn absorb(&mut self, reply: HookReply) -> bool {
-        self.additional_context.extend(reply.context);
+    pub(crate) fn absorb(&mut self, rules: &EventRules, reply: HookReply) -> bool {
+        if rules.later_overrides && !reply.context.is_empty() {
+            self.additional_context = reply.context;
+        } else {
+            self.additional_context.extend(reply.context);
+        }
         false
     }
 

@@ -43,7 +43,10 @@ pub(crate) fn honours(event: &RunEvent) -> &'static [Column] {
     match event.family() {
         EventFamily::Tool => pre_tool::HONOURS,
         EventFamily::Prompt | EventFamily::Permission | EventFamily::Stop => decisions::HONOURS,
-        EventFamily::PostTool | EventFamily::SessionStart | EventFamily::Observe => &[],
+        EventFamily::PostTool => decisions::POST_TOOL_HONOURS,
+        EventFamily::SessionStart => decisions::SESSION_START_HONOURS,
+        // Observers never stop a run: a sequential one runs every hook in order.
+        EventFamily::Observe => &[Column::Sequential],
     }
 }
 
@@ -52,11 +55,12 @@ pub(crate) struct Common {
     messages: Vec<HookMessage>,
     continue_: bool,
     stop_reason: Option<String>,
+    dialect_fields: serde_json::Map<String, Value>,
 }
 
 impl Common {
     fn new() -> Common {
-        Common { messages: Vec::new(), continue_: true, stop_reason: None }
+        Common { messages: Vec::new(), continue_: true, stop_reason: None, dialect_fields: serde_json::Map::new() }
     }
 
     /// Add a message (trimmed; a blank one is dropped).
@@ -68,9 +72,16 @@ impl Common {
         }
     }
 
-    /// A reply's messages and its request to halt.
-    fn absorb(&mut self, reply: &mut HookReply) {
+    /// A reply's messages, its request to halt, and its dialect's fields
+    /// (under the dialect's name; a later hook's field replaces an earlier one's).
+    fn absorb(&mut self, dialect: Option<&'static str>, reply: &mut HookReply) {
         self.messages.append(&mut reply.messages);
+        if let Some(name) = dialect.filter(|_| !reply.dialect_fields.is_empty()) {
+            let slot = self.dialect_fields.entry(name).or_insert_with(|| Value::Object(serde_json::Map::new()));
+            if let Value::Object(fields) = slot {
+                fields.append(&mut reply.dialect_fields);
+            }
+        }
         if let Some(stop_reason) = reply.halt.take() {
             if self.continue_ {
                 self.stop_reason = stop_reason;
@@ -80,7 +91,13 @@ impl Common {
     }
 
     fn into_outcome(self, hooks: Vec<HookReport>) -> CommonOutcome {
-        CommonOutcome { messages: self.messages, continue_: self.continue_, stop_reason: self.stop_reason, hooks }
+        CommonOutcome {
+            messages: self.messages,
+            continue_: self.continue_,
+            stop_reason: self.stop_reason,
+            hooks,
+            dialect_fields: self.dialect_fields,
+        }
     }
 }
 
@@ -214,22 +231,28 @@ impl EventInterpreter {
         let cx = ReadCtx { event: &self.event, rules, quiet_success_output };
         let mut reply = dialect.read_reply(&cx, exec);
         fail_closed::apply(&mut reply, fail_closed, rules, &self.event);
-        self.merge_reply(&exec.label, reply)
+        self.merge_from(Some(dialect.name()), &exec.label, reply)
     }
 
     /// Merge a reply made without a dialect reader (the gate's, a spawn
     /// failure's); true when the run must stop here.
-    fn merge_reply(&mut self, label: &str, mut reply: HookReply) -> bool {
+    fn merge_reply(&mut self, label: &str, reply: HookReply) -> bool {
+        self.merge_from(None, label, reply)
+    }
+
+    /// Merge one reply, read by `dialect` (its `dialect_fields` go under
+    /// that name); true when the run must stop here.
+    fn merge_from(&mut self, dialect: Option<&'static str>, label: &str, mut reply: HookReply) -> bool {
         self.failures.push(reply.failure.as_ref().map(|f| f.kind));
-        self.common.absorb(&mut reply);
+        self.common.absorb(dialect, &mut reply);
         let rules = self.rules;
         let stop = match &mut self.merge {
-            Merge::SessionStart(m) => m.absorb(reply),
+            Merge::SessionStart(m) => m.absorb(rules, reply),
             Merge::Prompt(m) => m.absorb(reply),
             Merge::Tool(m) => m.absorb(&mut self.common, rules, label, reply),
             Merge::PostTool(m) => m.absorb(reply),
-            Merge::Permission(m) => m.absorb(reply),
-            Merge::Stop(m) => m.absorb(reply),
+            Merge::Permission(m) => m.absorb(rules, reply),
+            Merge::Stop(m) => m.absorb(rules, reply),
             Merge::Observe => false,
         };
         self.stopped = stop && rules.run_order == RunOrder::Sequential;
@@ -256,12 +279,20 @@ impl EventInterpreter {
     /// the same as a failing hook, not a timeout, so the tool is not denied
     /// because of it) unless the rules let a `failClosed` hook decide.
     pub fn absorb_spawn_error(&mut self, label: &str, error: &str) {
-        self.absorb_spawn_failure(label, error, false);
+        self.absorb_spawn_failure(label, error, false, None);
     }
 
     /// [`absorb_spawn_error`](Self::absorb_spawn_error) for a hook that may
-    /// be `failClosed`. Returns true when the run must stop here.
-    pub fn absorb_spawn_failure(&mut self, label: &str, error: &str, fail_closed: bool) -> bool {
+    /// be `failClosed`, of `dialect` (`None`: the run's), whose rules for the
+    /// event say what a hook that cannot start decides. Returns true when
+    /// the run must stop here.
+    pub fn absorb_spawn_failure(
+        &mut self,
+        label: &str,
+        error: &str,
+        fail_closed: bool,
+        dialect: Option<&'static dyn Dialect>,
+    ) -> bool {
         if self.stopped {
             self.failures.push(Some(HookFailure::Spawn));
             return true;
@@ -270,7 +301,8 @@ impl EventInterpreter {
         let mut reply = HookReply::default();
         reply.push(HookMessageLevel::Error, text.clone());
         reply.failure = Some(crate::model::reply::Failure { kind: HookFailure::Spawn, text, timeout_or_lost: false });
-        fail_closed::apply(&mut reply, fail_closed, self.rules, &self.event);
+        let rules = dialect.map_or(self.rules, |d| d.profile().rules_of(&self.event));
+        fail_closed::apply(&mut reply, fail_closed, rules, &self.event);
         self.merge_reply(label, reply)
     }
 

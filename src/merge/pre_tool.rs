@@ -6,14 +6,16 @@
 //! | `precedence: MostRestrictive` (Claude Code) | every hook counts and the most restrictive decision wins, deny > ask > allow > continue; the reason is the first one given (in configuration order) by a hook with the winning decision |
 //! | `tool_input: Chained` | a hook's `updatedInput` replaces `tool_input` for every later hook |
 //! | `tool_input: Original` | every hook receives the original input; the last rewrite in configuration order wins, and a warning names the conflict when rewrites differ |
+//! | `precedence: FirstDenyStops` (Copilot CLI) | hooks run in order; the first `deny` is the outcome and the run stops there; until then the most restrictive decision so far stands (ask > allow > continue), the reason of the first hook that gave it |
 //! | `on_failure: DenyTimeoutsUnlessAsk` | a hook that timed out or whose exit status was lost **denies** (reason = its failure message), unless the decision so far is `ask` |
+//! | `on_failure: DenyFailuresExceptTimeouts` | a hook that failed in any way but a timeout (non-zero exit, signal, lost status, could not start) **denies** whatever its stdout said (reason = its failure message); a timeout decides nothing |
 //!
 //! `updated_input` is the last rewrite in force, returned also when a later
 //! hook denies. `additional_context` collects every hook's, in order.
 
 use serde_json::Value;
 
-use crate::model::outcome::{CommonOutcome, HookMessageLevel, PreToolHookDecision, PreToolHookOutcome};
+use crate::model::outcome::{CommonOutcome, HookFailure, HookMessageLevel, PreToolHookDecision, PreToolHookOutcome};
 use crate::model::reply::{Decision, HookReply};
 use crate::model::rules::{Column, EventRules, OnFailure, Precedence, ToolInputFlow};
 
@@ -21,8 +23,14 @@ use super::Common;
 
 /// The merge columns this merger honours.
 #[cfg_attr(not(test), allow(dead_code))]
-pub(crate) const HONOURS: &[Column] =
-    &[Column::Sequential, Column::MostRestrictive, Column::OriginalToolInput, Column::DenyTimeoutsUnlessAsk];
+pub(crate) const HONOURS: &[Column] = &[
+    Column::Sequential,
+    Column::MostRestrictive,
+    Column::OriginalToolInput,
+    Column::DenyTimeoutsUnlessAsk,
+    Column::FirstDenyStops,
+    Column::DenyFailuresExceptTimeouts,
+];
 
 /// What PreToolUse hooks decided so far.
 #[derive(Default)]
@@ -67,10 +75,14 @@ impl PreToolMerge {
         }
         self.additional_context.extend(reply.context);
         if let Some(failure) = &reply.failure {
-            if rules.on_failure == OnFailure::DenyTimeoutsUnlessAsk
-                && failure.timeout_or_lost
-                && self.decision != PreToolHookDecision::Ask
-            {
+            let denies = match rules.on_failure {
+                OnFailure::DenyTimeoutsUnlessAsk => {
+                    failure.timeout_or_lost && self.decision != PreToolHookDecision::Ask
+                }
+                OnFailure::DenyFailuresExceptTimeouts => failure.kind != HookFailure::Timeout,
+                OnFailure::OpenUnlessFailClosed => false,
+            };
+            if denies {
                 return self.decide(rules.precedence, PreToolHookDecision::Deny, Some(failure.text.clone()));
             }
         }
@@ -82,14 +94,14 @@ impl PreToolMerge {
 
     /// Apply one hook's decision; true when the run stops (first allow or deny).
     fn decide(&mut self, precedence: Precedence, decision: PreToolHookDecision, reason: Option<String>) -> bool {
-        if precedence == Precedence::MostRestrictive {
+        if matches!(precedence, Precedence::MostRestrictive | Precedence::FirstDenyStops) {
             if rank(decision) > rank(self.decision) {
                 self.decision = decision;
                 self.reason = reason;
             } else if decision == self.decision && self.reason.is_none() {
                 self.reason = reason;
             }
-            return false;
+            return precedence == Precedence::FirstDenyStops && self.decision == PreToolHookDecision::Deny;
         }
         match decision {
             PreToolHookDecision::Continue => false,

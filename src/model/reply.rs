@@ -39,6 +39,11 @@ pub enum Decision {
     Block(String),
     /// PermissionRequest: grant or refuse.
     Permission(PermissionDecision),
+    /// Stop, SubagentStop: the hook let the agent stop (`decision:
+    /// "allow"`). Where a later hook's answer overrides an earlier one's
+    /// ([`EventRules::later_overrides`](crate::model::rules::EventRules)), it
+    /// clears an earlier block; otherwise it decides nothing.
+    Allow,
 }
 
 impl Decision {

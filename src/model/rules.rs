@@ -47,6 +47,11 @@ pub enum Precedence {
     /// Every hook counts; the most restrictive wins: deny > defer > ask >
     /// allow > continue (Claude Code).
     MostRestrictive,
+    /// Hooks run in order and the first `deny` stops the rest: it is the
+    /// outcome, with its reason, and later hooks do not run. Until then the
+    /// most restrictive decision so far stands (ask > allow > continue);
+    /// an earlier `allow` does not keep a later hook from denying.
+    FirstDenyStops,
 }
 
 /// What PreToolUse hooks receive as `tool_input`.
@@ -69,6 +74,9 @@ pub enum Exit2Reason {
     /// A blocking reason in stdout JSON first, else stderr; every other
     /// stdout field is still read.
     StdoutThenStderr,
+    /// Only stdout JSON gives the reason; stderr is ignored. Every other
+    /// stdout field is still read.
+    StdoutIgnoringStderr,
 }
 
 /// What exit 2 means for one event.
@@ -86,6 +94,14 @@ pub enum Exit2 {
     StderrToUser,
     /// stderr is discarded and no message is given; stdout is still read.
     Ignored,
+    /// A warning: stderr becomes a warning message for the user, stdout is
+    /// still read as on exit 0, nothing blocks, and the hook counts as
+    /// having answered (not a failure).
+    Warning,
+    /// The hook's output becomes context for the model (the event's
+    /// failure guidance): stdout's `additionalContext` when it is JSON,
+    /// else stdout's text, else stderr. Not a failure.
+    Context,
 }
 
 /// The JSON fields that block the events sharing Stop's outcome shape
@@ -99,6 +115,10 @@ pub enum BlockFields {
     /// `decision: "block"` + `reason`, else `continue: false` +
     /// `stopReason`, else `hookSpecificOutput.decision: "block"` + `reason`.
     DecisionOrContinueFalse,
+    /// `decision: "block"` + `reason`, else `hookSpecificOutput.decision:
+    /// "block"` + `reason`; `continue: false` halts the agent instead of
+    /// blocking the stop.
+    DecisionOrSpecific,
 }
 
 /// What a hook that fails (times out, cannot start, is killed, exits
@@ -113,6 +133,11 @@ pub enum OnFailure {
     /// event's blocking decision (PreToolUse and PermissionRequest deny,
     /// UserPromptSubmit and Stop block; other events have none).
     OpenUnlessFailClosed,
+    /// A hook that fails in any way but a timeout (exits non-zero where
+    /// that exit has no meaning, is killed, cannot start, loses its exit
+    /// status) **denies** whatever its stdout said, with its failure as the
+    /// reason; a timeout fails open (PreToolUse).
+    DenyFailuresExceptTimeouts,
 }
 
 /// How strictly event inputs are validated.
@@ -158,6 +183,14 @@ pub struct EventRules {
     pub context_needs_exit_0: bool,
     /// Stop, SubagentStop, PreCompact: which fields block (reader column).
     pub block_fields: BlockFields,
+    /// Whether a later hook's answer replaces an earlier one's, as objects
+    /// spread one over the other in configuration order: a later decision
+    /// (PermissionRequest allow or deny; Stop and SubagentStop block or
+    /// allow) replaces an earlier one, and a later hook's SessionStart
+    /// context replaces the earlier context; a hook that answers nothing
+    /// leaves what was there. Such events never stop early. Otherwise the
+    /// first decision counts and every context is kept (merge column).
+    pub later_overrides: bool,
 }
 
 /// One column of an [`EventRules`] row with a non-neutral value, as readers
@@ -172,6 +205,16 @@ pub enum Column {
     OriginalToolInput,
     /// `on_failure: DenyTimeoutsUnlessAsk`.
     DenyTimeoutsUnlessAsk,
+    /// `precedence: FirstDenyStops`.
+    FirstDenyStops,
+    /// `on_failure: DenyFailuresExceptTimeouts`.
+    DenyFailuresExceptTimeouts,
+    /// `exit2: Warning`.
+    Exit2Warning,
+    /// `exit2: Context`.
+    Exit2Context,
+    /// `later_overrides: true`.
+    LaterOverrides,
     /// `exit2: Block { .. }`.
     Exit2Block,
     /// `exit2: StderrToUser`.
@@ -182,7 +225,7 @@ pub enum Column {
     FailureLevelError,
     /// `context_needs_exit_0: true`.
     ContextNeedsExit0,
-    /// `block_fields: Decision` or `DecisionOrContinueFalse`.
+    /// `block_fields` other than `None`.
     BlockFields,
 }
 
@@ -202,6 +245,7 @@ impl EventRules {
         failure_level: HookMessageLevel::Warning,
         context_needs_exit_0: false,
         block_fields: BlockFields::None,
+        later_overrides: false,
     };
 
     /// The columns of this row that differ from [`EventRules::NEUTRAL`].
@@ -211,20 +255,26 @@ impl EventRules {
         if self.run_order != n.run_order {
             out.push(Column::Sequential);
         }
-        if self.precedence != n.precedence {
-            out.push(Column::MostRestrictive);
+        match self.precedence {
+            Precedence::FirstAllowOrDeny => {}
+            Precedence::MostRestrictive => out.push(Column::MostRestrictive),
+            Precedence::FirstDenyStops => out.push(Column::FirstDenyStops),
         }
         if self.tool_input != n.tool_input {
             out.push(Column::OriginalToolInput);
         }
-        if self.on_failure != n.on_failure {
-            out.push(Column::DenyTimeoutsUnlessAsk);
+        match self.on_failure {
+            OnFailure::OpenUnlessFailClosed => {}
+            OnFailure::DenyTimeoutsUnlessAsk => out.push(Column::DenyTimeoutsUnlessAsk),
+            OnFailure::DenyFailuresExceptTimeouts => out.push(Column::DenyFailuresExceptTimeouts),
         }
         match self.exit2 {
             Exit2::Ordinary => {}
             Exit2::Block { .. } => out.push(Column::Exit2Block),
             Exit2::StderrToUser => out.push(Column::Exit2StderrToUser),
             Exit2::Ignored => out.push(Column::Exit2Ignored),
+            Exit2::Warning => out.push(Column::Exit2Warning),
+            Exit2::Context => out.push(Column::Exit2Context),
         }
         if self.failure_level == HookMessageLevel::Error {
             out.push(Column::FailureLevelError);
@@ -234,6 +284,9 @@ impl EventRules {
         }
         if self.block_fields != BlockFields::None {
             out.push(Column::BlockFields);
+        }
+        if self.later_overrides {
+            out.push(Column::LaterOverrides);
         }
         out
     }

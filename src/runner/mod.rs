@@ -2,7 +2,8 @@
 //! did ([`CommandOutput`]), cancellation ([`CancelToken`]), and the choice of
 //! operating-system backend.
 //!
-//! A command is `/bin/sh -c <command>` in its own process group, with the
+//! A command is `/bin/sh -c <command>` (or a program run directly, see
+//! [`CommandSpec::argv`]) in its own process group, with the
 //! payload written to its stdin while stdout and stderr are read, each
 //! stream capped, the whole group killed at the timeout or on cancel, and
 //! every direct child reaped before [`run_command`] returns. The loop that
@@ -55,8 +56,13 @@ pub use env::Environment;
 /// What to run and how.
 #[derive(Debug, Clone, Copy)]
 pub struct CommandSpec<'a> {
-    /// Shell text, run as `/bin/sh -c <command>`.
+    /// Shell text, run as `/bin/sh -c <command>` (unless `argv` is given;
+    /// then it only names the command in messages).
     pub command: &'a str,
+    /// A program run directly instead of the shell: `argv[0]` is its path
+    /// (absolute, or relative to `cwd`; the caller resolves bare names)
+    /// and `argv` its whole argument vector. `None`: `/bin/sh -c command`.
+    pub argv: Option<&'a [String]>,
     /// Working directory of the shell.
     pub cwd: &'a Path,
     /// The complete environment of the shell (nothing is inherited).

@@ -320,7 +320,7 @@ fn above_stdio(fd: OwnedFd) -> io::Result<OwnedFd> {
     Ok(rustix::io::fcntl_dupfd_cloexec(&fd, 3)?)
 }
 
-/// Start `/bin/sh -c <command>` with `stdin` (the read end of the payload
+/// Start `/bin/sh -c <command>` (or `argv`) with `stdin` (the read end of the payload
 /// pipe) as its stdin and fresh pipes for its stdout and stderr.
 fn start_shell(spec: &CommandSpec<'_>, backend: Backend, spawner: Spawner, stdin: OwnedFd) -> io::Result<Started> {
     match spawner {
@@ -337,16 +337,21 @@ fn start_with_posix_spawn(spec: &CommandSpec<'_>, backend: Backend, stdin: Owned
 
     let nul =
         |what: &str| io::Error::new(io::ErrorKind::InvalidInput, format!("the hook's {what} contains a NUL byte"));
-    let command = CString::new(spec.command).map_err(|_| nul("command"))?;
+    let sh = c"/bin/sh";
+    let argv: Vec<CString> = match spec.argv {
+        Some([]) => return Err(io::Error::new(io::ErrorKind::InvalidInput, "the hook's program is empty")),
+        Some(args) => args.iter().map(|a| CString::new(a.as_str()).map_err(|_| nul("argument"))).collect::<Result<_, _>>()?,
+        None => vec![sh.to_owned(), c"-c".to_owned(), CString::new(spec.command).map_err(|_| nul("command"))?],
+    };
     let cwd = CString::new(spec.cwd.as_os_str().as_bytes()).map_err(|_| nul("working directory"))?;
     let (stdout, stdout_child) = cloexec_pipe(backend)?;
     let (stderr, stderr_child) = cloexec_pipe(backend)?;
     let stdio = [above_stdio(stdin)?, above_stdio(stdout_child)?, above_stdio(stderr_child)?];
-    let sh = c"/bin/sh";
+    let args: Vec<&std::ffi::CStr> = argv.iter().map(CString::as_c_str).collect();
     let pid = serialised(backend, || {
         super::sys::posix_spawn_shell(
-            sh,
-            &[sh, c"-c", &command],
+            args[0],
+            &args,
             &cwd,
             spec.env,
             [stdio[0].as_fd(), stdio[1].as_fd(), stdio[2].as_fd()],
@@ -358,10 +363,20 @@ fn start_with_posix_spawn(spec: &CommandSpec<'_>, backend: Backend, stdin: Owned
 }
 
 fn start_with_std(spec: &CommandSpec<'_>, backend: Backend, stdin: OwnedFd) -> io::Result<Started> {
-    let mut command = Command::new("/bin/sh");
+    let mut command = match spec.argv {
+        Some([]) => return Err(io::Error::new(io::ErrorKind::InvalidInput, "the hook's program is empty")),
+        Some([program, args @ ..]) => {
+            let mut c = Command::new(program);
+            c.args(args);
+            c
+        }
+        None => {
+            let mut c = Command::new("/bin/sh");
+            c.arg("-c").arg(spec.command);
+            c
+        }
+    };
     command
-        .arg("-c")
-        .arg(spec.command)
         .current_dir(spec.cwd)
         .env_clear()
         .envs(spec.env.iter())
@@ -421,7 +436,10 @@ pub(super) fn run(
     let keepalive = rustix::io::fcntl_dupfd_cloexec(&theirs, 0)?;
     rustix::io::ioctl_fionbio(&ours, true)?;
     let started = start_shell(spec, backend, spawner, theirs)
-        .map_err(|e| io::Error::new(e.kind(), format!("cannot run /bin/sh in {}: {e}", spec.cwd.display())))?;
+        .map_err(|e| {
+            let program = spec.argv.and_then(<[String]>::first).map_or("/bin/sh", String::as_str);
+            io::Error::new(e.kind(), format!("cannot run {program} in {}: {e}", spec.cwd.display()))
+        })?;
     let pgid = started.pid;
     let mut shell = ShellGuard { pid: started.pid, reaped: false };
     let (stdout_fd, stderr_fd) = (Some(started.stdout), Some(started.stderr));

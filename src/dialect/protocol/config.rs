@@ -100,7 +100,7 @@ fn parse_hook(shape: &GroupShape, source: &Arc<Source>, path: &str, v: &Value) -
         },
     };
     let mut hook = HookSpec {
-        handler: HandlerSpec::Command { command },
+        handler: HandlerSpec::command(command),
         timeout_seconds,
         default_timeout: source.dialect().profile().default_timeout,
         if_rule: None,

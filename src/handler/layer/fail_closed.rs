@@ -6,9 +6,15 @@
 //! OpenUnlessFailClosed`); events without a blocking decision are not
 //! affected. A decision of the same kind the hook made itself stands (its
 //! own reason first).
+//!
+//! Where the rules deny every failure but a timeout (`on_failure:
+//! DenyFailuresExceptTimeouts`, Copilot CLI's PreToolUse), a failing hook
+//! denies whatever it printed — `failClosed` or not, and even when its
+//! stdout allowed — so that the deny holds under any merge, including a
+//! run that joins hooks of several dialects.
 
 use crate::model::event::{EventFamily, RunEvent};
-use crate::model::outcome::{PermissionBehavior, PreToolHookDecision};
+use crate::model::outcome::{HookFailure, PermissionBehavior, PreToolHookDecision};
 use crate::model::reply::{Decision, DecisionFamily, HookReply};
 use crate::model::rules::{EventRules, OnFailure};
 
@@ -24,6 +30,10 @@ pub fn decision_family(event: &RunEvent) -> DecisionFamily {
 
 /// Turn a failing `failClosed` hook's reply into the event's blocking decision.
 pub fn apply(reply: &mut HookReply, fail_closed: bool, rules: &EventRules, event: &RunEvent) {
+    if rules.on_failure == OnFailure::DenyFailuresExceptTimeouts {
+        deny_failures_except_timeouts(reply, event);
+        return;
+    }
     if !fail_closed || rules.on_failure != OnFailure::OpenUnlessFailClosed {
         return;
     }
@@ -41,5 +51,20 @@ pub fn apply(reply: &mut HookReply, fail_closed: bool, rules: &EventRules, event
         Some(Decision::Permission(d)) if d.behavior == PermissionBehavior::Deny => {}
         Some(Decision::Block(_)) => {}
         decision => *decision = Decision::fail_closed(family, text),
+    }
+}
+
+/// `on_failure: DenyFailuresExceptTimeouts`: a PreToolUse hook that failed
+/// other than by timing out denies, its failure the reason (a deny reason
+/// it gave itself stands).
+fn deny_failures_except_timeouts(reply: &mut HookReply, event: &RunEvent) {
+    let Some(failure) = reply.failure.as_ref().filter(|f| f.kind != HookFailure::Timeout) else {
+        return;
+    };
+    if decision_family(event) != DecisionFamily::Tool {
+        return;
+    }
+    if !matches!(reply.decision, Some(Decision::Tool(PreToolHookDecision::Deny, Some(_)))) {
+        reply.decision = Some(Decision::Tool(PreToolHookDecision::Deny, Some(failure.text.clone())));
     }
 }

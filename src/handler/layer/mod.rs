@@ -52,6 +52,7 @@ pub(crate) fn invoke(stack: &Stack<'_>, hook: Hook<'_>, env: &Environment, paylo
         event: stack.event,
         payload,
         env,
+        reserved_env: hook.dialect().map_or(&[], |d| d.environment_names()),
         cwd: stack.cwd,
         timeout: timeout::of(hook),
         max_output_bytes: stack.max_output_bytes,
