@@ -6,7 +6,7 @@
 #
 #   scripts/setup.sh          everything `make test` needs: cargo >= 1.85, a C
 #                             and C++ compiler, cmake, make, pkg-config,
-#                             python3 (node-gyp), gcc's sanitizer runtimes,
+#                             python3 (node-gyp), jq (hook scripts in tests), gcc's sanitizer runtimes,
 #                             go >= 1.22, node >= 20 with npm; then the Node
 #                             and Go dependencies of the bindings
 #   scripts/setup.sh --demo   only what `make demo` needs: cargo and a C compiler
@@ -63,6 +63,7 @@ if [ "$mode" = full ]; then
   command -v cmake >/dev/null || need_apt+=(cmake)
   command -v pkg-config >/dev/null || need_apt+=(pkg-config)
   command -v python3 >/dev/null || need_apt+=(python3)   # node-gyp (ffi-napi compatibility test)
+  command -v jq >/dev/null || need_apt+=(jq)              # hook scripts written as Copilot CLI users write them
   if command -v dpkg >/dev/null; then                     # gcc's sanitizer runtimes (make test-c-sanitize)
     dpkg -s libasan8 >/dev/null 2>&1 || need_apt+=(libasan8)
     dpkg -s libubsan1 >/dev/null 2>&1 || need_apt+=(libubsan1)
@@ -78,6 +79,7 @@ command -v cc >/dev/null || die "a C compiler (cc) is required; found none"
 
 command -v c++ >/dev/null || die "a C++ compiler (c++) is required; found none"
 command -v cmake >/dev/null || die "cmake is required; found none"
+command -v jq >/dev/null || die "jq is required (the Copilot CLI hook tests' scripts use it); found none"
 go_v="$(go env GOVERSION 2>/dev/null || true)"
 go_v="${go_v#go}"
 version_ge "${go_v:-0}" "$MIN_GO" || die "go >= $MIN_GO is required; found ${go_v:-none}"

@@ -110,9 +110,10 @@ impl EventName {
             return Ok(EventName::Known(e));
         }
         // A dialect's own key of a known event (`preToolUse`, `agentStop`).
-        let by_key = HookEvent::ALL.iter().copied().find(|e| {
-            hookline::dialect::ALL.iter().any(|d| d.event_keys(*e).contains(&s))
-        });
+        let by_key = HookEvent::ALL
+            .iter()
+            .copied()
+            .find(|e| hookline::dialect::ALL.iter().any(|d| d.event_keys(*e).contains(&s)));
         if let Some(e) = by_key {
             return Ok(EventName::Known(e));
         }

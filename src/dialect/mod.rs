@@ -256,7 +256,9 @@ pub fn workspace_configs(workspace: &Path) -> Vec<std::path::PathBuf> {
                 let Ok(entries) = std::fs::read_dir(workspace.join(dir)) else { continue };
                 let mut files: Vec<_> = entries
                     .filter_map(|e| e.ok().map(|e| e.path()))
-                    .filter(|p| p.is_file() && p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(suffix)))
+                    .filter(|p| {
+                        p.is_file() && p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(suffix))
+                    })
                     .collect();
                 files.sort();
                 out.extend(files);

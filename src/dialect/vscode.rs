@@ -73,7 +73,11 @@ pub static PROFILE: Profile = Profile {
         session_start: EventRules { context_needs_exit_0: true, ..OBSERVER },
         session_end: OBSERVER,
         subagent_start: OBSERVER,
-        subagent_stop: EventRules { block_fields: BlockFields::DecisionOrSpecific, exit2: BLOCK, ..EventRules::NEUTRAL },
+        subagent_stop: EventRules {
+            block_fields: BlockFields::DecisionOrSpecific,
+            exit2: BLOCK,
+            ..EventRules::NEUTRAL
+        },
         user_prompt_submit: EventRules {
             context_needs_exit_0: true,
             run_order: RunOrder::Sequential,
@@ -158,7 +162,12 @@ fn command_of(obj: &Map<String, Value>) -> std::result::Result<Option<String>, S
     Ok(None)
 }
 
-fn entry_of(source: &Arc<Source>, v: &Value, matcher_raw: Option<&str>, path: &str) -> std::result::Result<HookGroup, String> {
+fn entry_of(
+    source: &Arc<Source>,
+    v: &Value,
+    matcher_raw: Option<&str>,
+    path: &str,
+) -> std::result::Result<HookGroup, String> {
     let Value::Object(obj) = v else {
         return Err(format!("the entry must be an object, got {}", type_name(v)));
     };
@@ -172,7 +181,8 @@ fn entry_of(source: &Arc<Source>, v: &Value, matcher_raw: Option<&str>, path: &s
         let os = if cfg!(target_os = "macos") { "osx" } else { "linux" };
         format!("the entry has no command for this system (command or {os})")
     })?;
-    let launch = Launch { argv: None, cwd: cwd_of(obj)?, env: env_of(obj)?, expand_env: false, make_script_executable: false };
+    let launch =
+        Launch { argv: None, cwd: cwd_of(obj)?, env: env_of(obj)?, expand_env: false, make_script_executable: false };
     let spec = HookSpec {
         handler: HandlerSpec::Command { command, launch },
         timeout_seconds: timeout_of(obj, &["timeout", "timeoutSec"])?,
@@ -199,11 +209,17 @@ impl VsCode {
                     "userPromptSubmitted" | "UserPromptSubmitted" => "; VS Code's is `UserPromptSubmit`",
                     _ => "",
                 };
-                cfg.push_warning(format!("hooks.{key}"), format!("`{key}` is not a VS Code hook event; it is skipped{hint}"));
+                cfg.push_warning(
+                    format!("hooks.{key}"),
+                    format!("`{key}` is not a VS Code hook event; it is skipped{hint}"),
+                );
                 continue;
             };
             let Value::Array(items) = value else {
-                cfg.push_warning(format!("hooks.{key}"), format!("hooks.{key} must be an array, got {}; skipped", type_name(value)));
+                cfg.push_warning(
+                    format!("hooks.{key}"),
+                    format!("hooks.{key} must be an array, got {}; skipped", type_name(value)),
+                );
                 continue;
             };
             let mut groups = Vec::new();
@@ -221,7 +237,10 @@ impl VsCode {
                             ),
                             other => {
                                 let got = other.map_or("nothing", type_name);
-                                cfg.push_warning(&path, format!("hooks must be an array, got {got}; the group is skipped"));
+                                cfg.push_warning(
+                                    &path,
+                                    format!("hooks must be an array, got {got}; the group is skipped"),
+                                );
                                 continue;
                             }
                         }

@@ -66,11 +66,7 @@ pub(crate) fn run(command: &str, launch: &Launch, call: &Call<'_>) -> io::Result
 /// The hook's environment with the launch's variables added (borrowed
 /// unchanged when it adds none). The engine's own variables (`HOOKLINE_*`
 /// and the `reserved` names of the hook's dialect) are not replaced.
-fn environment<'a>(
-    launch: &Launch,
-    base: &'a Environment,
-    reserved: &[&str],
-) -> io::Result<Cow<'a, Environment>> {
+fn environment<'a>(launch: &Launch, base: &'a Environment, reserved: &[&str]) -> io::Result<Cow<'a, Environment>> {
     if launch.env.is_empty() {
         return Ok(Cow::Borrowed(base));
     }

@@ -340,7 +340,9 @@ fn start_with_posix_spawn(spec: &CommandSpec<'_>, backend: Backend, stdin: Owned
     let sh = c"/bin/sh";
     let argv: Vec<CString> = match spec.argv {
         Some([]) => return Err(io::Error::new(io::ErrorKind::InvalidInput, "the hook's program is empty")),
-        Some(args) => args.iter().map(|a| CString::new(a.as_str()).map_err(|_| nul("argument"))).collect::<Result<_, _>>()?,
+        Some(args) => {
+            args.iter().map(|a| CString::new(a.as_str()).map_err(|_| nul("argument"))).collect::<Result<_, _>>()?
+        }
         None => vec![sh.to_owned(), c"-c".to_owned(), CString::new(spec.command).map_err(|_| nul("command"))?],
     };
     let cwd = CString::new(spec.cwd.as_os_str().as_bytes()).map_err(|_| nul("working directory"))?;
@@ -435,11 +437,10 @@ pub(super) fn run(
     let (theirs, ours) = cloexec_pipe(backend)?;
     let keepalive = rustix::io::fcntl_dupfd_cloexec(&theirs, 0)?;
     rustix::io::ioctl_fionbio(&ours, true)?;
-    let started = start_shell(spec, backend, spawner, theirs)
-        .map_err(|e| {
-            let program = spec.argv.and_then(<[String]>::first).map_or("/bin/sh", String::as_str);
-            io::Error::new(e.kind(), format!("cannot run {program} in {}: {e}", spec.cwd.display()))
-        })?;
+    let started = start_shell(spec, backend, spawner, theirs).map_err(|e| {
+        let program = spec.argv.and_then(<[String]>::first).map_or("/bin/sh", String::as_str);
+        io::Error::new(e.kind(), format!("cannot run {program} in {}: {e}", spec.cwd.display()))
+    })?;
     let pgid = started.pid;
     let mut shell = ShellGuard { pid: started.pid, reaped: false };
     let (stdout_fd, stderr_fd) = (Some(started.stdout), Some(started.stderr));

@@ -83,7 +83,8 @@ fn key_of(key: &str) -> Option<Key> {
 
 /// A Copilot CLI key that `key` is probably a misspelling of.
 fn suggest(key: &str) -> Option<&'static str> {
-    let normalize = |s: &str| -> String { s.chars().filter(|c| c.is_ascii_alphanumeric()).flat_map(char::to_lowercase).collect() };
+    let normalize =
+        |s: &str| -> String { s.chars().filter(|c| c.is_ascii_alphanumeric()).flat_map(char::to_lowercase).collect() };
     let wanted = normalize(key);
     let all = HookEvent::ALL.iter().map(|e| *KEYS.get(*e)).chain(NATIVE_EVENTS.iter().map(|(k, _)| *k));
     let all: Vec<&'static str> = all.collect();
@@ -124,8 +125,14 @@ pub(crate) fn read(value: &Value, info: &SourceInfo) -> Result<HooksConfig> {
     read_events(hooks, info, strict, cfg)
 }
 
-fn read_events(hooks: &Map<String, Value>, info: &SourceInfo, strict: bool, mut cfg: HooksConfig) -> Result<HooksConfig> {
-    let camel = Arc::new(Source { info: SourceInfo { dialect: &COPILOT, ..info.clone() }, quiet_success_output: false });
+fn read_events(
+    hooks: &Map<String, Value>,
+    info: &SourceInfo,
+    strict: bool,
+    mut cfg: HooksConfig,
+) -> Result<HooksConfig> {
+    let camel =
+        Arc::new(Source { info: SourceInfo { dialect: &COPILOT, ..info.clone() }, quiet_success_output: false });
     let pascal =
         Arc::new(Source { info: SourceInfo { dialect: &COPILOT_COMPAT, ..info.clone() }, quiet_success_output: false });
     // Every event value must be an array (else the whole file is rejected),

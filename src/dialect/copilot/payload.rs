@@ -145,9 +145,12 @@ pub(crate) fn payload(
     let Some(known) = event.known() else {
         return named(compat, event.name(), facts, input, now);
     };
-    let camel_only =
-        matches!(known, HookEvent::SubagentStart | HookEvent::PermissionRequest | HookEvent::Notification);
-    let mut p = if compat && !camel_only { snake(known, facts, input, tool_input, now) } else { camel(known, facts, input, tool_input, now) };
+    let camel_only = matches!(known, HookEvent::SubagentStart | HookEvent::PermissionRequest | HookEvent::Notification);
+    let mut p = if compat && !camel_only {
+        snake(known, facts, input, tool_input, now)
+    } else {
+        camel(known, facts, input, tool_input, now)
+    };
     let skip = consumed(known);
     for (k, v) in input {
         if !skip.contains(&k.as_str()) && !OWN.contains(&k.as_str()) && !p.contains_key(k) {
@@ -221,8 +224,14 @@ fn camel(
         }
         HookEvent::Stop => {
             p.insert("transcriptPath".into(), transcript(facts, input));
-            p.insert("stopReason".into(), Value::String(str_field(input, "stop_reason").unwrap_or("end_turn").to_owned()));
-            p.insert("stop_hook_active".into(), Value::Bool(input.get("stop_hook_active").and_then(Value::as_bool).unwrap_or(false)));
+            p.insert(
+                "stopReason".into(),
+                Value::String(str_field(input, "stop_reason").unwrap_or("end_turn").to_owned()),
+            );
+            p.insert(
+                "stop_hook_active".into(),
+                Value::Bool(input.get("stop_hook_active").and_then(Value::as_bool).unwrap_or(false)),
+            );
         }
         HookEvent::SubagentStart => {
             p.insert("transcriptPath".into(), transcript(facts, input));
@@ -243,7 +252,10 @@ fn camel(
                 p.insert("agentDisplayName".into(), label.clone());
             }
             p.insert("response".into(), Value::String(response(input).to_owned()));
-            p.insert("stopReason".into(), Value::String(str_field(input, "stop_reason").unwrap_or("end_turn").to_owned()));
+            p.insert(
+                "stopReason".into(),
+                Value::String(str_field(input, "stop_reason").unwrap_or("end_turn").to_owned()),
+            );
         }
         HookEvent::PreCompact => {
             p.insert("transcriptPath".into(), transcript(facts, input));
@@ -338,8 +350,14 @@ fn snake(
         }
         HookEvent::Stop => {
             p.insert("transcript_path".into(), transcript(facts, input));
-            p.insert("stop_reason".into(), Value::String(str_field(input, "stop_reason").unwrap_or("end_turn").to_owned()));
-            p.insert("stop_hook_active".into(), Value::Bool(input.get("stop_hook_active").and_then(Value::as_bool).unwrap_or(false)));
+            p.insert(
+                "stop_reason".into(),
+                Value::String(str_field(input, "stop_reason").unwrap_or("end_turn").to_owned()),
+            );
+            p.insert(
+                "stop_hook_active".into(),
+                Value::Bool(input.get("stop_hook_active").and_then(Value::as_bool).unwrap_or(false)),
+            );
         }
         HookEvent::SubagentStop => {
             p.insert("transcript_path".into(), transcript(facts, input));
@@ -350,7 +368,10 @@ fn snake(
                 p.insert("agent_display_name".into(), label.clone());
             }
             p.insert("last_assistant_message".into(), Value::String(response(input).to_owned()));
-            p.insert("stop_reason".into(), Value::String(str_field(input, "stop_reason").unwrap_or("end_turn").to_owned()));
+            p.insert(
+                "stop_reason".into(),
+                Value::String(str_field(input, "stop_reason").unwrap_or("end_turn").to_owned()),
+            );
         }
         HookEvent::PreCompact => {
             p.insert("transcript_path".into(), transcript(facts, input));
@@ -366,7 +387,13 @@ fn snake(
 /// The payload of an event fired by name (`errorOccurred`,
 /// `userPromptTransformed`, `preMcpToolCall`): the common fields, then the
 /// input's fields as the host gave them.
-fn named(compat: bool, name: &str, facts: &SessionFacts<'_>, input: &Map<String, Value>, now: u64) -> Map<String, Value> {
+fn named(
+    compat: bool,
+    name: &str,
+    facts: &SessionFacts<'_>,
+    input: &Map<String, Value>,
+    now: u64,
+) -> Map<String, Value> {
     let mut p = Map::with_capacity(input.len() + 4);
     if compat {
         let mut pascal = name.to_owned();
@@ -394,7 +421,12 @@ mod tests {
     use super::*;
 
     fn facts() -> SessionFacts<'static> {
-        SessionFacts { session_id: "s-1", cwd: "/repo", transcript_path: Some("/t.jsonl"), trigger: SessionStartTrigger::Startup }
+        SessionFacts {
+            session_id: "s-1",
+            cwd: "/repo",
+            transcript_path: Some("/t.jsonl"),
+            trigger: SessionStartTrigger::Startup,
+        }
     }
 
     #[test]
@@ -429,7 +461,8 @@ mod tests {
     #[test]
     fn permission_request_keeps_its_camel_shape_under_pascal_keys() {
         let input = json!({"tool_name": "bash", "tool_input": {"command": "ls"}, "permission_request": {}});
-        let p = payload(true, &RunEvent::Known(HookEvent::PermissionRequest), &facts(), input.as_object().unwrap(), None);
+        let p =
+            payload(true, &RunEvent::Known(HookEvent::PermissionRequest), &facts(), input.as_object().unwrap(), None);
         assert_eq!(p["hookName"], "permissionRequest");
         assert_eq!(p["toolInput"], json!({"command": "ls"}));
         assert_eq!(p["permissionSuggestions"], json!([]));

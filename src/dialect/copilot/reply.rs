@@ -141,7 +141,9 @@ pub(crate) fn read(compat: bool, cx: &ReadCtx<'_>, exec: &HookExecution) -> Hook
             };
             Some((HookFailure::Timeout, text, true))
         }
-        Exit::Signal(Some(signal)) => Some((HookFailure::Signal, format!("{} was killed by signal {signal}", run.who), false)),
+        Exit::Signal(Some(signal)) => {
+            Some((HookFailure::Signal, format!("{} was killed by signal {signal}", run.who), false))
+        }
         Exit::Signal(None) => Some((HookFailure::Exit, format!("{} {UNKNOWN_STATUS}", run.who), true)),
         Exit::Code(2) if exit2 => None,
         Exit::Code(code) => {
@@ -217,12 +219,16 @@ impl Out<'_> {
                         let v = v.clone();
                         self.keep("modifiedResult", v);
                     }
-                    Some(_) => self.warn(format!("{} returned a modifiedResult that is not an object; ignored", self.run.who)),
+                    Some(_) => {
+                        self.warn(format!("{} returned a modifiedResult that is not an object; ignored", self.run.who))
+                    }
                 }
                 if self.field("decision").and_then(Value::as_str) == Some("block") {
                     match self.text("reason") {
                         Some(reason) => self.reply.decision = Some(Decision::Block(reason)),
-                        None => self.warn(format!("{} returned decision \"block\" without a reason; ignored", self.run.who)),
+                        None => {
+                            self.warn(format!("{} returned decision \"block\" without a reason; ignored", self.run.who))
+                        }
                     }
                 }
             }
@@ -231,7 +237,9 @@ impl Out<'_> {
                     let context = self
                         .field("additionalContext")
                         .and_then(|v| context_text(Some(v)))
-                        .or_else(|| (self.run.json.is_none()).then(|| trimmed(&self.run.text).map(str::to_owned)).flatten())
+                        .or_else(|| {
+                            (self.run.json.is_none()).then(|| trimmed(&self.run.text).map(str::to_owned)).flatten()
+                        })
                         .or_else(|| self.run.stderr.map(str::to_owned));
                     self.reply.context.extend(context);
                 } else {
@@ -257,11 +265,8 @@ impl Out<'_> {
 
     fn pre_tool(&mut self, exit2: Option<Exit2>) {
         let json = self.run.json.as_ref();
-        let spec = if self.compat {
-            json.and_then(|j| j.get("hookSpecificOutput")).and_then(Value::as_object)
-        } else {
-            None
-        };
+        let spec =
+            if self.compat { json.and_then(|j| j.get("hookSpecificOutput")).and_then(Value::as_object) } else { None };
         // PascalCase entries: `hookSpecificOutput` first, then the top level.
         let get = |key: &str, top: &str| -> Option<&Value> {
             spec.and_then(|s| s.get(key)).filter(|v| !v.is_null()).or_else(|| json?.get(top).filter(|v| !v.is_null()))
@@ -271,7 +276,9 @@ impl Out<'_> {
             .and_then(Value::as_str)
             .and_then(trimmed)
             .map(str::to_owned);
-        let rewrite = get("updatedInput", "modifiedArgs").or_else(|| if self.compat { get("modifiedArgs", "updatedInput") } else { None }).cloned();
+        let rewrite = get("updatedInput", "modifiedArgs")
+            .or_else(|| if self.compat { get("modifiedArgs", "updatedInput") } else { None })
+            .cloned();
         let context = context_text(get("additionalContext", "additionalContext"));
         self.reply.context.extend(context);
         match rewrite {
@@ -298,7 +305,10 @@ impl Out<'_> {
                 }
             },
             Some(other) => {
-                self.warn(format!("{} returned a permissionDecision that is not a string ({other}); ignored", self.run.who));
+                self.warn(format!(
+                    "{} returned a permissionDecision that is not a string ({other}); ignored",
+                    self.run.who
+                ));
                 None
             }
         };
@@ -370,7 +380,9 @@ impl Out<'_> {
                     let r = r.clone();
                     self.keep("modifiedResponse", Value::String(r));
                 }
-                Some(_) => self.warn(format!("{} returned a modifiedResponse that is not a string; ignored", self.run.who)),
+                Some(_) => {
+                    self.warn(format!("{} returned a modifiedResponse that is not a string; ignored", self.run.who))
+                }
             }
         }
     }
