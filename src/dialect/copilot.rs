@@ -17,10 +17,10 @@
 //!   name.
 //! - Entries are flat (`{"type": "command", "bash": …, "matcher": …}`);
 //!   Claude-style groups (`{"matcher": …, "hooks": [...]}`) are flattened
-//!   ([`config`]).
+//!   (`copilot/config.rs`).
 //! - Every event's hooks run one after another in configuration order.
 //! - The payload is camelCase with `toolArgs` a JSON-encoded *string*
-//!   ([`payload`]); replies are flat JSON objects ([`reply`]).
+//!   (`copilot/payload.rs`); replies are flat JSON objects (`copilot/reply.rs`).
 //! - Files recognised by path: `.github/hooks/*.json`, `.copilot/hooks/*.json`,
 //!   `github-copilot/policy.d/*.json`, `.github/copilot/settings*.json`
 //!   and `.copilot/settings.json`. A `.claude/settings.json` stays Claude
