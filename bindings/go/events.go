@@ -179,8 +179,77 @@ type Outcome struct {
 	// StopReason is the stopReason of the first such hook ("" if none).
 	StopReason string       `json:"stop_reason"`
 	Hooks      []HookReport `json:"hooks"`
+	// DialectFields holds what hooks answered that has no canonical slot,
+	// by dialect ("copilot", "vscode", ...), each the JSON object of the
+	// vendor's field names as the hooks wrote them (nil when no hook gave
+	// one). [Outcome.Copilot] and [Outcome.VSCode] decode them.
+	DialectFields map[string]json.RawMessage `json:"dialect_fields,omitempty"`
 	// Raw is the whole outcome JSON as hookline returned it.
 	Raw json.RawMessage `json:"-"`
+}
+
+// CopilotToolResult is a Copilot CLI tool result (postToolUse's
+// modifiedResult).
+type CopilotToolResult struct {
+	// ResultType is "success" (or "failure", which routes the call to
+	// postToolUseFailure).
+	ResultType       string `json:"resultType"`
+	TextResultForLLM string `json:"textResultForLlm"`
+}
+
+// CopilotFields are the answers of Copilot CLI hooks that have no
+// canonical slot in the outcome (the last hook that gave each wins).
+type CopilotFields struct {
+	// ModifiedResult (postToolUse) replaces the tool's result.
+	ModifiedResult *CopilotToolResult `json:"modifiedResult,omitempty"`
+	// ModifiedResponse (subagentStop) replaces the subagent's response
+	// when it is allowed to finish (a block discards it).
+	ModifiedResponse *string `json:"modifiedResponse,omitempty"`
+	// AdditionalContext (subagentStart, notification): prepended to the
+	// subagent's prompt, or injected into the session.
+	AdditionalContext *string `json:"additionalContext,omitempty"`
+	// ModifiedTransformedPrompt (userPromptTransformed) replaces the
+	// model-facing prompt.
+	ModifiedTransformedPrompt *string `json:"modifiedTransformedPrompt,omitempty"`
+	// MetaToUse (preMcpToolCall) is the MCP request's _meta.
+	MetaToUse json.RawMessage `json:"metaToUse,omitempty"`
+}
+
+// VSCodeFields are the answers of VS Code hooks that have no canonical
+// slot in the outcome.
+type VSCodeFields struct {
+	// AdditionalContext (SubagentStart) is added to the subagent's conversation.
+	AdditionalContext *string `json:"additionalContext,omitempty"`
+}
+
+// DialectField decodes the dialect fields of dialect into v; false when
+// no hook of that dialect gave one.
+func (o *Outcome) DialectField(dialect string, v any) (bool, error) {
+	raw, ok := o.DialectFields[dialect]
+	if !ok {
+		return false, nil
+	}
+	return true, json.Unmarshal(raw, v)
+}
+
+// Copilot returns the Copilot CLI dialect fields of the outcome, nil when
+// no Copilot CLI hook gave one.
+func (o *Outcome) Copilot() (*CopilotFields, error) {
+	var f CopilotFields
+	if ok, err := o.DialectField("copilot", &f); !ok || err != nil {
+		return nil, err
+	}
+	return &f, nil
+}
+
+// VSCode returns the VS Code dialect fields of the outcome, nil when no
+// VS Code hook gave one.
+func (o *Outcome) VSCode() (*VSCodeFields, error) {
+	var f VSCodeFields
+	if ok, err := o.DialectField("vscode", &f); !ok || err != nil {
+		return nil, err
+	}
+	return &f, nil
 }
 
 // SessionStartOutcome is the outcome of SessionStart.
@@ -256,11 +325,21 @@ type StopOutcome struct {
 // CommandPreview is one configured command as the approval digest sees it.
 type CommandPreview struct {
 	// Type is the hook's handler type ("command", ...).
-	Type           string  `json:"type"`
+	Type string `json:"type"`
+	// Dialect names the hook's dialect for dialects other than VT Code and
+	// Claude Code ("copilot", "vscode", ...), else "".
+	Dialect        string  `json:"dialect,omitempty"`
 	Event          string  `json:"event"`
 	Matcher        *string `json:"matcher"`
 	Command        string  `json:"command"`
 	TimeoutSeconds *int64  `json:"timeout_seconds"`
+	// Argv is the program and arguments started instead of
+	// /bin/sh -c Command (a Copilot CLI bash or exec entry), else nil.
+	Argv []string `json:"argv,omitempty"`
+	// Cwd is the working directory the config gives, as written ("": the workspace).
+	Cwd string `json:"cwd,omitempty"`
+	// Env holds the variables the config adds, as written.
+	Env map[string]string `json:"env,omitempty"`
 }
 
 // EngineOptions mirrors the options JSON of hl_engine_new (docs/protocol.md §7).
@@ -278,12 +357,16 @@ type EngineOptions struct {
 	// WorkspaceGated makes the engine spawn no command until approved.
 	WorkspaceGated bool `json:"workspace_gated"`
 	// Hooks is a hooks config as JSON (VT Code "lifecycle" or Claude Code
-	// settings dialect).
+	// settings dialect, or the one Dialect names).
 	Hooks json.RawMessage `json:"hooks,omitempty"`
 	// HooksTOML is a vtcode.toml text (or its [lifecycle] tables).
 	HooksTOML string `json:"hooks_toml,omitempty"`
 	// HooksFile is a path to a .toml or .json hooks config.
-	HooksFile      string            `json:"hooks_file,omitempty"`
+	HooksFile string `json:"hooks_file,omitempty"`
+	// Dialect reads Hooks, HooksTOML or HooksFile as this dialect's
+	// ("vtcode", "claude", "copilot", "vscode", ...); "": recognised by the
+	// file's path (.github/hooks/*.json is Copilot CLI's), else by shape.
+	Dialect        string            `json:"dialect,omitempty"`
 	TranscriptPath string            `json:"transcript_path,omitempty"`
 	TrustStore     string            `json:"trust_store,omitempty"`
 	Env            map[string]string `json:"env,omitempty"`
@@ -311,4 +394,6 @@ type HookSource struct {
 	HooksFile  string          `json:"hooks_file,omitempty"`
 	Trusted    bool            `json:"trusted"`
 	PluginRoot string          `json:"plugin_root,omitempty"`
+	// Dialect reads this source as that dialect's ("": by path, else by shape).
+	Dialect string `json:"dialect,omitempty"`
 }
