@@ -243,6 +243,11 @@ export interface EngineOptions {
   hooksToml?: string;
   /** Path of a `.toml` or `.json` hooks config. */
   hooksFile?: string;
+  /**
+   * The dialect `hooks`/`hooksToml`/`hooksFile` is read in; default: recognised by the file's path
+   * (`.github/hooks/*.json` is Copilot CLI's), else by its shape.
+   */
+  dialect?: DialectName;
   transcriptPath?: string | null;
   /** Trust store file (default `$HOOKLINE_TRUST_STORE`, then `$XDG_CONFIG_HOME/hookline/trust.json`, `~/.config/hookline/trust.json`). */
   trustStore?: string | null;
@@ -267,7 +272,12 @@ export interface HookSource {
   trusted?: boolean;
   /** Becomes `CLAUDE_PLUGIN_ROOT` for this source's hooks. */
   pluginRoot?: string | null;
+  /** The dialect this source is read in (default: by path, else by shape). */
+  dialect?: DialectName;
 }
+
+/** The dialects hookline reads (the `dialect` option). */
+export type DialectName = 'vtcode' | 'claude' | 'copilot' | 'vscode' | (string & {});
 
 /** Per-call options of the async event methods. */
 export interface RunOptions {
@@ -359,12 +369,48 @@ export interface HookReport {
 
 export interface HookMessage { level: 'info' | 'warning' | 'error'; text: string }
 
+/** A Copilot CLI tool result (postToolUse `modifiedResult`). */
+export interface CopilotToolResult {
+  resultType: 'success' | 'failure' | (string & {});
+  textResultForLlm: string;
+}
+
+/** Copilot CLI hooks' answers without a canonical slot (the last hook that gave each wins). */
+export interface CopilotFields {
+  /** postToolUse: replaces the tool's result. */
+  modifiedResult?: CopilotToolResult;
+  /** subagentStop: replaces the subagent's response when it may finish. */
+  modifiedResponse?: string;
+  /** subagentStart, notification: prepended to the subagent's prompt, or injected into the session. */
+  additionalContext?: string;
+  /** userPromptTransformed: replaces the model-facing prompt. */
+  modifiedTransformedPrompt?: string;
+  /** preMcpToolCall: the MCP request's `_meta`. */
+  metaToUse?: JsonObject;
+}
+
+/** VS Code hooks' answers without a canonical slot. */
+export interface VSCodeFields {
+  /** SubagentStart: added to the subagent's conversation. */
+  additionalContext?: string;
+}
+
+/** By dialect, what hooks answered that has no canonical slot (vendor field names, unchanged). */
+export interface DialectFields {
+  copilot?: CopilotFields;
+  vscode?: VSCodeFields;
+  /** Other dialects' fields, as JSON objects. */
+  [dialect: string]: unknown;
+}
+
 /** Fields of every outcome. */
 export interface Outcome {
   messages: HookMessage[];
   continue: boolean;
   stopReason: string | null;
   hooks: HookReport[];
+  /** Present only when a hook gave a field without a canonical slot (e.g. Copilot CLI's `modifiedResult`). */
+  dialectFields?: DialectFields;
 }
 export interface SessionStartOutcome extends Outcome {
   additionalContext: string[];
@@ -399,10 +445,18 @@ export interface StopOutcome extends Outcome { blockReason: string | null }
 export interface CommandPreview {
   /** The hook's handler type. */
   type: 'command' | string;
+  /** The hook's dialect, for dialects other than VT Code and Claude Code. */
+  dialect?: DialectName;
   event: HookEventKey;
   matcher: string | null;
   command: string;
   timeoutSeconds: number | null;
+  /** The program and arguments started instead of `/bin/sh -c command` (Copilot CLI `bash`/`exec` entries). */
+  argv?: string[];
+  /** The working directory the config gives, as written. */
+  cwd?: string;
+  /** Variables the config adds, as written. */
+  env?: Record<string, string>;
 }
 
 /** The JSON a hook receives on stdin (snake_case wire payload). */

@@ -20,6 +20,12 @@ async function main() {
   e.approve({ persist: true });
   const b: boolean = e.needsApproval && e.workspaceGated;
   e.previews()[0].timeoutSeconds;
+  const copilot = new Engine({ workspace: '.', sessionId: 's', hooksFile: '.github/hooks/guard.json', dialect: 'copilot',
+    hookSources: [{ hooksFile: '.claude/settings.json', dialect: 'vscode' }] });
+  const post = await copilot.postToolUse({ toolName: 'bash', toolResponse: 'x' });
+  const text: string | undefined = post.dialectFields?.copilot?.modifiedResult?.textResultForLlm;
+  copilot.previews()[0].argv?.join(' '); copilot.previews()[0].dialect;
+  void text;
   await e.close();
   const r = new Registry({ onCallbackError: (err, info) => info.kind });
   r.onPreToolCallDecide('a', (ctx) => ({ allow: ctx.tool_name !== 'x', message: '', modified_args: { a: 1 } }))
