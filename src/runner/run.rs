@@ -337,28 +337,38 @@ fn start_with_posix_spawn(spec: &CommandSpec<'_>, backend: Backend, stdin: Owned
 
     let nul =
         |what: &str| io::Error::new(io::ErrorKind::InvalidInput, format!("the hook's {what} contains a NUL byte"));
-    let sh = c"/bin/sh";
-    let argv: Vec<CString> = match spec.argv {
-        Some([]) => return Err(io::Error::new(io::ErrorKind::InvalidInput, "the hook's program is empty")),
-        Some(args) => {
-            args.iter().map(|a| CString::new(a.as_str()).map_err(|_| nul("argument"))).collect::<Result<_, _>>()?
-        }
-        None => vec![sh.to_owned(), c"-c".to_owned(), CString::new(spec.command).map_err(|_| nul("command"))?],
-    };
     let cwd = CString::new(spec.cwd.as_os_str().as_bytes()).map_err(|_| nul("working directory"))?;
     let (stdout, stdout_child) = cloexec_pipe(backend)?;
     let (stderr, stderr_child) = cloexec_pipe(backend)?;
     let stdio = [above_stdio(stdin)?, above_stdio(stdout_child)?, above_stdio(stderr_child)?];
-    let args: Vec<&std::ffi::CStr> = argv.iter().map(CString::as_c_str).collect();
-    let pid = serialised(backend, || {
-        super::sys::posix_spawn_shell(
-            args[0],
-            &args,
-            &cwd,
-            spec.env,
-            [stdio[0].as_fd(), stdio[1].as_fd(), stdio[2].as_fd()],
-        )
-    })?;
+    let spawn = |program: &std::ffi::CStr, argv: &[&std::ffi::CStr]| {
+        serialised(backend, || {
+            super::sys::posix_spawn_shell(
+                program,
+                argv,
+                &cwd,
+                spec.env,
+                [stdio[0].as_fd(), stdio[1].as_fd(), stdio[2].as_fd()],
+            )
+        })
+    };
+    let pid = match spec.argv {
+        // The shell: no allocation beyond the command's C string.
+        None => {
+            let command = CString::new(spec.command).map_err(|_| nul("command"))?;
+            let sh = c"/bin/sh";
+            spawn(sh, &[sh, c"-c", &command])?
+        }
+        Some([]) => return Err(io::Error::new(io::ErrorKind::InvalidInput, "the hook's program is empty")),
+        Some(args) => {
+            let owned = args
+                .iter()
+                .map(|a| CString::new(a.as_str()).map_err(|_| nul("argument")))
+                .collect::<Result<Vec<_>, _>>()?;
+            let argv: Vec<&std::ffi::CStr> = owned.iter().map(CString::as_c_str).collect();
+            spawn(argv[0], &argv)?
+        }
+    };
     // `stdio` (the child's ends) is closed here; `keepalive` keeps stdin's
     // pipe readable for our writes.
     Ok(Started { pid, stdout, stderr })
