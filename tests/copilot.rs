@@ -1186,3 +1186,40 @@ fn the_digest_names_the_dialect_and_covers_cwd_env_and_exec() {
         "dab52b17fd76003bdb76b274ea78a3c98e23aee6eadbe388d34d5d946751bc89"
     );
 }
+
+/// Bad input gives a clear `InvalidConfig` (or a skipped, reported entry),
+/// never a panic: hostile shapes through the Copilot CLI and VS Code readers,
+/// as hooks files and as settings files.
+#[test]
+fn hostile_configs_are_rejected_or_skipped_never_a_panic() {
+    use hookline::config::SourceInfo;
+    let values = [
+        json!(null),
+        json!([]),
+        json!("x"),
+        json!({"hooks": []}),
+        json!({"hooks": {"preToolUse": null}}),
+        json!({"version": "1"}),
+        json!({"version": 1.5, "hooks": {}}),
+        json!({"disableAllHooks": "yes"}),
+        json!({"hooks": {"preToolUse": [null, 1, [], {"hooks": 3}, {"hooks": [{"bash": 1}]}, {"matcher": 5, "hooks": []}]}}),
+        json!({"hooks": {"preToolUse": [{"bash": "x", "timeoutSec": "5"}, {"bash": "x", "timeoutSec": 1e308}, {"bash": "x", "timeout": -0.0}]}}),
+        json!({"hooks": {"preToolUse": [{"bash": "x", "matcher": "(".repeat(10_000)}, {"bash": "x", "matcher": "\\w{100}"}]}}),
+        json!({"hooks": {"PreToolUse": [{"matcher": "", "hooks": [{"type": "command", "command": "x", "cwd": 3}]}]}}),
+        json!({"hooks": {"preToolUse": [{"exec": "", "args": []}, {"exec": "x", "args": [1]}, {"type": 7, "bash": "x"}]}}),
+        json!({"hooks": {"": [], "sessionStart": [{"bash": "x", "env": {"": "v", "K": null}}]}}),
+    ];
+    for path in
+        [None, Some(PathBuf::from("/w/.github/hooks/a.json")), Some(PathBuf::from("/w/.github/copilot/settings.json"))]
+    {
+        for d in [hookline::dialect::COPILOT, hookline::dialect::VSCODE] {
+            for v in &values {
+                let info = SourceInfo { path: path.clone(), ..SourceInfo::new(d) };
+                if let Err(e) = HooksConfig::read(v, &info) {
+                    assert_eq!(e.status, Status::InvalidConfig, "{} {v}: {e}", d.name());
+                    assert!(!e.message.is_empty());
+                }
+            }
+        }
+    }
+}

@@ -51,9 +51,13 @@ fn cfg_err(msg: impl Into<String>) -> Error {
 }
 
 /// Whether a config file holds inline `hooks` of a settings file (strict:
-/// one malformed entry rejects them all) rather than a hooks file.
+/// one malformed entry rejects them all) rather than a hooks file loaded
+/// from a directory (`hooks/`, `policy.d/`).
 pub(crate) fn is_settings_file(path: Option<&Path>) -> bool {
-    path.and_then(Path::file_name).and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("settings"))
+    let Some(path) = path else { return false };
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let dir = path.parent().and_then(Path::file_name).and_then(|n| n.to_str()).unwrap_or("");
+    name.starts_with("settings") && !matches!(dir, "hooks" | "policy.d")
 }
 
 /// Where an event key leads.
