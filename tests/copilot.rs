@@ -369,7 +369,7 @@ fn hooks_files_are_copilot_by_path_and_claude_settings_by_the_option() {
     assert_eq!(payload["session_id"], "s-1");
     assert!(payload["timestamp"].as_str().unwrap().ends_with('Z'), "Copilot CLI's VS Code compatible payload");
     assert_eq!(payload["tool_name"], "Bash");
-    assert_eq!(copilot.command_previews()[0].dialect.as_deref(), Some("copilot"));
+    assert_eq!(copilot.command_previews()[0].dialect, Some("copilot"));
 }
 
 // ------------------------------------------------------------ payloads
@@ -1154,8 +1154,8 @@ fn copilot_and_claude_code_sources_run_together() {
     assert_eq!(recorded(&ws, "copilot")[0]["toolArgs"], r#"{"command":"ls"}"#);
     let claude_payload: Value = serde_json::from_str(&ws.read("claude")).unwrap();
     assert_eq!(claude_payload["tool_input"], json!({"command": "ls"}));
-    let dialects: Vec<Option<String>> = e.command_previews().into_iter().map(|p| p.dialect).collect();
-    assert_eq!(dialects, [Some("copilot".to_owned()), Some("copilot".to_owned()), None]);
+    let dialects: Vec<Option<&str>> = e.command_previews().into_iter().map(|p| p.dialect).collect();
+    assert_eq!(dialects, [Some("copilot"), Some("copilot"), None]);
 }
 
 // -------------------------------------------------------------- digest

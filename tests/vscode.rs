@@ -412,8 +412,8 @@ fn vscode_is_chosen_by_the_option_and_named_in_the_digest() {
         .write(".github/hooks/a.json", &json!({"hooks": {"PreToolUse": [decide("ask"), decide("allow")]}}).to_string());
     let copilot = ws.try_engine(json!({"hooks_file": path})).unwrap();
     let vscode = ws.try_engine(json!({"hooks_file": path, "dialect": "vscode"})).unwrap();
-    assert_eq!(copilot.command_previews()[0].dialect.as_deref(), Some("copilot"));
-    assert_eq!(vscode.command_previews()[0].dialect.as_deref(), Some("vscode"));
+    assert_eq!(copilot.command_previews()[0].dialect, Some("copilot"));
+    assert_eq!(vscode.command_previews()[0].dialect, Some("vscode"));
     assert_ne!(copilot.command_digest(), vscode.command_digest());
     assert_eq!(run(&vscode, HookEvent::PreToolUse, &terminal("ls"))["decision"], "ask");
 }

@@ -462,20 +462,6 @@ func (o *Outcome) decodeField(r *outcomeReader, key string) bool {
 		o.StopReason = r.optStr()
 	case "hooks":
 		o.Hooks = decodeList[HookReport](r)
-	case "dialect_fields":
-		if r.null() {
-			o.DialectFields = nil
-			break
-		}
-		fields := map[string]json.RawMessage{}
-		r.members(false, func(k string) bool {
-			if _, dup := fields[k]; dup {
-				return false // a repeated key: let encoding/json decide
-			}
-			fields[strings.Clone(k)] = r.raw()
-			return r.ok
-		})
-		o.DialectFields = fields
 	default:
 		return false
 	}

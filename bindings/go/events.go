@@ -179,11 +179,10 @@ type Outcome struct {
 	// StopReason is the stopReason of the first such hook ("" if none).
 	StopReason string       `json:"stop_reason"`
 	Hooks      []HookReport `json:"hooks"`
-	// DialectFields holds what hooks answered that has no canonical slot,
-	// by dialect ("copilot", "vscode", ...), each the JSON object of the
-	// vendor's field names as the hooks wrote them (nil when no hook gave
-	// one). [Outcome.Copilot] and [Outcome.VSCode] decode them.
-	DialectFields map[string]json.RawMessage `json:"dialect_fields,omitempty"`
+	// DialectFields holds what hooks wrote that has no canonical field, by
+	// dialect and then by the agent's own field name (nil when none did),
+	// e.g. DialectFields["codex"]["additionalContext"] for SubagentStart.
+	DialectFields map[Dialect]map[string]json.RawMessage `json:"dialect_fields,omitempty"`
 	// Raw is the whole outcome JSON as hookline returned it.
 	Raw json.RawMessage `json:"-"`
 }
@@ -224,19 +223,23 @@ type VSCodeFields struct {
 
 // DialectField decodes the dialect fields of dialect into v; false when
 // no hook of that dialect gave one.
-func (o *Outcome) DialectField(dialect string, v any) (bool, error) {
-	raw, ok := o.DialectFields[dialect]
+func (o *Outcome) DialectField(dialect Dialect, v any) (bool, error) {
+	fields, ok := o.DialectFields[dialect]
 	if !ok {
 		return false, nil
 	}
-	return true, json.Unmarshal(raw, v)
+	b, err := json.Marshal(fields)
+	if err != nil {
+		return true, err
+	}
+	return true, json.Unmarshal(b, v)
 }
 
 // Copilot returns the Copilot CLI dialect fields of the outcome, nil when
 // no Copilot CLI hook gave one.
 func (o *Outcome) Copilot() (*CopilotFields, error) {
 	var f CopilotFields
-	if ok, err := o.DialectField("copilot", &f); !ok || err != nil {
+	if ok, err := o.DialectField(DialectCopilot, &f); !ok || err != nil {
 		return nil, err
 	}
 	return &f, nil
@@ -246,7 +249,7 @@ func (o *Outcome) Copilot() (*CopilotFields, error) {
 // VS Code hook gave one.
 func (o *Outcome) VSCode() (*VSCodeFields, error) {
 	var f VSCodeFields
-	if ok, err := o.DialectField("vscode", &f); !ok || err != nil {
+	if ok, err := o.DialectField(DialectVSCode, &f); !ok || err != nil {
 		return nil, err
 	}
 	return &f, nil
@@ -326,9 +329,9 @@ type StopOutcome struct {
 type CommandPreview struct {
 	// Type is the hook's handler type ("command", ...).
 	Type string `json:"type"`
-	// Dialect names the hook's dialect for dialects other than VT Code and
-	// Claude Code ("copilot", "vscode", ...), else "".
-	Dialect        string  `json:"dialect,omitempty"`
+	// Dialect is the hook's dialect for dialects other than VT Code and
+	// Claude Code (their lines carry none), e.g. DialectCodex.
+	Dialect        Dialect `json:"dialect,omitempty"`
 	Event          string  `json:"event"`
 	Matcher        *string `json:"matcher"`
 	Command        string  `json:"command"`
@@ -362,17 +365,17 @@ type EngineOptions struct {
 	// HooksTOML is a vtcode.toml text (or its [lifecycle] tables).
 	HooksTOML string `json:"hooks_toml,omitempty"`
 	// HooksFile is a path to a .toml or .json hooks config.
-	HooksFile string `json:"hooks_file,omitempty"`
-	// Dialect reads Hooks, HooksTOML or HooksFile as this dialect's
-	// ("vtcode", "claude", "copilot", "vscode", ...); "": recognised by the
-	// file's path (.github/hooks/*.json is Copilot CLI's), else by shape.
-	Dialect        string            `json:"dialect,omitempty"`
+	HooksFile      string            `json:"hooks_file,omitempty"`
 	TranscriptPath string            `json:"transcript_path,omitempty"`
 	TrustStore     string            `json:"trust_store,omitempty"`
 	Env            map[string]string `json:"env,omitempty"`
 	EnvRemove      []string          `json:"env_remove,omitempty"`
 	// MaxOutputBytes caps each hook's stdout and stderr (0: the default, 1 MiB).
 	MaxOutputBytes uint64 `json:"max_output_bytes,omitempty"`
+	// Dialect names the dialect of Hooks, HooksTOML or HooksFile (empty:
+	// a file is recognised by its path, e.g. .codex/hooks.json is Codex's,
+	// .github/hooks/*.json Copilot CLI's, anything else by its shape).
+	Dialect Dialect `json:"dialect,omitempty"`
 	// HookSources loads several configs into one engine, in order (user,
 	// project, local, plugins), instead of Hooks, HooksTOML or HooksFile.
 	HookSources []HookSource `json:"hook_sources,omitempty"`
@@ -394,6 +397,26 @@ type HookSource struct {
 	HooksFile  string          `json:"hooks_file,omitempty"`
 	Trusted    bool            `json:"trusted"`
 	PluginRoot string          `json:"plugin_root,omitempty"`
-	// Dialect reads this source as that dialect's ("": by path, else by shape).
-	Dialect string `json:"dialect,omitempty"`
+	// Dialect names the source's dialect (empty: recognised by its path,
+	// else by its shape).
+	Dialect Dialect `json:"dialect,omitempty"`
 }
+
+// Dialect names a hooks format: the agent a config was written for. Each
+// dialect's hooks get that agent's payload and decisions.
+type Dialect string
+
+// The dialects.
+const (
+	// DialectVTCode: vtcode.toml [hooks.lifecycle] or {"lifecycle": …}.
+	DialectVTCode Dialect = "vtcode"
+	// DialectClaude: Claude Code settings ({"hooks": {"PreToolUse": …}}).
+	DialectClaude Dialect = "claude"
+	// DialectCodex: OpenAI Codex .codex/hooks.json or the [hooks] of
+	// .codex/config.toml.
+	DialectCodex Dialect = "codex"
+	// DialectCopilot: GitHub Copilot CLI hooks files (.github/hooks/*.json).
+	DialectCopilot Dialect = "copilot"
+	// DialectVSCode: VS Code agent hooks (chosen by the option only).
+	DialectVSCode Dialect = "vscode"
+)

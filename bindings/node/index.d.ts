@@ -243,11 +243,6 @@ export interface EngineOptions {
   hooksToml?: string;
   /** Path of a `.toml` or `.json` hooks config. */
   hooksFile?: string;
-  /**
-   * The dialect `hooks`/`hooksToml`/`hooksFile` is read in; default: recognised by the file's path
-   * (`.github/hooks/*.json` is Copilot CLI's), else by its shape.
-   */
-  dialect?: DialectName;
   transcriptPath?: string | null;
   /** Trust store file (default `$HOOKLINE_TRUST_STORE`, then `$XDG_CONFIG_HOME/hookline/trust.json`, `~/.config/hookline/trust.json`). */
   trustStore?: string | null;
@@ -257,6 +252,12 @@ export interface EngineOptions {
   envRemove?: string[];
   /** Per-stream output cap (default 1048576). */
   maxOutputBytes?: number;
+  /**
+   * The dialect of hooks/hooksToml/hooksFile. Default: a file is recognised by its path
+   * (`.codex/hooks.json` and `.codex/config.toml` are Codex's, `.github/hooks/*.json` Copilot CLI's, `*.toml`
+   * VT Code's), anything else by its shape; VS Code's (`vscode`) is chosen by this option only.
+   */
+  dialect?: Dialect;
   /** Several configs in one engine, in order (user, project, local, plugins), instead of hooks/hooksToml/hooksFile. */
   hookSources?: HookSource[];
   /** Not sent to the library: told about exceptions thrown by callback hooks. */
@@ -270,14 +271,14 @@ export interface HookSource {
   hooksFile?: string;
   /** Trusted sources (the user's own settings) run without approval and are not in the digest. Default false. */
   trusted?: boolean;
-  /** Becomes `CLAUDE_PLUGIN_ROOT` for this source's hooks. */
+  /** Becomes `CLAUDE_PLUGIN_ROOT` for this source's hooks (and `PLUGIN_ROOT` for Codex hooks). */
   pluginRoot?: string | null;
-  /** The dialect this source is read in (default: by path, else by shape). */
-  dialect?: DialectName;
+  /** This source's dialect (default: recognised by the file's path, else by the config's shape). */
+  dialect?: Dialect;
 }
 
-/** The dialects hookline reads (the `dialect` option). */
-export type DialectName = 'vtcode' | 'claude' | 'copilot' | 'vscode' | (string & {});
+/** A hooks format: the agent a config was written for; its hooks get that agent's payload and decisions. */
+export type Dialect = 'vtcode' | 'claude' | 'codex' | 'copilot' | 'vscode';
 
 /** Per-call options of the async event methods. */
 export interface RunOptions {
@@ -399,8 +400,9 @@ export interface VSCodeFields {
 export interface DialectFields {
   copilot?: CopilotFields;
   vscode?: VSCodeFields;
-  /** Other dialects' fields, as JSON objects. */
-  [dialect: string]: unknown;
+  codex?: Record<string, Json>;
+  vtcode?: Record<string, Json>;
+  claude?: Record<string, Json>;
 }
 
 /** Fields of every outcome. */
@@ -409,7 +411,11 @@ export interface Outcome {
   continue: boolean;
   stopReason: string | null;
   hooks: HookReport[];
-  /** Present only when a hook gave a field without a canonical slot (e.g. Copilot CLI's `modifiedResult`). */
+  /**
+   * What hooks wrote that has no canonical field, by dialect and the agent's own field name
+   * (e.g. Copilot CLI's `dialectFields.copilot.modifiedResult`, `dialectFields.codex.additionalContext`
+   * on SubagentStart); absent when none did.
+   */
   dialectFields?: DialectFields;
 }
 export interface SessionStartOutcome extends Outcome {
@@ -445,9 +451,9 @@ export interface StopOutcome extends Outcome { blockReason: string | null }
 export interface CommandPreview {
   /** The hook's handler type. */
   type: 'command' | string;
-  /** The hook's dialect, for dialects other than VT Code and Claude Code. */
-  dialect?: DialectName;
-  event: HookEventKey;
+  /** The hook's dialect, for dialects other than VT Code and Claude Code (their previews carry none). */
+  dialect?: Dialect;
+  event: HookEventKey | string;
   matcher: string | null;
   command: string;
   timeoutSeconds: number | null;

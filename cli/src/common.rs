@@ -181,15 +181,18 @@ pub struct ConfigFile {
     pub config: HooksConfig,
 }
 
-/// The dialect `--dialect` names, if given.
-pub fn dialect_of(name: Option<&str>) -> Result<Option<&'static dyn Dialect>, String> {
-    name.map(|n| hookline::dialect::by_name(n.trim()).map_err(|e| format!("--dialect: {}", e.message))).transpose()
+/// A dialect given on the command line (`--dialect NAME`).
+pub type DialectArg = &'static dyn Dialect;
+
+/// Parse `--dialect NAME` (the error lists the dialects).
+pub fn parse_dialect(name: &str) -> Result<DialectArg, String> {
+    hookline::dialect::by_name(name.trim()).map_err(|e| e.message)
 }
 
-/// Read and validate one config file (its dialect `dialect`, else
-/// recognised by its path, else by its shape); the error names the file and
-/// the library's message names the entry.
-pub fn load_file(path: &Path, dialect: Option<&'static dyn Dialect>) -> Result<ConfigFile, String> {
+/// Read and validate one config file: its dialect `dialect` when given,
+/// else recognised by its path, else by its shape; the error names the
+/// file and the library's message names the entry.
+pub fn load_file(path: &Path, dialect: Option<DialectArg>) -> Result<ConfigFile, String> {
     let config =
         HooksConfig::read_file(path, dialect, false, None).map_err(|e| format!("{}: {}", path.display(), e.message))?;
     Ok(ConfigFile { path: path.to_owned(), config })
@@ -203,8 +206,9 @@ pub struct Configs {
 /// Load the `--config` files. One file is handed to the engine as it is;
 /// several become the engine's sources, in order (each event's groups of
 /// the first file, then the second's, ...), each file read in its own
-/// dialect, as a host loading several settings files does.
-pub fn load_configs(paths: &[PathBuf], dialect: Option<&'static dyn Dialect>) -> Result<Configs, String> {
+/// dialect, as a host loading several settings files does. `dialect`
+/// (`--dialect`) forces one dialect on every file.
+pub fn load_configs(paths: &[PathBuf], dialect: Option<DialectArg>) -> Result<Configs, String> {
     let files = paths.iter().map(|p| load_file(p, dialect)).collect::<Result<Vec<_>, _>>()?;
     let source = match (files.len(), dialect) {
         (0, _) => HooksSource::None,

@@ -17,16 +17,18 @@ use crate::explain::ExplainFormat;
 #[derive(Args)]
 pub struct DigestArgs {
     /// Hooks configs (default: the workspace's hooks files that exist:
-    /// vtcode.toml, .github/hooks/*.json, .github/copilot/settings*.json,
-    /// .claude/settings.json and .claude/settings.local.json).
+    /// vtcode.toml, .claude/settings.json, .claude/settings.local.json,
+    /// .codex/hooks.json, .codex/config.toml, .github/hooks/*.json,
+    /// .github/copilot/settings*.json).
     #[arg(long = "config", short = 'c', value_name = "FILE")]
     pub configs: Vec<PathBuf>,
+    /// Read every --config file in this dialect (vtcode, claude, codex,
+    /// copilot, vscode).
+    #[arg(long, value_name = "NAME", value_parser = common::parse_dialect)]
+    pub dialect: Option<common::DialectArg>,
     /// The workspace (default: the current directory).
     #[arg(long, short, value_name = "DIR")]
     pub workspace: Option<PathBuf>,
-    /// Read every config in this dialect (default: by path, else by shape).
-    #[arg(long, value_name = "NAME")]
-    pub dialect: Option<String>,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: ExplainFormat,
@@ -109,7 +111,7 @@ fn configs_of(a: &DigestArgs) -> Result<Vec<PathBuf>, String> {
 }
 
 fn engine_of(a: &DigestArgs, store: Option<&Path>, gated: bool) -> Result<LifecycleHookEngine, String> {
-    let configs = common::load_configs(&configs_of(a)?, common::dialect_of(a.dialect.as_deref())?)?;
+    let configs = common::load_configs(&configs_of(a)?, a.dialect)?;
     common::build_engine(EngineSetup {
         workspace: a.workspace.as_deref(),
         source: configs.source,
@@ -125,7 +127,7 @@ fn print_previews(out: &Out, engine: &LifecycleHookEngine) {
     for p in engine.command_previews() {
         let m = p.matcher.as_deref().map(|m| format!(" [{m}]")).unwrap_or_default();
         let t = p.timeout_seconds.map(|t| format!(" (timeout {t}s)")).unwrap_or_default();
-        let d = p.dialect.as_deref().map(|d| format!("{d} ")).unwrap_or_default();
+        let d = p.dialect.map(|d| format!("{d} ")).unwrap_or_default();
         out.line(&format!("  {d}{}{m}: {}{t}", p.event, p.command));
     }
 }

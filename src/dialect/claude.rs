@@ -36,6 +36,7 @@ use crate::model::input::SessionFacts;
 use crate::model::outcome::HookMessageLevel::Error as ErrorLevel;
 use crate::model::reply::HookReply;
 use crate::model::rules::{
+    FieldMerge,
     BlockFields, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, InputRules, Precedence, Profile, RunOrder,
     ToolInputFlow,
 };
@@ -60,6 +61,7 @@ pub static PROFILE: Profile = Profile {
     inputs: InputRules::Lenient,
     dedupe: Dedupe::IdenticalHandlers,
     session_start_env_file: true,
+    dialect_fields: FieldMerge::FirstOrAppended,
     events: EventTable {
         session_start: EventRules { context_needs_exit_0: true, ..OBSERVER },
         session_end: OBSERVER,
@@ -227,17 +229,17 @@ impl Dialect for Claude {
         protocol::honours(event)
     }
 
+    /// Digest lines without a dialect (the format stored approvals use).
+    fn named_in_digest(&self) -> bool {
+        false
+    }
+
     fn describe_matcher(&self, matcher: &Matcher, raw: Option<&str>) -> String {
         matcher.describe(self.title(), false, raw)
     }
 
     fn tool_names(&self) -> &'static [&'static str] {
         TOOLS
-    }
-
-    /// Not named: these digests are the ones stored approvals were made with.
-    fn digest_name(&self) -> Option<&'static str> {
-        None
     }
 
     fn workspace_files(&self) -> &'static [&'static str] {

@@ -44,6 +44,7 @@ use crate::model::event::{HookEvent, RunEvent};
 use crate::model::input::SessionFacts;
 use crate::model::reply::HookReply;
 use crate::model::rules::{
+    FieldMerge,
     BlockFields, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, InputRules, OnFailure, Precedence,
     Profile, RunOrder,
 };
@@ -76,6 +77,7 @@ pub static PROFILE: Profile = Profile {
     inputs: InputRules::Lenient,
     dedupe: Dedupe::None,
     session_start_env_file: false,
+    dialect_fields: FieldMerge::Last,
     events: EventTable {
         session_start: EventRules { later_overrides: true, ..BASE },
         session_end: BASE,
@@ -351,8 +353,19 @@ impl Dialect for Copilot {
         TOOLS
     }
 
-    fn native_events(&self) -> &'static [&'static str] {
+    fn native_event_keys(&self) -> &'static [&'static str] {
         &["userPromptTransformed", "preMcpToolCall", "errorOccurred"]
+    }
+
+    /// Copilot CLI writes the payload with `JSON.stringify`, no newline.
+    fn payload_ends_with_newline(&self) -> bool {
+        false
+    }
+
+    /// A plugin's hooks get its root in Copilot CLI's names and Claude
+    /// Code's.
+    fn plugin_root_variables(&self) -> &'static [&'static str] {
+        &["PLUGIN_ROOT", "COPILOT_PLUGIN_ROOT", "CLAUDE_PLUGIN_ROOT"]
     }
 
     fn workspace_files(&self) -> &'static [&'static str] {

@@ -24,6 +24,10 @@
 //!   list of names, each compared with the runtime tool name and with its
 //!   Claude names; anything else is `^(?:P)$` tested against the tool's
 //!   first Claude name (its runtime name when it has none).
+//! - **Codex dialect** ([`Matcher::codex`]): absent, `""` or `"*"` match
+//!   everything; a value made only of ASCII letters, digits, `_` and `|`
+//!   is an exact name or a `|` list of names (nothing trimmed); anything
+//!   else is an unanchored regular expression used as written.
 //! - Matching is case-sensitive in every dialect.
 //!
 //! Choices the hooks protocols leave open (documented here on purpose):
@@ -141,6 +145,25 @@ impl Matcher {
             return Ok(Matcher::AliasNames(names, aliases));
         }
         Ok(Matcher::AliasRegex(compile(&format!("^(?:{p})$"))?, aliases))
+    }
+
+    /// Compile a matcher with the Codex rule: `None`, `""` and `"*"` match
+    /// all; a value made only of ASCII letters, digits, `_` and `|` is a
+    /// list of exact names split on `|` (never trimmed: `"Edit|Write"`,
+    /// `"mcp__memory"` does not match `mcp__memory__create`); anything else
+    /// is an unanchored regular expression, used as written (`" Bash"`
+    /// needs the space, `"Edit, Write"` is a regex).
+    pub fn codex(raw: Option<&str>) -> Result<Matcher, regex::Error> {
+        let Some(p) = raw else {
+            return Ok(Matcher::All);
+        };
+        if p.is_empty() || p == "*" {
+            return Ok(Matcher::All);
+        }
+        if p.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '|')) {
+            return Ok(Matcher::Names(p.split('|').map(str::to_owned).collect()));
+        }
+        Ok(Matcher::Regex(compile(p)?))
     }
 
     /// Whether `subject` matches (case-sensitive).

@@ -46,6 +46,7 @@ use crate::model::event::{HookEvent, RunEvent};
 use crate::model::input::SessionFacts;
 use crate::model::reply::HookReply;
 use crate::model::rules::{
+    FieldMerge,
     BlockFields, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, InputRules, Precedence, Profile, RunOrder,
     ToolInputFlow,
 };
@@ -69,6 +70,7 @@ pub static PROFILE: Profile = Profile {
     inputs: InputRules::Lenient,
     dedupe: Dedupe::None,
     session_start_env_file: false,
+    dialect_fields: FieldMerge::FirstOrAppended,
     events: EventTable {
         session_start: EventRules { context_needs_exit_0: true, ..OBSERVER },
         session_end: OBSERVER,

@@ -37,6 +37,7 @@ use crate::model::input::SessionFacts;
 use crate::model::outcome::HookMessageLevel::{Error as ErrorLevel, Warning};
 use crate::model::reply::HookReply;
 use crate::model::rules::{
+    FieldMerge,
     BlockFields, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, InputRules, OnFailure, Profile, RunOrder,
 };
 
@@ -57,6 +58,7 @@ pub static PROFILE: Profile = Profile {
     inputs: InputRules::Strict,
     dedupe: Dedupe::None,
     session_start_env_file: false,
+    dialect_fields: FieldMerge::FirstOrAppended,
     events: EventTable {
         session_start: OBSERVER,
         session_end: OBSERVER,
@@ -181,7 +183,8 @@ fn reject_pascal_keys(obj: &Map<String, Value>) -> Result<()> {
 fn reject_claude_toml(obj: &Map<String, Value>) -> Result<()> {
     match obj.keys().find(|k| HookEvent::from_name(k).is_some()) {
         Some(k) => Err(cfg_err(format!(
-            "Claude Code event key `{k}` is not accepted in TOML; use [hooks.lifecycle] with `{}`",
+            "Claude Code event key `{k}` is not accepted in TOML; use [hooks.lifecycle] with `{}` (a Codex \
+             config.toml is read with the dialect option \"codex\", or as .codex/config.toml)",
             HookEvent::from_name(k).map(HookEvent::key).unwrap_or_default()
         ))),
         None => Ok(()),
@@ -340,17 +343,17 @@ impl Dialect for VtCode {
         protocol::honours(event)
     }
 
+    /// Digest lines without a dialect (the format stored approvals use).
+    fn named_in_digest(&self) -> bool {
+        false
+    }
+
     fn describe_matcher(&self, matcher: &Matcher, raw: Option<&str>) -> String {
         matcher.describe(self.title(), true, raw)
     }
 
     fn tool_names(&self) -> &'static [&'static str] {
         TOOLS
-    }
-
-    /// Not named: these digests are the ones stored approvals were made with.
-    fn digest_name(&self) -> Option<&'static str> {
-        None
     }
 
     fn workspace_files(&self) -> &'static [&'static str] {

@@ -31,11 +31,17 @@
 //! - `command` is exactly as written;
 //! - `timeout_seconds` is the value written (`timeout` in the Claude
 //!   dialect), `null` when absent — an explicit 60 and an absent timeout
-//!   digest differently.
+//!   digest differently (Codex: the timeout Codex applies, `0` as 1 and
+//!   SessionEnd's clamped to 3).
 //!
 //! Hooks of dialects other than VT Code and Claude Code name their dialect
-//! first, and a command whose config says more about how it starts (a
-//! program run directly, a working directory, variables) adds that after
+//! first (`{"dialect":"codex","event":…}`), so that the approval of a
+//! Codex config cannot stand for a Claude Code config with the same
+//! commands; the lines of VT Code and Claude Code hooks stay exactly as
+//! stored approvals recorded them.
+//!
+//! A command whose config says more about how it starts (a program run
+//! directly, a working directory, variables: Copilot CLI) adds that after
 //! the timeout, each only when set:
 //!
 //! ```text
@@ -66,9 +72,9 @@ pub struct LifecycleHookCommandPreview {
     #[serde(rename = "type")]
     pub kind: HookKind,
     /// The hook's dialect, for dialects other than VT Code and Claude Code
-    /// ([`Dialect::digest_name`](crate::dialect::Dialect::digest_name)).
+    /// (serialised only then).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub dialect: Option<String>,
+    pub dialect: Option<&'static str>,
     /// snake_case event key (`pre_tool_use`, ...).
     pub event: String,
     /// The matcher as written, `None` when absent.
@@ -115,7 +121,7 @@ impl LifecycleHookCommandPreview {
 #[derive(Serialize)]
 struct CommandLine<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
-    dialect: &'a Option<String>,
+    dialect: Option<&'a str>,
     event: &'a str,
     matcher: &'a Option<String>,
     command: &'a str,
@@ -132,7 +138,7 @@ struct CommandLine<'a> {
 fn digest_line(p: &LifecycleHookCommandPreview) -> Vec<u8> {
     // Serialising strings and integers cannot fail.
     let line = CommandLine {
-        dialect: &p.dialect,
+        dialect: p.dialect,
         event: &p.event,
         matcher: &p.matcher,
         command: &p.command,
@@ -157,10 +163,11 @@ pub fn command_previews(config: &HooksConfig) -> Vec<LifecycleHookCommandPreview
     for (event, groups) in known.chain(named) {
         for group in groups {
             for hook in group.hooks.iter().filter(|h| !h.trusted()) {
+                let d = hook.dialect();
                 let launch = hook.handler.launch();
                 out.push(LifecycleHookCommandPreview {
                     kind: hook.handler.kind(),
-                    dialect: hook.dialect().digest_name().map(str::to_owned),
+                    dialect: d.named_in_digest().then(|| d.name()),
                     event: event.to_owned(),
                     matcher: group.matcher_raw.clone(),
                     command: hook.label().to_owned(),
@@ -218,6 +225,17 @@ mod tests {
     fn spec_example_digest() {
         let p = LifecycleHookCommandPreview::command("pre_tool_use", Some("Bash".into()), "./check.sh", Some(10));
         assert_eq!(digest_of_previews(&[p]), "dab52b17fd76003bdb76b274ea78a3c98e23aee6eadbe388d34d5d946751bc89");
+    }
+
+    #[test]
+    fn a_codex_line_names_its_dialect_and_so_digests_differently() {
+        let claude = LifecycleHookCommandPreview::command("pre_tool_use", Some("Bash".into()), "./check.sh", Some(10));
+        let codex = LifecycleHookCommandPreview { dialect: Some("codex"), ..claude.clone() };
+        assert_eq!(
+            String::from_utf8(digest_line(&codex)).unwrap(),
+            r#"{"dialect":"codex","event":"pre_tool_use","matcher":"Bash","command":"./check.sh","timeout_seconds":10}"#
+        );
+        assert_ne!(digest_of_previews(&[codex]), digest_of_previews(&[claude]));
     }
 
     #[test]

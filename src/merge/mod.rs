@@ -18,14 +18,19 @@
 //!
 //! Shared by every event (here): messages in configuration order of the
 //! hooks that gave them; `continue` false when any hook asked to halt, with
-//! the first such hook's `stopReason`; the failure kind of every report.
+//! the first such hook's `stopReason` (`halt_reason: FirstGiven`: the first
+//! `stopReason` given); the failure kind of every report; and the fields
+//! with no canonical slot, under the outcome's `dialect_fields`, by the
+//! dialect of the hook that wrote them (an array field collects every
+//! hook's values in configuration order, any other field keeps the first
+//! hook's value).
 
 mod decisions;
 mod pre_tool;
 
 use std::borrow::Cow;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::dialect::{self, Dialect, ReadCtx};
 use crate::handler::layer::fail_closed;
@@ -34,33 +39,41 @@ use crate::hl_debug;
 use crate::model::event::{EventFamily, HookEvent, RunEvent};
 use crate::model::outcome::{CommonOutcome, HookFailure, HookMessage, HookMessageLevel, HookOutcome, HookReport};
 use crate::model::reply::HookReply;
-use crate::model::rules::{BlockFields, Column, EventRules, Profile, RunOrder, ToolInputFlow};
+use crate::model::rules::{FieldMerge, BlockFields, Column, EventRules, HaltReason, Profile, RunOrder, ToolInputFlow};
 
 /// The merge columns the merger of `event` honours (the reader columns are
 /// the reader's: [`crate::dialect::protocol`]).
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) fn honours(event: &RunEvent) -> &'static [Column] {
     match event.family() {
-        EventFamily::Tool => pre_tool::HONOURS,
-        EventFamily::Prompt | EventFamily::Permission | EventFamily::Stop => decisions::HONOURS,
+        EventFamily::Tool => pre_tool::HONOURS_ALL,
+        EventFamily::Prompt => decisions::PROMPT_HONOURS,
+        EventFamily::Permission => decisions::PERMISSION_HONOURS,
+        EventFamily::Stop => decisions::STOP_HONOURS,
         EventFamily::PostTool => decisions::POST_TOOL_HONOURS,
         EventFamily::SessionStart => decisions::SESSION_START_HONOURS,
         // Observers never stop a run: a sequential one runs every hook in order.
-        EventFamily::Observe => &[Column::Sequential],
+        EventFamily::Observe => OBSERVE_HONOURS,
     }
 }
+
+/// The merge columns of observer events (SessionEnd, SubagentStart,
+/// Notification, events fired by name): the shared fields', and a
+/// sequential run (every hook in order; nothing stops it).
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) const OBSERVE_HONOURS: &[Column] = &[Column::Sequential, Column::FirstGivenHaltReason];
 
 /// The shared fields of every outcome, as they accumulate.
 pub(crate) struct Common {
     messages: Vec<HookMessage>,
     continue_: bool,
     stop_reason: Option<String>,
-    dialect_fields: serde_json::Map<String, Value>,
+    dialect_fields: Map<String, Value>,
 }
 
 impl Common {
     fn new() -> Common {
-        Common { messages: Vec::new(), continue_: true, stop_reason: None, dialect_fields: serde_json::Map::new() }
+        Common { messages: Vec::new(), continue_: true, stop_reason: None, dialect_fields: Map::new() }
     }
 
     /// Add a message (trimmed; a blank one is dropped).
@@ -72,21 +85,36 @@ impl Common {
         }
     }
 
-    /// A reply's messages, its request to halt, and its dialect's fields
-    /// (under the dialect's name; a later hook's field replaces an earlier one's).
-    fn absorb(&mut self, dialect: Option<&'static str>, reply: &mut HookReply) {
+    /// A reply's messages and its request to halt.
+    fn absorb(&mut self, rules: &EventRules, reply: &mut HookReply) {
         self.messages.append(&mut reply.messages);
-        if let Some(name) = dialect.filter(|_| !reply.dialect_fields.is_empty()) {
-            let slot = self.dialect_fields.entry(name).or_insert_with(|| Value::Object(serde_json::Map::new()));
-            if let Value::Object(fields) = slot {
-                fields.append(&mut reply.dialect_fields);
-            }
-        }
         if let Some(stop_reason) = reply.halt.take() {
-            if self.continue_ {
+            let first_given = rules.halt_reason == HaltReason::FirstGiven && self.stop_reason.is_none();
+            if self.continue_ || first_given {
                 self.stop_reason = stop_reason;
             }
             self.continue_ = false;
+        }
+    }
+
+    /// The fields a hook of `dialect` wrote that have no canonical slot,
+    /// combined as its profile says ([`FieldMerge`]).
+    fn absorb_dialect_fields(&mut self, dialect: &dyn Dialect, fields: Map<String, Value>) {
+        if fields.is_empty() {
+            return;
+        }
+        let how = dialect.profile().dialect_fields;
+        let slot = self.dialect_fields.entry(dialect.name()).or_insert_with(|| Value::Object(Map::new()));
+        let Value::Object(slot) = slot else { return };
+        for (key, value) in fields {
+            match (slot.get_mut(&key), value, how) {
+                (None, value, _) => {
+                    slot.insert(key, value);
+                }
+                (Some(old), value, FieldMerge::Last) => *old = value,
+                (Some(Value::Array(items)), Value::Array(more), FieldMerge::FirstOrAppended) => items.extend(more),
+                (Some(_), _, FieldMerge::FirstOrAppended) => {}
+            }
         }
     }
 
@@ -131,6 +159,8 @@ pub struct EventInterpreter {
     /// The failure kind of every absorbed hook, in absorption order (one per
     /// report the engine passes to `finish`).
     failures: Vec<Option<HookFailure>>,
+    /// The hooks ran in the background (`async`).
+    background: bool,
 }
 
 impl EventInterpreter {
@@ -172,7 +202,15 @@ impl EventInterpreter {
             merge,
             stopped: false,
             failures: Vec::new(),
+            background: false,
         }
+    }
+
+    /// The interpreter of `async` hooks that ran in the background: their
+    /// readers know it (see [`ReadCtx::background`]).
+    pub(crate) fn in_background(mut self) -> Self {
+        self.background = true;
+        self
     }
 
     /// The event being interpreted (`None` for an event fired by a name no
@@ -228,29 +266,24 @@ impl EventInterpreter {
             return true;
         }
         let rules = dialect.profile().rules_of(&self.event);
-        let cx = ReadCtx { event: &self.event, rules, quiet_success_output };
+        let cx = ReadCtx { event: &self.event, rules, quiet_success_output, background: self.background };
         let mut reply = dialect.read_reply(&cx, exec);
         fail_closed::apply(&mut reply, fail_closed, rules, &self.event);
-        self.merge_from(Some(dialect.name()), &exec.label, reply)
+        self.common.absorb_dialect_fields(dialect, std::mem::take(&mut reply.dialect_fields));
+        self.merge_reply(&exec.label, reply)
     }
 
     /// Merge a reply made without a dialect reader (the gate's, a spawn
     /// failure's); true when the run must stop here.
-    fn merge_reply(&mut self, label: &str, reply: HookReply) -> bool {
-        self.merge_from(None, label, reply)
-    }
-
-    /// Merge one reply, read by `dialect` (its `dialect_fields` go under
-    /// that name); true when the run must stop here.
-    fn merge_from(&mut self, dialect: Option<&'static str>, label: &str, mut reply: HookReply) -> bool {
+    fn merge_reply(&mut self, label: &str, mut reply: HookReply) -> bool {
         self.failures.push(reply.failure.as_ref().map(|f| f.kind));
-        self.common.absorb(dialect, &mut reply);
         let rules = self.rules;
+        self.common.absorb(rules, &mut reply);
         let stop = match &mut self.merge {
             Merge::SessionStart(m) => m.absorb(rules, reply),
             Merge::Prompt(m) => m.absorb(reply),
             Merge::Tool(m) => m.absorb(&mut self.common, rules, label, reply),
-            Merge::PostTool(m) => m.absorb(reply),
+            Merge::PostTool(m) => m.absorb(rules, reply),
             Merge::Permission(m) => m.absorb(rules, reply),
             Merge::Stop(m) => m.absorb(rules, reply),
             Merge::Observe => false,
@@ -373,16 +406,16 @@ impl EventInterpreter {
         match self.merge {
             Merge::SessionStart(m) => HookOutcome::SessionStart(m.finish(common)),
             Merge::Prompt(m) => HookOutcome::UserPromptSubmit(m.finish(common)),
-            Merge::Tool(m) => HookOutcome::PreToolUse(m.finish(common)),
-            Merge::PostTool(m) => HookOutcome::PostToolUse(m.finish(common)),
+            Merge::Tool(m) => HookOutcome::PreToolUse(m.finish(rules, common)),
+            Merge::PostTool(m) => HookOutcome::PostToolUse(m.finish(rules, common)),
             Merge::Permission(m) => HookOutcome::PermissionRequest(m.finish(common)),
             // Where nothing blocks them, SubagentStop and PreCompact are
             // observers and their outcome has only the common fields.
             Merge::Stop(_) if rules.block_fields == BlockFields::None => HookOutcome::Other(common),
             Merge::Stop(m) => match self.event.known() {
-                Some(HookEvent::SubagentStop) => HookOutcome::SubagentStop(m.finish(common)),
-                Some(HookEvent::PreCompact) => HookOutcome::PreCompact(m.finish(common)),
-                _ => HookOutcome::Stop(m.finish(common)),
+                Some(HookEvent::SubagentStop) => HookOutcome::SubagentStop(m.finish(rules, common)),
+                Some(HookEvent::PreCompact) => HookOutcome::PreCompact(m.finish(rules, common)),
+                _ => HookOutcome::Stop(m.finish(rules, common)),
             },
             Merge::Observe => HookOutcome::Other(common),
         }

@@ -177,11 +177,11 @@ pub struct CommonOutcome {
     pub stop_reason: Option<String>,
     /// One report per hook that ran or was skipped by the gate, in configuration order.
     pub hooks: Vec<HookReport>,
-    /// What hooks answered that has no canonical slot, by dialect and by the
-    /// vendor's field name as the hook wrote it (`{"copilot":
-    /// {"modifiedResult": …}}`); for one field, the last hook in
-    /// configuration order that gave it wins. Serialised only when a hook
-    /// gave one, so every other outcome keeps its exact text.
+    /// What hooks answered that has no canonical slot, per dialect:
+    /// `{"<dialect>": {"<the vendor's field name>": …}}` (how several hooks'
+    /// values of one field combine is the dialect's `FieldMerge`).
+    /// Serialised only when a hook wrote one (so outcomes without any stay
+    /// as they were).
     #[serde(default, skip_serializing_if = "serde_json::Map::is_empty")]
     pub dialect_fields: serde_json::Map<String, Value>,
 }

@@ -15,7 +15,9 @@
 //!   *reader columns* ([`Exit2`], `failure_level`, `context_needs_exit_0`,
 //!   [`BlockFields`]);
 //! - the canonical **merge** ([`crate::merge`]) reads the *merge columns*
-//!   ([`RunOrder`], [`Precedence`], [`ToolInputFlow`], [`OnFailure`]).
+//!   ([`RunOrder`], [`Precedence`], [`ToolInputFlow`], [`OnFailure`],
+//!   [`RewriteOnDeny`], [`BlockReasons`], `halt_clears_block`,
+//!   [`HaltReason`]).
 //!
 //! Each reader and each merger declares the columns it honours
 //! ([`Column`]); a test fails when a table sets a column (gives it a value
@@ -38,20 +40,55 @@ pub enum RunOrder {
     Concurrent,
 }
 
-/// How PreToolUse decisions of several hooks combine.
+/// How the decisions of several hooks combine (PreToolUse,
+/// PermissionRequest).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Precedence {
-    /// The first `allow` or `deny` ends the run; a later one replaces an
-    /// earlier `ask` (VT Code).
+    /// PreToolUse: the first `allow` or `deny` ends the run; a later one
+    /// replaces an earlier `ask` (VT Code). PermissionRequest: the first
+    /// decision counts.
     FirstAllowOrDeny,
-    /// Every hook counts; the most restrictive wins: deny > defer > ask >
-    /// allow > continue (Claude Code).
+    /// Every hook counts; the most restrictive wins: PreToolUse deny >
+    /// defer > ask > allow > continue (Claude Code), PermissionRequest any
+    /// deny wins, else any allow (Codex). The reason or message is the
+    /// first one (in configuration order) of the winning decision.
     MostRestrictive,
     /// Hooks run in order and the first `deny` stops the rest: it is the
     /// outcome, with its reason, and later hooks do not run. Until then the
     /// most restrictive decision so far stands (ask > allow > continue);
     /// an earlier `allow` does not keep a later hook from denying.
     FirstDenyStops,
+}
+
+/// PreToolUse: what becomes of `updatedInput` rewrites when the tool call
+/// is denied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RewriteOnDeny {
+    /// The rewrite in force is still returned as `updated_input`.
+    Kept,
+    /// A deny drops every rewrite: `updated_input` is null (Codex).
+    Dropped,
+}
+
+/// How the blocking reasons of several hooks combine (PostToolUse
+/// feedback, Stop and SubagentStop continuation reasons).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockReasons {
+    /// The first reason in configuration order is the outcome's.
+    First,
+    /// Every blocking hook's reason, in configuration order, joined with
+    /// the separator (Codex: `"\n\n"`).
+    Joined(&'static str),
+}
+
+/// Which `stopReason` the outcome's `stop_reason` is when hooks ask to halt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HaltReason {
+    /// The first halting hook's `stopReason` (null when it gave none).
+    FirstHalt,
+    /// The first `stopReason` any halting hook gave, in configuration order
+    /// (Codex).
+    FirstGiven,
 }
 
 /// What PreToolUse hooks receive as `tool_input`.
@@ -162,6 +199,19 @@ pub enum Dedupe {
     IdenticalHandlers,
 }
 
+/// How the same dialect field given by several hooks combines
+/// (`dialect_fields` of the outcome).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldMerge {
+    /// An array collects every hook's values in configuration order; any
+    /// other value is the first hook's (Codex).
+    FirstOrAppended,
+    /// The last hook (in configuration order) that gave the field wins, as
+    /// objects spread over each other (Copilot CLI's rewrites:
+    /// `modifiedResult`, `modifiedResponse`, …).
+    Last,
+}
+
 /// The rules of one event in one profile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EventRules {
@@ -191,6 +241,16 @@ pub struct EventRules {
     /// leaves what was there. Such events never stop early. Otherwise the
     /// first decision counts and every context is kept (merge column).
     pub later_overrides: bool,
+    /// PreToolUse: whether a deny drops the rewrites (merge column).
+    pub rewrite_on_deny: RewriteOnDeny,
+    /// PostToolUse, Stop, SubagentStop: how several blocking reasons
+    /// combine (merge column).
+    pub block_reasons: BlockReasons,
+    /// Stop, SubagentStop: whether a hook's `continue: false` cancels every
+    /// block of the run (the agent stops instead of going on; merge column).
+    pub halt_clears_block: bool,
+    /// Which `stopReason` becomes the outcome's (merge column).
+    pub halt_reason: HaltReason,
 }
 
 /// One column of an [`EventRules`] row with a non-neutral value, as readers
@@ -227,15 +287,24 @@ pub enum Column {
     ContextNeedsExit0,
     /// `block_fields` other than `None`.
     BlockFields,
+    /// `rewrite_on_deny: Dropped`.
+    RewriteDroppedOnDeny,
+    /// `block_reasons: Joined(..)`.
+    JoinedBlockReasons,
+    /// `halt_clears_block: true`.
+    HaltClearsBlock,
+    /// `halt_reason: FirstGiven`.
+    FirstGivenHaltReason,
 }
 
 impl EventRules {
     /// The neutral row: concurrent, every decision counts in order (VT
     /// Code's first allow/deny), chained input, fail open, exit 2 like any
     /// failure, failures as warnings, context whatever the exit code,
-    /// nothing blocks. A column differs from it only where a table asks for
-    /// a rule, and every such column must be honoured by its reader or
-    /// merger.
+    /// nothing blocks, rewrites kept on a deny, the first block reason and
+    /// the first halting hook's `stopReason` count, a halt leaves blocks
+    /// alone. A column differs from it only where a table asks for a rule,
+    /// and every such column must be honoured by its reader or merger.
     pub const NEUTRAL: EventRules = EventRules {
         run_order: RunOrder::Concurrent,
         precedence: Precedence::FirstAllowOrDeny,
@@ -246,6 +315,10 @@ impl EventRules {
         context_needs_exit_0: false,
         block_fields: BlockFields::None,
         later_overrides: false,
+        rewrite_on_deny: RewriteOnDeny::Kept,
+        block_reasons: BlockReasons::First,
+        halt_clears_block: false,
+        halt_reason: HaltReason::FirstHalt,
     };
 
     /// The columns of this row that differ from [`EventRules::NEUTRAL`].
@@ -287,6 +360,18 @@ impl EventRules {
         }
         if self.later_overrides {
             out.push(Column::LaterOverrides);
+        }
+        if self.rewrite_on_deny != n.rewrite_on_deny {
+            out.push(Column::RewriteDroppedOnDeny);
+        }
+        if self.block_reasons != n.block_reasons {
+            out.push(Column::JoinedBlockReasons);
+        }
+        if self.halt_clears_block {
+            out.push(Column::HaltClearsBlock);
+        }
+        if self.halt_reason != n.halt_reason {
+            out.push(Column::FirstGivenHaltReason);
         }
         out
     }
@@ -344,6 +429,8 @@ pub struct Profile {
     /// Whether SessionStart hooks get `CLAUDE_ENV_FILE` and the outcome
     /// returns what they wrote there as `env`.
     pub session_start_env_file: bool,
+    /// How one dialect field given by several hooks combines.
+    pub dialect_fields: FieldMerge,
     /// The rules per event.
     pub events: EventTable<EventRules>,
     /// The rules of events fired by name that the dialect does not map to

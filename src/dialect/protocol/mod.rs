@@ -478,7 +478,7 @@ mod tests {
 
     fn read_with(event: HookEvent, rules: EventRules, e: &HookExecution) -> HookReply {
         let event = RunEvent::Known(event);
-        read(&ReadCtx { event: &event, rules: &rules, quiet_success_output: false }, e)
+        read(&ReadCtx { event: &event, rules: &rules, quiet_success_output: false, background: false }, e)
     }
 
     #[test]
