@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use hookline::runner::run_command_without_pidfd;
 use hookline::runner::{
     backend, run_command, run_command_on, run_command_with_std_spawn, Backend, CancelToken, CommandOutput, CommandSpec,
-    Environment, BACKEND_ENV, EXIT_GRACE,
+    Environment, Program, BACKEND_ENV, EXIT_GRACE,
 };
 
 static LOCK: Mutex<()> = Mutex::new(());
@@ -69,7 +69,7 @@ impl Job {
     fn spec(&self) -> CommandSpec<'_> {
         CommandSpec {
             command: &self.command,
-            argv: None,
+            program: Program::Sh,
             cwd: &self.cwd,
             env: &self.env,
             stdin: &self.stdin,
@@ -1073,24 +1073,22 @@ fn hookline_runner_variable_selects_the_backend_for_the_process() {
     }
 }
 
-/// A program run directly (`argv`), without a shell: arguments arrive as
-/// given (no word splitting, globbing or expansion), on every backend and
-/// with both spawners; a program that does not exist cannot be started.
+/// A program run directly (exec form), without a shell: arguments arrive
+/// as given (no word splitting, globbing or expansion), on every backend
+/// and with both spawners; a program that does not exist cannot be started.
 #[test]
-fn argv_runs_the_program_directly_on_every_backend_and_spawner() {
+fn exec_runs_the_program_directly_on_every_backend_and_spawner() {
     let _g = lock();
-    let job = Job::new("printf argv");
-    let argv: Vec<String> = ["/usr/bin/printf", "%s|", "a b", "*", "$HOME"].iter().map(|s| s.to_string()).collect();
-    let spec = CommandSpec { argv: Some(&argv), ..job.spec() };
+    let job = Job::new("printf");
+    let args: Vec<String> = ["%s|", "a b", "*", "$HOME"].iter().map(|s| s.to_string()).collect();
+    let spec = CommandSpec { program: Program::Exec { path: Path::new("/usr/bin/printf"), args: &args }, ..job.spec() };
     for &b in Backend::ALL {
         for out in [run_command_on(b, &spec, None).unwrap(), run_command_with_std_spawn(b, &spec, None).unwrap()] {
             assert_eq!(out.exit_code, Some(0), "{b:?}");
             assert_eq!(String::from_utf8_lossy(&out.stdout), "a b|*|$HOME|", "{b:?}");
         }
-        let missing = vec!["/no/such/program".to_owned()];
-        let spec = CommandSpec { argv: Some(&missing), ..job.spec() };
-        let e = run_command_on(b, &spec, None).unwrap_err();
+        let missing = Program::Exec { path: Path::new("/no/such/program"), args: &[] };
+        let e = run_command_on(b, &CommandSpec { program: missing, ..job.spec() }, None).unwrap_err();
         assert!(e.to_string().contains("/no/such/program"), "{e}");
-        assert!(run_command_on(b, &CommandSpec { argv: Some(&[]), ..job.spec() }, None).is_err());
     }
 }

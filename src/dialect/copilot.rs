@@ -44,9 +44,8 @@ use crate::model::event::{HookEvent, RunEvent};
 use crate::model::input::SessionFacts;
 use crate::model::reply::HookReply;
 use crate::model::rules::{
-    FieldMerge,
-    BlockFields, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, InputRules, OnFailure, Precedence,
-    Profile, RunOrder,
+    BlockFields, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, FieldMerge, HandlerTimeouts, InputRules,
+    OnFailure, Precedence, Profile, RunOrder,
 };
 
 /// The Copilot CLI dialect (see the module documentation). `compat`: the
@@ -78,6 +77,10 @@ pub static PROFILE: Profile = Profile {
     dedupe: Dedupe::None,
     session_start_env_file: false,
     dialect_fields: FieldMerge::Last,
+    // Its configs have command hooks only (no prompt or agent type, no exec
+    // form with placeholders).
+    handler_timeouts: HandlerTimeouts { prompt: Duration::from_secs(30), agent: Duration::from_secs(30), lowered: &[] },
+    exec_placeholders: &[],
     events: EventTable {
         session_start: EventRules { later_overrides: true, ..BASE },
         session_end: BASE,
@@ -370,6 +373,35 @@ impl Dialect for Copilot {
 
     fn workspace_files(&self) -> &'static [&'static str] {
         &[".github/hooks/*.json", ".github/copilot/settings.json", ".github/copilot/settings.local.json"]
+    }
+
+    /// `$COPILOT_HOME/hooks/*.json` (default `~/.copilot/hooks/`), by
+    /// name, then the inline hooks of `~/.copilot/settings.json`.
+    fn user_files(&self, home: &Path) -> Vec<std::path::PathBuf> {
+        let dir = match std::env::var_os("COPILOT_HOME").filter(|d| !d.is_empty()) {
+            Some(d) => std::path::PathBuf::from(d),
+            None => home.join(".copilot"),
+        };
+        let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir.join("hooks"))
+            .map(|entries| {
+                entries
+                    .filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| p.extension().is_some_and(|x| x == "json"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        files.sort();
+        files.push(dir.join("settings.json"));
+        files
+    }
+
+    /// A Claude-style group's keys (flat entries have no group).
+    fn group_field_names(&self) -> &'static [&'static str] {
+        &["matcher", "hooks"]
+    }
+
+    fn hook_field_names(&self) -> &'static [&'static str] {
+        &["type", "bash", "powershell", "command", "exec", "args", "cwd", "env", "timeoutSec", "timeout", "matcher"]
     }
 
     fn honours(&self, event: &RunEvent) -> &'static [Column] {

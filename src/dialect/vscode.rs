@@ -39,16 +39,15 @@ use super::copilot::config::{cwd_of, env_of, timeout_of};
 use super::copilot::payload::{epoch_millis, iso8601};
 use super::matcher::Matcher;
 use super::{protocol, Dialect, ReadCtx};
-use crate::config::{type_name, HandlerSpec, HookGroup, HookSpec, HooksConfig, Launch, Source, SourceInfo};
+use crate::config::{type_name, HandlerSpec, HookGroup, HookSpec, HooksConfig, Launch, Shell, Source, SourceInfo};
 use crate::error::{Error, Result};
 use crate::handler::HookExecution;
 use crate::model::event::{HookEvent, RunEvent};
 use crate::model::input::SessionFacts;
 use crate::model::reply::HookReply;
 use crate::model::rules::{
-    FieldMerge,
-    BlockFields, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, InputRules, Precedence, Profile, RunOrder,
-    ToolInputFlow,
+    BlockFields, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, FieldMerge, HandlerTimeouts, InputRules,
+    Precedence, Profile, RunOrder, ToolInputFlow,
 };
 
 /// The VS Code dialect (see the module documentation).
@@ -71,6 +70,10 @@ pub static PROFILE: Profile = Profile {
     dedupe: Dedupe::None,
     session_start_env_file: false,
     dialect_fields: FieldMerge::FirstOrAppended,
+    // Its configs have command hooks only (no prompt or agent type, no exec
+    // form with placeholders).
+    handler_timeouts: HandlerTimeouts { prompt: Duration::from_secs(30), agent: Duration::from_secs(30), lowered: &[] },
+    exec_placeholders: &[],
     events: EventTable {
         session_start: EventRules { context_needs_exit_0: true, ..OBSERVER },
         session_end: OBSERVER,
@@ -186,10 +189,11 @@ fn entry_of(
     let launch =
         Launch { argv: None, cwd: cwd_of(obj)?, env: env_of(obj)?, expand_env: false, make_script_executable: false };
     let spec = HookSpec {
-        handler: HandlerSpec::Command { command, launch },
+        handler: HandlerSpec::Command { command, args: None, shell: Shell::Sh, launch },
         timeout_seconds: timeout_of(obj, &["timeout", "timeoutSec"])?,
         default_timeout: PROFILE.default_timeout,
         if_rule: None,
+        async_rewake: false,
         run_async: false,
         status_message: None,
         fail_closed: false,
@@ -386,6 +390,20 @@ impl Dialect for VsCode {
 
     fn workspace_files(&self) -> &'static [&'static str] {
         &[]
+    }
+
+    /// None of its own: the user files VS Code reads are Copilot CLI's and
+    /// Claude Code's, read in those dialects.
+    fn user_files(&self, _home: &Path) -> Vec<std::path::PathBuf> {
+        Vec::new()
+    }
+
+    fn group_field_names(&self) -> &'static [&'static str] {
+        &["matcher", "hooks"]
+    }
+
+    fn hook_field_names(&self) -> &'static [&'static str] {
+        &["type", "command", "linux", "osx", "windows", "cwd", "env", "timeout", "timeoutSec"]
     }
 
     fn honours(&self, event: &RunEvent) -> &'static [Column] {

@@ -1,7 +1,19 @@
-//! The `command` handler: a shell command run by the process runner
-//! ([`crate::runner`]): `/bin/sh -c <command>` in the workspace, in its own
-//! process group, the payload on stdin, stdout and stderr read while it
-//! runs, killed with its group at the timeout or on cancel.
+//! The `command` handler: a command run by the process runner
+//! ([`crate::runner`]) in the workspace, in its own process group, the
+//! payload on stdin, stdout and stderr read while it runs, killed with its
+//! group at the timeout or on cancel.
+//!
+//! - Shell form (no `args`): `/bin/sh -c <command>`; `"shell": "bash"` runs
+//!   `bash -c <command>` and `"shell": "powershell"` runs `pwsh -NoProfile
+//!   -Command <command>`, each found on the hook environment's `PATH` (a
+//!   missing one is a spawn failure saying so).
+//! - Exec form (`args` set): `command` is resolved on `PATH` (a name
+//!   without `/`; a relative path is taken from the workspace) and spawned
+//!   directly with `args` as its arguments, no shell. The dialect's
+//!   placeholders (`${CLAUDE_PROJECT_DIR}`, `${CLAUDE_PLUGIN_ROOT}`,
+//!   `${CLAUDE_PLUGIN_DATA}` in Claude Code's) are replaced literally in
+//!   `command` and in each argument by the values the hook's environment
+//!   gives those variables (empty when unset).
 //!
 //! A command's [`Launch`] can say more (configs of some dialects do): a
 //! program started directly (`argv`, its first word looked up on the
@@ -17,28 +29,65 @@ use std::path::{Path, PathBuf};
 
 use super::environment::HOOKLINE_NAMES;
 use super::{Call, HookExecution, Ran};
-use crate::config::Launch;
-use crate::runner::{self, CommandSpec, Environment};
+use crate::config::{Launch, Shell};
+use crate::runner::{self, CommandSpec, Environment, Program};
 
-/// Run `command` for one hook.
-pub(crate) fn run(command: &str, launch: &Launch, call: &Call<'_>) -> io::Result<Ran> {
+/// The `PATH` searched when the hook environment has none.
+const DEFAULT_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
+
+/// Run a command hook.
+pub(crate) fn run(
+    command: &str,
+    args: Option<&[String]>,
+    shell: Shell,
+    launch: &Launch,
+    call: &Call<'_>,
+) -> io::Result<Ran> {
     let cwd: Cow<'_, Path> = match &launch.cwd {
         Some(dir) => Cow::Owned(call.cwd.join(dir)),
         None => Cow::Borrowed(call.cwd),
     };
     let env = environment(launch, call.env, call.reserved_env)?;
-    let argv = match &launch.argv {
-        Some(argv) => Some(resolve_program(argv, &env, &cwd)?),
-        None => None,
-    };
+    let env: &Environment = &env;
     if launch.make_script_executable {
         make_script_executable(command, &cwd);
     }
+    let argv0;
+    let substituted;
+    let resolved;
+    let (command_text, program) = match (launch.argv.as_deref(), args) {
+        (Some(argv), _) => {
+            let Some((first, rest)) = argv.split_first().filter(|(first, _)| !first.is_empty()) else {
+                return Err(io::Error::new(io::ErrorKind::InvalidInput, "the hook's program is empty"));
+            };
+            resolved = resolve_program(first, &cwd, env)?;
+            (first.as_str(), Program::Exec { path: &resolved, args: rest })
+        }
+        (None, Some(args)) => {
+            argv0 = substitute(command, call.placeholders, env);
+            substituted = args.iter().map(|a| substitute(a, call.placeholders, env)).collect::<Vec<_>>();
+            resolved = resolve_executable(&argv0, &cwd, env)?;
+            (argv0.as_str(), Program::Exec { path: &resolved, args: &substituted })
+        }
+        (None, None) => match shell {
+            Shell::Sh => (command, Program::Sh),
+            Shell::Bash => {
+                resolved = find_on_path("bash", env)
+                    .ok_or_else(|| not_found("the hook's shell is bash, which is not on PATH"))?;
+                (command, Program::Shell { path: &resolved, flags: &["-c"] })
+            }
+            Shell::PowerShell => {
+                resolved = find_on_path("pwsh", env)
+                    .ok_or_else(|| not_found("the hook's shell is powershell, which needs pwsh on PATH (not found)"))?;
+                (command, Program::Shell { path: &resolved, flags: &["-NoProfile", "-Command"] })
+            }
+        },
+    };
     let spec = CommandSpec {
-        command,
-        argv: argv.as_deref(),
+        command: command_text,
+        program,
         cwd: &cwd,
-        env: &env,
+        env,
         stdin: call.payload.as_bytes(),
         timeout: call.timeout,
         max_output_bytes: call.max_output_bytes,
@@ -52,13 +101,14 @@ pub(crate) fn run(command: &str, launch: &Launch, call: &Call<'_>) -> io::Result
         stdout_truncated: out.stdout_truncated,
         stderr_truncated: out.stderr_truncated,
         exec: HookExecution {
-            label: command.to_owned(),
+            label: call.label.to_owned(),
             exit_code: out.exit_code,
             signal: out.signal,
             timed_out: out.timed_out,
             timeout_seconds: call.timeout.as_secs(),
             stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
             stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+            ..HookExecution::default()
         },
     })
 }
@@ -116,32 +166,14 @@ pub(crate) fn expand<'v>(value: &'v str, env: &Environment) -> Cow<'v, str> {
     Cow::Owned(out)
 }
 
-/// `argv` with its program resolved: a name without `/` is looked up on
-/// the environment's `PATH` (the first executable file of that name), as a
-/// shell would; a path is kept (relative paths are relative to `cwd`).
-fn resolve_program(argv: &[String], env: &Environment, cwd: &Path) -> io::Result<Vec<String>> {
-    let Some(program) = argv.first().filter(|p| !p.is_empty()) else {
-        return Err(io::Error::new(io::ErrorKind::InvalidInput, "the hook's program is empty"));
-    };
+/// The program of a launch's `argv`: a name without `/` is looked up on
+/// the hook environment's `PATH`, as a shell would; a path is kept
+/// (relative paths are relative to `cwd`).
+fn resolve_program(program: &str, cwd: &Path, env: &Environment) -> io::Result<PathBuf> {
     if program.contains('/') {
-        return Ok(argv.to_vec());
+        return Ok(cwd.join(program));
     }
-    let path = env.get(OsStr::new("PATH")).map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
-    for dir in path.split(':') {
-        let dir = if dir.is_empty() { cwd.to_owned() } else { cwd.join(dir) };
-        let candidate = dir.join(program);
-        if is_executable_file(&candidate) {
-            let mut out = argv.to_vec();
-            out[0] = candidate.to_string_lossy().into_owned();
-            return Ok(out);
-        }
-    }
-    Err(io::Error::new(io::ErrorKind::NotFound, format!("{program}: not found on the hook's PATH")))
-}
-
-fn is_executable_file(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    find_on_path(program, env).ok_or_else(|| not_found(&format!("{program}: not found on the hook's PATH")))
 }
 
 /// The script a command starts with, when its first word is a path (`/…`,
@@ -175,6 +207,52 @@ fn make_script_executable(command: &str, cwd: &Path) {
     }
 }
 
+fn not_found(message: &str) -> io::Error {
+    io::Error::new(io::ErrorKind::NotFound, message.to_owned())
+}
+
+/// `text` with each `${NAME}` of `names` replaced by the value `env` gives
+/// `NAME` (empty when unset). Other text, other `${…}` included, is kept.
+pub(crate) fn substitute(text: &str, names: &[&str], env: &Environment) -> String {
+    if names.is_empty() || !text.contains("${") {
+        return text.to_owned();
+    }
+    let mut out = text.to_owned();
+    for name in names {
+        let placeholder = format!("${{{name}}}");
+        if out.contains(&placeholder) {
+            let value = env.get(OsStr::new(name)).map(OsStr::to_string_lossy).unwrap_or_default();
+            out = out.replace(&placeholder, &value);
+        }
+    }
+    out
+}
+
+/// Exec form's executable: a name without `/` found on `PATH`, else the
+/// path itself (relative ones taken from the working directory).
+fn resolve_executable(command: &str, cwd: &Path, env: &Environment) -> io::Result<PathBuf> {
+    if command.contains('/') {
+        let path = Path::new(command);
+        return Ok(if path.is_absolute() { path.to_owned() } else { cwd.join(path) });
+    }
+    if command.chars().any(char::is_whitespace) {
+        return Err(not_found(&format!(
+            "no executable named {command:?} on PATH: in exec form `command` is one executable (move its arguments into `args`)"
+        )));
+    }
+    find_on_path(command, env).ok_or_else(|| not_found(&format!("no executable named {command:?} on PATH")))
+}
+
+/// The first executable regular file named `name` in the directories of
+/// the hook environment's `PATH`.
+fn find_on_path(name: &str, env: &Environment) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let path = env.get(OsStr::new("PATH")).map_or_else(|| DEFAULT_PATH.into(), OsStr::to_string_lossy);
+    path.split(':').filter(|d| !d.is_empty()).map(|d| Path::new(d).join(name)).find(|candidate| {
+        std::fs::metadata(candidate).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -196,5 +274,27 @@ mod tests {
         assert_eq!(script_of("/opt/h.sh", cwd), Some(PathBuf::from("/opt/h.sh")));
         assert_eq!(script_of("python3 hook.py", cwd), None);
         assert_eq!(script_of("\"./a b.sh\"", cwd), Some(PathBuf::from("/repo/./a")));
+    }
+
+    /// "path placeholders like `${CLAUDE_PLUGIN_ROOT}` are substituted into
+    /// `command` and into each `args` element as plain strings."
+    #[test]
+    fn exec_form_placeholders_are_replaced_by_the_hook_environments_values() {
+        let env = Environment::from_pairs([("CLAUDE_PROJECT_DIR", "/w p"), ("CLAUDE_PLUGIN_ROOT", "/plug")]).unwrap();
+        let names = &["CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA"];
+        assert_eq!(substitute("${CLAUDE_PROJECT_DIR}/h.sh", names, &env), "/w p/h.sh");
+        assert_eq!(substitute("${CLAUDE_PLUGIN_ROOT}:${CLAUDE_PLUGIN_DATA}|${HOME}", names, &env), "/plug:|${HOME}");
+        assert_eq!(substitute("it's $ `x`", names, &env), "it's $ `x`");
+    }
+
+    #[test]
+    fn exec_form_resolves_names_on_path_and_paths_from_the_workspace() {
+        let env = Environment::from_pairs([("PATH", "/nonexistent:/bin:/usr/bin")]).unwrap();
+        assert!(resolve_executable("sh", Path::new("/w"), &env).unwrap().ends_with("sh"));
+        assert_eq!(resolve_executable("./x.sh", Path::new("/w"), &env).unwrap(), Path::new("/w/./x.sh"));
+        assert_eq!(resolve_executable("/abs/x", Path::new("/w"), &env).unwrap(), Path::new("/abs/x"));
+        let e = resolve_executable("node script.js", Path::new("/w"), &env).unwrap_err();
+        assert!(e.to_string().contains("move its arguments into `args`"), "{e}");
+        assert!(resolve_executable("no-such-program-here", Path::new("/w"), &env).is_err());
     }
 }

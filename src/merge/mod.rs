@@ -39,7 +39,7 @@ use crate::hl_debug;
 use crate::model::event::{EventFamily, HookEvent, RunEvent};
 use crate::model::outcome::{CommonOutcome, HookFailure, HookMessage, HookMessageLevel, HookOutcome, HookReport};
 use crate::model::reply::HookReply;
-use crate::model::rules::{FieldMerge, BlockFields, Column, EventRules, HaltReason, Profile, RunOrder, ToolInputFlow};
+use crate::model::rules::{BlockFields, Column, EventRules, FieldMerge, HaltReason, Profile, RunOrder, ToolInputFlow};
 
 /// The merge columns the merger of `event` honours (the reader columns are
 /// the reader's: [`crate::dialect::protocol`]).
@@ -304,6 +304,19 @@ impl EventInterpreter {
             HookMessageLevel::Error,
             format!("{} hook `{label}` was not run: workspace hooks are not approved", self.event_name),
         );
+        self.merge_reply(label, reply);
+    }
+
+    /// A hook a layer left out for a reason other than the gate (a handler
+    /// type the event does not run, an http URL not allowed): a warning
+    /// naming the hook and why. It makes no decision.
+    pub fn absorb_skipped(&mut self, label: &str, why: &str) {
+        if self.stopped {
+            self.failures.push(None);
+            return;
+        }
+        let mut reply = HookReply::default();
+        reply.push(HookMessageLevel::Warning, format!("{} hook `{label}` was not run: {why}", self.event_name));
         self.merge_reply(label, reply);
     }
 

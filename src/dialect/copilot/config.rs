@@ -398,11 +398,14 @@ fn entry_of(
     let spec = HookSpec {
         handler: HandlerSpec::Command {
             command: label,
+            args: None,
+            shell: crate::config::Shell::Sh,
             launch: Launch { argv: Some(argv), cwd, env, expand_env: true, make_script_executable },
         },
         timeout_seconds,
         default_timeout: super::PROFILE.default_timeout,
         if_rule: None,
+        async_rewake: false,
         run_async: false,
         status_message: None,
         fail_closed: false,
