@@ -792,7 +792,7 @@ fn check_reports_what_copilot_cli_rejects_and_what_it_skips() {
     assert!(r.stdout.contains("hooks.preToolUse[0]: Invalid matcher regex in preToolUse hook: '*'"), "{}", r.stdout);
     assert!(r.stdout.contains("hooks.preToolUse[1]: Specify either 'exec'"), "{}", r.stdout);
     assert!(r.stdout.contains("did you mean `agentStop`"), "{}", r.stdout);
-    assert!(r.stdout.contains("(1 command, 3 warnings)"), "{}", r.stdout);
+    assert!(r.stdout.contains("(1 hook, 3 warnings)"), "{}", r.stdout);
     assert_eq!(sb.run(&["check", "--strict", s(&skipped)]).code, 1);
 }
 
