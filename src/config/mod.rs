@@ -248,14 +248,17 @@ impl HandlerSpec {
     }
 
     /// The fields that identify the hook, in a fixed order, for the digest
-    /// and the previews: `command` (and `args`, `shell` when set);
-    /// `url` and `headers` (the header *names*, values are not part of
-    /// it: they may interpolate secrets); `server`, `tool` and `input`;
+    /// and the previews: `command` (and `args`, `shell` when set, then the
+    /// launch's `argv`, `cwd` and `configEnv` — the config's `env`, values
+    /// as written — when set);
+    /// `url`, `headers` (the header *names*, values are not part of
+    /// it: they may interpolate secrets) and `allowedEnvVars` (when set);
+    /// `server`, `tool` and `input`;
     /// `prompt` and `model` (and `continueOnBlock` when true).
     pub fn identifying_fields(&self) -> serde_json::Map<String, Value> {
         let mut m = serde_json::Map::new();
         match self {
-            HandlerSpec::Command { command, args, shell, .. } => {
+            HandlerSpec::Command { command, args, shell, launch } => {
                 m.insert("command".into(), Value::from(command.as_str()));
                 if let Some(args) = args {
                     m.insert("args".into(), Value::from(args.clone()));
@@ -263,10 +266,27 @@ impl HandlerSpec {
                 if let Some(shell) = shell.config_name() {
                     m.insert("shell".into(), Value::from(shell));
                 }
+                // How the process starts decides what runs as much as the
+                // command text: the program run directly, where, with what.
+                if let Some(argv) = &launch.argv {
+                    m.insert("argv".into(), Value::from(argv.clone()));
+                }
+                if let Some(cwd) = &launch.cwd {
+                    m.insert("cwd".into(), Value::from(cwd.as_str()));
+                }
+                if !launch.env.is_empty() {
+                    let env = launch.env.iter().map(|(k, v)| (k.clone(), Value::from(v.as_str())));
+                    m.insert("configEnv".into(), Value::Object(env.collect()));
+                }
             }
-            HandlerSpec::Http { url, headers, .. } => {
+            HandlerSpec::Http { url, headers, allowed_env_vars } => {
                 m.insert("url".into(), Value::from(url.as_str()));
                 m.insert("headers".into(), headers.iter().map(|(k, _)| Value::from(k.as_str())).collect());
+                // Which variables the header values may interpolate decides
+                // what the request can carry out of the machine.
+                if !allowed_env_vars.is_empty() {
+                    m.insert("allowedEnvVars".into(), Value::from(allowed_env_vars.clone()));
+                }
             }
             HandlerSpec::McpTool { server, tool, input } => {
                 m.insert("server".into(), Value::from(server.as_str()));
@@ -310,6 +330,24 @@ impl HandlerSpec {
         matches!(self, HandlerSpec::Command { .. })
     }
 
+    /// What the handler executes as words, for the gate's script pins
+    /// (`crate::gate::pins`): the shell text of a shell-form command (under
+    /// any `shell`), the program and arguments of an exec-form one; `None`
+    /// for handler types that run no program.
+    pub fn script_form(&self) -> Option<ScriptForm<'_>> {
+        match self {
+            // A program started directly (Copilot CLI `exec`): its argv.
+            HandlerSpec::Command { launch: Launch { argv: Some(argv), make_script_executable: false, .. }, .. } => {
+                argv.split_first().map(|(program, rest)| ScriptForm::Exec(program, rest))
+            }
+            // A script a shell of the launch runs (`bash -c <command>`,
+            // Copilot CLI `bash`/`powershell`) reads like shell text.
+            HandlerSpec::Command { command, args: None, .. } => Some(ScriptForm::Shell(command)),
+            HandlerSpec::Command { command, args: Some(args), .. } => Some(ScriptForm::Exec(command, args)),
+            _ => None,
+        }
+    }
+
     /// Whether the handler blocks on I/O the run does not control (a
     /// process, a request): such hooks of a concurrent event run on their
     /// own threads. Host-answered types run on the run's thread, like
@@ -327,6 +365,16 @@ fn quote_word(word: &str) -> String {
     } else {
         format!("'{}'", word.replace('\'', r"'\''"))
     }
+}
+
+/// What a handler executes, as the script resolver reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScriptForm<'a> {
+    /// Shell text run as `/bin/sh -c <text>` (or the hook's `shell`).
+    Shell(&'a str),
+    /// A program (looked up on `PATH` unless it contains `/`) and its
+    /// argument vector, no shell.
+    Exec(&'a str, &'a [String]),
 }
 
 /// One configured hook.
