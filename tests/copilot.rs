@@ -526,8 +526,9 @@ fn bash_scripts_run_under_bash_without_startup_files() {
     let e = ws.engine(hooks("sessionStart", vec![bash(script)]));
     run(&e, HookEvent::SessionStart, &json!({}));
     assert_eq!(ws.read("shell"), "bash");
-    let argv = e.command_previews()[0].argv.clone().unwrap();
-    assert_eq!(&argv[..4], ["bash", "--norc", "--noprofile", "-c"]);
+    let preview = &e.command_previews()[0];
+    let argv = preview.fields.iter().find(|(k, _)| k == "argv").map(|(_, v)| v.clone()).unwrap();
+    assert_eq!(argv.as_array().unwrap()[..4], ["bash", "--norc", "--noprofile", "-c"]);
 }
 
 /// "`command` | Cross-platform fallback. Copied to both `bash` and
