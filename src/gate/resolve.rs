@@ -804,7 +804,13 @@ mod tests {
     const WS: &str = "/ws";
 
     fn ctx<'a>(placeholders: &'a [(&'a str, &'a str)], root: Option<&'a Path>) -> ResolveCtx<'a> {
-        ResolveCtx { workspace: Path::new(WS), cwd: None, plugin_root: root, home: Some(Path::new("/home/u")), placeholders }
+        ResolveCtx {
+            workspace: Path::new(WS),
+            cwd: None,
+            plugin_root: root,
+            home: Some(Path::new("/home/u")),
+            placeholders,
+        }
     }
 
     const CLAUDE: &[(&str, &str)] =
