@@ -828,6 +828,17 @@ mod tests {
         refs(cmd).into_iter().map(|(p, _)| p).collect()
     }
 
+    /// A hook with its own `cwd` (Copilot CLI, VS Code) names files
+    /// relative to that directory, in both forms.
+    #[test]
+    fn relative_paths_resolve_against_the_hooks_cwd() {
+        let c = ResolveCtx { cwd: Some(Path::new("scripts")), ..ctx(CLAUDE, None) };
+        let shell: Vec<_> = shell_references("./guard.sh", &c).into_iter().map(|r| r.path).collect();
+        assert_eq!(shell, [Path::new("/ws/scripts/guard.sh")]);
+        let exec: Vec<_> = exec_references(&["./guard.sh"], &c).into_iter().map(|r| r.path).collect();
+        assert_eq!(exec, [Path::new("/ws/scripts/guard.sh")]);
+    }
+
     #[test]
     fn an_interpreter_on_path_is_not_a_reference_its_script_is() {
         assert_eq!(refs("python3 .claude/hooks/x.py"), [("/ws/.claude/hooks/x.py".into(), Role::Argument)]);
