@@ -30,6 +30,7 @@ pub const KNOWN_OPTION_KEYS: &[&str] = &[
     "env",
     "env_remove",
     "max_output_bytes",
+    "stop_hook_block_cap",
 ];
 
 /// Check the options object before its fields are read: unknown keys and an

@@ -231,8 +231,12 @@ pub fn build_engine(s: EngineSetup<'_>) -> Result<LifecycleHookEngine, String> {
     o.hooks = s.source;
     o.trust_store = s.trust_store.map(Path::to_owned);
     o.transcript_path = input_str("transcript_path").map(str::to_owned);
-    if let Some(t) = input_str("source").and_then(SessionStartTrigger::parse) {
-        o.trigger = t;
+    match input_str("source") {
+        Some(source) => match SessionStartTrigger::parse(source) {
+            Some(t) => o.trigger = t,
+            None => o.trigger_name = Some(source.to_owned()),
+        },
+        None => {}
     }
     LifecycleHookEngine::with_options(&o).map_err(|e| e.message)
 }

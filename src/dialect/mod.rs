@@ -41,7 +41,7 @@ use serde_json::{Map, Value};
 use crate::config::{HooksConfig, SourceInfo};
 use crate::error::{Error, Result};
 use crate::handler::HookExecution;
-use crate::model::event::{HookEvent, RunEvent};
+use crate::model::event::{EventFamily, HookEvent, RunEvent};
 use crate::model::input::SessionFacts;
 use crate::model::reply::HookReply;
 use crate::model::rules::{Column, EventRules, Profile};
@@ -51,6 +51,8 @@ use crate::model::rules::{Column, EventRules, Profile};
 pub struct ReadCtx<'a> {
     /// The event being run.
     pub event: &'a RunEvent,
+    /// The event's family in the hook's dialect (which reader reads it).
+    pub family: EventFamily,
     /// The event's rules in the hook's dialect.
     pub rules: &'a EventRules,
     /// `quiet_success_output` of the hook's source (VT Code).
@@ -298,8 +300,15 @@ mod tests {
     /// event's reader in that dialect or by the canonical merge.
     #[test]
     fn every_column_a_table_sets_is_honoured_by_its_reader_or_the_merge() {
-        let events = HookEvent::ALL.iter().map(|e| RunEvent::Known(*e)).chain([RunEvent::Named("Custom".into())]);
-        for event in events {
+        let named = ALL.iter().flat_map(|d| d.profile().named).map(|n| RunEvent::Named(n.name.into()));
+        let events: Vec<RunEvent> = HookEvent::ALL
+            .iter()
+            .map(|e| RunEvent::Known(*e))
+            .chain(named)
+            .chain([RunEvent::Named("Custom".into())])
+            .collect();
+        for event in &events {
+            let event = event.clone();
             for d in ALL {
                 for column in d.profile().rules_of(&event).set_columns() {
                     assert!(
@@ -313,7 +322,10 @@ mod tests {
     }
 
     fn honoured(d: &dyn Dialect, event: &RunEvent, column: Column) -> bool {
-        d.honours(event).contains(&column) || crate::merge::honours(event).contains(&column)
+        let family = d.profile().family_of(event);
+        d.honours(event).contains(&column)
+            || crate::merge::honours(family).contains(&column)
+            || crate::handler::layer::timeout::HONOURS.contains(&column)
     }
 
     #[test]
@@ -331,7 +343,7 @@ mod tests {
     fn match_subject_follows_the_event_table() {
         use HookEvent::*;
         let input = json!({
-            "reason": "exit", "agent_name": "explorer", "prompt": "hi",
+            "reason": "exit", "agent_name": "explorer", "agent_type": "Explore", "prompt": "hi",
             "tool_name": "Bash", "trigger": "auto", "notification_type": "idle_prompt"
         });
         let subject = |d: &dyn Dialect, e: HookEvent, trigger: &'static str| {
@@ -340,13 +352,17 @@ mod tests {
         for d in [VTCODE, CLAUDE] {
             assert_eq!(subject(d, SessionStart, "resume").as_deref(), Some("resume"));
             assert_eq!(subject(d, SessionEnd, "startup").as_deref(), Some("exit"));
-            assert_eq!(subject(d, SubagentStart, "startup").as_deref(), Some("explorer"));
-            assert_eq!(subject(d, SubagentStop, "startup").as_deref(), Some("explorer"));
             for e in [PreToolUse, PostToolUse, PermissionRequest, PostToolUseFailure] {
                 assert_eq!(subject(d, e, "startup").as_deref(), Some("Bash"));
             }
             assert_eq!(subject(d, PreCompact, "startup").as_deref(), Some("auto"));
             assert_eq!(subject(d, Notification, "startup").as_deref(), Some("idle_prompt"));
+        }
+        // VT Code matches `agent_name`; Claude Code "receive[s] agent_type with
+        // the agent name that the matcher filters on".
+        for e in [SubagentStart, SubagentStop] {
+            assert_eq!(subject(VTCODE, e, "startup").as_deref(), Some("explorer"));
+            assert_eq!(subject(CLAUDE, e, "startup").as_deref(), Some("Explore"));
         }
         assert_eq!(subject(VTCODE, UserPromptSubmit, "startup").as_deref(), Some("hi"));
         assert_eq!(subject(CLAUDE, UserPromptSubmit, "startup"), None);

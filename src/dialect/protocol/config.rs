@@ -1,26 +1,53 @@
 //! The matcher-group shape the Claude Code hooks protocol's configs share:
 //! an event key holds an array of groups `{"matcher": …, "hooks": [{"type":
 //! "command", "command": …, <timeout key>: N, …}]}`. VT Code's `lifecycle`
-//! and Claude Code's settings differ only in the timeout key, the matcher
-//! rule and the hook fields Claude Code adds; each dialect passes its
-//! [`GroupShape`].
+//! and Claude Code's settings differ in the timeout key, the matcher rule,
+//! the hook fields Claude Code adds and what a malformed entry does; each
+//! dialect passes its [`GroupShape`].
 //!
-//! Validation (every error is `InvalidConfig` naming the entry with the
-//! dialect's event key, e.g. `hooks.pre_tool_use[0].hooks[1] must specify a
-//! command`): a group without `hooks` or with an empty `hooks` array; a
-//! missing, empty or blank `command`; a hook `type` other than `"command"`
-//! (a missing `type` means `command`); a timeout that is not a positive
-//! integer; a matcher that does not compile; JSON values of the wrong type.
-//! A `null` matcher is the same as an absent one; unknown keys are ignored.
+//! The structure, one function per level:
+//!
+//! | level | function | reads |
+//! |---|---|---|
+//! | an event key's value | [`parse_groups`] | an array of groups |
+//! | a group | `parse_group` | `matcher`, `hooks` |
+//! | a hook: the fields every handler type shares | `parse_hook` | `type`, the timeout key, `if`, `async`, `statusMessage`, `failClosed` |
+//! | a hook: its handler type's own fields | `parse_handler` | `command` for `"command"`; the other types' fields |
+//!
+//! What is malformed (every message names the entry with the dialect's
+//! event key, e.g. `hooks.pre_tool_use[0].hooks[1] must specify a command`):
+//! an event value that is not an array; a group that is not an object,
+//! without `hooks` or with an empty `hooks` array, or whose matcher does not
+//! compile; a hook that is not an object, a missing, empty or blank
+//! `command`; a hook `type` hookline does not run (a missing `type` means
+//! `command`); a timeout that is not a positive integer; an `if` condition
+//! that does not parse; JSON values of the wrong type. A `null` matcher is
+//! the same as an absent one; unknown keys are ignored.
+//!
+//! What happens to a malformed entry is the shape's
+//! [`Malformed`] rule: VT Code rejects the whole configuration
+//! (`InvalidConfig`); Claude Code (since 2.1.101) skips that entry — the
+//! event, the group or the one hook — records a warning
+//! ([`HooksConfig::push_warning`], `hl_engine_config_warnings`) and loads
+//! everything else.
 
 use std::sync::Arc;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-use crate::config::{type_name, HandlerSpec, HookGroup, HookSpec, Source};
+use crate::config::{type_name, HandlerSpec, HookGroup, HookSpec, HooksConfig, Source};
 use crate::dialect::matcher::Matcher;
 use crate::error::{Error, Result};
 use crate::rule::Rule;
+
+/// What a malformed entry does to the configuration it is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Malformed {
+    /// The whole configuration is rejected (`InvalidConfig`).
+    Rejects,
+    /// The entry is left out with a warning; the rest loads.
+    Skipped,
+}
 
 /// What a dialect's groups look like.
 pub(crate) struct GroupShape {
@@ -29,78 +56,133 @@ pub(crate) struct GroupShape {
     /// Whether the Claude Code hook fields `if`, `async`, `statusMessage`
     /// and `failClosed` are read.
     pub(crate) claude_fields: bool,
-    /// The dialect's matcher rule.
-    pub(crate) matcher: fn(Option<&str>) -> std::result::Result<Matcher, regex::Error>,
+    /// The dialect's matcher rule for the groups of an event key.
+    pub(crate) matcher: fn(&str, Option<&str>) -> std::result::Result<Matcher, regex::Error>,
+    /// What a malformed entry does.
+    pub(crate) malformed: Malformed,
 }
 
-fn cfg_err(msg: impl Into<String>) -> Error {
-    Error::invalid_config(msg)
+/// A malformed entry: the entry's path and the sentence saying what is
+/// wrong (which names the path too, as the error a rejecting dialect returns).
+struct Bad {
+    path: String,
+    message: String,
 }
 
-/// The groups under one event key (`key` names it in error paths).
-pub(crate) fn parse_groups(shape: &GroupShape, source: &Arc<Source>, key: &str, v: &Value) -> Result<Vec<HookGroup>> {
+impl Bad {
+    fn new(path: &str, message: String) -> Bad {
+        Bad { path: path.to_owned(), message }
+    }
+}
+
+type Entry<T> = std::result::Result<T, Bad>;
+
+/// Apply the shape's rule to a malformed entry: `Err` when it rejects the
+/// configuration, else a warning (`what` names what is left out).
+fn malformed(shape: &GroupShape, cfg: &mut HooksConfig, bad: Bad, what: &str) -> Result<()> {
+    match shape.malformed {
+        Malformed::Rejects => Err(Error::invalid_config(bad.message)),
+        Malformed::Skipped => {
+            cfg.push_warning(bad.path, format!("{}; {what} is skipped", bad.message));
+            Ok(())
+        }
+    }
+}
+
+/// The groups under one event key (`key` names it in paths). Malformed
+/// entries follow `shape.malformed`; their warnings go to `cfg`.
+pub(crate) fn parse_groups(
+    shape: &GroupShape,
+    source: &Arc<Source>,
+    key: &str,
+    v: &Value,
+    cfg: &mut HooksConfig,
+) -> Result<Vec<HookGroup>> {
+    let path = format!("hooks.{key}");
     let Value::Array(items) = v else {
-        return Err(cfg_err(format!("hooks.{key} must be an array, got {}", type_name(v))));
+        let bad = Bad::new(&path, format!("{path} must be an array, got {}", type_name(v)));
+        malformed(shape, cfg, bad, "this event")?;
+        return Ok(Vec::new());
     };
-    items.iter().enumerate().map(|(i, g)| parse_group(shape, source, &format!("hooks.{key}[{i}]"), g)).collect()
+    let mut groups = Vec::with_capacity(items.len());
+    for (i, g) in items.iter().enumerate() {
+        let path = format!("{path}[{i}]");
+        match parse_group(shape, source, key, &path, g, cfg)? {
+            Ok(Some(group)) => groups.push(group),
+            Ok(None) => {}
+            Err(bad) => malformed(shape, cfg, bad, "this group")?,
+        }
+    }
+    Ok(groups)
 }
 
-fn parse_group(shape: &GroupShape, source: &Arc<Source>, path: &str, v: &Value) -> Result<HookGroup> {
+/// One group: `Ok(None)` when every hook of it was skipped.
+fn parse_group(
+    shape: &GroupShape,
+    source: &Arc<Source>,
+    key: &str,
+    path: &str,
+    v: &Value,
+    cfg: &mut HooksConfig,
+) -> Result<Entry<Option<HookGroup>>> {
     let Value::Object(obj) = v else {
-        return Err(cfg_err(format!("{path} must be an object, got {}", type_name(v))));
+        return Ok(Err(Bad::new(path, format!("{path} must be an object, got {}", type_name(v)))));
     };
     let matcher_raw = match obj.get("matcher") {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) => Some(s.clone()),
-        Some(other) => return Err(cfg_err(format!("{path}.matcher must be a string, got {}", type_name(other)))),
+        Some(other) => {
+            return Ok(Err(Bad::new(path, format!("{path}.matcher must be a string, got {}", type_name(other)))))
+        }
     };
-    let matcher =
-        (shape.matcher)(matcher_raw.as_deref()).map_err(|e| cfg_err(format!("Invalid matcher in {path}: {e}")))?;
+    let matcher = match (shape.matcher)(key, matcher_raw.as_deref()) {
+        Ok(m) => m,
+        Err(e) => return Ok(Err(Bad::new(path, format!("Invalid matcher in {path}: {e}")))),
+    };
     let hooks = match obj.get("hooks") {
-        None | Some(Value::Null) => {
-            return Err(cfg_err(format!("{path} must define at least one hook command in `hooks`")))
+        Some(Value::Array(a)) if !a.is_empty() => a,
+        None | Some(Value::Null) | Some(Value::Array(_)) => {
+            return Ok(Err(Bad::new(path, format!("{path} must define at least one hook command in `hooks`"))))
         }
-        Some(Value::Array(a)) if a.is_empty() => {
-            return Err(cfg_err(format!("{path} must define at least one hook command in `hooks`")))
+        Some(other) => {
+            return Ok(Err(Bad::new(path, format!("{path}.hooks must be an array, got {}", type_name(other)))))
         }
-        Some(Value::Array(a)) => a,
-        Some(other) => return Err(cfg_err(format!("{path}.hooks must be an array, got {}", type_name(other)))),
     };
-    let hooks = hooks
-        .iter()
-        .enumerate()
-        .map(|(j, h)| parse_hook(shape, source, &format!("{path}.hooks[{j}]"), h))
-        .collect::<Result<Vec<_>>>()?;
-    Ok(HookGroup { matcher_raw, matcher, hooks })
+    let mut specs = Vec::with_capacity(hooks.len());
+    for (j, h) in hooks.iter().enumerate() {
+        let path = format!("{path}.hooks[{j}]");
+        match parse_hook(shape, source, &path, h) {
+            Ok(spec) => specs.push(spec),
+            Err(bad) => malformed(shape, cfg, bad, "this hook")?,
+        }
+    }
+    if specs.is_empty() {
+        return Ok(Ok(None));
+    }
+    Ok(Ok(Some(HookGroup { matcher_raw, matcher, hooks: specs })))
 }
 
-fn parse_hook(shape: &GroupShape, source: &Arc<Source>, path: &str, v: &Value) -> Result<HookSpec> {
+/// One hook: the fields every handler type shares, then its handler.
+fn parse_hook(shape: &GroupShape, source: &Arc<Source>, path: &str, v: &Value) -> Entry<HookSpec> {
     let Value::Object(obj) = v else {
-        return Err(cfg_err(format!("{path} must be an object, got {}", type_name(v))));
+        return Err(Bad::new(path, format!("{path} must be an object, got {}", type_name(v))));
     };
-    match obj.get("type") {
-        None => {}
-        Some(Value::String(t)) if t == "command" => {}
-        Some(Value::String(t)) => {
-            return Err(cfg_err(format!("{path} has unsupported type \"{t}\" (only \"command\" is supported)")))
-        }
-        Some(other) => return Err(cfg_err(format!("{path}.type must be a string, got {}", type_name(other)))),
-    }
-    let command = match obj.get("command") {
-        Some(Value::String(c)) if !c.trim().is_empty() => c.clone(),
-        None | Some(Value::String(_)) => return Err(cfg_err(format!("{path} must specify a command"))),
-        Some(other) => return Err(cfg_err(format!("{path}.command must be a string, got {}", type_name(other)))),
+    let kind = match obj.get("type") {
+        None => "command",
+        Some(Value::String(t)) => t.as_str(),
+        Some(other) => return Err(Bad::new(path, format!("{path}.type must be a string, got {}", type_name(other)))),
     };
+    let handler = parse_handler(kind, obj, path)?;
     let timeout_key = shape.timeout_key;
     let timeout_seconds = match obj.get(timeout_key) {
         None => None,
         Some(t) => match t.as_u64() {
             Some(n) if n > 0 => Some(n),
-            _ => return Err(cfg_err(format!("{path}.{timeout_key} must be a positive integer, got {t}"))),
+            _ => return Err(Bad::new(path, format!("{path}.{timeout_key} must be a positive integer, got {t}"))),
         },
     };
     let mut hook = HookSpec {
-        handler: HandlerSpec::Command { command },
+        handler,
         timeout_seconds,
         default_timeout: source.dialect().profile().default_timeout,
         if_rule: None,
@@ -111,11 +193,11 @@ fn parse_hook(shape: &GroupShape, source: &Arc<Source>, path: &str, v: &Value) -
         source: source.clone(),
     };
     if shape.claude_fields {
-        let flag = |key: &str| -> Result<bool> {
+        let flag = |key: &str| -> Entry<bool> {
             match obj.get(key) {
                 None | Some(Value::Null) => Ok(false),
                 Some(Value::Bool(b)) => Ok(*b),
-                Some(other) => Err(cfg_err(format!("{path}.{key} must be a boolean, got {}", type_name(other)))),
+                Some(other) => Err(Bad::new(path, format!("{path}.{key} must be a boolean, got {}", type_name(other)))),
             }
         };
         hook.run_async = flag("async")?;
@@ -124,16 +206,40 @@ fn parse_hook(shape: &GroupShape, source: &Arc<Source>, path: &str, v: &Value) -
             None | Some(Value::Null) => None,
             Some(Value::String(m)) => Some(m.clone()),
             Some(other) => {
-                return Err(cfg_err(format!("{path}.statusMessage must be a string, got {}", type_name(other))))
+                return Err(Bad::new(path, format!("{path}.statusMessage must be a string, got {}", type_name(other))))
             }
         };
         hook.if_rule = match obj.get("if") {
             None | Some(Value::Null) => None,
-            Some(Value::String(rule)) => {
-                Some(Rule::parse(rule).map_err(|e| cfg_err(format!("Invalid if condition in {path}: {e}")))?)
-            }
-            Some(other) => return Err(cfg_err(format!("{path}.if must be a string, got {}", type_name(other)))),
+            Some(Value::String(rule)) => match Rule::parse(rule) {
+                Ok(rule) => Some(rule),
+                Err(e) => return Err(Bad::new(path, format!("Invalid if condition in {path}: {e}"))),
+            },
+            Some(other) => return Err(Bad::new(path, format!("{path}.if must be a string, got {}", type_name(other)))),
         };
     }
     Ok(hook)
+}
+
+/// The handler of a hook of type `kind`: its own fields. One arm per
+/// handler type hookline runs; any other type is malformed (Claude Code
+/// skips a hook of a type it does not know).
+fn parse_handler(kind: &str, obj: &Map<String, Value>, path: &str) -> Entry<HandlerSpec> {
+    match kind {
+        "command" => {
+            let command = match obj.get("command") {
+                Some(Value::String(c)) if !c.trim().is_empty() => c.clone(),
+                None | Some(Value::String(_)) => return Err(Bad::new(path, format!("{path} must specify a command"))),
+                Some(other) => {
+                    return Err(Bad::new(path, format!("{path}.command must be a string, got {}", type_name(other))))
+                }
+            };
+            Ok(HandlerSpec::Command { command })
+        }
+        "http" | "prompt" | "agent" | "mcp_tool" => Err(Bad::new(
+            path,
+            format!("{path} has type \"{kind}\", a Claude Code handler type this build of hookline does not run"),
+        )),
+        other => Err(Bad::new(path, format!("{path} has unsupported type \"{other}\" (only \"command\" is supported)"))),
+    }
 }

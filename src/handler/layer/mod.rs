@@ -37,6 +37,8 @@ pub(crate) struct Stack<'a> {
     pub(crate) max_output_bytes: usize,
     /// The run's cancellation token.
     pub(crate) token: Option<&'a CancelToken>,
+    /// The time budget the run's hooks share, if its row has one.
+    pub(crate) budget: Option<std::time::Duration>,
 }
 
 /// Run one planned hook through the layers: the gate (a hook of an
@@ -53,7 +55,7 @@ pub(crate) fn invoke(stack: &Stack<'_>, hook: Hook<'_>, env: &Environment, paylo
         payload,
         env,
         cwd: stack.cwd,
-        timeout: timeout::of(hook),
+        timeout: timeout::of(hook, stack.budget),
         max_output_bytes: stack.max_output_bytes,
         token: stack.token,
     };
