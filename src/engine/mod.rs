@@ -192,6 +192,12 @@ impl LifecycleHookEngine {
         self.setup().commands.previews.clone()
     }
 
+    /// The entries of the configuration that were skipped (a Claude Code
+    /// settings file's malformed entries), in the order they were read.
+    pub fn config_warnings(&self) -> Vec<crate::config::ConfigWarning> {
+        self.setup().config.warnings().to_vec()
+    }
+
     /// Whether this engine gates workspace hooks behind approval.
     pub fn workspace_gated(&self) -> bool {
         self.setup().commands.gated

@@ -172,7 +172,7 @@ fn parse_hook(shape: &GroupShape, source: &Arc<Source>, path: &str, v: &Value) -
         Some(Value::String(t)) => t.as_str(),
         Some(other) => return Err(Bad::new(path, format!("{path}.type must be a string, got {}", type_name(other)))),
     };
-    let handler = parse_handler(kind, obj, path)?;
+    let handler = parse_handler(shape, kind, obj, path)?;
     let timeout_key = shape.timeout_key;
     let timeout_seconds = match obj.get(timeout_key) {
         None => None,
@@ -224,7 +224,7 @@ fn parse_hook(shape: &GroupShape, source: &Arc<Source>, path: &str, v: &Value) -
 /// The handler of a hook of type `kind`: its own fields. One arm per
 /// handler type hookline runs; any other type is malformed (Claude Code
 /// skips a hook of a type it does not know).
-fn parse_handler(kind: &str, obj: &Map<String, Value>, path: &str) -> Entry<HandlerSpec> {
+fn parse_handler(shape: &GroupShape, kind: &str, obj: &Map<String, Value>, path: &str) -> Entry<HandlerSpec> {
     match kind {
         "command" => {
             let command = match obj.get("command") {
@@ -236,7 +236,7 @@ fn parse_handler(kind: &str, obj: &Map<String, Value>, path: &str) -> Entry<Hand
             };
             Ok(HandlerSpec::Command { command })
         }
-        "http" | "prompt" | "agent" | "mcp_tool" => Err(Bad::new(
+        "http" | "prompt" | "agent" | "mcp_tool" if shape.claude_fields => Err(Bad::new(
             path,
             format!("{path} has type \"{kind}\", a Claude Code handler type this build of hookline does not run"),
         )),
