@@ -1,6 +1,11 @@
 //! `hookline check`: validate configs of both dialects (the library's own
 //! validation, so an error names the entry) and warn on likely mistakes.
 //!
+//! Errors: what the library rejects (the file is not JSON, ...), and every
+//! entry a host would skip (a Claude Code settings file's malformed
+//! entries and unknown handler types: a host loads the rest, but the entry
+//! never runs), each named by its path.
+//!
 //! Warnings (a config with warnings still passes, unless `--strict`):
 //!
 //! - a tool event's matcher that can never match a known tool name (Claude
@@ -64,6 +69,17 @@ pub fn main(out: &Out, a: CheckArgs) -> CliResult {
             Ok(cfg) => {
                 commands = cfg.config.command_count();
                 let ws = a.workspace.clone().unwrap_or_else(|| common::project_dir_of(file));
+                for w in cfg.config.warnings() {
+                    let error = w.entry_skipped || a.strict;
+                    findings.push(Finding { error, text: format!("{}: {}", w.path, w.message) });
+                }
+                if let Some(d) = cfg.config.disable_all_hooks().filter(|d| d.value) {
+                    let whose = if d.trusted { "every hook" } else { "the hooks of untrusted sources" };
+                    findings.push(Finding {
+                        error: a.strict,
+                        text: format!("disableAllHooks is true: a host runs none of {whose} while it is set"),
+                    });
+                }
                 for w in warnings(&cfg.config, &ws) {
                     findings.push(Finding { error: a.strict, text: w });
                 }
@@ -107,10 +123,10 @@ fn group_path(group: &HookGroup) -> String {
     path.rsplit_once(".hooks[").map_or(path, |(g, _)| g).to_owned()
 }
 
-/// The warnings of a valid config: the entries its dialect skipped, then
-/// likely mistakes in what it keeps.
+/// Likely mistakes in what a config keeps (the entries its dialect skipped
+/// are [`HooksConfig::warnings`], errors for `check`).
 pub fn warnings(config: &HooksConfig, workspace: &Path) -> Vec<String> {
-    let mut w: Vec<String> = config.warnings().iter().map(|x| format!("{}: {}", x.path, x.message)).collect();
+    let mut w: Vec<String> = Vec::new();
     for named in config.named_events() {
         let d = named.groups.first().map_or(config.dialect(), HookGroup::dialect);
         let hint = match dialect::suggest_event_key(d, &named.name) {

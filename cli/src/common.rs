@@ -80,6 +80,15 @@ impl Out {
         let _ = writeln!(o, "{s}");
     }
 
+    /// `hookline: warning: msg` on stderr (silenced by `--quiet`).
+    pub fn warning(&self, msg: &str) {
+        if self.quiet {
+            return;
+        }
+        let label = if self.color_err { "\x1b[33mwarning\x1b[0m" } else { "warning" };
+        eprintln!("hookline: {label}: {msg}");
+    }
+
     /// `hookline: error: msg` on stderr (never silenced).
     pub fn error(&self, msg: &str) {
         let label = if self.color_err { "\x1b[31merror\x1b[0m" } else { "error" };

@@ -51,6 +51,10 @@ pub fn main(out: &Out, a: RunArgs) -> CliResult {
         session_id: a.session_id.as_deref(),
         input: Some(&input),
     })?;
+    // Entries a host skips are skipped here too, and said so.
+    for w in engine.config_warnings() {
+        out.warning(&format!("{}: {}", w.path, w.message));
+    }
     let text = common::fire(&engine, &event_name, &input)?;
     let outcome: Value = serde_json::from_str(&text).map_err(|e| format!("the engine returned invalid JSON: {e}"))?;
     let v = common::verdict(&outcome);

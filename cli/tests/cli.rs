@@ -253,12 +253,21 @@ fn run_fires_named_events_by_their_config_key() {
 }
 
 #[test]
-fn run_bad_config_exits_1_naming_the_entry() {
+fn run_skips_a_malformed_claude_entry_with_a_warning_naming_it_and_runs_the_rest() {
     let sb = Sandbox::new();
-    let cfg = sb.write_json("bad.json", &json!({"PreToolUse": [{"hooks": [{"type": "command"}]}]}));
-    let r = sb.run(&["run", "PreToolUse", "-c", s(&cfg)]);
-    assert_eq!(r.code, 1);
+    let cfg = sb.write_json(
+        "bad.json",
+        &json!({"PreToolUse": [{"hooks": [{"type": "command"}, {"type": "command", "command": "echo kept >&2; exit 2"}]}]}),
+    );
+    let r = sb.run_stdin(&["run", "PreToolUse", "-c", s(&cfg), "--input", "-", "--format", "json"], r#"{"tool_name":"Bash"}"#);
+    assert_eq!(r.code, 2, "the remaining hook denies: {}{}", r.stdout, r.stderr);
     assert!(r.stderr.contains("hooks.PreToolUse[0].hooks[0] must specify a command"), "{}", r.stderr);
+    assert!(r.stdout.contains("\"decision\":\"deny\""), "{}", r.stdout);
+    // A VT Code configuration still rejects the file.
+    let vt = sb.write_json("bad_vt.json", &json!({"lifecycle": {"pre_tool_use": [{"hooks": [{"type": "command"}]}]}}));
+    let r = sb.run_stdin(&["run", "PreToolUse", "-c", s(&vt), "--input", "-"], r#"{"tool_name":"Bash"}"#);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("hooks.pre_tool_use[0].hooks[0] must specify a command"), "{}", r.stderr);
 }
 
 #[test]

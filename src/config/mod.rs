@@ -221,6 +221,11 @@ pub struct ConfigWarning {
     pub path: String,
     /// What is wrong and what was done about it.
     pub message: String,
+    /// Whether a hooks entry was left out (a malformed entry, an unknown
+    /// handler type: `hookline check` reports it as an error), rather than
+    /// a key that is not a hooks entry at all being ignored (a warning).
+    #[serde(skip)]
+    pub entry_skipped: bool,
 }
 
 /// A validated hooks configuration: per-event groups in configuration order.
@@ -292,9 +297,18 @@ impl HooksConfig {
         }
     }
 
-    /// Record a skipped entry.
+    /// Record a skipped hooks entry.
     pub fn push_warning(&mut self, path: impl Into<String>, message: impl Into<String>) {
-        let warning = ConfigWarning { path: path.into(), message: message.into() };
+        self.push(ConfigWarning { path: path.into(), message: message.into(), entry_skipped: true });
+    }
+
+    /// Record an ignored key that is not a hooks entry (VT Code's unknown
+    /// event keys).
+    pub fn push_ignored(&mut self, path: impl Into<String>, message: impl Into<String>) {
+        self.push(ConfigWarning { path: path.into(), message: message.into(), entry_skipped: false });
+    }
+
+    fn push(&mut self, warning: ConfigWarning) {
         crate::hl_warn!("{}: {}", warning.path, warning.message);
         self.warnings.push(warning);
     }

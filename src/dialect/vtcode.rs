@@ -222,7 +222,7 @@ impl VtCode {
                     Some(k) => format!("; did you mean `{k}`?"),
                     None => "; it is ignored".to_owned(),
                 };
-                cfg.push_warning(format!("hooks.{key}"), format!("unknown event key `{key}`{hint}"));
+                cfg.push_ignored(format!("hooks.{key}"), format!("unknown event key `{key}`{hint}"));
             }
         }
         let source = Arc::new(Source { info: info.clone(), quiet_success_output: quiet });
