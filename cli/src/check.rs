@@ -14,7 +14,8 @@
 //! - Claude permission-rule syntax (`Bash(git *)`) in `matcher`, where only
 //!   the tool name is tested (it belongs in the hook's `if`);
 //! - unknown event keys (with a suggestion when the key is a known event
-//!   spelled differently);
+//!   spelled differently; the events a dialect knows by name, such as
+//!   Claude Code's `TaskCreated`, are not unknown);
 //! - an `if` condition on an event without a tool call (the hook never runs);
 //! - commands whose program or script is a file that does not exist or is
 //!   not executable, or a bare program name not found on `PATH`.
@@ -129,6 +130,9 @@ pub fn warnings(config: &HooksConfig, workspace: &Path) -> Vec<String> {
     let mut w: Vec<String> = Vec::new();
     for named in config.named_events() {
         let d = named.groups.first().map_or(config.dialect(), HookGroup::dialect);
+        if d.profile().named(&named.name).is_some() {
+            continue; // an event the dialect knows by name (TaskCreated, PostCompact, ...)
+        }
         let hint = match dialect::suggest_event_key(d, &named.name) {
             Some(k) => format!("; did you mean `{k}`?"),
             None => "; it runs only when a host fires it by name".to_owned(),

@@ -350,6 +350,33 @@ fn check_passes_the_demo_config() {
     assert!(r.stdout.contains("ok (13 commands, 0 warnings)"), "{}", r.stdout);
 }
 
+/// Claude Code skips a malformed entry and loads the rest (a host does
+/// too); `check` still reports each skipped entry as an error, naming it.
+#[test]
+fn check_reports_every_entry_a_host_would_skip_as_an_error_naming_it() {
+    let sb = Sandbox::new();
+    let cfg = sb.write_json(
+        "ws/.claude/settings.json",
+        &json!({"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [
+                {"type": "command", "command": "true"},
+                {"type": "command"},
+                {"type": "webhook", "url": "http://x"}
+            ]}],
+            "Stop": [{"matcher": "(", "hooks": [{"type": "command", "command": "true"}]}]
+        }}),
+    );
+    let r = sb.run(&["check", s(&cfg)]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    for entry in ["hooks.PreToolUse[0].hooks[1]: ", "hooks.PreToolUse[0].hooks[2]: ", "hooks.Stop[0]: "] {
+        assert!(
+            r.stdout.lines().any(|l| l.contains("error") && l.contains(entry)),
+            "{entry} is not reported as an error:\n{}",
+            r.stdout
+        );
+    }
+}
+
 #[test]
 fn check_error_exits_1_with_the_entry_path() {
     let sb = Sandbox::new();

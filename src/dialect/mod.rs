@@ -238,8 +238,16 @@ pub fn suggest_event_key(dialect: &dyn Dialect, key: &str) -> Option<&'static st
 
 /// What a callback hook's matcher (`hl_engine_add_callback_hook`) is tested
 /// against: callback hooks are host code, and their matchers follow the
-/// Claude Code rule whatever the config's dialect.
+/// Claude Code rule whatever the config's dialect — except that on
+/// SubagentStart and SubagentStop an input without Claude Code's
+/// `agent_type` is matched on VT Code's `agent_name`, so that a VT Code
+/// host's callback matchers keep working.
 pub fn callback_match_subject<'a>(event: &RunEvent, input: &'a Value, trigger: &'a str) -> Option<&'a str> {
+    if matches!(event, RunEvent::Known(HookEvent::SubagentStart | HookEvent::SubagentStop))
+        && !input.get("agent_type").is_some_and(Value::is_string)
+    {
+        return VTCODE.match_subject(event, input, trigger);
+    }
     CLAUDE.match_subject(event, input, trigger)
 }
 
