@@ -190,7 +190,9 @@ impl Scanner {
                 self.dynamic = true;
                 self.scan(End::Paren, depth + 1)
             }
-            Some(c) if c.is_ascii_alphanumeric() || matches!(c, '_' | '{' | '@' | '*' | '#' | '?' | '$' | '!' | '-') => {
+            Some(c)
+                if c.is_ascii_alphanumeric() || matches!(c, '_' | '{' | '@' | '*' | '#' | '?' | '$' | '!' | '-') =>
+            {
                 self.dynamic = true;
                 Some(())
             }
@@ -200,7 +202,8 @@ impl Scanner {
 }
 
 /// Shell keywords that can start a command's text without being its name.
-const KEYWORDS: &[&str] = &["if", "then", "elif", "else", "while", "until", "do", "!", "{", "}", "fi", "done", "esac", "time"];
+const KEYWORDS: &[&str] =
+    &["if", "then", "elif", "else", "while", "until", "do", "!", "{", "}", "fi", "done", "esac", "time"];
 
 /// A command as written → its text for matching.
 fn command(raw: &str) -> Command {

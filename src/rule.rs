@@ -159,11 +159,7 @@ fn bash_line_matches(pattern: &str, line: &str) -> bool {
     if split.dynamic && names_more_than_the_command(pattern) {
         return true;
     }
-    split
-        .commands
-        .iter()
-        .filter(|c| !c.text.is_empty())
-        .any(|c| c.dynamic_name || bash_matches(pattern, &c.text))
+    split.commands.iter().filter(|c| !c.text.is_empty()).any(|c| c.dynamic_name || bash_matches(pattern, &c.text))
 }
 
 /// Whether a Bash pattern says more than the command name (`git push *`,

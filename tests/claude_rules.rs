@@ -529,7 +529,9 @@ fn task_completed_and_teammate_idle_block_on_exit_2_and_stop_on_continue_false()
         let e = ws.engine(json!({ name: [{"hooks": [cmd(exit2("tests are failing"))]}] }));
         let out = run_named(&e, name, json!({"teammate_name": "t"}));
         assert_eq!(out["block_reason"], "tests are failing", "{name}: {out}");
-        let e = ws.engine(json!({ name: [{"hooks": [cmd(say(json!({"continue": false, "stopReason": "done for today"})))]}] }));
+        let e = ws.engine(
+            json!({ name: [{"hooks": [cmd(say(json!({"continue": false, "stopReason": "done for today"})))]}] }),
+        );
         let out = run_named(&e, name, json!({}));
         assert_eq!((out["continue"].clone(), out["stop_reason"].clone()), (json!(false), json!("done for today")));
         assert_eq!(out["block_reason"], Value::Null, "{name}: decision fields do not block it: {out}");
@@ -569,7 +571,10 @@ fn user_prompt_expansion_blocks_like_user_prompt_submit_and_matches_command_name
         {"matcher": "review", "hooks": [cmd("cat >/dev/null; echo 'Use the team checklist'")]}
     ]}));
     let out = run_named(&e, "UserPromptExpansion", json!({"command_name": "deploy", "prompt": "/deploy"}));
-    assert_eq!((out["allow_prompt"].clone(), out["block_reason"].clone()), (json!(false), json!("deploys need approval")));
+    assert_eq!(
+        (out["allow_prompt"].clone(), out["block_reason"].clone()),
+        (json!(false), json!("deploys need approval"))
+    );
     let out = run_named(&e, "UserPromptExpansion", json!({"command_name": "review"}));
     assert_eq!(out["allow_prompt"], true);
     assert_eq!(out["additional_context"], json!(["Use the team checklist"]));
@@ -605,7 +610,8 @@ fn config_change_blocks_and_discards_system_message_and_continue() {
     let e = ws.engine(json!({"ConfigChange": [{"matcher": "project_settings", "hooks": [cmd(say(
         json!({"decision": "block", "reason": "needs admin approval", "systemMessage": "hidden", "continue": false})
     ))]}]}));
-    let out = run_named(&e, "ConfigChange", json!({"source": "project_settings", "file_path": "/p/.claude/settings.json"}));
+    let out =
+        run_named(&e, "ConfigChange", json!({"source": "project_settings", "file_path": "/p/.claude/settings.json"}));
     assert_eq!(out["block_reason"], "needs admin approval");
     assert_eq!(out["continue"], true);
     assert!(texts(&out, "info").is_empty(), "{out}");

@@ -435,7 +435,10 @@ fn claude_warning_paths_use_pascal_case_keys() {
     let (c, w) = skipped(
         json!({"hooks": {"PreToolUse": [{"hooks": [{"command": "ok"}]}, {"hooks": [{"command": "ok2"}, {"command": " "}]}]}}),
     );
-    assert_eq!(w, ["hooks.PreToolUse[1].hooks[1]: hooks.PreToolUse[1].hooks[1] must specify a command; this hook is skipped"]);
+    assert_eq!(
+        w,
+        ["hooks.PreToolUse[1].hooks[1]: hooks.PreToolUse[1].hooks[1] must specify a command; this hook is skipped"]
+    );
     assert_eq!(commands(&c, HookEvent::PreToolUse), ["ok", "ok2"]);
     let m = skip_warning(json!({"PostToolUse": [{"matcher": "(", "hooks": [{"command": "x"}]}]}));
     assert_contains(&m, "Invalid matcher in hooks.PostToolUse[0]");

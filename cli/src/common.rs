@@ -240,12 +240,11 @@ pub fn build_engine(s: EngineSetup<'_>) -> Result<LifecycleHookEngine, String> {
     o.hooks = s.source;
     o.trust_store = s.trust_store.map(Path::to_owned);
     o.transcript_path = input_str("transcript_path").map(str::to_owned);
-    match input_str("source") {
-        Some(source) => match SessionStartTrigger::parse(source) {
+    if let Some(source) = input_str("source") {
+        match SessionStartTrigger::parse(source) {
             Some(t) => o.trigger = t,
             None => o.trigger_name = Some(source.to_owned()),
-        },
-        None => {}
+        }
     }
     LifecycleHookEngine::with_options(&o).map_err(|e| e.message)
 }

@@ -259,7 +259,10 @@ fn run_skips_a_malformed_claude_entry_with_a_warning_naming_it_and_runs_the_rest
         "bad.json",
         &json!({"PreToolUse": [{"hooks": [{"type": "command"}, {"type": "command", "command": "echo kept >&2; exit 2"}]}]}),
     );
-    let r = sb.run_stdin(&["run", "PreToolUse", "-c", s(&cfg), "--input", "-", "--format", "json"], r#"{"tool_name":"Bash"}"#);
+    let r = sb.run_stdin(
+        &["run", "PreToolUse", "-c", s(&cfg), "--input", "-", "--format", "json"],
+        r#"{"tool_name":"Bash"}"#,
+    );
     assert_eq!(r.code, 2, "the remaining hook denies: {}{}", r.stdout, r.stderr);
     assert!(r.stderr.contains("hooks.PreToolUse[0].hooks[0] must specify a command"), "{}", r.stderr);
     assert!(r.stdout.contains("\"decision\":\"deny\""), "{}", r.stdout);

@@ -112,11 +112,7 @@ pub static PROFILE: Profile = Profile {
             ..BASE
         },
         post_tool_use: EventRules { exit2: FEEDBACK, ..BASE },
-        permission_request: EventRules {
-            run_order: RunOrder::Sequential,
-            exit2: Exit2::Ignored,
-            ..BASE
-        },
+        permission_request: EventRules { run_order: RunOrder::Sequential, exit2: Exit2::Ignored, ..BASE },
         pre_compact: EventRules { block_fields: BlockFields::Decision, exit2: BLOCK, ..BASE },
         // "Claude Code overrides the hook and ends the turn after 8
         // consecutive blocks."
@@ -239,12 +235,7 @@ pub static NAMED: &[NamedEventRules] = &[
     },
     // "Any non-zero exit code causes worktree creation to fail"; the path
     // on stdout; systemMessage and continue discarded.
-    named(
-        "WorktreeCreate",
-        EventFamily::Worktree,
-        EventRules { common_fields: DISCARD, ..BASE },
-        Subject::None,
-    ),
+    named("WorktreeCreate", EventFamily::Worktree, EventRules { common_fields: DISCARD, ..BASE }, Subject::None),
     // "Failures are logged in debug mode only"; JSON output discarded.
     named("WorktreeRemove", EventFamily::Observe, EventRules { common_fields: DISCARD, ..IGNORED }, Subject::None),
     // No decision control; systemMessage and continue discarded.

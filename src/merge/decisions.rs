@@ -29,7 +29,8 @@ pub(crate) const HONOURS: &[Column] = &[Column::Sequential];
 
 /// The merge columns the Stop family's merger honours.
 #[cfg_attr(not(test), allow(dead_code))]
-pub(crate) const STOP_HONOURS: &[Column] = &[Column::Sequential, Column::AllReasons, Column::BlockContext, Column::BlockCap];
+pub(crate) const STOP_HONOURS: &[Column] =
+    &[Column::Sequential, Column::AllReasons, Column::BlockContext, Column::BlockCap];
 
 /// The merge columns the context family's merger honours.
 #[cfg_attr(not(test), allow(dead_code))]

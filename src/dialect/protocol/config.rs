@@ -240,6 +240,8 @@ fn parse_handler(shape: &GroupShape, kind: &str, obj: &Map<String, Value>, path:
             path,
             format!("{path} has type \"{kind}\", a Claude Code handler type this build of hookline does not run"),
         )),
-        other => Err(Bad::new(path, format!("{path} has unsupported type \"{other}\" (only \"command\" is supported)"))),
+        other => {
+            Err(Bad::new(path, format!("{path} has unsupported type \"{other}\" (only \"command\" is supported)")))
+        }
     }
 }

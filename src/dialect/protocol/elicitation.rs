@@ -48,7 +48,10 @@ pub(crate) fn read(out: &mut Out<'_>, run: &HookRun<'_>) {
         "decline" => ElicitationAction::Decline,
         "cancel" => ElicitationAction::Cancel,
         _ => {
-            out.push(HookMessageLevel::Warning, format!("{} returned an unknown action \"{action}\"; ignored", run.who()));
+            out.push(
+                HookMessageLevel::Warning,
+                format!("{} returned an unknown action \"{action}\"; ignored", run.who()),
+            );
             return;
         }
     };

@@ -89,8 +89,7 @@ mod tests {
 
     #[test]
     fn payload_carries_engine_fields_and_passes_extras_through() {
-        let facts =
-            SessionFacts { session_id: "s-1", cwd: "/ws", transcript_path: None, trigger: "resume" };
+        let facts = SessionFacts { session_id: "s-1", cwd: "/ws", transcript_path: None, trigger: "resume" };
         let input = json!({"tool_name":"Bash","tool_input":{"command":"ls"},"tool_call_id":"c1","permission_mode":"default","session_id":"evil"});
         let p = build_payload(HookEvent::PreToolUse, &facts, input.as_object().unwrap(), None);
         assert_eq!(p["session_id"], "s-1");

@@ -37,7 +37,13 @@ use crate::model::rules::Column;
 /// The reader columns this reader honours.
 pub(crate) const HONOURS: &[Column] =
     // `common_fields` through `Out::standard`.
-    &[Column::Exit2Block, Column::Exit2StderrToUser, Column::Exit2Ignored, Column::FailureLevelError, Column::CommonFields];
+    &[
+        Column::Exit2Block,
+        Column::Exit2StderrToUser,
+        Column::Exit2Ignored,
+        Column::FailureLevelError,
+        Column::CommonFields,
+    ];
 
 pub(crate) fn read(out: &mut Out<'_>, run: &HookRun<'_>) {
     if run.exit == Exit::TimedOut {

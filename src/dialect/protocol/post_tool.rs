@@ -50,7 +50,9 @@ pub(crate) fn read(out: &mut Out<'_>, run: &HookRun<'_>) {
                 ),
             }
         }
-        if json_reason.is_none() && out.rules.block_fields == BlockFields::DecisionOrContinueFalse && run.continue_false()
+        if json_reason.is_none()
+            && out.rules.block_fields == BlockFields::DecisionOrContinueFalse
+            && run.continue_false()
         {
             json_reason = run.text("stopReason");
         }
