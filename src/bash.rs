@@ -352,7 +352,11 @@ mod tests {
                 x ^= x << 17;
                 line.push(alphabet[(x % alphabet.len() as u64) as usize]);
             }
-            let _ = split(&line);
+            let parsed = split(&line);
+            if !line.chars().any(|c| matches!(c, '\'' | '"' | '\\' | '`' | '$' | '<' | '>')) {
+                let separators = line.chars().filter(|c| matches!(c, ';' | '|' | '&' | '\n' | '(' | ')')).count();
+                assert_eq!(parsed.map(|s| s.commands.len()), Some(separators + 1), "{line:?}");
+            }
         }
     }
 }
