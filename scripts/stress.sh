@@ -11,11 +11,14 @@
 #   c       ctests test_engine_async (async runs, cancel, cancel racing with
 #           completion, free with runs in flight, callbacks in flight),
 #           test_engine_blocking_cancel (reserved blocking runs: cancel before,
-#           during, racing with completion, free in flight) and
+#           during, racing with completion, free in flight),
 #           test_registry_threads (runners + registrars)
 #   c-asan  the same binaries built with AddressSanitizer/LSan/UBSan
-#   rust    cargo tests for cancellation and close (tests/engine.rs) and the
+#           and test_claude_rules (Claude Code's Stop hooks, run concurrently)
+#   rust    cargo tests for cancellation and close (tests/engine.rs), the
 #           runner's cancel tests (tests/runner.rs: cancel racing with a spawn)
+#           and the concurrent Claude Code rules (tests/claude_rules.rs: Stop,
+#           the Stop block cap, the SessionEnd budget)
 #   go      go test -race -count=20 of the Go concurrency tests (one round)
 #   node    the Node concurrency tests (abort, close in flight, many runs)
 #
@@ -86,6 +89,7 @@ for suite in "${suites[@]}"; do
       for b in test_engine_async test_engine_blocking_cancel test_registry_threads; do
         repeat c "$b" env HOOKLINE_TEST_ROOT="$root" HL_TEST_FILTER="$c_filter" "$c_build/$b"
       done
+      repeat c test_claude_rules env HOOKLINE_TEST_ROOT="$root" HL_TEST_FILTER="stop" "$c_build/test_claude_rules"
       ;;
     c-asan)
       HOOKLINE_SKIP_BUILD=1 scripts/sanitize-ctests.sh -R '^test_common$' >"$logs/asan-build.log" 2>&1 ||
@@ -104,6 +108,9 @@ for suite in "${suites[@]}"; do
       exe=$(test_exe runner)
       [ -x "$exe" ] || { cat "$logs/rust-build.log"; echo "stress: Rust test build failed"; exit 2; }
       repeat rust runner-cancel "$exe" -q cancel
+      exe=$(test_exe claude_rules)
+      [ -x "$exe" ] || { cat "$logs/rust-build.log"; echo "stress: Rust test build failed"; exit 2; }
+      repeat rust claude-rules-stop "$exe" -q stop session_end
       ;;
     go)
       # One round of -count=20 (20 runs of each test) under the race detector.

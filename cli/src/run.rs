@@ -108,7 +108,7 @@ pub fn claude_reply(event_name: &EventName, outcome: &Value, v: &Verdict) -> Map
     let ctx = common::contexts(outcome);
     match event {
         Some(HookEvent::PreToolUse) => {
-            if matches!(v.decision.as_str(), "allow" | "ask" | "deny") {
+            if matches!(v.decision.as_str(), "allow" | "ask" | "deny" | "defer") {
                 specific.insert("permissionDecision".into(), json!(v.decision));
                 if let Some(r) = &v.reason {
                     specific.insert("permissionDecisionReason".into(), json!(r));
