@@ -21,6 +21,8 @@
 #           the Stop block cap, the SessionEnd budget)
 #   go      go test -race -count=20 of the Go concurrency tests (one round)
 #   node    the Node concurrency tests (abort, close in flight, many runs)
+#   python  the Python concurrency tests (foreign-thread callbacks, task cancellation, close
+#           with runs in flight, interpreter exit with runs in flight)
 #
 # Usage: scripts/stress.sh [suite ...]      (default: all suites)
 #   STRESS_ROUNDS=N   rounds per suite (default 50)
@@ -30,7 +32,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 rounds="${STRESS_ROUNDS:-50}"
 suites=("$@")
-[ ${#suites[@]} -gt 0 ] || suites=(c c-asan rust go node)
+[ ${#suites[@]} -gt 0 ] || suites=(c c-asan rust go node python)
 logs="$root/build/stress"
 mkdir -p "$logs"
 
@@ -120,6 +122,11 @@ for suite in "${suites[@]}"; do
         LD_LIBRARY_PATH="$root/target/release" go test -race -count=20 \
         -run 'Concurrent|Cancel|Close|Context|Parallel|Racing|Reenter|Inside' ./...
       rounds=$saved
+      ;;
+    python)
+      "$root/bindings/python/scripts/dev-env.sh" || { echo "stress: the Python tools could not be installed"; exit 2; }
+      repeat python concurrency env -C bindings/python "$root/build/python/venv/bin/python" -m pytest -q \
+        -p no:cacheprovider tests/test_concurrency.py
       ;;
     node)
       repeat node concurrency env -C bindings/node node --test \
