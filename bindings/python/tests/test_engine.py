@@ -216,3 +216,13 @@ def test_async_runs_call_callback_hooks_on_hookline_threads(make_engine: Any) ->
     assert [h.kind for h in o.hooks] == ["command", "callback"]
     assert len(threads) == 1 and threads[0] != threading.get_ident()
     assert json.dumps(o.raw)  # the raw outcome is plain JSON
+
+
+def test_config_warnings_name_a_skipped_claude_entry_and_the_rest_loads(make_engine: Any) -> None:
+    # "Fixed a malformed hooks entry in settings.json no longer invalidating the entire file".
+    hooks = {"PreToolUse": [{"hooks": [{"type": "command"}, {"type": "command", "command": "cat >/dev/null; echo no >&2; exit 2"}]}]}
+    engine = make_engine(hooks)
+    (w,) = engine.config_warnings()
+    assert w["path"] == "hooks.PreToolUse[0].hooks[0]" and "must specify a command" in w["message"]
+    assert engine.pre_tool_use(tool_name="Bash").decision == "deny"
+    assert make_engine(claude("Stop", "true")).config_warnings() == []
