@@ -164,9 +164,10 @@ def test_reload_swaps_the_config_and_a_changed_digest_needs_a_new_approval(make_
     assert engine.digest() == d1 and not engine.needs_approval
     engine.reload({**opts, "hooks": claude("PreToolUse", "echo changed >&2; exit 2")})
     assert engine.digest() != d1 and engine.needs_approval
-    # A failed reload changes nothing.
+    # A failed reload changes nothing (a VT Code config rejects a malformed entry; a Claude Code
+    # one skips it, see config_warnings).
     with pytest.raises(hookline.InvalidConfigError):
-        engine.reload({**opts, "hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": ""}]}]}})
+        engine.reload({**opts, "hooks": {"lifecycle": {"pre_tool_use": [{"hooks": [{"type": "command", "command": ""}]}]}}})
     assert engine.needs_approval and engine.previews()[0].command == "echo changed >&2; exit 2"
 
 
