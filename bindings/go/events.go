@@ -184,6 +184,10 @@ type Outcome struct {
 	// StopReason is the stopReason of the first such hook ("" if none).
 	StopReason string       `json:"stop_reason"`
 	Hooks      []HookReport `json:"hooks"`
+	// DialectFields holds what hooks wrote that has no canonical field, by
+	// dialect and then by the agent's own field name (nil when none did),
+	// e.g. DialectFields["codex"]["additionalContext"] for SubagentStart.
+	DialectFields map[Dialect]map[string]json.RawMessage `json:"dialect_fields,omitempty"`
 	// Raw is the whole outcome JSON as hookline returned it.
 	Raw json.RawMessage `json:"-"`
 }
@@ -311,7 +315,10 @@ type ConfigWarning struct {
 // CommandPreview is one configured command as the approval digest sees it.
 type CommandPreview struct {
 	// Type is the hook's handler type ("command", ...).
-	Type           string  `json:"type"`
+	Type string `json:"type"`
+	// Dialect is the hook's dialect for dialects other than VT Code and
+	// Claude Code (their lines carry none), e.g. DialectCodex.
+	Dialect        Dialect `json:"dialect,omitempty"`
 	Event          string  `json:"event"`
 	Matcher        *string `json:"matcher"`
 	Command        string  `json:"command"`
@@ -350,6 +357,10 @@ type EngineOptions struct {
 	// that Stop hooks kept from ending, the next one is allowed with a
 	// warning (Claude Code profile). nil: the default, 8; 0: no cap.
 	StopHookBlockCap *uint32 `json:"stop_hook_block_cap,omitempty"`
+	// Dialect names the dialect of Hooks, HooksTOML or HooksFile (empty:
+	// a file is recognised by its path, e.g. .codex/hooks.json is Codex's,
+	// anything else by its shape).
+	Dialect Dialect `json:"dialect,omitempty"`
 	// HookSources loads several configs into one engine, in order (user,
 	// project, local, plugins), instead of Hooks, HooksTOML or HooksFile.
 	HookSources []HookSource `json:"hook_sources,omitempty"`
@@ -371,4 +382,22 @@ type HookSource struct {
 	HooksFile  string          `json:"hooks_file,omitempty"`
 	Trusted    bool            `json:"trusted"`
 	PluginRoot string          `json:"plugin_root,omitempty"`
+	// Dialect names the source's dialect (empty: recognised by its path,
+	// else by its shape).
+	Dialect Dialect `json:"dialect,omitempty"`
 }
+
+// Dialect names a hooks format: the agent a config was written for. Each
+// dialect's hooks get that agent's payload and decisions.
+type Dialect string
+
+// The dialects.
+const (
+	// DialectVTCode: vtcode.toml [hooks.lifecycle] or {"lifecycle": …}.
+	DialectVTCode Dialect = "vtcode"
+	// DialectClaude: Claude Code settings ({"hooks": {"PreToolUse": …}}).
+	DialectClaude Dialect = "claude"
+	// DialectCodex: OpenAI Codex .codex/hooks.json or the [hooks] of
+	// .codex/config.toml.
+	DialectCodex Dialect = "codex"
+)

@@ -254,6 +254,11 @@ export interface EngineOptions {
   maxOutputBytes?: number;
   /** After this many consecutive stops Stop hooks kept from ending, the next is allowed with a warning (Claude Code profile). Default 8; 0: no cap. */
   stopHookBlockCap?: number;
+  /**
+   * The dialect of hooks/hooksToml/hooksFile. Default: a file is recognised by its path
+   * (`.codex/hooks.json` and `.codex/config.toml` are Codex's, `*.toml` VT Code's), anything else by its shape.
+   */
+  dialect?: Dialect;
   /** Several configs in one engine, in order (user, project, local, plugins), instead of hooks/hooksToml/hooksFile. */
   hookSources?: HookSource[];
   /** Not sent to the library: told about exceptions thrown by callback hooks. */
@@ -267,9 +272,14 @@ export interface HookSource {
   hooksFile?: string;
   /** Trusted sources (the user's own settings) run without approval and are not in the digest. Default false. */
   trusted?: boolean;
-  /** Becomes `CLAUDE_PLUGIN_ROOT` for this source's hooks. */
+  /** Becomes `CLAUDE_PLUGIN_ROOT` for this source's hooks (and `PLUGIN_ROOT` for Codex hooks). */
   pluginRoot?: string | null;
+  /** This source's dialect (default: recognised by the file's path, else by the config's shape). */
+  dialect?: Dialect;
 }
+
+/** A hooks format: the agent a config was written for; its hooks get that agent's payload and decisions. */
+export type Dialect = 'vtcode' | 'claude' | 'codex';
 
 /** Per-call options of the async event methods. */
 export interface RunOptions {
@@ -370,6 +380,11 @@ export interface Outcome {
   continue: boolean;
   stopReason: string | null;
   hooks: HookReport[];
+  /**
+   * What hooks wrote that has no canonical field, by dialect and the agent's own field name
+   * (e.g. `dialectFields.codex.additionalContext` on SubagentStart); absent when none did.
+   */
+  dialectFields?: Partial<Record<Dialect, Record<string, Json>>>;
 }
 export interface SessionStartOutcome extends Outcome {
   additionalContext: string[];
@@ -418,7 +433,9 @@ export interface ConfigWarning {
 export interface CommandPreview {
   /** The hook's handler type. */
   type: 'command' | string;
-  event: HookEventKey;
+  /** The hook's dialect, for dialects other than VT Code and Claude Code (their previews carry none). */
+  dialect?: Dialect;
+  event: HookEventKey | string;
   matcher: string | null;
   command: string;
   timeoutSeconds: number | null;

@@ -42,7 +42,7 @@ pub struct RunArgs {
 pub fn main(out: &Out, a: RunArgs) -> CliResult {
     let event_name = EventName::parse(&a.event)?;
     let input = common::read_input(a.input.as_deref())?;
-    let configs = common::load_configs(&a.configs.configs)?;
+    let configs = common::load_configs(&a.configs.configs, a.configs.dialect)?;
     let engine = common::build_engine(EngineSetup {
         workspace: a.configs.workspace.as_deref(),
         source: configs.source.clone(),
@@ -51,14 +51,17 @@ pub fn main(out: &Out, a: RunArgs) -> CliResult {
         session_id: a.session_id.as_deref(),
         input: Some(&input),
     })?;
-    // Entries a host skips are skipped here too, and said so.
-    for w in engine.config_warnings() {
-        out.warning(&format!("{}: {}", w.path, w.message));
-    }
     let text = common::fire(&engine, &event_name, &input)?;
     let outcome: Value = serde_json::from_str(&text).map_err(|e| format!("the engine returned invalid JSON: {e}"))?;
     let v = common::verdict(&outcome);
     let format = a.format.unwrap_or(if std::io::stdout().is_terminal() { Format::Text } else { Format::Json });
+    // Entries a host skips are skipped here too, and said so on stderr — in
+    // the text format only: in the others stderr carries the block reason.
+    if format == Format::Text {
+        for w in engine.config_warnings() {
+            out.warning(&format!("{}: {}", w.path, w.message));
+        }
+    }
     match format {
         Format::Json => {
             if !out.quiet {

@@ -221,9 +221,9 @@ pub struct ConfigWarning {
     pub path: String,
     /// What is wrong and what was done about it.
     pub message: String,
-    /// Whether a hooks entry was left out (a malformed entry, an unknown
-    /// handler type: `hookline check` reports it as an error), rather than
-    /// a key that is not a hooks entry at all being ignored (a warning).
+    /// Whether a malformed hooks entry was left out (a Claude Code settings
+    /// file's malformed entry or unknown handler type: `hookline check`
+    /// reports it as an error), rather than a note (a warning).
     #[serde(skip)]
     pub entry_skipped: bool,
 }
@@ -297,15 +297,17 @@ impl HooksConfig {
         }
     }
 
-    /// Record a skipped hooks entry.
+    /// Record a warning about the configuration (an entry the agent skips
+    /// or adjusts, a key it ignores); `hookline check` shows it as a warning.
     pub fn push_warning(&mut self, path: impl Into<String>, message: impl Into<String>) {
-        self.push(ConfigWarning { path: path.into(), message: message.into(), entry_skipped: true });
+        self.push(ConfigWarning { path: path.into(), message: message.into(), entry_skipped: false });
     }
 
-    /// Record an ignored key that is not a hooks entry (VT Code's unknown
-    /// event keys).
-    pub fn push_ignored(&mut self, path: impl Into<String>, message: impl Into<String>) {
-        self.push(ConfigWarning { path: path.into(), message: message.into(), entry_skipped: false });
+    /// Record a malformed hooks entry that was left out (Claude Code's
+    /// settings files): `hookline check` reports it as an error, since the
+    /// hook never runs.
+    pub fn push_skipped(&mut self, path: impl Into<String>, message: impl Into<String>) {
+        self.push(ConfigWarning { path: path.into(), message: message.into(), entry_skipped: true });
     }
 
     fn push(&mut self, warning: ConfigWarning) {

@@ -51,8 +51,9 @@ use crate::model::input::SessionFacts;
 use crate::model::outcome::HookMessageLevel::Error as ErrorLevel;
 use crate::model::reply::HookReply;
 use crate::model::rules::{
-    BlockFields, Budget, Column, CommonFields, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, InputRules,
-    MatcherRule, NamedEventRules, Precedence, Profile, Reasons, RunOrder, Subject, ToolInputFlow, CANONICAL_FAMILIES,
+    BlockFields, BlockReasons, Budget, Column, CommonFields, Dedupe, EventRules, EventTable, Exit2, Exit2Reason,
+    InputRules, MatcherRule, NamedEventRules, Precedence, Profile, RunOrder, Subject, ToolInputFlow,
+    CANONICAL_FAMILIES,
 };
 
 /// The Claude Code dialect (see the module documentation).
@@ -72,7 +73,7 @@ const IGNORED: EventRules = EventRules { exit2: Exit2::Ignored, ..BASE };
 const STOP: EventRules = EventRules {
     block_fields: BlockFields::DecisionOrContinueFalse,
     exit2: BLOCK,
-    reasons: Reasons::All,
+    block_reasons: BlockReasons::Joined("\n"),
     block_context: true,
     ..BASE
 };
@@ -348,7 +349,7 @@ impl Claude {
                 continue;
             }
             if key.trim().is_empty() || (!known && !value.is_array()) {
-                cfg.push_warning(
+                cfg.push_skipped(
                     format!("hooks.{key}"),
                     format!("hooks.{key} is not an event's array of matcher groups; it is skipped"),
                 );
@@ -397,7 +398,7 @@ impl Dialect for Claude {
             Some(Value::Bool(value)) => {
                 cfg.set_disable_all_hooks(DisableAllHooks { value: *value, trusted: info.trusted })
             }
-            Some(other) => cfg.push_warning(
+            Some(other) => cfg.push_skipped(
                 "disableAllHooks",
                 format!("disableAllHooks must be a boolean, got {}; it is ignored", type_name(other)),
             ),
@@ -412,7 +413,7 @@ impl Dialect for Claude {
                     top.iter().filter(|(k, _)| *k != "disableAllHooks").map(|(k, v)| (k.clone(), v.clone())).collect();
                 Self::from_events(&events, info, &mut cfg, false)?
             }
-            Some(other) => cfg.push_warning(
+            Some(other) => cfg.push_skipped(
                 "hooks",
                 format!("hooks must be an object, got {}; the file contributes no hooks", type_name(other)),
             ),
@@ -456,6 +457,11 @@ impl Dialect for Claude {
 
     fn honours(&self, event: &RunEvent) -> &'static [Column] {
         protocol::honours(PROFILE.family_of(event))
+    }
+
+    /// Digest lines without a dialect (the format stored approvals use).
+    fn named_in_digest(&self) -> bool {
+        false
     }
 
     fn describe_matcher(&self, matcher: &Matcher, raw: Option<&str>) -> String {

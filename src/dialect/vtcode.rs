@@ -191,7 +191,8 @@ fn reject_pascal_keys(obj: &Map<String, Value>) -> Result<()> {
 fn reject_claude_toml(obj: &Map<String, Value>) -> Result<()> {
     match obj.keys().find(|k| HookEvent::from_name(k).is_some()) {
         Some(k) => Err(cfg_err(format!(
-            "Claude Code event key `{k}` is not accepted in TOML; use [hooks.lifecycle] with `{}`",
+            "Claude Code event key `{k}` is not accepted in TOML; use [hooks.lifecycle] with `{}` (a Codex \
+             config.toml is read with the dialect option \"codex\", or as .codex/config.toml)",
             HookEvent::from_name(k).map(HookEvent::key).unwrap_or_default()
         ))),
         None => Ok(()),
@@ -222,7 +223,7 @@ impl VtCode {
                     Some(k) => format!("; did you mean `{k}`?"),
                     None => "; it is ignored".to_owned(),
                 };
-                cfg.push_ignored(format!("hooks.{key}"), format!("unknown event key `{key}`{hint}"));
+                cfg.push_warning(format!("hooks.{key}"), format!("unknown event key `{key}`{hint}"));
             }
         }
         let source = Arc::new(Source { info: info.clone(), quiet_success_output: quiet });
@@ -349,6 +350,11 @@ impl Dialect for VtCode {
 
     fn honours(&self, event: &RunEvent) -> &'static [Column] {
         protocol::honours(PROFILE.family_of(event))
+    }
+
+    /// Digest lines without a dialect (the format stored approvals use).
+    fn named_in_digest(&self) -> bool {
+        false
     }
 
     fn describe_matcher(&self, matcher: &Matcher, raw: Option<&str>) -> String {

@@ -6,7 +6,8 @@
 //! Order: the configured hooks of every matching group, in configuration
 //! order, then the matching callback hooks, in the order they were added.
 //! A group's matcher is tested against what its dialect says
-//! ([`Dialect::match_subject`](crate::dialect::Dialect::match_subject));
+//! ([`Dialect::match_subject`](crate::dialect::Dialect::match_subject), and
+//! the names it also goes by, [`Dialect::match_aliases`](crate::dialect::Dialect::match_aliases));
 //! callback hooks always use the Claude Code matcher rule
 //! ([`crate::dialect::callback_match_subject`]). Then the planning layers:
 //! a hook whose `if` condition does not match the tool call is left out
@@ -103,8 +104,13 @@ fn plan_configured<'a>(
     let trigger = setup.trigger.as_str();
     let mut seen = dedupe::Seen::default();
     for group in groups {
-        let subject = group.dialect().match_subject(event, input, trigger);
-        let matched = group.matches(subject);
+        let d = group.dialect();
+        let subject = d.match_subject(event, input, trigger);
+        // The subject, or one of the names the dialect also matches it by
+        // (Codex's `apply_patch` is `Write` and `Edit` too): each hook of
+        // the group is planned once either way.
+        let matched = group.matches(subject)
+            || subject.is_some_and(|s| d.match_aliases(event, s).iter().any(|a| group.matches(Some(a))));
         for hook in &group.hooks {
             let verdict = if !matched {
                 Verdict::NoMatch

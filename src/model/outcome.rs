@@ -177,11 +177,22 @@ pub struct CommonOutcome {
     pub stop_reason: Option<String>,
     /// One report per hook that ran or was skipped by the gate, in configuration order.
     pub hooks: Vec<HookReport>,
+    /// Fields hooks wrote that have no canonical slot, per dialect:
+    /// `{"<dialect>": {"<the vendor's field name>": …}}`. Serialised only
+    /// when a hook wrote one (so outcomes without any stay as they were).
+    #[serde(default, skip_serializing_if = "serde_json::Map::is_empty")]
+    pub dialect_fields: serde_json::Map<String, Value>,
 }
 
 impl Default for CommonOutcome {
     fn default() -> Self {
-        CommonOutcome { messages: Vec::new(), continue_: true, stop_reason: None, hooks: Vec::new() }
+        CommonOutcome {
+            messages: Vec::new(),
+            continue_: true,
+            stop_reason: None,
+            hooks: Vec::new(),
+            dialect_fields: serde_json::Map::new(),
+        }
     }
 }
 

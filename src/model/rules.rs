@@ -15,7 +15,9 @@
 //!   *reader columns* ([`Exit2`], `failure_level`, `context_needs_exit_0`,
 //!   [`BlockFields`]);
 //! - the canonical **merge** ([`crate::merge`]) reads the *merge columns*
-//!   ([`RunOrder`], [`Precedence`], [`ToolInputFlow`], [`OnFailure`]).
+//!   ([`RunOrder`], [`Precedence`], [`ToolInputFlow`], [`OnFailure`],
+//!   [`RewriteOnDeny`], [`BlockReasons`], `halt_clears_block`,
+//!   [`HaltReason`]).
 //!
 //! Each reader and each merger declares the columns it honours
 //! ([`Column`]); a test fails when a table sets a column (gives it a value
@@ -38,15 +40,50 @@ pub enum RunOrder {
     Concurrent,
 }
 
-/// How PreToolUse decisions of several hooks combine.
+/// How the decisions of several hooks combine (PreToolUse,
+/// PermissionRequest).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Precedence {
-    /// The first `allow` or `deny` ends the run; a later one replaces an
-    /// earlier `ask` (VT Code).
+    /// PreToolUse: the first `allow` or `deny` ends the run; a later one
+    /// replaces an earlier `ask` (VT Code). PermissionRequest: the first
+    /// decision counts.
     FirstAllowOrDeny,
-    /// Every hook counts; the most restrictive wins: deny > defer > ask >
-    /// allow > continue (Claude Code).
+    /// Every hook counts; the most restrictive wins: PreToolUse deny >
+    /// defer > ask > allow > continue (Claude Code), PermissionRequest any
+    /// deny wins, else any allow (Codex). The reason or message is the
+    /// first one (in configuration order) of the winning decision.
     MostRestrictive,
+}
+
+/// PreToolUse: what becomes of `updatedInput` rewrites when the tool call
+/// is denied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RewriteOnDeny {
+    /// The rewrite in force is still returned as `updated_input`.
+    Kept,
+    /// A deny drops every rewrite: `updated_input` is null (Codex).
+    Dropped,
+}
+
+/// How the blocking reasons of several hooks combine (PostToolUse
+/// feedback, Stop and SubagentStop continuation reasons).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockReasons {
+    /// The first reason in configuration order is the outcome's.
+    First,
+    /// Every blocking hook's reason, in configuration order, joined with
+    /// the separator (Codex: `"\n\n"`).
+    Joined(&'static str),
+}
+
+/// Which `stopReason` the outcome's `stop_reason` is when hooks ask to halt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HaltReason {
+    /// The first halting hook's `stopReason` (null when it gave none).
+    FirstHalt,
+    /// The first `stopReason` any halting hook gave, in configuration order
+    /// (Codex).
+    FirstGiven,
 }
 
 /// What PreToolUse hooks receive as `tool_input`.
@@ -99,18 +136,6 @@ pub enum BlockFields {
     /// `decision: "block"` + `reason`, else `continue: false` +
     /// `stopReason`, else `hookSpecificOutput.decision: "block"` + `reason`.
     DecisionOrContinueFalse,
-}
-
-/// Which reasons of several blocking hooks the outcome carries (Stop's
-/// outcome shape).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reasons {
-    /// The first block in configuration order.
-    First,
-    /// Every block, in configuration order, one per line (Claude Code's
-    /// Stop and SubagentStop: all hooks run to completion and every reason
-    /// is fed back).
-    All,
 }
 
 /// Which of the JSON fields every event shares (`systemMessage`,
@@ -207,8 +232,6 @@ pub struct EventRules {
     pub defer: bool,
     /// Which common JSON fields are read (reader column).
     pub common_fields: CommonFields,
-    /// Stop family: which block reasons the outcome carries (merge column).
-    pub reasons: Reasons,
     /// Context family: each hook gets `CLAUDE_ENV_FILE`, and what the hooks
     /// write there is the outcome's `env` (merge column).
     pub env_file: bool,
@@ -216,6 +239,16 @@ pub struct EventRules {
     pub block_cap: bool,
     /// A time budget the run's hooks share (timeout layer column).
     pub budget: Option<Budget>,
+    /// PreToolUse: whether a deny drops the rewrites (merge column).
+    pub rewrite_on_deny: RewriteOnDeny,
+    /// PostToolUse, Stop, SubagentStop: how several blocking reasons
+    /// combine (merge column).
+    pub block_reasons: BlockReasons,
+    /// Stop, SubagentStop: whether a hook's `continue: false` cancels every
+    /// block of the run (the agent stops instead of going on; merge column).
+    pub halt_clears_block: bool,
+    /// Which `stopReason` becomes the outcome's (merge column).
+    pub halt_reason: HaltReason,
 }
 
 /// One column of an [`EventRules`] row with a non-neutral value, as readers
@@ -250,23 +283,30 @@ pub enum Column {
     Defer,
     /// `common_fields: IgnoreContinue` or `Discard`.
     CommonFields,
-    /// `reasons: All`.
-    AllReasons,
     /// `env_file: true`.
     EnvFile,
     /// `block_cap: true`.
     BlockCap,
     /// `budget: Some(..)`.
     Budget,
+    /// `rewrite_on_deny: Dropped`.
+    RewriteDroppedOnDeny,
+    /// `block_reasons: Joined(..)`.
+    JoinedBlockReasons,
+    /// `halt_clears_block: true`.
+    HaltClearsBlock,
+    /// `halt_reason: FirstGiven`.
+    FirstGivenHaltReason,
 }
 
 impl EventRules {
     /// The neutral row: concurrent, every decision counts in order (VT
     /// Code's first allow/deny), chained input, fail open, exit 2 like any
     /// failure, failures as warnings, context whatever the exit code,
-    /// nothing blocks. A column differs from it only where a table asks for
-    /// a rule, and every such column must be honoured by its reader or
-    /// merger.
+    /// nothing blocks, rewrites kept on a deny, the first block reason and
+    /// the first halting hook's `stopReason` count, a halt leaves blocks
+    /// alone. A column differs from it only where a table asks for a rule,
+    /// and every such column must be honoured by its reader or merger.
     pub const NEUTRAL: EventRules = EventRules {
         run_order: RunOrder::Concurrent,
         precedence: Precedence::FirstAllowOrDeny,
@@ -280,10 +320,13 @@ impl EventRules {
         json_context_only: false,
         defer: false,
         common_fields: CommonFields::Read,
-        reasons: Reasons::First,
         env_file: false,
         block_cap: false,
         budget: None,
+        rewrite_on_deny: RewriteOnDeny::Kept,
+        block_reasons: BlockReasons::First,
+        halt_clears_block: false,
+        halt_reason: HaltReason::FirstHalt,
     };
 
     /// The columns of this row that differ from [`EventRules::NEUTRAL`].
@@ -322,12 +365,23 @@ impl EventRules {
             (self.json_context_only, Column::JsonContextOnly),
             (self.defer, Column::Defer),
             (self.common_fields != n.common_fields, Column::CommonFields),
-            (self.reasons != n.reasons, Column::AllReasons),
             (self.env_file, Column::EnvFile),
             (self.block_cap, Column::BlockCap),
             (self.budget.is_some(), Column::Budget),
         ];
         out.extend(flags.into_iter().filter(|(set, _)| *set).map(|(_, c)| c));
+        if self.rewrite_on_deny != n.rewrite_on_deny {
+            out.push(Column::RewriteDroppedOnDeny);
+        }
+        if self.block_reasons != n.block_reasons {
+            out.push(Column::JoinedBlockReasons);
+        }
+        if self.halt_clears_block {
+            out.push(Column::HaltClearsBlock);
+        }
+        if self.halt_reason != n.halt_reason {
+            out.push(Column::FirstGivenHaltReason);
+        }
         out
     }
 

@@ -28,7 +28,7 @@
 //! [`Malformed`] rule: VT Code rejects the whole configuration
 //! (`InvalidConfig`); Claude Code (since 2.1.101) skips that entry — the
 //! event, the group or the one hook — records a warning
-//! ([`HooksConfig::push_warning`], `hl_engine_config_warnings`) and loads
+//! ([`HooksConfig::push_skipped`], `hl_engine_config_warnings`) and loads
 //! everything else.
 
 use std::sync::Arc;
@@ -83,7 +83,7 @@ fn malformed(shape: &GroupShape, cfg: &mut HooksConfig, bad: Bad, what: &str) ->
     match shape.malformed {
         Malformed::Rejects => Err(Error::invalid_config(bad.message)),
         Malformed::Skipped => {
-            cfg.push_warning(bad.path, format!("{}; {what} is skipped", bad.message));
+            cfg.push_skipped(bad.path, format!("{}; {what} is skipped", bad.message));
             Ok(())
         }
     }

@@ -531,7 +531,7 @@ mod tests {
     fn read_with(event: HookEvent, rules: EventRules, e: &HookExecution) -> HookReply {
         let family = event.family();
         let event = RunEvent::Known(event);
-        read(&ReadCtx { event: &event, family, rules: &rules, quiet_success_output: false }, e)
+        read(&ReadCtx { event: &event, family, rules: &rules, quiet_success_output: false, background: false }, e)
     }
 
     #[test]
