@@ -356,7 +356,7 @@ fn check_passes_the_demo_config() {
     let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/demo/hooks.json");
     let r = sb.run(&["check", s(&demo)]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert!(r.stdout.contains("ok (13 commands, 0 warnings)"), "{}", r.stdout);
+    assert!(r.stdout.contains("ok (15 hooks, 0 warnings)"), "{}", r.stdout);
 }
 
 /// Claude Code skips a malformed entry and loads the rest (a host does
@@ -437,7 +437,7 @@ fn check_warns_on_likely_mistakes_but_passes() {
     assert!(t.contains("`definitely-not-a-program-hookline` is not found on PATH"), "{t}");
     assert!(t.contains("unknown event key `preToolUse`; did you mean `PreToolUse`?"), "{t}");
     assert!(t.contains("hooks.Stop[0].hooks[0]: `if` \"Bash(git *)\" on Stop never holds"), "{t}");
-    assert!(t.contains("commands, 7 warnings)"), "{t}");
+    assert!(t.contains("hooks, 7 warnings)"), "{t}");
 
     let r = sb.run(&["check", "--strict", s(&cfg)]);
     assert_eq!(r.code, 1, "--strict fails on warnings: {}", r.stdout);
@@ -843,7 +843,7 @@ fn check_lists_what_codex_would_skip_and_rejects_what_it_would_not_load() {
         "hooks.PreToolUse[2].hooks[1]: skipping agent hook in",
         "hooks.SessionEnd[0].hooks[0]: clamping SessionEnd hook timeout to 3s",
         "hooks.Notification: Codex has no event `Notification`",
-        "ok (3 commands, 4 warnings)",
+        "ok (3 hooks, 4 warnings)",
     ] {
         assert!(r.stdout.contains(needle), "{needle}: {}", r.stdout);
     }

@@ -19,10 +19,14 @@
 //!   with its own rules; any other key whose value is an array is kept as
 //!   a named event too (fired by name, with observer rules). Named events
 //!   are validated like any event and part of the digest.
-//! - Hooks: `{"type": "command", "command": …, "timeout": N}` in matcher
-//!   groups (`protocol/config.rs`), plus `if`,
-//!   `async`, `statusMessage` and `failClosed` (a hookline extension).
-//!   Unknown hook fields are ignored.
+//! - Hooks: every handler type of the reference (`command`, `http`,
+//!   `prompt`, `agent`, `mcp_tool`) in matcher groups
+//!   (`protocol/config.rs`), plus `if`, `async`, `statusMessage` and
+//!   `failClosed` (a hookline extension). A hook of a type its event does
+//!   not run stays, with a warning, and is skipped when the event runs.
+//!   Unknown hook fields are ignored with a warning.
+//! - `allowedHttpHookUrls` and `httpHookAllowedEnvVars` of a trusted source
+//!   restrict http hooks.
 //! - Matchers: absent, `""` or `"*"` match all; a value made only of
 //!   letters, digits, `_`, `-`, space, `,` and `|` is an exact name or a
 //!   list of names; anything else is an unanchored regular expression
@@ -33,7 +37,7 @@
 //!   `hooks/hooks.json`.
 //! - Claude-dialect TOML does not exist.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -43,7 +47,7 @@ use super::matcher::Matcher;
 use super::protocol::{self, config::GroupShape, config::Malformed, Subjects};
 use super::vtcode::{protocol_environment, PROTOCOL_ENV_NAMES};
 use super::{Dialect, ReadCtx};
-use crate::config::{type_name, DisableAllHooks, HooksConfig, Source, SourceInfo};
+use crate::config::{type_name, DisableAllHooks, HooksConfig, HttpPolicy, Source, SourceInfo};
 use crate::error::{Error, Result};
 use crate::handler::HookExecution;
 use crate::model::event::{EventFamily, HookEvent, RunEvent};
@@ -52,7 +56,7 @@ use crate::model::outcome::HookMessageLevel::Error as ErrorLevel;
 use crate::model::reply::HookReply;
 use crate::model::rules::{
     BlockFields, BlockReasons, Budget, Column, CommonFields, Dedupe, EventRules, EventTable, Exit2, Exit2Reason,
-    InputRules, MatcherRule, NamedEventRules, Precedence, Profile, RunOrder, Subject, ToolInputFlow,
+    HandlerTimeouts, InputRules, MatcherRule, NamedEventRules, Precedence, Profile, RunOrder, Subject, ToolInputFlow,
     CANONICAL_FAMILIES,
 };
 
@@ -83,6 +87,12 @@ const STOP: EventRules = EventRules {
 pub static PROFILE: Profile = Profile {
     name: "claude",
     default_timeout: Duration::from_secs(600),
+    handler_timeouts: HandlerTimeouts {
+        prompt: Duration::from_secs(30),
+        agent: Duration::from_secs(60),
+        lowered: &[("UserPromptSubmit", Duration::from_secs(30)), ("MessageDisplay", Duration::from_secs(10))],
+    },
+    exec_placeholders: &["CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA"],
     inputs: InputRules::Lenient,
     dedupe: Dedupe::IdenticalHandlers,
     // SubagentStart "can't block subagent creation, but can inject context":
@@ -339,6 +349,7 @@ impl Claude {
         for event in HookEvent::ALL {
             if let Some(v) = obj.get(event.name()) {
                 let groups = protocol::config::parse_groups(&SHAPE, &source, event.name(), v, cfg)?;
+                warn_unsupported(cfg, event.name(), &groups);
                 cfg.push_groups(event, groups);
             }
         }
@@ -356,6 +367,7 @@ impl Claude {
                 continue;
             }
             let groups = protocol::config::parse_groups(&SHAPE, &source, key, value, cfg)?;
+            warn_unsupported(cfg, key, &groups);
             cfg.push_named(key, groups);
         }
         Ok(())
@@ -387,12 +399,16 @@ impl Dialect for Claude {
 
     /// A whole settings.json (`{"hooks": {...}, "disableAllHooks": …, ...}`;
     /// other top-level keys are other settings) or its `hooks` object
-    /// alone (see the module documentation for what is skipped).
+    /// alone (see the module documentation for what is skipped). A trusted
+    /// source's `allowedHttpHookUrls` and `httpHookAllowedEnvVars` restrict
+    /// http hooks (an untrusted source's are ignored).
     fn read_json(&self, v: &Value, info: &SourceInfo) -> Result<HooksConfig> {
         let Value::Object(top) = v else {
             return Err(cfg_err(format!("hooks configuration must be a JSON object, got {}", type_name(v))));
         };
+        let policy = http_policy(top, info)?;
         let mut cfg = HooksConfig::empty_of(&CLAUDE);
+        cfg.join_http_policy(&policy);
         match top.get("disableAllHooks") {
             None | Some(Value::Null) => {}
             Some(Value::Bool(value)) => {
@@ -410,7 +426,9 @@ impl Dialect for Claude {
             None | Some(Value::Null) if settings_file => {}
             None | Some(Value::Null) => {
                 let events: Map<String, Value> =
-                    top.iter().filter(|(k, _)| *k != "disableAllHooks").map(|(k, v)| (k.clone(), v.clone())).collect();
+                    top
+                    .iter()
+                    .filter(|(k, _)| *k != "disableAllHooks" && !HTTP_POLICY_KEYS.contains(&k.as_str())).map(|(k, v)| (k.clone(), v.clone())).collect();
                 Self::from_events(&events, info, &mut cfg, false)?
             }
             Some(other) => cfg.push_skipped(
@@ -464,6 +482,10 @@ impl Dialect for Claude {
         false
     }
 
+    fn supports(&self, kind: crate::model::outcome::HookKind, event: &RunEvent) -> bool {
+        super::handler_support::claude_supports_on(kind, event)
+    }
+
     fn describe_matcher(&self, matcher: &Matcher, raw: Option<&str>) -> String {
         matcher.describe(self.title(), false, raw)
     }
@@ -474,6 +496,100 @@ impl Dialect for Claude {
 
     fn workspace_files(&self) -> &'static [&'static str] {
         &[".claude/settings.json", ".claude/settings.local.json"]
+    }
+
+    /// `~/.claude/settings.json`, or `settings.json` in `$CLAUDE_CONFIG_DIR`
+    /// when that is set (Claude Code's configuration directory).
+    fn user_files(&self, home: &Path) -> Vec<PathBuf> {
+        let dir = match std::env::var_os("CLAUDE_CONFIG_DIR").filter(|d| !d.is_empty()) {
+            Some(d) => PathBuf::from(d),
+            None => home.join(".claude"),
+        };
+        vec![dir.join("settings.json")]
+    }
+
+    /// A plugin's `hooks/hooks.json`: its root is the directory above `hooks/`.
+    fn plugin_root_of(&self, path: &Path) -> Option<PathBuf> {
+        super::plugin_hooks_json_root(path)
+    }
+
+    fn group_field_names(&self) -> &'static [&'static str] {
+        &["matcher", "hooks"]
+    }
+
+    fn hook_field_names(&self) -> &'static [&'static str] {
+        HOOK_FIELDS
+    }
+}
+
+/// The hook fields of Claude Code's hooks reference, every handler type's
+/// (including those this build of hookline does not run), and hookline's
+/// `failClosed`.
+const HOOK_FIELDS: &[&str] = &[
+    "type",
+    "if",
+    "timeout",
+    "statusMessage",
+    "once",
+    "command",
+    "args",
+    "async",
+    "asyncRewake",
+    "shell",
+    "url",
+    "headers",
+    "allowedEnvVars",
+    "server",
+    "tool",
+    "input",
+    "prompt",
+    "model",
+    "continueOnBlock",
+    "failClosed",
+];
+
+/// Settings keys that restrict http hooks (not events).
+const HTTP_POLICY_KEYS: &[&str] = &["allowedHttpHookUrls", "httpHookAllowedEnvVars"];
+
+/// The http hook settings of a settings object: `allowedHttpHookUrls` and
+/// `httpHookAllowedEnvVars` (arrays of strings), honoured from trusted
+/// sources only.
+fn http_policy(top: &Map<String, Value>, info: &SourceInfo) -> Result<HttpPolicy> {
+    let list = |key: &str| -> Result<Option<Vec<String>>> {
+        match top.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|v| {
+                    v.as_str().map(str::to_owned).ok_or_else(|| cfg_err(format!("{key} must be an array of strings")))
+                })
+                .collect::<Result<Vec<_>>>()
+                .map(Some),
+            Some(other) => Err(cfg_err(format!("{key} must be an array of strings, got {}", type_name(other)))),
+        }
+    };
+    let policy = HttpPolicy { allowed_urls: list(HTTP_POLICY_KEYS[0])?, allowed_env_vars: list(HTTP_POLICY_KEYS[1])? };
+    if info.trusted || policy == HttpPolicy::default() {
+        return Ok(policy);
+    }
+    crate::hl_warn!(
+        "ignoring {} of an untrusted hooks source: only trusted sources restrict http hooks",
+        HTTP_POLICY_KEYS.join(" and ")
+    );
+    Ok(HttpPolicy::default())
+}
+
+/// A configuration warning for each hook of a type Claude Code does not
+/// run on `event` (the hook stays, and is skipped when the event runs).
+fn warn_unsupported(cfg: &mut HooksConfig, event: &str, groups: &[crate::config::HookGroup]) {
+    for hook in groups.iter().flat_map(|g| &g.hooks) {
+        let kind = hook.handler.kind();
+        if !super::handler_support::claude_supports(kind, event) {
+            cfg.push_warning(
+                hook.path.clone(),
+                format!("Claude Code does not run {} hooks on {event}; this hook is skipped", kind.as_str()),
+            );
+        }
     }
 }
 

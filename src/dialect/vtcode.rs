@@ -37,8 +37,8 @@ use crate::model::input::SessionFacts;
 use crate::model::outcome::HookMessageLevel::{Error as ErrorLevel, Warning};
 use crate::model::reply::HookReply;
 use crate::model::rules::{
-    BlockFields, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, InputRules, OnFailure, Profile, RunOrder,
-    CANONICAL_FAMILIES,
+    BlockFields, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, HandlerTimeouts, InputRules, OnFailure,
+    Profile, RunOrder, CANONICAL_FAMILIES,
 };
 
 /// The VT Code dialect (see the module documentation).
@@ -55,6 +55,8 @@ const SEQUENTIAL: EventRules = EventRules { run_order: RunOrder::Sequential, ..E
 pub static PROFILE: Profile = Profile {
     name: "vtcode",
     default_timeout: Duration::from_secs(60),
+    handler_timeouts: HandlerTimeouts { prompt: Duration::from_secs(60), agent: Duration::from_secs(60), lowered: &[] },
+    exec_placeholders: &[],
     inputs: InputRules::Strict,
     dedupe: Dedupe::None,
     families: CANONICAL_FAMILIES,
@@ -367,6 +369,24 @@ impl Dialect for VtCode {
 
     fn workspace_files(&self) -> &'static [&'static str] {
         &["vtcode.toml"]
+    }
+
+    /// `~/.vtcode/vtcode.toml`, read only when the workspace has no
+    /// `vtcode.toml` (VT Code loads the first configuration it finds).
+    fn user_files(&self, home: &Path) -> Vec<std::path::PathBuf> {
+        vec![home.join(".vtcode").join("vtcode.toml")]
+    }
+
+    fn user_files_are_a_fallback(&self) -> bool {
+        true
+    }
+
+    fn group_field_names(&self) -> &'static [&'static str] {
+        &["matcher", "hooks"]
+    }
+
+    fn hook_field_names(&self) -> &'static [&'static str] {
+        &["type", "command", "timeout_seconds"]
     }
 }
 

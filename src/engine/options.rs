@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use std::sync::Arc;
 
-use crate::config::{HooksConfig, SourceInfo};
+use crate::config::{HooksConfig, HttpPolicy, SourceInfo};
 use crate::dialect::{self, Dialect};
 use crate::error::{Error, Result};
 use crate::gate::trust::TrustStore;
@@ -213,6 +213,12 @@ pub struct EngineOptions {
     /// session that Stop hooks kept from ending, the next stop is allowed
     /// with a warning (Claude Code profile; 0: no cap).
     pub stop_hook_block_cap: u32,
+    /// Option `allowed_http_hook_urls`: URL patterns (`*` any text) an
+    /// http hook's URL must match (`None`: any URL).
+    pub allowed_http_hook_urls: Option<Vec<String>>,
+    /// Option `http_hook_allowed_env_vars`: the variables any http hook's
+    /// headers may interpolate (`None`: each hook's `allowedEnvVars`).
+    pub http_hook_allowed_env_vars: Option<Vec<String>>,
 }
 
 /// The default `stop_hook_block_cap` (Claude Code "ends the turn after 8
@@ -236,6 +242,8 @@ impl EngineOptions {
             env_remove: Vec::new(),
             max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES,
             stop_hook_block_cap: DEFAULT_STOP_HOOK_BLOCK_CAP,
+            allowed_http_hook_urls: None,
+            http_hook_allowed_env_vars: None,
         }
     }
 
@@ -325,6 +333,20 @@ impl EngineOptions {
                 .ok_or_else(|| bad("stop_hook_block_cap", "a non-negative integer (0: no cap)"))?;
             o.stop_hook_block_cap = n;
         }
+        let strings = |field: &str, v: &Value| -> Result<Vec<String>> {
+            let items = v.as_array().ok_or_else(|| bad(field, "an array of strings"))?;
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, v)| v.as_str().map(str::to_owned).ok_or_else(|| bad(&format!("{field}[{i}]"), "a string")))
+                .collect()
+        };
+        if let Some(v) = opt("allowed_http_hook_urls") {
+            o.allowed_http_hook_urls = Some(strings("allowed_http_hook_urls", v)?);
+        }
+        if let Some(v) = opt("http_hook_allowed_env_vars") {
+            o.http_hook_allowed_env_vars = Some(strings("http_hook_allowed_env_vars", v)?);
+        }
         Ok(o)
     }
 }
@@ -354,6 +376,9 @@ pub(crate) struct Setup {
     pub(crate) env: EnvSettings,
     pub(crate) max_output_bytes: usize,
     pub(crate) stop_hook_block_cap: u32,
+    /// The http hook settings: the engine's options joined with those of
+    /// the trusted sources.
+    pub(crate) http: HttpPolicy,
 }
 
 impl Setup {
@@ -406,6 +431,11 @@ impl Setup {
                 )));
             }
         }
+        let mut http = HttpPolicy {
+            allowed_urls: options.allowed_http_hook_urls.clone(),
+            allowed_env_vars: options.http_hook_allowed_env_vars.clone(),
+        };
+        http.join(config.http_policy());
         let trust_store = TrustStore::resolve(options.trust_store.as_deref());
         let commands = CommandSet::new(workspace.clone(), options.workspace_gated, &config, trust_store);
         Ok(Setup {
@@ -418,6 +448,7 @@ impl Setup {
             env: EnvSettings { set: options.env.clone(), remove: options.env_remove.clone() },
             max_output_bytes: options.max_output_bytes,
             stop_hook_block_cap: options.stop_hook_block_cap,
+            http,
         })
     }
 }

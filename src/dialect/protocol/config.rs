@@ -11,32 +11,36 @@
 //! |---|---|---|
 //! | an event key's value | [`parse_groups`] | an array of groups |
 //! | a group | `parse_group` | `matcher`, `hooks` |
-//! | a hook: the fields every handler type shares | `parse_hook` | `type`, the timeout key, `if`, `async`, `statusMessage`, `failClosed` |
-//! | a hook: its handler type's own fields | `parse_handler` | `command` for `"command"`; the other types' fields |
+//! | a hook: the fields every handler type shares | `parse_hook` | `type`, the timeout key, `if`, `async`, `asyncRewake`, `statusMessage`, `failClosed` |
+//! | a hook: its handler type's own fields | `handlers::parse_handler` | `command` (and `args`, `shell`) for `"command"`; `url`, `headers`, … for the other types |
 //!
 //! What is malformed (every message names the entry with the dialect's
 //! event key, e.g. `hooks.pre_tool_use[0].hooks[1] must specify a command`):
 //! an event value that is not an array; a group that is not an object,
 //! without `hooks` or with an empty `hooks` array, or whose matcher does not
-//! compile; a hook that is not an object, a missing, empty or blank
-//! `command`; a hook `type` hookline does not run (a missing `type` means
-//! `command`); a timeout that is not a positive integer; an `if` condition
-//! that does not parse; JSON values of the wrong type. A `null` matcher is
-//! the same as an absent one; unknown keys are ignored.
+//! compile; a hook that is not an object, a handler without its required
+//! fields (a missing, empty or blank `command`, an http hook's `url`, …)
+//! or of an unknown `type` (a missing `type` means `command`); a timeout
+//! that is not a positive integer; an `if` condition that does not parse;
+//! JSON values of the wrong type. A `null` matcher is the same as an
+//! absent one; unknown keys are ignored, each listed in the config's
+//! warnings (with the closest field name the dialect reads, if one is
+//! close: `"matchr"`, did you mean `matcher`?).
 //!
 //! What happens to a malformed entry is the shape's
 //! [`Malformed`] rule: VT Code rejects the whole configuration
 //! (`InvalidConfig`); Claude Code (since 2.1.101) skips that entry — the
 //! event, the group or the one hook — records a warning
 //! ([`HooksConfig::push_skipped`], `hl_engine_config_warnings`) and loads
-//! everything else.
+//! everything else. This holds for a hook of every handler type.
 
 use std::sync::Arc;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use crate::config::{type_name, HandlerSpec, HookGroup, HookSpec, HooksConfig, Source};
+use crate::config::{type_name, HookGroup, HookSpec, HooksConfig, Source};
 use crate::dialect::matcher::Matcher;
+use crate::dialect::warn_unknown_fields;
 use crate::error::{Error, Result};
 use crate::rule::Rule;
 
@@ -53,8 +57,9 @@ pub(crate) enum Malformed {
 pub(crate) struct GroupShape {
     /// The key of a hook's timeout in seconds (`timeout_seconds`, `timeout`).
     pub(crate) timeout_key: &'static str,
-    /// Whether the Claude Code hook fields `if`, `async`, `statusMessage`
-    /// and `failClosed` are read.
+    /// Whether the Claude Code hook fields `if`, `async`, `asyncRewake`,
+    /// `statusMessage` and `failClosed` are read, and the handler types
+    /// besides `command` (`handlers.rs`).
     pub(crate) claude_fields: bool,
     /// The dialect's matcher rule for the groups of an event key.
     pub(crate) matcher: fn(&str, Option<&str>) -> std::result::Result<Matcher, regex::Error>,
@@ -90,7 +95,10 @@ fn malformed(shape: &GroupShape, cfg: &mut HooksConfig, bad: Bad, what: &str) ->
 }
 
 /// The groups under one event key (`key` names it in paths). Malformed
-/// entries follow `shape.malformed`; their warnings go to `cfg`.
+/// entries follow `shape.malformed`; their warnings go to `cfg`, and so do
+/// keys of groups and hooks the dialect does not read
+/// ([`Dialect::group_field_names`](crate::dialect::Dialect::group_field_names),
+/// [`hook_field_names`](crate::dialect::Dialect::hook_field_names)).
 pub(crate) fn parse_groups(
     shape: &GroupShape,
     source: &Arc<Source>,
@@ -128,6 +136,7 @@ fn parse_group(
     let Value::Object(obj) = v else {
         return Ok(Err(Bad::new(path, format!("{path} must be an object, got {}", type_name(v)))));
     };
+    let dialect = source.dialect();
     let matcher_raw = match obj.get("matcher") {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) => Some(s.clone()),
@@ -148,11 +157,15 @@ fn parse_group(
             return Ok(Err(Bad::new(path, format!("{path}.hooks must be an array, got {}", type_name(other)))))
         }
     };
+    warn_unknown_fields(cfg, path, v, dialect.group_field_names());
     let mut specs = Vec::with_capacity(hooks.len());
     for (j, h) in hooks.iter().enumerate() {
         let path = format!("{path}.hooks[{j}]");
         match parse_hook(shape, source, &path, h) {
-            Ok(spec) => specs.push(spec),
+            Ok(spec) => {
+                specs.push(spec);
+                warn_unknown_fields(cfg, &path, h, dialect.hook_field_names());
+            }
             Err(bad) => malformed(shape, cfg, bad, "this hook")?,
         }
     }
@@ -167,12 +180,8 @@ fn parse_hook(shape: &GroupShape, source: &Arc<Source>, path: &str, v: &Value) -
     let Value::Object(obj) = v else {
         return Err(Bad::new(path, format!("{path} must be an object, got {}", type_name(v))));
     };
-    let kind = match obj.get("type") {
-        None => "command",
-        Some(Value::String(t)) => t.as_str(),
-        Some(other) => return Err(Bad::new(path, format!("{path}.type must be a string, got {}", type_name(other)))),
-    };
-    let handler = parse_handler(shape, kind, obj, path)?;
+    let handler =
+        super::handlers::parse_handler(obj, path, shape.claude_fields).map_err(|e| Bad::new(path, e.message))?;
     let timeout_key = shape.timeout_key;
     let timeout_seconds = match obj.get(timeout_key) {
         None => None,
@@ -187,6 +196,7 @@ fn parse_hook(shape: &GroupShape, source: &Arc<Source>, path: &str, v: &Value) -
         default_timeout: source.dialect().profile().default_timeout,
         if_rule: None,
         run_async: false,
+        async_rewake: false,
         status_message: None,
         fail_closed: false,
         path: path.to_owned(),
@@ -200,7 +210,11 @@ fn parse_hook(shape: &GroupShape, source: &Arc<Source>, path: &str, v: &Value) -
                 Some(other) => Err(Bad::new(path, format!("{path}.{key} must be a boolean, got {}", type_name(other)))),
             }
         };
-        hook.run_async = flag("async")?;
+        // `async` and `asyncRewake` exist on command hooks only (others ignore them).
+        if hook.handler.is_process() {
+            hook.async_rewake = flag("asyncRewake")?;
+            hook.run_async = flag("async")? || hook.async_rewake;
+        }
         hook.fail_closed = flag("failClosed")?;
         hook.status_message = match obj.get("statusMessage") {
             None | Some(Value::Null) => None,
@@ -219,29 +233,4 @@ fn parse_hook(shape: &GroupShape, source: &Arc<Source>, path: &str, v: &Value) -
         };
     }
     Ok(hook)
-}
-
-/// The handler of a hook of type `kind`: its own fields. One arm per
-/// handler type hookline runs; any other type is malformed (Claude Code
-/// skips a hook of a type it does not know).
-fn parse_handler(shape: &GroupShape, kind: &str, obj: &Map<String, Value>, path: &str) -> Entry<HandlerSpec> {
-    match kind {
-        "command" => {
-            let command = match obj.get("command") {
-                Some(Value::String(c)) if !c.trim().is_empty() => c.clone(),
-                None | Some(Value::String(_)) => return Err(Bad::new(path, format!("{path} must specify a command"))),
-                Some(other) => {
-                    return Err(Bad::new(path, format!("{path}.command must be a string, got {}", type_name(other))))
-                }
-            };
-            Ok(HandlerSpec::Command { command })
-        }
-        "http" | "prompt" | "agent" | "mcp_tool" if shape.claude_fields => Err(Bad::new(
-            path,
-            format!("{path} has type \"{kind}\", a Claude Code handler type this build of hookline does not run"),
-        )),
-        other => {
-            Err(Bad::new(path, format!("{path} has unsupported type \"{other}\" (only \"command\" is supported)")))
-        }
-    }
 }
