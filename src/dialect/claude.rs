@@ -425,10 +425,11 @@ impl Dialect for Claude {
             // "A source file without a `hooks` key contributes no hooks."
             None | Some(Value::Null) if settings_file => {}
             None | Some(Value::Null) => {
-                let events: Map<String, Value> =
-                    top
+                let events: Map<String, Value> = top
                     .iter()
-                    .filter(|(k, _)| *k != "disableAllHooks" && !HTTP_POLICY_KEYS.contains(&k.as_str())).map(|(k, v)| (k.clone(), v.clone())).collect();
+                    .filter(|(k, _)| *k != "disableAllHooks" && !HTTP_POLICY_KEYS.contains(&k.as_str()))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
                 Self::from_events(&events, info, &mut cfg, false)?
             }
             Some(other) => cfg.push_skipped(
