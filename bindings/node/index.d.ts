@@ -254,6 +254,10 @@ export interface EngineOptions {
   maxOutputBytes?: number;
   /** After this many consecutive stops Stop hooks kept from ending, the next is allowed with a warning (Claude Code profile). Default 8; 0: no cap. */
   stopHookBlockCap?: number;
+  /** The environment policy of every hook (default: inherit everything). */
+  hookEnv?: EnvPolicy | null;
+  /** An environment policy applied over `hookEnv` to hooks of untrusted sources only. */
+  untrustedHookEnv?: EnvPolicy | null;
   /**
    * The dialect of hooks/hooksToml/hooksFile. Default: a file is recognised by its path
    * (`.codex/hooks.json` and `.codex/config.toml` are Codex's, `*.toml` VT Code's), anything else by its shape.
@@ -478,6 +482,23 @@ export interface ConfigWarning {
   message: string;
 }
 
+/**
+ * An environment policy for hook processes (docs/trust.md): what is inherited of the host's
+ * environment (`true`: all, `false`: nothing, or names and globs), what is scrubbed (globs, or
+ * the `'secrets'` preset), and what is set after scrubbing.
+ */
+export interface EnvPolicy {
+  inherit?: boolean | string[];
+  scrub?: string[] | 'secrets';
+  set?: Record<string, string>;
+}
+
+/** A file an approval binds: its canonical path and the SHA-256 of its content (hex). */
+export interface Pin {
+  path: string;
+  sha256: string;
+}
+
 /** A digested command (`previews()`). */
 export interface CommandPreview {
   /** The hook's handler type. */
@@ -488,6 +509,10 @@ export interface CommandPreview {
   matcher: string | null;
   command: string;
   timeoutSeconds: number | null;
+  /** The files the command executes, as they are now (empty on an ungated engine). */
+  pins: Pin[];
+  /** The environment policy it runs under (`set` lists names, not values). */
+  env: { inherit: boolean | string[]; scrub: string[]; set: string[] };
 }
 
 /** The JSON a hook receives on stdin (snake_case wire payload). */

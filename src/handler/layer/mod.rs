@@ -27,6 +27,7 @@ use super::environment::EnvSettings;
 use super::{Call, Executed, Hook, HostHandler, Payload, Ran};
 use crate::config::HttpPolicy;
 use crate::error::Result;
+use crate::gate::pins::Verdict;
 use crate::gate::{Approval, CommandSet};
 use crate::model::event::RunEvent;
 use crate::model::outcome::HookReport;
@@ -57,16 +58,18 @@ pub(crate) struct Stack<'a> {
 
 /// Run one planned hook through the layers: support (a handler type its
 /// dialect does not run on the event is skipped), the gate (a hook of an
-/// untrusted source runs only while the command set is approved; checked
-/// right before every start), the URL policy (http hooks), the cancel
-/// check, its timeout, the handler, and its report. `Err(Cancelled)` when
-/// the run was cancelled.
+/// untrusted source runs only while the command set is approved and its
+/// files are as approved; checked right before every start), the URL
+/// policy (http hooks), the cancel check, its timeout, the handler, and
+/// its report. `Err(Cancelled)` when the run was cancelled.
 pub(crate) fn invoke(stack: &Stack<'_>, hook: Hook<'_>, env: &Environment, payload: &Payload) -> Result<Executed> {
     if let Some(why) = support::refuses(stack.event, hook) {
         return Ok(report::skipped(hook, HookReport::UNSUPPORTED_ON_EVENT, why));
     }
-    if !gate::admits(stack, hook) {
-        return Ok(report::not_approved(hook));
+    match gate::admits(stack, hook) {
+        Verdict::Run => {}
+        Verdict::NotApproved => return Ok(report::not_approved(hook)),
+        Verdict::Changed(why) => return Ok(report::changed_since_approval(hook, why)),
     }
     if let Some(why) = url_policy::refuses(stack.http, hook) {
         return Ok(report::skipped(hook, HookReport::URL_NOT_ALLOWED, why));
@@ -87,6 +90,7 @@ pub(crate) fn invoke(stack: &Stack<'_>, hook: Hook<'_>, env: &Environment, paylo
         http: stack.http,
         http_client: stack.http_client,
         env_settings: stack.env_settings,
+        trusted: hook.spec().is_none_or(|s| s.trusted()),
     };
     let started = Instant::now();
     match hook.handler().call(&call) {
