@@ -93,7 +93,7 @@ pub fn main(out: &Out, a: CheckArgs) -> CliResult {
                 let ws = std::fs::canonicalize(&ws).unwrap_or(ws);
                 for w in cfg.config.warnings() {
                     let error = w.entry_skipped || a.strict;
-                    findings.push(Finding { error, text: format!("{}: {}", w.path, w.message) });
+                    findings.push(Finding { error, text: common::located(&w.path, &w.message) });
                 }
                 if let Some(d) = cfg.config.disable_all_hooks().filter(|d| d.value) {
                     let whose = if d.trusted { "every hook" } else { "the hooks of untrusted sources" };

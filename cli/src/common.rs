@@ -431,3 +431,13 @@ pub fn contexts(outcome: &Value) -> Vec<String> {
 pub fn project_dir_of(config: &Path) -> PathBuf {
     hookline::dialect::project_dir_of(config)
 }
+
+/// A config message with its entry path in front, unless the message
+/// already starts with it (`hooks.Stop[0].hooks[0].command must be ...`).
+pub fn located(path: &str, message: &str) -> String {
+    if path.is_empty() || message.starts_with(path) {
+        message.to_owned()
+    } else {
+        format!("{path}: {message}")
+    }
+}

@@ -60,7 +60,7 @@ pub fn main(out: &Out, a: RunArgs) -> CliResult {
     // the text format only: in the others stderr carries the block reason.
     if format == Format::Text {
         for w in engine.config_warnings() {
-            out.warning(&format!("{}: {}", w.path, w.message));
+            out.warning(&common::located(&w.path, &w.message));
         }
     }
     match format {

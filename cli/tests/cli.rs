@@ -377,13 +377,14 @@ fn check_reports_every_entry_a_host_would_skip_as_an_error_naming_it() {
     );
     let r = sb.run(&["check", s(&cfg)]);
     assert_eq!(r.code, 1, "{}", r.stdout);
-    for entry in ["hooks.PreToolUse[0].hooks[1]: ", "hooks.PreToolUse[0].hooks[2]: ", "hooks.Stop[0]: "] {
+    for entry in ["hooks.PreToolUse[0].hooks[1]", "hooks.PreToolUse[0].hooks[2]", "hooks.Stop[0]"] {
         assert!(
-            r.stdout.lines().any(|l| l.contains("error") && l.contains(entry)),
+            r.stdout.lines().any(|l| l.contains("error: ") && l.contains(&format!(" {entry}"))),
             "{entry} is not reported as an error:\n{}",
             r.stdout
         );
     }
+    assert!(!r.stdout.contains("hooks[1]: hooks.PreToolUse"), "the entry path is said once:\n{}", r.stdout);
 }
 
 #[test]
