@@ -45,7 +45,7 @@ use crate::model::input::SessionFacts;
 use crate::model::reply::HookReply;
 use crate::model::rules::{
     BlockFields, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, FieldMerge, HandlerTimeouts, InputRules,
-    OnFailure, Precedence, Profile, RunOrder,
+    OnFailure, Precedence, Profile, RunOrder, CANONICAL_FAMILIES,
 };
 
 /// The Copilot CLI dialect (see the module documentation). `compat`: the
@@ -75,7 +75,8 @@ pub static PROFILE: Profile = Profile {
     default_timeout: Duration::from_secs(30),
     inputs: InputRules::Lenient,
     dedupe: Dedupe::None,
-    session_start_env_file: false,
+    families: CANONICAL_FAMILIES,
+    named: &[],
     dialect_fields: FieldMerge::Last,
     // Its configs have command hooks only (no prompt or agent type, no exec
     // form with placeholders).

@@ -47,7 +47,7 @@ use crate::model::input::SessionFacts;
 use crate::model::reply::HookReply;
 use crate::model::rules::{
     BlockFields, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, FieldMerge, HandlerTimeouts, InputRules,
-    Precedence, Profile, RunOrder, ToolInputFlow,
+    Precedence, Profile, RunOrder, ToolInputFlow, CANONICAL_FAMILIES,
 };
 
 /// The VS Code dialect (see the module documentation).
@@ -68,7 +68,8 @@ pub static PROFILE: Profile = Profile {
     default_timeout: Duration::from_secs(30),
     inputs: InputRules::Lenient,
     dedupe: Dedupe::None,
-    session_start_env_file: false,
+    families: CANONICAL_FAMILIES,
+    named: &[],
     dialect_fields: FieldMerge::FirstOrAppended,
     // Its configs have command hooks only (no prompt or agent type, no exec
     // form with placeholders).
@@ -407,7 +408,7 @@ impl Dialect for VsCode {
     }
 
     fn honours(&self, event: &RunEvent) -> &'static [Column] {
-        protocol::honours(event)
+        protocol::honours(PROFILE.family_of(event))
     }
 }
 

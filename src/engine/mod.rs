@@ -47,7 +47,9 @@ use crate::model::input::SessionStartTrigger;
 use crate::runtime::ForkGuard;
 
 use options::Setup;
-pub use options::{EngineOptions, HookSourceOption, HooksSource, DEFAULT_MAX_OUTPUT_BYTES};
+pub use options::{
+    EngineOptions, HookSourceOption, HooksSource, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_STOP_HOOK_BLOCK_CAP,
+};
 pub use plan::{PlannedEntry, Verdict};
 
 /// Everything the clones of one engine share.
@@ -74,6 +76,8 @@ struct EngineState {
     next_run_id: AtomicU64,
     /// What `async` hooks produced, for the next outcome.
     deliveries: Mutex<runs::Deliveries>,
+    /// Consecutive stops Stop hooks kept from ending (the block cap).
+    stop_blocks: crate::merge::StopBlocks,
     has_deliveries: AtomicBool,
 }
 
@@ -144,6 +148,7 @@ impl LifecycleHookEngine {
                 closed: AtomicBool::new(false),
                 next_run_id: AtomicU64::new(1),
                 deliveries: Mutex::new(runs::Deliveries::default()),
+                stop_blocks: Default::default(),
                 has_deliveries: AtomicBool::new(false),
             }),
         }

@@ -22,7 +22,7 @@ use serde_json::{json, Map, Value};
 
 use super::{claude_name, runtime_name};
 use crate::model::event::{HookEvent, RunEvent};
-use crate::model::input::{SessionFacts, SessionStartTrigger};
+use crate::model::input::SessionFacts;
 
 /// Milliseconds since the Unix epoch, now.
 pub(crate) fn epoch_millis() -> u64 {
@@ -54,9 +54,9 @@ pub(crate) fn iso8601(millis: u64) -> String {
 }
 
 /// The `source` of a SessionStart: `resume` when resuming, else `new`.
-fn session_source(trigger: SessionStartTrigger) -> &'static str {
+fn session_source(trigger: &str) -> &'static str {
     match trigger {
-        SessionStartTrigger::Resume => "resume",
+        "resume" => "resume",
         _ => "new",
     }
 }

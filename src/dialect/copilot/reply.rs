@@ -53,11 +53,16 @@ use crate::model::rules::{Column, Exit2, Exit2Reason};
 
 /// The reader columns this reader honours for `event`.
 pub(crate) fn honours(event: &RunEvent) -> &'static [Column] {
-    match event.family() {
+    match super::PROFILE.family_of(event) {
         EventFamily::Tool | EventFamily::Permission => &[Column::Exit2Block, Column::Exit2Warning],
         EventFamily::PostTool => &[Column::Exit2Warning, Column::Exit2Context],
         EventFamily::Stop => &[Column::Exit2Warning, Column::BlockFields],
-        EventFamily::SessionStart | EventFamily::Prompt | EventFamily::Observe => &[Column::Exit2Warning],
+        EventFamily::Context
+        | EventFamily::Prompt
+        | EventFamily::Retry
+        | EventFamily::Worktree
+        | EventFamily::Elicitation
+        | EventFamily::Observe => &[Column::Exit2Warning],
     }
 }
 

@@ -44,6 +44,8 @@ pub(crate) struct Stack<'a> {
     pub(crate) max_output_bytes: usize,
     /// The run's cancellation token.
     pub(crate) token: Option<&'a CancelToken>,
+    /// The time budget the run's hooks share, if its row has one.
+    pub(crate) budget: Option<std::time::Duration>,
     /// The handlers the host set, as the run took them.
     pub(crate) handlers: &'a [Arc<HostHandler>],
     /// The engine's http hook settings.
@@ -82,7 +84,7 @@ pub(crate) fn invoke(stack: &Stack<'_>, hook: Hook<'_>, env: &Environment, paylo
         env,
         reserved_env: hook.dialect().map_or(&[], |d| d.environment_names()),
         cwd: stack.cwd,
-        timeout: timeout::of(hook, stack.event),
+        timeout: timeout::of(hook, stack.event, stack.budget),
         max_output_bytes: stack.max_output_bytes,
         token: stack.token,
         handlers: stack.handlers,
