@@ -421,12 +421,7 @@ mod tests {
     use super::*;
 
     fn facts() -> SessionFacts<'static> {
-        SessionFacts {
-            session_id: "s-1",
-            cwd: "/repo",
-            transcript_path: Some("/t.jsonl"),
-            trigger: SessionStartTrigger::Startup,
-        }
+        SessionFacts { session_id: "s-1", cwd: "/repo", transcript_path: Some("/t.jsonl"), trigger: "startup" }
     }
 
     #[test]
