@@ -37,6 +37,7 @@ pub mod registry;
 pub mod rule;
 pub mod runner;
 pub(crate) mod runtime;
+pub mod trace;
 
 /// Reading the results of hooks a host ran itself: the interpreter every
 /// run uses (read by the hook's dialect, merged canonically), and the

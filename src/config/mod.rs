@@ -96,6 +96,14 @@ impl HandlerSpec {
             HandlerSpec::Command { command } => command,
         }
     }
+
+    /// The span attribute that holds the [`label`](Self::label)
+    /// (`hook.command`; an HTTP hook's would be `hook.url`).
+    pub fn label_attribute(&self) -> &'static str {
+        match self {
+            HandlerSpec::Command { .. } => "hook.command",
+        }
+    }
 }
 
 /// One configured hook.

@@ -1,19 +1,27 @@
 //! The `command` handler: a shell command run by the process runner
 //! ([`crate::runner`]): `/bin/sh -c <command>` in the workspace, in its own
 //! process group, the payload on stdin, stdout and stderr read while it
-//! runs, killed with its group at the timeout or on cancel.
+//! runs, killed with its group at the timeout or on cancel. A traced run
+//! hands its trace context on in the environment (`TRACEPARENT`,
+//! `TRACESTATE`).
 
+use std::borrow::Cow;
 use std::io;
 
+use super::environment::with_trace_context;
 use super::{Call, HookExecution, Ran};
 use crate::runner::{self, CommandSpec};
 
 /// Run `command` for one hook.
 pub(crate) fn run(command: &str, call: &Call<'_>) -> io::Result<Ran> {
+    let env = match call.trace {
+        Some(trace) => Cow::Owned(with_trace_context(call.env, trace)?),
+        None => Cow::Borrowed(call.env),
+    };
     let spec = CommandSpec {
         command,
         cwd: call.cwd,
-        env: call.env,
+        env: &env,
         stdin: call.payload.as_bytes(),
         timeout: call.timeout,
         max_output_bytes: call.max_output_bytes,

@@ -5,6 +5,13 @@
 //! variables only when a path is set. Built once per run and dialect, as
 //! one block ([`Environment`]); the copies of the inherited variables are
 //! freed before any hook starts.
+//!
+//! When the run is traced, each hook process also gets `TRACEPARENT` (its
+//! own span as the parent) and `TRACESTATE` (the run's, when it joined a
+//! trace that has one): OpenTelemetry's propagation through environment
+//! variables ([`with_trace_context`]). They replace any inherited or
+//! configured value; an inherited `TRACESTATE` is removed when the run has
+//! none, so the two never describe different traces.
 
 use std::ffi::OsStr;
 
@@ -12,6 +19,7 @@ use crate::dialect::Dialect;
 use crate::model::event::RunEvent;
 use crate::model::input::SessionFacts;
 use crate::runner::Environment;
+use crate::trace::context::HookTraceContext;
 
 /// Environment settings of an engine (options `env` and `env_remove`).
 #[derive(Debug, Clone, Default)]
@@ -68,4 +76,20 @@ pub fn hook_environment(
     }
     dialect.environment(event, facts, &mut |name, value| add(OsStr::new(name), OsStr::new(value)));
     env
+}
+
+/// The names of the trace context variables ([`with_trace_context`]).
+pub const TRACE_NAMES: &[&str] = &["TRACEPARENT", "TRACESTATE"];
+
+/// `env` with one hook's trace context: `TRACEPARENT` set, `TRACESTATE` set
+/// or removed. A copy per traced hook (the run's block is shared by its
+/// hooks, each of which has a span of its own).
+pub fn with_trace_context(env: &Environment, trace: &HookTraceContext) -> std::io::Result<Environment> {
+    let mut env = env.clone();
+    env.set(OsStr::new("TRACEPARENT"), OsStr::new(trace.traceparent()))?;
+    match trace.tracestate() {
+        Some(state) => env.set(OsStr::new("TRACESTATE"), OsStr::new(state))?,
+        None => env.remove(OsStr::new("TRACESTATE")),
+    }
+    Ok(env)
 }

@@ -40,6 +40,8 @@ use crate::error::{Error, Result};
 use crate::model::event::{HookEvent, RunEvent};
 use crate::model::outcome::HookKind;
 use crate::runner::{CancelToken, Environment};
+use crate::trace::context::HookTraceContext;
+use crate::trace::HookSpan;
 
 pub(crate) use callback::CallbackHook;
 
@@ -87,6 +89,12 @@ pub(crate) struct Call<'a> {
     pub(crate) max_output_bytes: usize,
     /// The run's cancellation token.
     pub(crate) token: Option<&'a CancelToken>,
+    /// The trace context to hand on when the run is traced: a command gets
+    /// it as `TRACEPARENT` / `TRACESTATE`
+    /// ([`environment::with_trace_context`]), a handler that sends a
+    /// request as the `traceparent` / `tracestate` headers. `None` when no
+    /// trace handler is set.
+    pub(crate) trace: Option<&'a HookTraceContext>,
 }
 
 /// What a handler's call gave.
@@ -148,6 +156,14 @@ impl<'a> Hook<'a> {
         match self {
             Hook::Configured(spec) => spec.label(),
             Hook::Callback(cb) => &cb.name,
+        }
+    }
+
+    /// The span attribute that holds its label (`hook.command`, `hook.name`, …).
+    pub(crate) fn label_attribute(&self) -> &'static str {
+        match self {
+            Hook::Configured(spec) => spec.handler.label_attribute(),
+            Hook::Callback(_) => "hook.name",
         }
     }
 
@@ -240,6 +256,8 @@ pub(crate) struct Executed {
     pub(crate) dialect: Option<&'static dyn Dialect>,
     /// `quiet_success_output` of its source (callback hooks: the run's).
     pub(crate) quiet: Option<bool>,
+    /// Its span, when the run is traced: ended once the result is read.
+    pub(crate) span: Option<HookSpan>,
 }
 
 /// What happened to one hook.
@@ -254,8 +272,25 @@ pub(crate) enum Output {
 
 impl Executed {
     /// Feed the result to the run's interpreter; true when a sequential
-    /// run must stop here.
-    pub(crate) fn absorb_into(&self, interp: &mut crate::merge::EventInterpreter) -> bool {
+    /// run must stop here. The hook's span, if any, ends with what was read.
+    pub(crate) fn absorb_into(&mut self, interp: &mut crate::merge::EventInterpreter) -> bool {
+        let stop = self.absorb(interp);
+        if let Some(span) = self.span.take() {
+            let (failure, decision) = interp.last_read();
+            layer::trace::end(span, &self.report, failure, decision);
+        }
+        stop
+    }
+
+    /// The run was cancelled before this result was read: its span ends so.
+    pub(crate) fn abandon(&mut self) {
+        if let Some(mut span) = self.span.take() {
+            span.set_cancelled();
+            layer::trace::end(span, &self.report, None, None);
+        }
+    }
+
+    fn absorb(&self, interp: &mut crate::merge::EventInterpreter) -> bool {
         let label = self.report.command.as_deref().or(self.report.name.as_deref()).unwrap_or("");
         match &self.output {
             Output::NotApproved => {

@@ -33,7 +33,7 @@ use crate::handler::HookExecution;
 use crate::hl_debug;
 use crate::model::event::{EventFamily, HookEvent, RunEvent};
 use crate::model::outcome::{CommonOutcome, HookFailure, HookMessage, HookMessageLevel, HookOutcome, HookReport};
-use crate::model::reply::HookReply;
+use crate::model::reply::{Decision, HookReply};
 use crate::model::rules::{BlockFields, Column, EventRules, Profile, RunOrder, ToolInputFlow};
 
 /// The merge columns the merger of `event` honours (the reader columns are
@@ -114,6 +114,8 @@ pub struct EventInterpreter {
     /// The failure kind of every absorbed hook, in absorption order (one per
     /// report the engine passes to `finish`).
     failures: Vec<Option<HookFailure>>,
+    /// The decision of the hook absorbed last (for its span).
+    last_decision: Option<&'static str>,
 }
 
 impl EventInterpreter {
@@ -155,6 +157,7 @@ impl EventInterpreter {
             merge,
             stopped: false,
             failures: Vec::new(),
+            last_decision: None,
         }
     }
 
@@ -177,6 +180,12 @@ impl EventInterpreter {
     /// Whether a decision already stopped the run.
     pub fn stopped(&self) -> bool {
         self.stopped
+    }
+
+    /// How the hook absorbed last failed, and the decision it made (what
+    /// its span reports as `hook.failure` and `hook.decision`).
+    pub(crate) fn last_read(&self) -> (Option<HookFailure>, Option<&'static str>) {
+        (self.failures.last().copied().flatten(), self.last_decision)
     }
 
     /// Absorb one executed hook, read with the interpreter's dialect.
@@ -208,6 +217,7 @@ impl EventInterpreter {
         if self.stopped {
             hl_debug!("{} hook `{}` ignored: the run already stopped", self.event_name, exec.label);
             self.failures.push(None);
+            self.last_decision = None;
             return true;
         }
         let rules = dialect.profile().rules_of(&self.event);
@@ -221,6 +231,7 @@ impl EventInterpreter {
     /// failure's); true when the run must stop here.
     fn merge_reply(&mut self, label: &str, mut reply: HookReply) -> bool {
         self.failures.push(reply.failure.as_ref().map(|f| f.kind));
+        self.last_decision = reply.decision.as_ref().map(Decision::name);
         self.common.absorb(&mut reply);
         let rules = self.rules;
         let stop = match &mut self.merge {
@@ -241,6 +252,7 @@ impl EventInterpreter {
     pub fn absorb_not_approved(&mut self, label: &str) {
         if self.stopped {
             self.failures.push(None);
+            self.last_decision = None;
             return;
         }
         let mut reply = HookReply::default();
@@ -264,6 +276,7 @@ impl EventInterpreter {
     pub fn absorb_spawn_failure(&mut self, label: &str, error: &str, fail_closed: bool) -> bool {
         if self.stopped {
             self.failures.push(Some(HookFailure::Spawn));
+            self.last_decision = None;
             return true;
         }
         let text = format!("{} hook `{label}` could not be started: {}", self.event_name, error.trim());

@@ -20,6 +20,17 @@ pub enum HookKind {
     Callback,
 }
 
+impl HookKind {
+    /// The wire name (`"command"`, `"callback"`): the report's `kind`, a
+    /// span's `hook.type`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HookKind::Command => "command",
+            HookKind::Callback => "callback",
+        }
+    }
+}
+
 /// One entry of the `hooks` execution report.
 ///
 /// Serialises as `{"kind","command","name","exit_code","timed_out",
@@ -239,6 +250,18 @@ pub enum PreToolHookDecision {
     Ask,
 }
 
+impl PreToolHookDecision {
+    /// The wire name (`"continue"`, `"allow"`, `"deny"`, `"ask"`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PreToolHookDecision::Continue => "continue",
+            PreToolHookDecision::Allow => "allow",
+            PreToolHookDecision::Deny => "deny",
+            PreToolHookDecision::Ask => "ask",
+        }
+    }
+}
+
 /// PreToolUse outcome.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct PreToolHookOutcome {
@@ -275,6 +298,16 @@ pub enum PermissionBehavior {
     Allow,
     /// Refuse it.
     Deny,
+}
+
+impl PermissionBehavior {
+    /// The wire name (`"allow"`, `"deny"`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PermissionBehavior::Allow => "allow",
+            PermissionBehavior::Deny => "deny",
+        }
+    }
 }
 
 /// How long a PermissionRequest decision holds.
@@ -365,6 +398,27 @@ impl HookOutcome {
     /// internal error, never a made-up outcome.
     pub fn to_json_string(&self) -> crate::error::Result<String> {
         crate::error::Error::to_json_string(self, "the outcome")
+    }
+
+    /// The merged decision in one word, when the hooks made one: PreToolUse
+    /// `allow`, `deny` or `ask`; PermissionRequest `allow` or `deny`;
+    /// `block` where a hook blocked (a prompt, a stop, a compaction) or gave
+    /// PostToolUse feedback. `None` when no hook decided. (A run span's
+    /// `hook.decision`.)
+    pub fn decision_name(&self) -> Option<&'static str> {
+        match self {
+            HookOutcome::PreToolUse(o) => match o.decision {
+                PreToolHookDecision::Continue => None,
+                d => Some(d.as_str()),
+            },
+            HookOutcome::PermissionRequest(o) => o.decision.as_ref().map(|d| d.behavior.as_str()),
+            HookOutcome::UserPromptSubmit(o) => (!o.allow_prompt).then_some("block"),
+            HookOutcome::PostToolUse(o) => o.block_reason.as_ref().map(|_| "block"),
+            HookOutcome::Stop(o) | HookOutcome::SubagentStop(o) | HookOutcome::PreCompact(o) => {
+                o.block_reason.as_ref().map(|_| "block")
+            }
+            HookOutcome::SessionStart(_) | HookOutcome::Other(_) => None,
+        }
     }
 
     /// The common fields.

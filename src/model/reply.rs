@@ -42,6 +42,17 @@ pub enum Decision {
 }
 
 impl Decision {
+    /// The decision in one word (a hook span's `hook.decision`): `allow`,
+    /// `deny`, `ask` (PreToolUse), `allow` or `deny` (PermissionRequest),
+    /// `block` (a block, or PostToolUse feedback).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Decision::Tool(d, _) => d.as_str(),
+            Decision::Block(_) => "block",
+            Decision::Permission(p) => p.behavior.as_str(),
+        }
+    }
+
     /// The decision a failing `failClosed` hook takes on `family`'s event,
     /// `None` where the event has no blocking decision (observers, and
     /// PostToolUse, whose tool already ran).
