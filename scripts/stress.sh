@@ -11,7 +11,9 @@
 #   c       ctests test_engine_async (async runs, cancel, cancel racing with
 #           completion, free with runs in flight, callbacks in flight),
 #           test_engine_blocking_cancel (reserved blocking runs: cancel before,
-#           during, racing with completion, free in flight) and
+#           during, racing with completion, free in flight),
+#           test_engine_trace (trace handlers replaced while runs are in
+#           flight, free with runs in flight) and
 #           test_registry_threads (runners + registrars)
 #   c-asan  the same binaries built with AddressSanitizer/LSan/UBSan
 #   rust    cargo tests for cancellation and close (tests/engine.rs) and the
@@ -83,14 +85,14 @@ for suite in "${suites[@]}"; do
     c)
       { cmake -S ctests -B "$c_build" -DCMAKE_BUILD_TYPE=Debug >/dev/null && cmake --build "$c_build" -j2 >/dev/null; } ||
         { echo "stress: C test build failed"; exit 2; }
-      for b in test_engine_async test_engine_blocking_cancel test_registry_threads; do
+      for b in test_engine_async test_engine_blocking_cancel test_engine_trace test_registry_threads; do
         repeat c "$b" env HOOKLINE_TEST_ROOT="$root" HL_TEST_FILTER="$c_filter" "$c_build/$b"
       done
       ;;
     c-asan)
       HOOKLINE_SKIP_BUILD=1 scripts/sanitize-ctests.sh -R '^test_common$' >"$logs/asan-build.log" 2>&1 ||
         { cat "$logs/asan-build.log"; echo "stress: sanitizer build failed"; exit 2; }
-      for b in test_engine_async test_engine_blocking_cancel test_registry_threads; do
+      for b in test_engine_async test_engine_blocking_cancel test_engine_trace test_registry_threads; do
         repeat c-asan "$b" env HOOKLINE_TEST_ROOT="$root" HL_TEST_FILTER="$c_filter" \
           ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:halt_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1" \
           UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" "$san_build/$b"
