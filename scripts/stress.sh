@@ -114,6 +114,8 @@ for suite in "${suites[@]}"; do
       repeat go concurrency env -C bindings/go PKG_CONFIG_PATH="$root/build/pkgconfig" \
         LD_LIBRARY_PATH="$root/target/release" go test -race -count=20 \
         -run 'Concurrent|Cancel|Close|Context|Parallel|Racing|Reenter|Inside' ./...
+      repeat go otel-concurrency env -C bindings/go/otelhookline PKG_CONFIG_PATH="$root/build/pkgconfig" \
+        LD_LIBRARY_PATH="$root/target/release" go test -race -count=20 -run 'Concurrent' ./...
       rounds=$saved
       ;;
     node)

@@ -130,7 +130,10 @@ fn a_run_that_runs_no_hook_has_no_span() {
 fn a_run_joins_the_inputs_traceparent_and_hooks_get_their_span_as_parent() {
     let dir = tempfile::tempdir().unwrap();
     let seen = dir.path().join("env");
-    let e = engine_with(dir.path(), pre_tool(&format!("printf '%s|%s' \"$TRACEPARENT\" \"$TRACESTATE\" > {}", seen.display())));
+    let e = engine_with(
+        dir.path(),
+        pre_tool(&format!("printf '%s|%s' \"$TRACEPARENT\" \"$TRACESTATE\" > {}", seen.display())),
+    );
     let rec = Recorder::default();
     rec.install(&e);
     let input = json!({"tool_name":"Bash","tool_input":{},"traceparent":PARENT,"tracestate":"rojo=00f067aa0ba902b7"});
@@ -156,8 +159,7 @@ fn an_invalid_traceparent_starts_a_new_trace_and_says_why_on_the_run_span() {
     let rec = Recorder::default();
     rec.install(&e);
     let bad = "00-00000000000000000000000000000000-00f067aa0ba902b7-01";
-    e.run_blocking_json(HookEvent::PreToolUse, &json!({"tool_name":"Bash","tool_input":{},"traceparent":bad}))
-        .unwrap();
+    e.run_blocking_json(HookEvent::PreToolUse, &json!({"tool_name":"Bash","tool_input":{},"traceparent":bad})).unwrap();
     e.close();
     let spans = rec.spans();
     let run = run_span(&spans);
@@ -172,8 +174,10 @@ fn without_a_trace_hooks_keep_the_inherited_environment_and_with_one_an_inherite
     let dir = tempfile::tempdir().unwrap();
     let seen = dir.path().join("env");
     let mut o = EngineOptions::new(dir.path(), "s-trace");
-    o.hooks =
-        HooksSource::Json(pre_tool(&format!("printf '%s|%s' \"$TRACEPARENT\" \"${{TRACESTATE-unset}}\" > {}", seen.display())));
+    o.hooks = HooksSource::Json(pre_tool(&format!(
+        "printf '%s|%s' \"$TRACEPARENT\" \"${{TRACESTATE-unset}}\" > {}",
+        seen.display()
+    )));
     o.env = vec![("TRACEPARENT".into(), "configured".into()), ("TRACESTATE".into(), "configured=1".into())];
     let e = LifecycleHookEngine::with_options(&o).unwrap();
     let input = json!({"tool_name":"Bash","tool_input":{}});
@@ -231,8 +235,7 @@ fn callback_hooks_and_skipped_hooks_get_spans_too() {
     o.workspace_gated = true;
     o.trust_store = Some(dir.path().join("trust.json"));
     let e = LifecycleHookEngine::with_options(&o).unwrap();
-    e.add_callback_hook(HookEvent::PreToolUse, None, "gate", Arc::new(|_: &str| CallResult::ok(Reply::Allow)))
-        .unwrap();
+    e.add_callback_hook(HookEvent::PreToolUse, None, "gate", Arc::new(|_: &str| CallResult::ok(Reply::Allow))).unwrap();
     let rec = Recorder::default();
     rec.install(&e);
     e.run_blocking_json(HookEvent::PreToolUse, &json!({"tool_name":"Bash","tool_input":{}})).unwrap();
@@ -318,7 +321,8 @@ fn an_async_hook_span_is_a_child_of_the_run_that_started_it() {
     );
     let rec = Recorder::default();
     rec.install(&e);
-    e.run_blocking_json(HookEvent::PostToolUse, &json!({"tool_name":"Bash","tool_input":{},"tool_response":{}})).unwrap();
+    e.run_blocking_json(HookEvent::PostToolUse, &json!({"tool_name":"Bash","tool_input":{},"tool_response":{}}))
+        .unwrap();
     let spans = rec.wait_for(2);
     e.close();
     let run = run_span(&spans);

@@ -67,6 +67,7 @@ type Engine struct {
 	life     *life
 	sink     *failureSink
 	blocking blockingRuns
+	traceCtx traceContextSlot // SetTraceContext
 }
 
 // blockingRuns is the set of reserved runs in progress on callers'
@@ -373,7 +374,7 @@ func (e *Engine) runText(ctx context.Context, event Event, input []byte) (json.R
 		return nil, errClosed("engine")
 	}
 	defer e.life.release()
-	cs, err := cBytes(input, "input")
+	cs, err := cBytes(e.withTraceContext(ctx, input), "input")
 	if err != nil {
 		return nil, err
 	}
@@ -447,7 +448,7 @@ func (e *Engine) RunNamed(ctx context.Context, name string, input any) (Outcome,
 		return out, errClosed("engine")
 	}
 	defer e.life.release()
-	cs, err := cBytes(text, "input")
+	cs, err := cBytes(e.withTraceContext(ctx, text), "input")
 	if err != nil {
 		return out, err
 	}

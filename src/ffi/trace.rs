@@ -10,8 +10,8 @@ use crate::callback::Rejected;
 use crate::trace::{Span, SpanSink};
 
 /// Receives one finished span as JSON (`docs/c-api.md` §12):
-/// `{"trace_id","span_id","parent_span_id","level","name","start_unix_nano",
-/// "end_unix_nano","status","attributes":{…}}`. Called on a hookline thread,
+/// `{"trace_id","span_id","parent_span_id","trace_flags","level","name",
+/// "start_unix_nano","end_unix_nano","status","attributes":{…}}`. Called on a hookline thread,
 /// one span at a time; `span_json` is NUL-terminated and borrowed for the
 /// call only.
 pub type hl_trace_fn = Option<unsafe extern "C" fn(user_data: *mut c_void, span_json: *const c_char)>;

@@ -107,6 +107,9 @@ pub struct Span {
     /// A hook's run span; a run's: the host's span (from `traceparent`),
     /// `None` for a run that started a new trace.
     pub parent_span_id: Option<[u8; 8]>,
+    /// The W3C `trace-flags` of the trace (bit 0: sampled): the host's, or
+    /// `01` for a new trace.
+    pub trace_flags: u8,
     /// Run or hook.
     pub level: SpanLevel,
     /// `hooks <Event>` for a run, `hook <type>` for a hook.
@@ -129,12 +132,13 @@ impl Span {
         self.attributes.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
     }
 
-    /// The span as JSON: `{"trace_id","span_id","parent_span_id","level",
-    /// "name","start_unix_nano","end_unix_nano","status","status_message",
-    /// "attributes":{…}}`; ids are lowercase hex (`parent_span_id` null for
-    /// a root span), times decimal strings (they exceed what a JSON number
-    /// holds exactly in many parsers; OTLP/JSON writes them so too),
-    /// `status_message` only on an error.
+    /// The span as JSON: `{"trace_id","span_id","parent_span_id",
+    /// "trace_flags","level","name","start_unix_nano","end_unix_nano",
+    /// "status","status_message","attributes":{…}}`; ids and flags are
+    /// lowercase hex (`parent_span_id` null for a root span), times decimal
+    /// strings (they exceed what a JSON number holds exactly in many
+    /// parsers; OTLP/JSON writes them so too), `status_message` only on an
+    /// error.
     pub fn to_json(&self) -> String {
         let mut s = String::with_capacity(256 + 48 * self.attributes.len());
         s.push_str("{\"trace_id\":\"");
@@ -150,6 +154,9 @@ impl Span {
             }
             None => s.push_str("null"),
         }
+        s.push_str(",\"trace_flags\":\"");
+        push_hex(&mut s, &[self.trace_flags]);
+        s.push('"');
         s.push_str(match self.level {
             SpanLevel::Run => ",\"level\":\"run\"",
             SpanLevel::Hook => ",\"level\":\"hook\"",
@@ -463,6 +470,7 @@ impl RunTrace {
             trace_id: ctx.trace_id,
             span_id: ctx.run_span_id,
             parent_span_id: self.parent,
+            trace_flags: ctx.flags,
             level: SpanLevel::Run,
             name: Cow::Owned(format!("hooks {}", ctx.event)),
             start_unix_nano: ctx.base_unix_nano,
@@ -568,6 +576,7 @@ impl HookSpan {
             trace_id: ctx.trace_id,
             span_id: self.span_id,
             parent_span_id: Some(ctx.run_span_id),
+            trace_flags: ctx.flags,
             level: SpanLevel::Hook,
             name: Cow::Owned(format!("hook {}", kind.as_deref().unwrap_or("hook"))),
             start_unix_nano: ctx.unix_nano(self.start),
@@ -590,6 +599,7 @@ mod tests {
             trace_id: [0xab; 16],
             span_id: [1; 8],
             parent_span_id: None,
+            trace_flags: 1,
             level: SpanLevel::Hook,
             name: "hook command".into(),
             start_unix_nano: 1_700_000_000_000_000_001,
@@ -602,6 +612,7 @@ mod tests {
         assert_eq!(v["trace_id"], "abababababababababababababababab");
         assert_eq!(v["span_id"], "0101010101010101");
         assert_eq!(v["parent_span_id"], Value::Null);
+        assert_eq!(v["trace_flags"], "01");
         assert_eq!(v["level"], "hook");
         assert_eq!(v["start_unix_nano"], "1700000000000000001");
         assert_eq!(v["status"], "error");
