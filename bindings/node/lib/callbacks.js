@@ -10,7 +10,7 @@
 // JS thread (the hookline thread waits for the JS function to return), so
 // these functions always run on the JS thread.
 
-const { koffi, N, CallbackFn, FreeFn, DoneFn, check, out } = require('./native');
+const { koffi, N, CallbackFn, FreeFn, DoneFn, TraceFn, check, out } = require('./native');
 
 /**
  * A reply built with `allow()`, `deny(message)` or `replyJson(value)`: the
@@ -112,6 +112,38 @@ function callbackTrampoline(userData, contextJson, _contextLen, reply) {
   }
 }
 
+// void hl_trace_fn(void *user_data, const char *span_json)
+function traceTrampoline(userData, spanJson) {
+  const handler = handlers.get(userData);
+  if (!handler) return;
+  try {
+    handler.fn(spanFromWire(JSON.parse(spanJson)));
+  } catch (err) {
+    reportError(handler, err); // the span is dropped; nothing may escape to C
+  }
+}
+
+/**
+ * A span's JSON (docs/c-api.md §12) as the object trace handlers receive:
+ * camelCase keys, times as BigInt nanoseconds since the epoch (they do not
+ * fit a Number exactly), attributes as they are.
+ */
+function spanFromWire(w) {
+  return {
+    traceId: w.trace_id,
+    spanId: w.span_id,
+    parentSpanId: w.parent_span_id,
+    traceFlags: parseInt(w.trace_flags, 16) || 0,
+    level: w.level,
+    name: w.name,
+    startUnixNano: BigInt(w.start_unix_nano),
+    endUnixNano: BigInt(w.end_unix_nano),
+    status: w.status,
+    statusMessage: w.status_message === undefined ? null : w.status_message,
+    attributes: w.attributes || {},
+  };
+}
+
 // void hl_free_fn(void *user_data)
 function freeTrampoline(userData) {
   handlers.delete(userData);
@@ -154,11 +186,13 @@ function doneTrampoline(userData, status, outcomeJson, errmsg) {
 const CALLBACK = koffi.register(callbackTrampoline, koffi.pointer(CallbackFn));
 const FREE = koffi.register(freeTrampoline, koffi.pointer(FreeFn));
 const DONE = koffi.register(doneTrampoline, koffi.pointer(DoneFn));
+const TRACE = koffi.register(traceTrampoline, koffi.pointer(TraceFn));
 
 module.exports = {
   CALLBACK,
   FREE,
   DONE,
+  TRACE,
   Reply,
   allow,
   deny,
