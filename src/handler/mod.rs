@@ -17,6 +17,7 @@
 //! | timeout | `layer/timeout.rs` | the hook's effective timeout (its own, else the dialect's default) |
 //! | fail closed | `layer/fail_closed.rs` | a failing `failClosed` hook takes the event's blocking decision |
 //! | report | `layer/report.rs` | the hook's entry in the outcome's `hooks` list, timed |
+//! | trace | `layer/trace.rs` | the hook's span, when a trace handler is set |
 //!
 //! The handler types: `command.rs` (the process runner) and `callback.rs`
 //! (host code, on the calling thread).

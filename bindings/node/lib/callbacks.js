@@ -38,6 +38,7 @@ function replyJson(value) {
 }
 
 const handlers = new Map(); // id (BigInt) -> { fn, kind, name, onError }
+// (trace handlers: `kind` 'trace'; counted below, for the event loop)
 let nextHandlerId = 1n;
 
 /**
@@ -47,12 +48,25 @@ let nextHandlerId = 1n;
 function addHandler(handler) {
   const id = nextHandlerId++;
   handlers.set(id, handler);
+  if (handler.kind === 'trace') {
+    traceHandlers++;
+    updateKeepAlive();
+  }
   return id;
 }
 
 /** Forget a callback whose registration failed (hookline will not free it). */
 function dropHandler(id) {
+  forget(id);
+}
+
+function forget(id) {
+  const handler = handlers.get(id);
   handlers.delete(id);
+  if (handler && handler.kind === 'trace') {
+    traceHandlers--;
+    updateKeepAlive();
+  }
 }
 
 function setJson(reply, value) {
@@ -146,29 +160,41 @@ function spanFromWire(w) {
 
 // void hl_free_fn(void *user_data)
 function freeTrampoline(userData) {
-  handlers.delete(userData);
+  forget(userData);
 }
 
-// Pending async runs, and a referenced timer that keeps the event loop alive
-// while any run is pending (koffi's cross-thread queue does not).
+// Pending async runs, trace handlers not yet freed, and a referenced timer
+// that keeps the event loop alive while there is any (koffi's cross-thread
+// queue does not, and a call from a hookline thread into JS once the loop has
+// ended aborts the process). A trace handler may receive a span from
+// hookline's delivery thread at any time until its free_user_data: the
+// process stays alive until then (the handler is removed, or the engine
+// closed).
 const runs = new Map(); // id (BigInt) -> { settle(status, outcomeJson, errmsg) }
 let nextRunId = 1n;
+let traceHandlers = 0;
 let keepAlive = null;
+
+function updateKeepAlive() {
+  const needed = runs.size > 0 || traceHandlers > 0;
+  if (needed && keepAlive === null) keepAlive = setInterval(() => {}, 1 << 30);
+  else if (!needed && keepAlive !== null) {
+    clearInterval(keepAlive);
+    keepAlive = null;
+  }
+}
 
 function addRun(entry) {
   const id = nextRunId++;
   runs.set(id, entry);
-  if (keepAlive === null) keepAlive = setInterval(() => {}, 1 << 30);
+  updateKeepAlive();
   return id;
 }
 
 function removeRun(id) {
   const entry = runs.get(id);
   runs.delete(id);
-  if (runs.size === 0 && keepAlive !== null) {
-    clearInterval(keepAlive);
-    keepAlive = null;
-  }
+  updateKeepAlive();
   return entry;
 }
 

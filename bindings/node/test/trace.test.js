@@ -107,3 +107,26 @@ test('the_main_package_never_loads_opentelemetry', () => {
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stdout, 'false');
 });
+
+test('a_process_exits_cleanly_with_every_span_once_the_handler_is_removed_or_the_engine_closed', (t) => {
+  const { tempDir } = require('./helpers');
+  const dir = tempDir(t);
+  const script = `
+    const { Engine } = require(${JSON.stringify(PACKAGE_DIR)});
+    const e = new Engine({ workspace: ${JSON.stringify(dir)}, sessionId: 's',
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true' }] }] } });
+    let n = 0;
+    e.setTraceHandler(() => { n++; });
+    const [mode, end] = process.argv.slice(1);
+    const finish = () => (end === 'close' ? e.close() : e.setTraceHandler(null));
+    if (mode === 'sync') { e.preToolUseSync({ toolName: 'Bash', toolInput: {} }); finish(); }
+    else e.preToolUse({ toolName: 'Bash', toolInput: {} }).then(finish);
+    process.on('exit', () => process.stdout.write(String(n)));`;
+  for (const mode of ['sync', 'async']) {
+    for (const end of ['close', 'remove']) {
+      const r = spawnSync(process.execPath, ['-e', script, mode, end], { encoding: 'utf8', timeout: 60_000 });
+      assert.equal(r.status, 0, `${mode} ${end}: status ${r.status} signal ${r.signal} ${r.stderr}`);
+      assert.equal(r.stdout, '2', `${mode} ${end}: both spans delivered before exit`);
+    }
+  }
+});
