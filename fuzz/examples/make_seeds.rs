@@ -161,11 +161,23 @@ fn ffi_entry_points() {
     }
 }
 
+fn traceparent() {
+    let seeds: &[(&str, &[u8])] = &[
+        ("seed_00", b"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01\0rojo=00f067aa0ba902b7,congo=t61rcWkgMzE"),
+        ("seed_01", b"cc-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-future"),
+        ("seed_02", b"ff-00000000000000000000000000000000-0000000000000000-00"),
+    ];
+    for (name, bytes) in seeds {
+        write("traceparent", name, bytes);
+    }
+}
+
 fn main() {
     config_json();
     config_toml();
     interpret();
     registry_context();
     ffi_entry_points();
+    traceparent();
     println!("seeds written under corpus/");
 }
