@@ -27,7 +27,9 @@ impl Timeline {
         let tx = std::sync::Mutex::new(tx);
         engine
             .set_trace_sink(move |span: &Span| {
-                let _ = tx.lock().map(|t| t.send(span.clone()));
+                if let Ok(t) = tx.lock() {
+                    let _ = t.send(span.clone());
+                }
             })
             .map_err(|r| format!("cannot trace the run: {}", r.error.message))?;
         Ok(Timeline { spans: rx })

@@ -4,14 +4,14 @@
 //! | part | file |
 //! |---|---|
 //! | the span, its JSON | here ([`Span`]) |
-//! | the engine's handler slot, a run's span | here ([`TraceSlot`], [`RunTrace`]) |
-//! | a hook's span (started and ended by the handler layer) | here ([`HookSpan`]); its attributes: `handler/layer/trace.rs` |
+//! | the engine's handler slot, a run's span | here (`TraceSlot`, `RunTrace`) |
+//! | a hook's span (started and ended by the handler layer) | here (`HookSpan`); its attributes: `handler/layer/trace.rs` |
 //! | W3C `traceparent` / `tracestate` | `context.rs` |
 //! | trace and span ids | `ids.rs` |
 //! | the delivery thread | `delivery.rs` |
 //!
 //! Cost: with no handler set a run reads one atomic flag
-//! ([`TraceSlot::begin`]); a run in which no hook runs (nothing matched)
+//! (`TraceSlot::begin`); a run in which no hook runs (nothing matched)
 //! never gets that far and has no span, handler or not.
 //!
 //! Times: a run takes the wall clock once, when its span starts; every

@@ -3,7 +3,7 @@
 //! handler returns, and ended (handed to the delivery thread) once its
 //! result has been read, with what the read found: its failure kind and
 //! decision. The span's id is the parent the hook's own process or request
-//! continues the trace from ([`crate::handler::Call::trace`]).
+//! continues the trace from (the handler's `Call::trace`).
 //!
 //! Attributes, in this order, each only when it applies:
 //! `hook.event`, `hook.type` (`command`, `callback`, …), the label under
