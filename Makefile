@@ -1,6 +1,8 @@
 # hookline: the two commands a newcomer needs are
 #   make demo   - set up, build the library and run the demo agent loop
-#   make test   - run every test (Rust, header drift, ctest, Go, Node, installed files)
+#   make test   - run every test (Rust, header drift, ctest, Go, Node, Python, installed files)
+# Release artifacts (not needed for either): `make dist` builds the per-platform
+# tarballs and npm packages into build/dist, `make test-dist` checks them (CI).
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 CARGO ?= cargo
@@ -14,14 +16,20 @@ INSTALL_INCLUDEDIR ?= $(PREFIX)/include
 DESTDIR ?=
 # pkg-config files for the in-tree build (PKG_CONFIG_PATH for Go development).
 PC_UNINSTALLED := $(BUILD)/pkgconfig
-NODE_PREBUILD := bindings/node/prebuilds/$(shell node -p 'process.platform + "-" + process.arch' 2>/dev/null || echo unknown)
+# npm tarballs for this machine (make npm-packages).
+NPM_PACKAGES := $(BUILD)/npm
+# Release platforms (make dist): scripts/dist.sh names their targets.
+DIST_PLATFORMS ?= linux-x64-gnu linux-arm64-gnu linux-x64-musl darwin-x64 darwin-arm64
 
-.PHONY: all lib header setup setup-demo demo stress test test-rust test-header test-c test-c-sanitize test-c-valgrind faults fuzz test-go test-node bench soak clean install pc-uninstalled node-prebuild test-install test-package
+.PHONY: all lib header setup setup-demo demo stress test test-rust test-header test-c test-c-sanitize test-c-valgrind faults fuzz test-go test-node bench soak clean install pc-uninstalled npm-packages test-install test-install-root test-package setup-dist dist test-dist
 
 all: lib
 
+# The library and the `hookline` command; also records which system libraries
+# the static archive needs, so that `make install` needs no Rust toolchain.
 lib:
 	$(CARGO) build --release
+	scripts/install.sh --record-native-libs
 
 # Regenerate the committed header with the pinned cbindgen.
 # The Go module carries its own copy (it must build outside this checkout).
@@ -39,7 +47,7 @@ setup-demo:
 demo: setup-demo lib
 	$(MAKE) -C examples/demo run
 
-test: setup lib lint test-rust test-cli test-header test-c test-c-sanitize test-posix-runner faults test-go test-node test-readme test-install test-package
+test: setup lib lint test-rust test-cli test-header test-c test-c-sanitize test-posix-runner faults test-go test-node test-python test-readme test-install test-install-root test-package
 	@echo "all test suites passed"
 
 # Lint gates: clippy on every target with warnings as errors, rustfmt, and
@@ -66,7 +74,7 @@ test-header:
 	scripts/cbindgen.sh $(CBINDGEN_VERSION) $(BUILD)/hookline.h.fresh
 	diff -u include/hookline.h $(BUILD)/hookline.h.fresh || (echo "include/hookline.h drifted from the code: run 'make header'" && exit 1)
 	cmp include/hookline.h bindings/go/hookline.h || (echo "bindings/go/hookline.h differs from include/hookline.h: run 'make header'" && exit 1)
-	for f in LICENSE-MIT LICENSE-APACHE; do cmp $$f bindings/node/$$f && cmp $$f bindings/go/$$f || { echo "bindings/*/$$f differs from ./$$f: copy it"; exit 1; }; done
+	for f in LICENSE-MIT LICENSE-APACHE; do cmp $$f bindings/node/$$f && cmp $$f bindings/go/$$f && cmp $$f bindings/python/$$f || { echo "bindings/*/$$f differs from ./$$f: copy it"; exit 1; }; done
 	@echo "header: include/hookline.h (and the Go module's copy) match a fresh cbindgen $(CBINDGEN_VERSION) generation"
 
 test-c: lib
@@ -124,16 +132,21 @@ test-go: lib pc-uninstalled
 pc-uninstalled: lib
 	scripts/install.sh --uninstalled $(PC_UNINSTALLED)
 
-# Install the C library: lib/libhookline.so.X.Y.Z (+ .so.X, .so symlinks),
+# Install what `make` built (it never builds: `make && sudo make install`):
+# lib/libhookline.so.X.Y.Z (SONAME libhookline.so.X.Y before 1.0, + symlinks),
 # lib/libhookline.a, include/hookline.h, lib/pkgconfig/hookline{,-static}.pc,
-# lib/cmake/hookline/. PREFIX, DESTDIR, INSTALL_LIBDIR, INSTALL_INCLUDEDIR.
-install: lib
+# lib/cmake/hookline/, bin/hookline. PREFIX, DESTDIR, INSTALL_LIBDIR,
+# INSTALL_INCLUDEDIR. As root into a directory the runtime linker searches
+# (such as /usr/local/lib) and without DESTDIR, it runs ldconfig.
+install:
 	PREFIX="$(PREFIX)" LIBDIR="$(INSTALL_LIBDIR)" INCLUDEDIR="$(INSTALL_INCLUDEDIR)" DESTDIR="$(DESTDIR)" scripts/install.sh
 
-# The Node package carries the library for its platform (then `npm pack`).
-node-prebuild: lib
-	mkdir -p $(NODE_PREBUILD)
-	cp $(LIBDIR)/libhookline.so $(NODE_PREBUILD)/libhookline.so
+# The npm tarballs for this machine: the main package (its optional
+# dependencies name every platform package) and this platform's package
+# carrying the stripped library, in build/npm.
+npm-packages: lib
+	rm -rf $(NPM_PACKAGES)
+	scripts/npm-pack.sh $(NPM_PACKAGES)
 
 # The crate as `cargo package` makes it (sources, header, docs; no bindings).
 test-package:
@@ -147,17 +160,75 @@ test-package:
 
 # What a user outside the checkout gets: `make install` into a temporary
 # DESTDIR used by C (pkg-config, static, CMake) and Go (vendored module), and
-# the `npm pack` tarball installed into a fresh project.
-test-install: lib node-prebuild
+# the npm tarballs installed into a fresh project (platform package picked
+# through the main package's optional dependencies; the README's TypeScript
+# quickstart compiled there with the README's tsc command).
+test-install: lib npm-packages
 	scripts/test-install.sh
+
+# `make install` as root with no Rust toolchain on PATH (as after sudo), into
+# /usr/local of a private mount namespace: ldconfig runs, and a program linked
+# with pkg-config starts with no LD_LIBRARY_PATH. Needs root (skipped otherwise).
+test-install-root: lib
+	scripts/test-install-root.sh
+
+# Release tarballs for every platform and the npm packages, in build/dist
+# (scripts/dist.sh; not part of `make test`). setup-dist installs the cross
+# toolchain (zig, cargo-zigbuild, rustup targets) and the Debian tools.
+setup-dist:
+	scripts/setup-dist.sh
+
+dist: setup-dist
+	scripts/dist.sh $(DIST_PLATFORMS)
+
+# Checks the tarballs of `make dist`: files, architectures, stripping, glibc
+# symbol versions <= 2.17, SHA256SUMS, signatures; runs them here (the arm64
+# build under qemu); installs the npm packages. Run by CI after `make test`.
+test-dist: dist
+	scripts/test-dist.sh $(DIST_PLATFORMS)
 
 test-node: lib
 	cd bindings/node && npm test
 
 # Every C, Go and TypeScript snippet of the READMEs, compiled and run.
 .PHONY: test-readme
-test-readme: lib pc-uninstalled
+test-readme: lib pc-uninstalled python-env
 	scripts/readme-snippets.sh
+
+# The Python binding (bindings/python). Its tools (pytest, mypy, build, auditwheel), pinned in
+# bindings/python/requirements-dev.txt, live in build/python/venv (python-env; idempotent).
+PY_VENV := $(BUILD)/python/venv
+PY := $(CURDIR)/$(PY_VENV)/bin/python
+PY_DIST := $(CURDIR)/$(BUILD)/python/dist
+.PHONY: python-env python-wheel python-sdist test-python python-sdist-check
+python-env:
+	bindings/python/scripts/dev-env.sh
+
+# The platform wheel bundling target/release/libhookline.so, tagged manylinux by auditwheel:
+# build/python/dist/hookline-<version>-py3-none-manylinux_*.whl (`pip install` it anywhere).
+python-wheel: lib python-env
+	bindings/python/scripts/build-wheel.sh
+
+# The sdist: the package plus the crate's sources (`cargo package`); a wheel built from it
+# compiles libhookline with cargo.
+python-sdist: python-env
+	rm -f $(PY_DIST)/hookline-*.tar.gz
+	$(PY) -m build --sdist --no-isolation --outdir $(PY_DIST) bindings/python >$(BUILD)/python/sdist.log 2>&1 || { cat $(BUILD)/python/sdist.log; exit 1; }
+	rm -rf bindings/python/src/hookline.egg-info
+
+# mypy --strict on the package, then pytest (the wheel installed into a fresh venv included).
+test-python: lib python-wheel python-sdist
+	cd bindings/python && $(PY) -m mypy --strict --no-incremental src/hookline
+	cd bindings/python && HOOKLINE_TEST_WHEEL="$$(ls $(PY_DIST)/hookline-*.whl)" \
+	  HOOKLINE_TEST_SDIST="$$(ls $(PY_DIST)/hookline-*.tar.gz)" $(PY) -m pytest -q -p no:cacheprovider
+
+# A wheel built from the sdist alone (cargo compiles the crate it carries, a few minutes), then
+# installed into a fresh venv and used outside the checkout (not part of `make test`).
+python-sdist-check: python-sdist
+	rm -rf $(BUILD)/python/from-sdist && mkdir -p $(BUILD)/python/from-sdist
+	$(PY) -m pip wheel --no-deps --no-build-isolation --wheel-dir $(BUILD)/python/from-sdist $$(ls $(PY_DIST)/hookline-*.tar.gz)
+	cd bindings/python && HOOKLINE_TEST_WHEEL="$$(ls $(CURDIR)/$(BUILD)/python/from-sdist/hookline-*.whl)" \
+	  $(PY) -m pytest -q -p no:cacheprovider tests/test_wheel.py -k fresh_venv
 
 # Mixed load for a fixed number of iterations; RSS, fds and zombies must stay
 # flat (not part of CI; SOAK_ITERATIONS=N to change the length).
@@ -168,4 +239,4 @@ soak: lib
 
 clean:
 	$(CARGO) clean
-	rm -rf $(BUILD) bindings/node/prebuilds
+	rm -rf $(BUILD) bindings/python/build bindings/python/src/hookline.egg-info

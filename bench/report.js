@@ -71,6 +71,10 @@ const LATENCY = [
   ['callback_hook_sync_node', '1. same from Node (engine.preToolUseSync)'],
   ['nohooks_node', '1. engine without hooks, from Node (engine.preToolUse, Promise)'],
   ['nohooks_sync_node', '1. engine without hooks, from Node (engine.preToolUseSync)'],
+  ['callback_hook_python', '1. same from Python (engine.pre_tool_use; Python callback; blocking run)'],
+  ['callback_hook_async_python', '1. same from Python (await engine.pre_tool_use_async; Python callback)'],
+  ['nohooks_python', '1. engine without hooks, from Python (engine.pre_tool_use)'],
+  ['nohooks_async_python', '1. engine without hooks, from Python (await engine.pre_tool_use_async)'],
   ['serde_floor_parse_serialise', '2. floor: serde_json parse + serialise of the context (Rust)'],
   ['registry_1cb_c', '2. hl_registry_run(pre_tool_call_decide), 1 C callback'],
   ['registry_10cb_c', '2. hl_registry_run(pre_tool_call_decide), 10 C callbacks'],
@@ -84,6 +88,9 @@ const LATENCY = [
   ['spawn_childprocess_node', '4. Node child_process.spawn'],
   ['spawn_hookline_node', '4. hookline from Node (engine.preToolUse, Promise)'],
   ['spawn_hookline_sync_node', '4. hookline from Node (engine.preToolUseSync)'],
+  ['spawn_subprocess_python', '4. Python subprocess.run'],
+  ['spawn_hookline_python', '4. hookline from Python (engine.pre_tool_use)'],
+  ['spawn_hookline_async_python', '4. hookline from Python (await engine.pre_tool_use_async)'],
   ['parallel_8x200ms_c', '5. 8 PostToolUse hooks of 200 ms, one hl_engine_run (wall)'],
   ['claude_pre_tool_use_4x200ms_c', "5. 4 Claude Code PreToolUse hooks of 200 ms, one hl_engine_run (wall)"],
 ];
@@ -144,6 +151,13 @@ absolute('1. engine without hooks, from Go through the binding (median)', 'nohoo
 absolute('1. engine without hooks, from Node, sync (median)', 'nohooks_sync_node', 5000);
 absolute('1. engine without hooks, from Node, Promise (median)', 'nohooks_node', 5000);
 absolute('1. 1 JS callback hook from Node, sync (median)', 'callback_hook_sync_node', 5000);
+{
+  // No target was set for Python: reported beside the Go and Node rows.
+  const s = stat('nohooks_python');
+  rows.push(['1. engine without hooks, from Python (median)', s ? fmtNs(s.median) : 'n/a', '—', '']);
+  const a = stat('nohooks_async_python');
+  rows.push(['1. engine without hooks, from Python, asyncio (median)', a ? fmtNs(a.median) : 'n/a', '—', '']);
+}
 ratio('2. registry, 1 callback / serde_json floor (median)', 'registry_1cb_c', 'serde_floor_parse_serialise', 2.0);
 ratio('2. registry, 10 callbacks / serde_json floor (median)', 'registry_10cb_c', 'serde_floor_parse_serialise', null);
 ratio('3. one command hook: hookline / posix_spawn floor (median)', 'spawn_hookline_c', 'spawn_floor_c', 1.1);
@@ -154,8 +168,11 @@ ratio('4. Go: hookline via binding / os/exec (median)', 'spawn_hookline_go', 'sp
 ratio('4. Go: direct blocking hl_engine_run / os/exec (median; reference)', 'spawn_hookline_cgo_sync_go', 'spawn_osexec_go', null);
 ratio('4. Node: hookline via binding / child_process.spawn (median)', 'spawn_hookline_node', 'spawn_childprocess_node', 1.0);
 ratio('4. Node: hookline sync / child_process.spawn (median)', 'spawn_hookline_sync_node', 'spawn_childprocess_node', null);
+ratio('4. hookline from Python / subprocess.run (median)', 'spawn_hookline_python', 'spawn_subprocess_python', 1.0);
+ratio('4. hookline from Python, asyncio / subprocess.run (median)', 'spawn_hookline_async_python', 'spawn_subprocess_python', null);
 ratio('4. hookline from Go / from C (median)', 'spawn_hookline_go', 'spawn_hookline_c', null);
 ratio('4. hookline from Node / from C (median)', 'spawn_hookline_node', 'spawn_hookline_c', null);
+ratio('4. hookline from Python / from C (median)', 'spawn_hookline_python', 'spawn_hookline_c', null);
 absolute('5. 8 × 200 ms PostToolUse hooks: wall (median)', 'parallel_8x200ms_c', 300e6);
 absolute('5. 4 × 200 ms Claude Code PreToolUse hooks: wall (median)', 'claude_pre_tool_use_4x200ms_c', 300e6);
 {

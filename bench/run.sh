@@ -7,7 +7,8 @@
 #
 # Iteration counts (defaults in parentheses; HLBENCH_QUICK lowers them):
 #   HLBENCH_NOMATCH_N (200000)  HLBENCH_REGISTRY_N (100000)
-#   HLBENCH_SPAWN_N (2000)  HLBENCH_GO_N (1000)  HLBENCH_NODE_N (1000)  HLBENCH_PARALLEL_N (10)
+#   HLBENCH_SPAWN_N (2000)  HLBENCH_GO_N (1000)  HLBENCH_NODE_N (1000)  HLBENCH_PYTHON_N (1000)
+#   HLBENCH_PARALLEL_N (10)
 #   HLBENCH_THROUGHPUT_MS (4000)  HLBENCH_MEM_REGISTRY_N (100000)  HLBENCH_MEM_COMMAND_N (10000)
 set -euo pipefail
 
@@ -24,7 +25,7 @@ fi
 
 if [ -n "${HLBENCH_QUICK:-}" ]; then
   : "${HLBENCH_NOMATCH_N:=20000}" "${HLBENCH_REGISTRY_N:=20000}" "${HLBENCH_SPAWN_N:=100}" \
-    "${HLBENCH_GO_N:=100}" "${HLBENCH_NODE_N:=100}" "${HLBENCH_PARALLEL_N:=3}" \
+    "${HLBENCH_GO_N:=100}" "${HLBENCH_NODE_N:=100}" "${HLBENCH_PYTHON_N:=100}" "${HLBENCH_PARALLEL_N:=3}" \
     "${HLBENCH_THROUGHPUT_MS:=1000}" "${HLBENCH_MEM_REGISTRY_N:=10000}" "${HLBENCH_MEM_COMMAND_N:=300}"
 fi
 export HLBENCH_NOMATCH_N="${HLBENCH_NOMATCH_N:-200000}"
@@ -36,6 +37,7 @@ export HLBENCH_MEM_REGISTRY_N="${HLBENCH_MEM_REGISTRY_N:-100000}"
 export HLBENCH_MEM_COMMAND_N="${HLBENCH_MEM_COMMAND_N:-10000}"
 go_n="${HLBENCH_GO_N:-1000}"
 node_n="${HLBENCH_NODE_N:-1000}"
+python_n="${HLBENCH_PYTHON_N:-1000}"
 # Logging stays off: the numbers are for the default, silent library.
 unset HOOKLINE_LOG
 
@@ -47,7 +49,7 @@ ${CC:-cc} -O2 -g -Wall -Wextra -Werror -I"$root/include" "$here/c/hlbench.c" \
   -L"$libdir" -lhookline -Wl,-rpath,"$libdir" -lpthread -ldl -o "$build/hlbench"
 (cd "$here/floor" && CARGO_TARGET_DIR="$build/floor-target" cargo build --release --quiet)
 export HLBENCH_FLOOR_LIB="$build/floor-target/release/libhlbench_floor.so"
-have_go=; have_node=
+have_go=; have_node=; have_python=
 if command -v go >/dev/null; then
   # The Go binding links libhookline through pkg-config: point it at this
   # checkout's build (as `make test-go` does), and the driver at its library.
@@ -62,6 +64,12 @@ if command -v node >/dev/null && [ -d "$root/bindings/node/node_modules/koffi" ]
   have_node=1
 else
   echo "bench: node or bindings/node/node_modules missing (npm ci in bindings/node), skipping the Node driver" >&2
+fi
+
+if command -v python3 >/dev/null && python3 -c 'import sys; sys.exit(sys.version_info < (3, 9))'; then
+  have_python=1   # the binding has no dependency: the plain interpreter runs it from the checkout
+else
+  echo "bench: python3 >= 3.9 not found, skipping the Python driver" >&2
 fi
 
 # ------------------------------------------------------------------ run
@@ -88,6 +96,10 @@ if [ -n "$have_node" ]; then
   step "4. Node: child_process.spawn vs hookline"
   run node "$here/node/bench.js" "$build/payload.json" "$node_n"
 fi
+if [ -n "$have_python" ]; then
+  step "4. Python: subprocess.run vs hookline"
+  run env PYTHONPATH="$root/bindings/python/src" python3 "$here/python/bench.py" "$build/payload.json" "$python_n"
+fi
 step "5. concurrency"
 run "$build/hlbench" parallel
 run "$build/hlbench" throughput
@@ -109,7 +121,7 @@ cpu=$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
   echo
   echo "- $(nproc) CPUs ($(nproc --all) online), ${cpu:-unknown CPU}, $(awk '/MemTotal/ {printf "%.1f GiB RAM", $2/1048576}' /proc/meminfo)"
   echo "- kernel $(uname -sr), $(ldd --version 2>/dev/null | head -1 | sed 's/^ldd //')"
-  echo "- $(rustc --version), $(command -v go >/dev/null && go version | cut -d' ' -f3,4), node $(command -v node >/dev/null && node --version), $(${CC:-cc} --version | head -1)"
+  echo "- $(rustc --version), $(command -v go >/dev/null && go version | cut -d' ' -f3,4), node $(command -v node >/dev/null && node --version), $(command -v python3 >/dev/null && python3 --version), $(${CC:-cc} --version | head -1)"
   echo "- library: target/release/libhookline.so (release profile, $lib_note), built $(date -u -r "$libdir/libhookline.so" +%Y-%m-%dT%H:%MZ); work tree at $(cd "$root" && git rev-parse --short HEAD 2>/dev/null || echo '?')$(cd "$root" && git diff --quiet HEAD -- src Cargo.toml 2>/dev/null || echo ' with uncommitted changes under src/')"
   echo "- run: $(date -u +%Y-%m-%dT%H:%MZ), ${elapsed} s; load average before: $load_before, after: $load_after"
   echo

@@ -31,5 +31,16 @@ json_lines=$("$agent" --json hooks.json | grep -c '^    {.*"hooks":\[' || true)
 check "--json prints 16 outcome JSON lines, got $json_lines" [ "$json_lines" -eq 16 ]
 env_lines=$(HOOKLINE_DEMO_JSON=1 "$agent" hooks.json | grep -c '^    {.*"hooks":\[' || true)
 check "HOOKLINE_DEMO_JSON=1 prints 16 outcome JSON lines, got $env_lines" [ "$env_lines" -eq 16 ]
+# From any directory and without naming the config (the README's
+# `build/demo/agent --json`, run at the repository root): the demo's own
+# hooks.json, with the hooks run in its directory.
+from_root="$(cd ../.. && "$agent" --json)"
+root_json=$(printf '%s\n' "$from_root" | grep -c '^    {.*"hooks":\[' || true)
+check "--json from the repository root prints 16 outcome JSON lines, got $root_json" [ "$root_json" -eq 16 ]
+check "from the repository root, rm -rf is denied by the demo's hook" sh -c "printf '%s\n' \"\$1\" | grep -qE '^PreToolUse +Bash rm -rf build/ +-> denied: recursive delete blocked by policy$'" sh "$from_root"
+from_tmp="$(cd / && "$agent")"
+check "from / the agent runs the demo's hooks" sh -c "printf '%s\n' \"\$1\" | grep -qE '^Stop .* -> stop blocked, the agent keeps working'" sh "$from_tmp"
+missing="$("$agent" /nonexistent/hooks.json 2>&1 || true)"
+check "a missing hooks file is an error naming it" sh -c "printf '%s\n' \"\$1\" | grep -q 'cannot open the hooks file /nonexistent/hooks.json'" sh "$missing"
 rm -f .hook-audit.log .transcript.jsonl
-[ "$fail" = 0 ] && echo "demo: one readable line per event; JSON on request"
+[ "$fail" = 0 ] && echo "demo: one readable line per event; JSON on request; runs from any directory"

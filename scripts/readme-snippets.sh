@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compile and run every C, Go and TypeScript snippet of the READMEs, so that
+# Compile and run every C, Go, TypeScript and Python snippet of the READMEs, so that
 # the documentation runs as written (`make test-readme`, part of `make test`).
 #
 # A fenced block tagged ```c, ```go or ```ts in README.md, bindings/*/README.md
@@ -8,8 +8,12 @@
 #       target/release/libhookline.so (rpath recorded), then run;
 #   go  `go run` in a scratch module that requires the Go binding (replaced
 #       by bindings/go of this checkout), linked through build/pkgconfig;
-#   ts  type-checked with `tsc --strict` and run with node (ESM, top-level
-#       await allowed; `import ... from 'hookline'` is this checkout's package).
+#   ts  saved as .mts, type-checked with the tsc flags of README.md's
+#       `npx tsc ...` line (the ones the Node quickstart tells users to run;
+#       only --rootDir/--outDir are added) and run with node (ESM, top-level
+#       await allowed; `import ... from 'hookline'` is this checkout's package);
+#   python  type-checked with `mypy --strict` and run with the tools' Python
+#       (build/python/venv, `make python-env`); `import hookline` is this checkout's package.
 # Each program must exit 0 (snippets check their own results). A ```js block
 # fails the run: tag Node examples ```ts so they are type-checked too.
 # Fragments that are not programs use another tag (```text) or none.
@@ -32,8 +36,8 @@ extract() {
     /^```/ {
       if (!inside) {
         lang = substr($0, 4); gsub(/[ \t].*$/, "", lang); inside = 1; n++; start = NR + 1
-        if (lang == "c" || lang == "go" || lang == "ts" || lang == "js" || lang == "javascript") {
-          ext = (lang == "ts") ? "mts" : lang
+        if (lang == "c" || lang == "go" || lang == "ts" || lang == "js" || lang == "javascript" || lang == "python") {
+          ext = (lang == "ts") ? "mts" : (lang == "python") ? "py" : lang
           file = sprintf("%s/%s-%d.%s", dir, slug, n, ext); keep = 1
           printf "" > file
           print lang, file, src ":" start
@@ -47,7 +51,13 @@ extract() {
 }
 
 go_module="$(awk '/^module /{print $2; exit}' bindings/go/go.mod)"
+# The documented tsc command: its flags, without `npx tsc` and the file name.
+tsc_line="$(grep -E '^npx tsc ' README.md | head -n 1 | sed 's/[[:space:]]*#.*$//')"
+[ -n "$tsc_line" ] || { echo "readme-snippets: README.md has no 'npx tsc ...' line (the TypeScript quickstart's command)" >&2; exit 1; }
+read -r -a tsc_flags <<<"$tsc_line"
+tsc_flags=("${tsc_flags[@]:2:${#tsc_flags[@]}-3}")
 tsc="$root/bindings/node/node_modules/typescript/bin/tsc"
+py="$root/build/python/venv/bin/python"
 snippets=()
 for readme in "${readmes[@]}"; do
   slug="$(echo "$readme" | tr '/.' '__')"
@@ -101,10 +111,17 @@ for s in "${snippets[@]}"; do
         echo "readme-snippets: typescript is not installed (scripts/setup.sh)" >&2
         exit 1
       fi
-      if ! (cd "$root/bindings/node" && node "$tsc" --strict --module nodenext --moduleResolution nodenext \
-        --target es2022 --lib es2022,esnext.disposable --types node \
+      if ! (cd "$root/bindings/node" && node "$tsc" "${tsc_flags[@]}" \
         --rootDir "$root/bindings/node" --outDir "$node_out/js" "$file") >"$log" 2>&1 ||
         ! (cd "$out" && node "$node_out/js/build/readme-snippets/${name%.mts}.mjs") >>"$log" 2>&1; then ok=0; fi
+      ;;
+    python)
+      if [ ! -x "$py" ]; then
+        echo "readme-snippets: the Python tools are not installed (make python-env)" >&2
+        exit 1
+      fi
+      if ! (cd "$out" && MYPYPATH="$root/bindings/python/src" "$py" -m mypy --strict --no-incremental "$file") >"$log" 2>&1 ||
+        ! (cd "$out" && PYTHONPATH="$root/bindings/python/src" "$py" "$file") >>"$log" 2>&1; then ok=0; fi
       ;;
   esac
   ran=$((ran + 1))

@@ -7,8 +7,9 @@
 #   scripts/setup.sh          everything `make test` needs: cargo >= 1.85, a C
 #                             and C++ compiler, cmake, make, pkg-config,
 #                             python3 (node-gyp), gcc's sanitizer runtimes,
-#                             go >= 1.22, node >= 20 with npm; then the Node
-#                             and Go dependencies of the bindings
+#                             go >= 1.22, node >= 20 with npm, python3 >= 3.9
+#                             with venv; then the Node, Go and Python
+#                             dependencies of the bindings
 #   scripts/setup.sh --demo   only what `make demo` needs: cargo and a C compiler
 #
 # Missing system packages are installed with apt-get (as root, or with sudo).
@@ -62,7 +63,10 @@ if [ "$mode" = full ]; then
   command -v c++ >/dev/null || need_apt+=(g++)
   command -v cmake >/dev/null || need_apt+=(cmake)
   command -v pkg-config >/dev/null || need_apt+=(pkg-config)
-  command -v python3 >/dev/null || need_apt+=(python3)   # node-gyp (ffi-napi compatibility test)
+  command -v python3 >/dev/null || need_apt+=(python3)   # node-gyp, and the Python binding
+  if command -v python3 >/dev/null && ! python3 -c 'import venv, ensurepip' 2>/dev/null; then
+    need_apt+=(python3-venv)                              # the Python binding's tool environment
+  fi
   if command -v dpkg >/dev/null; then                     # gcc's sanitizer runtimes (make test-c-sanitize)
     dpkg -s libasan8 >/dev/null 2>&1 || need_apt+=(libasan8)
     dpkg -s libubsan1 >/dev/null 2>&1 || need_apt+=(libubsan1)
@@ -103,3 +107,6 @@ fi
 # --- Go modules of bindings/go and of its OpenTelemetry adapter (its own module).
 (cd "$root/bindings/go" && go mod download) || die "go mod download in bindings/go failed"
 (cd "$root/bindings/go/otelhookline" && go mod download) || die "go mod download in bindings/go/otelhookline failed"
+
+# --- Python tools of bindings/python (pytest, mypy, build, auditwheel), pinned, in build/python/venv.
+"$root/bindings/python/scripts/dev-env.sh" || die "setting up build/python/venv failed"

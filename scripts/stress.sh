@@ -20,6 +20,8 @@
 #           runner's cancel tests (tests/runner.rs: cancel racing with a spawn)
 #   go      go test -race -count=20 of the Go concurrency tests (one round)
 #   node    the Node concurrency tests (abort, close in flight, many runs)
+#   python  the Python concurrency tests (foreign-thread callbacks, task cancellation, close
+#           with runs in flight, interpreter exit with runs in flight)
 #
 # Usage: scripts/stress.sh [suite ...]      (default: all suites)
 #   STRESS_ROUNDS=N   rounds per suite (default 50)
@@ -29,7 +31,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 rounds="${STRESS_ROUNDS:-50}"
 suites=("$@")
-[ ${#suites[@]} -gt 0 ] || suites=(c c-asan rust go node)
+[ ${#suites[@]} -gt 0 ] || suites=(c c-asan rust go node python)
 logs="$root/build/stress"
 mkdir -p "$logs"
 
@@ -117,6 +119,11 @@ for suite in "${suites[@]}"; do
       repeat go otel-concurrency env -C bindings/go/otelhookline PKG_CONFIG_PATH="$root/build/pkgconfig" \
         LD_LIBRARY_PATH="$root/target/release" go test -race -count=20 -run 'Concurrent' ./...
       rounds=$saved
+      ;;
+    python)
+      "$root/bindings/python/scripts/dev-env.sh" || { echo "stress: the Python tools could not be installed"; exit 2; }
+      repeat python concurrency env -C bindings/python "$root/build/python/venv/bin/python" -m pytest -q \
+        -p no:cacheprovider tests/test_concurrency.py
       ;;
     node)
       repeat node concurrency env -C bindings/node node --test \

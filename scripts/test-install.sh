@@ -8,10 +8,15 @@
 #   3. CMake: find_package(hookline) + hookline::hookline (and _static), run;
 #   4. Go: a module in a temp dir requiring the binding (replace => this
 #      checkout), `go mod vendor && go build`, run; also -tags hookline_static;
-#   5. Node: `npm pack` in bindings/node, `npm install <tarball>` into a fresh
-#      project, require it and run one event, with no HOOKLINE_LIB.
+#   5. Node: the npm tarballs of `make npm-packages` (the main package and
+#      this machine's platform package) installed into a fresh project the
+#      way npm resolves them from a registry: the main package's optional
+#      dependency on @hookline/<platform> picks the platform package (an
+#      `overrides` entry points that name at the local tarball); require it
+#      and run one event, with no HOOKLINE_LIB; then the README's TypeScript
+#      quickstart compiled there with the README's own tsc command and run.
 # Every program checks HL_VERSION_STRING against hl_version().
-# Expects `make lib node-prebuild` done (the Makefile target does it).
+# Expects `make lib npm-packages` done (the Makefile target does it).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -23,6 +28,9 @@ step() { echo "test-install: $*"; }
 version="$(awk '/^\[/ { in_pkg = ($0 == "[package]") } in_pkg && /^version *=/ { print; exit }' Cargo.toml |
   sed -E 's/^version *= *"([^"]+)".*/\1/')"
 major="${version%%.*}"
+minor="$(echo "$version" | cut -d. -f2)"
+# The ABI series: the SONAME's version (MAJOR.MINOR before 1.0).
+if [ "$major" = 0 ]; then series="$major.$minor"; else series="$major"; fi
 prefix=/opt/hookline-test
 destdir="$work/stage"
 installed="$destdir$prefix"
@@ -31,19 +39,20 @@ installed="$destdir$prefix"
 step "make install PREFIX=$prefix DESTDIR=<tmp>"
 make --no-print-directory install PREFIX="$prefix" DESTDIR="$destdir" >"$work/install.log" 2>&1 ||
   { cat "$work/install.log"; fail "make install failed"; }
-for f in "lib/libhookline.so.$version" "lib/libhookline.so.$major" lib/libhookline.so lib/libhookline.a \
+for f in "lib/libhookline.so.$version" "lib/libhookline.so.$series" lib/libhookline.so lib/libhookline.a \
   include/hookline.h lib/pkgconfig/hookline.pc lib/pkgconfig/hookline-static.pc \
   lib/cmake/hookline/hooklineConfig.cmake lib/cmake/hookline/hooklineConfigVersion.cmake \
-  share/doc/hookline/LICENSE-MIT share/doc/hookline/LICENSE-APACHE; do
+  share/doc/hookline/LICENSE-MIT share/doc/hookline/LICENSE-APACHE share/doc/hookline/README.md \
+  share/doc/hookline/CHANGELOG.md share/doc/hookline/docs/cli.md share/doc/hookline/docs/c-api.md; do
   [ -e "$installed/$f" ] || fail "make install did not install $f"
 done
 # The installed command runs and checks a config.
 [ -x "$installed/bin/hookline" ] || fail "make install did not install bin/hookline"
 "$installed/bin/hookline" check "$root/examples/demo/hooks.json" >/dev/null || fail "the installed hookline command does not run"
-[ "$(readlink "$installed/lib/libhookline.so.$major")" = "libhookline.so.$version" ] || fail "libhookline.so.$major is not a symlink to libhookline.so.$version"
-[ "$(readlink "$installed/lib/libhookline.so")" = "libhookline.so.$major" ] || fail "libhookline.so is not a symlink to libhookline.so.$major"
+[ "$(readlink "$installed/lib/libhookline.so.$series")" = "libhookline.so.$version" ] || fail "libhookline.so.$series is not a symlink to libhookline.so.$version"
+[ "$(readlink "$installed/lib/libhookline.so")" = "libhookline.so.$series" ] || fail "libhookline.so is not a symlink to libhookline.so.$series"
 soname="$(readelf -d "$installed/lib/libhookline.so.$version" | sed -n 's/.*Library soname: \[\(.*\)\].*/\1/p')"
-[ "$soname" = "libhookline.so.$major" ] || fail "SONAME is '$soname', want libhookline.so.$major"
+[ "$soname" = "libhookline.so.$series" ] || fail "SONAME is '$soname', want libhookline.so.$series (one SONAME per ABI-compatible series)"
 if readelf -S "$installed/lib/libhookline.so.$version" | grep -Eq '\.(debug_info|symtab)'; then
   fail "the installed shared library is not stripped"
 fi
@@ -51,6 +60,15 @@ cmp -s include/hookline.h "$installed/include/hookline.h" || fail "installed hea
 so_size="$(stat -c %s "$installed/lib/libhookline.so.$version")"
 a_size="$(stat -c %s "$installed/lib/libhookline.a")"
 step "installed: libhookline.so.$version $((so_size / 1024)) KiB (SONAME $soname), libhookline.a $((a_size / 1024)) KiB"
+
+# Without DESTDIR, into a prefix the runtime linker does not search: no
+# ldconfig, and the install says how programs will find the library.
+step "make install PREFIX=<tmp> without DESTDIR: says how programs find the library"
+make --no-print-directory install PREFIX="$work/prefix" >"$work/install-prefix.log" 2>&1 ||
+  { cat "$work/install-prefix.log"; fail "make install PREFIX=$work/prefix failed"; }
+grep -q "install: $work/prefix/lib is not on the runtime linker's path: start programs with LD_LIBRARY_PATH=$work/prefix/lib" \
+  "$work/install-prefix.log" || { cat "$work/install-prefix.log"; fail "make install did not say how programs find the library"; }
+if grep -q 'running .*ldconfig' "$work/install-prefix.log"; then fail "make install ran ldconfig for a prefix ld.so does not search"; fi
 
 export PKG_CONFIG_PATH="$installed/lib/pkgconfig"
 export PKG_CONFIG_LIBDIR="$installed/lib/pkgconfig"   # this prefix only, never the system's
@@ -60,56 +78,7 @@ unset PKG_CONFIG_SYSROOT_DIR
 # A host program: version macros, one engine event with a shell hook that
 # denies, one registry callback.
 mkdir -p "$work/c"
-cat >"$work/c/app.c" <<'EOF'
-#include <hookline.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-static int32_t deny_all(void *ud, const char *ctx, size_t len, hl_reply *reply) {
-  (void)ud; (void)ctx; (void)len;
-  hl_reply_deny(reply, "denied by callback");
-  return 0;
-}
-
-int main(void) {
-  char expect[64];
-  snprintf(expect, sizeof expect, "%d.%d.%d", HL_VERSION_MAJOR, HL_VERSION_MINOR, HL_VERSION_PATCH);
-  if (strcmp(HL_VERSION_STRING, expect) != 0 || strcmp(hl_version(), HL_VERSION_STRING) != 0) {
-    fprintf(stderr, "version mismatch: header %s (%s), library %s\n", HL_VERSION_STRING, expect, hl_version());
-    return 1;
-  }
-  const char *ws = getenv("APP_WORKSPACE");
-  char options[1024];
-  snprintf(options, sizeof options,
-           "{\"workspace\":\"%s\",\"session_id\":\"install-test\",\"trust_store\":\"%s/trust.json\","
-           "\"hooks\":{\"PreToolUse\":[{\"matcher\":\"Bash\",\"hooks\":[{\"type\":\"command\","
-           "\"command\":\"echo no >&2; exit 2\"}]}]}}", ws, ws);
-  hl_engine *engine = NULL;
-  char *err = NULL, *out = NULL;
-  if (hl_engine_new(options, &engine, &err) != HL_OK) { fprintf(stderr, "engine: %s\n", err); return 1; }
-  if (hl_engine_run(engine, HL_EVENT_PRE_TOOL_USE, "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"}}",
-                    &out, &err) != HL_OK) { fprintf(stderr, "run: %s\n", err); return 1; }
-  int ok = strstr(out, "\"decision\":\"deny\"") != NULL;
-  if (!ok) fprintf(stderr, "engine outcome: %s\n", out);
-  hl_string_free(out);
-  hl_engine_free(engine);
-
-  hl_registry *reg = hl_registry_new();
-  if (hl_registry_register(reg, HL_POINT_PRE_TOOL_CALL_DECIDE, "deny", deny_all, NULL, NULL, &err) != HL_OK) {
-    fprintf(stderr, "register: %s\n", err); return 1;
-  }
-  if (hl_registry_run(reg, HL_POINT_PRE_TOOL_CALL_DECIDE, "{\"tool_name\":\"Bash\",\"tool_args\":{}}", &out, &err) != HL_OK) {
-    fprintf(stderr, "registry run: %s\n", err); return 1;
-  }
-  if (!strstr(out, "\"allow\":false")) { fprintf(stderr, "registry outcome: %s\n", out); ok = 0; }
-  hl_string_free(out);
-  hl_registry_free(reg);
-  if (!ok) return 1;
-  printf("hookline %s ok\n", hl_version());
-  return 0;
-}
-EOF
+cp scripts/packaging/consumer.c "$work/c/app.c"
 export APP_WORKSPACE="$work/ws"
 mkdir -p "$APP_WORKSPACE"
 
@@ -122,7 +91,7 @@ no_hookline_needed() {
 step "C: cc app.c \$(pkg-config --cflags --libs hookline)"
 # shellcheck disable=SC2046
 cc -Wall -Wextra -Werror -o "$work/c/app" "$work/c/app.c" $(pkg-config --cflags --libs hookline)
-readelf -d "$work/c/app" | grep -q "NEEDED.*\[libhookline.so.$major\]" || fail "the program does not depend on libhookline.so.$major"
+readelf -d "$work/c/app" | grep -q "NEEDED.*\[libhookline.so.$series\]" || fail "the program does not depend on libhookline.so.$series"
 LD_LIBRARY_PATH="$installed/lib" "$work/c/app" || fail "the pkg-config-linked program failed"
 
 step "C static: cc app.c \$(pkg-config --cflags --libs hookline-static)"
@@ -182,42 +151,7 @@ require github.com/hookline/hookline/bindings/go v0.0.0
 
 replace github.com/hookline/hookline/bindings/go => $root/bindings/go
 EOF
-  cat >"$work/go/main.go" <<'EOF'
-package main
-
-import (
-	"context"
-	"encoding/json"
-	"fmt"
-	"os"
-
-	hookline "github.com/hookline/hookline/bindings/go"
-)
-
-func main() {
-	engine, err := hookline.NewEngine(hookline.EngineOptions{
-		Workspace: os.Getenv("APP_WORKSPACE"),
-		SessionID:  "install-test-go",
-		TrustStore: os.Getenv("APP_WORKSPACE") + "/trust.json",
-		Hooks:      json.RawMessage(`{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"echo no >&2; exit 2"}]}]}`),
-	})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "engine:", err)
-		os.Exit(1)
-	}
-	defer engine.Close()
-	out, err := engine.PreToolUse(context.Background(), hookline.PreToolUseInput{ToolName: "Bash", ToolInput: map[string]any{"command": "ls"}})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "run:", err)
-		os.Exit(1)
-	}
-	if out.Decision != hookline.DecisionDeny {
-		fmt.Fprintf(os.Stderr, "decision %q, want deny\n", out.Decision)
-		os.Exit(1)
-	}
-	fmt.Println("hookline", hookline.Version(), "ok (go)")
-}
-EOF
+  cp scripts/packaging/consumer.go "$work/go/main.go"
   (
     cd "$work/go"
     export GOFLAGS=-mod=mod GOWORK=off
@@ -225,7 +159,7 @@ EOF
     [ -f vendor/github.com/hookline/hookline/bindings/go/hookline.h ] || fail "the vendored binding has no hookline.h"
     export GOFLAGS=-mod=vendor
     go build -o hostapp .
-    readelf -d hostapp | grep -q "NEEDED.*\[libhookline.so.$major\]" || fail "the Go program does not depend on libhookline.so.$major"
+    readelf -d hostapp | grep -q "NEEDED.*\[libhookline.so.$series\]" || fail "the Go program does not depend on libhookline.so.$series"
     if readelf -d hostapp | grep -E 'R(UN)?PATH' | grep -qF "$root"; then fail "the Go program has an rpath into the source tree"; fi
     LD_LIBRARY_PATH="$installed/lib" ./hostapp || fail "the vendored Go program failed"
     go build -tags hookline_static -o hostapp-static .
@@ -238,54 +172,72 @@ else
   fail "go is not installed (scripts/setup.sh)"
 fi
 
-# --- 5. Node: npm pack, install the tarball into a fresh project ------------------
-if command -v npm >/dev/null; then
-  step "Node: npm pack; npm install <tarball> in a fresh project; no HOOKLINE_LIB"
-  mkdir -p "$work/npm" "$work/node"
-  (cd bindings/node && npm pack --silent --pack-destination "$work/npm" >"$work/npm/name") || fail "npm pack failed"
-  tarball="$work/npm/$(tail -n 1 "$work/npm/name")"
-  [ -f "$tarball" ] || fail "npm pack produced no tarball"
-  tar -tzf "$tarball" >"$work/npm/list"
-  for f in package/package.json package/LICENSE-MIT package/LICENSE-APACHE package/index.js \
-    "package/prebuilds/$(node -p 'process.platform + "-" + process.arch')/libhookline.so"; do
-    grep -qx "$f" "$work/npm/list" || fail "the npm tarball lacks $f"
-  done
-  if grep -q '^package/test/' "$work/npm/list"; then fail "the npm tarball contains the tests"; fi
-  printf '{ "name": "hostapp", "version": "1.0.0", "private": true }\n' >"$work/node/package.json"
-  cat >"$work/node/app.js" <<'EOF'
-'use strict';
-const hookline = require('hookline');
-const path = require('node:path');
-if (!hookline.libraryPath.startsWith(path.join(__dirname, 'node_modules', 'hookline', 'prebuilds'))) {
-  throw new Error(`loaded ${hookline.libraryPath}, not the library the package carries`);
-}
-const engine = new hookline.Engine({
-  workspace: process.env.APP_WORKSPACE,
-  sessionId: 'install-test-node',
-  trustStore: path.join(process.env.APP_WORKSPACE, 'trust.json'),
-  hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo no >&2; exit 2' }] }] },
-});
-(async () => {
-  const out = engine.runSync('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' } });
-  await engine.close();
-  if (out.decision !== 'deny') throw new Error(`decision ${out.decision}, want deny`);
-  console.log(`hookline ${hookline.version()} ok (node)`);
-})().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
-EOF
-  (
-    cd "$work/node"
-    unset HOOKLINE_LIB
-    npm install --no-audit --no-fund --prefer-offline --loglevel=error "$tarball" >"$work/npm/install.log" 2>&1 ||
-      { cat "$work/npm/install.log"; fail "npm install <tarball> failed"; }
-    [ -d node_modules/koffi ] || fail "npm install did not install koffi"
-    [ ! -L node_modules/hookline ] || fail "node_modules/hookline is a symlink, not an installed package"
-    node app.js || fail "the installed npm package failed"
-  ) || exit 1
-else
-  fail "npm is not installed (scripts/setup.sh)"
+# --- 5. Node: the npm tarballs, installed into a fresh project -------------------
+command -v npm >/dev/null || fail "npm is not installed (scripts/setup.sh)"
+npm_dir="${NPM_PACKAGES:-$root/build/npm}"
+platform="$(cd bindings/node && node -p "require('./lib/platform').platformName()")"
+main_tgz="$npm_dir/hookline-$version.tgz"
+platform_tgz="$npm_dir/hookline-$platform-$version.tgz" # npm's file name for @hookline/$platform
+for f in "$main_tgz" "$platform_tgz"; do [ -f "$f" ] || fail "$f is missing (make npm-packages)"; done
+step "Node: @hookline/$platform picked through hookline's optionalDependencies in a fresh project; no HOOKLINE_LIB"
+mkdir -p "$work/npm" "$work/node"
+tar -tzf "$main_tgz" >"$work/npm/main.list"
+for f in package/package.json package/LICENSE-MIT package/LICENSE-APACHE package/README.md package/index.js \
+  package/index.mjs package/index.d.ts package/lib/platform.js; do
+  grep -qx "$f" "$work/npm/main.list" || fail "the main npm tarball lacks $f"
+done
+if grep -Eq '^package/(test|prebuilds|scripts)/' "$work/npm/main.list"; then fail "the main npm tarball contains tests, prebuilds or scripts"; fi
+if grep -q 'libhookline' "$work/npm/main.list"; then fail "the main npm tarball carries a library (the platform packages do)"; fi
+tar -xzf "$main_tgz" -C "$work/npm" package/README.md
+if grep -oE '\]\([^)[:space:]]+' "$work/npm/package/README.md" | sed 's/^](//' | grep -Ev '^(https?:|mailto:|#)'; then
+  fail "the packed README has links that do not resolve on npm (above)"
 fi
+lib_file="$(cd bindings/node && node -p "require('./lib/platform').PLATFORMS['$platform'].file")"
+tar -tzf "$platform_tgz" | sort >"$work/npm/platform.list"
+printf '%s\n' package/LICENSE-APACHE package/LICENSE-MIT package/README.md "package/$lib_file" package/package.json | sort |
+  cmp -s - "$work/npm/platform.list" ||
+  { cat "$work/npm/platform.list"; fail "the platform tarball holds other files than its library, package.json, README and licences"; }
+mkdir -p "$work/npm/platform" && tar -xzf "$platform_tgz" -C "$work/npm/platform"
+if readelf -S "$work/npm/platform/package/$lib_file" | grep -Eq '\.(debug_info|symtab)'; then
+  fail "the library in the platform package is not stripped"
+fi
+printf '{ "name": "hostapp", "version": "1.0.0", "private": true,\n  "overrides": { "@hookline/%s": "file:%s" } }\n' \
+  "$platform" "$platform_tgz" >"$work/node/package.json"
+cp scripts/packaging/consumer.js "$work/node/app.js"
+(
+  cd "$work/node"
+  unset HOOKLINE_LIB
+  # Only the main package is named: its optional dependency brings the platform package.
+  npm install --no-audit --no-fund --prefer-offline --loglevel=error "$main_tgz" >"$work/npm/install.log" 2>&1 ||
+    { cat "$work/npm/install.log"; fail "npm install <main tarball> failed"; }
+  [ -d node_modules/koffi ] || fail "npm install did not install koffi"
+  [ ! -L node_modules/hookline ] || fail "node_modules/hookline is a symlink, not an installed package"
+  [ -f "node_modules/@hookline/$platform/$lib_file" ] ||
+    fail "npm did not install @hookline/$platform through hookline's optionalDependencies"
+  node app.js "$platform" || fail "the installed npm package failed"
+) || exit 1
+
+# The README's TypeScript quickstart, saved as the file the README names and
+# compiled with the README's own tsc command line, in that fresh project.
+step "Node: the README's TypeScript quickstart compiled with the README's tsc command in the fresh project"
+tsc_line="$(grep -E '^npx tsc ' README.md | head -n 1 | sed 's/[[:space:]]*#.*$//')"
+[ -n "$tsc_line" ] || fail "README.md has no 'npx tsc ...' line for the TypeScript quickstart"
+ts_file="$(printf '%s\n' "$tsc_line" | awk '{print $NF}')"
+case "$ts_file" in *.mts) ;; *) fail "the README's tsc line compiles '$ts_file', not a .mts file" ;; esac
+awk '/^## Node quickstart/ { s = 1 } s && /^```ts/ { f = 1; next } f && /^```/ { exit } f' README.md >"$work/node/$ts_file"
+[ -s "$work/node/$ts_file" ] || fail "README.md's Node quickstart has no ts block"
+ts_version="$(cd bindings/node && node -p "require('./package.json').devDependencies.typescript")"
+types_version="$(cd bindings/node && node -p "require('./package.json').devDependencies['@types/node']")"
+(
+  cd "$work/node"
+  unset HOOKLINE_LIB
+  npm install --no-audit --no-fund --prefer-offline --loglevel=error --save-dev "typescript@$ts_version" \
+    "@types/node@$types_version" >>"$work/npm/install.log" 2>&1 ||
+    { cat "$work/npm/install.log"; fail "npm install typescript @types/node failed"; }
+  # shellcheck disable=SC2086
+  $tsc_line >"$work/npm/tsc.log" 2>&1 || { cat "$work/npm/tsc.log"; fail "'$tsc_line' failed in a fresh project"; }
+  node "${ts_file%.mts}.mjs" >"$work/npm/quickstart.log" 2>&1 ||
+    { cat "$work/npm/quickstart.log"; fail "the compiled quickstart failed"; }
+) || exit 1
 
 step "all installed files work outside the checkout"

@@ -4,12 +4,17 @@
  * decided, and why.
  *
  * Build and run: `make demo` at the repository root.
- * Usage: agent [--json] [hooks-file]   (default hooks.json)
+ * Usage: agent [--json] [hooks-file]
+ *   hooks-file defaults to the demo's hooks.json (its directory is compiled
+ *   in as HOOKLINE_DEMO_DIR), so the agent runs from any directory; the
+ *   workspace, where the hooks run (`sh hooks/...`), is the directory of the
+ *   hooks file.
  *   --json, or HOOKLINE_DEMO_JSON=1, also prints each outcome's JSON. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <limits.h>
+#include <libgen.h>
 #include <unistd.h>
 
 #include "hookline.h"
@@ -212,17 +217,29 @@ static void fire(hl_event event, const char *input, const char *what) {
   hl_string_free(outcome);
 }
 
+#ifndef HOOKLINE_DEMO_DIR
+#define HOOKLINE_DEMO_DIR "."
+#endif
+
 int main(int argc, char **argv) {
-  char workspace[PATH_MAX];
-  if (!getcwd(workspace, sizeof workspace)) return 1;
-  const char *hooks_file = "hooks.json";
+  const char *hooks_arg = HOOKLINE_DEMO_DIR "/hooks.json";
   const char *env_json = getenv("HOOKLINE_DEMO_JSON");
   show_json = env_json && *env_json && strcmp(env_json, "0") != 0;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--json") == 0) show_json = 1;
-    else hooks_file = argv[i];
+    else hooks_arg = argv[i];
   }
-  char options[PATH_MAX * 2 + 256];
+  /* The hooks file as an absolute path; the workspace is its directory. */
+  char hooks_file[PATH_MAX], workspace[PATH_MAX];
+  if (!realpath(hooks_arg, hooks_file)) {
+    fprintf(stderr, "agent: cannot open the hooks file %s: ", hooks_arg);
+    perror(NULL);
+    return 1;
+  }
+  char dir[PATH_MAX];
+  snprintf(dir, sizeof dir, "%s", hooks_file);
+  snprintf(workspace, sizeof workspace, "%s", dirname(dir));
+  char options[PATH_MAX * 3 + 256];
   snprintf(options, sizeof options,
            "{\"workspace\":\"%s\",\"session_id\":\"demo-session\",\"trigger\":\"startup\","
            "\"hooks_file\":\"%s\",\"transcript_path\":\"%s/.transcript.jsonl\"}",

@@ -121,15 +121,81 @@ function outcomeFromText(text) {
   return o;
 }
 
-function optionsJson(options) {
+/**
+ * Engine options as wire JSON (`json`), and the names the caller wrote
+ * (`names`: wire key → the caller's key, at the top level and per
+ * `hookSources` entry), so that the library's messages about options can be
+ * told in the caller's words (optionError).
+ */
+function optionsWire(options) {
   if (!isPlainObject(options)) {
     throw new HooklineError(Status.HL_ERR_INVALID_ARGUMENT, 'engine options must be an object');
   }
   const { onCallbackError, ...rest } = options;
-  const wire = snakeKeys(rest);
+  const names = { top: new Map(), sources: [] };
+  const wire = snakeKeysNamed(rest, names.top);
   // hook_sources entries are option objects too: their own keys in snake_case.
-  if (Array.isArray(wire.hook_sources)) wire.hook_sources = wire.hook_sources.map(snakeKeys);
-  return JSON.stringify(wire);
+  if (Array.isArray(wire.hook_sources)) {
+    wire.hook_sources = wire.hook_sources.map((source, i) => {
+      names.sources[i] = new Map();
+      return snakeKeysNamed(source, names.sources[i]);
+    });
+  }
+  return { json: JSON.stringify(wire), names };
+}
+
+/** snakeKeys, recording wire key → original key in `names`. */
+function snakeKeysNamed(obj, names) {
+  if (!isPlainObject(obj)) return obj;
+  const r = {};
+  for (const k of Object.keys(obj)) {
+    const w = snakeKey(k);
+    r[w] = obj[k];
+    names.set(w, k);
+  }
+  return r;
+}
+
+/**
+ * The library names options by their wire (snake_case) keys; this API takes
+ * camelCase. Each option the message names becomes the key the caller wrote
+ * (`sessionID`, not its wire form `session_i_d`), or the camelCase name of an
+ * option the caller did not write (`sessionId is required`, `did you mean
+ * sessionId`). Values inside an option, such as the variable names of `env.X`,
+ * are kept. Only messages about options are rewritten.
+ */
+function optionMessage(message, names) {
+  if (!/^(unknown option `|option `|at most one hooks source)/.test(message)) return message;
+  const top = (w) => names.top.get(w) ?? camelKey(w);
+  const path = (token) => {
+    if (names.top.has(token)) return names.top.get(token);
+    const source = /^hook_sources\[(\d+)\](?:\.(.*))?$/s.exec(token);
+    if (source) {
+      const [, i, key] = source;
+      const inner = key === undefined ? '' : `.${names.sources[i]?.get(key) ?? camelKey(key)}`;
+      return `${top('hook_sources')}[${i}]${inner}`;
+    }
+    const head = /^([a-z0-9_]+)([.[].*)?$/s.exec(token);
+    return head ? `${top(head[1])}${head[2] ?? ''}` : token;
+  };
+  return message
+    .replace(/`([^`]*)`/g, (_, token) => `\`${path(token)}\``)
+    .replace(/\b(one of|replaces|got) ([a-z_]+(?:(?:, | and )[a-z_]+)*)/g, (_, lead, list) =>
+      `${lead} ${list.replace(/[a-z_]+/g, (w) => (w === 'and' ? w : top(w)))}`,
+    );
+}
+
+/** Call `fn`; an error it throws about options speaks the caller's option names. */
+function withOptionNames(names, fn) {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof HooklineError) {
+      const message = optionMessage(err.message, names);
+      if (message !== err.message) throw new HooklineError(err.status, message);
+    }
+    throw err;
+  }
 }
 
 /**
@@ -222,10 +288,10 @@ class Engine {
   #traced = false; // a trace handler was set: spans may wait for the JS thread
 
   constructor(options) {
-    const json = optionsJson(options);
+    const { json, names } = optionsWire(options);
     const handle = out();
     const err = out();
-    check(N.hl_engine_new(json, handle, err), err);
+    withOptionNames(names, () => check(N.hl_engine_new(json, handle, err), err));
     this.#ptr = handle[0];
     this.#onError = options.onCallbackError;
     finalizer.register(this, this.#ptr, this);
@@ -515,9 +581,9 @@ class Engine {
 
   /** Swap the configuration (full options, as for the constructor). A failure changes nothing. */
   reload(options) {
-    const json = optionsJson(options);
+    const { json, names } = optionsWire(options);
     const err = out();
-    check(N.hl_engine_reload(this.#handle(), json, err), err);
+    withOptionNames(names, () => check(N.hl_engine_reload(this.#handle(), json, err), err));
     if (typeof options.onCallbackError === 'function') this.#onError = options.onCallbackError;
   }
 

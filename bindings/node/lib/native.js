@@ -33,13 +33,15 @@ if (koffi.config().max_async_calls < ENOUGH_ASYNC_CALLS) {
 
 const PACKAGE_ROOT = path.resolve(__dirname, '..');
 const RESOLVED = resolveLibrary(PACKAGE_ROOT);
-if (RESOLVED.path === null) throw new Error(missingLibraryMessage(PACKAGE_ROOT));
+if (RESOLVED.path === null) throw new Error(missingLibraryMessage(RESOLVED.platform));
 const LIBRARY_PATH = RESOLVED.path;
 let lib;
 try {
   lib = koffi.load(LIBRARY_PATH);
 } catch (err) {
-  throw new Error(missingLibraryMessage(PACKAGE_ROOT, `loading ${LIBRARY_PATH} from ${RESOLVED.source} failed: ${err.message}`));
+  throw new Error(
+    missingLibraryMessage(RESOLVED.platform, `loading ${LIBRARY_PATH} from ${RESOLVED.source} failed: ${err.message}`),
+  );
 }
 
 // Callback types. If another copy of this package already declared them in

@@ -1,13 +1,65 @@
 'use strict';
-// Where libhookline comes from. The package carries one prebuilt library per
-// platform at prebuilds/<platform>-<arch>/ (process.platform, process.arch:
-// today linux-x64); the same layout lets per-platform packages be split off
-// later, as native npm packages do.
+// Where libhookline comes from. Each supported platform has its own npm
+// package carrying the prebuilt library (`@hookline/linux-x64-gnu`, ...), and
+// this package lists them all as optionalDependencies: npm installs the one
+// whose `os`, `cpu` and `libc` fields match the machine and skips the others,
+// as native packages such as esbuild do.
 
 const fs = require('node:fs');
 const path = require('node:path');
 
-/** The library's file name on `platform`. */
+/**
+ * The platforms with a prebuilt library: the package suffix, the npm
+ * `os`/`cpu`/`libc` fields of its package, and the library's file name.
+ */
+const PLATFORMS = Object.freeze({
+  'linux-x64-gnu': { os: 'linux', cpu: 'x64', libc: 'glibc', file: 'libhookline.so' },
+  'linux-arm64-gnu': { os: 'linux', cpu: 'arm64', libc: 'glibc', file: 'libhookline.so' },
+  'linux-x64-musl': { os: 'linux', cpu: 'x64', libc: 'musl', file: 'libhookline.so' },
+  'darwin-x64': { os: 'darwin', cpu: 'x64', libc: null, file: 'libhookline.dylib' },
+  'darwin-arm64': { os: 'darwin', cpu: 'arm64', libc: null, file: 'libhookline.dylib' },
+});
+
+/** The npm package carrying the library for `platform` (a key of PLATFORMS). */
+function platformPackageName(platform) {
+  return `@hookline/${platform}`;
+}
+
+/**
+ * The C library of this Linux process: 'glibc' or 'musl' (what npm's `libc`
+ * field compares), or null when it cannot be told: the C library mapped into
+ * this process, else Node's diagnostic report (it names a glibc version only
+ * on glibc).
+ */
+function detectLibc() {
+  try {
+    const maps = fs.readFileSync('/proc/self/maps', 'utf8');
+    if (/\/ld-musl-[^/\s]*\.so|\/libc\.musl-/.test(maps)) return 'musl';
+    if (/\/libc\.so\.6\b|\/libc-2\.[0-9]+\.so\b/.test(maps)) return 'glibc';
+  } catch {
+    // no /proc
+  }
+  try {
+    const report = process.report.getReport();
+    if (report.header.glibcVersionRuntime) return 'glibc';
+    if ((report.sharedObjects || []).some((f) => /(^|\/)(ld-musl-|libc\.musl-)/.test(f))) return 'musl';
+  } catch {
+    // no report support
+  }
+  return null;
+}
+
+/**
+ * The platform name of a machine, in the PLATFORMS naming: `<os>-<cpu>` plus
+ * `-gnu` / `-musl` on Linux, e.g. 'linux-x64-gnu', 'darwin-arm64', or
+ * 'linux-riscv64-gnu' / 'freebsd-x64' for machines without a prebuilt library.
+ */
+function platformName(platform = process.platform, arch = process.arch, libc = platform === 'linux' ? detectLibc() : null) {
+  if (platform !== 'linux') return `${platform}-${arch}`;
+  return `${platform}-${arch}-${libc === 'musl' ? 'musl' : 'gnu'}`;
+}
+
+/** The library's file name on `platform` (process.platform). */
 function libraryFileName(platform = process.platform) {
   switch (platform) {
     case 'darwin': return 'libhookline.dylib';
@@ -16,56 +68,69 @@ function libraryFileName(platform = process.platform) {
   }
 }
 
-/** The directory holding the prebuilt library for a platform. */
-function prebuildDir(packageRoot, platform = process.platform, arch = process.arch) {
-  return path.join(packageRoot, 'prebuilds', `${platform}-${arch}`);
-}
-
-/** The platforms this package carries a library for, e.g. ['linux-x64']. */
-function carriedPlatforms(packageRoot) {
-  try {
-    return fs
-      .readdirSync(path.join(packageRoot, 'prebuilds'))
-      .filter((dir) => fs.readdirSync(path.join(packageRoot, 'prebuilds', dir)).some((f) => f.startsWith('libhookline') || f === 'hookline.dll'))
-      .sort();
-  } catch {
-    return [];
-  }
-}
-
 /**
  * The library to load, in this order:
  * 1. `$HOOKLINE_LIB` (any path: a local build, an installed libhookline);
  * 2. inside a hookline source checkout, its fresh `target/release` build
  *    (development of this package);
- * 3. the library this package carries for the current platform.
- * Returns `{ path, source }`, or `{ path: null, ... }` when none exists.
+ * 3. the library of the installed platform package for this machine.
+ * Returns `{ path, source, platform }`; `path` is null when none exists.
  */
-function resolveLibrary(packageRoot) {
-  if (process.env.HOOKLINE_LIB) return { path: process.env.HOOKLINE_LIB, source: 'HOOKLINE_LIB' };
+function resolveLibrary(packageRoot, platform = undefined) {
+  if (process.env.HOOKLINE_LIB) return { path: process.env.HOOKLINE_LIB, source: 'HOOKLINE_LIB', platform };
   const name = libraryFileName();
   const repo = path.resolve(packageRoot, '..', '..');
   const inTree = path.join(repo, 'target', 'release', name);
   if (fs.existsSync(path.join(repo, 'include', 'hookline.h')) && fs.existsSync(inTree)) {
-    return { path: inTree, source: 'checkout' };
+    return { path: inTree, source: 'checkout', platform };
   }
-  const carried = path.join(prebuildDir(packageRoot), name);
-  if (fs.existsSync(carried)) return { path: carried, source: 'prebuilt' };
-  return { path: null, source: null };
+  if (platform === undefined) platform = platformName();
+  const entry = PLATFORMS[platform];
+  if (entry) {
+    const pkg = platformPackageName(platform);
+    let dir = null;
+    try {
+      dir = path.dirname(require.resolve(`${pkg}/package.json`, { paths: [packageRoot] }));
+    } catch {
+      // not installed
+    }
+    if (dir !== null) {
+      const file = path.join(dir, entry.file);
+      if (fs.existsSync(file)) return { path: file, source: pkg, platform };
+    }
+  }
+  return { path: null, source: null, platform };
 }
 
-/** The message when no library can be found or loaded. */
-function missingLibraryMessage(packageRoot, detail) {
-  const platform = `${process.platform}-${process.arch}`;
-  const carried = carriedPlatforms(packageRoot);
+/** The message when no library can be found or loaded for `platform`. */
+function missingLibraryMessage(platform = platformName(), detail = undefined) {
+  const supported = Object.keys(PLATFORMS).join(', ');
+  const build =
+    'build libhookline from source (`cargo build --release` in the hookline repository) and set ' +
+    `HOOKLINE_LIB to the path of ${libraryFileName()}.`;
+  if (!PLATFORMS[platform]) {
+    return (
+      `hookline: there is no prebuilt libhookline for this platform, ${platform}` +
+      (detail ? ` (${detail})` : '') +
+      `. Prebuilt libraries exist for ${supported}. On ${platform}, ${build}`
+    );
+  }
+  const pkg = platformPackageName(platform);
   return (
     `hookline: no usable native library for ${platform}` +
     (detail ? ` (${detail})` : '') +
-    `. This package carries prebuilt libraries for: ${carried.length ? carried.join(', ') : 'none'}. ` +
-    `Install a hookline package built for ${platform}, or build libhookline from source ` +
-    '(`cargo build --release` in the hookline repository) and set HOOKLINE_LIB to the path of ' +
-    `${libraryFileName()}.`
+    `. It comes in the package ${pkg}, an optional dependency of hookline that npm installs on ${platform} ` +
+    '(unless optional dependencies are omitted, or a lockfile made on another platform is installed as is): ' +
+    `run \`npm install ${pkg}\`, or ${build}`
   );
 }
 
-module.exports = { libraryFileName, prebuildDir, carriedPlatforms, resolveLibrary, missingLibraryMessage };
+module.exports = {
+  PLATFORMS,
+  platformPackageName,
+  detectLibc,
+  platformName,
+  libraryFileName,
+  resolveLibrary,
+  missingLibraryMessage,
+};

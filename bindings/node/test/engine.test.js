@@ -144,7 +144,7 @@ test('bad_options_are_errors_with_status', (t) => {
   );
   assert.throws(
     () => new Engine({ workspace: base.workspace }),
-    (err) => err.status === Status.HL_ERR_INVALID_ARGUMENT && /session_id/.test(err.message),
+    (err) => err.status === Status.HL_ERR_INVALID_ARGUMENT && /`sessionId`/.test(err.message),
   );
   assert.throws(() => new Engine('nope'), (err) => err.status === Status.HL_ERR_INVALID_ARGUMENT);
 });
@@ -200,19 +200,50 @@ test('misspelled_options_are_rejected_naming_the_intended_option', (t) => {
   const base = engineOptions(t);
   assert.throws(
     () => new Engine({ ...base, workspacegated: true }),
-    (err) => err.status === Status.HL_ERR_INVALID_ARGUMENT && /unknown option `workspacegated`; did you mean `workspace_gated`\?/.test(err.message),
+    (err) => err.status === Status.HL_ERR_INVALID_ARGUMENT && /unknown option `workspacegated`; did you mean `workspaceGated`\?/.test(err.message),
   );
   assert.throws(
     () => new Engine({ ...base, workspaceGate: true }),
-    (err) => err.status === Status.HL_ERR_INVALID_ARGUMENT && /`workspace_gate`; did you mean `workspace_gated`\?/.test(err.message),
+    (err) => err.status === Status.HL_ERR_INVALID_ARGUMENT && /`workspaceGate`; did you mean `workspaceGated`\?/.test(err.message),
   );
+});
+
+test('option_errors_name_options_as_the_caller_wrote_them', (t) => {
+  const base = engineOptions(t);
+  const { sessionId, ...noSession } = base;
+  const message = (options) => {
+    try {
+      new Engine(options).closeSync();
+    } catch (err) {
+      assert.equal(err.status, Status.HL_ERR_INVALID_ARGUMENT, err.message);
+      return err.message;
+    }
+    assert.fail(`no error for ${JSON.stringify(options)}`);
+  };
+  // The caller's own key, not its wire form `session_i_d`; the suggestion in camelCase.
+  assert.equal(message({ ...noSession, sessionID: sessionId }), 'unknown option `sessionID`; did you mean `sessionId`?');
+  assert.equal(
+    message({ ...base, transcriptPATH: 'x', fooBar: 1 }),
+    'unknown option `transcriptPATH`; did you mean `transcriptPath`? (other unknown options: `fooBar`)',
+  );
+  assert.equal(message(noSession), 'option `sessionId` is required');
+  assert.equal(message({ ...noSession, sessionId: 5 }), 'option `sessionId` must be a string');
+  assert.equal(message({ ...noSession, session_id: 5 }), 'option `session_id` must be a string', 'a snake_case key stays as written');
+  assert.equal(message({ ...base, workspaceGated: 'yes' }), 'option `workspaceGated` must be a boolean');
+  assert.equal(message({ ...base, hooks: {}, hooksToml: '' }), 'at most one hooks source may be given, got hooks and hooksToml');
+  assert.equal(message({ ...base, hookSources: [{ hooksFile: 3 }] }), 'option `hookSources[0].hooksFile` must be a string');
+  assert.equal(message({ ...base, hookSources: [{}] }), 'option `hookSources[0]` needs one of hooks, hooksToml, hooksFile');
+  assert.match(message({ ...base, env: { my_var: 'a\u0000' } }), /^option `env\.my_var`/, 'environment variable names are kept');
+  const e = new Engine(base);
+  t.after(() => e.closeSync());
+  assert.throws(() => e.reload({ ...base, maxOutputBytes: -1 }), /^HooklineError: option `maxOutputBytes` must be a positive integer$/);
 });
 
 test('empty_session_id_is_rejected_like_a_missing_one', (t) => {
   const base = engineOptions(t);
   assert.throws(
     () => new Engine({ ...base, sessionId: '' }),
-    (err) => err.status === Status.HL_ERR_INVALID_ARGUMENT && /session_id/.test(err.message),
+    (err) => err.status === Status.HL_ERR_INVALID_ARGUMENT && /`sessionId`/.test(err.message),
   );
 });
 
