@@ -224,7 +224,8 @@ mod tests {
             ("00_4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "separated"),
             (" 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "separated"),
             ("01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01x", "must start with '-'"),
-            ("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-é1", "trace-flags"),
+            ("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-G1", "trace-flags"),
+            ("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-é1", "exactly 55"),
         ];
         for (text, why) in bad {
             let err = TraceParent::parse(text).expect_err(text);
