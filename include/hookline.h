@@ -91,8 +91,8 @@ typedef int32_t hl_hook_point;
 
 /**
  * Receives one finished span as JSON (`docs/c-api.md` §12):
- * `{"trace_id","span_id","parent_span_id","level","name","start_unix_nano",
- * "end_unix_nano","status","attributes":{…}}`. Called on a hookline thread,
+ * `{"trace_id","span_id","parent_span_id","trace_flags","level","name",
+ * "start_unix_nano","end_unix_nano","status","attributes":{…}}`. Called on a hookline thread,
  * one span at a time; `span_json` is NUL-terminated and borrowed for the
  * call only.
  */
