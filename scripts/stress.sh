@@ -16,8 +16,9 @@
 #           flight, free with runs in flight) and
 #           test_registry_threads (runners + registrars)
 #   c-asan  the same binaries built with AddressSanitizer/LSan/UBSan
-#   rust    cargo tests for cancellation and close (tests/engine.rs) and the
+#   rust    cargo tests for cancellation and close (tests/engine.rs), the
 #           runner's cancel tests (tests/runner.rs: cancel racing with a spawn)
+#           and the tracing tests (tests/trace.rs)
 #   go      go test -race -count=20 of the Go concurrency tests (one round)
 #   node    the Node concurrency tests (abort, close in flight, many runs)
 #   python  the Python concurrency tests (foreign-thread callbacks, task cancellation, close
@@ -108,6 +109,9 @@ for suite in "${suites[@]}"; do
       exe=$(test_exe runner)
       [ -x "$exe" ] || { cat "$logs/rust-build.log"; echo "stress: Rust test build failed"; exit 2; }
       repeat rust runner-cancel "$exe" -q cancel
+      exe=$(test_exe trace)
+      [ -x "$exe" ] || { cat "$logs/rust-build.log"; echo "stress: Rust test build failed"; exit 2; }
+      repeat rust trace "$exe" -q
       ;;
     go)
       # One round of -count=20 (20 runs of each test) under the race detector.
