@@ -150,10 +150,21 @@ type Message struct {
 
 // HookReport describes one hook that ran (or was skipped by the gate).
 type HookReport struct {
-	// Kind is "command" or "callback".
+	// Kind is the handler type: "command", "callback", "http", "mcp_tool",
+	// "prompt" or "agent".
 	Kind    string `json:"kind"`
-	Command string `json:"command"` // "" for callback hooks
-	Name    string `json:"name"`    // "" for command hooks
+	Command string `json:"command"` // "" for hooks of other types
+	Name    string `json:"name"`    // "" for hooks other than callback hooks
+	// URL is an http hook's URL, and Status the HTTP status of its
+	// response (0 when it got none).
+	URL    string `json:"url,omitempty"`
+	Status int    `json:"status,omitempty"`
+	// Server and Tool name an mcp_tool hook's tool.
+	Server string `json:"server,omitempty"`
+	Tool   string `json:"tool,omitempty"`
+	// Prompt and Model are a prompt or agent hook's (Model "" when unset).
+	Prompt string `json:"prompt,omitempty"`
+	Model  string `json:"model,omitempty"`
 	// ExitCode is nil when the hook timed out, was killed by a signal or
 	// was skipped.
 	ExitCode        *int    `json:"exit_code"`
@@ -162,10 +173,12 @@ type HookReport struct {
 	DurationMs      float64 `json:"duration_ms"`
 	StdoutTruncated bool    `json:"stdout_truncated"`
 	StderrTruncated bool    `json:"stderr_truncated"`
-	// Skipped is "not_approved" for a command the gate held back, else "".
+	// Skipped is why the hook did not run: "not_approved" (the gate held
+	// it back), "unsupported_on_event", "url_not_allowed"; else "".
 	Skipped string `json:"skipped"`
 	// Failure says how the hook failed: "" when it answered, else
-	// "timeout", "signal", "spawn", "invalid_output" or "exit".
+	// "timeout", "signal", "spawn", "invalid_output", "exit", "http",
+	// "no_handler", "handler" or "tool_error".
 	Failure string `json:"failure"`
 	// StatusMessage is the hook's configured statusMessage (Claude Code dialect).
 	StatusMessage string `json:"status_message,omitempty"`
@@ -179,6 +192,10 @@ type Outcome struct {
 	// StopReason is the stopReason of the first such hook ("" if none).
 	StopReason string       `json:"stop_reason"`
 	Hooks      []HookReport `json:"hooks"`
+	// DialectFields holds what hooks wrote that has no canonical field, by
+	// dialect and then by the agent's own field name (nil when none did),
+	// e.g. DialectFields["codex"]["additionalContext"] for SubagentStart.
+	DialectFields map[Dialect]map[string]json.RawMessage `json:"dialect_fields,omitempty"`
 	// Raw is the whole outcome JSON as hookline returned it.
 	Raw json.RawMessage `json:"-"`
 }
@@ -256,7 +273,10 @@ type StopOutcome struct {
 // CommandPreview is one configured command as the approval digest sees it.
 type CommandPreview struct {
 	// Type is the hook's handler type ("command", ...).
-	Type           string  `json:"type"`
+	Type string `json:"type"`
+	// Dialect is the hook's dialect for dialects other than VT Code and
+	// Claude Code (their lines carry none), e.g. DialectCodex.
+	Dialect        Dialect `json:"dialect,omitempty"`
 	Event          string  `json:"event"`
 	Matcher        *string `json:"matcher"`
 	Command        string  `json:"command"`
@@ -290,6 +310,10 @@ type EngineOptions struct {
 	EnvRemove      []string          `json:"env_remove,omitempty"`
 	// MaxOutputBytes caps each hook's stdout and stderr (0: the default, 1 MiB).
 	MaxOutputBytes uint64 `json:"max_output_bytes,omitempty"`
+	// Dialect names the dialect of Hooks, HooksTOML or HooksFile (empty:
+	// a file is recognised by its path, e.g. .codex/hooks.json is Codex's,
+	// anything else by its shape).
+	Dialect Dialect `json:"dialect,omitempty"`
 	// HookSources loads several configs into one engine, in order (user,
 	// project, local, plugins), instead of Hooks, HooksTOML or HooksFile.
 	HookSources []HookSource `json:"hook_sources,omitempty"`
@@ -311,4 +335,22 @@ type HookSource struct {
 	HooksFile  string          `json:"hooks_file,omitempty"`
 	Trusted    bool            `json:"trusted"`
 	PluginRoot string          `json:"plugin_root,omitempty"`
+	// Dialect names the source's dialect (empty: recognised by its path,
+	// else by its shape).
+	Dialect Dialect `json:"dialect,omitempty"`
 }
+
+// Dialect names a hooks format: the agent a config was written for. Each
+// dialect's hooks get that agent's payload and decisions.
+type Dialect string
+
+// The dialects.
+const (
+	// DialectVTCode: vtcode.toml [hooks.lifecycle] or {"lifecycle": …}.
+	DialectVTCode Dialect = "vtcode"
+	// DialectClaude: Claude Code settings ({"hooks": {"PreToolUse": …}}).
+	DialectClaude Dialect = "claude"
+	// DialectCodex: OpenAI Codex .codex/hooks.json or the [hooks] of
+	// .codex/config.toml.
+	DialectCodex Dialect = "codex"
+)

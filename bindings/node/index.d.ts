@@ -252,6 +252,11 @@ export interface EngineOptions {
   envRemove?: string[];
   /** Per-stream output cap (default 1048576). */
   maxOutputBytes?: number;
+  /**
+   * The dialect of hooks/hooksToml/hooksFile. Default: a file is recognised by its path
+   * (`.codex/hooks.json` and `.codex/config.toml` are Codex's, `*.toml` VT Code's), anything else by its shape.
+   */
+  dialect?: Dialect;
   /** Several configs in one engine, in order (user, project, local, plugins), instead of hooks/hooksToml/hooksFile. */
   hookSources?: HookSource[];
   /** Not sent to the library: told about exceptions thrown by callback hooks. */
@@ -265,9 +270,14 @@ export interface HookSource {
   hooksFile?: string;
   /** Trusted sources (the user's own settings) run without approval and are not in the digest. Default false. */
   trusted?: boolean;
-  /** Becomes `CLAUDE_PLUGIN_ROOT` for this source's hooks. */
+  /** Becomes `CLAUDE_PLUGIN_ROOT` for this source's hooks (and `PLUGIN_ROOT` for Codex hooks). */
   pluginRoot?: string | null;
+  /** This source's dialect (default: recognised by the file's path, else by the config's shape). */
+  dialect?: Dialect;
 }
+
+/** A hooks format: the agent a config was written for; its hooks get that agent's payload and decisions. */
+export type Dialect = 'vtcode' | 'claude' | 'codex';
 
 /** Per-call options of the async event methods. */
 export interface RunOptions {
@@ -340,24 +350,73 @@ export interface NotificationInput extends ExtraInput {
 
 /** One hook that ran (or was skipped by the gate). */
 export interface HookReport {
-  kind: 'command' | 'callback';
+  kind: 'command' | 'callback' | 'http' | 'mcp_tool' | 'prompt' | 'agent';
   command: string | null;
   name: string | null;
+  /** An http hook's URL, and the HTTP status of its response. */
+  url?: string;
+  status?: number;
+  /** An mcp_tool hook's server and tool. */
+  server?: string;
+  tool?: string;
+  /** A prompt or agent hook's prompt and model. */
+  prompt?: string;
+  model?: string;
   exitCode: number | null;
   timedOut: boolean;
   durationMs: number;
   stdoutTruncated: boolean;
   stderrTruncated: boolean;
-  skipped: null | 'not_approved';
+  skipped: null | 'not_approved' | 'unsupported_on_event' | 'url_not_allowed';
   /** How the hook failed; null when it answered. */
-  failure: null | 'timeout' | 'signal' | 'spawn' | 'invalid_output' | 'exit';
+  failure:
+    | null
+    | 'timeout'
+    | 'signal'
+    | 'spawn'
+    | 'invalid_output'
+    | 'exit'
+    | 'http'
+    | 'no_handler'
+    | 'handler'
+    | 'tool_error';
   /** Present when the hook was killed by a signal. */
   signal?: number;
   /** The hook's configured `statusMessage` (Claude Code dialect), when set. */
   statusMessage?: string;
 }
 
-export interface HookMessage { level: 'info' | 'warning' | 'error'; text: string }
+export interface HookMessage { level: 'info' | 'warning' | 'error' | 'system_reminder'; text: string }
+
+/** What a prompt or agent hook asks the host's model. */
+export interface ModelRequest {
+  type: 'prompt' | 'agent';
+  event: string;
+  /** The hook's prompt, `$ARGUMENTS` replaced by the hook input JSON. */
+  prompt: string;
+  model: string | null;
+  timeout_ms: number;
+  /** The hook input (what a command hook reads on stdin). */
+  input: Record<string, unknown>;
+}
+/** The model's verdict (`reason` is required when `ok` is false). */
+export interface ModelReply { ok: boolean; reason?: string; impossible?: boolean }
+/** What an mcp_tool hook asks the host's MCP client. */
+export interface McpRequest {
+  type: 'mcp_tool';
+  event: string;
+  server: string;
+  tool: string;
+  /** The tool's arguments, `${path}` strings filled from the hook input. */
+  input: unknown;
+  timeout_ms: number;
+}
+/** The tool's text, or `{ text, isError }`. */
+export type McpReply = string | { text: string; isError?: boolean };
+/** Handlers get `signal`, aborted at the hook's timeout. */
+export interface HandlerContext { signal: AbortSignal }
+export type ModelHandler = (req: ModelRequest, ctx: HandlerContext) => ModelReply | Promise<ModelReply>;
+export type McpHandler = (req: McpRequest, ctx: HandlerContext) => McpReply | Promise<McpReply>;
 
 /** Fields of every outcome. */
 export interface Outcome {
@@ -365,6 +424,11 @@ export interface Outcome {
   continue: boolean;
   stopReason: string | null;
   hooks: HookReport[];
+  /**
+   * What hooks wrote that has no canonical field, by dialect and the agent's own field name
+   * (e.g. `dialectFields.codex.additionalContext` on SubagentStart); absent when none did.
+   */
+  dialectFields?: Partial<Record<Dialect, Record<string, Json>>>;
 }
 export interface SessionStartOutcome extends Outcome {
   additionalContext: string[];
@@ -399,7 +463,9 @@ export interface StopOutcome extends Outcome { blockReason: string | null }
 export interface CommandPreview {
   /** The hook's handler type. */
   type: 'command' | string;
-  event: HookEventKey;
+  /** The hook's dialect, for dialects other than VT Code and Claude Code (their previews carry none). */
+  dialect?: Dialect;
+  event: HookEventKey | string;
   matcher: string | null;
   command: string;
   timeoutSeconds: number | null;
@@ -474,6 +540,10 @@ export declare class Engine {
 
   /** Add (or replace in place) an in-process hook; `matcher` follows the Claude rule (null/""/"*": all). */
   addCallbackHook(event: EventId, matcher: string | null, name: string, fn: CallbackHook): this;
+  /** Answer prompt and agent hooks (null removes the handler); use the async run methods with async handlers. */
+  setModelHandler(fn: ModelHandler | null): this;
+  /** Answer mcp_tool hooks (null removes the handler). */
+  setMcpHandler(fn: McpHandler | null): this;
   /** Lowercase hex SHA-256 of the configured command set. */
   digest(): string;
   previews(): CommandPreview[];

@@ -1,8 +1,12 @@
-//! `hookline check`: validate configs of both dialects (the library's own
-//! validation, so an error names the entry) and warn on likely mistakes.
+//! `hookline check`: validate configs of every dialect (the library's own
+//! validation, so an error names the entry; a Codex file Codex would not
+//! load at all is an error) and warn on likely mistakes.
 //!
 //! Warnings (a config with warnings still passes, unless `--strict`):
 //!
+//! - every entry the agent itself would skip (Codex: an invalid matcher's
+//!   group, an empty command, prompt/agent/mcp_tool handlers, unknown event
+//!   keys, a clamped SessionEnd timeout, …), with the agent's own words;
 //! - a tool event's matcher that can never match a known tool name (Claude
 //!   Code's and VT Code's tools; matchers mentioning `mcp__` are not
 //!   judged, MCP tool names are open-ended);
@@ -11,6 +15,8 @@
 //! - unknown event keys (with a suggestion when the key is a known event
 //!   spelled differently);
 //! - an `if` condition on an event without a tool call (the hook never runs);
+//! - a variable another dialect's hooks get but this one's do not
+//!   (`$CLAUDE_PROJECT_DIR` in a Codex hook);
 //! - commands whose program or script is a file that does not exist or is
 //!   not executable, or a bare program name not found on `PATH`.
 
@@ -27,7 +33,8 @@ use crate::common::{self, CliResult, Out, EXIT_ERROR, EXIT_OK};
 
 #[derive(Args)]
 pub struct CheckArgs {
-    /// Config files (.json of either dialect, or a vtcode.toml).
+    /// Config files (Claude Code settings .json, Codex .codex/hooks.json or
+    /// .codex/config.toml, VT Code .json or vtcode.toml).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// The workspace relative command paths are resolved against (default:
@@ -38,6 +45,10 @@ pub struct CheckArgs {
     /// Treat warnings as errors (exit 1).
     #[arg(long)]
     pub strict: bool,
+    /// Read every file in this dialect (vtcode, claude, codex) instead of
+    /// recognising it by its path or shape.
+    #[arg(long, value_name = "NAME", value_parser = common::parse_dialect)]
+    pub dialect: Option<common::DialectArg>,
 }
 
 const SHELL_WORDS: &[&str] = &[
@@ -59,7 +70,7 @@ pub fn main(out: &Out, a: CheckArgs) -> CliResult {
     for file in &a.files {
         let mut findings = Vec::new();
         let mut commands = 0usize;
-        match common::load_file(file) {
+        match common::load_file(file, a.dialect) {
             Err(e) => findings.push(Finding { error: true, text: e }),
             Ok(cfg) => {
                 commands = cfg.config.command_count();
@@ -84,7 +95,7 @@ pub fn main(out: &Out, a: CheckArgs) -> CliResult {
         }
         if errors == 0 && !out.quiet {
             out.line(&format!(
-                "{}: {} ({} command{}, {} warning{})",
+                "{}: {} ({} hook{}, {} warning{})",
                 file.display(),
                 out.green("ok"),
                 commands,
@@ -113,6 +124,11 @@ pub fn warnings(config: &HooksConfig, workspace: &Path) -> Vec<String> {
     let mut w: Vec<String> = config.warnings().iter().map(|x| format!("{}: {}", x.path, x.message)).collect();
     for named in config.named_events() {
         let d = named.groups.first().map_or(config.dialect(), HookGroup::dialect);
+        if d.native_event_keys().contains(&named.name.as_str()) {
+            // An event of the agent's own without a canonical meaning
+            // (Codex's PostCompact): a host fires it by name.
+            continue;
+        }
         let hint = match dialect::suggest_event_key(d, &named.name) {
             Some(k) => format!("; did you mean `{k}`?"),
             None => "; it runs only when a host fires it by name".to_owned(),
@@ -145,11 +161,30 @@ pub fn warnings(config: &HooksConfig, workspace: &Path) -> Vec<String> {
                     if let Some(msg) = command_warning(c, workspace) {
                         w.push(format!("{}: {msg}", hook.path));
                     }
+                    if let Some(msg) = foreign_variable(c, d) {
+                        w.push(format!("{}: {msg}", hook.path));
+                    }
                 }
             }
         }
     }
     w
+}
+
+/// A variable another dialect's hooks get but `dialect`'s do not
+/// (`$CLAUDE_PROJECT_DIR` in a Codex hook): at run time it is unset.
+fn foreign_variable(cmd: &str, dialect: &dyn Dialect) -> Option<String> {
+    let own = dialect.environment_names();
+    let name = dialect::ALL
+        .iter()
+        .flat_map(|d| d.environment_names())
+        .filter(|n| !own.contains(n))
+        .find(|n| cmd.contains(&format!("${n}")) || cmd.contains(&format!("${{{n}}}")))?;
+    Some(format!(
+        "command `{cmd}` uses ${name}, which {} hooks do not get (it is unset when the hook runs; \
+         $HOOKLINE_PROJECT_DIR is the workspace in every dialect)",
+        dialect.title()
+    ))
 }
 
 /// `Name(...)`: Claude permission-rule syntax.

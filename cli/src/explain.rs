@@ -44,6 +44,10 @@ pub struct PlannedHook {
     pub file: PathBuf,
     /// The entry path, as in config errors: `hooks.PreToolUse[0].hooks[1]`.
     pub path: String,
+    /// The handler type (`command`, `http`, `mcp_tool`, `prompt`, `agent`).
+    pub kind: hookline::interpret::HookKind,
+    /// What names the hook: the command, a URL, `server/tool`, a prompt's
+    /// first words (with a `[type]` prefix for types other than `command`).
     pub command: String,
     pub matcher_raw: Option<String>,
     /// The matcher rule of the dialect, in words.
@@ -84,7 +88,11 @@ pub fn plan(engine: &LifecycleHookEngine, event: &EventName, input: &Value) -> R
             PlannedHook {
                 file: e.file.map(PathBuf::from).unwrap_or_default(),
                 path: e.path,
-                command: e.label,
+                kind: e.kind,
+                command: match e.kind {
+                    hookline::interpret::HookKind::Command => e.label,
+                    kind => format!("[{}] {}", kind.as_str(), e.label),
+                },
                 matcher_raw: e.matcher,
                 rule: e.rule,
                 subject,
@@ -121,7 +129,7 @@ pub fn main(out: &Out, a: ExplainArgs) -> CliResult {
         return Err("explain needs at least one --config FILE".into());
     }
     let input = common::read_input(a.input.as_deref())?;
-    let configs = common::load_configs(&a.configs.configs)?;
+    let configs = common::load_configs(&a.configs.configs, a.configs.dialect)?;
     let engine = common::build_engine(EngineSetup {
         workspace: a.configs.workspace.as_deref(),
         source: configs.source.clone(),
@@ -148,7 +156,7 @@ pub fn main(out: &Out, a: ExplainArgs) -> CliResult {
             .iter()
             .map(|h| {
                 json!({
-                    "file": h.file.display().to_string(), "path": h.path, "command": h.command,
+                    "file": h.file.display().to_string(), "path": h.path, "type": h.kind, "command": h.command,
                     "matcher": h.matcher_raw, "rule": h.rule, "subject": h.subject,
                     "if": h.if_condition,
                     "if_result": h.if_result,
@@ -196,6 +204,8 @@ pub fn main(out: &Out, a: ExplainArgs) -> CliResult {
         match h.verdict {
             Verdict::Duplicate => out.line("       skipped: an identical hook already runs for this event"),
             Verdict::Background => out.line("       async: runs in the background, the run does not wait for it"),
+            Verdict::Unsupported => out
+                .line(&format!("       skipped: this dialect does not run {} hooks on {event_words}", h.kind.as_str())),
             _ => {}
         }
     }

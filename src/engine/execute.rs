@@ -23,6 +23,7 @@ use super::options::Setup;
 use super::plan::Plan;
 use super::runs::ReservedRun;
 use super::LifecycleHookEngine;
+use crate::config::HooksConfig;
 use crate::dialect::{self, Dialect};
 use crate::envfile::EnvFiles;
 use crate::error::{Error, Result, Status};
@@ -32,7 +33,7 @@ use crate::handler::{Executed, Hook, Payload};
 use crate::merge::EventInterpreter;
 use crate::model::event::{HookEvent, RunEvent};
 use crate::model::input::{self, InputRules, SessionFacts};
-use crate::model::outcome::{HookOutcome, HookReport};
+use crate::model::outcome::{HookMessage, HookOutcome, HookReport};
 use crate::model::rules::RunOrder;
 use crate::runner::{CancelToken, Environment};
 use crate::runtime;
@@ -98,6 +99,52 @@ pub(crate) fn run_event_named(name: &str) -> Result<RunEvent> {
         .ok_or_else(|| Error::invalid_argument("event name must be non-empty, without NUL characters"))
 }
 
+/// The warning a run by name (`hl_engine_run_named`) gets when no hooks
+/// config names its event: a misspelt name (`PreToolUze`) runs nothing, and
+/// says so. The twelve canonical names are always known, and so are the
+/// events an agent defines without a canonical meaning
+/// ([`Dialect::native_event_keys`], e.g. Codex's `PostCompact`): a host
+/// fires those whether or not the user configured them. The message lists
+/// the configured events and the closest name a run by name accepts.
+/// Only the named-run path calls this; it costs a scan of the config's
+/// named events.
+pub(crate) fn unknown_event_warning(config: &HooksConfig, event: &RunEvent) -> Option<String> {
+    let RunEvent::Named(name) = event else {
+        return None;
+    };
+    let name: &str = name;
+    let native = || dialect::ALL.iter().flat_map(|d| d.native_event_keys()).copied();
+    if config.named_events().iter().any(|n| n.name == name) || native().any(|k| k == name) {
+        return None;
+    }
+    let configured: Vec<&str> = HookEvent::ALL
+        .iter()
+        .filter(|e| !config.groups(**e).is_empty())
+        .map(|e| e.name())
+        .chain(config.named_events().iter().map(|n| n.name.as_str()))
+        .collect();
+    let candidates = HookEvent::ALL.iter().map(|e| e.name()).chain(configured.iter().copied()).chain(native());
+    let listed = match configured.is_empty() {
+        true => "no event has hooks configured".to_owned(),
+        false => format!("the configured events are {}", configured.join(", ")),
+    };
+    let hint = match crate::suggest::closest(name, candidates) {
+        Some(s) => format!("; did you mean `{s}`?"),
+        None => String::new(),
+    };
+    Some(format!("no hooks config names the event `{name}`, so no hook ran ({listed}){hint}"))
+}
+
+/// The outcome of a run by name with the unknown-event warning, if any, as
+/// its first message (see [`unknown_event_warning`]).
+pub(crate) fn with_warning(outcome: HookOutcome, warning: Option<String>) -> HookOutcome {
+    let mut outcome = outcome;
+    if let Some(w) = warning {
+        outcome.common_mut().messages.insert(0, HookMessage::warning(w));
+    }
+    outcome
+}
+
 /// Where a run's cancellation token comes from (see
 /// [`LifecycleHookEngine::execute`]).
 pub(crate) enum RunToken<'a> {
@@ -128,7 +175,7 @@ impl LifecycleHookEngine {
     /// `Err(WrongThread)` on a hookline-owned thread: use
     /// [`run_async`](Self::run_async) there.
     pub fn run_blocking(&self, event: HookEvent, input: &Value) -> Result<HookOutcome> {
-        self.run_event_blocking(&RunEvent::Known(event), input)
+        self.run_event_blocking(&RunEvent::Known(event), input, false)
     }
 
     /// [`run_blocking`](Self::run_blocking) returning the outcome as JSON
@@ -136,7 +183,7 @@ impl LifecycleHookEngine {
     /// common case on the path of every tool call — the outcome is a
     /// constant per event, served without building it again.
     pub fn run_blocking_json(&self, event: HookEvent, input: &Value) -> Result<String> {
-        self.run_event_blocking_json(&RunEvent::Known(event), input)
+        self.run_event_blocking_json(&RunEvent::Known(event), input, false)
     }
 
     /// Fire an event by its config key, synchronously (`hl_engine_run_named`):
@@ -144,31 +191,58 @@ impl LifecycleHookEngine {
     /// key's configured hooks with the dialect's rules for events without a
     /// canonical meaning. The matcher of such an event is tested against
     /// the input's `matcher_value`, if any.
+    ///
+    /// A name no hooks config names (and that is neither canonical nor an
+    /// event an agent defines, such as Codex's `PostCompact`) runs no hook
+    /// and the outcome's first message is a warning saying so, listing the
+    /// configured events and the closest known name (`PreToolUze`: "did you
+    /// mean `PreToolUse`?"); [`event_name_warning`](Self::event_name_warning)
+    /// gives the same text without running.
     pub fn run_named_blocking(&self, name: &str, input: &Value) -> Result<HookOutcome> {
-        self.run_event_blocking(&run_event_named(name)?, input)
+        self.run_event_blocking(&run_event_named(name)?, input, true)
     }
 
     /// [`run_named_blocking`](Self::run_named_blocking) returning JSON text.
     pub fn run_named_blocking_json(&self, name: &str, input: &Value) -> Result<String> {
-        self.run_event_blocking_json(&run_event_named(name)?, input)
+        self.run_event_blocking_json(&run_event_named(name)?, input, true)
     }
 
-    fn run_event_blocking(&self, event: &RunEvent, input: &Value) -> Result<HookOutcome> {
+    /// The warning a run of `name` by name would carry because no hooks
+    /// config names that event (see
+    /// [`run_named_blocking`](Self::run_named_blocking)); `None` for a
+    /// canonical name, an event an agent defines, or a configured one.
+    /// Nothing runs. `InvalidArgument` for a blank name.
+    pub fn event_name_warning(&self, name: &str) -> Result<Option<String>> {
+        let event = run_event_named(name)?;
+        Ok(unknown_event_warning(&self.setup().config, &event))
+    }
+
+    fn run_event_blocking(&self, event: &RunEvent, input: &Value, by_name: bool) -> Result<HookOutcome> {
         check_blocking_allowed()?;
         self.check_usable()?;
         let setup = self.setup();
         validate(&setup, event, input)?;
-        Ok(self
+        let outcome = self
             .execute(&setup, event, input, RunToken::Sync)?
-            .unwrap_or_else(|| empty_outcome(setup.config.dialect(), event)))
+            .unwrap_or_else(|| empty_outcome(setup.config.dialect(), event));
+        Ok(match by_name {
+            true => with_warning(outcome, unknown_event_warning(&setup.config, event)),
+            false => outcome,
+        })
     }
 
-    fn run_event_blocking_json(&self, event: &RunEvent, input: &Value) -> Result<String> {
+    fn run_event_blocking_json(&self, event: &RunEvent, input: &Value, by_name: bool) -> Result<String> {
         check_blocking_allowed()?;
         self.check_usable()?;
         let setup = self.setup();
         validate(&setup, event, input)?;
         let outcome = self.execute(&setup, event, input, RunToken::Sync)?;
+        if by_name {
+            if let Some(w) = unknown_event_warning(&setup.config, event) {
+                let outcome = outcome.unwrap_or_else(|| empty_outcome(setup.config.dialect(), event));
+                return with_warning(outcome, Some(w)).to_json_string();
+            }
+        }
         outcome_json(&setup, event, outcome)
     }
 
@@ -264,7 +338,7 @@ impl LifecycleHookEngine {
         let token = match how {
             RunToken::Async(token) => Some(token),
             RunToken::Sync => {
-                sync_run = if plan.has_processes() { Some(self.track_sync_run()?) } else { None };
+                sync_run = if plan.has_cancellable() { Some(self.track_sync_run()?) } else { None };
                 sync_run.as_ref().map(|r| &r.token)
             }
             RunToken::Reserved(run) => {
@@ -302,6 +376,7 @@ impl LifecycleHookEngine {
             }
             _ => None,
         };
+        let handlers = self.host_handlers();
         let ctx = RunCtx {
             stack: Stack {
                 event,
@@ -310,6 +385,10 @@ impl LifecycleHookEngine {
                 cwd: &setup.workspace,
                 max_output_bytes: setup.max_output_bytes,
                 token,
+                handlers: &handlers,
+                http: &setup.http,
+                http_client: &self.state.http_client,
+                env_settings: &setup.env,
                 trace,
             },
             plan,
@@ -337,12 +416,13 @@ impl LifecycleHookEngine {
             // the original input, one payload per dialect.
             let payloads = hooks.iter().map(|h| ctx.payload(*h, None)).collect::<Result<Vec<_>>>()?;
             let processes: Vec<usize> =
-                hooks.iter().enumerate().filter(|(_, h)| h.is_process()).map(|(i, _)| i).collect();
+                hooks.iter().enumerate().filter(|(_, h)| h.runs_apart()).map(|(i, _)| i).collect();
             let mut results: Vec<Option<Result<Executed>>> = (0..hooks.len()).map(|_| None).collect();
             std::thread::scope(|scope| {
                 let mut handles = Vec::new();
-                // Processes run on scoped threads, except that the first one
-                // runs on this thread when no callback hook needs it meanwhile.
+                // Processes and requests run on scoped threads, except that
+                // the first one runs on this thread when no callback hook or
+                // host handler needs it meanwhile.
                 let inline = if plan.has_callbacks() { None } else { processes.first().copied() };
                 for &i in processes.iter().filter(|&&i| Some(i) != inline) {
                     let (ctx, payload, hook) = (&ctx, &payloads[i], hooks[i]);
@@ -352,7 +432,7 @@ impl LifecycleHookEngine {
                     results[first] = Some(ctx.run_one(first, hooks[first], &payloads[first]));
                 }
                 for (i, hook) in hooks.iter().enumerate() {
-                    if !hook.is_process() {
+                    if !hook.runs_apart() {
                         results[i] = Some(ctx.run_one(i, *hook, &payloads[i]));
                     }
                 }
@@ -445,11 +525,15 @@ impl RunCtx<'_> {
     /// (chained PreToolUse).
     pub(crate) fn payload(&self, hook: Hook<'_>, tool_input: Option<&Value>) -> Result<Payload> {
         let d = hook.dialect().unwrap_or(self.plan.dialect);
-        Payload::new(&d.payload(self.stack.event, self.facts, self.input, tool_input))
+        Payload::with_newline(
+            &d.payload(self.stack.event, self.facts, self.input, tool_input),
+            d.payload_ends_with_newline(),
+        )
     }
 
     /// The environment of one process hook: its dialect's, plus its
-    /// source's `CLAUDE_PLUGIN_ROOT` and its SessionStart `CLAUDE_ENV_FILE`.
+    /// source's plugin root (`CLAUDE_PLUGIN_ROOT`, and what else its
+    /// dialect names it) and its SessionStart `CLAUDE_ENV_FILE`.
     fn env_of(&self, i: usize, hook: Hook<'_>) -> std::io::Result<Cow<'_, Environment>> {
         static NONE: std::sync::OnceLock<Environment> = std::sync::OnceLock::new();
         let d = hook.dialect().unwrap_or(self.plan.dialect);
@@ -458,7 +542,9 @@ impl RunCtx<'_> {
             None => Cow::Borrowed(NONE.get_or_init(Environment::new)),
         };
         if let Some(root) = hook.spec().and_then(|s| s.plugin_root()) {
-            env = Cow::Owned(env.with_var(OsStr::new("CLAUDE_PLUGIN_ROOT"), OsStr::new(root))?);
+            for name in d.plugin_root_variables() {
+                env = Cow::Owned(env.with_var(OsStr::new(name), OsStr::new(root))?);
+            }
         }
         if let Some(path) = self.env_files.and_then(|f| f.path(i)) {
             env = Cow::Owned(env.with_var(OsStr::new("CLAUDE_ENV_FILE"), path.as_os_str())?);

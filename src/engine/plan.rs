@@ -6,7 +6,8 @@
 //! Order: the configured hooks of every matching group, in configuration
 //! order, then the matching callback hooks, in the order they were added.
 //! A group's matcher is tested against what its dialect says
-//! ([`Dialect::match_subject`](crate::dialect::Dialect::match_subject));
+//! ([`Dialect::match_subject`](crate::dialect::Dialect::match_subject), and
+//! the names it also goes by, [`Dialect::match_aliases`](crate::dialect::Dialect::match_aliases));
 //! callback hooks always use the Claude Code matcher rule
 //! ([`crate::dialect::callback_match_subject`]). Then the planning layers:
 //! a hook whose `if` condition does not match the tool call is left out
@@ -53,6 +54,9 @@ pub enum Verdict {
     ConditionFalse,
     /// An identical hook already runs for this event.
     Duplicate,
+    /// Its dialect does not run its handler type on this event: it is
+    /// reported as skipped (`unsupported_on_event`).
+    Unsupported,
 }
 
 /// One configured hook of an event, as the planner saw it
@@ -65,9 +69,9 @@ pub struct PlannedEntry {
     pub file: Option<String>,
     /// The dialect that reads it.
     pub dialect: &'static str,
-    /// The handler type (`command`, ...).
+    /// The handler type (`command`, `http`, ...).
     pub kind: crate::model::outcome::HookKind,
-    /// The command (or what names the hook).
+    /// The command (or what names the hook: a URL, `server/tool`, a prompt's first words).
     pub label: String,
     /// The matcher as written.
     pub matcher: Option<String>,
@@ -103,13 +107,20 @@ fn plan_configured<'a>(
     let trigger = setup.trigger.as_str();
     let mut seen = dedupe::Seen::default();
     for group in groups {
-        let subject = group.dialect().match_subject(event, input, trigger);
-        let matched = group.matches(subject);
+        let d = group.dialect();
+        let subject = d.match_subject(event, input, trigger);
+        // The subject, or one of the names the dialect also matches it by
+        // (Codex's `apply_patch` is `Write` and `Edit` too): each hook of
+        // the group is planned once either way.
+        let matched = group.matches(subject)
+            || subject.is_some_and(|s| d.match_aliases(event, s).iter().any(|a| group.matches(Some(a))));
         for hook in &group.hooks {
             let verdict = if !matched {
                 Verdict::NoMatch
             } else if !condition::admits(hook, event, input, &setup.workspace) {
                 Verdict::ConditionFalse
+            } else if !hook.dialect().supports(hook.handler.kind(), event) {
+                Verdict::Unsupported
             } else if !seen.first(hook) {
                 Verdict::Duplicate
             } else if background::is_background(hook) {
@@ -128,7 +139,8 @@ impl<'a> Plan<'a> {
         let mut hooks = Vec::new();
         let mut background = Vec::new();
         plan_configured(setup, event, input, |hook, _, _, verdict| match verdict {
-            Verdict::Runs => hooks.push(Hook::Configured(hook)),
+            // An unsupported hook runs through the layers only to be reported as skipped.
+            Verdict::Runs | Verdict::Unsupported => hooks.push(Hook::Configured(hook)),
             Verdict::Background => background.push(hook),
             _ => {}
         });
@@ -163,8 +175,16 @@ impl<'a> Plan<'a> {
         self.hooks.iter().any(Hook::is_process)
     }
 
+    /// Whether a hook runs on the run's own thread (a callback hook or a
+    /// host handler): then no process takes that thread meanwhile.
     pub(crate) fn has_callbacks(&self) -> bool {
-        self.hooks.iter().any(|h| matches!(h, Hook::Callback(_)))
+        self.hooks.iter().any(|h| !h.runs_apart())
+    }
+
+    /// Whether a hook must be reachable by a cancel while it runs (every
+    /// configured hook): the run then needs a cancellation token.
+    pub(crate) fn has_cancellable(&self) -> bool {
+        self.hooks.iter().any(Hook::cancellable)
     }
 }
 
@@ -202,7 +222,7 @@ impl LifecycleHookEngine {
                 file: hook.source.info.path.as_ref().map(|p| p.display().to_string()),
                 dialect: d.name(),
                 kind: hook.handler.kind(),
-                label: hook.label().to_owned(),
+                label: hook.label(),
                 matcher: group.matcher_raw.clone(),
                 rule: d.describe_matcher(&group.matcher, group.matcher_raw.as_deref()),
                 subject_field: d.match_subject_field(&event),

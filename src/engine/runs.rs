@@ -18,18 +18,18 @@ use std::sync::Arc;
 use serde_json::Map;
 
 use super::execute::{
-    cancelled_error, check_blocking_allowed, empty_outcome, outcome_json, run_event_named, validate, Environments,
-    RunCtx, RunToken,
+    cancelled_error, check_blocking_allowed, empty_outcome, outcome_json, run_event_named, unknown_event_warning,
+    validate, with_warning, Environments, RunCtx, RunToken,
 };
 use super::options::Setup;
 use super::plan::Plan;
 use super::{EngineState, LifecycleHookEngine};
 use crate::config::HookSpec;
 use crate::error::{Error, Result, Status};
-use crate::handler::layer::Stack;
+use crate::handler::layer::{background, Stack};
 use crate::merge::EventInterpreter;
 use crate::model::event::{HookEvent, RunEvent};
-use crate::model::outcome::{HookMessage, HookOutcome};
+use crate::model::outcome::{HookMessage, HookMessageLevel, HookOutcome};
 use crate::runner::CancelToken;
 use crate::runtime;
 use crate::trace::RunContext;
@@ -132,7 +132,7 @@ impl LifecycleHookEngine {
     where
         F: FnOnce(Result<HookOutcome>) + Send + 'static,
     {
-        self.run_event_async(RunEvent::Known(event), input, done)
+        self.run_event_async(RunEvent::Known(event), input, false, done)
     }
 
     /// Fire an event by its config key asynchronously
@@ -142,10 +142,10 @@ impl LifecycleHookEngine {
     where
         F: FnOnce(Result<HookOutcome>) + Send + 'static,
     {
-        self.run_event_async(run_event_named(name)?, input, done)
+        self.run_event_async(run_event_named(name)?, input, true, done)
     }
 
-    fn run_event_async<F>(&self, event: RunEvent, input: Value, done: F) -> Result<u64>
+    fn run_event_async<F>(&self, event: RunEvent, input: Value, by_name: bool, done: F) -> Result<u64>
     where
         F: FnOnce(Result<HookOutcome>) + Send + 'static,
     {
@@ -153,6 +153,7 @@ impl LifecycleHookEngine {
         // The snapshot the input is validated against is the one it runs with.
         let setup = self.setup();
         validate(&setup, &event, &input)?;
+        let warning = if by_name { unknown_event_warning(&setup.config, &event) } else { None };
         let token = CancelToken::new().map_err(|e| Error::io(format!("cannot create a cancellation token: {e}")))?;
         let id = self.state.next_run_id.fetch_add(1, Ordering::Relaxed);
         {
@@ -174,6 +175,7 @@ impl LifecycleHookEngine {
                     engine
                         .execute(&setup, &event, &input, RunToken::Async(&token))
                         .map(|o| o.unwrap_or_else(|| empty_outcome(setup.config.dialect(), &event)))
+                        .map(|o| with_warning(o, warning))
                 };
                 match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
                     Ok(r) => r,
@@ -333,6 +335,7 @@ impl LifecycleHookEngine {
         // Release the callback hooks now, not whenever the last finishing run
         // drops its engine reference (see `CallbackSlot::close`).
         self.state.callbacks.close();
+        self.state.handlers.close();
         // The same for the trace handler, once the spans of the runs that
         // ended have been delivered.
         self.state.trace.close();
@@ -461,6 +464,7 @@ impl LifecycleHookEngine {
         let transcript = self.transcript_path_arc();
         let facts = setup.facts(transcript.as_deref());
         let plan = Plan::background(setup, hooks);
+        let handlers = self.host_handlers();
         let ctx = RunCtx {
             stack: Stack {
                 event,
@@ -469,6 +473,10 @@ impl LifecycleHookEngine {
                 cwd: &setup.workspace,
                 max_output_bytes: setup.max_output_bytes,
                 token: Some(token),
+                handlers: &handlers,
+                http: &setup.http,
+                http_client: &self.state.http_client,
+                env_settings: &setup.env,
                 trace,
             },
             plan: &plan,
@@ -497,10 +505,18 @@ impl LifecycleHookEngine {
             results.into_iter().flatten().flatten().for_each(|mut done| done.abandon());
             return None;
         }
-        let mut interp = EventInterpreter::for_dialect(event, plan.dialect, setup.config.quiet_success_output());
-        for mut done in results.into_iter().flatten().flatten() {
+        let mut interp =
+            EventInterpreter::for_dialect(event, plan.dialect, setup.config.quiet_success_output()).in_background();
+        let mut reminders = Vec::new();
+        for (hook, done) in hooks.iter().zip(results) {
+            let Some(Ok(mut done)) = done else { continue };
             done.absorb_into(&mut interp);
+            if let Some(text) = background::rewake_reminder(hook, &done) {
+                reminders.push(HookMessage { level: HookMessageLevel::SystemReminder, text });
+            }
         }
-        Some(interp.into_delivery())
+        let (mut messages, context) = interp.into_delivery();
+        messages.extend(reminders);
+        Some((messages, context))
     }
 }

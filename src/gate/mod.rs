@@ -31,7 +31,14 @@
 //! - `command` is exactly as written;
 //! - `timeout_seconds` is the value written (`timeout` in the Claude
 //!   dialect), `null` when absent — an explicit 60 and an absent timeout
-//!   digest differently.
+//!   digest differently (Codex: the timeout Codex applies, `0` as 1 and
+//!   SessionEnd's clamped to 3).
+//!
+//! Hooks of dialects other than VT Code and Claude Code name their dialect
+//! first (`{"dialect":"codex","event":…}`), so that the approval of a
+//! Codex config cannot stand for a Claude Code config with the same
+//! commands; the lines of VT Code and Claude Code hooks stay exactly as
+//! stored approvals recorded them.
 //!
 //! The digest is the lowercase hex SHA-256 of those lines joined by `\n` (no
 //! trailing newline); no commands digest as SHA-256 of the empty string.
@@ -56,6 +63,10 @@ pub struct LifecycleHookCommandPreview {
     /// The handler type (`"type"`: `command`, ...).
     #[serde(rename = "type")]
     pub kind: HookKind,
+    /// The hook's dialect, for dialects other than VT Code and Claude Code
+    /// (serialised only then).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dialect: Option<&'static str>,
     /// snake_case event key (`pre_tool_use`, ...).
     pub event: String,
     /// The matcher as written, `None` when absent.
@@ -76,6 +87,7 @@ impl LifecycleHookCommandPreview {
     ) -> Self {
         LifecycleHookCommandPreview {
             kind: HookKind::Command,
+            dialect: None,
             event: event.into(),
             matcher,
             command: command.into(),
@@ -88,6 +100,8 @@ impl LifecycleHookCommandPreview {
 /// exactly this order (the format every stored approval was made with).
 #[derive(Serialize)]
 struct CommandLine<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dialect: Option<&'a str>,
     event: &'a str,
     matcher: &'a Option<String>,
     command: &'a str,
@@ -97,8 +111,13 @@ struct CommandLine<'a> {
 /// The digest line of one preview.
 fn digest_line(p: &LifecycleHookCommandPreview) -> Vec<u8> {
     // Serialising strings and integers cannot fail.
-    let line =
-        CommandLine { event: &p.event, matcher: &p.matcher, command: &p.command, timeout_seconds: p.timeout_seconds };
+    let line = CommandLine {
+        dialect: p.dialect,
+        event: &p.event,
+        matcher: &p.matcher,
+        command: &p.command,
+        timeout_seconds: p.timeout_seconds,
+    };
     serde_json::to_vec(&line).unwrap_or_default()
 }
 
@@ -115,11 +134,16 @@ pub fn command_previews(config: &HooksConfig) -> Vec<LifecycleHookCommandPreview
     for (event, groups) in known.chain(named) {
         for group in groups {
             for hook in group.hooks.iter().filter(|h| !h.trusted()) {
+                let d = hook.dialect();
                 out.push(LifecycleHookCommandPreview {
                     kind: hook.handler.kind(),
+                    dialect: d.named_in_digest().then(|| d.name()),
                     event: event.to_owned(),
                     matcher: group.matcher_raw.clone(),
-                    command: hook.label().to_owned(),
+                    // Until every handler type has its own digest line, a
+                    // hook of another type is digested by all the fields
+                    // that identify it (its `command` is their JSON).
+                    command: hook.handler.digest_text(),
                     timeout_seconds: hook.timeout_seconds,
                 });
             }
@@ -169,6 +193,17 @@ mod tests {
     fn spec_example_digest() {
         let p = LifecycleHookCommandPreview::command("pre_tool_use", Some("Bash".into()), "./check.sh", Some(10));
         assert_eq!(digest_of_previews(&[p]), "dab52b17fd76003bdb76b274ea78a3c98e23aee6eadbe388d34d5d946751bc89");
+    }
+
+    #[test]
+    fn a_codex_line_names_its_dialect_and_so_digests_differently() {
+        let claude = LifecycleHookCommandPreview::command("pre_tool_use", Some("Bash".into()), "./check.sh", Some(10));
+        let codex = LifecycleHookCommandPreview { dialect: Some("codex"), ..claude.clone() };
+        assert_eq!(
+            String::from_utf8(digest_line(&codex)).unwrap(),
+            r#"{"dialect":"codex","event":"pre_tool_use","matcher":"Bash","command":"./check.sh","timeout_seconds":10}"#
+        );
+        assert_ne!(digest_of_previews(&[codex]), digest_of_previews(&[claude]));
     }
 
     #[test]

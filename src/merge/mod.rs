@@ -18,14 +18,19 @@
 //!
 //! Shared by every event (here): messages in configuration order of the
 //! hooks that gave them; `continue` false when any hook asked to halt, with
-//! the first such hook's `stopReason`; the failure kind of every report.
+//! the first such hook's `stopReason` (`halt_reason: FirstGiven`: the first
+//! `stopReason` given); the failure kind of every report; and the fields
+//! with no canonical slot, under the outcome's `dialect_fields`, by the
+//! dialect of the hook that wrote them (an array field collects every
+//! hook's values in configuration order, any other field keeps the first
+//! hook's value).
 
 mod decisions;
 mod pre_tool;
 
 use std::borrow::Cow;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::dialect::{self, Dialect, ReadCtx};
 use crate::handler::layer::fail_closed;
@@ -34,29 +39,37 @@ use crate::hl_debug;
 use crate::model::event::{EventFamily, HookEvent, RunEvent};
 use crate::model::outcome::{CommonOutcome, HookFailure, HookMessage, HookMessageLevel, HookOutcome, HookReport};
 use crate::model::reply::{Decision, HookReply};
-use crate::model::rules::{BlockFields, Column, EventRules, Profile, RunOrder, ToolInputFlow};
+use crate::model::rules::{BlockFields, Column, EventRules, HaltReason, Profile, RunOrder, ToolInputFlow};
 
 /// The merge columns the merger of `event` honours (the reader columns are
 /// the reader's: [`crate::dialect::protocol`]).
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) fn honours(event: &RunEvent) -> &'static [Column] {
     match event.family() {
-        EventFamily::Tool => pre_tool::HONOURS,
-        EventFamily::Prompt | EventFamily::Permission | EventFamily::Stop => decisions::HONOURS,
-        EventFamily::PostTool | EventFamily::SessionStart | EventFamily::Observe => &[],
+        EventFamily::Tool => pre_tool::HONOURS_ALL,
+        EventFamily::Prompt => decisions::PROMPT_HONOURS,
+        EventFamily::Permission => decisions::PERMISSION_HONOURS,
+        EventFamily::Stop => decisions::STOP_HONOURS,
+        EventFamily::PostTool => decisions::POST_TOOL_HONOURS,
+        EventFamily::SessionStart | EventFamily::Observe => COMMON_HONOURS,
     }
 }
+
+/// The merge columns the shared fields honour (every event).
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) const COMMON_HONOURS: &[Column] = &[Column::FirstGivenHaltReason];
 
 /// The shared fields of every outcome, as they accumulate.
 pub(crate) struct Common {
     messages: Vec<HookMessage>,
     continue_: bool,
     stop_reason: Option<String>,
+    dialect_fields: Map<String, Value>,
 }
 
 impl Common {
     fn new() -> Common {
-        Common { messages: Vec::new(), continue_: true, stop_reason: None }
+        Common { messages: Vec::new(), continue_: true, stop_reason: None, dialect_fields: Map::new() }
     }
 
     /// Add a message (trimmed; a blank one is dropped).
@@ -69,18 +82,43 @@ impl Common {
     }
 
     /// A reply's messages and its request to halt.
-    fn absorb(&mut self, reply: &mut HookReply) {
+    fn absorb(&mut self, rules: &EventRules, reply: &mut HookReply) {
         self.messages.append(&mut reply.messages);
         if let Some(stop_reason) = reply.halt.take() {
-            if self.continue_ {
+            let first_given = rules.halt_reason == HaltReason::FirstGiven && self.stop_reason.is_none();
+            if self.continue_ || first_given {
                 self.stop_reason = stop_reason;
             }
             self.continue_ = false;
         }
     }
 
+    /// The fields a hook of `dialect` wrote that have no canonical slot.
+    fn absorb_dialect_fields(&mut self, dialect: &dyn Dialect, fields: Map<String, Value>) {
+        if fields.is_empty() {
+            return;
+        }
+        let slot = self.dialect_fields.entry(dialect.name()).or_insert_with(|| Value::Object(Map::new()));
+        let Value::Object(slot) = slot else { return };
+        for (key, value) in fields {
+            match (slot.get_mut(&key), value) {
+                (None, value) => {
+                    slot.insert(key, value);
+                }
+                (Some(Value::Array(items)), Value::Array(more)) => items.extend(more),
+                (Some(_), _) => {}
+            }
+        }
+    }
+
     fn into_outcome(self, hooks: Vec<HookReport>) -> CommonOutcome {
-        CommonOutcome { messages: self.messages, continue_: self.continue_, stop_reason: self.stop_reason, hooks }
+        CommonOutcome {
+            messages: self.messages,
+            continue_: self.continue_,
+            stop_reason: self.stop_reason,
+            hooks,
+            dialect_fields: self.dialect_fields,
+        }
     }
 }
 
@@ -114,6 +152,8 @@ pub struct EventInterpreter {
     /// The failure kind of every absorbed hook, in absorption order (one per
     /// report the engine passes to `finish`).
     failures: Vec<Option<HookFailure>>,
+    /// The hooks ran in the background (`async`).
+    background: bool,
     /// The decision of the hook absorbed last (for its span).
     last_decision: Option<&'static str>,
 }
@@ -157,8 +197,16 @@ impl EventInterpreter {
             merge,
             stopped: false,
             failures: Vec::new(),
+            background: false,
             last_decision: None,
         }
+    }
+
+    /// The interpreter of `async` hooks that ran in the background: their
+    /// readers know it (see [`ReadCtx::background`]).
+    pub(crate) fn in_background(mut self) -> Self {
+        self.background = true;
+        self
     }
 
     /// The event being interpreted (`None` for an event fired by a name no
@@ -221,9 +269,10 @@ impl EventInterpreter {
             return true;
         }
         let rules = dialect.profile().rules_of(&self.event);
-        let cx = ReadCtx { event: &self.event, rules, quiet_success_output };
+        let cx = ReadCtx { event: &self.event, rules, quiet_success_output, background: self.background };
         let mut reply = dialect.read_reply(&cx, exec);
         fail_closed::apply(&mut reply, fail_closed, rules, &self.event);
+        self.common.absorb_dialect_fields(dialect, std::mem::take(&mut reply.dialect_fields));
         self.merge_reply(&exec.label, reply)
     }
 
@@ -232,15 +281,15 @@ impl EventInterpreter {
     fn merge_reply(&mut self, label: &str, mut reply: HookReply) -> bool {
         self.failures.push(reply.failure.as_ref().map(|f| f.kind));
         self.last_decision = reply.decision.as_ref().map(Decision::name);
-        self.common.absorb(&mut reply);
         let rules = self.rules;
+        self.common.absorb(rules, &mut reply);
         let stop = match &mut self.merge {
             Merge::SessionStart(m) => m.absorb(reply),
             Merge::Prompt(m) => m.absorb(reply),
             Merge::Tool(m) => m.absorb(&mut self.common, rules, label, reply),
-            Merge::PostTool(m) => m.absorb(reply),
-            Merge::Permission(m) => m.absorb(reply),
-            Merge::Stop(m) => m.absorb(reply),
+            Merge::PostTool(m) => m.absorb(rules, reply),
+            Merge::Permission(m) => m.absorb(rules, reply),
+            Merge::Stop(m) => m.absorb(rules, reply),
             Merge::Observe => false,
         };
         self.stopped = stop && rules.run_order == RunOrder::Sequential;
@@ -260,6 +309,20 @@ impl EventInterpreter {
             HookMessageLevel::Error,
             format!("{} hook `{label}` was not run: workspace hooks are not approved", self.event_name),
         );
+        self.merge_reply(label, reply);
+    }
+
+    /// A hook a layer left out for a reason other than the gate (a handler
+    /// type the event does not run, an http URL not allowed): a warning
+    /// naming the hook and why. It makes no decision.
+    pub fn absorb_skipped(&mut self, label: &str, why: &str) {
+        if self.stopped {
+            self.failures.push(None);
+            self.last_decision = None;
+            return;
+        }
+        let mut reply = HookReply::default();
+        reply.push(HookMessageLevel::Warning, format!("{} hook `{label}` was not run: {why}", self.event_name));
         self.merge_reply(label, reply);
     }
 
@@ -354,16 +417,16 @@ impl EventInterpreter {
         match self.merge {
             Merge::SessionStart(m) => HookOutcome::SessionStart(m.finish(common)),
             Merge::Prompt(m) => HookOutcome::UserPromptSubmit(m.finish(common)),
-            Merge::Tool(m) => HookOutcome::PreToolUse(m.finish(common)),
-            Merge::PostTool(m) => HookOutcome::PostToolUse(m.finish(common)),
+            Merge::Tool(m) => HookOutcome::PreToolUse(m.finish(rules, common)),
+            Merge::PostTool(m) => HookOutcome::PostToolUse(m.finish(rules, common)),
             Merge::Permission(m) => HookOutcome::PermissionRequest(m.finish(common)),
             // Where nothing blocks them, SubagentStop and PreCompact are
             // observers and their outcome has only the common fields.
             Merge::Stop(_) if rules.block_fields == BlockFields::None => HookOutcome::Other(common),
             Merge::Stop(m) => match self.event.known() {
-                Some(HookEvent::SubagentStop) => HookOutcome::SubagentStop(m.finish(common)),
-                Some(HookEvent::PreCompact) => HookOutcome::PreCompact(m.finish(common)),
-                _ => HookOutcome::Stop(m.finish(common)),
+                Some(HookEvent::SubagentStop) => HookOutcome::SubagentStop(m.finish(rules, common)),
+                Some(HookEvent::PreCompact) => HookOutcome::PreCompact(m.finish(rules, common)),
+                _ => HookOutcome::Stop(m.finish(rules, common)),
             },
             Merge::Observe => HookOutcome::Other(common),
         }

@@ -7,22 +7,29 @@
 //! | `tool_input: Chained` | a hook's `updatedInput` replaces `tool_input` for every later hook |
 //! | `tool_input: Original` | every hook receives the original input; the last rewrite in configuration order wins, and a warning names the conflict when rewrites differ |
 //! | `on_failure: DenyTimeoutsUnlessAsk` | a hook that timed out or whose exit status was lost **denies** (reason = its failure message), unless the decision so far is `ask` |
+//! | `rewrite_on_deny: Kept` | `updated_input` is the last rewrite in force, returned also when a later hook denies |
+//! | `rewrite_on_deny: Dropped` | a denied call has no rewrite: `updated_input` is null when the decision is `deny` |
 //!
-//! `updated_input` is the last rewrite in force, returned also when a later
-//! hook denies. `additional_context` collects every hook's, in order.
+//! `additional_context` collects every hook's, in order.
 
 use serde_json::Value;
 
 use crate::model::outcome::{CommonOutcome, HookMessageLevel, PreToolHookDecision, PreToolHookOutcome};
 use crate::model::reply::{Decision, HookReply};
-use crate::model::rules::{Column, EventRules, OnFailure, Precedence, ToolInputFlow};
+use crate::model::rules::{Column, EventRules, OnFailure, Precedence, RewriteOnDeny, ToolInputFlow};
 
 use super::Common;
 
-/// The merge columns this merger honours.
+/// The merge columns this merger honours (and the shared fields').
 #[cfg_attr(not(test), allow(dead_code))]
-pub(crate) const HONOURS: &[Column] =
-    &[Column::Sequential, Column::MostRestrictive, Column::OriginalToolInput, Column::DenyTimeoutsUnlessAsk];
+pub(crate) const HONOURS_ALL: &[Column] = &[
+    Column::Sequential,
+    Column::MostRestrictive,
+    Column::OriginalToolInput,
+    Column::DenyTimeoutsUnlessAsk,
+    Column::RewriteDroppedOnDeny,
+    Column::FirstGivenHaltReason,
+];
 
 /// What PreToolUse hooks decided so far.
 #[derive(Default)]
@@ -113,11 +120,16 @@ impl PreToolMerge {
         self.updated_input.as_ref()
     }
 
-    pub(crate) fn finish(self, common: CommonOutcome) -> PreToolHookOutcome {
+    pub(crate) fn finish(self, rules: &EventRules, common: CommonOutcome) -> PreToolHookOutcome {
+        let denied = self.decision == PreToolHookDecision::Deny;
+        let updated_input = match rules.rewrite_on_deny {
+            RewriteOnDeny::Dropped if denied => None,
+            _ => self.updated_input,
+        };
         PreToolHookOutcome {
             decision: self.decision,
             reason: self.reason,
-            updated_input: self.updated_input,
+            updated_input,
             additional_context: self.additional_context,
             common,
         }

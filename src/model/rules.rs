@@ -15,7 +15,9 @@
 //!   *reader columns* ([`Exit2`], `failure_level`, `context_needs_exit_0`,
 //!   [`BlockFields`]);
 //! - the canonical **merge** ([`crate::merge`]) reads the *merge columns*
-//!   ([`RunOrder`], [`Precedence`], [`ToolInputFlow`], [`OnFailure`]).
+//!   ([`RunOrder`], [`Precedence`], [`ToolInputFlow`], [`OnFailure`],
+//!   [`RewriteOnDeny`], [`BlockReasons`], `halt_clears_block`,
+//!   [`HaltReason`]).
 //!
 //! Each reader and each merger declares the columns it honours
 //! ([`Column`]); a test fails when a table sets a column (gives it a value
@@ -38,15 +40,50 @@ pub enum RunOrder {
     Concurrent,
 }
 
-/// How PreToolUse decisions of several hooks combine.
+/// How the decisions of several hooks combine (PreToolUse,
+/// PermissionRequest).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Precedence {
-    /// The first `allow` or `deny` ends the run; a later one replaces an
-    /// earlier `ask` (VT Code).
+    /// PreToolUse: the first `allow` or `deny` ends the run; a later one
+    /// replaces an earlier `ask` (VT Code). PermissionRequest: the first
+    /// decision counts.
     FirstAllowOrDeny,
-    /// Every hook counts; the most restrictive wins: deny > defer > ask >
-    /// allow > continue (Claude Code).
+    /// Every hook counts; the most restrictive wins: PreToolUse deny >
+    /// defer > ask > allow > continue (Claude Code), PermissionRequest any
+    /// deny wins, else any allow (Codex). The reason or message is the
+    /// first one (in configuration order) of the winning decision.
     MostRestrictive,
+}
+
+/// PreToolUse: what becomes of `updatedInput` rewrites when the tool call
+/// is denied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RewriteOnDeny {
+    /// The rewrite in force is still returned as `updated_input`.
+    Kept,
+    /// A deny drops every rewrite: `updated_input` is null (Codex).
+    Dropped,
+}
+
+/// How the blocking reasons of several hooks combine (PostToolUse
+/// feedback, Stop and SubagentStop continuation reasons).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockReasons {
+    /// The first reason in configuration order is the outcome's.
+    First,
+    /// Every blocking hook's reason, in configuration order, joined with
+    /// the separator (Codex: `"\n\n"`).
+    Joined(&'static str),
+}
+
+/// Which `stopReason` the outcome's `stop_reason` is when hooks ask to halt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HaltReason {
+    /// The first halting hook's `stopReason` (null when it gave none).
+    FirstHalt,
+    /// The first `stopReason` any halting hook gave, in configuration order
+    /// (Codex).
+    FirstGiven,
 }
 
 /// What PreToolUse hooks receive as `tool_input`.
@@ -158,6 +195,16 @@ pub struct EventRules {
     pub context_needs_exit_0: bool,
     /// Stop, SubagentStop, PreCompact: which fields block (reader column).
     pub block_fields: BlockFields,
+    /// PreToolUse: whether a deny drops the rewrites (merge column).
+    pub rewrite_on_deny: RewriteOnDeny,
+    /// PostToolUse, Stop, SubagentStop: how several blocking reasons
+    /// combine (merge column).
+    pub block_reasons: BlockReasons,
+    /// Stop, SubagentStop: whether a hook's `continue: false` cancels every
+    /// block of the run (the agent stops instead of going on; merge column).
+    pub halt_clears_block: bool,
+    /// Which `stopReason` becomes the outcome's (merge column).
+    pub halt_reason: HaltReason,
 }
 
 /// One column of an [`EventRules`] row with a non-neutral value, as readers
@@ -184,15 +231,24 @@ pub enum Column {
     ContextNeedsExit0,
     /// `block_fields: Decision` or `DecisionOrContinueFalse`.
     BlockFields,
+    /// `rewrite_on_deny: Dropped`.
+    RewriteDroppedOnDeny,
+    /// `block_reasons: Joined(..)`.
+    JoinedBlockReasons,
+    /// `halt_clears_block: true`.
+    HaltClearsBlock,
+    /// `halt_reason: FirstGiven`.
+    FirstGivenHaltReason,
 }
 
 impl EventRules {
     /// The neutral row: concurrent, every decision counts in order (VT
     /// Code's first allow/deny), chained input, fail open, exit 2 like any
     /// failure, failures as warnings, context whatever the exit code,
-    /// nothing blocks. A column differs from it only where a table asks for
-    /// a rule, and every such column must be honoured by its reader or
-    /// merger.
+    /// nothing blocks, rewrites kept on a deny, the first block reason and
+    /// the first halting hook's `stopReason` count, a halt leaves blocks
+    /// alone. A column differs from it only where a table asks for a rule,
+    /// and every such column must be honoured by its reader or merger.
     pub const NEUTRAL: EventRules = EventRules {
         run_order: RunOrder::Concurrent,
         precedence: Precedence::FirstAllowOrDeny,
@@ -202,6 +258,10 @@ impl EventRules {
         failure_level: HookMessageLevel::Warning,
         context_needs_exit_0: false,
         block_fields: BlockFields::None,
+        rewrite_on_deny: RewriteOnDeny::Kept,
+        block_reasons: BlockReasons::First,
+        halt_clears_block: false,
+        halt_reason: HaltReason::FirstHalt,
     };
 
     /// The columns of this row that differ from [`EventRules::NEUTRAL`].
@@ -234,6 +294,18 @@ impl EventRules {
         }
         if self.block_fields != BlockFields::None {
             out.push(Column::BlockFields);
+        }
+        if self.rewrite_on_deny != n.rewrite_on_deny {
+            out.push(Column::RewriteDroppedOnDeny);
+        }
+        if self.block_reasons != n.block_reasons {
+            out.push(Column::JoinedBlockReasons);
+        }
+        if self.halt_clears_block {
+            out.push(Column::HaltClearsBlock);
+        }
+        if self.halt_reason != n.halt_reason {
+            out.push(Column::FirstGivenHaltReason);
         }
         out
     }
@@ -277,13 +349,31 @@ impl<T> EventTable<T> {
     }
 }
 
+/// The default timeouts of the handler types other than `command` (whose
+/// default is [`Profile::default_timeout`]), and the events that lower it.
+#[derive(Debug)]
+pub struct HandlerTimeouts {
+    /// A `prompt` hook that sets none.
+    pub prompt: Duration,
+    /// An `agent` hook that sets none.
+    pub agent: Duration,
+    /// Events (by name) whose `command`, `http` and `mcp_tool` hooks that
+    /// set no timeout get this one instead of the default.
+    pub lowered: &'static [(&'static str, Duration)],
+}
+
 /// One dialect's rules.
 #[derive(Debug)]
 pub struct Profile {
     /// The dialect's name (`"vtcode"`, `"claude"`, ...).
     pub name: &'static str,
-    /// The timeout of a command hook that sets none.
+    /// The timeout of a `command`, `http` or `mcp_tool` hook that sets none.
     pub default_timeout: Duration,
+    /// The default timeouts of the other handler types.
+    pub handler_timeouts: HandlerTimeouts,
+    /// The variables whose `${NAME}` placeholders exec-form commands
+    /// (`args`) substitute literally (none in dialects without exec form).
+    pub exec_placeholders: &'static [&'static str],
     /// Input validation.
     pub inputs: InputRules,
     /// Which duplicate hooks of one event run.

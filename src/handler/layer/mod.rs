@@ -3,11 +3,11 @@
 //!
 //! Planning (which hooks of an event run) applies, in order, the
 //! [`condition`] (`if`), [`dedupe`] and [`background`] (`async`) layers;
-//! `invoke` then runs one planned hook through [`gate`] → [`cancel`] →
-//! [`timeout`] → the handler → [`report`], timed by its [`trace`] span when
-//! the run is traced; reading its result applies [`fail_closed`] and ends
-//! the span. A handler type only implements `Handler`: input in, raw result
-//! out.
+//! `invoke` then runs one planned hook through [`support`] → [`gate`] →
+//! [`url_policy`] → [`cancel`] → [`timeout`] → the handler → [`report`],
+//! timed by its [`trace`] span when the run is traced; reading its result
+//! applies [`fail_closed`] and ends the span. A handler type only
+//! implements `Handler`: input in, raw result out.
 
 pub mod background;
 pub mod cancel;
@@ -16,17 +16,22 @@ pub mod dedupe;
 pub mod fail_closed;
 pub mod gate;
 pub mod report;
+pub mod support;
 pub mod timeout;
 pub mod trace;
+pub mod url_policy;
 
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::{Call, Executed, Hook, Payload, Ran};
+use super::environment::EnvSettings;
+use super::{Call, Executed, Hook, HostHandler, Payload, Ran};
+use crate::config::HttpPolicy;
 use crate::error::Result;
 use crate::gate::{Approval, CommandSet};
 use crate::model::event::RunEvent;
+use crate::model::outcome::HookReport;
 use crate::runner::{CancelToken, Environment};
 use crate::trace::RunContext;
 
@@ -41,29 +46,52 @@ pub(crate) struct Stack<'a> {
     pub(crate) max_output_bytes: usize,
     /// The run's cancellation token.
     pub(crate) token: Option<&'a CancelToken>,
+    /// The handlers the host set, as the run took them.
+    pub(crate) handlers: &'a [Arc<HostHandler>],
+    /// The engine's http hook settings.
+    pub(crate) http: &'a HttpPolicy,
+    /// The engine's HTTP client.
+    pub(crate) http_client: &'a crate::handler::http::Client,
+    /// The engine's `env` and `env_remove`.
+    pub(crate) env_settings: &'a EnvSettings,
     /// The run's trace, when a trace handler is set.
     pub(crate) trace: Option<&'a Arc<RunContext>>,
 }
 
 /// Run one planned hook through the layers: its span starts (when the run
-/// is traced), the gate (a hook of an untrusted source runs only while the
-/// command set is approved; checked right before every start), the cancel
-/// check, its timeout, the handler, and its report. `Err(Cancelled)` when
-/// the run was cancelled (a hook cancelled while it ran ends its span so).
+/// is traced), support (a handler type its dialect does not run on the
+/// event is skipped), the gate (a hook of an untrusted source runs only
+/// while the command set is approved; checked right before every start),
+/// the URL policy (http hooks), the cancel check, its timeout, the
+/// handler, and its report. `Err(Cancelled)` when the run was cancelled (a
+/// hook cancelled while it ran ends its span so).
 pub(crate) fn invoke(stack: &Stack<'_>, hook: Hook<'_>, env: &Environment, payload: &Payload) -> Result<Executed> {
-    let mut span = stack.trace.map(|run| trace::start(run, hook));
+    let mut span = stack.trace.map(|run| trace::start(run, hook, stack.event));
+    if let Some(why) = support::refuses(stack.event, hook) {
+        return Ok(trace::attach(report::skipped(hook, HookReport::UNSUPPORTED_ON_EVENT, why), span));
+    }
     if !gate::admits(stack, hook) {
         return Ok(trace::attach(report::not_approved(hook), span));
     }
+    if let Some(why) = url_policy::refuses(stack.http, hook) {
+        return Ok(trace::attach(report::skipped(hook, HookReport::URL_NOT_ALLOWED, why), span));
+    }
     cancel::check(stack.token)?;
+    let label = hook.label();
     let call = Call {
         event: stack.event,
+        label: &label,
+        placeholders: hook.dialect().map_or(&[], |d| d.profile().exec_placeholders),
         payload,
         env,
         cwd: stack.cwd,
-        timeout: timeout::of(hook),
+        timeout: timeout::of(hook, stack.event),
         max_output_bytes: stack.max_output_bytes,
         token: stack.token,
+        handlers: stack.handlers,
+        http: stack.http,
+        http_client: stack.http_client,
+        env_settings: stack.env_settings,
         trace: span.as_ref().map(|s| s.trace_context()),
     };
     let started = Instant::now();
@@ -92,7 +120,7 @@ pub(crate) fn invoke(stack: &Stack<'_>, hook: Hook<'_>, env: &Environment, paylo
 /// A hook that could not be given what it needs to start (its process
 /// environment): reported as a spawn failure, with its span.
 pub(crate) fn not_started(stack: &Stack<'_>, hook: Hook<'_>, error: String) -> Executed {
-    let mut span = stack.trace.map(|run| trace::start(run, hook));
+    let mut span = stack.trace.map(|run| trace::start(run, hook, stack.event));
     if let Some(s) = &mut span {
         s.stop();
     }

@@ -20,11 +20,12 @@ use std::sync::Arc;
 
 use super::{background, timeout};
 use crate::handler::{Executed, Hook};
+use crate::model::event::RunEvent;
 use crate::model::outcome::{HookFailure, HookReport};
 use crate::trace::{AttrValue, HookSpan, RunContext};
 
 /// Start `hook`'s span in `run`.
-pub(crate) fn start(run: &Arc<RunContext>, hook: Hook<'_>) -> HookSpan {
+pub(crate) fn start(run: &Arc<RunContext>, hook: Hook<'_>, event: &RunEvent) -> HookSpan {
     let mut attrs: Vec<(&'static str, AttrValue)> = Vec::with_capacity(16);
     attrs.push(("hook.event", run.event().into()));
     attrs.push(("hook.type", hook.kind().as_str().into()));
@@ -46,7 +47,7 @@ pub(crate) fn start(run: &Arc<RunContext>, hook: Hook<'_>) -> HookSpan {
             if spec.fail_closed {
                 attrs.push(("hook.fail_closed", true.into()));
             }
-            let ms = i64::try_from(timeout::of(hook).as_millis()).unwrap_or(i64::MAX);
+            let ms = i64::try_from(timeout::of(hook, event).as_millis()).unwrap_or(i64::MAX);
             attrs.push(("hook.timeout_ms", ms.into()));
         }
         None => attrs.push(("hook.source", "host".into())),

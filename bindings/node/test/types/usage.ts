@@ -3,7 +3,10 @@ import hookline, { Engine, Registry, deny, allow, replyJson, HooklineError, Abor
 async function main() {
   const e = new Engine({ workspace: '.', sessionId: 's', workspaceGated: true, hooks: { PreToolUse: [] }, maxOutputBytes: 10 });
   const sources = new Engine({ workspace: '.', sessionId: 's', trigger: 'clear',
-    hookSources: [{ hooksFile: 'a.json', trusted: true }, { hooks: { Stop: [] }, pluginRoot: '/p' }] });
+    hookSources: [{ hooksFile: 'a.json', trusted: true }, { hooks: { Stop: [] }, pluginRoot: '/p', dialect: 'codex' }] });
+  const codex = new Engine({ workspace: '.', sessionId: 's', hooksFile: '.codex/hooks.json', dialect: 'codex' });
+  codex.previews()[0].dialect === 'codex';
+  (await codex.subagentStart({ parentSessionId: 'p', childThreadId: 'c', agentName: 'a', displayLabel: 'A', background: false, status: 's' })).dialectFields?.codex?.['additionalContext'];
   const named = await sources.runNamed('PostCompact', { matcherValue: 'auto' });
   named.hooks[0]?.failure; named.hooks[0]?.statusMessage;
   sources.runNamedSync('Setup').messages;
@@ -20,6 +23,12 @@ async function main() {
   e.approve({ persist: true });
   const b: boolean = e.needsApproval && e.workspaceGated;
   e.previews()[0].timeoutSeconds;
+  e.setModelHandler(async (req, { signal }) => ({ ok: req.type === 'prompt' && !signal.aborted, reason: req.prompt }))
+   .setMcpHandler((req) => (req.server === 's' ? 'text' : { text: req.tool, isError: true }))
+   .setModelHandler(null);
+  const report = (await e.stop({ lastAssistantMessage: '', stopHookActive: false })).hooks[0];
+  const hookName: string | undefined = report?.url ?? report?.prompt ?? report?.server;
+  void hookName;
   await e.close();
   const r = new Registry({ onCallbackError: (err, info) => info.kind });
   r.onPreToolCallDecide('a', (ctx) => ({ allow: ctx.tool_name !== 'x', message: '', modified_args: { a: 1 } }))

@@ -485,14 +485,17 @@ class Outcome:
     """What every event's outcome has (``docs/protocol.md`` section 5).
 
     ``continue_`` (the wire's ``continue``) is false when a hook asked to halt the agent, with
-    ``stop_reason``; ``hooks`` reports each hook that ran; ``raw`` is the whole outcome JSON,
-    fields this class does not name included.
+    ``stop_reason``; ``hooks`` reports each hook that ran; ``dialect_fields`` holds what hooks
+    wrote that has no canonical field, by dialect and the agent's field name (``{"codex":
+    {"additionalContext": [...]}}`` on a Codex SubagentStart; empty when none did); ``raw`` is the
+    whole outcome JSON, fields this class does not name included.
     """
 
     messages: List[Message] = field(default_factory=list)
     continue_: bool = True
     stop_reason: Optional[str] = None
     hooks: List[HookReport] = field(default_factory=list)
+    dialect_fields: Dict[str, Dict[str, JSON]] = field(default_factory=dict)
     raw: Dict[str, JSON] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -500,7 +503,9 @@ class Outcome:
         return cls(*_common(d))
 
 
-def _common(d: Dict[str, JSON]) -> Tuple[List[Message], bool, Optional[str], List[HookReport], Dict[str, JSON]]:
+def _common(
+    d: Dict[str, JSON],
+) -> Tuple[List[Message], bool, Optional[str], List[HookReport], Dict[str, Dict[str, JSON]], Dict[str, JSON]]:
     """The fields every outcome has, in the dataclass's order."""
     ms = d.get("messages")
     hs = d.get("hooks")
@@ -509,6 +514,7 @@ def _common(d: Dict[str, JSON]) -> Tuple[List[Message], bool, Optional[str], Lis
         bool(d.get("continue", True)),
         d.get("stop_reason"),
         [HookReport.from_json(h) for h in hs] if hs else [],
+        d.get("dialect_fields") or {},
         d,
     )
 
@@ -656,3 +662,86 @@ class CommandPreview:
     @classmethod
     def from_json(cls, d: Dict[str, JSON]) -> "CommandPreview":
         return cls(d.get("event", ""), d.get("command", ""), d.get("matcher"), d.get("timeout_seconds"), d)
+
+
+# ------------------------------------------------------------------ host handlers
+
+
+@dataclass
+class ModelRequest:
+    """What a ``prompt`` or ``agent`` hook asks the host's model (``engine.set_model_handler``):
+    ``prompt`` has ``$ARGUMENTS`` replaced by the hook input JSON; ``model`` is ``""`` when the
+    hook names none; ``input`` is the hook input (what a command hook reads on stdin)."""
+
+    type: str
+    event: str
+    prompt: str
+    model: str
+    timeout_ms: int
+    input: Any
+
+    @staticmethod
+    def from_json(d: Mapping[str, Any]) -> "ModelRequest":
+        return ModelRequest(
+            type=str(d.get("type", "")),
+            event=str(d.get("event", "")),
+            prompt=str(d.get("prompt", "")),
+            model=str(d.get("model") or ""),
+            timeout_ms=int(d.get("timeout_ms") or 0),
+            input=d.get("input"),
+        )
+
+
+@dataclass
+class ModelReply:
+    """The model's verdict: ``ok`` True allows; ``ok`` False with a ``reason`` blocks, denies or
+    feeds the reason back, as the event says; ``impossible`` (prompt hooks on Stop and
+    SubagentStop) lets the turn end although ``ok`` is False."""
+
+    ok: bool
+    reason: Optional[str] = None
+    impossible: bool = False
+
+    def to_json(self) -> Dict[str, Any]:
+        d: Dict[str, Any] = {"ok": bool(self.ok)}
+        if self.reason is not None:
+            d["reason"] = str(self.reason)
+        if self.impossible:
+            d["impossible"] = True
+        return d
+
+
+@dataclass
+class McpRequest:
+    """What an ``mcp_tool`` hook asks the host's MCP client (``engine.set_mcp_handler``):
+    ``input`` is the tool's arguments with ``${path}`` strings filled from the hook input."""
+
+    type: str
+    event: str
+    server: str
+    tool: str
+    input: Any
+    timeout_ms: int
+
+    @staticmethod
+    def from_json(d: Mapping[str, Any]) -> "McpRequest":
+        return McpRequest(
+            type=str(d.get("type", "")),
+            event=str(d.get("event", "")),
+            server=str(d.get("server", "")),
+            tool=str(d.get("tool", "")),
+            input=d.get("input"),
+            timeout_ms=int(d.get("timeout_ms") or 0),
+        )
+
+
+@dataclass
+class McpReply:
+    """An MCP tool's result: its text (read like a command hook's stdout on exit 0), or
+    ``is_error`` for a tool error (a non-blocking error)."""
+
+    text: str = ""
+    is_error: bool = False
+
+    def to_json(self) -> Dict[str, Any]:
+        return {"content": [{"type": "text", "text": self.text}], "isError": bool(self.is_error)}
