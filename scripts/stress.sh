@@ -14,15 +14,17 @@
 #           during, racing with completion, free in flight),
 #           test_engine_trace (trace handlers replaced while runs are in
 #           flight, free with runs in flight), test_registry_threads
-#           (runners + registrars), and every test of
+#           (runners + registrars), test_gate_pins (threads spawning pinned
+#           hooks while the script changes), and every test of
 #           test_engine_handlers (host handlers replaced in flight, deferred
 #           replies, timeouts, an http hook on loopback)
 #   c-asan  the same binaries built with AddressSanitizer/LSan/UBSan
 #   rust    cargo tests for cancellation and close (tests/engine.rs), the
 #           runner's cancel tests (tests/runner.rs: cancel racing with a spawn),
-#           every handler test (tests/handlers.rs: loopback HTTP servers,
-#           cancels, handlers replaced in flight) and the tracing tests
-#           (tests/trace.rs)
+#           the script pins (tests/pins.rs: concurrent re-verification,
+#           the re-check window, rapid same-size rewrites), every handler
+#           test (tests/handlers.rs: loopback HTTP servers, cancels, handlers
+#           replaced in flight) and the tracing tests (tests/trace.rs)
 #   go      go test -race -count=20 of the Go concurrency tests (one round)
 #   node    the Node concurrency tests (abort, close in flight, many runs)
 #   python  the Python concurrency tests (foreign-thread callbacks, task cancellation, close
@@ -92,7 +94,7 @@ for suite in "${suites[@]}"; do
     c)
       { cmake -S ctests -B "$c_build" -DCMAKE_BUILD_TYPE=Debug >/dev/null && cmake --build "$c_build" -j2 >/dev/null; } ||
         { echo "stress: C test build failed"; exit 2; }
-      for b in test_engine_async test_engine_blocking_cancel test_engine_trace test_registry_threads; do
+      for b in test_engine_async test_engine_blocking_cancel test_engine_trace test_registry_threads test_gate_pins; do
         repeat c "$b" env HOOKLINE_TEST_ROOT="$root" HL_TEST_FILTER="$c_filter" "$c_build/$b"
       done
       repeat c test_engine_handlers env HOOKLINE_TEST_ROOT="$root" "$c_build/test_engine_handlers"
@@ -100,7 +102,7 @@ for suite in "${suites[@]}"; do
     c-asan)
       HOOKLINE_SKIP_BUILD=1 scripts/sanitize-ctests.sh -R '^test_common$' >"$logs/asan-build.log" 2>&1 ||
         { cat "$logs/asan-build.log"; echo "stress: sanitizer build failed"; exit 2; }
-      for b in test_engine_async test_engine_blocking_cancel test_engine_trace test_registry_threads test_engine_handlers; do
+      for b in test_engine_async test_engine_blocking_cancel test_engine_trace test_registry_threads test_gate_pins test_engine_handlers; do
         filter="$c_filter"
         [ "$b" = test_engine_handlers ] && filter=""
         repeat c-asan "$b" env HOOKLINE_TEST_ROOT="$root" HL_TEST_FILTER="$filter" \
@@ -116,6 +118,9 @@ for suite in "${suites[@]}"; do
       exe=$(test_exe runner)
       [ -x "$exe" ] || { cat "$logs/rust-build.log"; echo "stress: Rust test build failed"; exit 2; }
       repeat rust runner-cancel "$exe" -q cancel
+      exe=$(test_exe pins)
+      [ -x "$exe" ] || { cat "$logs/rust-build.log"; echo "stress: Rust test build failed"; exit 2; }
+      repeat rust pins "$exe" -q
       exe=$(test_exe handlers)
       [ -x "$exe" ] || { cat "$logs/rust-build.log"; echo "stress: Rust test build failed"; exit 2; }
       repeat rust handlers "$exe" -q

@@ -29,6 +29,8 @@ pub const KNOWN_OPTION_KEYS: &[&str] = &[
     "trust_store",
     "env",
     "env_remove",
+    "hook_env",
+    "untrusted_hook_env",
     "max_output_bytes",
     "allowed_http_hook_urls",
     "http_hook_allowed_env_vars",

@@ -1,6 +1,9 @@
 package hookline
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"fmt"
+)
 
 // SessionStartTrigger is the engine's "trigger" option (SessionStart source).
 type SessionStartTrigger string
@@ -281,6 +284,89 @@ type CommandPreview struct {
 	Matcher        *string `json:"matcher"`
 	Command        string  `json:"command"`
 	TimeoutSeconds *int64  `json:"timeout_seconds"`
+	// Pins are the files the command executes, as they are now: what an
+	// approval made now binds (empty on an ungated engine).
+	Pins []Pin `json:"pins"`
+	// Env is the environment policy the command runs under.
+	Env EnvPreview `json:"env"`
+}
+
+// Pin is a file an approval binds: its canonical path and the SHA-256 of
+// its content (lowercase hex).
+type Pin struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+}
+
+// EnvPreview is the environment policy of a previewed command: what it
+// inherits of the host's environment (everything, nothing, or the names and
+// globs in InheritOnly), the globs scrubbed, and the names set (not their
+// values).
+type EnvPreview struct {
+	InheritAll  bool
+	InheritOnly []string
+	Scrub       []string
+	Set         []string
+}
+
+// UnmarshalJSON reads {"inherit": true|false|[...], "scrub": [...], "set": [...]}.
+func (p *EnvPreview) UnmarshalJSON(b []byte) error {
+	var raw struct {
+		Inherit json.RawMessage `json:"inherit"`
+		Scrub   []string        `json:"scrub"`
+		Set     []string        `json:"set"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	*p = EnvPreview{Scrub: raw.Scrub, Set: raw.Set}
+	if len(raw.Inherit) > 0 && raw.Inherit[0] == '[' {
+		return json.Unmarshal(raw.Inherit, &p.InheritOnly)
+	}
+	return json.Unmarshal(raw.Inherit, &p.InheritAll)
+}
+
+// EnvPolicy is an environment policy for hook processes (EngineOptions
+// HookEnv and UntrustedHookEnv; docs/trust.md). The zero value inherits
+// everything and changes nothing.
+type EnvPolicy struct {
+	// InheritNone: inherit nothing of the host's environment.
+	InheritNone bool
+	// InheritOnly: inherit only the variables matching these names or globs
+	// (* any run, ? one character). Not together with InheritNone.
+	InheritOnly []string
+	// ScrubSecrets removes the names of the "secrets" preset (*_TOKEN,
+	// *_KEY, AWS_*, SSH_AUTH_SOCK, ...). Not together with Scrub.
+	ScrubSecrets bool
+	// Scrub removes the variables matching these names or globs.
+	Scrub []string
+	// Set adds variables after scrubbing.
+	Set map[string]string
+}
+
+// MarshalJSON writes the option object {"inherit", "scrub", "set"}.
+func (p EnvPolicy) MarshalJSON() ([]byte, error) {
+	m := map[string]any{}
+	switch {
+	case p.InheritNone && p.InheritOnly != nil:
+		return nil, fmt.Errorf("EnvPolicy: InheritNone and InheritOnly exclude each other")
+	case p.InheritNone:
+		m["inherit"] = false
+	case p.InheritOnly != nil:
+		m["inherit"] = p.InheritOnly
+	}
+	switch {
+	case p.ScrubSecrets && p.Scrub != nil:
+		return nil, fmt.Errorf("EnvPolicy: ScrubSecrets and Scrub exclude each other")
+	case p.ScrubSecrets:
+		m["scrub"] = "secrets"
+	case p.Scrub != nil:
+		m["scrub"] = p.Scrub
+	}
+	if p.Set != nil {
+		m["set"] = p.Set
+	}
+	return json.Marshal(m)
 }
 
 // EngineOptions mirrors the options JSON of hl_engine_new (docs/protocol.md §7).
@@ -310,6 +396,10 @@ type EngineOptions struct {
 	EnvRemove      []string          `json:"env_remove,omitempty"`
 	// MaxOutputBytes caps each hook's stdout and stderr (0: the default, 1 MiB).
 	MaxOutputBytes uint64 `json:"max_output_bytes,omitempty"`
+	// HookEnv is the environment policy of every hook (nil: inherit everything).
+	HookEnv *EnvPolicy `json:"hook_env,omitempty"`
+	// UntrustedHookEnv applies over HookEnv to hooks of untrusted sources only.
+	UntrustedHookEnv *EnvPolicy `json:"untrusted_hook_env,omitempty"`
 	// Dialect names the dialect of Hooks, HooksTOML or HooksFile (empty:
 	// a file is recognised by its path, e.g. .codex/hooks.json is Codex's,
 	// anything else by its shape).

@@ -252,6 +252,10 @@ export interface EngineOptions {
   envRemove?: string[];
   /** Per-stream output cap (default 1048576). */
   maxOutputBytes?: number;
+  /** The environment policy of every hook (default: inherit everything). */
+  hookEnv?: EnvPolicy | null;
+  /** An environment policy applied over `hookEnv` to hooks of untrusted sources only. */
+  untrustedHookEnv?: EnvPolicy | null;
   /**
    * The dialect of hooks/hooksToml/hooksFile. Default: a file is recognised by its path
    * (`.codex/hooks.json` and `.codex/config.toml` are Codex's, `*.toml` VT Code's), anything else by its shape.
@@ -459,6 +463,23 @@ export interface PermissionDecision {
 export interface PermissionRequestOutcome extends Outcome { decision: PermissionDecision | null }
 export interface StopOutcome extends Outcome { blockReason: string | null }
 
+/**
+ * An environment policy for hook processes (docs/trust.md): what is inherited of the host's
+ * environment (`true`: all, `false`: nothing, or names and globs), what is scrubbed (globs, or
+ * the `'secrets'` preset), and what is set after scrubbing.
+ */
+export interface EnvPolicy {
+  inherit?: boolean | string[];
+  scrub?: string[] | 'secrets';
+  set?: Record<string, string>;
+}
+
+/** A file an approval binds: its canonical path and the SHA-256 of its content (hex). */
+export interface Pin {
+  path: string;
+  sha256: string;
+}
+
 /** A digested command (`previews()`). */
 export interface CommandPreview {
   /** The hook's handler type. */
@@ -469,6 +490,10 @@ export interface CommandPreview {
   matcher: string | null;
   command: string;
   timeoutSeconds: number | null;
+  /** The files the command executes, as they are now (empty on an ungated engine). */
+  pins: Pin[];
+  /** The environment policy it runs under (`set` lists names, not values). */
+  env: { inherit: boolean | string[]; scrub: string[]; set: string[] };
 }
 
 /** The JSON a hook receives on stdin (snake_case wire payload). */

@@ -18,15 +18,21 @@
 //! - a variable another dialect's hooks get but this one's do not
 //!   (`$CLAUDE_PROJECT_DIR` in a Codex hook);
 //! - commands whose program or script is a file that does not exist or is
-//!   not executable, or a bare program name not found on `PATH`.
+//!   not executable, or a bare program name not found on `PATH`;
+//! - commands of untrusted (gated) sources that name a script that does not
+//!   exist, as the approval gate's resolver reads them (`$CLAUDE_PROJECT_DIR`
+//!   and the other placeholders of the dialect expanded): nothing can be
+//!   pinned for it, and a file created there later needs a new approval.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use hookline::config::{HookGroup, HooksConfig};
+use hookline::config::{HookGroup, HookSpec, HooksConfig};
 use hookline::dialect::matcher::Matcher;
 use hookline::dialect::{self, Dialect};
+use hookline::gate::pins::{references_of, PinCtx};
+use hookline::gate::resolve::Role;
 use hookline::HookEvent;
 
 use crate::common::{self, CliResult, Out, EXIT_ERROR, EXIT_OK};
@@ -75,6 +81,10 @@ pub fn main(out: &Out, a: CheckArgs) -> CliResult {
             Ok(cfg) => {
                 commands = cfg.config.command_count();
                 let ws = a.workspace.clone().unwrap_or_else(|| common::project_dir_of(file));
+                // Absolute, so that expanded placeholders and relative words
+                // name the same paths.
+                let ws = std::path::absolute(&ws).unwrap_or(ws);
+                let ws = std::fs::canonicalize(&ws).unwrap_or(ws);
                 for w in warnings(&cfg.config, &ws) {
                     findings.push(Finding { error: a.strict, text: w });
                 }
@@ -158,8 +168,21 @@ pub fn warnings(config: &HooksConfig, workspace: &Path) -> Vec<String> {
                     }
                 }
                 if let Some(c) = hook.command_text() {
-                    if let Some(msg) = command_warning(c, workspace) {
+                    let first = command_warning(c, workspace);
+                    if let Some(msg) = &first {
                         w.push(format!("{}: {msg}", hook.path));
+                    }
+                    if !hook.trusted() {
+                        for p in missing_scripts(hook, workspace) {
+                            let shown = p.display().to_string();
+                            if !first.as_deref().is_some_and(|m| m.contains(&shown)) {
+                                w.push(format!(
+                                    "{}: command `{c}` references {shown}, which does not exist: the approval \
+                                     cannot pin it (a file created there later needs a new approval)",
+                                    hook.path
+                                ));
+                            }
+                        }
                     }
                     if let Some(msg) = foreign_variable(c, d) {
                         w.push(format!("{}: {msg}", hook.path));
@@ -298,6 +321,27 @@ fn expand(word: &str, workspace: &Path) -> Option<String> {
         }
     }
     (!s.contains('$') && !s.contains('*') && !s.contains('?')).then_some(s)
+}
+
+/// The script paths a gated hook's command names that hold no file, as the
+/// approval gate's resolver finds them.
+fn missing_scripts(hook: &HookSpec, workspace: &Path) -> Vec<PathBuf> {
+    let ws = workspace.to_owned();
+    let home = std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
+    let ctx = PinCtx { workspace: ws, home };
+    references_of(hook, &ctx)
+        .into_iter()
+        .filter(|r| r.role == Role::Program || is_script_name(&r.word))
+        .filter(|r| std::fs::symlink_metadata(&r.path).is_err())
+        .map(|r| r.path)
+        .collect()
+}
+
+/// A file name with the extension of a script (what an interpreter runs).
+fn is_script_name(word: &str) -> bool {
+    const EXTENSIONS: &[&str] =
+        &["sh", "bash", "zsh", "fish", "py", "js", "mjs", "cjs", "ts", "rb", "pl", "php", "lua", "ps1"];
+    word.rsplit_once('.').is_some_and(|(_, ext)| EXTENSIONS.contains(&ext))
 }
 
 fn on_path(name: &str) -> bool {

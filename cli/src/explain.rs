@@ -19,7 +19,8 @@ pub struct ExplainArgs {
     pub event: String,
     #[command(flatten)]
     pub configs: ConfigArgs,
-    /// The event input (JSON object): a file, or `-` for stdin.
+    /// The event input (JSON object): a file, or `-` for stdin. Default:
+    /// stdin when it is not a terminal, else `{}`.
     #[arg(long, short, value_name = "FILE|-")]
     pub input: Option<PathBuf>,
     /// Explain as a gated (workspace-approval) engine would run.
@@ -125,11 +126,8 @@ pub fn gate_status(engine: &hookline::LifecycleHookEngine) -> (bool, String) {
 
 pub fn main(out: &Out, a: ExplainArgs) -> CliResult {
     let event = EventName::parse(&a.event)?;
-    if a.configs.configs.is_empty() {
-        return Err("explain needs at least one --config FILE".into());
-    }
     let input = common::read_input(a.input.as_deref())?;
-    let configs = common::load_configs(&a.configs.configs, a.configs.dialect)?;
+    let configs = common::load_config_args(&a.configs)?;
     let engine = common::build_engine(EngineSetup {
         workspace: a.configs.workspace.as_deref(),
         source: configs.source.clone(),
@@ -165,12 +163,23 @@ pub fn main(out: &Out, a: ExplainArgs) -> CliResult {
                 })
             })
             .collect();
-        let doc = json!({"event": event_words, "gate": gate_words, "approved": gate_ok,
+        let loaded: Vec<Value> = configs
+            .loaded
+            .iter()
+            .map(|l| {
+                json!({"path": l.path.display().to_string(), "origin": l.origin,
+                       "plugin_root": l.plugin_root.as_ref().map(|r| r.display().to_string())})
+            })
+            .collect();
+        let doc = json!({"event": event_words, "configs": loaded, "gate": gate_words, "approved": gate_ok,
                          "note": named_note, "hooks": list});
         out.line(&serde_json::to_string_pretty(&doc).unwrap_or_default());
         return Ok(EXIT_OK);
     }
     let running = hooks.iter().filter(|h| h.matched() && gate_ok).count();
+    if !out.quiet {
+        out.line(&configs.describe());
+    }
     out.line(&format!(
         "{}: {} configured hook{}, {} would run",
         out.bold(&event_words),

@@ -56,9 +56,14 @@ pub enum Format {
 pub struct ConfigArgs {
     /// A hooks config (a Claude Code settings .json, a Codex .codex/hooks.json
     /// or .codex/config.toml, VT Code JSON or a vtcode.toml); repeat to load
-    /// several configs in order, each in its own dialect.
+    /// several configs in order, each in its own dialect. Default: the
+    /// settings a host loads for the workspace (user, project, local).
     #[arg(long = "config", short = 'c', value_name = "FILE")]
     pub configs: Vec<PathBuf>,
+    /// The plugin root of the --config files ($CLAUDE_PLUGIN_ROOT). Default:
+    /// for a plugin's `.../hooks/hooks.json`, the directory above `hooks/`.
+    #[arg(long, value_name = "DIR")]
+    pub plugin_root: Option<PathBuf>,
     /// Read every --config file in this dialect (vtcode, claude, codex)
     /// instead of recognising it by its path or shape.
     #[arg(long, value_name = "NAME", value_parser = common::parse_dialect)]
@@ -106,7 +111,7 @@ hookline digest --workspace ~/src/project --format json")]
         after_help = "The trust store is the library's: --store FILE, else $HOOKLINE_TRUST_STORE, else\n\
 $XDG_CONFIG_HOME/hookline/trust.json, else ~/.config/hookline/trust.json.\n\n\
 Examples:\n  hookline trust approve --config .claude/settings.json\n  hookline trust list\n  \
-hookline trust revoke"
+hookline trust diff\n  hookline trust revoke"
     )]
     Trust(trust::TrustCommand),
 }

@@ -21,7 +21,8 @@ pub struct RunArgs {
     #[command(flatten)]
     pub configs: ConfigArgs,
     /// The event input (JSON object): a file, or `-` for stdin (a Claude Code
-    /// hook payload works as it is). Default: `{}`.
+    /// hook payload works as it is). Default: stdin when it is not a
+    /// terminal, else `{}`.
     #[arg(long, short, value_name = "FILE|-")]
     pub input: Option<PathBuf>,
     /// Output: `text` on a terminal, `json` otherwise, unless given.
@@ -47,7 +48,7 @@ pub struct RunArgs {
 pub fn main(out: &Out, a: RunArgs) -> CliResult {
     let event_name = EventName::parse(&a.event)?;
     let input = common::read_input(a.input.as_deref())?;
-    let configs = common::load_configs(&a.configs.configs, a.configs.dialect)?;
+    let configs = common::load_config_args(&a.configs)?;
     let engine = common::build_engine(EngineSetup {
         workspace: a.configs.workspace.as_deref(),
         source: configs.source.clone(),
@@ -80,6 +81,7 @@ pub fn main(out: &Out, a: RunArgs) -> CliResult {
         }
         Format::Text => {
             if let (false, Some(planned)) = (out.quiet, &planned) {
+                out.line(&configs.describe());
                 print_summary(out, event_name.display(), planned, &outcome, &v);
             }
         }

@@ -219,8 +219,9 @@ impl HandlerSpec {
 
     /// The fields that identify the hook, in a fixed order, for the digest
     /// and the previews: `command` (and `args`, `shell` when set);
-    /// `url` and `headers` (the header *names*, values are not part of
-    /// it: they may interpolate secrets); `server`, `tool` and `input`;
+    /// `url`, `headers` (the header *names*, values are not part of
+    /// it: they may interpolate secrets) and `allowedEnvVars` (when set);
+    /// `server`, `tool` and `input`;
     /// `prompt` and `model` (and `continueOnBlock` when true).
     pub fn identifying_fields(&self) -> serde_json::Map<String, Value> {
         let mut m = serde_json::Map::new();
@@ -234,9 +235,14 @@ impl HandlerSpec {
                     m.insert("shell".into(), Value::from(shell));
                 }
             }
-            HandlerSpec::Http { url, headers, .. } => {
+            HandlerSpec::Http { url, headers, allowed_env_vars } => {
                 m.insert("url".into(), Value::from(url.as_str()));
                 m.insert("headers".into(), headers.iter().map(|(k, _)| Value::from(k.as_str())).collect());
+                // Which variables the header values may interpolate decides
+                // what the request can carry out of the machine.
+                if !allowed_env_vars.is_empty() {
+                    m.insert("allowedEnvVars".into(), Value::from(allowed_env_vars.clone()));
+                }
             }
             HandlerSpec::McpTool { server, tool, input } => {
                 m.insert("server".into(), Value::from(server.as_str()));
@@ -280,6 +286,18 @@ impl HandlerSpec {
         matches!(self, HandlerSpec::Command { .. })
     }
 
+    /// What the handler executes as words, for the gate's script pins
+    /// (`crate::gate::pins`): the shell text of a shell-form command (under
+    /// any `shell`), the program and arguments of an exec-form one; `None`
+    /// for handler types that run no program.
+    pub fn script_form(&self) -> Option<ScriptForm<'_>> {
+        match self {
+            HandlerSpec::Command { command, args: None, .. } => Some(ScriptForm::Shell(command)),
+            HandlerSpec::Command { command, args: Some(args), .. } => Some(ScriptForm::Exec(command, args)),
+            _ => None,
+        }
+    }
+
     /// Whether the handler blocks on I/O the run does not control (a
     /// process, a request): such hooks of a concurrent event run on their
     /// own threads. Host-answered types run on the run's thread, like
@@ -297,6 +315,16 @@ fn quote_word(word: &str) -> String {
     } else {
         format!("'{}'", word.replace('\'', r"'\''"))
     }
+}
+
+/// What a handler executes, as the script resolver reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScriptForm<'a> {
+    /// Shell text run as `/bin/sh -c <text>` (or the hook's `shell`).
+    Shell(&'a str),
+    /// A program (looked up on `PATH` unless it contains `/`) and its
+    /// argument vector, no shell.
+    Exec(&'a str, &'a [String]),
 }
 
 /// One configured hook.

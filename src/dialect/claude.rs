@@ -26,8 +26,8 @@ use serde_json::{Map, Value};
 
 use super::matcher::Matcher;
 use super::protocol::{self, config::GroupShape};
-use super::vtcode::{protocol_environment, PROTOCOL_ENV_NAMES};
-use super::{Dialect, ReadCtx};
+use super::vtcode::{protocol_environment, PROTOCOL_ENV_NAMES, PROTOCOL_PLACEHOLDERS};
+use super::{Dialect, Placeholder, ReadCtx};
 use crate::config::{type_name, HooksConfig, HttpPolicy, Source, SourceInfo};
 use crate::error::{Error, Result};
 use crate::handler::HookExecution;
@@ -234,6 +234,10 @@ impl Dialect for Claude {
 
     fn environment_names(&self) -> &'static [&'static str] {
         PROTOCOL_ENV_NAMES
+    }
+
+    fn placeholders(&self) -> &'static [Placeholder] {
+        PROTOCOL_PLACEHOLDERS
     }
 
     fn read_reply(&self, cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply {

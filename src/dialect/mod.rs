@@ -132,6 +132,16 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
     /// never passed on.
     fn environment_names(&self) -> &'static [&'static str];
 
+    /// The variables of this dialect that hold a path a command may name
+    /// its scripts by (`$CLAUDE_PROJECT_DIR/h.sh`,
+    /// `${CLAUDE_PLUGIN_ROOT}/a.js`): the script resolver of the approval
+    /// gate expands them ([`crate::gate::resolve`]). The default is the
+    /// plugin root as `CLAUDE_PLUGIN_ROOT` (the default
+    /// [`plugin_root_variables`](Self::plugin_root_variables)).
+    fn placeholders(&self) -> &'static [Placeholder] {
+        &[Placeholder { name: "CLAUDE_PLUGIN_ROOT", value: PlaceholderValue::PluginRoot }]
+    }
+
     /// Read one hook's result into the canonical reply.
     fn read_reply(&self, cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply;
 
@@ -231,6 +241,24 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
     fn native_event_keys(&self) -> &'static [&'static str] {
         &[]
     }
+}
+
+/// What a [`Placeholder`] stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlaceholderValue {
+    /// The canonical workspace.
+    ProjectDir,
+    /// The plugin root of the hook's source (when it has one).
+    PluginRoot,
+}
+
+/// A variable a dialect gives its hooks that holds a path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placeholder {
+    /// The variable's name (`CLAUDE_PROJECT_DIR`).
+    pub name: &'static str,
+    /// What it holds.
+    pub value: PlaceholderValue,
 }
 
 /// Every dialect hookline implements, in the order names are listed.

@@ -28,7 +28,7 @@ use serde_json::{Map, Value};
 
 use super::matcher::Matcher;
 use super::protocol::{self, config::GroupShape};
-use super::{Dialect, ReadCtx};
+use super::{Dialect, Placeholder, PlaceholderValue, ReadCtx};
 use crate::config::{type_name, HooksConfig, Source, SourceInfo};
 use crate::error::{Error, Result};
 use crate::handler::HookExecution;
@@ -124,6 +124,15 @@ pub(crate) fn protocol_environment(
 
 /// The names [`protocol_environment`] sets.
 pub(crate) const PROTOCOL_ENV_NAMES: &[&str] = ENV_NAMES;
+
+/// The path variables of the hooks-protocol dialects: the project
+/// directory under VT Code's and Claude Code's names, and Claude Code's
+/// plugin root (given to the hooks of a source with a plugin root).
+pub(crate) const PROTOCOL_PLACEHOLDERS: &[Placeholder] = &[
+    Placeholder { name: "CLAUDE_PROJECT_DIR", value: PlaceholderValue::ProjectDir },
+    Placeholder { name: "VT_PROJECT_DIR", value: PlaceholderValue::ProjectDir },
+    Placeholder { name: "CLAUDE_PLUGIN_ROOT", value: PlaceholderValue::PluginRoot },
+];
 
 /// VT Code's tool names (current and legacy).
 pub const TOOLS: &[&str] = &[
@@ -335,6 +344,10 @@ impl Dialect for VtCode {
 
     fn environment_names(&self) -> &'static [&'static str] {
         ENV_NAMES
+    }
+
+    fn placeholders(&self) -> &'static [Placeholder] {
+        PROTOCOL_PLACEHOLDERS
     }
 
     fn read_reply(&self, cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply {

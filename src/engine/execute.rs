@@ -485,27 +485,40 @@ pub(crate) fn outcome_json(setup: &Setup, event: &RunEvent, outcome: Option<Hook
     }
 }
 
-/// The process environments of one run: one per dialect among its hooks,
-/// built once (only when a process hook runs).
+/// The process environments of one run: one per dialect and environment
+/// policy among its hooks, built once (only when a process hook runs).
 pub(crate) struct Environments {
-    envs: Vec<(&'static dyn Dialect, Environment)>,
+    envs: Vec<(&'static dyn Dialect, bool, Environment)>,
+    /// Whether hooks of untrusted sources run under another policy than
+    /// those of trusted ones (`untrusted_hook_env`).
+    split: bool,
 }
 
 impl Environments {
     pub(crate) fn new(setup: &Setup, event: &RunEvent, facts: &SessionFacts<'_>, plan: &Plan<'_>) -> Environments {
-        let mut envs: Vec<(&'static dyn Dialect, Environment)> = Vec::new();
+        let split = !Arc::ptr_eq(&setup.env.trusted, &setup.env.untrusted);
+        let mut out = Environments { envs: Vec::new(), split };
         for hook in plan.hooks.iter().filter(|h| h.is_process()) {
             let d = hook.dialect().unwrap_or(plan.dialect);
-            if !envs.iter().any(|(x, _)| dialect::same(*x, d)) {
-                envs.push((d, hook_environment(&setup.env, d, event, facts)));
+            let trusted = out.class(*hook);
+            if !out.envs.iter().any(|(x, t, _)| dialect::same(*x, d) && *t == trusted) {
+                let env = hook_environment(&setup.env, setup.env.policy(trusted), d, event, facts);
+                out.envs.push((d, trusted, env));
             }
         }
-        Environments { envs }
+        out
     }
 
-    /// The environment of hooks of dialect `d` (empty for callback hooks).
-    pub(crate) fn of(&self, d: &dyn Dialect) -> Option<&Environment> {
-        self.envs.iter().find(|(x, _)| dialect::same(*x, d)).map(|(_, e)| e)
+    /// Which policy `hook` runs under: `true` for `hook_env` alone.
+    fn class(&self, hook: Hook<'_>) -> bool {
+        !self.split || hook.spec().is_none_or(|s| s.trusted())
+    }
+
+    /// The environment of process hook `hook` of dialect `d` (empty for
+    /// callback hooks).
+    pub(crate) fn of(&self, d: &dyn Dialect, hook: Hook<'_>) -> Option<&Environment> {
+        let trusted = self.class(hook);
+        self.envs.iter().find(|(x, t, _)| dialect::same(*x, d) && *t == trusted).map(|(_, _, e)| e)
     }
 }
 
@@ -531,13 +544,13 @@ impl RunCtx<'_> {
         )
     }
 
-    /// The environment of one process hook: its dialect's, plus its
-    /// source's plugin root (`CLAUDE_PLUGIN_ROOT`, and what else its
-    /// dialect names it) and its SessionStart `CLAUDE_ENV_FILE`.
+    /// The environment of one process hook: its dialect's under its
+    /// policy, plus its source's plugin root (`CLAUDE_PLUGIN_ROOT`, and what
+    /// else its dialect names it) and its SessionStart `CLAUDE_ENV_FILE`.
     fn env_of(&self, i: usize, hook: Hook<'_>) -> std::io::Result<Cow<'_, Environment>> {
         static NONE: std::sync::OnceLock<Environment> = std::sync::OnceLock::new();
         let d = hook.dialect().unwrap_or(self.plan.dialect);
-        let mut env = match self.envs.of(d) {
+        let mut env = match self.envs.of(d, hook) {
             Some(env) => Cow::Borrowed(env),
             None => Cow::Borrowed(NONE.get_or_init(Environment::new)),
         };

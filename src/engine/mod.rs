@@ -39,7 +39,7 @@ use crate::callback::{CallbackSlot, HostCallback, Rejected, SharedCallback, Snap
 use crate::config::HooksConfig;
 use crate::dialect::matcher::Matcher;
 use crate::error::{Error, Result, Status};
-use crate::gate::{Approval, LifecycleHookCommandPreview};
+use crate::gate::{Approval, LifecycleHookCommandPreview, PinChange};
 use crate::handler::host::HandlerType;
 use crate::handler::{CallbackHook, HostHandler};
 use crate::model::event::HookEvent;
@@ -197,9 +197,26 @@ impl LifecycleHookEngine {
         self.setup().commands.digest.clone()
     }
 
-    /// The commands an approval covers, in digest order.
+    /// The commands an approval covers, in digest order, each with the
+    /// files it executes as they are now (`pins`) and its environment
+    /// policy.
     pub fn command_previews(&self) -> Vec<LifecycleHookCommandPreview> {
-        self.setup().commands.previews.clone()
+        self.setup().commands.previews_now()
+    }
+
+    /// The pinned files that differ from the approval now (changed,
+    /// swapped, deleted, new); every watched file when the digest is not
+    /// approved. Empty on an ungated engine.
+    pub fn pin_changes(&self) -> Vec<PinChange> {
+        let setup = self.setup();
+        self.approval().changes(&setup.commands)
+    }
+
+    /// The pinned files that differ from what `approved` says (an approval
+    /// read from the trust store: [`crate::trust::TrustStore::approval`]),
+    /// whatever the engine's own approval. Empty on an ungated engine.
+    pub fn pin_changes_against(&self, approved: &crate::gate::pins::ApprovedFiles) -> Vec<PinChange> {
+        self.setup().commands.pins.changes(approved)
     }
 
     /// Whether this engine gates workspace hooks behind approval.
@@ -207,13 +224,15 @@ impl LifecycleHookEngine {
         self.setup().commands.gated
     }
 
-    /// True when gated, with commands, and the current digest is not approved.
+    /// True when gated, with commands, and the current digest is not
+    /// approved or a file a command executes changed since the approval.
     pub fn workspace_hooks_need_approval(&self) -> bool {
         self.approval().needs_approval(&self.setup().commands)
     }
 
-    /// Approve the current digest; with `persist`, also record it in the
-    /// trust store (a failure to persist approves nothing).
+    /// Approve the current digest and the files the commands execute as they
+    /// are now; with `persist`, also record both in the trust store (a
+    /// failure to persist approves nothing).
     pub fn approve_workspace_hooks(&self, persist: bool) -> Result<()> {
         self.check_forked()?;
         self.approval().approve(&self.setup().commands, persist)

@@ -13,7 +13,7 @@ use crate::dialect::{self, Dialect};
 use crate::error::{Error, Result};
 use crate::gate::trust::TrustStore;
 use crate::gate::CommandSet;
-use crate::handler::environment::EnvSettings;
+use crate::handler::environment::{EnvPolicy, EnvSettings};
 use crate::model::input::{SessionFacts, SessionStartTrigger};
 
 /// Default per-stream output cap (1 MiB).
@@ -192,6 +192,11 @@ pub struct EngineOptions {
     pub trust_store: Option<PathBuf>,
     pub env: Vec<(String, String)>,
     pub env_remove: Vec<String>,
+    /// Option `hook_env`: the environment policy of every hook.
+    pub hook_env: Option<EnvPolicy>,
+    /// Option `untrusted_hook_env`: the policy applied over `hook_env` for
+    /// hooks of untrusted sources.
+    pub untrusted_hook_env: Option<EnvPolicy>,
     pub max_output_bytes: usize,
     /// Option `allowed_http_hook_urls`: URL patterns (`*` any text) an
     /// http hook's URL must match (`None`: any URL).
@@ -215,6 +220,8 @@ impl EngineOptions {
             trust_store: None,
             env: Vec::new(),
             env_remove: Vec::new(),
+            hook_env: None,
+            untrusted_hook_env: None,
             max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES,
             allowed_http_hook_urls: None,
             http_hook_allowed_env_vars: None,
@@ -284,6 +291,12 @@ impl EngineOptions {
             for (i, v) in a.iter().enumerate() {
                 o.env_remove.push(v.as_str().ok_or_else(|| bad(&format!("env_remove[{i}]"), "a string"))?.to_string());
             }
+        }
+        if let Some(p) = opt("hook_env") {
+            o.hook_env = Some(EnvPolicy::from_json(p, "hook_env")?);
+        }
+        if let Some(p) = opt("untrusted_hook_env") {
+            o.untrusted_hook_env = Some(EnvPolicy::from_json(p, "untrusted_hook_env")?);
         }
         if let Some(m) = opt("max_output_bytes") {
             let n = m.as_u64().filter(|n| *n > 0).ok_or_else(|| bad("max_output_bytes", "a positive integer"))?;
@@ -380,7 +393,13 @@ impl Setup {
         };
         http.join(config.http_policy());
         let trust_store = TrustStore::resolve(options.trust_store.as_deref());
-        let commands = CommandSet::new(workspace.clone(), options.workspace_gated, &config, trust_store);
+        let env = EnvSettings::new(
+            options.env.clone(),
+            options.env_remove.clone(),
+            options.hook_env.as_ref(),
+            options.untrusted_hook_env.as_ref(),
+        );
+        let commands = CommandSet::with_env(workspace.clone(), options.workspace_gated, &config, trust_store, &env);
         Ok(Setup {
             workspace,
             workspace_str,
@@ -388,7 +407,7 @@ impl Setup {
             trigger: options.trigger,
             config,
             commands,
-            env: EnvSettings { set: options.env.clone(), remove: options.env_remove.clone() },
+            env,
             max_output_bytes: options.max_output_bytes,
             http,
         })

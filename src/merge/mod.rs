@@ -312,6 +312,22 @@ impl EventInterpreter {
         self.merge_reply(label, reply);
     }
 
+    /// A hook the workspace gate skipped because a file it executes changed
+    /// since the approval: an error message naming the hook and the file
+    /// (`why`). It makes no decision.
+    pub fn absorb_changed_since_approval(&mut self, label: &str, why: &str) {
+        if self.stopped {
+            self.failures.push(None);
+            return;
+        }
+        let mut reply = HookReply::default();
+        reply.push(
+            HookMessageLevel::Error,
+            format!("{} hook `{label}` was not run: {why}; the workspace hooks need approval again", self.event_name),
+        );
+        self.merge_reply(label, reply);
+    }
+
     /// A hook a layer left out for a reason other than the gate (a handler
     /// type the event does not run, an http URL not allowed): a warning
     /// naming the hook and why. It makes no decision.

@@ -101,10 +101,11 @@ pub struct HookReport {
     pub stdout_truncated: bool,
     /// Whether stderr exceeded `max_output_bytes` and was cut.
     pub stderr_truncated: bool,
-    /// Why the hook did not run: `"not_approved"` (workspace gate),
-    /// `"unsupported_on_event"` (the dialect does not run this handler type
-    /// on this event), `"url_not_allowed"` (an http hook whose URL is not
-    /// in the allowed list), else `None`.
+    /// Why the hook did not run: `"not_approved"` or
+    /// `"changed_since_approval"` (workspace gate), `"unsupported_on_event"`
+    /// (the dialect does not run this handler type on this event),
+    /// `"url_not_allowed"` (an http hook whose URL is not in the allowed
+    /// list), else `None`.
     pub skipped: Option<String>,
     /// How the hook failed, `None` when it ran and answered (a deliberate
     /// exit 2 is an answer, not a failure). Lets a host tell a deny from a crash.
@@ -168,6 +169,10 @@ impl HookReport {
     /// The `skipped` value of an http hook whose URL the allowed list
     /// (`allowed_http_hook_urls`) does not match.
     pub const URL_NOT_ALLOWED: &'static str = "url_not_allowed";
+
+    /// The `skipped` value of a command the workspace gate did not run
+    /// because a file it executes changed since the approval.
+    pub const CHANGED_SINCE_APPROVAL: &'static str = "changed_since_approval";
 
     /// The report of a command skipped by the workspace gate:
     /// `"skipped":"not_approved"`, `exit_code` null, `timed_out` false,

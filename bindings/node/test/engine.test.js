@@ -123,7 +123,9 @@ test('digest_and_previews_follow_the_worked_example', (t) => {
     }),
   );
   assert.equal(e.digest(), 'dab52b17fd76003bdb76b274ea78a3c98e23aee6eadbe388d34d5d946751bc89');
-  assert.deepEqual(e.previews(), [{ type: 'command', event: 'pre_tool_use', matcher: 'Bash', command: './check.sh', timeoutSeconds: 10 }]);
+  assert.deepEqual(e.previews(), [
+    { type: 'command', event: 'pre_tool_use', matcher: 'Bash', command: './check.sh', timeoutSeconds: 10, pins: [], env: { inherit: true, scrub: [], set: [] } },
+  ]);
 });
 
 test('hooks_toml_option_is_read', (t) => {
@@ -579,6 +581,8 @@ test('hooks_file_option_is_read', (t) => {
   const file = path.join(dir, 'settings.json');
   fs.writeFileSync(file, JSON.stringify({ hooks: claudePreToolUse(['./check.sh']) }));
   const e = engine(t, engineOptions(t, { hooksFile: file }));
-  assert.deepEqual(e.previews(), [{ type: 'command', event: 'pre_tool_use', matcher: 'Bash', command: './check.sh', timeoutSeconds: null }]);
+  assert.deepEqual(e.previews(), [
+    { type: 'command', event: 'pre_tool_use', matcher: 'Bash', command: './check.sh', timeoutSeconds: null, pins: [], env: { inherit: true, scrub: [], set: [] } },
+  ]);
   assert.throws(() => new Engine(engineOptions(t, { hooksFile: path.join(dir, 'missing.json') })), (err) => err.status === Status.HL_ERR_IO);
 });

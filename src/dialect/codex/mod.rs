@@ -39,7 +39,7 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use super::matcher::Matcher;
-use super::{protocol, Dialect, ReadCtx};
+use super::{protocol, Dialect, Placeholder, PlaceholderValue, ReadCtx};
 use crate::config::{HooksConfig, SourceInfo};
 use crate::error::Result;
 use crate::handler::HookExecution;
@@ -355,6 +355,13 @@ impl Dialect for Codex {
 
     fn plugin_root_variables(&self) -> &'static [&'static str] {
         &["PLUGIN_ROOT", "CLAUDE_PLUGIN_ROOT"]
+    }
+
+    fn placeholders(&self) -> &'static [Placeholder] {
+        &[
+            Placeholder { name: "PLUGIN_ROOT", value: PlaceholderValue::PluginRoot },
+            Placeholder { name: "CLAUDE_PLUGIN_ROOT", value: PlaceholderValue::PluginRoot },
+        ]
     }
 
     fn native_event_keys(&self) -> &'static [&'static str] {

@@ -29,6 +29,7 @@ use super::environment::EnvSettings;
 use super::{Call, Executed, Hook, HostHandler, Payload, Ran};
 use crate::config::HttpPolicy;
 use crate::error::Result;
+use crate::gate::pins::Verdict;
 use crate::gate::{Approval, CommandSet};
 use crate::model::event::RunEvent;
 use crate::model::outcome::HookReport;
@@ -61,17 +62,20 @@ pub(crate) struct Stack<'a> {
 /// Run one planned hook through the layers: its span starts (when the run
 /// is traced), support (a handler type its dialect does not run on the
 /// event is skipped), the gate (a hook of an untrusted source runs only
-/// while the command set is approved; checked right before every start),
-/// the URL policy (http hooks), the cancel check, its timeout, the
-/// handler, and its report. `Err(Cancelled)` when the run was cancelled (a
-/// hook cancelled while it ran ends its span so).
+/// while the command set is approved and its files are as approved;
+/// checked right before every start), the URL policy (http hooks), the
+/// cancel check, its timeout, the handler, and its report. `Err(Cancelled)`
+/// when the run was cancelled (a hook cancelled while it ran ends its span
+/// so).
 pub(crate) fn invoke(stack: &Stack<'_>, hook: Hook<'_>, env: &Environment, payload: &Payload) -> Result<Executed> {
     let mut span = stack.trace.map(|run| trace::start(run, hook, stack.event));
     if let Some(why) = support::refuses(stack.event, hook) {
         return Ok(trace::attach(report::skipped(hook, HookReport::UNSUPPORTED_ON_EVENT, why), span));
     }
-    if !gate::admits(stack, hook) {
-        return Ok(trace::attach(report::not_approved(hook), span));
+    match gate::admits(stack, hook) {
+        Verdict::Run => {}
+        Verdict::NotApproved => return Ok(trace::attach(report::not_approved(hook), span)),
+        Verdict::Changed(why) => return Ok(trace::attach(report::changed_since_approval(hook, why), span)),
     }
     if let Some(why) = url_policy::refuses(stack.http, hook) {
         return Ok(trace::attach(report::skipped(hook, HookReport::URL_NOT_ALLOWED, why), span));
@@ -93,6 +97,7 @@ pub(crate) fn invoke(stack: &Stack<'_>, hook: Hook<'_>, env: &Environment, paylo
         http_client: stack.http_client,
         env_settings: stack.env_settings,
         trace: span.as_ref().map(|s| s.trace_context()),
+        trusted: hook.spec().is_none_or(|s| s.trusted()),
     };
     let started = Instant::now();
     let ran = hook.handler().call(&call);
