@@ -15,15 +15,18 @@
 #           test_engine_trace (trace handlers replaced while runs are in
 #           flight, free with runs in flight), test_registry_threads
 #           (runners + registrars), test_gate_pins (threads spawning pinned
-#           hooks while the script changes), and every test of
+#           hooks while the script changes), every test of
 #           test_engine_handlers (host handlers replaced in flight, deferred
-#           replies, timeouts, an http hook on loopback)
+#           replies, timeouts, an http hook on loopback) and
+#           test_claude_rules (Claude Code's Stop hooks, run concurrently)
 #   c-asan  the same binaries built with AddressSanitizer/LSan/UBSan
 #   rust    cargo tests for cancellation and close (tests/engine.rs), the
 #           runner's cancel tests (tests/runner.rs: cancel racing with a spawn),
 #           the script pins (tests/pins.rs: concurrent re-verification,
-#           the re-check window, rapid same-size rewrites), every handler
-#           test (tests/handlers.rs: loopback HTTP servers, cancels, handlers
+#           the re-check window, rapid same-size rewrites), the concurrent
+#           Claude Code rules (tests/claude_rules.rs: Stop, the Stop block
+#           cap, the SessionEnd budget), every handler test
+#           (tests/handlers.rs: loopback HTTP servers, cancels, handlers
 #           replaced in flight) and the tracing tests (tests/trace.rs)
 #   go      go test -race -count=20 of the Go concurrency tests (one round)
 #   node    the Node concurrency tests (abort, close in flight, many runs)
@@ -97,6 +100,7 @@ for suite in "${suites[@]}"; do
       for b in test_engine_async test_engine_blocking_cancel test_engine_trace test_registry_threads test_gate_pins; do
         repeat c "$b" env HOOKLINE_TEST_ROOT="$root" HL_TEST_FILTER="$c_filter" "$c_build/$b"
       done
+      repeat c test_claude_rules env HOOKLINE_TEST_ROOT="$root" HL_TEST_FILTER="stop" "$c_build/test_claude_rules"
       repeat c test_engine_handlers env HOOKLINE_TEST_ROOT="$root" "$c_build/test_engine_handlers"
       ;;
     c-asan)
@@ -118,6 +122,9 @@ for suite in "${suites[@]}"; do
       exe=$(test_exe runner)
       [ -x "$exe" ] || { cat "$logs/rust-build.log"; echo "stress: Rust test build failed"; exit 2; }
       repeat rust runner-cancel "$exe" -q cancel
+      exe=$(test_exe claude_rules)
+      [ -x "$exe" ] || { cat "$logs/rust-build.log"; echo "stress: Rust test build failed"; exit 2; }
+      repeat rust claude-rules-stop "$exe" -q stop session_end
       exe=$(test_exe pins)
       [ -x "$exe" ] || { cat "$logs/rust-build.log"; echo "stress: Rust test build failed"; exit 2; }
       repeat rust pins "$exe" -q

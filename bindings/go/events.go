@@ -68,8 +68,13 @@ type SubagentInput struct {
 	Background      bool   `json:"background"`
 	Status          string `json:"status"`
 	// TranscriptPath (the child's), when set, replaces the session's in the payload.
-	TranscriptPath string         `json:"transcript_path,omitempty"`
-	Extra          map[string]any `json:"-"`
+	TranscriptPath string `json:"transcript_path,omitempty"`
+	// AgentID and AgentType are Claude Code's fields; with a Claude Code
+	// config the matchers of SubagentStart and SubagentStop test AgentType
+	// (with a VT Code config, AgentName).
+	AgentID   string         `json:"agent_id,omitempty"`
+	AgentType string         `json:"agent_type,omitempty"`
+	Extra     map[string]any `json:"-"`
 }
 
 // UserPromptSubmitInput is the input of UserPromptSubmit.
@@ -229,6 +234,10 @@ const (
 	DecisionAllow    PreToolUseDecision = "allow"
 	DecisionDeny     PreToolUseDecision = "deny"
 	DecisionAsk      PreToolUseDecision = "ask"
+	// DecisionDefer (Claude Code's permissionDecision "defer"): pause at this
+	// tool call so that the host can resume it later; a host that cannot
+	// defer treats it like DecisionContinue.
+	DecisionDefer PreToolUseDecision = "defer"
 )
 
 // PreToolUseOutcome is the outcome of PreToolUse.
@@ -267,10 +276,56 @@ type PermissionRequestOutcome struct {
 	Decision *PermissionDecision `json:"decision"`
 }
 
-// StopOutcome is the outcome of Stop.
+// StopOutcome is the outcome of Stop (and SubagentStop, PreCompact).
 type StopOutcome struct {
 	Outcome
+	// BlockReason: with a Claude Code config, every blocking hook's reason,
+	// in configuration order, one per line.
 	BlockReason string `json:"block_reason"`
+	// AdditionalContext (Claude Code's Stop and SubagentStop): feedback
+	// that keeps the conversation going without an error.
+	AdditionalContext []string `json:"additional_context,omitempty"`
+}
+
+// SubagentStartOutcome is the outcome of SubagentStart; AdditionalContext
+// is the subagent's context (Claude Code config; nil with a VT Code one).
+type SubagentStartOutcome struct {
+	Outcome
+	AdditionalContext []string `json:"additional_context,omitempty"`
+}
+
+// NamedOutcome is the outcome of an event fired by name (Engine.RunNamed):
+// the common fields, and the fields of the event's family (docs/profiles.md,
+// "Events by name"); a field the event does not have keeps its zero value.
+type NamedOutcome struct {
+	Outcome
+	// BlockReason: TaskCreated, TaskCompleted, TeammateIdle, ConfigChange,
+	// PostToolBatch, UserPromptExpansion (and Stop fired by name).
+	BlockReason string `json:"block_reason"`
+	// AllowPrompt: UserPromptExpansion (nil for other events).
+	AllowPrompt *bool `json:"allow_prompt"`
+	// AdditionalContext: Setup, UserPromptExpansion, PostToolBatch.
+	AdditionalContext []string `json:"additional_context"`
+	// Env: what Setup hooks wrote to CLAUDE_ENV_FILE.
+	Env map[string]string `json:"env"`
+	// Retry: PermissionDenied; the model may retry the denied call.
+	Retry bool `json:"retry"`
+	// WorktreePath: WorktreeCreate; "" when creating the worktree fails.
+	WorktreePath string `json:"worktree_path"`
+	// Action ("accept", "decline", "cancel"; "" when no hook answered) and
+	// Content: Elicitation, ElicitationResult.
+	Action  string          `json:"action"`
+	Content json.RawMessage `json:"content"`
+}
+
+// ConfigWarning is an entry of the hooks configuration that was skipped
+// the way the agent skips it (a malformed entry or an unknown handler type
+// in a Claude Code settings file): Engine.ConfigWarnings.
+type ConfigWarning struct {
+	// Path names the entry (hooks.PreToolUse[0].hooks[1]), prefixed with
+	// its file or hook_sources[i].
+	Path    string `json:"path"`
+	Message string `json:"message"`
 }
 
 // CommandPreview is one configured command as the approval digest sees it.
@@ -379,7 +434,8 @@ type EngineOptions struct {
 	// Workspace is an existing directory; hooks run there.
 	Workspace string `json:"workspace"`
 	SessionID string `json:"session_id"`
-	// Trigger defaults to startup.
+	// Trigger defaults to startup. With a Claude Code config (or none) any
+	// source is accepted, e.g. SessionStartTrigger("fork").
 	Trigger SessionStartTrigger `json:"trigger,omitempty"`
 	// WorkspaceGated makes the engine spawn no command until approved.
 	WorkspaceGated bool `json:"workspace_gated"`
@@ -396,6 +452,10 @@ type EngineOptions struct {
 	EnvRemove      []string          `json:"env_remove,omitempty"`
 	// MaxOutputBytes caps each hook's stdout and stderr (0: the default, 1 MiB).
 	MaxOutputBytes uint64 `json:"max_output_bytes,omitempty"`
+	// StopHookBlockCap: after this many consecutive stops of the session
+	// that Stop hooks kept from ending, the next one is allowed with a
+	// warning (Claude Code profile). nil: the default, 8; 0: no cap.
+	StopHookBlockCap *uint32 `json:"stop_hook_block_cap,omitempty"`
 	// HookEnv is the environment policy of every hook (nil: inherit everything).
 	HookEnv *EnvPolicy `json:"hook_env,omitempty"`
 	// UntrustedHookEnv applies over HookEnv to hooks of untrusted sources only.

@@ -2,6 +2,11 @@
 //! validation, so an error names the entry; a Codex file Codex would not
 //! load at all is an error) and warn on likely mistakes.
 //!
+//! Errors: what the library rejects (the file is not JSON, ...), and every
+//! entry a host would skip (a Claude Code settings file's malformed
+//! entries and unknown handler types: a host loads the rest, but the entry
+//! never runs), each named by its path.
+//!
 //! Warnings (a config with warnings still passes, unless `--strict`):
 //!
 //! - every entry the agent itself would skip (Codex: an invalid matcher's
@@ -13,7 +18,8 @@
 //! - Claude permission-rule syntax (`Bash(git *)`) in `matcher`, where only
 //!   the tool name is tested (it belongs in the hook's `if`);
 //! - unknown event keys (with a suggestion when the key is a known event
-//!   spelled differently);
+//!   spelled differently; the events a dialect knows by name, such as
+//!   Claude Code's `TaskCreated`, are not unknown);
 //! - an `if` condition on an event without a tool call (the hook never runs);
 //! - a variable another dialect's hooks get but this one's do not
 //!   (`$CLAUDE_PROJECT_DIR` in a Codex hook);
@@ -85,6 +91,17 @@ pub fn main(out: &Out, a: CheckArgs) -> CliResult {
                 // name the same paths.
                 let ws = std::path::absolute(&ws).unwrap_or(ws);
                 let ws = std::fs::canonicalize(&ws).unwrap_or(ws);
+                for w in cfg.config.warnings() {
+                    let error = w.entry_skipped || a.strict;
+                    findings.push(Finding { error, text: common::located(&w.path, &w.message) });
+                }
+                if let Some(d) = cfg.config.disable_all_hooks().filter(|d| d.value) {
+                    let whose = if d.trusted { "every hook" } else { "the hooks of untrusted sources" };
+                    findings.push(Finding {
+                        error: a.strict,
+                        text: format!("disableAllHooks is true: a host runs none of {whose} while it is set"),
+                    });
+                }
                 for w in warnings(&cfg.config, &ws) {
                     findings.push(Finding { error: a.strict, text: w });
                 }
@@ -128,15 +145,15 @@ fn group_path(group: &HookGroup) -> String {
     path.rsplit_once(".hooks[").map_or(path, |(g, _)| g).to_owned()
 }
 
-/// The warnings of a valid config: the entries its dialect skipped, then
-/// likely mistakes in what it keeps.
+/// Likely mistakes in what a config keeps (the entries its dialect skipped
+/// are [`HooksConfig::warnings`], errors for `check`).
 pub fn warnings(config: &HooksConfig, workspace: &Path) -> Vec<String> {
-    let mut w: Vec<String> = config.warnings().iter().map(|x| format!("{}: {}", x.path, x.message)).collect();
+    let mut w: Vec<String> = Vec::new();
     for named in config.named_events() {
         let d = named.groups.first().map_or(config.dialect(), HookGroup::dialect);
-        if d.native_event_keys().contains(&named.name.as_str()) {
+        if d.profile().named(&named.name).is_some() || d.native_event_keys().contains(&named.name.as_str()) {
             // An event of the agent's own without a canonical meaning
-            // (Codex's PostCompact): a host fires it by name.
+            // (Claude Code's TaskCreated, Codex's PostCompact): a host fires it by name.
             continue;
         }
         let hint = match dialect::suggest_event_key(d, &named.name) {

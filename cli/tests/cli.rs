@@ -294,12 +294,30 @@ fn run_fires_named_events_by_their_config_key() {
 }
 
 #[test]
-fn run_bad_config_exits_1_naming_the_entry() {
+fn run_skips_a_malformed_claude_entry_names_it_in_text_format_and_runs_the_rest() {
     let sb = Sandbox::new();
-    let cfg = sb.write_json("bad.json", &json!({"PreToolUse": [{"hooks": [{"type": "command"}]}]}));
-    let r = sb.run(&["run", "PreToolUse", "-c", s(&cfg)]);
-    assert_eq!(r.code, 1);
+    let cfg = sb.write_json(
+        "bad.json",
+        &json!({"PreToolUse": [{"hooks": [{"type": "command"}, {"type": "command", "command": "echo kept >&2; exit 2"}]}]}),
+    );
+    let r = sb.run_stdin(
+        &["run", "PreToolUse", "-c", s(&cfg), "--input", "-", "--format", "json"],
+        r#"{"tool_name":"Bash"}"#,
+    );
+    assert_eq!(r.code, 2, "the remaining hook denies: {}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("\"decision\":\"deny\""), "{}", r.stdout);
+    assert_eq!(r.stderr.trim(), "kept", "in the JSON format stderr is the deny reason only");
+    // The text format names the skipped entry on stderr.
+    let r = sb.run_stdin(
+        &["run", "PreToolUse", "-c", s(&cfg), "--input", "-", "--format", "text"],
+        r#"{"tool_name":"Bash"}"#,
+    );
     assert!(r.stderr.contains("hooks.PreToolUse[0].hooks[0] must specify a command"), "{}", r.stderr);
+    // A VT Code configuration still rejects the file.
+    let vt = sb.write_json("bad_vt.json", &json!({"lifecycle": {"pre_tool_use": [{"hooks": [{"type": "command"}]}]}}));
+    let r = sb.run_stdin(&["run", "PreToolUse", "-c", s(&vt), "--input", "-"], r#"{"tool_name":"Bash"}"#);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("hooks.pre_tool_use[0].hooks[0] must specify a command"), "{}", r.stderr);
 }
 
 #[test]
@@ -380,6 +398,34 @@ fn check_passes_the_demo_config() {
     let r = sb.run(&["check", s(&demo)]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("ok (15 hooks, 0 warnings)"), "{}", r.stdout);
+}
+
+/// Claude Code skips a malformed entry and loads the rest (a host does
+/// too); `check` still reports each skipped entry as an error, naming it.
+#[test]
+fn check_reports_every_entry_a_host_would_skip_as_an_error_naming_it() {
+    let sb = Sandbox::new();
+    let cfg = sb.write_json(
+        "ws/.claude/settings.json",
+        &json!({"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [
+                {"type": "command", "command": "true"},
+                {"type": "command"},
+                {"type": "webhook", "url": "http://x"}
+            ]}],
+            "Stop": [{"matcher": "(", "hooks": [{"type": "command", "command": "true"}]}]
+        }}),
+    );
+    let r = sb.run(&["check", s(&cfg)]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    for entry in ["hooks.PreToolUse[0].hooks[1]", "hooks.PreToolUse[0].hooks[2]", "hooks.Stop[0]"] {
+        assert!(
+            r.stdout.lines().any(|l| l.contains("error: ") && l.contains(&format!(" {entry}"))),
+            "{entry} is not reported as an error:\n{}",
+            r.stdout
+        );
+    }
+    assert!(!r.stdout.contains("hooks[1]: hooks.PreToolUse"), "the entry path is said once:\n{}", r.stdout);
 }
 
 #[test]

@@ -325,13 +325,18 @@ impl LifecycleHookEngine {
         if !plan.background.is_empty() {
             self.start_background(setup, event, input, &plan.background, trace);
         }
+        let rules = plan.dialect.profile().rules_of(event);
         if plan.is_empty() && !self.has_deliveries() {
+            if rules.block_cap {
+                // A stop no hook kept from ending ends the streak.
+                self.state.stop_blocks.ended(&setup.session_id);
+            }
             return Ok(None);
         }
         let mut interp = EventInterpreter::for_dialect(event, plan.dialect, setup.config.quiet_success_output());
         self.deliver(&mut interp);
         if plan.is_empty() {
-            return Ok(Some(interp.finish(Vec::new())));
+            return Ok(Some(self.capped(setup, rules, interp.finish(Vec::new()))));
         }
         let sync_run;
         let reserved_token;
@@ -347,7 +352,15 @@ impl LifecycleHookEngine {
             }
         };
         let reports = self.execute_plan(event, setup, input, plan, &mut interp, RunScope { token, trace })?;
-        Ok(Some(interp.finish(reports)))
+        Ok(Some(self.capped(setup, rules, interp.finish(reports))))
+    }
+
+    /// The Stop block cap applied to an outcome whose row asks for it.
+    fn capped(&self, setup: &Setup, rules: &crate::model::rules::EventRules, mut outcome: HookOutcome) -> HookOutcome {
+        if rules.block_cap {
+            self.state.stop_blocks.apply(&setup.session_id, setup.stop_hook_block_cap, &mut outcome);
+        }
+        outcome
     }
 
     fn execute_plan(
@@ -361,20 +374,19 @@ impl LifecycleHookEngine {
     ) -> Result<Vec<HookReport>> {
         let transcript = self.transcript_path_arc();
         let facts = setup.facts(transcript.as_deref());
-        // SessionStart in dialects with an env file: one private file per hook.
-        let env_files = match event {
-            RunEvent::Known(HookEvent::SessionStart)
-                if plan.dialect.profile().session_start_env_file && plan.has_processes() =>
-            {
-                match EnvFiles::create(plan.hooks.len()) {
-                    Ok(files) => Some(files),
-                    Err(e) => {
-                        crate::hl_warn!("cannot create CLAUDE_ENV_FILE files: {e}");
-                        None
-                    }
+        let rules = plan.dialect.profile().rules_of(event);
+        // Events whose row gives hooks an env file (SessionStart, Setup in
+        // the Claude Code profile): one private file per hook.
+        let env_files = if rules.env_file && plan.has_processes() {
+            match EnvFiles::create(plan.hooks.len()) {
+                Ok(files) => Some(files),
+                Err(e) => {
+                    crate::hl_warn!("cannot create CLAUDE_ENV_FILE files: {e}");
+                    None
                 }
             }
-            _ => None,
+        } else {
+            None
         };
         let handlers = self.host_handlers();
         let ctx = RunCtx {
@@ -385,6 +397,7 @@ impl LifecycleHookEngine {
                 cwd: &setup.workspace,
                 max_output_bytes: setup.max_output_bytes,
                 token,
+                budget: rules.budget.map(|b| layer::timeout::budget(b, plan.hooks.iter().filter_map(|h| h.spec()))),
                 handlers: &handlers,
                 http: &setup.http,
                 http_client: &self.state.http_client,
@@ -399,7 +412,7 @@ impl LifecycleHookEngine {
         };
         let hooks = &plan.hooks;
         let mut reports = Vec::with_capacity(hooks.len());
-        if plan.dialect.profile().rules_of(event).run_order == RunOrder::Sequential {
+        if rules.run_order == RunOrder::Sequential {
             // One after another, in order; stop at the first decision.
             for (i, hook) in hooks.iter().enumerate() {
                 cancel::check(token)?;

@@ -48,7 +48,9 @@ use crate::runtime::ForkGuard;
 use crate::trace::{SpanSink, TraceSlot};
 
 use options::Setup;
-pub use options::{EngineOptions, HookSourceOption, HooksSource, DEFAULT_MAX_OUTPUT_BYTES};
+pub use options::{
+    EngineOptions, HookSourceOption, HooksSource, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_STOP_HOOK_BLOCK_CAP,
+};
 pub use plan::{PlannedEntry, Verdict};
 
 /// Everything the clones of one engine share.
@@ -75,6 +77,8 @@ struct EngineState {
     next_run_id: AtomicU64,
     /// What `async` hooks produced, for the next outcome.
     deliveries: Mutex<runs::Deliveries>,
+    /// Consecutive stops Stop hooks kept from ending (the block cap).
+    stop_blocks: crate::merge::StopBlocks,
     has_deliveries: AtomicBool,
     /// The trace handler (`hl_engine_set_trace_handler`).
     trace: TraceSlot,
@@ -147,6 +151,7 @@ impl LifecycleHookEngine {
                 closed: AtomicBool::new(false),
                 next_run_id: AtomicU64::new(1),
                 deliveries: Mutex::new(runs::Deliveries::default()),
+                stop_blocks: Default::default(),
                 has_deliveries: AtomicBool::new(false),
                 trace: TraceSlot::default(),
             }),
@@ -217,6 +222,12 @@ impl LifecycleHookEngine {
     /// whatever the engine's own approval. Empty on an ungated engine.
     pub fn pin_changes_against(&self, approved: &crate::gate::pins::ApprovedFiles) -> Vec<PinChange> {
         self.setup().commands.pins.changes(approved)
+    }
+
+    /// The entries of the configuration that were skipped (a Claude Code
+    /// settings file's malformed entries), in the order they were read.
+    pub fn config_warnings(&self) -> Vec<crate::config::ConfigWarning> {
+        self.setup().config.warnings().to_vec()
     }
 
     /// Whether this engine gates workspace hooks behind approval.

@@ -10,11 +10,15 @@
 //! precedence, input flow, failure policy. The merge knows no format and
 //! no dialect, only canonical decisions.
 //!
-//! | event | merger |
+//! | event family | merger |
 //! |---|---|
 //! | PreToolUse | `pre_tool.rs` |
-//! | UserPromptSubmit, PermissionRequest, Stop, SubagentStop, PreCompact, PostToolUse(Failure), SessionStart | `decisions.rs` |
-//! | SessionEnd, SubagentStart, Notification, events fired by name | only the shared fields, here |
+//! | UserPromptSubmit, PermissionRequest, Stop, SubagentStop, PreCompact, PostToolUse(Failure), SessionStart (and the named events of those families) | `decisions.rs` |
+//! | PermissionDenied, WorktreeCreate, Elicitation(Result) | `named.rs` |
+//! | SessionEnd, Notification, other events fired by name | only the shared fields, here |
+//!
+//! Which merger merges an event is its family in the run's profile
+//! ([`Profile::family_of`]).
 //!
 //! Shared by every event (here): messages in configuration order of the
 //! hooks that gave them; `continue` false when any hook asked to halt, with
@@ -26,7 +30,10 @@
 //! hook's value).
 
 mod decisions;
+mod named;
 mod pre_tool;
+
+pub(crate) use decisions::StopBlocks;
 
 use std::borrow::Cow;
 
@@ -39,19 +46,20 @@ use crate::hl_debug;
 use crate::model::event::{EventFamily, HookEvent, RunEvent};
 use crate::model::outcome::{CommonOutcome, HookFailure, HookMessage, HookMessageLevel, HookOutcome, HookReport};
 use crate::model::reply::{Decision, HookReply};
-use crate::model::rules::{BlockFields, Column, EventRules, HaltReason, Profile, RunOrder, ToolInputFlow};
+use crate::model::rules::{Column, EventRules, HaltReason, Profile, RunOrder, ToolInputFlow};
 
-/// The merge columns the merger of `event` honours (the reader columns are
-/// the reader's: [`crate::dialect::protocol`]).
+/// The merge columns the merger of an event of `family` honours (the
+/// reader columns are the reader's: [`crate::dialect::protocol`]).
 #[cfg_attr(not(test), allow(dead_code))]
-pub(crate) fn honours(event: &RunEvent) -> &'static [Column] {
-    match event.family() {
+pub(crate) fn honours(family: EventFamily) -> &'static [Column] {
+    match family {
         EventFamily::Tool => pre_tool::HONOURS_ALL,
         EventFamily::Prompt => decisions::PROMPT_HONOURS,
         EventFamily::Permission => decisions::PERMISSION_HONOURS,
         EventFamily::Stop => decisions::STOP_HONOURS,
         EventFamily::PostTool => decisions::POST_TOOL_HONOURS,
-        EventFamily::SessionStart | EventFamily::Observe => COMMON_HONOURS,
+        EventFamily::Context => decisions::CONTEXT_HONOURS,
+        EventFamily::Retry | EventFamily::Worktree | EventFamily::Elicitation | EventFamily::Observe => COMMON_HONOURS,
     }
 }
 
@@ -124,12 +132,15 @@ impl Common {
 
 /// The per-event merge state.
 enum Merge {
-    SessionStart(decisions::SessionStartMerge),
+    Context(decisions::SessionStartMerge),
     Prompt(decisions::PromptMerge),
     Tool(pre_tool::PreToolMerge),
     PostTool(decisions::PostToolMerge),
     Permission(decisions::PermissionMerge),
     Stop(decisions::StopMerge),
+    Retry(named::RetryMerge),
+    Worktree(named::WorktreeMerge),
+    Elicitation(named::ElicitationMerge),
     Observe,
 }
 
@@ -145,6 +156,7 @@ pub struct EventInterpreter {
     /// The dialect whose rules merge (the run's).
     dialect: &'static dyn Dialect,
     rules: &'static EventRules,
+    family: EventFamily,
     quiet_success_output: bool,
     common: Common,
     merge: Merge,
@@ -171,16 +183,21 @@ impl EventInterpreter {
     /// read by it, and its table's merge columns combine them.
     pub fn for_dialect(event: &RunEvent, dialect: &'static dyn Dialect, quiet_success_output: bool) -> Self {
         let profile = dialect.profile();
-        let merge = match event.family() {
-            EventFamily::SessionStart => Merge::SessionStart(decisions::SessionStartMerge {
-                env: profile.session_start_env_file.then(serde_json::Map::new),
+        let rules = profile.rules_of(event);
+        let family = profile.family_of(event);
+        let merge = match family {
+            EventFamily::Context => Merge::Context(decisions::SessionStartMerge {
+                env: rules.env_file.then(serde_json::Map::new),
                 ..Default::default()
             }),
             EventFamily::Prompt => Merge::Prompt(Default::default()),
             EventFamily::Tool => Merge::Tool(Default::default()),
             EventFamily::PostTool => Merge::PostTool(Default::default()),
             EventFamily::Permission => Merge::Permission(Default::default()),
-            EventFamily::Stop => Merge::Stop(Default::default()),
+            EventFamily::Stop => Merge::Stop(decisions::StopMerge::new(rules)),
+            EventFamily::Retry => Merge::Retry(Default::default()),
+            EventFamily::Worktree => Merge::Worktree(Default::default()),
+            EventFamily::Elicitation => Merge::Elicitation(Default::default()),
             EventFamily::Observe => Merge::Observe,
         };
         let event_name = match event {
@@ -191,7 +208,8 @@ impl EventInterpreter {
             event: event.clone(),
             event_name,
             dialect,
-            rules: profile.rules_of(event),
+            rules,
+            family,
             quiet_success_output,
             common: Common::new(),
             merge,
@@ -268,10 +286,12 @@ impl EventInterpreter {
             self.last_decision = None;
             return true;
         }
-        let rules = dialect.profile().rules_of(&self.event);
-        let cx = ReadCtx { event: &self.event, rules, quiet_success_output, background: self.background };
+        let profile = dialect.profile();
+        let rules = profile.rules_of(&self.event);
+        let family = profile.family_of(&self.event);
+        let cx = ReadCtx { event: &self.event, family, rules, quiet_success_output, background: self.background };
         let mut reply = dialect.read_reply(&cx, exec);
-        fail_closed::apply(&mut reply, fail_closed, rules, &self.event);
+        fail_closed::apply(&mut reply, fail_closed, rules, family);
         self.common.absorb_dialect_fields(dialect, std::mem::take(&mut reply.dialect_fields));
         self.merge_reply(&exec.label, reply)
     }
@@ -284,12 +304,15 @@ impl EventInterpreter {
         let rules = self.rules;
         self.common.absorb(rules, &mut reply);
         let stop = match &mut self.merge {
-            Merge::SessionStart(m) => m.absorb(reply),
+            Merge::Context(m) => m.absorb(reply),
             Merge::Prompt(m) => m.absorb(reply),
             Merge::Tool(m) => m.absorb(&mut self.common, rules, label, reply),
             Merge::PostTool(m) => m.absorb(rules, reply),
             Merge::Permission(m) => m.absorb(rules, reply),
             Merge::Stop(m) => m.absorb(rules, reply),
+            Merge::Retry(m) => m.absorb(reply),
+            Merge::Worktree(m) => m.absorb(reply),
+            Merge::Elicitation(m) => m.absorb(reply),
             Merge::Observe => false,
         };
         self.stopped = stop && rules.run_order == RunOrder::Sequential;
@@ -362,14 +385,14 @@ impl EventInterpreter {
         let mut reply = HookReply::default();
         reply.push(HookMessageLevel::Error, text.clone());
         reply.failure = Some(crate::model::reply::Failure { kind: HookFailure::Spawn, text, timeout_or_lost: false });
-        fail_closed::apply(&mut reply, fail_closed, self.rules, &self.event);
+        fail_closed::apply(&mut reply, fail_closed, self.rules, self.family);
         self.merge_reply(label, reply)
     }
 
     /// SessionStart (dialects with an env file): the variables the hooks
     /// wrote, returned as the outcome's `env`. Ignored elsewhere.
     pub fn set_env(&mut self, env: serde_json::Map<String, Value>) {
-        if let Merge::SessionStart(m) = &mut self.merge {
+        if let Merge::Context(m) = &mut self.merge {
             if m.env.is_some() {
                 m.env = Some(env);
             }
@@ -392,10 +415,11 @@ impl EventInterpreter {
 
     fn context_slot(&mut self) -> Option<&mut Vec<String>> {
         match &mut self.merge {
-            Merge::SessionStart(m) => Some(&mut m.additional_context),
+            Merge::Context(m) => Some(&mut m.additional_context),
             Merge::Prompt(m) => Some(&mut m.additional_context),
             Merge::Tool(m) => Some(&mut m.additional_context),
             Merge::PostTool(m) => Some(&mut m.additional_context),
+            Merge::Stop(m) => m.context_slot(),
             _ => None,
         }
     }
@@ -431,14 +455,20 @@ impl EventInterpreter {
         let rules = self.rules;
         let common = self.common.into_outcome(hooks);
         match self.merge {
-            Merge::SessionStart(m) => HookOutcome::SessionStart(m.finish(common)),
+            Merge::Context(m) => match self.event.known() {
+                Some(HookEvent::SessionStart) => HookOutcome::SessionStart(m.finish(common)),
+                _ => HookOutcome::Context(m.finish(common)),
+            },
             Merge::Prompt(m) => HookOutcome::UserPromptSubmit(m.finish(common)),
             Merge::Tool(m) => HookOutcome::PreToolUse(m.finish(rules, common)),
             Merge::PostTool(m) => HookOutcome::PostToolUse(m.finish(rules, common)),
             Merge::Permission(m) => HookOutcome::PermissionRequest(m.finish(common)),
+            Merge::Retry(m) => HookOutcome::Retry(m.finish(common)),
+            Merge::Worktree(m) => HookOutcome::Worktree(m.finish(common)),
+            Merge::Elicitation(m) => HookOutcome::Elicitation(m.finish(common)),
             // Where nothing blocks them, SubagentStop and PreCompact are
             // observers and their outcome has only the common fields.
-            Merge::Stop(_) if rules.block_fields == BlockFields::None => HookOutcome::Other(common),
+            Merge::Stop(_) if !rules.can_block() => HookOutcome::Other(common),
             Merge::Stop(m) => match self.event.known() {
                 Some(HookEvent::SubagentStop) => HookOutcome::SubagentStop(m.finish(rules, common)),
                 Some(HookEvent::PreCompact) => HookOutcome::PreCompact(m.finish(rules, common)),

@@ -47,6 +47,8 @@ pub(crate) struct Stack<'a> {
     pub(crate) max_output_bytes: usize,
     /// The run's cancellation token.
     pub(crate) token: Option<&'a CancelToken>,
+    /// The time budget the run's hooks share, if its row has one.
+    pub(crate) budget: Option<std::time::Duration>,
     /// The handlers the host set, as the run took them.
     pub(crate) handlers: &'a [Arc<HostHandler>],
     /// The engine's http hook settings.
@@ -68,7 +70,7 @@ pub(crate) struct Stack<'a> {
 /// when the run was cancelled (a hook cancelled while it ran ends its span
 /// so).
 pub(crate) fn invoke(stack: &Stack<'_>, hook: Hook<'_>, env: &Environment, payload: &Payload) -> Result<Executed> {
-    let mut span = stack.trace.map(|run| trace::start(run, hook, stack.event));
+    let mut span = stack.trace.map(|run| trace::start(run, hook, stack.event, stack.budget));
     if let Some(why) = support::refuses(stack.event, hook) {
         return Ok(trace::attach(report::skipped(hook, HookReport::UNSUPPORTED_ON_EVENT, why), span));
     }
@@ -89,7 +91,7 @@ pub(crate) fn invoke(stack: &Stack<'_>, hook: Hook<'_>, env: &Environment, paylo
         payload,
         env,
         cwd: stack.cwd,
-        timeout: timeout::of(hook, stack.event),
+        timeout: timeout::of(hook, stack.event, stack.budget),
         max_output_bytes: stack.max_output_bytes,
         token: stack.token,
         handlers: stack.handlers,
@@ -125,7 +127,7 @@ pub(crate) fn invoke(stack: &Stack<'_>, hook: Hook<'_>, env: &Environment, paylo
 /// A hook that could not be given what it needs to start (its process
 /// environment): reported as a spawn failure, with its span.
 pub(crate) fn not_started(stack: &Stack<'_>, hook: Hook<'_>, error: String) -> Executed {
-    let mut span = stack.trace.map(|run| trace::start(run, hook, stack.event));
+    let mut span = stack.trace.map(|run| trace::start(run, hook, stack.event, stack.budget));
     if let Some(s) = &mut span {
         s.stop();
     }

@@ -17,6 +17,7 @@
 //! `hook.stdout_truncated`, `hook.stderr_truncated`, `hook.cancelled`.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use super::{background, timeout};
 use crate::handler::{Executed, Hook};
@@ -24,8 +25,9 @@ use crate::model::event::RunEvent;
 use crate::model::outcome::{HookFailure, HookReport};
 use crate::trace::{AttrValue, HookSpan, RunContext};
 
-/// Start `hook`'s span in `run`.
-pub(crate) fn start(run: &Arc<RunContext>, hook: Hook<'_>, event: &RunEvent) -> HookSpan {
+/// Start `hook`'s span in `run` (`budget`: the run's shared timeout budget,
+/// if its event has one; `hook.timeout_ms` is the timeout the hook runs under).
+pub(crate) fn start(run: &Arc<RunContext>, hook: Hook<'_>, event: &RunEvent, budget: Option<Duration>) -> HookSpan {
     let mut attrs: Vec<(&'static str, AttrValue)> = Vec::with_capacity(16);
     attrs.push(("hook.event", run.event().into()));
     attrs.push(("hook.type", hook.kind().as_str().into()));
@@ -47,7 +49,7 @@ pub(crate) fn start(run: &Arc<RunContext>, hook: Hook<'_>, event: &RunEvent) -> 
             if spec.fail_closed {
                 attrs.push(("hook.fail_closed", true.into()));
             }
-            let ms = i64::try_from(timeout::of(hook, event).as_millis()).unwrap_or(i64::MAX);
+            let ms = i64::try_from(timeout::of(hook, event, budget).as_millis()).unwrap_or(i64::MAX);
             attrs.push(("hook.timeout_ms", ms.into()));
         }
         None => attrs.push(("hook.source", "host".into())),

@@ -12,7 +12,11 @@ async function main() {
   sources.runNamedSync('Setup').messages;
   (await sources.sessionStart()).env?.['K'];
   const o: PreToolUseOutcome = await e.preToolUse({ toolName: 'Bash', toolInput: { command: 'ls' }, toolCallId: 'x' }, { signal: AbortSignal.timeout(1000) });
-  const d: 'continue' | 'allow' | 'deny' | 'ask' = o.decision;
+  const d: 'continue' | 'allow' | 'deny' | 'ask' | 'defer' = o.decision;
+  const forked = new Engine({ workspace: '.', sessionId: 's', trigger: 'fork', stopHookBlockCap: 0 });
+  forked.configWarnings()[0]?.path.toUpperCase();
+  (await forked.subagentStart({ parentSessionId: 'p', childThreadId: 'c', agentName: 'a', agentType: 'Explore', displayLabel: 'A', background: false, status: 'ok' })).additionalContext?.length;
+  (await forked.stop({ lastAssistantMessage: 'x', stopHookActive: false })).additionalContext?.length;
   o.hooks[0].exitCode?.toFixed();
   const s = e.sessionStartSync();
   s.additionalContext.map((x) => x.toUpperCase());
