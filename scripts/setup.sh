@@ -106,8 +106,9 @@ if [ ! -d "$node_dir/node_modules" ] || [ "$node_dir/package-lock.json" -nt "$no
   (cd "$node_dir" && npm ci --no-audit --no-fund --loglevel=error) || die "npm ci in bindings/node failed"
 fi
 
-# --- Go modules of bindings/go.
+# --- Go modules of bindings/go and of its OpenTelemetry adapter (its own module).
 (cd "$root/bindings/go" && go mod download) || die "go mod download in bindings/go failed"
+(cd "$root/bindings/go/otelhookline" && go mod download) || die "go mod download in bindings/go/otelhookline failed"
 
 # --- Python tools of bindings/python (pytest, mypy, build, auditwheel), pinned, in build/python/venv.
 "$root/bindings/python/scripts/dev-env.sh" || die "setting up build/python/venv failed"

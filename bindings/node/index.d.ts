@@ -644,12 +644,53 @@ export declare class Engine {
   reload(options: EngineOptions): void;
   setTranscriptPath(path: string | null): void;
   readonly transcriptPath: string | null;
+  /**
+   * Send the spans of this engine's runs to `fn` (one per run that runs a hook, one per hook),
+   * on the JS thread; `null` removes the handler. With a handler set, use close(), not closeSync().
+   */
+  setTraceHandler(fn: ((span: Span) => void) | null): this;
+  /** Make every run join the trace `fn()` returns when the run is started (`null` removes it). */
+  setTraceContext(fn: (() => TraceContext | null | undefined) | null): this;
   readonly closed: boolean;
   /** Free the engine off the JS thread; in-flight runs reject with HL_ERR_CLOSED ("<Event> run interrupted: engine closed"), never reported as unhandled. Idempotent. */
   close(): Promise<void>;
-  /** Free the engine on the JS thread; throws when async runs are in flight. */
+  /** Free the engine on the JS thread; throws when async runs are in flight or a trace handler was set. */
   closeSync(): void;
   [Symbol.asyncDispose](): Promise<void>;
+}
+
+// ---------------------------------------------------------------- tracing
+
+/** A span attribute value. */
+export type SpanAttributeValue = string | number | boolean;
+
+/** One finished span of a run or of a hook (docs/c-api.md §12). */
+export interface Span {
+  /** 32 lowercase hex digits: the host's trace (from the input's traceparent) or a new one. */
+  traceId: string;
+  /** 16 lowercase hex digits. */
+  spanId: string;
+  /** A hook's run span; a run's: the host's span, or null for a new trace. */
+  parentSpanId: string | null;
+  /** W3C trace-flags (bit 0: sampled). */
+  traceFlags: number;
+  level: 'run' | 'hook';
+  /** "hooks PreToolUse", "hook command", ... */
+  name: string;
+  /** Nanoseconds since the Unix epoch. */
+  startUnixNano: bigint;
+  endUnixNano: bigint;
+  status: 'ok' | 'error';
+  /** Why it is an error; null when it is not. */
+  statusMessage: string | null;
+  /** OpenTelemetry-style attributes: "hook.event", "hook.exit_code", ... */
+  attributes: Record<string, SpanAttributeValue>;
+}
+
+/** A W3C trace context a run joins. */
+export interface TraceContext {
+  traceparent: string;
+  tracestate?: string;
 }
 
 // ---------------------------------------------------------------- misc

@@ -83,6 +83,21 @@ impl Out {
         let _ = writeln!(o, "{s}");
     }
 
+    /// Paint `s` with an SGR code when stderr gets colour.
+    pub fn paint_err(&self, code: &str, s: &str) -> String {
+        if self.color_err {
+            format!("\x1b[{code}m{s}\x1b[0m")
+        } else {
+            s.to_owned()
+        }
+    }
+
+    /// Print a line on stderr.
+    pub fn err_line(&self, s: &str) {
+        let mut o = std::io::stderr().lock();
+        let _ = writeln!(o, "{s}");
+    }
+
     /// `hookline: warning: msg` on stderr (silenced by `--quiet`).
     pub fn warning(&self, msg: &str) {
         if self.quiet {

@@ -9,6 +9,7 @@ mod check;
 mod common;
 mod explain;
 mod run;
+mod trace;
 mod trust;
 
 use std::path::PathBuf;

@@ -120,6 +120,47 @@ fn run_denied_exits_2_with_the_reason_on_stderr() {
 }
 
 #[test]
+fn run_trace_prints_a_timeline_on_stderr_one_line_per_hook() {
+    let sb = Sandbox::new();
+    let cfg = sb.write_json(
+        "slow.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "sleep 0.3"},
+            {"type": "command", "command": "exit 1"},
+            {"type": "command", "command": "true"}
+        ]}]}}),
+    );
+    let r = sb.run_stdin(&["run", "PreToolUse", "-c", s(&cfg), "--input", "-", "--format", "json", "--trace"], BASH_LS);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.json()["hooks"].as_array().unwrap().len(), 3, "stdout is still the outcome");
+    let lines: Vec<&str> = r.stderr.lines().collect();
+    assert!(
+        lines[0].starts_with("trace ") && lines[0].contains("PreToolUse") && lines[0].contains("3 hook(s)"),
+        "{}",
+        r.stderr
+    );
+    let line_of = |cmd: &str| {
+        *lines.iter().find(|l| l.ends_with(cmd)).unwrap_or_else(|| panic!("no line for {cmd}: {}", r.stderr))
+    };
+    let took = |line: &str| -> f64 {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        assert!(fields[0].starts_with('+'), "{line}");
+        fields[2].parse().unwrap()
+    };
+    assert!(took(line_of("sleep 0.3")) >= 300.0, "{}", r.stderr);
+    assert!(took(line_of("true")) < 300.0, "{}", r.stderr);
+    assert!(line_of("exit 1").contains("failed: exit"), "{}", r.stderr);
+    assert!(line_of("true").contains("exit 0"), "{}", r.stderr);
+
+    let r = sb.run_stdin(
+        &["run", "PreToolUse", "-c", s(&cfg), "--input", "-", "--format", "json", "--trace"],
+        r#"{"tool_name":"Write","tool_input":{}}"#,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stderr.trim(), "trace: no hook ran");
+}
+
+#[test]
 fn run_proceed_exits_0_and_json_format_prints_the_outcome() {
     let sb = Sandbox::new();
     let cfg = claude_config(&sb);

@@ -235,6 +235,18 @@ impl HandlerSpec {
         }
     }
 
+    /// The span attribute that holds the [`label`](Self::label):
+    /// `hook.command`, `hook.url`, `hook.tool` (`server/tool`) or
+    /// `hook.prompt`.
+    pub fn label_attribute(&self) -> &'static str {
+        match self {
+            HandlerSpec::Command { .. } => "hook.command",
+            HandlerSpec::Http { .. } => "hook.url",
+            HandlerSpec::McpTool { .. } => "hook.tool",
+            HandlerSpec::Prompt { .. } | HandlerSpec::Agent { .. } => "hook.prompt",
+        }
+    }
+
     /// What makes two hooks "the same handler" for deduplication: the
     /// handler type and these fields (a command's text, args and shell;
     /// an http hook's URL, as Claude Code dedupes it; everything of the

@@ -45,6 +45,7 @@ use crate::handler::{CallbackHook, HostHandler};
 use crate::model::event::HookEvent;
 use crate::model::input::SessionStartTrigger;
 use crate::runtime::ForkGuard;
+use crate::trace::{SpanSink, TraceSlot};
 
 use options::Setup;
 pub use options::{
@@ -79,6 +80,8 @@ struct EngineState {
     /// Consecutive stops Stop hooks kept from ending (the block cap).
     stop_blocks: crate::merge::StopBlocks,
     has_deliveries: AtomicBool,
+    /// The trace handler (`hl_engine_set_trace_handler`).
+    trace: TraceSlot,
 }
 
 /// The lifecycle hook engine. `Clone` is cheap (shared state).
@@ -150,6 +153,7 @@ impl LifecycleHookEngine {
                 deliveries: Mutex::new(runs::Deliveries::default()),
                 stop_blocks: Default::default(),
                 has_deliveries: AtomicBool::new(false),
+                trace: TraceSlot::default(),
             }),
         }
     }
@@ -321,6 +325,30 @@ impl LifecycleHookEngine {
             }
             (list, old)
         });
+    }
+
+    // ----- tracing ----------------------------------------------------------------
+
+    /// Send a span of every run (that runs a hook) and of every hook to
+    /// `sink`, replacing the sink set before (`docs/c-api.md` §12). Spans
+    /// are delivered on a hookline thread, one at a time, after each ends;
+    /// runs already started keep the sink they started with, and a sink
+    /// replaced is dropped once its last span has been delivered. On
+    /// failure (a forked or closed engine, no delivery thread) the sink is
+    /// handed back untouched.
+    pub fn set_trace_sink<S: SpanSink + 'static>(&self, sink: S) -> std::result::Result<(), Rejected<S>> {
+        if let Err(error) = self.check_usable() {
+            return Err(Rejected { error, callback: sink });
+        }
+        self.state.trace.set(sink)
+    }
+
+    /// Remove the trace sink: runs started from now on are not traced (runs
+    /// in flight still deliver to it; it is dropped after their last span).
+    pub fn remove_trace_sink(&self) -> Result<()> {
+        self.check_forked()?;
+        self.state.trace.remove();
+        Ok(())
     }
 
     // ----- callback hooks -------------------------------------------------------

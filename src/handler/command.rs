@@ -21,13 +21,16 @@
 //! the workspace), variables added to the environment (their `$NAME` and
 //! `${NAME}` expanded when the launch asks for it), and a script named by
 //! the command's first word made executable before it starts.
+//!
+//! A traced run hands its trace context on in the environment
+//! (`TRACEPARENT`, `TRACESTATE`).
 
 use std::borrow::Cow;
 use std::ffi::OsStr;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::environment::HOOKLINE_NAMES;
+use super::environment::{with_trace_context, HOOKLINE_NAMES};
 use super::{Call, HookExecution, Ran};
 use crate::config::{Launch, Shell};
 use crate::runner::{self, CommandSpec, Environment, Program};
@@ -48,6 +51,10 @@ pub(crate) fn run(
         None => Cow::Borrowed(call.cwd),
     };
     let env = environment(launch, call.env, call.reserved_env)?;
+    let env: Cow<'_, Environment> = match call.trace {
+        Some(trace) => Cow::Owned(with_trace_context(&env, trace)?),
+        None => env,
+    };
     let env: &Environment = &env;
     if launch.make_script_executable {
         make_script_executable(command, &cwd);

@@ -45,7 +45,7 @@ use crate::handler::HookExecution;
 use crate::hl_debug;
 use crate::model::event::{EventFamily, HookEvent, RunEvent};
 use crate::model::outcome::{CommonOutcome, HookFailure, HookMessage, HookMessageLevel, HookOutcome, HookReport};
-use crate::model::reply::HookReply;
+use crate::model::reply::{Decision, HookReply};
 use crate::model::rules::{Column, EventRules, FieldMerge, HaltReason, Profile, RunOrder, ToolInputFlow};
 
 /// The merge columns the merger of an event of `family` honours (the
@@ -178,6 +178,8 @@ pub struct EventInterpreter {
     failures: Vec<Option<HookFailure>>,
     /// The hooks ran in the background (`async`).
     background: bool,
+    /// The decision of the hook absorbed last (for its span).
+    last_decision: Option<&'static str>,
 }
 
 impl EventInterpreter {
@@ -226,6 +228,7 @@ impl EventInterpreter {
             stopped: false,
             failures: Vec::new(),
             background: false,
+            last_decision: None,
         }
     }
 
@@ -257,6 +260,12 @@ impl EventInterpreter {
         self.stopped
     }
 
+    /// How the hook absorbed last failed, and the decision it made (what
+    /// its span reports as `hook.failure` and `hook.decision`).
+    pub(crate) fn last_read(&self) -> (Option<HookFailure>, Option<&'static str>) {
+        (self.failures.last().copied().flatten(), self.last_decision)
+    }
+
     /// Absorb one executed hook, read with the interpreter's dialect.
     /// Returns true when the run must stop here (events the rules run
     /// sequentially: VT Code PreToolUse at the first allow or deny,
@@ -286,6 +295,7 @@ impl EventInterpreter {
         if self.stopped {
             hl_debug!("{} hook `{}` ignored: the run already stopped", self.event_name, exec.label);
             self.failures.push(None);
+            self.last_decision = None;
             return true;
         }
         let profile = dialect.profile();
@@ -302,6 +312,7 @@ impl EventInterpreter {
     /// failure's); true when the run must stop here.
     fn merge_reply(&mut self, label: &str, mut reply: HookReply) -> bool {
         self.failures.push(reply.failure.as_ref().map(|f| f.kind));
+        self.last_decision = reply.decision.as_ref().map(Decision::name);
         let rules = self.rules;
         self.common.absorb(rules, &mut reply);
         let stop = match &mut self.merge {
@@ -325,6 +336,7 @@ impl EventInterpreter {
     pub fn absorb_not_approved(&mut self, label: &str) {
         if self.stopped {
             self.failures.push(None);
+            self.last_decision = None;
             return;
         }
         let mut reply = HookReply::default();
@@ -357,6 +369,7 @@ impl EventInterpreter {
     pub fn absorb_skipped(&mut self, label: &str, why: &str) {
         if self.stopped {
             self.failures.push(None);
+            self.last_decision = None;
             return;
         }
         let mut reply = HookReply::default();
@@ -385,6 +398,7 @@ impl EventInterpreter {
     ) -> bool {
         if self.stopped {
             self.failures.push(Some(HookFailure::Spawn));
+            self.last_decision = None;
             return true;
         }
         let text = format!("{} hook `{label}` could not be started: {}", self.event_name, error.trim());

@@ -53,6 +53,23 @@ pub enum Decision {
 }
 
 impl Decision {
+    /// The decision in one word (a hook span's `hook.decision`): `allow`,
+    /// `deny`, `ask` (PreToolUse), `allow` or `deny` (PermissionRequest),
+    /// `block` (a block, or PostToolUse feedback), `allow` (a Stop hook that
+    /// let the agent stop), `retry`
+    /// (PermissionDenied), `path` (WorktreeCreate), the action (Elicitation).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Decision::Tool(d, _) => d.as_str(),
+            Decision::Block(_) => "block",
+            Decision::Allow => "allow",
+            Decision::Permission(p) => p.behavior.as_str(),
+            Decision::Retry => "retry",
+            Decision::Path(_) => "path",
+            Decision::Elicitation(a, _) => a.as_str(),
+        }
+    }
+
     /// The decision a failing `failClosed` hook takes on `family`'s event,
     /// `None` where the event has no blocking decision (observers, and
     /// PostToolUse, whose tool already ran).
