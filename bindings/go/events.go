@@ -68,8 +68,13 @@ type SubagentInput struct {
 	Background      bool   `json:"background"`
 	Status          string `json:"status"`
 	// TranscriptPath (the child's), when set, replaces the session's in the payload.
-	TranscriptPath string         `json:"transcript_path,omitempty"`
-	Extra          map[string]any `json:"-"`
+	TranscriptPath string `json:"transcript_path,omitempty"`
+	// AgentID and AgentType are Claude Code's fields; with a Claude Code
+	// config the matchers of SubagentStart and SubagentStop test AgentType
+	// (with a VT Code config, AgentName).
+	AgentID   string         `json:"agent_id,omitempty"`
+	AgentType string         `json:"agent_type,omitempty"`
+	Extra     map[string]any `json:"-"`
 }
 
 // UserPromptSubmitInput is the input of UserPromptSubmit.
@@ -254,6 +259,74 @@ type GeminiToolCall struct {
 	Args json.RawMessage `json:"args,omitempty"`
 }
 
+// CopilotToolResult is a Copilot CLI tool result (postToolUse's
+// modifiedResult).
+type CopilotToolResult struct {
+	// ResultType is "success" (or "failure", which routes the call to
+	// postToolUseFailure).
+	ResultType       string `json:"resultType"`
+	TextResultForLLM string `json:"textResultForLlm"`
+}
+
+// CopilotFields are the answers of Copilot CLI hooks that have no
+// canonical slot in the outcome (the last hook that gave each wins).
+type CopilotFields struct {
+	// ModifiedResult (postToolUse) replaces the tool's result.
+	ModifiedResult *CopilotToolResult `json:"modifiedResult,omitempty"`
+	// ModifiedResponse (subagentStop) replaces the subagent's response
+	// when it is allowed to finish (a block discards it).
+	ModifiedResponse *string `json:"modifiedResponse,omitempty"`
+	// AdditionalContext (subagentStart, notification): prepended to the
+	// subagent's prompt, or injected into the session.
+	AdditionalContext *string `json:"additionalContext,omitempty"`
+	// ModifiedTransformedPrompt (userPromptTransformed) replaces the
+	// model-facing prompt.
+	ModifiedTransformedPrompt *string `json:"modifiedTransformedPrompt,omitempty"`
+	// MetaToUse (preMcpToolCall) is the MCP request's _meta.
+	MetaToUse json.RawMessage `json:"metaToUse,omitempty"`
+}
+
+// VSCodeFields are the answers of VS Code hooks that have no canonical
+// slot in the outcome.
+type VSCodeFields struct {
+	// AdditionalContext (SubagentStart) is added to the subagent's conversation.
+	AdditionalContext *string `json:"additionalContext,omitempty"`
+}
+
+// DialectField decodes the dialect fields of dialect into v; false when
+// no hook of that dialect gave one.
+func (o *Outcome) DialectField(dialect Dialect, v any) (bool, error) {
+	fields, ok := o.DialectFields[dialect]
+	if !ok {
+		return false, nil
+	}
+	b, err := json.Marshal(fields)
+	if err != nil {
+		return true, err
+	}
+	return true, json.Unmarshal(b, v)
+}
+
+// Copilot returns the Copilot CLI dialect fields of the outcome, nil when
+// no Copilot CLI hook gave one.
+func (o *Outcome) Copilot() (*CopilotFields, error) {
+	var f CopilotFields
+	if ok, err := o.DialectField(DialectCopilot, &f); !ok || err != nil {
+		return nil, err
+	}
+	return &f, nil
+}
+
+// VSCode returns the VS Code dialect fields of the outcome, nil when no
+// VS Code hook gave one.
+func (o *Outcome) VSCode() (*VSCodeFields, error) {
+	var f VSCodeFields
+	if ok, err := o.DialectField(DialectVSCode, &f); !ok || err != nil {
+		return nil, err
+	}
+	return &f, nil
+}
+
 // SessionStartOutcome is the outcome of SessionStart.
 type SessionStartOutcome struct {
 	Outcome
@@ -280,6 +353,10 @@ const (
 	DecisionAllow    PreToolUseDecision = "allow"
 	DecisionDeny     PreToolUseDecision = "deny"
 	DecisionAsk      PreToolUseDecision = "ask"
+	// DecisionDefer (Claude Code's permissionDecision "defer"): pause at this
+	// tool call so that the host can resume it later; a host that cannot
+	// defer treats it like DecisionContinue.
+	DecisionDefer PreToolUseDecision = "defer"
 )
 
 // PreToolUseOutcome is the outcome of PreToolUse.
@@ -321,10 +398,56 @@ type PermissionRequestOutcome struct {
 	Decision *PermissionDecision `json:"decision"`
 }
 
-// StopOutcome is the outcome of Stop.
+// StopOutcome is the outcome of Stop (and SubagentStop, PreCompact).
 type StopOutcome struct {
 	Outcome
+	// BlockReason: with a Claude Code config, every blocking hook's reason,
+	// in configuration order, one per line.
 	BlockReason string `json:"block_reason"`
+	// AdditionalContext (Claude Code's Stop and SubagentStop): feedback
+	// that keeps the conversation going without an error.
+	AdditionalContext []string `json:"additional_context,omitempty"`
+}
+
+// SubagentStartOutcome is the outcome of SubagentStart; AdditionalContext
+// is the subagent's context (Claude Code config; nil with a VT Code one).
+type SubagentStartOutcome struct {
+	Outcome
+	AdditionalContext []string `json:"additional_context,omitempty"`
+}
+
+// NamedOutcome is the outcome of an event fired by name (Engine.RunNamed):
+// the common fields, and the fields of the event's family (docs/profiles.md,
+// "Events by name"); a field the event does not have keeps its zero value.
+type NamedOutcome struct {
+	Outcome
+	// BlockReason: TaskCreated, TaskCompleted, TeammateIdle, ConfigChange,
+	// PostToolBatch, UserPromptExpansion (and Stop fired by name).
+	BlockReason string `json:"block_reason"`
+	// AllowPrompt: UserPromptExpansion (nil for other events).
+	AllowPrompt *bool `json:"allow_prompt"`
+	// AdditionalContext: Setup, UserPromptExpansion, PostToolBatch.
+	AdditionalContext []string `json:"additional_context"`
+	// Env: what Setup hooks wrote to CLAUDE_ENV_FILE.
+	Env map[string]string `json:"env"`
+	// Retry: PermissionDenied; the model may retry the denied call.
+	Retry bool `json:"retry"`
+	// WorktreePath: WorktreeCreate; "" when creating the worktree fails.
+	WorktreePath string `json:"worktree_path"`
+	// Action ("accept", "decline", "cancel"; "" when no hook answered) and
+	// Content: Elicitation, ElicitationResult.
+	Action  string          `json:"action"`
+	Content json.RawMessage `json:"content"`
+}
+
+// ConfigWarning is an entry of the hooks configuration that was skipped
+// the way the agent skips it (a malformed entry or an unknown handler type
+// in a Claude Code settings file): Engine.ConfigWarnings.
+type ConfigWarning struct {
+	// Path names the entry (hooks.PreToolUse[0].hooks[1]), prefixed with
+	// its file or hook_sources[i].
+	Path    string `json:"path"`
+	Message string `json:"message"`
 }
 
 // CommandPreview is one configured command as the approval digest sees it.
@@ -341,6 +464,13 @@ type CommandPreview struct {
 	// TimeoutMs is the timeout of dialects that write milliseconds (Gemini
 	// CLI; TimeoutSeconds is then nil).
 	TimeoutMs *int64 `json:"timeout_ms,omitempty"`
+	// Argv is the program and arguments started instead of
+	// /bin/sh -c Command (a Copilot CLI bash or exec entry), else nil.
+	Argv []string `json:"argv,omitempty"`
+	// Cwd is the working directory the config gives, as written ("": the workspace).
+	Cwd string `json:"cwd,omitempty"`
+	// ConfigEnv holds the variables the config adds (its "env"), as written.
+	ConfigEnv map[string]string `json:"configEnv,omitempty"`
 	// Pins are the files the command executes, as they are now: what an
 	// approval made now binds (empty on an ungated engine).
 	Pins []Pin `json:"pins"`
@@ -438,12 +568,14 @@ type EngineOptions struct {
 	// Workspace is an existing directory; hooks run there.
 	Workspace string `json:"workspace"`
 	SessionID string `json:"session_id"`
-	// Trigger defaults to startup.
+	// Trigger defaults to startup. With a Claude Code config (or none) any
+	// source is accepted, e.g. SessionStartTrigger("fork").
 	Trigger SessionStartTrigger `json:"trigger,omitempty"`
 	// WorkspaceGated makes the engine spawn no command until approved.
 	WorkspaceGated bool `json:"workspace_gated"`
-	// Hooks is a hooks config as JSON (VT Code "lifecycle", Claude Code
-	// settings, a Gemini CLI settings.json with Dialect "gemini", ...).
+	// Hooks is a hooks config as JSON (VT Code "lifecycle" or Claude Code
+	// settings dialect, or the one Dialect names: a Gemini CLI settings.json
+	// with Dialect "gemini", ...).
 	Hooks json.RawMessage `json:"hooks,omitempty"`
 	// HooksTOML is a vtcode.toml text (or its [lifecycle] tables).
 	HooksTOML string `json:"hooks_toml,omitempty"`
@@ -455,13 +587,18 @@ type EngineOptions struct {
 	EnvRemove      []string          `json:"env_remove,omitempty"`
 	// MaxOutputBytes caps each hook's stdout and stderr (0: the default, 1 MiB).
 	MaxOutputBytes uint64 `json:"max_output_bytes,omitempty"`
+	// StopHookBlockCap: after this many consecutive stops of the session
+	// that Stop hooks kept from ending, the next one is allowed with a
+	// warning (Claude Code profile). nil: the default, 8; 0: no cap.
+	StopHookBlockCap *uint32 `json:"stop_hook_block_cap,omitempty"`
 	// HookEnv is the environment policy of every hook (nil: inherit everything).
 	HookEnv *EnvPolicy `json:"hook_env,omitempty"`
 	// UntrustedHookEnv applies over HookEnv to hooks of untrusted sources only.
 	UntrustedHookEnv *EnvPolicy `json:"untrusted_hook_env,omitempty"`
 	// Dialect names the dialect of Hooks, HooksTOML or HooksFile (empty:
 	// a file is recognised by its path, e.g. .codex/hooks.json is Codex's,
-	// .gemini/settings.json Gemini CLI's, anything else by its shape).
+	// .github/hooks/*.json Copilot CLI's, .gemini/settings.json Gemini
+	// CLI's, anything else by its shape).
 	Dialect Dialect `json:"dialect,omitempty"`
 	// HookSources loads several configs into one engine, in order (user,
 	// project, local, plugins), instead of Hooks, HooksTOML or HooksFile.
@@ -502,6 +639,10 @@ const (
 	// DialectCodex: OpenAI Codex .codex/hooks.json or the [hooks] of
 	// .codex/config.toml.
 	DialectCodex Dialect = "codex"
+	// DialectCopilot: GitHub Copilot CLI hooks files (.github/hooks/*.json).
+	DialectCopilot Dialect = "copilot"
+	// DialectVSCode: VS Code agent hooks (chosen by the option only).
+	DialectVSCode Dialect = "vscode"
 	// DialectGemini: Gemini CLI .gemini/settings.json or an extension's
 	// hooks/hooks.json.
 	DialectGemini Dialect = "gemini"

@@ -233,8 +233,8 @@ export interface EngineOptions {
   /** An existing directory; hooks run there. */
   workspace: string;
   sessionId: string;
-  /** SessionStart source. Default `startup`. */
-  trigger?: 'startup' | 'resume' | 'new_session' | 'compact' | 'clear';
+  /** SessionStart source. Default `startup`. With a Claude Code config (or none) any source is accepted, e.g. `fork`. */
+  trigger?: 'startup' | 'resume' | 'new_session' | 'compact' | 'clear' | (string & {});
   /** Gate commands behind approve(). Default false. */
   workspaceGated?: boolean;
   /** Hooks config as an object (VT Code `{lifecycle: …}`, Claude Code `{PreToolUse: […]}`, a Gemini CLI settings.json with `dialect: 'gemini'`, …), passed verbatim. */
@@ -252,13 +252,17 @@ export interface EngineOptions {
   envRemove?: string[];
   /** Per-stream output cap (default 1048576). */
   maxOutputBytes?: number;
+  /** After this many consecutive stops Stop hooks kept from ending, the next is allowed with a warning (Claude Code profile). Default 8; 0: no cap. */
+  stopHookBlockCap?: number;
   /** The environment policy of every hook (default: inherit everything). */
   hookEnv?: EnvPolicy | null;
   /** An environment policy applied over `hookEnv` to hooks of untrusted sources only. */
   untrustedHookEnv?: EnvPolicy | null;
   /**
    * The dialect of hooks/hooksToml/hooksFile. Default: a file is recognised by its path
-   * (`.codex/hooks.json` and `.codex/config.toml` are Codex's, `.gemini/settings.json` Gemini CLI's, `*.toml` VT Code's), anything else by its shape.
+   * (`.codex/hooks.json` and `.codex/config.toml` are Codex's, `.github/hooks/*.json` Copilot CLI's,
+   * `.gemini/settings.json` Gemini CLI's, `*.toml` VT Code's), anything else by its shape; VS Code's
+   * (`vscode`) is chosen by this option only.
    */
   dialect?: Dialect;
   /** Several configs in one engine, in order (user, project, local, plugins), instead of hooks/hooksToml/hooksFile. */
@@ -281,7 +285,8 @@ export interface HookSource {
 }
 
 /** A hooks format: the agent a config was written for; its hooks get that agent's payload and decisions. */
-export type Dialect = 'vtcode' | 'claude' | 'codex' | 'gemini';
+export type Dialect = 'vtcode' | 'claude' | 'codex' | 'copilot' | 'vscode' | 'gemini';
+
 /** Per-call options of the async event methods. */
 export interface RunOptions {
   /** Aborting cancels the run (its hook processes are killed) and rejects with AbortError. */
@@ -308,6 +313,9 @@ export interface SubagentInput extends ExtraInput {
   parentSessionId: string;
   childThreadId: string;
   agentName: string;
+  /** Claude Code's agent type: what SubagentStart/SubagentStop matchers test with a Claude Code config. */
+  agentType?: string;
+  agentId?: string;
   displayLabel: string;
   background: boolean;
   status: string;
@@ -421,6 +429,42 @@ export interface HandlerContext { signal: AbortSignal }
 export type ModelHandler = (req: ModelRequest, ctx: HandlerContext) => ModelReply | Promise<ModelReply>;
 export type McpHandler = (req: McpRequest, ctx: HandlerContext) => McpReply | Promise<McpReply>;
 
+/** A Copilot CLI tool result (postToolUse `modifiedResult`). */
+export interface CopilotToolResult {
+  resultType: 'success' | 'failure' | (string & {});
+  textResultForLlm: string;
+}
+
+/** Copilot CLI hooks' answers without a canonical slot (the last hook that gave each wins). */
+export interface CopilotFields {
+  /** postToolUse: replaces the tool's result. */
+  modifiedResult?: CopilotToolResult;
+  /** subagentStop: replaces the subagent's response when it may finish. */
+  modifiedResponse?: string;
+  /** subagentStart, notification: prepended to the subagent's prompt, or injected into the session. */
+  additionalContext?: string;
+  /** userPromptTransformed: replaces the model-facing prompt. */
+  modifiedTransformedPrompt?: string;
+  /** preMcpToolCall: the MCP request's `_meta`. */
+  metaToUse?: JsonObject;
+}
+
+/** VS Code hooks' answers without a canonical slot. */
+export interface VSCodeFields {
+  /** SubagentStart: added to the subagent's conversation. */
+  additionalContext?: string;
+}
+
+/** By dialect, what hooks answered that has no canonical slot (vendor field names, unchanged). */
+export interface DialectFields {
+  copilot?: CopilotFields;
+  vscode?: VSCodeFields;
+  gemini?: GeminiDialectFields;
+  codex?: Record<string, Json>;
+  vtcode?: Record<string, Json>;
+  claude?: Record<string, Json>;
+}
+
 /** Fields of every outcome. */
 export interface Outcome {
   messages: HookMessage[];
@@ -429,10 +473,10 @@ export interface Outcome {
   hooks: HookReport[];
   /**
    * What hooks wrote that has no canonical field, by dialect and the agent's own field name
-   * (e.g. `dialectFields.codex.additionalContext` on SubagentStart,
-   * `dialectFields.gemini.llm_request` on BeforeModel); absent when none did.
+   * (e.g. Copilot CLI's `dialectFields.copilot.modifiedResult`, `dialectFields.codex.additionalContext`
+   * on SubagentStart, `dialectFields.gemini.llm_request` on BeforeModel); absent when none did.
    */
-  dialectFields?: Partial<Record<Dialect, Record<string, Json>>> & { gemini?: GeminiDialectFields };
+  dialectFields?: DialectFields;
 }
 
 /** Gemini CLI's fields without a canonical slot (Gemini CLI's own names). */
@@ -463,7 +507,7 @@ export interface UserPromptSubmitOutcome extends Outcome {
   additionalContext: string[];
 }
 export interface PreToolUseOutcome extends Outcome {
-  decision: 'continue' | 'allow' | 'deny' | 'ask';
+  decision: 'continue' | 'allow' | 'deny' | 'ask' | 'defer';
   reason: string | null;
   /** The tool input as rewritten by hooks (`updatedInput`), else null. */
   updatedInput: Json;
@@ -484,7 +528,21 @@ export interface PermissionDecision {
   message: string | null;
 }
 export interface PermissionRequestOutcome extends Outcome { decision: PermissionDecision | null }
-export interface StopOutcome extends Outcome { blockReason: string | null }
+export interface StopOutcome extends Outcome {
+  /** With a Claude Code config: every blocking hook's reason, in configuration order, one per line. */
+  blockReason: string | null;
+  /** Claude Code's Stop and SubagentStop: feedback that keeps the conversation going. */
+  additionalContext?: string[];
+}
+/** SubagentStart: the subagent's context (Claude Code config). */
+export interface SubagentStartOutcome extends Outcome { additionalContext?: string[] }
+
+/** An entry of the hooks configuration that was skipped (`configWarnings()`). */
+export interface ConfigWarning {
+  /** The entry (`hooks.PreToolUse[0].hooks[1]`), prefixed with its file or `hook_sources[i]`. */
+  path: string;
+  message: string;
+}
 
 /**
  * An environment policy for hook processes (docs/trust.md): what is inherited of the host's
@@ -515,6 +573,12 @@ export interface CommandPreview {
   timeoutSeconds: number | null;
   /** The timeout of dialects that write milliseconds (Gemini CLI; `timeoutSeconds` is then null). */
   timeoutMs?: number;
+  /** The program and arguments started instead of `/bin/sh -c command` (Copilot CLI `bash`/`exec` entries). */
+  argv?: string[];
+  /** The working directory the config gives, as written. */
+  cwd?: string;
+  /** Variables the config adds (its `env`), as written. */
+  configEnv?: Record<string, string>;
   /** The files the command executes, as they are now (empty on an ungated engine). */
   pins: Pin[];
   /** The environment policy it runs under (`set` lists names, not values, including those of the hook's own `env`, Gemini CLI's). */
@@ -562,7 +626,7 @@ export declare class Engine {
 
   sessionStart(input?: SessionStartInput, options?: RunOptions): Promise<SessionStartOutcome>;
   sessionEnd(input: SessionEndInput, options?: RunOptions): Promise<Outcome>;
-  subagentStart(input: SubagentInput, options?: RunOptions): Promise<Outcome>;
+  subagentStart(input: SubagentInput, options?: RunOptions): Promise<SubagentStartOutcome>;
   /** `blockReason` is set only with a Claude Code config (a hook asks the subagent to go on). */
   subagentStop(input: SubagentInput, options?: RunOptions): Promise<Outcome & { blockReason?: string | null }>;
   userPromptSubmit(input: UserPromptSubmitInput, options?: RunOptions): Promise<UserPromptSubmitOutcome>;
@@ -577,7 +641,7 @@ export declare class Engine {
 
   sessionStartSync(input?: SessionStartInput): SessionStartOutcome;
   sessionEndSync(input: SessionEndInput): Outcome;
-  subagentStartSync(input: SubagentInput): Outcome;
+  subagentStartSync(input: SubagentInput): SubagentStartOutcome;
   subagentStopSync(input: SubagentInput): Outcome & { blockReason?: string | null };
   userPromptSubmitSync(input: UserPromptSubmitInput): UserPromptSubmitOutcome;
   preToolUseSync(input: PreToolUseInput): PreToolUseOutcome;
@@ -597,6 +661,8 @@ export declare class Engine {
   /** Lowercase hex SHA-256 of the configured command set. */
   digest(): string;
   previews(): CommandPreview[];
+  /** The entries of the configuration that were skipped, as the agent skips them (malformed entries, unknown types). */
+  configWarnings(): ConfigWarning[];
   /** Approve the current command set; `persist` records it in the trust store. */
   approve(options?: { persist?: boolean }): void;
   readonly needsApproval: boolean;
@@ -605,12 +671,53 @@ export declare class Engine {
   reload(options: EngineOptions): void;
   setTranscriptPath(path: string | null): void;
   readonly transcriptPath: string | null;
+  /**
+   * Send the spans of this engine's runs to `fn` (one per run that runs a hook, one per hook),
+   * on the JS thread; `null` removes the handler. With a handler set, use close(), not closeSync().
+   */
+  setTraceHandler(fn: ((span: Span) => void) | null): this;
+  /** Make every run join the trace `fn()` returns when the run is started (`null` removes it). */
+  setTraceContext(fn: (() => TraceContext | null | undefined) | null): this;
   readonly closed: boolean;
   /** Free the engine off the JS thread; in-flight runs reject with HL_ERR_CLOSED ("<Event> run interrupted: engine closed"), never reported as unhandled. Idempotent. */
   close(): Promise<void>;
-  /** Free the engine on the JS thread; throws when async runs are in flight. */
+  /** Free the engine on the JS thread; throws when async runs are in flight or a trace handler was set. */
   closeSync(): void;
   [Symbol.asyncDispose](): Promise<void>;
+}
+
+// ---------------------------------------------------------------- tracing
+
+/** A span attribute value. */
+export type SpanAttributeValue = string | number | boolean;
+
+/** One finished span of a run or of a hook (docs/c-api.md §12). */
+export interface Span {
+  /** 32 lowercase hex digits: the host's trace (from the input's traceparent) or a new one. */
+  traceId: string;
+  /** 16 lowercase hex digits. */
+  spanId: string;
+  /** A hook's run span; a run's: the host's span, or null for a new trace. */
+  parentSpanId: string | null;
+  /** W3C trace-flags (bit 0: sampled). */
+  traceFlags: number;
+  level: 'run' | 'hook';
+  /** "hooks PreToolUse", "hook command", ... */
+  name: string;
+  /** Nanoseconds since the Unix epoch. */
+  startUnixNano: bigint;
+  endUnixNano: bigint;
+  status: 'ok' | 'error';
+  /** Why it is an error; null when it is not. */
+  statusMessage: string | null;
+  /** OpenTelemetry-style attributes: "hook.event", "hook.exit_code", ... */
+  attributes: Record<string, SpanAttributeValue>;
+}
+
+/** A W3C trace context a run joins. */
+export interface TraceContext {
+  traceparent: string;
+  tracestate?: string;
 }
 
 // ---------------------------------------------------------------- misc

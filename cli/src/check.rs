@@ -2,6 +2,11 @@
 //! validation, so an error names the entry; a Codex file Codex would not
 //! load at all is an error) and warn on likely mistakes.
 //!
+//! Errors: what the library rejects (the file is not JSON, ...), and every
+//! entry a host would skip (a Claude Code settings file's malformed
+//! entries and unknown handler types: a host loads the rest, but the entry
+//! never runs), each named by its path.
+//!
 //! Warnings (a config with warnings still passes, unless `--strict`):
 //!
 //! - every entry the agent itself would skip (Codex: an invalid matcher's
@@ -13,7 +18,8 @@
 //! - Claude permission-rule syntax (`Bash(git *)`) in `matcher`, where only
 //!   the tool name is tested (it belongs in the hook's `if`);
 //! - unknown event keys (with a suggestion when the key is a known event
-//!   spelled differently, or another dialect's event);
+//!   spelled differently, or another dialect's event; the events a dialect
+//!   knows by name, such as Claude Code's `TaskCreated`, are not unknown);
 //! - entries the file's dialect skips (Gemini CLI skips unknown event
 //!   names, definitions and hooks it cannot read, and reports them);
 //! - an `if` condition on an event without a tool call (the hook never runs);
@@ -54,8 +60,8 @@ pub struct CheckArgs {
     /// Treat warnings as errors (exit 1).
     #[arg(long)]
     pub strict: bool,
-    /// Read every file in this dialect (vtcode, claude, codex, gemini)
-    /// instead of recognising it by its path or shape.
+    /// Read every file in this dialect (vtcode, claude, codex, copilot, vscode,
+    /// gemini) instead of recognising it by its path or shape.
     #[arg(long, value_name = "NAME", value_parser = common::parse_dialect)]
     pub dialect: Option<common::DialectArg>,
 }
@@ -95,6 +101,17 @@ pub fn main(out: &Out, a: CheckArgs) -> CliResult {
                 // name the same paths.
                 let ws = std::path::absolute(&ws).unwrap_or(ws);
                 let ws = std::fs::canonicalize(&ws).unwrap_or(ws);
+                for w in cfg.config.warnings() {
+                    let error = w.entry_skipped || a.strict;
+                    findings.push(Finding { error, text: common::located(&w.path, &w.message) });
+                }
+                if let Some(d) = cfg.config.disable_all_hooks().filter(|d| d.value) {
+                    let whose = if d.trusted { "every hook" } else { "the hooks of untrusted sources" };
+                    findings.push(Finding {
+                        error: a.strict,
+                        text: format!("disableAllHooks is true: a host runs none of {whose} while it is set"),
+                    });
+                }
                 for w in warnings(&cfg.config, &ws) {
                     findings.push(Finding { error: a.strict, text: w });
                 }
@@ -141,13 +158,15 @@ fn group_path(group: &HookGroup) -> String {
     path.rsplit_once(".hooks[").map_or(path, |(g, _)| g).to_owned()
 }
 
-/// The warnings of a valid config: the entries its dialect skipped, then
-/// likely mistakes in what it keeps.
+/// Likely mistakes in what a config keeps (the entries its dialect skipped
+/// are [`HooksConfig::warnings`], errors for `check`).
 pub fn warnings(config: &HooksConfig, workspace: &Path) -> Vec<String> {
-    let mut w: Vec<String> = config.warnings().iter().map(|x| format!("{}: {}", x.path, x.message)).collect();
+    let mut w: Vec<String> = Vec::new();
     for named in config.named_events() {
         let d = named.groups.first().map_or(config.dialect(), HookGroup::dialect);
-        if d.native_event_keys().contains(&named.name.as_str()) {
+        if d.profile().named(&named.name).is_some() || d.native_event_keys().contains(&named.name.as_str()) {
+            // An event of the agent's own without a canonical meaning
+            // (Claude Code's TaskCreated, Codex's PostCompact, Gemini CLI's BeforeModel): a host fires it by name.
             continue;
         }
         let other = dialect::ALL.iter().find(|o| {
@@ -187,7 +206,15 @@ pub fn warnings(config: &HooksConfig, workspace: &Path) -> Vec<String> {
                     }
                 }
                 if let Some(c) = hook.command_text() {
-                    let first = command_warning(c, workspace);
+                    let launch = hook.handler.launch().cloned().unwrap_or_default();
+                    let dir = launch.cwd.as_ref().map_or_else(|| workspace.to_owned(), |d| workspace.join(d));
+                    let first = match launch.argv.as_deref() {
+                        // A program started directly: its first word is the program.
+                        Some([program, ..]) if !launch.make_script_executable => {
+                            command_warning(&shell_quote(program), &dir, true)
+                        }
+                        _ => command_warning(c, &dir, !launch.make_script_executable),
+                    };
                     if let Some(msg) = &first {
                         w.push(format!("{}: {msg}", hook.path));
                     }
@@ -252,7 +279,9 @@ fn matcher_warnings(path: &str, dialect: &dyn Dialect, m: &Matcher, raw: &str) -
              name; use \"matcher\": {tool:?} and put \"if\": {raw:?} on the hook"
         )];
     }
-    if m.is_all() || raw.contains("mcp_") {
+    // MCP tool names are open-ended (`mcp__server__tool`, Gemini CLI's
+    // `mcp_server_tool`, `server/tool`).
+    if m.is_all() || raw.contains("mcp_") || raw.contains('/') {
         return Vec::new();
     }
     let known = || dialect.tool_names().iter();
@@ -334,7 +363,14 @@ fn expand(word: &str, workspace: &Path) -> Option<String> {
     let ws = workspace.display().to_string();
     let home = std::env::var("HOME").unwrap_or_default();
     let mut s = word.to_owned();
-    for var in ["CLAUDE_PROJECT_DIR", "HOOKLINE_PROJECT_DIR", "VT_PROJECT_DIR", "GEMINI_PROJECT_DIR", "GEMINI_CWD"] {
+    for var in [
+        "CLAUDE_PROJECT_DIR",
+        "HOOKLINE_PROJECT_DIR",
+        "VT_PROJECT_DIR",
+        "COPILOT_PROJECT_DIR",
+        "GEMINI_PROJECT_DIR",
+        "GEMINI_CWD",
+    ] {
         s = s.replace(&format!("${{{var}}}"), &ws).replace(&format!("${var}"), &ws);
     }
     if !home.is_empty() {
@@ -376,7 +412,15 @@ fn on_path(name: &str) -> bool {
     })
 }
 
-fn command_warning(cmd: &str, workspace: &Path) -> Option<String> {
+/// A word quoted for `first_words` (single quotes).
+fn shell_quote(word: &str) -> String {
+    format!("'{}'", word.replace('\'', "'\\''"))
+}
+
+/// A likely mistake in a command run in `workspace`; `needs_exec_bit`:
+/// whether a script without execute permission fails (some dialects make
+/// it executable before they start it).
+fn command_warning(cmd: &str, workspace: &Path, needs_exec_bit: bool) -> Option<String> {
     let words = first_words(cmd)?;
     let mut it = words.iter().skip_while(|w| {
         w.find('=').is_some_and(|i| i > 0 && w[..i].chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
@@ -412,7 +456,7 @@ fn command_warning(cmd: &str, workspace: &Path) -> Option<String> {
         return match p.metadata() {
             Err(_) => Some(format!("command `{cmd}`: {} does not exist", p.display())),
             Ok(m) if !m.is_file() => Some(format!("command `{cmd}`: {} is not a file", p.display())),
-            Ok(m) if m.permissions().mode() & 0o111 == 0 => Some(format!(
+            Ok(m) if needs_exec_bit && m.permissions().mode() & 0o111 == 0 => Some(format!(
                 "command `{cmd}`: {} is not executable (chmod +x it, or run it with its interpreter)",
                 p.display()
             )),

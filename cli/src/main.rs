@@ -9,6 +9,7 @@ mod check;
 mod common;
 mod explain;
 mod run;
+mod trace;
 mod trust;
 
 use std::path::PathBuf;
@@ -22,10 +23,12 @@ use crate::common::{Out, EXIT_ERROR};
 #[command(
     name = "hookline",
     version,
-    about = "Run, check, explain and test lifecycle-hook configs (Claude Code, Codex, VT Code and Gemini CLI dialects)",
+    about = "Run, check, explain and test lifecycle-hook configs (Claude Code, Codex, Copilot CLI, VS Code, VT Code, Gemini CLI)",
     long_about = "Run, check, explain and test lifecycle-hook configurations of the Claude Code \
-settings dialect, the OpenAI Codex dialect (.codex/hooks.json, config.toml [hooks]), the VT Code \
-dialect and the Gemini CLI settings dialect with the hookline engine, and manage workspace trust.\n\n\
+settings dialect, the OpenAI Codex dialect (.codex/hooks.json, config.toml [hooks]), GitHub Copilot \
+CLI hooks files (.github/hooks/*.json), VS Code agent hooks (--dialect vscode), the VT Code \
+dialect and the Gemini CLI settings dialect (.gemini/settings.json) with the hookline engine, and \
+manage workspace trust.\n\n\
 Exit status: 0 proceed or success, 2 denied or blocked (run), 1 error.",
     after_help = "Examples:\n  hookline check .claude/settings.json\n  \
 echo '{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"rm -rf /\"}}' |\n    \
@@ -65,8 +68,8 @@ pub struct ConfigArgs {
     /// for a plugin's `.../hooks/hooks.json`, the directory above `hooks/`.
     #[arg(long, value_name = "DIR")]
     pub plugin_root: Option<PathBuf>,
-    /// Read every --config file in this dialect (vtcode, claude, codex, gemini)
-    /// instead of recognising it by its path or shape.
+    /// Read every --config file in this dialect (vtcode, claude, codex,
+    /// copilot, vscode, gemini) instead of recognising it by its path or shape.
     #[arg(long, value_name = "NAME", value_parser = common::parse_dialect)]
     pub dialect: Option<common::DialectArg>,
     /// The workspace hooks run in (default: the current directory).

@@ -43,11 +43,11 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let d = dialect::ALL[usize::from(data[0]) % dialect::ALL.len()];
-    let native = d.profile().native_events;
+    let native = d.profile().named;
     let pick = usize::from(data[1]) % (HookEvent::ALL.len() + native.len());
     let event = match HookEvent::ALL.get(pick) {
         Some(e) => RunEvent::Known(*e),
-        None => RunEvent::Named(native[pick - HookEvent::ALL.len()].0.into()),
+        None => RunEvent::Named(native[pick - HookEvent::ALL.len()].name.into()),
     };
     let rest = &data[5..];
     let (out, err) = match rest.iter().position(|&b| b == 0x01) {

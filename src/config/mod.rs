@@ -111,6 +111,11 @@ pub enum HandlerSpec {
         args: Option<Vec<String>>,
         /// `shell` (shell form only).
         shell: Shell,
+        /// How its process starts, where the config says more than the
+        /// command text (a program of its own, a working directory,
+        /// variables). The default: as `args` and `shell` say, in the
+        /// workspace.
+        launch: Launch,
     },
     /// An HTTP endpoint the hook input is POSTed to (`"type": "http"`).
     Http {
@@ -152,10 +157,47 @@ pub enum HandlerSpec {
 /// Longest prompt text a label shows (the report and the digest carry all of it).
 const PROMPT_LABEL_CHARS: usize = 60;
 
+/// How a command hook's process is started, beyond its command text. Every
+/// field is covered by the approval digest when it is set.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Launch {
+    /// The program and its arguments, started directly instead of
+    /// `/bin/sh -c <command>`: `argv[0]` is a path, or a name looked up on
+    /// the hook's `PATH`.
+    pub argv: Option<Vec<String>>,
+    /// The working directory: absolute, or relative to the workspace.
+    /// `None`: the workspace.
+    pub cwd: Option<String>,
+    /// Variables added to the hook's environment, in order (they replace
+    /// inherited ones of the same name, not the engine's own).
+    pub env: Vec<(String, String)>,
+    /// Whether `$NAME` and `${NAME}` in `env` values expand to the hook's
+    /// environment (an unset name expands to nothing).
+    pub expand_env: bool,
+    /// Whether a script named by the command's first word (a path) that
+    /// has no execute permission is made executable before it starts.
+    pub make_script_executable: bool,
+}
+
+impl Launch {
+    /// Whether this is the default launch (`/bin/sh -c` in the workspace).
+    pub fn is_default(&self) -> bool {
+        *self == Launch::default()
+    }
+}
+
 impl HandlerSpec {
     /// A shell-form command hook.
     pub fn command(command: impl Into<String>) -> HandlerSpec {
-        HandlerSpec::Command { command: command.into(), args: None, shell: Shell::Sh }
+        HandlerSpec::Command { command: command.into(), args: None, shell: Shell::Sh, launch: Launch::default() }
+    }
+
+    /// The launch of a command hook (`None` for other handler types).
+    pub fn launch(&self) -> Option<&Launch> {
+        match self {
+            HandlerSpec::Command { launch, .. } => Some(launch),
+            _ => None,
+        }
     }
 
     /// The report's `kind` of this handler.
@@ -193,20 +235,34 @@ impl HandlerSpec {
         }
     }
 
+    /// The span attribute that holds the [`label`](Self::label):
+    /// `hook.command`, `hook.url`, `hook.tool` (`server/tool`) or
+    /// `hook.prompt`.
+    pub fn label_attribute(&self) -> &'static str {
+        match self {
+            HandlerSpec::Command { .. } => "hook.command",
+            HandlerSpec::Http { .. } => "hook.url",
+            HandlerSpec::McpTool { .. } => "hook.tool",
+            HandlerSpec::Prompt { .. } | HandlerSpec::Agent { .. } => "hook.prompt",
+        }
+    }
+
     /// What makes two hooks "the same handler" for deduplication: the
     /// handler type and these fields (a command's text, args and shell;
     /// an http hook's URL, as Claude Code dedupes it; everything of the
     /// host-answered types).
     pub fn dedupe_key(&self) -> String {
         match self {
-            HandlerSpec::Command { command, args: None, shell: Shell::Sh } => command.clone(),
+            HandlerSpec::Command { command, args: None, shell: Shell::Sh, .. } => command.clone(),
             HandlerSpec::Http { url, .. } => url.clone(),
             _ => Value::Object(self.identifying_fields()).to_string(),
         }
     }
 
     /// The fields that identify the hook, in a fixed order, for the digest
-    /// and the previews: `command` (and `args`, `shell` when set);
+    /// and the previews: `command` (and `args`, `shell` when set, then the
+    /// launch's `argv`, `cwd` and `configEnv` — the config's `env`, values
+    /// as written — when set);
     /// `url`, `headers` (the header *names*, values are not part of
     /// it: they may interpolate secrets) and `allowedEnvVars` (when set);
     /// `server`, `tool` and `input`;
@@ -214,13 +270,25 @@ impl HandlerSpec {
     pub fn identifying_fields(&self) -> serde_json::Map<String, Value> {
         let mut m = serde_json::Map::new();
         match self {
-            HandlerSpec::Command { command, args, shell } => {
+            HandlerSpec::Command { command, args, shell, launch } => {
                 m.insert("command".into(), Value::from(command.as_str()));
                 if let Some(args) = args {
                     m.insert("args".into(), Value::from(args.clone()));
                 }
                 if let Some(shell) = shell.config_name() {
                     m.insert("shell".into(), Value::from(shell));
+                }
+                // How the process starts decides what runs as much as the
+                // command text: the program run directly, where, with what.
+                if let Some(argv) = &launch.argv {
+                    m.insert("argv".into(), Value::from(argv.clone()));
+                }
+                if let Some(cwd) = &launch.cwd {
+                    m.insert("cwd".into(), Value::from(cwd.as_str()));
+                }
+                if !launch.env.is_empty() {
+                    let env = launch.env.iter().map(|(k, v)| (k.clone(), Value::from(v.as_str())));
+                    m.insert("configEnv".into(), Value::Object(env.collect()));
                 }
             }
             HandlerSpec::Http { url, headers, allowed_env_vars } => {
@@ -258,7 +326,7 @@ impl HandlerSpec {
     /// [`identifying_fields`](Self::identifying_fields) with `"type"` first.
     pub fn digest_text(&self) -> String {
         match self {
-            HandlerSpec::Command { command, args: None, shell: Shell::Sh } => command.clone(),
+            HandlerSpec::Command { command, args: None, shell: Shell::Sh, .. } => command.clone(),
             _ => {
                 let mut m = serde_json::Map::new();
                 m.insert("type".into(), Value::from(self.kind().as_str()));
@@ -280,6 +348,12 @@ impl HandlerSpec {
     /// for handler types that run no program.
     pub fn script_form(&self) -> Option<ScriptForm<'_>> {
         match self {
+            // A program started directly (Copilot CLI `exec`): its argv.
+            HandlerSpec::Command { launch: Launch { argv: Some(argv), make_script_executable: false, .. }, .. } => {
+                argv.split_first().map(|(program, rest)| ScriptForm::Exec(program, rest))
+            }
+            // A script a shell of the launch runs (`bash -c <command>`,
+            // Copilot CLI `bash`/`powershell`) reads like shell text.
             HandlerSpec::Command { command, args: None, .. } => Some(ScriptForm::Shell(command)),
             HandlerSpec::Command { command, args: Some(args), .. } => Some(ScriptForm::Exec(command, args)),
             _ => None,
@@ -498,6 +572,11 @@ pub struct ConfigWarning {
     pub path: String,
     /// What is wrong and what was done about it.
     pub message: String,
+    /// Whether a malformed hooks entry was left out (a Claude Code settings
+    /// file's malformed entry or unknown handler type: `hookline check`
+    /// reports it as an error), rather than a note (a warning).
+    #[serde(skip)]
+    pub entry_skipped: bool,
 }
 
 /// Switches of a config source that apply to every hook of its dialect in
@@ -526,6 +605,17 @@ pub struct HooksConfig {
     warnings: Vec<ConfigWarning>,
     http_policy: HttpPolicy,
     switches: Vec<Switches>,
+    disable_all_hooks: Option<DisableAllHooks>,
+}
+
+/// A source's `disableAllHooks` setting (Claude Code settings).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DisableAllHooks {
+    /// The value the source sets.
+    pub value: bool,
+    /// Whether the source that sets it is trusted: an untrusted source's
+    /// `true` turns off only the hooks of untrusted sources.
+    pub trusted: bool,
 }
 
 impl Default for HooksConfig {
@@ -547,6 +637,7 @@ impl HooksConfig {
             groups: std::array::from_fn(|_| Vec::new()),
             named: Vec::new(),
             warnings: Vec::new(),
+            disable_all_hooks: None,
             http_policy: HttpPolicy::default(),
             switches: Vec::new(),
         }
@@ -581,6 +672,7 @@ impl HooksConfig {
                 self.warnings.push(ConfigWarning {
                     path: s.path.clone(),
                     message: format!("`enabled` is false: no {} hook runs", s.dialect.title()),
+                    entry_skipped: false,
                 });
             }
         }
@@ -594,7 +686,7 @@ impl HooksConfig {
                         None => hook.path.clone(),
                     };
                     let message = format!("hook `{}` is disabled by `hooksConfig.disabled`", hook.display_name());
-                    let warning = ConfigWarning { path, message };
+                    let warning = ConfigWarning { path, message, entry_skipped: false };
                     if !dropped.contains(&warning) {
                         dropped.push(warning);
                     }
@@ -613,6 +705,18 @@ impl HooksConfig {
         for w in dropped {
             crate::hl_warn!("{}: {}", w.path, w.message);
             self.warnings.push(w);
+        }
+        self
+    }
+
+    /// A configuration without any hook is in the VT Code dialect (like an
+    /// empty TOML document: its outcomes have the VT Code shape), whatever
+    /// dialect read it; its warnings and `disableAllHooks` are kept.
+    pub fn vtcode_when_empty(mut self) -> Self {
+        if self.is_empty() {
+            self.dialect = dialect::VTCODE;
+            self.groups = std::array::from_fn(|_| Vec::new());
+            self.named.clear();
         }
         self
     }
@@ -642,11 +746,69 @@ impl HooksConfig {
         &self.http_policy
     }
 
-    /// Record a skipped entry.
+    /// Record a warning about the configuration (an entry the agent skips
+    /// or adjusts, a key it ignores); `hookline check` shows it as a warning.
     pub fn push_warning(&mut self, path: impl Into<String>, message: impl Into<String>) {
-        let warning = ConfigWarning { path: path.into(), message: message.into() };
+        self.push(ConfigWarning { path: path.into(), message: message.into(), entry_skipped: false });
+    }
+
+    /// Record a malformed hooks entry that was left out (Claude Code's
+    /// settings files): `hookline check` reports it as an error, since the
+    /// hook never runs.
+    pub fn push_skipped(&mut self, path: impl Into<String>, message: impl Into<String>) {
+        self.push(ConfigWarning { path: path.into(), message: message.into(), entry_skipped: true });
+    }
+
+    fn push(&mut self, warning: ConfigWarning) {
         crate::hl_warn!("{}: {}", warning.path, warning.message);
         self.warnings.push(warning);
+    }
+
+    /// Prefix the path of every warning (the file, or `hook_sources[i]`)
+    /// with `prefix` and `": "`.
+    pub fn prefix_warnings(&mut self, prefix: &str) {
+        for w in &mut self.warnings {
+            w.path = format!("{prefix}: {}", w.path);
+        }
+    }
+
+    /// Record the source's `disableAllHooks` setting.
+    pub fn set_disable_all_hooks(&mut self, setting: DisableAllHooks) {
+        self.disable_all_hooks = Some(setting);
+    }
+
+    /// The `disableAllHooks` setting in force: the last source's that sets
+    /// one (settings precedence: local over project over user).
+    pub fn disable_all_hooks(&self) -> Option<DisableAllHooks> {
+        self.disable_all_hooks
+    }
+
+    /// Apply `disableAllHooks: true`, once every source is joined: set by a
+    /// trusted source it turns every hook off; set by an untrusted one (a
+    /// repository's settings, which the workspace gate has not approved) it
+    /// turns off the hooks of untrusted sources only. `false`, or no
+    /// setting, changes nothing.
+    pub fn apply_disable_all_hooks(&mut self) {
+        let Some(DisableAllHooks { value: true, trusted }) = self.disable_all_hooks else {
+            return;
+        };
+        let keep = |h: &HookSpec| !trusted && h.trusted();
+        let strip = |groups: &mut Vec<HookGroup>| {
+            for g in groups.iter_mut() {
+                g.hooks.retain(keep);
+            }
+            groups.retain(|g| !g.hooks.is_empty());
+        };
+        self.groups.iter_mut().for_each(strip);
+        for named in &mut self.named {
+            strip(&mut named.groups);
+        }
+        self.named.retain(|n| !n.groups.is_empty());
+        crate::hl_debug!(
+            "disableAllHooks: true ({} source): {} hook(s) left",
+            if trusted { "a trusted" } else { "an untrusted" },
+            self.command_count()
+        );
     }
 
     /// Join several sources' configurations, in order (user, project,
@@ -659,6 +821,9 @@ impl HooksConfig {
         let mut first = true;
         for mut config in sources {
             out.warnings.append(&mut config.warnings);
+            if config.disable_all_hooks.is_some() {
+                out.disable_all_hooks = config.disable_all_hooks;
+            }
             out.http_policy.join(&config.http_policy);
             out.switches.append(&mut config.switches);
             if config.is_empty() {

@@ -20,6 +20,8 @@
 //! | `vtcode` | [`vtcode`] | `vtcode.toml` `[hooks.lifecycle]`, `{"lifecycle": …}` JSON |
 //! | `claude` | [`claude`] | `.claude/settings*.json`, a plugin's `hooks/hooks.json` |
 //! | `codex` | [`codex`] | `.codex/hooks.json`, the `[hooks]` of `.codex/config.toml` |
+//! | `copilot` | [`copilot`] | `.github/hooks/*.json`, Copilot's `settings*.json` (and `.claude/settings.json` by the option) |
+//! | `vscode` | [`vscode`] | by the `dialect` option only (VS Code reads the files of the others) |
 //! | `gemini` | [`gemini`] | `.gemini/settings.json` (user, workspace, system), an extension's `hooks/hooks.json` |
 //!
 //! Selection ([`select`]): the `dialect` option (or `hook_sources[i].dialect`)
@@ -36,10 +38,12 @@
 
 pub mod claude;
 pub mod codex;
+pub mod copilot;
 pub mod gemini;
 pub mod handler_support;
 pub mod matcher;
 pub mod protocol;
+pub mod vscode;
 pub mod vtcode;
 
 use std::borrow::Cow;
@@ -51,7 +55,7 @@ use crate::config::Shell;
 use crate::config::{HookSpec, HooksConfig, SourceInfo};
 use crate::error::{Error, Result};
 use crate::handler::HookExecution;
-use crate::model::event::{HookEvent, RunEvent};
+use crate::model::event::{EventFamily, HookEvent, RunEvent};
 use crate::model::input::SessionFacts;
 use crate::model::reply::HookReply;
 use crate::model::rules::{Column, EventRules, Profile};
@@ -62,6 +66,8 @@ use crate::runner::Environment;
 pub struct ReadCtx<'a> {
     /// The event being run.
     pub event: &'a RunEvent,
+    /// The event's family in the hook's dialect (which reader reads it).
+    pub family: EventFamily,
     /// The event's rules in the hook's dialect.
     pub rules: &'a EventRules,
     /// `quiet_success_output` of the hook's source (VT Code).
@@ -251,12 +257,11 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
 
     /// Combine the fields with no canonical slot that a hook of this
     /// dialect wrote (`fields`) with those of the hooks before it (`into`,
-    /// the outcome's `dialect_fields.<name>`). The default: a field keeps
-    /// the first hook's value, except that arrays collect every hook's
-    /// values in configuration order.
+    /// the outcome's `dialect_fields.<name>`). The default: as the
+    /// profile's [`FieldMerge`](crate::model::rules::FieldMerge) says.
     fn merge_fields(&self, event: &RunEvent, into: &mut Map<String, Value>, fields: Map<String, Value>) {
         let _ = event;
-        merge_fields_first_wins(into, fields);
+        merge_fields_by(self.profile().dialect_fields, into, fields);
     }
 
     /// The event input the next hook of a run made one after another reads
@@ -288,18 +293,29 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
     }
 }
 
-/// [`Dialect::merge_fields`]'s default: a field keeps the first hook's value,
-/// except that arrays collect every hook's values in configuration order.
-pub fn merge_fields_first_wins(into: &mut Map<String, Value>, fields: Map<String, Value>) {
+/// [`Dialect::merge_fields`]'s default: the fields combine as `how` says
+/// (`FirstOrAppended`: a field keeps the first hook's value, except that
+/// arrays collect every hook's values in configuration order; `Last`: the
+/// last hook that gave a field wins).
+pub fn merge_fields_by(how: crate::model::rules::FieldMerge, into: &mut Map<String, Value>, fields: Map<String, Value>) {
+    use crate::model::rules::FieldMerge;
     for (key, value) in fields {
-        match (into.get_mut(&key), value) {
-            (None, value) => {
+        match (into.get_mut(&key), value, how) {
+            (None, value, _) => {
                 into.insert(key, value);
             }
-            (Some(Value::Array(items)), Value::Array(more)) => items.extend(more),
-            (Some(_), _) => {}
+            (Some(old), value, FieldMerge::Last) => *old = value,
+            (Some(Value::Array(items)), Value::Array(more), FieldMerge::FirstOrAppended) => items.extend(more),
+            (Some(_), _, FieldMerge::FirstOrAppended) => {}
         }
     }
+}
+
+/// [`merge_fields_by`] with `FirstOrAppended`: a field keeps the first
+/// hook's value, except that arrays collect every hook's values in
+/// configuration order.
+pub fn merge_fields_first_wins(into: &mut Map<String, Value>, fields: Map<String, Value>) {
+    merge_fields_by(crate::model::rules::FieldMerge::FirstOrAppended, into, fields);
 }
 
 /// What a [`Placeholder`] stands for.
@@ -323,9 +339,12 @@ pub struct Placeholder {
 /// Every dialect hookline implements, in the order names are listed.
 /// Recognition by path ([`for_path`]) asks them in the reverse order: a
 /// later dialect's file names are more specific (VT Code's `*.toml` is the
-/// fallback for `.toml` files no other dialect claims; a Gemini CLI
-/// extension's `hooks/hooks.json` is a Claude Code plugin's file name too).
-pub static ALL: &[&dyn Dialect] = &[&vtcode::VTCODE, &claude::CLAUDE, &codex::CODEX, &gemini::GEMINI];
+/// fallback for `.toml` files no other dialect claims; Copilot CLI's
+/// `.github/hooks/hooks.json` is not a Claude Code plugin's `hooks/hooks.json`,
+/// and a Gemini CLI extension's `hooks/hooks.json` is a Claude Code plugin's
+/// file name too).
+pub static ALL: &[&dyn Dialect] =
+    &[&vtcode::VTCODE, &claude::CLAUDE, &codex::CODEX, &gemini::GEMINI, &copilot::COPILOT, &vscode::VSCODE];
 
 /// The VT Code dialect.
 pub static VTCODE: &dyn Dialect = &vtcode::VTCODE;
@@ -335,6 +354,12 @@ pub static CLAUDE: &dyn Dialect = &claude::CLAUDE;
 
 /// The OpenAI Codex dialect.
 pub static CODEX: &dyn Dialect = &codex::CODEX;
+
+/// The GitHub Copilot CLI dialect.
+pub static COPILOT: &dyn Dialect = &copilot::COPILOT;
+
+/// The VS Code agent hooks dialect.
+pub static VSCODE: &dyn Dialect = &vscode::VSCODE;
 
 /// The Gemini CLI dialect.
 pub static GEMINI: &dyn Dialect = &gemini::GEMINI;
@@ -456,7 +481,7 @@ pub fn project_dir_of(config: &Path) -> std::path::PathBuf {
         let mut matched = true;
         for part in Path::new(rel).components().rev() {
             match dir {
-                Some(d) if d.file_name() == Some(part.as_os_str()) => dir = d.parent(),
+                Some(d) if d.file_name().is_some_and(|name| name_matches(part.as_os_str(), name)) => dir = d.parent(),
                 _ => {
                     matched = false;
                     break;
@@ -471,6 +496,46 @@ pub fn project_dir_of(config: &Path) -> std::path::PathBuf {
         Some(d) if !d.as_os_str().is_empty() => d.to_owned(),
         _ => Path::new(".").to_owned(),
     }
+}
+
+/// A file name against a workspace-file pattern: exact, or `*.ext` (any
+/// name with that extension).
+fn name_matches(pattern: &std::ffi::OsStr, name: &std::ffi::OsStr) -> bool {
+    match (pattern.to_str().and_then(|p| p.strip_prefix('*')), name.to_str()) {
+        (Some(suffix), Some(name)) => name.len() > suffix.len() && name.ends_with(suffix),
+        _ => pattern == name,
+    }
+}
+
+/// The hooks files of a workspace, in the dialects' order: every
+/// [`Dialect::workspace_files`] entry that exists under `workspace`, a
+/// `*.json` pattern giving the directory's JSON files in name order.
+pub fn workspace_configs(workspace: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for rel in workspace_files() {
+        let rel = Path::new(rel);
+        let pattern = rel.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_prefix('*'));
+        match (pattern, rel.parent()) {
+            (Some(suffix), Some(dir)) => {
+                let Ok(entries) = std::fs::read_dir(workspace.join(dir)) else { continue };
+                let mut files: Vec<_> = entries
+                    .filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| {
+                        p.is_file() && p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(suffix))
+                    })
+                    .collect();
+                files.sort();
+                out.extend(files);
+            }
+            _ => {
+                let path = workspace.join(rel);
+                if path.is_file() {
+                    out.push(path);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The dialect that recognises a hooks file by its path, if one does (the
@@ -502,8 +567,16 @@ pub fn suggest_event_key(dialect: &dyn Dialect, key: &str) -> Option<&'static st
 
 /// What a callback hook's matcher (`hl_engine_add_callback_hook`) is tested
 /// against: callback hooks are host code, and their matchers follow the
-/// Claude Code rule whatever the config's dialect.
+/// Claude Code rule whatever the config's dialect — except that on
+/// SubagentStart and SubagentStop an input without Claude Code's
+/// `agent_type` is matched on VT Code's `agent_name`, so that a VT Code
+/// host's callback matchers keep working.
 pub fn callback_match_subject<'a>(event: &RunEvent, input: &'a Value, trigger: &'a str) -> Option<&'a str> {
+    if matches!(event, RunEvent::Known(HookEvent::SubagentStart | HookEvent::SubagentStop))
+        && !input.get("agent_type").is_some_and(Value::is_string)
+    {
+        return VTCODE.match_subject(event, input, trigger);
+    }
     CLAUDE.match_subject(event, input, trigger)
 }
 
@@ -575,10 +648,15 @@ mod tests {
     /// event's reader in that dialect or by the canonical merge.
     #[test]
     fn every_column_a_table_sets_is_honoured_by_its_reader_or_the_merge() {
-        let native = ALL.iter().flat_map(|d| d.profile().native_events).map(|(k, _)| RunEvent::Named((*k).into()));
-        let events =
-            HookEvent::ALL.iter().map(|e| RunEvent::Known(*e)).chain([RunEvent::Named("Custom".into())]).chain(native);
-        for event in events {
+        let named = ALL.iter().flat_map(|d| d.profile().named).map(|n| RunEvent::Named(n.name.into()));
+        let events: Vec<RunEvent> = HookEvent::ALL
+            .iter()
+            .map(|e| RunEvent::Known(*e))
+            .chain(named)
+            .chain([RunEvent::Named("Custom".into())])
+            .collect();
+        for event in &events {
+            let event = event.clone();
             for d in ALL {
                 for column in d.profile().rules_of(&event).set_columns() {
                     assert!(
@@ -592,16 +670,20 @@ mod tests {
     }
 
     fn honoured(d: &dyn Dialect, event: &RunEvent, column: Column) -> bool {
-        d.honours(event).contains(&column) || crate::merge::honours(event).contains(&column)
+        let family = d.profile().family_of(event);
+        d.honours(event).contains(&column)
+            || crate::merge::honours(family).contains(&column)
+            || crate::handler::layer::timeout::HONOURS.contains(&column)
     }
 
     #[test]
     fn the_coverage_check_rejects_a_column_nothing_honours() {
-        // Exit 2 has no blocking meaning on SessionStart, and nothing merges
-        // SessionStart sequentially: a table setting either would fail.
+        // Exit 2 has no blocking meaning on SessionStart, and SessionStart
+        // has no decisions to stop at: a table setting either would fail.
         let session_start = RunEvent::Known(HookEvent::SessionStart);
         assert!(!honoured(CLAUDE, &session_start, Column::Exit2Block));
-        assert!(!honoured(CLAUDE, &session_start, Column::Sequential));
+        assert!(!honoured(CLAUDE, &session_start, Column::FirstDenyStops));
+        assert!(!honoured(COPILOT, &session_start, Column::Exit2Context));
         assert!(!honoured(CLAUDE, &RunEvent::Known(HookEvent::Stop), Column::MostRestrictive));
         assert!(honoured(CLAUDE, &RunEvent::Known(HookEvent::PreToolUse), Column::MostRestrictive));
     }
@@ -610,7 +692,7 @@ mod tests {
     fn match_subject_follows_the_event_table() {
         use HookEvent::*;
         let input = json!({
-            "reason": "exit", "agent_name": "explorer", "prompt": "hi",
+            "reason": "exit", "agent_name": "explorer", "agent_type": "Explore", "prompt": "hi",
             "tool_name": "Bash", "trigger": "auto", "notification_type": "idle_prompt"
         });
         let subject = |d: &dyn Dialect, e: HookEvent, trigger: &'static str| {
@@ -619,13 +701,17 @@ mod tests {
         for d in [VTCODE, CLAUDE] {
             assert_eq!(subject(d, SessionStart, "resume").as_deref(), Some("resume"));
             assert_eq!(subject(d, SessionEnd, "startup").as_deref(), Some("exit"));
-            assert_eq!(subject(d, SubagentStart, "startup").as_deref(), Some("explorer"));
-            assert_eq!(subject(d, SubagentStop, "startup").as_deref(), Some("explorer"));
             for e in [PreToolUse, PostToolUse, PermissionRequest, PostToolUseFailure] {
                 assert_eq!(subject(d, e, "startup").as_deref(), Some("Bash"));
             }
             assert_eq!(subject(d, PreCompact, "startup").as_deref(), Some("auto"));
             assert_eq!(subject(d, Notification, "startup").as_deref(), Some("idle_prompt"));
+        }
+        // VT Code matches `agent_name`; Claude Code "receive[s] agent_type with
+        // the agent name that the matcher filters on".
+        for e in [SubagentStart, SubagentStop] {
+            assert_eq!(subject(VTCODE, e, "startup").as_deref(), Some("explorer"));
+            assert_eq!(subject(CLAUDE, e, "startup").as_deref(), Some("Explore"));
         }
         assert_eq!(subject(VTCODE, UserPromptSubmit, "startup").as_deref(), Some("hi"));
         assert_eq!(subject(CLAUDE, UserPromptSubmit, "startup"), None);
@@ -645,6 +731,18 @@ mod tests {
         assert_eq!(project_dir_of(Path::new("/p/conf/hooks.json")), Path::new("/p/conf"));
         assert_eq!(project_dir_of(Path::new(".claude/settings.json")), Path::new("."));
         assert_eq!(project_dir_of(Path::new("hooks.json")), Path::new("."));
+        assert_eq!(project_dir_of(Path::new("/p/.github/hooks/guard.json")), Path::new("/p"));
+        assert_eq!(project_dir_of(Path::new("/p/.github/copilot/settings.json")), Path::new("/p"));
+    }
+
+    #[test]
+    fn copilot_hooks_files_are_copilot_by_path_claude_settings_stay_claude() {
+        assert_eq!(select(None, Some(Path::new("/p/.github/hooks/hooks.json")), None).name(), "copilot");
+        assert_eq!(select(None, Some(Path::new("/p/.github/hooks/guard.json")), None).name(), "copilot");
+        assert_eq!(select(None, Some(Path::new("/p/.claude/settings.json")), None).name(), "claude");
+        assert_eq!(select(Some(COPILOT), Some(Path::new("/p/.claude/settings.json")), None).name(), "copilot");
+        assert_eq!(select(None, Some(Path::new("/plugins/x/hooks/hooks.json")), None).name(), "claude");
+        assert_eq!(select(Some(VSCODE), Some(Path::new("/p/.github/hooks/guard.json")), None).name(), "vscode");
     }
 
     #[test]

@@ -27,7 +27,7 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use super::matcher::Matcher;
-use super::protocol::{self, config::GroupShape};
+use super::protocol::{self, config::GroupShape, config::Malformed, Subjects};
 use super::{Dialect, Placeholder, PlaceholderValue, ReadCtx};
 use crate::config::{type_name, HooksConfig, Source, SourceInfo};
 use crate::error::{Error, Result};
@@ -37,8 +37,8 @@ use crate::model::input::SessionFacts;
 use crate::model::outcome::HookMessageLevel::{Error as ErrorLevel, Warning};
 use crate::model::reply::HookReply;
 use crate::model::rules::{
-    BlockFields, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, HandlerTimeouts, InputRules, OnFailure,
-    Profile, RunOrder, TimeoutUnit,
+    BlockFields, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, FieldMerge, HandlerTimeouts, InputRules,
+    OnFailure, Profile, RunOrder, TimeoutUnit, CANONICAL_FAMILIES,
 };
 
 /// The VT Code dialect (see the module documentation).
@@ -60,7 +60,8 @@ pub static PROFILE: Profile = Profile {
     timeout_unit: TimeoutUnit::Seconds,
     inputs: InputRules::Strict,
     dedupe: Dedupe::None,
-    session_start_env_file: false,
+    dialect_fields: FieldMerge::FirstOrAppended,
+    families: CANONICAL_FAMILIES,
     events: EventTable {
         session_start: OBSERVER,
         session_end: OBSERVER,
@@ -84,15 +85,23 @@ pub static PROFILE: Profile = Profile {
         notification: OBSERVER,
         post_tool_use_failure: EventRules { failure_level: Warning, ..EventRules::NEUTRAL },
     },
-    native_events: &[],
+    named: &[],
     unknown_event: OBSERVER,
 };
+
+/// VT Code's matcher subjects: the prompt, the literal `stop`, `agent_name`.
+const SUBJECTS: Subjects = Subjects { prompt_and_stop: true, subagent: "agent_name" };
 
 /// `task_completion` / `task_completed`: aliases of `stop`, appended after
 /// `stop` in this order.
 const STOP_KEYS: &[&str] = &["stop", "task_completion", "task_completed"];
 
-const SHAPE: GroupShape = GroupShape { timeout_key: "timeout_seconds", claude_fields: false, matcher: Matcher::vtcode };
+const SHAPE: GroupShape = GroupShape {
+    timeout_key: "timeout_seconds",
+    claude_fields: false,
+    matcher: |_, raw| Matcher::vtcode(raw),
+    malformed: Malformed::Rejects,
+};
 
 /// The variables VT Code hooks get besides the canonical ones (VT Code's
 /// own names, and Claude Code's, which scripts written for either read).
@@ -323,11 +332,11 @@ impl Dialect for VtCode {
     }
 
     fn match_subject<'a>(&self, event: &RunEvent, input: &'a Value, trigger: &'a str) -> Option<&'a str> {
-        protocol::match_subject(event, input, trigger, true)
+        protocol::match_subject(event, input, trigger, SUBJECTS, &PROFILE)
     }
 
     fn match_subject_field(&self, event: &RunEvent) -> Option<&'static str> {
-        protocol::match_subject_field(event, true)
+        protocol::match_subject_field(event, SUBJECTS, &PROFILE)
     }
 
     fn payload(
@@ -357,7 +366,7 @@ impl Dialect for VtCode {
     }
 
     fn honours(&self, event: &RunEvent) -> &'static [Column] {
-        protocol::honours(event)
+        protocol::honours(PROFILE.family_of(event))
     }
 
     /// Digest lines without a dialect (the format stored approvals use).

@@ -37,6 +37,7 @@ use crate::model::outcome::{HookMessage, HookOutcome, HookReport};
 use crate::model::rules::RunOrder;
 use crate::runner::{CancelToken, Environment};
 use crate::runtime;
+use crate::trace::{RunContext, RunFacts, RunTrace};
 
 pub(crate) use cancel::cancelled_error;
 
@@ -320,16 +321,50 @@ impl LifecycleHookEngine {
             Value::Object(m) => m,
             _ => return Err(Error::invalid_argument(format!("{} input must be a JSON object", event.name()))),
         };
-        if !plan.background.is_empty() {
-            self.start_background(setup, event, input, &plan.background);
+        // A run that runs no hook has no span, traced or not.
+        let trace = if plan.is_empty() && plan.background.is_empty() {
+            None
+        } else {
+            self.state.trace.begin(RunFacts {
+                event: event.name(),
+                dialect: plan.dialect.name(),
+                session_id: &setup.session_id,
+                input,
+                hooks: plan.hooks.len(),
+                background: plan.background.len(),
+            })
+        };
+        let result = self.execute_planned(setup, event, input, &plan, how, trace.as_ref().map(RunTrace::context));
+        if let Some(trace) = trace {
+            trace.end(result.as_ref().map(Option::as_ref));
         }
+        result
+    }
+
+    fn execute_planned(
+        &self,
+        setup: &Arc<Setup>,
+        event: &RunEvent,
+        input: &Map<String, Value>,
+        plan: &Plan<'_>,
+        how: RunToken<'_>,
+        trace: Option<&Arc<RunContext>>,
+    ) -> Result<Option<HookOutcome>> {
+        if !plan.background.is_empty() {
+            self.start_background(setup, event, input, &plan.background, trace);
+        }
+        let rules = plan.dialect.profile().rules_of(event);
         if plan.is_empty() && !self.has_deliveries() {
+            if rules.block_cap {
+                // A stop no hook kept from ending ends the streak.
+                self.state.stop_blocks.ended(&setup.session_id);
+            }
             return Ok(None);
         }
         let mut interp = EventInterpreter::for_dialect(event, plan.dialect, setup.config.quiet_success_output());
         self.deliver(&mut interp);
         if plan.is_empty() {
-            return Ok(Some(interp.finish(Vec::new())));
+            return Ok(Some(self.capped(setup, rules, interp.finish(Vec::new()))));
         }
         let sync_run;
         let reserved_token;
@@ -344,8 +379,16 @@ impl LifecycleHookEngine {
                 Some(&reserved_token)
             }
         };
-        let reports = self.execute_plan(event, setup, input, &plan, &mut interp, token)?;
-        Ok(Some(interp.finish(reports)))
+        let reports = self.execute_plan(event, setup, input, plan, &mut interp, RunScope { token, trace })?;
+        Ok(Some(self.capped(setup, rules, interp.finish(reports))))
+    }
+
+    /// The Stop block cap applied to an outcome whose row asks for it.
+    fn capped(&self, setup: &Setup, rules: &crate::model::rules::EventRules, mut outcome: HookOutcome) -> HookOutcome {
+        if rules.block_cap {
+            self.state.stop_blocks.apply(&setup.session_id, setup.stop_hook_block_cap, &mut outcome);
+        }
+        outcome
     }
 
     fn execute_plan(
@@ -355,24 +398,23 @@ impl LifecycleHookEngine {
         input: &Map<String, Value>,
         plan: &Plan<'_>,
         interp: &mut EventInterpreter,
-        token: Option<&CancelToken>,
+        RunScope { token, trace }: RunScope<'_>,
     ) -> Result<Vec<HookReport>> {
         let transcript = self.transcript_path_arc();
         let facts = setup.facts(transcript.as_deref());
-        // SessionStart in dialects with an env file: one private file per hook.
-        let env_files = match event {
-            RunEvent::Known(HookEvent::SessionStart)
-                if plan.dialect.profile().session_start_env_file && plan.has_processes() =>
-            {
-                match EnvFiles::create(plan.hooks.len()) {
-                    Ok(files) => Some(files),
-                    Err(e) => {
-                        crate::hl_warn!("cannot create CLAUDE_ENV_FILE files: {e}");
-                        None
-                    }
+        let rules = plan.dialect.profile().rules_of(event);
+        // Events whose row gives hooks an env file (SessionStart, Setup in
+        // the Claude Code profile): one private file per hook.
+        let env_files = if rules.env_file && plan.has_processes() {
+            match EnvFiles::create(plan.hooks.len()) {
+                Ok(files) => Some(files),
+                Err(e) => {
+                    crate::hl_warn!("cannot create CLAUDE_ENV_FILE files: {e}");
+                    None
                 }
             }
-            _ => None,
+        } else {
+            None
         };
         let handlers = self.host_handlers();
         let ctx = RunCtx {
@@ -384,10 +426,12 @@ impl LifecycleHookEngine {
                 cwd: &setup.workspace,
                 max_output_bytes: setup.max_output_bytes,
                 token,
+                budget: rules.budget.map(|b| layer::timeout::budget(b, plan.hooks.iter().filter_map(|h| h.spec()))),
                 handlers: &handlers,
                 http: &setup.http,
                 http_client: &self.state.http_client,
                 env_settings: &setup.env,
+                trace,
             },
             plan,
             facts: &facts,
@@ -397,13 +441,13 @@ impl LifecycleHookEngine {
         };
         let hooks = &plan.hooks;
         let mut reports = Vec::with_capacity(hooks.len());
-        let run_order = plan.dialect.profile().rules_of(event).run_order;
+        let run_order = rules.run_order;
         if run_order == RunOrder::Sequential {
             // One after another, in order; stop at the first decision.
             for (i, hook) in hooks.iter().enumerate() {
                 cancel::check(token)?;
                 let payload = ctx.payload(*hook, interp.updated_input())?;
-                let done = ctx.run_one(i, *hook, &payload)?;
+                let mut done = ctx.run_one(i, *hook, &payload)?;
                 let stop = done.absorb_into(interp);
                 reports.push(done.report);
                 if stop {
@@ -417,7 +461,7 @@ impl LifecycleHookEngine {
             for (i, hook) in hooks.iter().enumerate() {
                 cancel::check(token)?;
                 let payload = ctx.payload_of(*hook, &current, None)?;
-                let done = ctx.run_one(i, *hook, &payload)?;
+                let mut done = ctx.run_one(i, *hook, &payload)?;
                 if let (Output::Ran(exec), Some(d)) = (&done.output, hook.dialect()) {
                     if let Some(next) = d.chain_input(event, &current, exec) {
                         current = Cow::Owned(next);
@@ -457,15 +501,21 @@ impl LifecycleHookEngine {
                 }
             });
             let mut cancelled = false;
+            let mut failed = None;
             for r in results.into_iter().flatten() {
                 match r {
-                    Ok(done) => {
+                    Ok(mut done) if !cancelled && failed.is_none() => {
                         done.absorb_into(interp);
                         reports.push(done.report);
                     }
+                    // The run ends without reading it: its span ends all the same.
+                    Ok(mut done) => done.abandon(),
                     Err(e) if e.status == Status::Cancelled => cancelled = true,
-                    Err(e) => return Err(e),
+                    Err(e) => failed = failed.or(Some(e)),
                 }
+            }
+            if let Some(e) = failed {
+                return Err(e);
             }
             if cancelled {
                 return Err(cancelled_error());
@@ -477,6 +527,12 @@ impl LifecycleHookEngine {
         }
         Ok(reports)
     }
+}
+
+/// What a run's hooks run under: its cancellation token and its trace.
+struct RunScope<'a> {
+    token: Option<&'a CancelToken>,
+    trace: Option<&'a Arc<RunContext>>,
 }
 
 /// The outcome JSON of a run: the outcome's, or the event's empty one.
@@ -594,7 +650,7 @@ impl RunCtx<'_> {
         }
         match self.env_of(i, hook) {
             Ok(env) => layer::invoke(&self.stack, hook, &env, payload),
-            Err(e) => Ok(layer::report::spawn_failed(hook, e.to_string(), std::time::Duration::ZERO)),
+            Err(e) => Ok(layer::not_started(&self.stack, hook, e.to_string())),
         }
     }
 }

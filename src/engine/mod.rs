@@ -45,9 +45,12 @@ use crate::handler::{CallbackHook, HostHandler};
 use crate::model::event::HookEvent;
 use crate::model::input::SessionStartTrigger;
 use crate::runtime::ForkGuard;
+use crate::trace::{SpanSink, TraceSlot};
 
 use options::Setup;
-pub use options::{EngineOptions, HookSourceOption, HooksSource, DEFAULT_MAX_OUTPUT_BYTES};
+pub use options::{
+    EngineOptions, HookSourceOption, HooksSource, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_STOP_HOOK_BLOCK_CAP,
+};
 pub use plan::{PlannedEntry, Verdict};
 
 /// Everything the clones of one engine share.
@@ -74,7 +77,11 @@ struct EngineState {
     next_run_id: AtomicU64,
     /// What `async` hooks produced, for the next outcome.
     deliveries: Mutex<runs::Deliveries>,
+    /// Consecutive stops Stop hooks kept from ending (the block cap).
+    stop_blocks: crate::merge::StopBlocks,
     has_deliveries: AtomicBool,
+    /// The trace handler (`hl_engine_set_trace_handler`).
+    trace: TraceSlot,
 }
 
 /// The lifecycle hook engine. `Clone` is cheap (shared state).
@@ -144,7 +151,9 @@ impl LifecycleHookEngine {
                 closed: AtomicBool::new(false),
                 next_run_id: AtomicU64::new(1),
                 deliveries: Mutex::new(runs::Deliveries::default()),
+                stop_blocks: Default::default(),
                 has_deliveries: AtomicBool::new(false),
+                trace: TraceSlot::default(),
             }),
         }
     }
@@ -213,6 +222,12 @@ impl LifecycleHookEngine {
     /// whatever the engine's own approval. Empty on an ungated engine.
     pub fn pin_changes_against(&self, approved: &crate::gate::pins::ApprovedFiles) -> Vec<PinChange> {
         self.setup().commands.pins.changes(approved)
+    }
+
+    /// The entries of the configuration that were skipped (a Claude Code
+    /// settings file's malformed entries), in the order they were read.
+    pub fn config_warnings(&self) -> Vec<crate::config::ConfigWarning> {
+        self.setup().config.warnings().to_vec()
     }
 
     /// Whether this engine gates workspace hooks behind approval.
@@ -310,6 +325,30 @@ impl LifecycleHookEngine {
             }
             (list, old)
         });
+    }
+
+    // ----- tracing ----------------------------------------------------------------
+
+    /// Send a span of every run (that runs a hook) and of every hook to
+    /// `sink`, replacing the sink set before (`docs/c-api.md` §12). Spans
+    /// are delivered on a hookline thread, one at a time, after each ends;
+    /// runs already started keep the sink they started with, and a sink
+    /// replaced is dropped once its last span has been delivered. On
+    /// failure (a forked or closed engine, no delivery thread) the sink is
+    /// handed back untouched.
+    pub fn set_trace_sink<S: SpanSink + 'static>(&self, sink: S) -> std::result::Result<(), Rejected<S>> {
+        if let Err(error) = self.check_usable() {
+            return Err(Rejected { error, callback: sink });
+        }
+        self.state.trace.set(sink)
+    }
+
+    /// Remove the trace sink: runs started from now on are not traced (runs
+    /// in flight still deliver to it; it is dropped after their last span).
+    pub fn remove_trace_sink(&self) -> Result<()> {
+        self.check_forked()?;
+        self.state.trace.remove();
+        Ok(())
     }
 
     // ----- callback hooks -------------------------------------------------------

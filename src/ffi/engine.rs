@@ -38,7 +38,7 @@ pub struct hl_engine {
 }
 
 /// The engine behind a handle, for core methods that apply the fork rule.
-unsafe fn engine_arg<'a>(e: *const hl_engine) -> Result<&'a LifecycleHookEngine> {
+pub(super) unsafe fn engine_arg<'a>(e: *const hl_engine) -> Result<&'a LifecycleHookEngine> {
     non_null(e, "engine")?;
     Ok(&(*e).engine)
 }
@@ -462,6 +462,27 @@ pub unsafe extern "C" fn hl_engine_command_previews(
         let engine = unsafe { engine_checked(engine)? };
         let out = string_out(previews_json, "previews_json")?;
         out.set(Error::to_json_string(&engine.command_previews(), "the previews")?);
+        Ok(())
+    })
+}
+
+/// The entries of the engine's hooks configuration that were skipped the
+/// way the agent itself skips them (a malformed entry or an unknown `type`
+/// in a Claude Code settings file), as a JSON array of
+/// `{"path","message"}` in the order they were read (`[]` when none).
+/// `path` names the entry (`hooks.PreToolUse[0].hooks[1]`, prefixed with
+/// the file or `hook_sources[i]` it is in). Free `*warnings_json` with
+/// `hl_string_free`.
+#[no_mangle]
+pub unsafe extern "C" fn hl_engine_config_warnings(
+    engine: *mut hl_engine,
+    warnings_json: *mut *mut c_char,
+    errmsg: *mut *mut c_char,
+) -> hl_status {
+    ffi_status!(errmsg, clear[warnings_json], {
+        let engine = unsafe { engine_checked(engine)? };
+        let out = string_out(warnings_json, "warnings_json")?;
+        out.set(Error::to_json_string(&engine.config_warnings(), "the configuration warnings")?);
         Ok(())
     })
 }

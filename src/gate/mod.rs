@@ -56,6 +56,17 @@
 //! `PATH`, say), and its preview lists their names in the `set` of its
 //! environment policy (`"env"`).
 //!
+//! A command whose config says more about how it starts (Copilot CLI, VS
+//! Code: a program run directly, a working directory, variables) is no
+//! shell-form command of earlier versions: its line is tagged, and those
+//! settings are identifying fields after `command`, each only when set
+//! (`argv`, `cwd`, and `configEnv`, the config's `env` with its values as
+//! written):
+//!
+//! ```text
+//! {"type":"command","dialect":"copilot","event":"pre_tool_use","matcher":"bash","command":"./guard.sh","argv":["bash","--norc","--noprofile","-c","./guard.sh"],"cwd":"scripts","configEnv":{"LEVEL":"strict"},"timeout_seconds":null}
+//! ```
+//!
 //! The digest is the lowercase hex SHA-256 of those lines joined by `\n` (no
 //! trailing newline); no commands digest as SHA-256 of the empty string.
 //! Callback hooks are host code and not part of the digest.

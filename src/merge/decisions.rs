@@ -7,24 +7,35 @@
 //! |---|---|
 //! | UserPromptSubmit | the first block's reason is `block_reason` (`allow_prompt` false); a sequential run stops there; context from every hook |
 //! | PermissionRequest | the first decision is the outcome's; a sequential run stops there. `precedence: MostRestrictive`: any deny wins (the first deny's message), else an allow; only a deny stops a sequential run |
-//! | Stop, SubagentStop, PreCompact | the first block's reason is `block_reason`; a sequential run stops there (a table where nothing blocks SubagentStop or PreCompact gives them the observer outcome). `block_reasons: Joined`: every block's reason, in order, joined; `halt_clears_block`: a hook's `continue: false` leaves no block (the agent stops) |
+//! | Stop, SubagentStop, PreCompact (and the named events of the family) | the first block's reason is `block_reason`; a sequential run stops there (a table where nothing blocks an event gives it the observer outcome). `block_reasons: Joined`: every block's reason, in order, joined (Claude Code's Stop and SubagentStop, run concurrently, with `"\n"`); `halt_clears_block`: a hook's `continue: false` leaves no block (the agent stops); `block_context`: context from every hook |
+//! | Stop with `block_cap` | after `stop_hook_block_cap` consecutive continued stops of a session, the next one is allowed with a warning ([`StopBlocks`]) |
 //! | PostToolUse, PostToolUseFailure | the first feedback is `block_reason` (`block_reasons: Joined`: every feedback, in order, joined); the tool already ran, nothing stops. `block_replaces_result`: the outcome says the reason replaces the tool's result |
-//! | SessionStart | context from every hook, in order; the env file's variables |
+//! | SessionStart (and the context family) | context from every hook, in order; `env_file`: the env file's variables |
+//!
+//! With `later_overrides` (Copilot CLI) a later hook's answer replaces an
+//! earlier one's, the way objects spread over each other in configuration
+//! order: PermissionRequest's last decision is the outcome's, Stop's and
+//! SubagentStop's last `block` or `allow` decides (an `allow` clears an
+//! earlier block), SessionStart's last context is the only one kept. A hook
+//! that answers nothing changes nothing, and such runs never stop early.
+//! PostToolUse's sequential runs stop at the first feedback (`block`).
 //!
 //! With `reasons: EveryReasonJoined`, a block's reason is the run's one
 //! joined reason (see [`super`]) instead of the first blocking hook's.
 
+use std::sync::Mutex;
+
 use serde_json::{Map, Value};
 
 use crate::model::outcome::{
-    CommonOutcome, PermissionBehavior, PermissionDecision, PermissionRequestHookOutcome, PostToolHookOutcome,
-    SessionStartHookOutcome, StopHookOutcome, UserPromptHookOutcome,
+    CommonOutcome, HookMessage, HookOutcome, PermissionBehavior, PermissionDecision, PermissionRequestHookOutcome,
+    PostToolHookOutcome, SessionStartHookOutcome, StopHookOutcome, UserPromptHookOutcome,
 };
 use crate::model::reply::{Decision, HookReply};
 use crate::model::rules::{BlockReasons, Column, EventRules, Precedence};
 
-// The merge columns each merger honours (with the shared fields' and the
-// executor's, `super::COMMON_HONOURS`).
+// The merge columns each merger honours (with the shared fields' column,
+// `FirstGivenHaltReason`, which every event's outcome honours).
 
 /// UserPromptSubmit.
 #[cfg_attr(not(test), allow(dead_code))]
@@ -41,6 +52,7 @@ pub(crate) const PROMPT_HONOURS: &[Column] = &[
 pub(crate) const PERMISSION_HONOURS: &[Column] = &[
     Column::Sequential,
     Column::MostRestrictive,
+    Column::LaterOverrides,
     Column::FirstGivenHaltReason,
     Column::SequentialWhenAsked,
     Column::HaltLastWord,
@@ -52,15 +64,31 @@ pub(crate) const STOP_HONOURS: &[Column] = &[
     Column::Sequential,
     Column::JoinedBlockReasons,
     Column::HaltClearsBlock,
+    Column::LaterOverrides,
     Column::FirstGivenHaltReason,
+    Column::BlockContext,
+    Column::BlockCap,
     Column::EveryReasonJoined,
     Column::SequentialWhenAsked,
     Column::HaltLastWord,
 ];
 
-/// PostToolUse, PostToolUseFailure.
+/// SessionStart and the context family.
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) const CONTEXT_HONOURS: &[Column] = &[
+    Column::Sequential,
+    Column::LaterOverrides,
+    Column::EnvFile,
+    Column::FirstGivenHaltReason,
+    Column::SequentialWhenAsked,
+    Column::HaltLastWord,
+];
+
+/// PostToolUse, PostToolUseFailure (a sequential run stops at the first
+/// feedback when only the first reason counts).
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) const POST_TOOL_HONOURS: &[Column] = &[
+    Column::Sequential,
     Column::JoinedBlockReasons,
     Column::FirstGivenHaltReason,
     Column::EveryReasonJoined,
@@ -133,6 +161,13 @@ pub(crate) struct PermissionMerge {
 
 impl PermissionMerge {
     pub(crate) fn absorb(&mut self, rules: &EventRules, reply: HookReply) -> bool {
+        if rules.later_overrides {
+            // A later decision replaces an earlier one; the run never stops.
+            if let Some(Decision::Permission(d)) = reply.decision {
+                self.decision = Some(d);
+            }
+            return false;
+        }
         let Some(Decision::Permission(d)) = reply.decision else {
             return self.decision.is_some() && rules.precedence != Precedence::MostRestrictive;
         };
@@ -146,7 +181,7 @@ impl PermissionMerge {
                 }
                 denied(&self.decision)
             }
-            Precedence::FirstAllowOrDeny => {
+            Precedence::FirstAllowOrDeny | Precedence::FirstDenyStops => {
                 if self.decision.is_none() {
                     self.decision = Some(d);
                 }
@@ -161,15 +196,37 @@ impl PermissionMerge {
 }
 
 /// Stop, SubagentStop, PreCompact so far.
-#[derive(Default)]
 pub(crate) struct StopMerge {
     reasons: Vec<String>,
+    /// `Some` where the row reads context (`block_context`).
+    context: Option<Vec<String>>,
 }
 
 impl StopMerge {
+    pub(crate) fn new(rules: &EventRules) -> StopMerge {
+        StopMerge { reasons: Vec::new(), context: rules.block_context.then(Vec::new) }
+    }
+
     pub(crate) fn absorb(&mut self, rules: &EventRules, reply: HookReply) -> bool {
+        if let Some(context) = &mut self.context {
+            context.extend(reply.context);
+        }
+        if rules.later_overrides {
+            // The last `block` or `allow` decides; the run never stops.
+            match reply.decision {
+                Some(Decision::Block(reason)) => self.reasons = vec![reason],
+                Some(Decision::Allow) => self.reasons.clear(),
+                _ => {}
+            }
+            return false;
+        }
         add_block(&mut self.reasons, rules.block_reasons, reply.decision);
         !self.reasons.is_empty()
+    }
+
+    /// Where delivered context goes (`None` where the row reads none).
+    pub(crate) fn context_slot(&mut self) -> Option<&mut Vec<String>> {
+        self.context.as_mut()
     }
 
     /// With `halt_clears_block`, a hook that asked the agent to stop
@@ -180,7 +237,61 @@ impl StopMerge {
             true => None,
             false => joined_or(block_reason(self.reasons, rules.block_reasons), joined),
         };
-        StopHookOutcome { block_reason, common }
+        StopHookOutcome { block_reason, additional_context: self.context, common }
+    }
+}
+
+/// The Stop block cap: consecutive stops of one session that hooks kept
+/// from ending (a block, or `additionalContext`, which "keeps the
+/// conversation going through the same loop protections"). After `cap`
+/// of them the next is allowed: its `block_reason` and context are
+/// dropped, with a warning. A stop that ends resets the count, and so does
+/// a new session id.
+#[derive(Debug, Default)]
+pub(crate) struct StopBlocks {
+    state: Mutex<Option<(String, u32)>>,
+}
+
+impl StopBlocks {
+    /// A stop of `session` that no hook kept from ending: the streak is over.
+    pub(crate) fn ended(&self, session: &str) {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((s, n)) = &mut *state {
+            if s == session {
+                *n = 0;
+            }
+        }
+    }
+
+    /// Apply the cap (`cap` 0: off) to a Stop outcome of `session`.
+    pub(crate) fn apply(&self, session: &str, cap: u32, outcome: &mut HookOutcome) {
+        let HookOutcome::Stop(o) = outcome else {
+            return;
+        };
+        let continues = o.block_reason.is_some() || o.additional_context.as_ref().is_some_and(|c| !c.is_empty());
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let count = match &mut *state {
+            Some((s, n)) if s == session => n,
+            slot => &mut slot.insert((session.to_owned(), 0)).1,
+        };
+        if !continues || cap == 0 {
+            *count = 0;
+            return;
+        }
+        *count += 1;
+        if *count <= cap {
+            return;
+        }
+        *count = 0;
+        drop(state);
+        o.block_reason = None;
+        if let Some(context) = &mut o.additional_context {
+            context.clear();
+        }
+        o.common.messages.push(HookMessage::warning(format!(
+            "Stop hooks kept {cap} consecutive stops of this session from ending; this stop is allowed \
+             (stop_hook_block_cap)"
+        )));
     }
 }
 
@@ -195,7 +306,7 @@ impl PostToolMerge {
     pub(crate) fn absorb(&mut self, rules: &EventRules, reply: HookReply) -> bool {
         self.additional_context.extend(reply.context);
         add_block(&mut self.reasons, rules.block_reasons, reply.decision);
-        false
+        !self.reasons.is_empty() && rules.block_reasons == BlockReasons::First
     }
 
     pub(crate) fn finish(
@@ -224,8 +335,12 @@ pub(crate) struct SessionStartMerge {
 }
 
 impl SessionStartMerge {
-    pub(crate) fn absorb(&mut self, reply: HookReply) -> bool {
-        self.additional_context.extend(reply.context);
+    pub(crate) fn absorb(&mut self, rules: &EventRules, reply: HookReply) -> bool {
+        if rules.later_overrides && !reply.context.is_empty() {
+            self.additional_context = reply.context;
+        } else {
+            self.additional_context.extend(reply.context);
+        }
         false
     }
 

@@ -10,11 +10,15 @@
 //! precedence, input flow, failure policy. The merge knows no format and
 //! no dialect, only canonical decisions.
 //!
-//! | event | merger |
+//! | event family | merger |
 //! |---|---|
 //! | PreToolUse | `pre_tool.rs` |
-//! | UserPromptSubmit, PermissionRequest, Stop, SubagentStop, PreCompact, PostToolUse(Failure), SessionStart | `decisions.rs` |
-//! | SessionEnd, SubagentStart, Notification, events fired by name | only the shared fields, here |
+//! | UserPromptSubmit, PermissionRequest, Stop, SubagentStop, PreCompact, PostToolUse(Failure), SessionStart (and the named events of those families) | `decisions.rs` |
+//! | PermissionDenied, WorktreeCreate, Elicitation(Result) | `named.rs` |
+//! | SessionEnd, Notification, other events fired by name | only the shared fields, here |
+//!
+//! Which merger merges an event is its family in the run's profile
+//! ([`Profile::family_of`]).
 //!
 //! Shared by every event (here): messages in configuration order of the
 //! hooks that gave them; `continue` false when any hook asked to halt, with
@@ -36,7 +40,10 @@
 //! they stop a `Sequential` run early.
 
 mod decisions;
+mod named;
 mod pre_tool;
+
+pub(crate) use decisions::StopBlocks;
 
 use std::borrow::Cow;
 
@@ -48,30 +55,41 @@ use crate::handler::HookExecution;
 use crate::hl_debug;
 use crate::model::event::{EventFamily, HookEvent, RunEvent};
 use crate::model::outcome::{CommonOutcome, HookFailure, HookMessage, HookMessageLevel, HookOutcome, HookReport};
-use crate::model::reply::HookReply;
+use crate::model::reply::{Decision, HookReply};
 use crate::model::rules::{
-    BlockFields, Column, EventRules, HaltReason, HaltRule, Profile, Reasons, RunOrder, ToolInputFlow,
+    Column, EventRules, HaltReason, HaltRule, Profile, Reasons, RunOrder, ToolInputFlow,
 };
 
-/// The merge columns the merger of `event` honours (the reader columns are
-/// the reader's: [`crate::dialect::protocol`]).
+/// The merge columns the merger of an event of `family` honours (the
+/// reader columns are the reader's: [`crate::dialect::protocol`]).
 #[cfg_attr(not(test), allow(dead_code))]
-pub(crate) fn honours(event: &RunEvent) -> &'static [Column] {
-    match event.family() {
+pub(crate) fn honours(family: EventFamily) -> &'static [Column] {
+    match family {
         EventFamily::Tool => pre_tool::HONOURS_ALL,
         EventFamily::Prompt => decisions::PROMPT_HONOURS,
         EventFamily::Permission => decisions::PERMISSION_HONOURS,
         EventFamily::Stop => decisions::STOP_HONOURS,
         EventFamily::PostTool => decisions::POST_TOOL_HONOURS,
-        EventFamily::SessionStart | EventFamily::Observe => COMMON_HONOURS,
+        EventFamily::Context => decisions::CONTEXT_HONOURS,
+        EventFamily::Retry | EventFamily::Worktree | EventFamily::Elicitation => COMMON_HONOURS,
+        // Observers never stop a run: a sequential one runs every hook in order.
+        EventFamily::Observe => OBSERVE_HONOURS,
     }
 }
 
-/// The merge columns the shared fields (and the executor's run order)
-/// honour on every event; each merger's list includes them.
+/// The merge columns of the retry, worktree and elicitation families: the
+/// shared fields' (and the executor's run order).
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) const COMMON_HONOURS: &[Column] =
     &[Column::FirstGivenHaltReason, Column::SequentialWhenAsked, Column::HaltLastWord];
+
+/// The merge columns of observer events (SessionEnd, Notification, events
+/// fired by name): the shared fields', and a sequential run (every hook in
+/// order; nothing stops it).
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) const OBSERVE_HONOURS: &[Column] =
+    &[Column::Sequential, Column::FirstGivenHaltReason, Column::SequentialWhenAsked, Column::HaltLastWord];
+
 /// The shared fields of every outcome, as they accumulate.
 pub(crate) struct Common {
     messages: Vec<HookMessage>,
@@ -124,7 +142,8 @@ impl Common {
 
     /// The fields a hook of `dialect` wrote that have no canonical slot,
     /// combined with those of earlier hooks of the same dialect as the
-    /// dialect says.
+    /// dialect says (by default as its profile's
+    /// [`FieldMerge`](crate::model::rules::FieldMerge) says).
     fn absorb_dialect_fields(&mut self, dialect: &dyn Dialect, event: &RunEvent, fields: Map<String, Value>) {
         if fields.is_empty() {
             return;
@@ -169,12 +188,15 @@ impl Common {
 
 /// The per-event merge state.
 enum Merge {
-    SessionStart(decisions::SessionStartMerge),
+    Context(decisions::SessionStartMerge),
     Prompt(decisions::PromptMerge),
     Tool(pre_tool::PreToolMerge),
     PostTool(decisions::PostToolMerge),
     Permission(decisions::PermissionMerge),
     Stop(decisions::StopMerge),
+    Retry(named::RetryMerge),
+    Worktree(named::WorktreeMerge),
+    Elicitation(named::ElicitationMerge),
     Observe,
 }
 
@@ -190,6 +212,7 @@ pub struct EventInterpreter {
     /// The dialect whose rules merge (the run's).
     dialect: &'static dyn Dialect,
     rules: &'static EventRules,
+    family: EventFamily,
     quiet_success_output: bool,
     common: Common,
     merge: Merge,
@@ -199,6 +222,8 @@ pub struct EventInterpreter {
     failures: Vec<Option<HookFailure>>,
     /// The hooks ran in the background (`async`).
     background: bool,
+    /// The decision of the hook absorbed last (for its span).
+    last_decision: Option<&'static str>,
 }
 
 impl EventInterpreter {
@@ -214,16 +239,21 @@ impl EventInterpreter {
     /// read by it, and its table's merge columns combine them.
     pub fn for_dialect(event: &RunEvent, dialect: &'static dyn Dialect, quiet_success_output: bool) -> Self {
         let profile = dialect.profile();
-        let merge = match event.family() {
-            EventFamily::SessionStart => Merge::SessionStart(decisions::SessionStartMerge {
-                env: profile.session_start_env_file.then(serde_json::Map::new),
+        let rules = profile.rules_of(event);
+        let family = profile.family_of(event);
+        let merge = match family {
+            EventFamily::Context => Merge::Context(decisions::SessionStartMerge {
+                env: rules.env_file.then(serde_json::Map::new),
                 ..Default::default()
             }),
             EventFamily::Prompt => Merge::Prompt(Default::default()),
             EventFamily::Tool => Merge::Tool(Default::default()),
             EventFamily::PostTool => Merge::PostTool(Default::default()),
             EventFamily::Permission => Merge::Permission(Default::default()),
-            EventFamily::Stop => Merge::Stop(Default::default()),
+            EventFamily::Stop => Merge::Stop(decisions::StopMerge::new(rules)),
+            EventFamily::Retry => Merge::Retry(Default::default()),
+            EventFamily::Worktree => Merge::Worktree(Default::default()),
+            EventFamily::Elicitation => Merge::Elicitation(Default::default()),
             EventFamily::Observe => Merge::Observe,
         };
         let event_name = match event {
@@ -234,13 +264,15 @@ impl EventInterpreter {
             event: event.clone(),
             event_name,
             dialect,
-            rules: profile.rules_of(event),
+            rules,
+            family,
             quiet_success_output,
             common: Common::new(),
             merge,
             stopped: false,
             failures: Vec::new(),
             background: false,
+            last_decision: None,
         }
     }
 
@@ -272,6 +304,12 @@ impl EventInterpreter {
         self.stopped
     }
 
+    /// How the hook absorbed last failed, and the decision it made (what
+    /// its span reports as `hook.failure` and `hook.decision`).
+    pub(crate) fn last_read(&self) -> (Option<HookFailure>, Option<&'static str>) {
+        (self.failures.last().copied().flatten(), self.last_decision)
+    }
+
     /// Absorb one executed hook, read with the interpreter's dialect.
     /// Returns true when the run must stop here (events the rules run
     /// sequentially: VT Code PreToolUse at the first allow or deny,
@@ -301,12 +339,15 @@ impl EventInterpreter {
         if self.stopped {
             hl_debug!("{} hook `{}` ignored: the run already stopped", self.event_name, exec.label);
             self.failures.push(None);
+            self.last_decision = None;
             return true;
         }
-        let rules = dialect.profile().rules_of(&self.event);
-        let cx = ReadCtx { event: &self.event, rules, quiet_success_output, background: self.background };
+        let profile = dialect.profile();
+        let rules = profile.rules_of(&self.event);
+        let family = profile.family_of(&self.event);
+        let cx = ReadCtx { event: &self.event, family, rules, quiet_success_output, background: self.background };
         let mut reply = dialect.read_reply(&cx, exec);
-        fail_closed::apply(&mut reply, fail_closed, rules, &self.event);
+        fail_closed::apply(&mut reply, fail_closed, rules, family);
         self.common.absorb_dialect_fields(dialect, &self.event, std::mem::take(&mut reply.dialect_fields));
         self.merge_reply(&exec.label, reply)
     }
@@ -315,15 +356,19 @@ impl EventInterpreter {
     /// failure's); true when the run must stop here.
     fn merge_reply(&mut self, label: &str, mut reply: HookReply) -> bool {
         self.failures.push(reply.failure.as_ref().map(|f| f.kind));
+        self.last_decision = reply.decision.as_ref().map(Decision::name);
         let rules = self.rules;
         self.common.absorb(rules, &mut reply);
         let stop = match &mut self.merge {
-            Merge::SessionStart(m) => m.absorb(reply),
+            Merge::Context(m) => m.absorb(rules, reply),
             Merge::Prompt(m) => m.absorb(reply),
             Merge::Tool(m) => m.absorb(&mut self.common, rules, label, reply),
             Merge::PostTool(m) => m.absorb(rules, reply),
             Merge::Permission(m) => m.absorb(rules, reply),
             Merge::Stop(m) => m.absorb(rules, reply),
+            Merge::Retry(m) => m.absorb(reply),
+            Merge::Worktree(m) => m.absorb(reply),
+            Merge::Elicitation(m) => m.absorb(reply),
             Merge::Observe => false,
         };
         self.stopped = stop && rules.run_order == RunOrder::Sequential;
@@ -335,6 +380,7 @@ impl EventInterpreter {
     pub fn absorb_not_approved(&mut self, label: &str) {
         if self.stopped {
             self.failures.push(None);
+            self.last_decision = None;
             return;
         }
         let mut reply = HookReply::default();
@@ -367,6 +413,7 @@ impl EventInterpreter {
     pub fn absorb_skipped(&mut self, label: &str, why: &str) {
         if self.stopped {
             self.failures.push(None);
+            self.last_decision = None;
             return;
         }
         let mut reply = HookReply::default();
@@ -379,28 +426,38 @@ impl EventInterpreter {
     /// the same as a failing hook, not a timeout, so the tool is not denied
     /// because of it) unless the rules let a `failClosed` hook decide.
     pub fn absorb_spawn_error(&mut self, label: &str, error: &str) {
-        self.absorb_spawn_failure(label, error, false);
+        self.absorb_spawn_failure(label, error, false, None);
     }
 
     /// [`absorb_spawn_error`](Self::absorb_spawn_error) for a hook that may
-    /// be `failClosed`. Returns true when the run must stop here.
-    pub fn absorb_spawn_failure(&mut self, label: &str, error: &str, fail_closed: bool) -> bool {
+    /// be `failClosed`, of `dialect` (`None`: the run's), whose rules for the
+    /// event say what a hook that cannot start decides. Returns true when
+    /// the run must stop here.
+    pub fn absorb_spawn_failure(
+        &mut self,
+        label: &str,
+        error: &str,
+        fail_closed: bool,
+        dialect: Option<&'static dyn Dialect>,
+    ) -> bool {
         if self.stopped {
             self.failures.push(Some(HookFailure::Spawn));
+            self.last_decision = None;
             return true;
         }
         let text = format!("{} hook `{label}` could not be started: {}", self.event_name, error.trim());
         let mut reply = HookReply::default();
         reply.push(HookMessageLevel::Error, text.clone());
         reply.failure = Some(crate::model::reply::Failure { kind: HookFailure::Spawn, text, timeout_or_lost: false });
-        fail_closed::apply(&mut reply, fail_closed, self.rules, &self.event);
+        let rules = dialect.map_or(self.rules, |d| d.profile().rules_of(&self.event));
+        fail_closed::apply(&mut reply, fail_closed, rules, self.family);
         self.merge_reply(label, reply)
     }
 
     /// SessionStart (dialects with an env file): the variables the hooks
     /// wrote, returned as the outcome's `env`. Ignored elsewhere.
     pub fn set_env(&mut self, env: serde_json::Map<String, Value>) {
-        if let Merge::SessionStart(m) = &mut self.merge {
+        if let Merge::Context(m) = &mut self.merge {
             if m.env.is_some() {
                 m.env = Some(env);
             }
@@ -423,10 +480,11 @@ impl EventInterpreter {
 
     fn context_slot(&mut self) -> Option<&mut Vec<String>> {
         match &mut self.merge {
-            Merge::SessionStart(m) => Some(&mut m.additional_context),
+            Merge::Context(m) => Some(&mut m.additional_context),
             Merge::Prompt(m) => Some(&mut m.additional_context),
             Merge::Tool(m) => Some(&mut m.additional_context),
             Merge::PostTool(m) => Some(&mut m.additional_context),
+            Merge::Stop(m) => m.context_slot(),
             _ => None,
         }
     }
@@ -463,14 +521,20 @@ impl EventInterpreter {
         let joined = self.common.joined_reason(rules);
         let common = self.common.into_outcome(joined.as_ref(), hooks);
         match self.merge {
-            Merge::SessionStart(m) => HookOutcome::SessionStart(m.finish(common)),
+            Merge::Context(m) => match self.event.known() {
+                Some(HookEvent::SessionStart) => HookOutcome::SessionStart(m.finish(common)),
+                _ => HookOutcome::Context(m.finish(common)),
+            },
             Merge::Prompt(m) => HookOutcome::UserPromptSubmit(m.finish(joined, common)),
             Merge::Tool(m) => HookOutcome::PreToolUse(m.finish(rules, joined, common)),
             Merge::PostTool(m) => HookOutcome::PostToolUse(m.finish(rules, joined, common)),
             Merge::Permission(m) => HookOutcome::PermissionRequest(m.finish(common)),
+            Merge::Retry(m) => HookOutcome::Retry(m.finish(common)),
+            Merge::Worktree(m) => HookOutcome::Worktree(m.finish(common)),
+            Merge::Elicitation(m) => HookOutcome::Elicitation(m.finish(common)),
             // Where nothing blocks them, SubagentStop and PreCompact are
             // observers and their outcome has only the common fields.
-            Merge::Stop(_) if rules.block_fields == BlockFields::None => HookOutcome::Other(common),
+            Merge::Stop(_) if !rules.can_block() => HookOutcome::Other(common),
             Merge::Stop(m) => match self.event.known() {
                 Some(HookEvent::SubagentStop) => HookOutcome::SubagentStop(m.finish(rules, joined, common)),
                 Some(HookEvent::PreCompact) => HookOutcome::PreCompact(m.finish(rules, joined, common)),

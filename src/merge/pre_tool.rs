@@ -3,10 +3,12 @@
 //! | column | rule |
 //! |---|---|
 //! | `precedence: FirstAllowOrDeny` (VT Code) | the run stops at the first `allow` or `deny`; `ask` does not stop, a later `allow` or `deny` replaces it; the first `ask`'s reason is kept while the decision stays `ask` |
-//! | `precedence: MostRestrictive` (Claude Code) | every hook counts and the most restrictive decision wins, deny > ask > allow > continue; the reason is the first one given (in configuration order) by a hook with the winning decision |
+//! | `precedence: MostRestrictive` (Claude Code) | every hook counts and the most restrictive decision wins, deny > defer > ask > allow > continue ("When multiple PreToolUse hooks return different decisions, precedence is deny > defer > ask > allow"); the reason is the first one given (in configuration order) by a hook with the winning decision |
 //! | `tool_input: Chained` | a hook's `updatedInput` replaces `tool_input` for every later hook |
 //! | `tool_input: Original` | every hook receives the original input; the last rewrite in configuration order wins, and a warning names the conflict when rewrites differ |
+//! | `precedence: FirstDenyStops` (Copilot CLI) | hooks run in order; the first `deny` is the outcome and the run stops there; until then the most restrictive decision so far stands (ask > allow > continue), the reason of the first hook that gave it |
 //! | `on_failure: DenyTimeoutsUnlessAsk` | a hook that timed out or whose exit status was lost **denies** (reason = its failure message), unless the decision so far is `ask` |
+//! | `on_failure: DenyFailuresExceptTimeouts` | a hook that failed in any way but a timeout (non-zero exit, signal, lost status, could not start) **denies** whatever its stdout said (reason = its failure message); a timeout decides nothing |
 //! | `rewrite_on_deny: Kept` | `updated_input` is the last rewrite in force, returned also when a later hook denies |
 //! | `rewrite_on_deny: Dropped` | a denied call has no rewrite: `updated_input` is null when the decision is `deny` |
 //!
@@ -18,7 +20,7 @@
 
 use serde_json::Value;
 
-use crate::model::outcome::{CommonOutcome, HookMessageLevel, PreToolHookDecision, PreToolHookOutcome};
+use crate::model::outcome::{CommonOutcome, HookFailure, HookMessageLevel, PreToolHookDecision, PreToolHookOutcome};
 use crate::model::reply::{Decision, HookReply};
 use crate::model::rules::{Column, EventRules, OnFailure, Precedence, RewriteOnDeny, ToolInputFlow};
 
@@ -31,6 +33,8 @@ pub(crate) const HONOURS_ALL: &[Column] = &[
     Column::MostRestrictive,
     Column::OriginalToolInput,
     Column::DenyTimeoutsUnlessAsk,
+    Column::FirstDenyStops,
+    Column::DenyFailuresExceptTimeouts,
     Column::RewriteDroppedOnDeny,
     Column::FirstGivenHaltReason,
     Column::EveryReasonJoined,
@@ -55,7 +59,8 @@ fn rank(decision: PreToolHookDecision) -> u8 {
         PreToolHookDecision::Continue => 0,
         PreToolHookDecision::Allow => 1,
         PreToolHookDecision::Ask => 2,
-        PreToolHookDecision::Deny => 3,
+        PreToolHookDecision::Defer => 3,
+        PreToolHookDecision::Deny => 4,
     }
 }
 
@@ -81,10 +86,14 @@ impl PreToolMerge {
         }
         self.additional_context.extend(reply.context);
         if let Some(failure) = &reply.failure {
-            if rules.on_failure == OnFailure::DenyTimeoutsUnlessAsk
-                && failure.timeout_or_lost
-                && self.decision != PreToolHookDecision::Ask
-            {
+            let denies = match rules.on_failure {
+                OnFailure::DenyTimeoutsUnlessAsk => {
+                    failure.timeout_or_lost && self.decision != PreToolHookDecision::Ask
+                }
+                OnFailure::DenyFailuresExceptTimeouts => failure.kind != HookFailure::Timeout,
+                OnFailure::OpenUnlessFailClosed => false,
+            };
+            if denies {
                 return self.decide(rules.precedence, PreToolHookDecision::Deny, Some(failure.text.clone()));
             }
         }
@@ -96,14 +105,14 @@ impl PreToolMerge {
 
     /// Apply one hook's decision; true when the run stops (first allow or deny).
     fn decide(&mut self, precedence: Precedence, decision: PreToolHookDecision, reason: Option<String>) -> bool {
-        if precedence == Precedence::MostRestrictive {
+        if matches!(precedence, Precedence::MostRestrictive | Precedence::FirstDenyStops) {
             if rank(decision) > rank(self.decision) {
                 self.decision = decision;
                 self.reason = reason;
             } else if decision == self.decision && self.reason.is_none() {
                 self.reason = reason;
             }
-            return false;
+            return precedence == Precedence::FirstDenyStops && self.decision == PreToolHookDecision::Deny;
         }
         match decision {
             PreToolHookDecision::Continue => false,
@@ -114,7 +123,7 @@ impl PreToolMerge {
                 self.decision = PreToolHookDecision::Ask;
                 false
             }
-            PreToolHookDecision::Allow | PreToolHookDecision::Deny => {
+            PreToolHookDecision::Allow | PreToolHookDecision::Deny | PreToolHookDecision::Defer => {
                 self.decision = decision;
                 self.reason = reason;
                 true

@@ -33,7 +33,8 @@ impl HookKind {
     pub const CONFIGURED: [HookKind; 5] =
         [HookKind::Command, HookKind::Http, HookKind::McpTool, HookKind::Prompt, HookKind::Agent];
 
-    /// The wire name (`"command"`, `"mcp_tool"`, ...): a config's `type`.
+    /// The wire name (`"command"`, `"mcp_tool"`, ...): a config's `type`,
+    /// the report's `kind`, a span's `hook.type`.
     pub fn as_str(self) -> &'static str {
         match self {
             HookKind::Command => "command",
@@ -269,9 +270,11 @@ pub struct CommonOutcome {
     pub stop_reason: Option<String>,
     /// One report per hook that ran or was skipped by the gate, in configuration order.
     pub hooks: Vec<HookReport>,
-    /// Fields hooks wrote that have no canonical slot, per dialect:
-    /// `{"<dialect>": {"<the vendor's field name>": …}}`. Serialised only
-    /// when a hook wrote one (so outcomes without any stay as they were).
+    /// What hooks answered that has no canonical slot, per dialect:
+    /// `{"<dialect>": {"<the vendor's field name>": …}}` (how several hooks'
+    /// values of one field combine is the dialect's `FieldMerge`).
+    /// Serialised only when a hook wrote one (so outcomes without any stay
+    /// as they were).
     #[serde(default, skip_serializing_if = "serde_json::Map::is_empty")]
     pub dialect_fields: serde_json::Map<String, Value>,
 }
@@ -340,6 +343,32 @@ pub enum PreToolHookDecision {
     Deny,
     /// Ask the user.
     Ask,
+    /// Pause at this tool call so that the host can resume it later
+    /// (Claude Code's `permissionDecision: "defer"`; a host that cannot
+    /// defer treats it as it treats a call no hook decided).
+    Defer,
+}
+
+impl PreToolHookDecision {
+    /// Every decision, in declaration order.
+    pub const ALL: [PreToolHookDecision; 5] = [
+        PreToolHookDecision::Continue,
+        PreToolHookDecision::Allow,
+        PreToolHookDecision::Deny,
+        PreToolHookDecision::Ask,
+        PreToolHookDecision::Defer,
+    ];
+
+    /// The wire name (`"continue"`, ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PreToolHookDecision::Continue => "continue",
+            PreToolHookDecision::Allow => "allow",
+            PreToolHookDecision::Deny => "deny",
+            PreToolHookDecision::Ask => "ask",
+            PreToolHookDecision::Defer => "defer",
+        }
+    }
 }
 
 /// PreToolUse outcome.
@@ -385,6 +414,16 @@ pub enum PermissionBehavior {
     Deny,
 }
 
+impl PermissionBehavior {
+    /// The wire name (`"allow"`, `"deny"`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PermissionBehavior::Allow => "allow",
+            PermissionBehavior::Deny => "deny",
+        }
+    }
+}
+
 /// How long a PermissionRequest decision holds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -425,11 +464,83 @@ pub struct PermissionRequestHookOutcome {
     pub common: CommonOutcome,
 }
 
-/// Stop outcome (also SubagentStop's and PreCompact's).
+/// Stop outcome (also SubagentStop's and PreCompact's, and that of the
+/// events fired by name that block: TaskCreated, TaskCompleted,
+/// TeammateIdle, ConfigChange).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct StopHookOutcome {
-    /// Why the agent must not stop yet (`None`: it may stop).
+    /// Why the agent must not stop yet (`None`: it may stop). Where every
+    /// blocking hook's reason counts (Claude Code's Stop and SubagentStop),
+    /// the reasons in configuration order, one per line.
     pub block_reason: Option<String>,
+    /// Context for the model that keeps the conversation going without an
+    /// error (Claude Code's Stop and SubagentStop
+    /// `hookSpecificOutput.additionalContext`); absent where the profile
+    /// reads none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub additional_context: Option<Vec<String>>,
+    /// Common fields.
+    #[serde(flatten)]
+    pub common: CommonOutcome,
+}
+
+/// The outcome of a context event other than SessionStart (SubagentStart
+/// and Setup in the Claude Code profile): the same fields.
+pub type ContextHookOutcome = SessionStartHookOutcome;
+
+/// PermissionDenied outcome.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RetryHookOutcome {
+    /// True when a hook returned `hookSpecificOutput.retry: true`: the host
+    /// tells the model it may retry the denied tool call.
+    pub retry: bool,
+    /// Common fields.
+    #[serde(flatten)]
+    pub common: CommonOutcome,
+}
+
+/// WorktreeCreate outcome.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct WorktreeHookOutcome {
+    /// The path of the worktree the hooks created; `None`: creation failed
+    /// (a hook failed, or none printed a path).
+    pub worktree_path: Option<String>,
+    /// Common fields.
+    #[serde(flatten)]
+    pub common: CommonOutcome,
+}
+
+/// How an Elicitation or ElicitationResult hook answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ElicitationAction {
+    /// Accept, with `content`.
+    Accept,
+    /// Decline.
+    Decline,
+    /// Cancel.
+    Cancel,
+}
+
+impl ElicitationAction {
+    /// The wire name (`"accept"`, `"decline"`, `"cancel"`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ElicitationAction::Accept => "accept",
+            ElicitationAction::Decline => "decline",
+            ElicitationAction::Cancel => "cancel",
+        }
+    }
+}
+
+/// Elicitation and ElicitationResult outcome.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ElicitationHookOutcome {
+    /// The hooks' answer; `None`: no hook answered (the host asks the user,
+    /// or keeps the user's response).
+    pub action: Option<ElicitationAction>,
+    /// The form values of an `accept`.
+    pub content: Option<Value>,
     /// Common fields.
     #[serde(flatten)]
     pub common: CommonOutcome,
@@ -455,6 +566,15 @@ pub enum HookOutcome {
     SubagentStop(StopHookOutcome),
     /// PreCompact in a profile where it can block (Claude Code; in VT Code's it is `Other`).
     PreCompact(StopHookOutcome),
+    /// A context event other than SessionStart (SubagentStart and Setup in
+    /// the Claude Code profile).
+    Context(ContextHookOutcome),
+    /// PermissionDenied (fired by name, Claude Code profile).
+    Retry(RetryHookOutcome),
+    /// WorktreeCreate (fired by name, Claude Code profile).
+    Worktree(WorktreeHookOutcome),
+    /// Elicitation, ElicitationResult (fired by name, Claude Code profile).
+    Elicitation(ElicitationHookOutcome),
     /// SessionEnd, SubagentStart, Notification, and events fired by name
     /// that the profile does not know.
     Other(CommonOutcome),
@@ -475,10 +595,38 @@ impl HookOutcome {
         crate::error::Error::to_json_string(self, "the outcome")
     }
 
+    /// The merged decision in one word, when the hooks made one: PreToolUse
+    /// `allow`, `deny` or `ask`; PermissionRequest `allow` or `deny`;
+    /// `block` where a hook blocked (a prompt, a stop, a compaction) or gave
+    /// PostToolUse feedback; `retry` (PermissionDenied), `path` (a
+    /// WorktreeCreate hook gave the worktree's path), the Elicitation
+    /// action. `None` when no hook decided. (A run span's `hook.decision`.)
+    pub fn decision_name(&self) -> Option<&'static str> {
+        match self {
+            HookOutcome::PreToolUse(o) => match o.decision {
+                PreToolHookDecision::Continue => None,
+                d => Some(d.as_str()),
+            },
+            HookOutcome::PermissionRequest(o) => o.decision.as_ref().map(|d| d.behavior.as_str()),
+            HookOutcome::UserPromptSubmit(o) => (!o.allow_prompt).then_some("block"),
+            HookOutcome::PostToolUse(o) => o.block_reason.as_ref().map(|_| "block"),
+            HookOutcome::Stop(o) | HookOutcome::SubagentStop(o) | HookOutcome::PreCompact(o) => {
+                o.block_reason.as_ref().map(|_| "block")
+            }
+            HookOutcome::Retry(o) => o.retry.then_some("retry"),
+            HookOutcome::Worktree(o) => o.worktree_path.as_ref().map(|_| "path"),
+            HookOutcome::Elicitation(o) => o.action.map(ElicitationAction::as_str),
+            HookOutcome::SessionStart(_) | HookOutcome::Context(_) | HookOutcome::Other(_) => None,
+        }
+    }
+
     /// The common fields.
     pub fn common(&self) -> &CommonOutcome {
         match self {
-            HookOutcome::SessionStart(o) => &o.common,
+            HookOutcome::SessionStart(o) | HookOutcome::Context(o) => &o.common,
+            HookOutcome::Retry(o) => &o.common,
+            HookOutcome::Worktree(o) => &o.common,
+            HookOutcome::Elicitation(o) => &o.common,
             HookOutcome::UserPromptSubmit(o) => &o.common,
             HookOutcome::PreToolUse(o) => &o.common,
             HookOutcome::PostToolUse(o) => &o.common,
@@ -491,7 +639,10 @@ impl HookOutcome {
     /// The common fields, mutably (e.g. to attach the `hooks` report).
     pub fn common_mut(&mut self) -> &mut CommonOutcome {
         match self {
-            HookOutcome::SessionStart(o) => &mut o.common,
+            HookOutcome::SessionStart(o) | HookOutcome::Context(o) => &mut o.common,
+            HookOutcome::Retry(o) => &mut o.common,
+            HookOutcome::Worktree(o) => &mut o.common,
+            HookOutcome::Elicitation(o) => &mut o.common,
             HookOutcome::UserPromptSubmit(o) => &mut o.common,
             HookOutcome::PreToolUse(o) => &mut o.common,
             HookOutcome::PostToolUse(o) => &mut o.common,

@@ -10,8 +10,8 @@
 use serde_json::{Map, Value};
 
 use crate::model::outcome::{
-    HookFailure, HookMessage, HookMessageLevel, PermissionBehavior, PermissionDecision, PermissionScope,
-    PreToolHookDecision,
+    ElicitationAction, HookFailure, HookMessage, HookMessageLevel, PermissionBehavior, PermissionDecision,
+    PermissionScope, PreToolHookDecision,
 };
 
 /// How a hook failed, for the report and for the failure policy.
@@ -39,9 +39,37 @@ pub enum Decision {
     Block(String),
     /// PermissionRequest: grant or refuse.
     Permission(PermissionDecision),
+    /// Stop, SubagentStop: the hook let the agent stop (`decision:
+    /// "allow"`). Where a later hook's answer overrides an earlier one's
+    /// ([`EventRules::later_overrides`](crate::model::rules::EventRules)), it
+    /// clears an earlier block; otherwise it decides nothing.
+    Allow,
+    /// PermissionDenied: the model may retry the denied call.
+    Retry,
+    /// WorktreeCreate: the path of the worktree the hook created.
+    Path(String),
+    /// Elicitation, ElicitationResult: the hook's answer.
+    Elicitation(ElicitationAction, Option<Value>),
 }
 
 impl Decision {
+    /// The decision in one word (a hook span's `hook.decision`): `allow`,
+    /// `deny`, `ask` (PreToolUse), `allow` or `deny` (PermissionRequest),
+    /// `block` (a block, or PostToolUse feedback), `allow` (a Stop hook that
+    /// let the agent stop), `retry`
+    /// (PermissionDenied), `path` (WorktreeCreate), the action (Elicitation).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Decision::Tool(d, _) => d.as_str(),
+            Decision::Block(_) => "block",
+            Decision::Allow => "allow",
+            Decision::Permission(p) => p.behavior.as_str(),
+            Decision::Retry => "retry",
+            Decision::Path(_) => "path",
+            Decision::Elicitation(a, _) => a.as_str(),
+        }
+    }
+
     /// The decision a failing `failClosed` hook takes on `family`'s event,
     /// `None` where the event has no blocking decision (observers, and
     /// PostToolUse, whose tool already ran).
@@ -57,6 +85,7 @@ impl Decision {
                 message: Some(reason),
             })),
             DecisionFamily::Block => Some(Decision::Block(reason)),
+            DecisionFamily::Elicitation => Some(Decision::Elicitation(ElicitationAction::Decline, None)),
             DecisionFamily::None => None,
         }
     }
@@ -70,8 +99,10 @@ pub enum DecisionFamily {
     /// PermissionRequest: deny.
     Permission,
     /// UserPromptSubmit, Stop (and, where the profile lets them block,
-    /// SubagentStop and PreCompact): block.
+    /// SubagentStop, PreCompact and the blocking events fired by name): block.
     Block,
+    /// Elicitation, ElicitationResult: decline.
+    Elicitation,
     /// Everything else: nothing blocks.
     None,
 }

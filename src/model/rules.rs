@@ -27,7 +27,7 @@
 
 use std::time::Duration;
 
-use crate::model::event::HookEvent;
+use crate::model::event::{EventFamily, HookEvent, RunEvent};
 use crate::model::outcome::HookMessageLevel;
 
 /// How the matching hooks of one event run.
@@ -94,6 +94,11 @@ pub enum Precedence {
     /// deny wins, else any allow (Codex). The reason or message is the
     /// first one (in configuration order) of the winning decision.
     MostRestrictive,
+    /// Hooks run in order and the first `deny` stops the rest: it is the
+    /// outcome, with its reason, and later hooks do not run. Until then the
+    /// most restrictive decision so far stands (ask > allow > continue);
+    /// an earlier `allow` does not keep a later hook from denying.
+    FirstDenyStops,
 }
 
 /// PreToolUse: what becomes of `updatedInput` rewrites when the tool call
@@ -147,6 +152,9 @@ pub enum Exit2Reason {
     /// A blocking reason in stdout JSON first, else stderr; every other
     /// stdout field is still read.
     StdoutThenStderr,
+    /// Only stdout JSON gives the reason; stderr is ignored. Every other
+    /// stdout field is still read.
+    StdoutIgnoringStderr,
 }
 
 /// What exit 2 means for one event.
@@ -164,6 +172,14 @@ pub enum Exit2 {
     StderrToUser,
     /// stderr is discarded and no message is given; stdout is still read.
     Ignored,
+    /// A warning: stderr becomes a warning message for the user, stdout is
+    /// still read as on exit 0, nothing blocks, and the hook counts as
+    /// having answered (not a failure).
+    Warning,
+    /// The hook's output becomes context for the model (the event's
+    /// failure guidance): stdout's `additionalContext` when it is JSON,
+    /// else stdout's text, else stderr. Not a failure.
+    Context,
 }
 
 /// The JSON fields that block the events sharing Stop's outcome shape
@@ -177,6 +193,36 @@ pub enum BlockFields {
     /// `decision: "block"` + `reason`, else `continue: false` +
     /// `stopReason`, else `hookSpecificOutput.decision: "block"` + `reason`.
     DecisionOrContinueFalse,
+    /// `decision: "block"` + `reason`, else `hookSpecificOutput.decision:
+    /// "block"` + `reason`; `continue: false` halts the agent instead of
+    /// blocking the stop.
+    DecisionOrSpecific,
+}
+
+/// Which of the JSON fields every event shares (`systemMessage`,
+/// `continue`) an event reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CommonFields {
+    /// Both.
+    Read,
+    /// `systemMessage`, but `continue: false` is ignored (TaskCreated,
+    /// CwdChanged, FileChanged, DirectoryAdded).
+    IgnoreContinue,
+    /// Neither: the agent discards them (ConfigChange, WorktreeCreate,
+    /// Elicitation, ...).
+    Discard,
+}
+
+/// A time budget the hooks of one run share (Claude Code's SessionEnd):
+/// every hook's timeout is at most the budget, which is `base` raised to
+/// the largest timeout configured by a non-plugin hook of the event, at
+/// most `max`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// The budget when no hook sets a longer timeout.
+    pub base: Duration,
+    /// The largest budget.
+    pub max: Duration,
 }
 
 /// What a hook that fails (times out, cannot start, is killed, exits
@@ -191,6 +237,11 @@ pub enum OnFailure {
     /// event's blocking decision (PreToolUse and PermissionRequest deny,
     /// UserPromptSubmit and Stop block; other events have none).
     OpenUnlessFailClosed,
+    /// A hook that fails in any way but a timeout (exits non-zero where
+    /// that exit has no meaning, is killed, cannot start, loses its exit
+    /// status) **denies** whatever its stdout said, with its failure as the
+    /// reason; a timeout fails open (PreToolUse).
+    DenyFailuresExceptTimeouts,
 }
 
 /// How strictly event inputs are validated.
@@ -220,6 +271,19 @@ pub enum Dedupe {
     NameAndCommand,
 }
 
+/// How the same dialect field given by several hooks combines
+/// (`dialect_fields` of the outcome).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldMerge {
+    /// An array collects every hook's values in configuration order; any
+    /// other value is the first hook's (Codex).
+    FirstOrAppended,
+    /// The last hook (in configuration order) that gave the field wins, as
+    /// objects spread over each other (Copilot CLI's rewrites:
+    /// `modifiedResult`, `modifiedResponse`, …).
+    Last,
+}
+
 /// The rules of one event in one profile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EventRules {
@@ -241,6 +305,32 @@ pub struct EventRules {
     pub context_needs_exit_0: bool,
     /// Stop, SubagentStop, PreCompact: which fields block (reader column).
     pub block_fields: BlockFields,
+    /// Whether a later hook's answer replaces an earlier one's, as objects
+    /// spread one over the other in configuration order: a later decision
+    /// (PermissionRequest allow or deny; Stop and SubagentStop block or
+    /// allow) replaces an earlier one, and a later hook's SessionStart
+    /// context replaces the earlier context; a hook that answers nothing
+    /// leaves what was there. Such events never stop early. Otherwise the
+    /// first decision counts and every context is kept (merge column).
+    pub later_overrides: bool,
+    /// Stop family: `hookSpecificOutput.additionalContext` is context for
+    /// the model, returned as the outcome's `additional_context` (reader
+    /// and merge column).
+    pub block_context: bool,
+    /// Context family: only JSON `additionalContext` is context; plain
+    /// stdout is an info message (reader column).
+    pub json_context_only: bool,
+    /// PreToolUse: `permissionDecision: "defer"` is a decision (reader column).
+    pub defer: bool,
+    /// Which common JSON fields are read (reader column).
+    pub common_fields: CommonFields,
+    /// Context family: each hook gets `CLAUDE_ENV_FILE`, and what the hooks
+    /// write there is the outcome's `env` (merge column).
+    pub env_file: bool,
+    /// Stop: the engine's `stop_hook_block_cap` applies (merge column).
+    pub block_cap: bool,
+    /// A time budget the run's hooks share (timeout layer column).
+    pub budget: Option<Budget>,
     /// PreToolUse: whether a deny drops the rewrites (merge column).
     pub rewrite_on_deny: RewriteOnDeny,
     /// PostToolUse, Stop, SubagentStop: how several blocking reasons
@@ -273,6 +363,16 @@ pub enum Column {
     OriginalToolInput,
     /// `on_failure: DenyTimeoutsUnlessAsk`.
     DenyTimeoutsUnlessAsk,
+    /// `precedence: FirstDenyStops`.
+    FirstDenyStops,
+    /// `on_failure: DenyFailuresExceptTimeouts`.
+    DenyFailuresExceptTimeouts,
+    /// `exit2: Warning`.
+    Exit2Warning,
+    /// `exit2: Context`.
+    Exit2Context,
+    /// `later_overrides: true`.
+    LaterOverrides,
     /// `exit2: Block { .. }`.
     Exit2Block,
     /// `exit2: StderrToUser`.
@@ -283,8 +383,22 @@ pub enum Column {
     FailureLevelError,
     /// `context_needs_exit_0: true`.
     ContextNeedsExit0,
-    /// `block_fields: Decision` or `DecisionOrContinueFalse`.
+    /// `block_fields` other than `None`.
     BlockFields,
+    /// `block_context: true`.
+    BlockContext,
+    /// `json_context_only: true`.
+    JsonContextOnly,
+    /// `defer: true`.
+    Defer,
+    /// `common_fields: IgnoreContinue` or `Discard`.
+    CommonFields,
+    /// `env_file: true`.
+    EnvFile,
+    /// `block_cap: true`.
+    BlockCap,
+    /// `budget: Some(..)`.
+    Budget,
     /// `rewrite_on_deny: Dropped`.
     RewriteDroppedOnDeny,
     /// `block_reasons: Joined(..)`.
@@ -322,6 +436,14 @@ impl EventRules {
         failure_level: HookMessageLevel::Warning,
         context_needs_exit_0: false,
         block_fields: BlockFields::None,
+        later_overrides: false,
+        block_context: false,
+        json_context_only: false,
+        defer: false,
+        common_fields: CommonFields::Read,
+        env_file: false,
+        block_cap: false,
+        budget: None,
         rewrite_on_deny: RewriteOnDeny::Kept,
         block_reasons: BlockReasons::First,
         halt_clears_block: false,
@@ -340,20 +462,26 @@ impl EventRules {
             RunOrder::Sequential => out.push(Column::Sequential),
             RunOrder::SequentialWhenAsked => out.push(Column::SequentialWhenAsked),
         }
-        if self.precedence != n.precedence {
-            out.push(Column::MostRestrictive);
+        match self.precedence {
+            Precedence::FirstAllowOrDeny => {}
+            Precedence::MostRestrictive => out.push(Column::MostRestrictive),
+            Precedence::FirstDenyStops => out.push(Column::FirstDenyStops),
         }
         if self.tool_input != n.tool_input {
             out.push(Column::OriginalToolInput);
         }
-        if self.on_failure != n.on_failure {
-            out.push(Column::DenyTimeoutsUnlessAsk);
+        match self.on_failure {
+            OnFailure::OpenUnlessFailClosed => {}
+            OnFailure::DenyTimeoutsUnlessAsk => out.push(Column::DenyTimeoutsUnlessAsk),
+            OnFailure::DenyFailuresExceptTimeouts => out.push(Column::DenyFailuresExceptTimeouts),
         }
         match self.exit2 {
             Exit2::Ordinary => {}
             Exit2::Block { .. } => out.push(Column::Exit2Block),
             Exit2::StderrToUser => out.push(Column::Exit2StderrToUser),
             Exit2::Ignored => out.push(Column::Exit2Ignored),
+            Exit2::Warning => out.push(Column::Exit2Warning),
+            Exit2::Context => out.push(Column::Exit2Context),
         }
         if self.failure_level == HookMessageLevel::Error {
             out.push(Column::FailureLevelError);
@@ -364,6 +492,19 @@ impl EventRules {
         if self.block_fields != BlockFields::None {
             out.push(Column::BlockFields);
         }
+        if self.later_overrides {
+            out.push(Column::LaterOverrides);
+        }
+        let flags = [
+            (self.block_context, Column::BlockContext),
+            (self.json_context_only, Column::JsonContextOnly),
+            (self.defer, Column::Defer),
+            (self.common_fields != n.common_fields, Column::CommonFields),
+            (self.env_file, Column::EnvFile),
+            (self.block_cap, Column::BlockCap),
+            (self.budget.is_some(), Column::Budget),
+        ];
+        out.extend(flags.into_iter().filter(|(set, _)| *set).map(|(_, c)| c));
         if self.rewrite_on_deny != n.rewrite_on_deny {
             out.push(Column::RewriteDroppedOnDeny);
         }
@@ -386,6 +527,11 @@ impl EventRules {
             out.push(Column::FirstGivenHaltReason);
         }
         out
+    }
+
+    /// Whether a hook of this row can block (exit 2 or a JSON field).
+    pub fn can_block(&self) -> bool {
+        self.block_fields != BlockFields::None || matches!(self.exit2, Exit2::Block { .. })
     }
 }
 
@@ -427,6 +573,67 @@ impl<T> EventTable<T> {
     }
 }
 
+/// Every canonical event's family ([`HookEvent::family`]), where a
+/// profile's [`Profile::families`] starts.
+pub const CANONICAL_FAMILIES: EventTable<EventFamily> = EventTable {
+    session_start: HookEvent::SessionStart.family(),
+    session_end: HookEvent::SessionEnd.family(),
+    subagent_start: HookEvent::SubagentStart.family(),
+    subagent_stop: HookEvent::SubagentStop.family(),
+    user_prompt_submit: HookEvent::UserPromptSubmit.family(),
+    pre_tool_use: HookEvent::PreToolUse.family(),
+    post_tool_use: HookEvent::PostToolUse.family(),
+    permission_request: HookEvent::PermissionRequest.family(),
+    pre_compact: HookEvent::PreCompact.family(),
+    stop: HookEvent::Stop.family(),
+    notification: HookEvent::Notification.family(),
+    post_tool_use_failure: HookEvent::PostToolUseFailure.family(),
+};
+
+/// What the matcher of an event fired by name is tested against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Subject {
+    /// Nothing: the event has no matcher support and every group matches.
+    None,
+    /// A string field of the input (`tool_name`, `source`, ...).
+    Field(&'static str),
+    /// The file name (last path component) of a string field of the input
+    /// (FileChanged: the changed file's basename).
+    FileName(&'static str),
+}
+
+/// Which matcher rule an event's groups compile with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MatcherRule {
+    /// The dialect's rule.
+    Standard,
+    /// Claude Code's narrower exact-match set (letters, digits, `_` and
+    /// `|` only; FileChanged, StopFailure): a hyphen, space or comma keeps
+    /// the matcher on the regular-expression path.
+    Narrow,
+}
+
+/// One event a dialect knows by name that is none of the twelve canonical
+/// ones: its family (outcome shape, reader, merger), its rules, and what
+/// its matcher is tested against.
+#[derive(Clone, Copy, Debug)]
+pub struct NamedEventRules {
+    /// The config key, exactly (`TaskCreated`).
+    pub name: &'static str,
+    /// Which reader and merger read it, and the shape of its outcome.
+    pub family: EventFamily,
+    /// Its row.
+    pub rules: EventRules,
+    /// What its matcher is tested against (the input's `matcher_value`,
+    /// when the host gives one, comes first).
+    pub subject: Subject,
+    /// Its matcher rule.
+    pub matcher: MatcherRule,
+    /// Whether it carries a tool call (`tool_name`, `tool_input`): `if`
+    /// conditions are evaluated on it.
+    pub tool_event: bool,
+}
+
 /// The default timeouts of the handler types other than `command` (whose
 /// default is [`Profile::default_timeout`]), and the events that lower it.
 #[derive(Debug)]
@@ -458,16 +665,18 @@ pub struct Profile {
     pub inputs: InputRules,
     /// Which duplicate hooks of one event run.
     pub dedupe: Dedupe,
-    /// Whether SessionStart hooks get `CLAUDE_ENV_FILE` and the outcome
-    /// returns what they wrote there as `env`.
-    pub session_start_env_file: bool,
+    /// How one dialect field given by several hooks combines.
+    pub dialect_fields: FieldMerge,
+    /// The family of each canonical event (usually
+    /// [`CANONICAL_FAMILIES`]).
+    pub families: EventTable<EventFamily>,
     /// The rules per event.
     pub events: EventTable<EventRules>,
-    /// The rules of the events the dialect defines that have no canonical
-    /// meaning (fired by name), by their config key (Gemini CLI's
-    /// `BeforeModel`, ...).
-    pub native_events: &'static [(&'static str, EventRules)],
-    /// The rules of other events fired by name.
+    /// The events the dialect knows by name besides the twelve (fired with
+    /// `hl_engine_run_named`), each with its own rules.
+    pub named: &'static [NamedEventRules],
+    /// The rules of events fired by a name the dialect does not know (an
+    /// observer's, in the observer family).
     pub unknown_event: EventRules,
 }
 
@@ -478,14 +687,33 @@ impl Profile {
     }
 
     /// The rules of an event of a run (known or fired by name).
-    pub fn rules_of(&self, event: &crate::model::event::RunEvent) -> &EventRules {
+    pub fn rules_of(&self, event: &RunEvent) -> &EventRules {
         match event {
-            crate::model::event::RunEvent::Known(e) => self.rules(*e),
-            crate::model::event::RunEvent::Named(name) => self
-                .native_events
-                .iter()
-                .find(|(key, _)| *key == &**name)
-                .map_or(&self.unknown_event, |(_, rules)| rules),
+            RunEvent::Known(e) => self.rules(*e),
+            RunEvent::Named(name) => self.named(name).map_or(&self.unknown_event, |n| &n.rules),
+        }
+    }
+
+    /// The family of an event of a run: the profile's for a canonical
+    /// event, its named row's, else the observer family.
+    pub fn family_of(&self, event: &RunEvent) -> EventFamily {
+        match event {
+            RunEvent::Known(e) => *self.families.get(*e),
+            RunEvent::Named(name) => self.named(name).map_or(EventFamily::Observe, |n| n.family),
+        }
+    }
+
+    /// The row of an event the profile knows by `name` (none of the twelve).
+    pub fn named(&self, name: &str) -> Option<&NamedEventRules> {
+        self.named.iter().find(|n| n.name == name)
+    }
+
+    /// Whether an event of a run carries a tool call (`if` conditions are
+    /// evaluated on it).
+    pub fn is_tool_event(&self, event: &RunEvent) -> bool {
+        match event {
+            RunEvent::Known(e) => e.is_tool_event(),
+            RunEvent::Named(name) => self.named(name).is_some_and(|n| n.tool_event),
         }
     }
 }

@@ -137,7 +137,8 @@ test('hooks_toml_option_is_read', (t) => {
 test('bad_options_are_errors_with_status', (t) => {
   const base = engineOptions(t);
   assert.throws(
-    () => new Engine({ ...base, hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [] }] } }),
+    // A VT Code config rejects a malformed entry (a Claude Code one skips it: configWarnings()).
+    () => new Engine({ ...base, hooks: { lifecycle: { pre_tool_use: [{ matcher: 'Bash', hooks: [] }] } } }),
     (err) => err instanceof HooklineError && err.status === Status.HL_ERR_INVALID_CONFIG && err.code === 'HL_ERR_INVALID_CONFIG',
   );
   assert.throws(
@@ -165,7 +166,8 @@ test('failed_reload_changes_nothing', (t) => {
   const opts = engineOptions(t, { hooks: claudePreToolUse(['true']) });
   const e = engine(t, opts);
   const digest = e.digest();
-  assert.throws(() => e.reload({ ...opts, hooks: { PreToolUse: [{ hooks: [{ command: '  ' }] }] } }), (err) => err.status === Status.HL_ERR_INVALID_CONFIG);
+  const bad = { lifecycle: { pre_tool_use: [{ hooks: [{ command: '  ' }] }] } };
+  assert.throws(() => e.reload({ ...opts, hooks: bad }), (err) => err.status === Status.HL_ERR_INVALID_CONFIG);
   assert.equal(e.digest(), digest);
 });
 

@@ -39,6 +39,7 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use super::matcher::Matcher;
+use super::protocol::Subjects;
 use super::{protocol, Dialect, Placeholder, PlaceholderValue, ReadCtx};
 use crate::config::{HooksConfig, SourceInfo};
 use crate::error::Result;
@@ -48,8 +49,8 @@ use crate::model::input::SessionFacts;
 use crate::model::outcome::HookMessageLevel::Error as ErrorLevel;
 use crate::model::reply::HookReply;
 use crate::model::rules::{
-    BlockFields, BlockReasons, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, HaltReason, HandlerTimeouts,
-    InputRules, Precedence, Profile, RewriteOnDeny, TimeoutUnit, ToolInputFlow,
+    BlockFields, BlockReasons, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, FieldMerge, HaltReason,
+    HandlerTimeouts, InputRules, Precedence, Profile, RewriteOnDeny, TimeoutUnit, ToolInputFlow, CANONICAL_FAMILIES,
 };
 
 /// The Codex dialect (see the module documentation).
@@ -112,7 +113,6 @@ pub static PROFILE: Profile = Profile {
     default_timeout: Duration::from_secs(600),
     inputs: InputRules::Lenient,
     dedupe: Dedupe::None,
-    session_start_env_file: false,
     // Codex configures command hooks only.
     handler_timeouts: HandlerTimeouts {
         prompt: Duration::from_secs(600),
@@ -121,6 +121,8 @@ pub static PROFILE: Profile = Profile {
     },
     exec_placeholders: &[],
     timeout_unit: TimeoutUnit::Seconds,
+    dialect_fields: FieldMerge::FirstOrAppended,
+    families: CANONICAL_FAMILIES,
     events: EventTable {
         session_start: BASE,
         session_end: BASE,
@@ -146,10 +148,14 @@ pub static PROFILE: Profile = Profile {
         notification: BASE,
         post_tool_use_failure: BASE,
     },
-    // PostCompact.
-    native_events: &[],
+    // PostCompact is fired by name with the rules of unknown events.
+    named: &[],
     unknown_event: BASE,
 };
+
+/// The subjects of the events Codex's matchers share with the hooks
+/// protocol (Notification, PostToolUseFailure).
+const SUBJECTS: Subjects = Subjects { prompt_and_stop: false, subagent: "agent_type" };
 
 /// The tool names Codex's hooks see (and the aliases a matcher may use).
 pub const TOOLS: &[&str] = &[
@@ -240,7 +246,7 @@ impl Dialect for Codex {
             HookEvent::PreCompact => Some(field(input, "trigger").unwrap_or("")),
             HookEvent::UserPromptSubmit | HookEvent::Stop => None,
             HookEvent::Notification | HookEvent::PostToolUseFailure => {
-                protocol::match_subject(&RunEvent::Known(event), input, trigger, false)
+                protocol::match_subject(&RunEvent::Known(event), input, trigger, SUBJECTS, &PROFILE)
             }
         }
     }
@@ -259,7 +265,7 @@ impl Dialect for Codex {
             HookEvent::PreCompact => Some("trigger"),
             HookEvent::UserPromptSubmit | HookEvent::Stop => None,
             HookEvent::Notification | HookEvent::PostToolUseFailure => {
-                protocol::match_subject_field(&RunEvent::Known(event), false)
+                protocol::match_subject_field(&RunEvent::Known(event), SUBJECTS, &PROFILE)
             }
         }
     }

@@ -284,7 +284,12 @@ fn hook(cfg: &mut HooksConfig, info: &SourceInfo, source: &Arc<Source>, path: &s
     };
     let env = environment(cfg, info, path, obj.get("env"));
     Some(HookSpec {
-        handler: HandlerSpec::Command { command, args: None, shell: crate::config::Shell::Sh },
+        handler: HandlerSpec::Command {
+            command,
+            args: None,
+            shell: crate::config::Shell::Sh,
+            launch: crate::config::Launch::default(),
+        },
         timeout_seconds: timeout_ms,
         default_timeout: GEMINI_DEFAULT_TIMEOUT,
         if_rule: None,

@@ -42,12 +42,12 @@ use crate::config::Shell;
 use crate::config::{HookSpec, HooksConfig, SourceInfo};
 use crate::error::Result;
 use crate::handler::HookExecution;
-use crate::model::event::{HookEvent, RunEvent};
+use crate::model::event::{EventFamily, HookEvent, RunEvent};
 use crate::model::input::SessionFacts;
 use crate::model::reply::HookReply;
 use crate::model::rules::{
-    BlockFields, Column, Dedupe, EventRules, EventTable, HaltRule, HandlerTimeouts, InputRules, Precedence, Profile,
-    Reasons, RunOrder, TimeoutUnit,
+    BlockFields, Column, Dedupe, EventRules, EventTable, FieldMerge, HaltRule, HandlerTimeouts, InputRules,
+    MatcherRule, NamedEventRules, Precedence, Profile, Reasons, RunOrder, Subject, TimeoutUnit, CANONICAL_FAMILIES,
 };
 use crate::runner::Environment;
 
@@ -70,6 +70,20 @@ const OR: EventRules = EventRules { reasons: Reasons::EveryReasonJoined("\n"), .
 /// said `continue` decides.
 const FIELD_REPLACEMENT: EventRules = EventRules { halt: HaltRule::LastWord, ..BASE };
 
+/// A Gemini CLI event with no canonical meaning: an observer (its fields
+/// are the dialect's own, under `dialect_fields`), whose matcher is not
+/// used (every group matches), carrying no tool call.
+const fn native(name: &'static str, rules: EventRules) -> NamedEventRules {
+    NamedEventRules {
+        name,
+        family: EventFamily::Observe,
+        rules,
+        subject: Subject::None,
+        matcher: MatcherRule::Standard,
+        tool_event: false,
+    }
+}
+
 /// The Gemini CLI profile.
 pub static PROFILE: Profile = Profile {
     name: "gemini",
@@ -84,7 +98,8 @@ pub static PROFILE: Profile = Profile {
     exec_placeholders: &[],
     inputs: InputRules::Lenient,
     dedupe: Dedupe::NameAndCommand,
-    session_start_env_file: false,
+    dialect_fields: FieldMerge::FirstOrAppended,
+    families: CANONICAL_FAMILIES,
     events: EventTable {
         session_start: BASE,
         session_end: BASE,
@@ -105,10 +120,10 @@ pub static PROFILE: Profile = Profile {
         notification: BASE,
         post_tool_use_failure: EventRules { block_replaces_result: true, ..OR },
     },
-    native_events: &[
-        ("BeforeModel", FIELD_REPLACEMENT),
-        ("AfterModel", FIELD_REPLACEMENT),
-        ("BeforeToolSelection", BASE),
+    named: &[
+        native("BeforeModel", FIELD_REPLACEMENT),
+        native("AfterModel", FIELD_REPLACEMENT),
+        native("BeforeToolSelection", BASE),
     ],
     unknown_event: BASE,
 };

@@ -85,7 +85,7 @@ pub(super) fn payload(event: &RunEvent, facts: &SessionFacts<'_>, input: &Map<St
             consumed = &["last_assistant_message"];
         }
         Some(HookEvent::SessionStart) => {
-            p.insert("source".into(), Value::from(facts.trigger.as_str()));
+            p.insert("source".into(), Value::from(facts.trigger));
             consumed = &["source"];
         }
         Some(HookEvent::SessionEnd) => {

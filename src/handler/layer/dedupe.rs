@@ -3,10 +3,13 @@
 //! already planned for the event — same handler type and
 //! [`dedupe_key`](crate::config::HandlerSpec::dedupe_key): the same command
 //! (with its `args` and `shell`), the same URL for http hooks, the same
-//! fields for the host-answered types — runs once, across every source of
-//! the engine; ([`Dedupe::NameAndCommand`]: Gemini CLI) a hook with the
-//! same name and command as one already planned runs once (the same command
-//! under another name runs again).
+//! fields for the host-answered types — runs once, across the engine's
+//! settings sources: "If you define the same handler in more than one
+//! settings file, it runs once. A plugin's or skill's copy of the same
+//! handler stays separate." A hook of a source with a plugin root is
+//! identical only to hooks of the same plugin root. ([`Dedupe::NameAndCommand`]:
+//! Gemini CLI) a hook with the same name and command as one already planned
+//! runs once (the same command under another name runs again).
 
 use crate::config::HookSpec;
 use crate::model::outcome::HookKind;
@@ -15,7 +18,7 @@ use crate::model::rules::Dedupe;
 /// The hooks planned so far, for deduplication.
 #[derive(Default)]
 pub(crate) struct Seen<'a> {
-    seen: Vec<(HookKind, String)>,
+    seen: Vec<(HookKind, String, Option<&'a str>)>,
     named: Vec<(&'a str, &'a str)>,
 }
 
@@ -32,7 +35,7 @@ impl<'a> Seen<'a> {
                 self.named.push(key);
                 return true;
             }
-            Dedupe::IdenticalHandlers => (hook.handler.kind(), hook.handler.dedupe_key()),
+            Dedupe::IdenticalHandlers => (hook.handler.kind(), hook.handler.dedupe_key(), hook.plugin_root()),
         };
         if self.seen.contains(&key) {
             return false;

@@ -48,6 +48,7 @@ fn executed(hook: Hook<'_>, report: HookReport, output: Output) -> Executed {
         fail_closed: spec.is_some_and(|s| s.fail_closed),
         dialect: hook.dialect(),
         quiet: spec.map(|s| s.source.quiet_success_output),
+        span: None,
     }
 }
 

@@ -1,5 +1,5 @@
 // Type-checked by test/types.test.js: typed use of the API that must compile under --strict.
-import hookline, { Engine, Registry, deny, allow, replyJson, HooklineError, AbortError, Status, HookEvent, PreToolUseOutcome } from 'hookline';
+import hookline, { Engine, Registry, deny, allow, replyJson, HooklineError, AbortError, Status, HookEvent, PreToolUseOutcome, Span } from 'hookline';
 async function main() {
   const e = new Engine({ workspace: '.', sessionId: 's', workspaceGated: true, hooks: { PreToolUse: [] }, maxOutputBytes: 10 });
   const sources = new Engine({ workspace: '.', sessionId: 's', trigger: 'clear',
@@ -20,7 +20,11 @@ async function main() {
   void tail; void replaced;
   (await sources.sessionStart()).env?.['K'];
   const o: PreToolUseOutcome = await e.preToolUse({ toolName: 'Bash', toolInput: { command: 'ls' }, toolCallId: 'x' }, { signal: AbortSignal.timeout(1000) });
-  const d: 'continue' | 'allow' | 'deny' | 'ask' = o.decision;
+  const d: 'continue' | 'allow' | 'deny' | 'ask' | 'defer' = o.decision;
+  const forked = new Engine({ workspace: '.', sessionId: 's', trigger: 'fork', stopHookBlockCap: 0 });
+  forked.configWarnings()[0]?.path.toUpperCase();
+  (await forked.subagentStart({ parentSessionId: 'p', childThreadId: 'c', agentName: 'a', agentType: 'Explore', displayLabel: 'A', background: false, status: 'ok' })).additionalContext?.length;
+  (await forked.stop({ lastAssistantMessage: 'x', stopHookActive: false })).additionalContext?.length;
   o.hooks[0].exitCode?.toFixed();
   const s = e.sessionStartSync();
   s.additionalContext.map((x) => x.toUpperCase());
@@ -31,6 +35,12 @@ async function main() {
   e.approve({ persist: true });
   const b: boolean = e.needsApproval && e.workspaceGated;
   e.previews()[0].timeoutSeconds;
+  const copilot = new Engine({ workspace: '.', sessionId: 's', hooksFile: '.github/hooks/guard.json', dialect: 'copilot',
+    hookSources: [{ hooksFile: '.claude/settings.json', dialect: 'vscode' }] });
+  const post = await copilot.postToolUse({ toolName: 'bash', toolResponse: 'x' });
+  const text: string | undefined = post.dialectFields?.copilot?.modifiedResult?.textResultForLlm;
+  copilot.previews()[0].argv?.join(' '); copilot.previews()[0].dialect;
+  void text;
   e.setModelHandler(async (req, { signal }) => ({ ok: req.type === 'prompt' && !signal.aborted, reason: req.prompt }))
    .setMcpHandler((req) => (req.server === 's' ? 'text' : { text: req.tool, isError: true }))
    .setModelHandler(null);
@@ -53,3 +63,16 @@ async function main() {
   void d; void b;
 }
 main();
+
+// Tracing: spans to a handler, the trace context of each run.
+{
+  const traced = new Engine({ workspace: '/tmp', sessionId: 's' });
+  traced.setTraceHandler((span: Span) => {
+    const ns: bigint = span.endUnixNano - span.startUnixNano;
+    const parent: string | null = span.parentSpanId;
+    const level: 'run' | 'hook' = span.level;
+    void [ns, parent, level, span.attributes['hook.exit_code']];
+  });
+  traced.setTraceContext(() => ({ traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' }));
+  traced.setTraceHandler(null).setTraceContext(null);
+}
