@@ -297,7 +297,11 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
 /// (`FirstOrAppended`: a field keeps the first hook's value, except that
 /// arrays collect every hook's values in configuration order; `Last`: the
 /// last hook that gave a field wins).
-pub fn merge_fields_by(how: crate::model::rules::FieldMerge, into: &mut Map<String, Value>, fields: Map<String, Value>) {
+pub fn merge_fields_by(
+    how: crate::model::rules::FieldMerge,
+    into: &mut Map<String, Value>,
+    fields: Map<String, Value>,
+) {
     use crate::model::rules::FieldMerge;
     for (key, value) in fields {
         match (into.get_mut(&key), value, how) {

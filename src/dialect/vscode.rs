@@ -205,7 +205,12 @@ fn entry_of(
         source: source.clone(),
     };
     // Matchers are parsed but not applied.
-    Ok(HookGroup { matcher_raw: matcher_raw.map(str::to_owned), matcher: Matcher::All, hooks: vec![spec], sequential: false })
+    Ok(HookGroup {
+        matcher_raw: matcher_raw.map(str::to_owned),
+        matcher: Matcher::All,
+        hooks: vec![spec],
+        sequential: false,
+    })
 }
 
 impl VsCode {

@@ -79,19 +79,22 @@ pub(crate) fn run(
         }
         // A hook that names no shell runs in its dialect's, with the
         // command line its dialect makes of the command as written.
-        (None, None) => match (if shell == Shell::Sh { call.shell } else { shell }, call.command_line.unwrap_or(command)) {
-            (Shell::Sh, command) => (command, Program::Sh),
-            (Shell::Bash, command) => {
-                resolved = find_on_path("bash", env)
-                    .ok_or_else(|| not_found("the hook's shell is bash, which is not on PATH"))?;
-                (command, Program::Shell { path: &resolved, flags: &["-c"] })
+        (None, None) => {
+            match (if shell == Shell::Sh { call.shell } else { shell }, call.command_line.unwrap_or(command)) {
+                (Shell::Sh, command) => (command, Program::Sh),
+                (Shell::Bash, command) => {
+                    resolved = find_on_path("bash", env)
+                        .ok_or_else(|| not_found("the hook's shell is bash, which is not on PATH"))?;
+                    (command, Program::Shell { path: &resolved, flags: &["-c"] })
+                }
+                (Shell::PowerShell, command) => {
+                    resolved = find_on_path("pwsh", env).ok_or_else(|| {
+                        not_found("the hook's shell is powershell, which needs pwsh on PATH (not found)")
+                    })?;
+                    (command, Program::Shell { path: &resolved, flags: &["-NoProfile", "-Command"] })
+                }
             }
-            (Shell::PowerShell, command) => {
-                resolved = find_on_path("pwsh", env)
-                    .ok_or_else(|| not_found("the hook's shell is powershell, which needs pwsh on PATH (not found)"))?;
-                (command, Program::Shell { path: &resolved, flags: &["-NoProfile", "-Command"] })
-            }
-        },
+        }
     };
     let spec = CommandSpec {
         command: command_text,

@@ -56,9 +56,7 @@ use crate::hl_debug;
 use crate::model::event::{EventFamily, HookEvent, RunEvent};
 use crate::model::outcome::{CommonOutcome, HookFailure, HookMessage, HookMessageLevel, HookOutcome, HookReport};
 use crate::model::reply::{Decision, HookReply};
-use crate::model::rules::{
-    Column, EventRules, HaltReason, HaltRule, Profile, Reasons, RunOrder, ToolInputFlow,
-};
+use crate::model::rules::{Column, EventRules, HaltReason, HaltRule, Profile, Reasons, RunOrder, ToolInputFlow};
 
 /// The merge columns the merger of an event of `family` honours (the
 /// reader columns are the reader's: [`crate::dialect::protocol`]).
