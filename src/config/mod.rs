@@ -63,6 +63,17 @@ pub struct Source {
     /// `quiet_success_output` (VT Code): plain stdout of successful hooks
     /// gives no message.
     pub quiet_success_output: bool,
+    /// The directory the source's hooks run in, where the dialect says it
+    /// is not the workspace (Cursor: a user's `~/.cursor/hooks.json` runs
+    /// in `~/.cursor`); `None`: the workspace.
+    pub cwd: Option<PathBuf>,
+}
+
+impl Source {
+    /// A source with `info` whose hooks run in the workspace.
+    pub fn new(info: SourceInfo, quiet_success_output: bool) -> Source {
+        Source { info, quiet_success_output, cwd: None }
+    }
 }
 
 impl Source {
@@ -117,6 +128,17 @@ pub struct HookSpec {
     /// `failClosed: true` (hookline extension): a failure takes the event's
     /// blocking decision instead of failing open.
     pub fail_closed: bool,
+    /// The dialect's own event the hook is configured under, when it runs
+    /// as part of a canonical event whose own key that is not (Cursor's
+    /// `beforeShellExecution` hooks run in PreToolUse, after its own
+    /// hooks, for the shell tool only): its payload, matcher subject and
+    /// rules are that event's. `None`: the event's own hook.
+    pub native_event: Option<&'static str>,
+    /// `loop_limit` (Cursor): the most follow-ups the hook may trigger in
+    /// one session where the rules count them
+    /// ([`EventRules::follow_up_loop_limit`](crate::model::rules::EventRules::follow_up_loop_limit));
+    /// `None`: no limit.
+    pub loop_limit: Option<u64>,
     /// Where the entry is in its config (`hooks.PreToolUse[0].hooks[1]`).
     pub path: String,
     /// The source it comes from.
@@ -135,8 +157,10 @@ impl HookSpec {
             run_async: false,
             status_message: None,
             fail_closed: false,
+            native_event: None,
+            loop_limit: None,
             path: String::new(),
-            source: Arc::new(Source { info: SourceInfo::new(dialect::VTCODE), quiet_success_output: false }),
+            source: Arc::new(Source::new(SourceInfo::new(dialect::VTCODE), false)),
         }
     }
 
@@ -160,6 +184,14 @@ impl HookSpec {
             Some(s) => Duration::from_secs(s).min(MAX_TIMEOUT),
             None => self.default_timeout,
         }
+    }
+
+    /// What tells the hook apart from every other configured hook, across
+    /// reloads of the same config (its file, its place in it, its
+    /// command): the key of its follow-up count.
+    pub fn identity(&self) -> String {
+        let file = self.source.info.path.as_deref().map(|p| p.display().to_string()).unwrap_or_default();
+        format!("{file}\n{}\n{}", self.path, self.label())
     }
 
     /// Whether the hook's source is trusted (runs without approval).
@@ -415,9 +447,13 @@ impl HooksConfig {
         self.all_groups().map(|g| g.hooks.len()).sum()
     }
 
-    /// Every group: the twelve events in `hl_event` order, then the named ones.
+    /// Every group: the twelve events in `hl_event` order, then the named
+    /// ones. The groups of hooks that also run as part of a canonical event
+    /// ([`HookSpec::native_event`]) are listed once, under their own named
+    /// event.
     pub fn all_groups(&self) -> impl Iterator<Item = &HookGroup> {
-        self.groups.iter().flatten().chain(self.named.iter().flat_map(|n| &n.groups))
+        let own = |g: &&HookGroup| g.hooks.first().is_none_or(|h| h.native_event.is_none());
+        self.groups.iter().flatten().filter(own).chain(self.named.iter().flat_map(|n| &n.groups))
     }
 }
 

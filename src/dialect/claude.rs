@@ -89,6 +89,7 @@ pub static PROFILE: Profile = Profile {
         notification: EventRules { exit2: Exit2::Ignored, ..BASE },
         post_tool_use_failure: EventRules { exit2: FEEDBACK, ..BASE },
     },
+    native_events: &[],
     unknown_event: OBSERVER,
 };
 
@@ -125,7 +126,7 @@ fn cfg_err(msg: impl Into<String>) -> Error {
 impl Claude {
     /// The object whose keys are PascalCase event names.
     fn from_events(obj: &Map<String, Value>, info: &SourceInfo) -> Result<HooksConfig> {
-        let source = Arc::new(Source { info: info.clone(), quiet_success_output: false });
+        let source = Arc::new(Source::new(info.clone(), false));
         let mut cfg = HooksConfig::empty_of(&CLAUDE);
         let mut any_event = false;
         for event in HookEvent::ALL {
@@ -233,6 +234,10 @@ impl Dialect for Claude {
 
     fn tool_names(&self) -> &'static [&'static str] {
         TOOLS
+    }
+
+    fn named_in_digest(&self) -> bool {
+        false
     }
 
     fn workspace_files(&self) -> &'static [&'static str] {

@@ -19,6 +19,7 @@
 //! |---|---|---|
 //! | `vtcode` | [`vtcode`] | `vtcode.toml` `[hooks.lifecycle]`, `{"lifecycle": …}` JSON |
 //! | `claude` | [`claude`] | `.claude/settings*.json`, a plugin's `hooks/hooks.json` |
+//! | `cursor` | [`cursor`] | `.cursor/hooks.json` (project and user), the enterprise `hooks.json` |
 //!
 //! Selection ([`select`]): the `dialect` option (or `hook_sources[i].dialect`)
 //! names one; without it a `hooks_file` is recognised by its path, and
@@ -27,9 +28,11 @@
 //!
 //! The VT Code and Claude Code dialects share the Claude Code hooks protocol
 //! (JSON on stdin, exit codes and JSON on stdout); its reader is
-//! [`protocol`], parameterised by each dialect's table.
+//! [`protocol`], parameterised by each dialect's table. Cursor's hooks
+//! answer in flat snake_case JSON and have their own reader ([`cursor`]).
 
 pub mod claude;
+pub mod cursor;
 pub mod matcher;
 pub mod protocol;
 pub mod vtcode;
@@ -55,6 +58,9 @@ pub struct ReadCtx<'a> {
     pub rules: &'a EventRules,
     /// `quiet_success_output` of the hook's source (VT Code).
     pub quiet_success_output: bool,
+    /// The hook sets `failClosed` (readers whose rules make some answers
+    /// failures only then: [`EventRules::empty_output_fails_closed`]).
+    pub fail_closed: bool,
 }
 
 /// One dialect: everything hookline knows about one agent's hooks format.
@@ -144,16 +150,39 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
     /// (or the canonical merge) does not honour fails the column-coverage
     /// test.
     fn honours(&self, event: &RunEvent) -> &'static [Column];
+
+    /// Whether the digest lines and previews of this dialect's hooks name
+    /// the dialect (`"dialect": "<name>"`): every dialect's do, except VT
+    /// Code's and Claude Code's, whose lines stay as stored approvals
+    /// recorded them.
+    fn named_in_digest(&self) -> bool {
+        true
+    }
+
+    /// Hooks configured under one of the dialect's own events that also run
+    /// as part of a canonical event ([`HookSpec::native_event`](crate::config::HookSpec::native_event): Cursor's
+    /// `beforeShellExecution` hooks run in PreToolUse): whether those of
+    /// `native_event` run for this input of `event` (Cursor: only for the
+    /// shell tool). Their matcher is then tested against what
+    /// [`match_subject`](Self::match_subject) says for the native event,
+    /// and they read its payload and rules.
+    fn native_event_applies(&self, native_event: &str, event: &RunEvent, input: &Value) -> bool {
+        let _ = (native_event, event, input);
+        true
+    }
 }
 
 /// Every dialect hookline implements, in the order names are listed.
-pub static ALL: &[&dyn Dialect] = &[&vtcode::VTCODE, &claude::CLAUDE];
+pub static ALL: &[&dyn Dialect] = &[&vtcode::VTCODE, &claude::CLAUDE, &cursor::CURSOR];
 
 /// The VT Code dialect.
 pub static VTCODE: &dyn Dialect = &vtcode::VTCODE;
 
 /// The Claude Code dialect.
 pub static CLAUDE: &dyn Dialect = &claude::CLAUDE;
+
+/// The Cursor dialect.
+pub static CURSOR: &dyn Dialect = &cursor::CURSOR;
 
 /// Two dialect values are the same dialect.
 pub fn same(a: &dyn Dialect, b: &dyn Dialect) -> bool {
@@ -298,7 +327,9 @@ mod tests {
     /// event's reader in that dialect or by the canonical merge.
     #[test]
     fn every_column_a_table_sets_is_honoured_by_its_reader_or_the_merge() {
-        let events = HookEvent::ALL.iter().map(|e| RunEvent::Known(*e)).chain([RunEvent::Named("Custom".into())]);
+        let native = ALL.iter().flat_map(|d| d.profile().native_events).map(|(k, _)| RunEvent::Named((*k).into()));
+        let events =
+            HookEvent::ALL.iter().map(|e| RunEvent::Known(*e)).chain([RunEvent::Named("Custom".into())]).chain(native);
         for event in events {
             for d in ALL {
                 for column in d.profile().rules_of(&event).set_columns() {
@@ -313,7 +344,8 @@ mod tests {
     }
 
     fn honoured(d: &dyn Dialect, event: &RunEvent, column: Column) -> bool {
-        d.honours(event).contains(&column) || crate::merge::honours(event).contains(&column)
+        let rules = d.profile().rules_of(event);
+        d.honours(event).contains(&column) || crate::merge::honours(event, rules).contains(&column)
     }
 
     #[test]

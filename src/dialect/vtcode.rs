@@ -80,6 +80,7 @@ pub static PROFILE: Profile = Profile {
         notification: OBSERVER,
         post_tool_use_failure: EventRules { failure_level: Warning, ..EventRules::NEUTRAL },
     },
+    native_events: &[],
     unknown_event: OBSERVER,
 };
 
@@ -215,7 +216,7 @@ impl VtCode {
                 cfg.push_warning(format!("hooks.{key}"), format!("unknown event key `{key}`{hint}"));
             }
         }
-        let source = Arc::new(Source { info: info.clone(), quiet_success_output: quiet });
+        let source = Arc::new(Source::new(info.clone(), quiet));
         for event in HookEvent::ALL {
             for key in VTCODE.event_keys(event) {
                 if let Some(v) = obj.get(*key) {
@@ -346,6 +347,10 @@ impl Dialect for VtCode {
 
     fn tool_names(&self) -> &'static [&'static str] {
         TOOLS
+    }
+
+    fn named_in_digest(&self) -> bool {
+        false
     }
 
     fn workspace_files(&self) -> &'static [&'static str] {

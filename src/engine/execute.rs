@@ -224,7 +224,8 @@ impl LifecycleHookEngine {
         if plan.is_empty() && !self.has_deliveries() {
             return Ok(None);
         }
-        let mut interp = EventInterpreter::for_dialect(event, plan.dialect, setup.config.quiet_success_output());
+        let mut interp = EventInterpreter::for_dialect(event, plan.dialect, setup.config.quiet_success_output())
+            .with_run_facts(input, &self.state.follow_ups, &setup.session_id);
         self.deliver(&mut interp);
         if plan.is_empty() {
             return Ok(Some(interp.finish(Vec::new())));
@@ -243,7 +244,31 @@ impl LifecycleHookEngine {
             }
         };
         let reports = self.execute_plan(event, setup, input, &plan, &mut interp, token)?;
-        Ok(Some(interp.finish(reports)))
+        let outcome = interp.finish(reports);
+        self.remember_session_env(event, plan.dialect, &outcome);
+        Ok(Some(outcome))
+    }
+
+    /// SessionStart where the rules take `env` from the hooks' output: the
+    /// session's later hooks of the dialect get those variables.
+    fn remember_session_env(&self, event: &RunEvent, d: &'static dyn Dialect, outcome: &HookOutcome) {
+        if !d.profile().rules_of(event).session_env_from_output {
+            return;
+        }
+        if let HookOutcome::SessionStart(o) = outcome {
+            let vars: Vec<(String, String)> = o
+                .env
+                .iter()
+                .flatten()
+                .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_owned())))
+                .filter(|(k, v)| !k.is_empty() && !k.contains(['=', '\0']) && !v.contains('\0'))
+                .collect();
+            let mut envs = self.state.session_env.write().unwrap_or_else(|e| e.into_inner());
+            envs.retain(|(name, _)| *name != d.name());
+            if !vars.is_empty() {
+                envs.push((d.name(), vars));
+            }
+        }
     }
 
     fn execute_plan(
@@ -284,72 +309,142 @@ impl LifecycleHookEngine {
             plan,
             facts: &facts,
             input,
-            envs: Environments::new(setup, event, &facts, plan),
+            envs: Environments::with_session_env(setup, event, &facts, plan, &self.session_env()),
             env_files: env_files.as_ref(),
         };
-        let hooks = &plan.hooks;
-        let mut reports = Vec::with_capacity(hooks.len());
-        if plan.dialect.profile().rules_of(event).run_order == RunOrder::Sequential {
-            // One after another, in order; stop at the first decision.
-            for (i, hook) in hooks.iter().enumerate() {
-                cancel::check(token)?;
-                let payload = ctx.payload(*hook, interp.updated_input())?;
-                let done = ctx.run_one(i, *hook, &payload)?;
-                let stop = done.absorb_into(interp);
-                reports.push(done.report);
-                if stop {
-                    break;
-                }
+        let mut reports = Vec::with_capacity(plan.hooks.len());
+        // The event's own hooks (and callback hooks) first; the hooks
+        // configured under another event of their dialect that run as part
+        // of this one start after them, unless the event is blocked by
+        // then, and read the rewrite in force.
+        let stages = [0..plan.first_stage, plan.first_stage..plan.hooks.len()];
+        for (n, stage) in stages.into_iter().enumerate() {
+            if stage.is_empty() {
+                continue;
             }
-        } else {
-            // Concurrently; merged in configuration order. Every hook reads
-            // the original input, one payload per dialect.
-            let payloads = hooks.iter().map(|h| ctx.payload(*h, None)).collect::<Result<Vec<_>>>()?;
-            let processes: Vec<usize> =
-                hooks.iter().enumerate().filter(|(_, h)| h.is_process()).map(|(i, _)| i).collect();
-            let mut results: Vec<Option<Result<Executed>>> = (0..hooks.len()).map(|_| None).collect();
-            std::thread::scope(|scope| {
-                let mut handles = Vec::new();
-                // Processes run on scoped threads, except that the first one
-                // runs on this thread when no callback hook needs it meanwhile.
-                let inline = if plan.has_callbacks() { None } else { processes.first().copied() };
-                for &i in processes.iter().filter(|&&i| Some(i) != inline) {
-                    let (ctx, payload, hook) = (&ctx, &payloads[i], hooks[i]);
-                    handles.push((i, scope.spawn(move || ctx.run_one(i, hook, payload))));
-                }
-                if let Some(first) = inline {
-                    results[first] = Some(ctx.run_one(first, hooks[first], &payloads[first]));
-                }
-                for (i, hook) in hooks.iter().enumerate() {
-                    if !hook.is_process() {
-                        results[i] = Some(ctx.run_one(i, *hook, &payloads[i]));
-                    }
-                }
-                for (i, h) in handles {
-                    results[i] =
-                        Some(h.join().unwrap_or_else(|_| Err(Error::new(Status::Panic, "hook thread panicked"))));
-                }
-            });
-            let mut cancelled = false;
-            for r in results.into_iter().flatten() {
-                match r {
-                    Ok(done) => {
-                        done.absorb_into(interp);
-                        reports.push(done.report);
-                    }
-                    Err(e) if e.status == Status::Cancelled => cancelled = true,
-                    Err(e) => return Err(e),
-                }
+            if n > 0 && interp.blocked() {
+                break;
             }
-            if cancelled {
-                return Err(cancelled_error());
+            let rewrite = if n > 0 { interp.rewrite_in_force().cloned() } else { None };
+            if self.run_stage(&ctx, stage, rewrite.as_ref(), interp, token, &mut reports)? {
+                break;
             }
-            cancel::check(token)?;
         }
         if let Some(files) = &env_files {
             interp.set_env(files.collect());
         }
         Ok(reports)
+    }
+
+    /// Run the hooks `stage` of the plan (one after another with an early
+    /// stop where the rules run the event sequentially, concurrently
+    /// otherwise) and merge them; true when a sequential run stopped.
+    /// `rewrite`: the `tool_input` of a later stage (the rewrite in force
+    /// after the earlier ones).
+    fn run_stage(
+        &self,
+        ctx: &RunCtx<'_>,
+        stage: std::ops::Range<usize>,
+        rewrite: Option<&Value>,
+        interp: &mut EventInterpreter,
+        token: Option<&CancelToken>,
+        reports: &mut Vec<HookReport>,
+    ) -> Result<bool> {
+        let hooks = &ctx.plan.hooks;
+        let event = ctx.stack.event;
+        if ctx.plan.dialect.profile().rules_of(event).run_order == RunOrder::Sequential {
+            // One after another, in order; stop at the first decision.
+            for i in stage {
+                let hook = hooks[i];
+                cancel::check(token)?;
+                let payload = self.hook_payload(ctx, hook, interp.updated_input().or(rewrite))?;
+                let done = self.follow_up_identity(ctx, hook, ctx.run_one(i, hook, &payload)?);
+                let stop = done.absorb_into(interp);
+                reports.push(done.report);
+                if stop {
+                    return Ok(true);
+                }
+            }
+            return Ok(false);
+        }
+        // Concurrently; merged in configuration order. Every hook reads
+        // the stage's input, one payload per dialect.
+        let payloads = stage.clone().map(|i| self.hook_payload(ctx, hooks[i], rewrite)).collect::<Result<Vec<_>>>()?;
+        let processes: Vec<usize> = stage.clone().filter(|&i| hooks[i].is_process()).collect();
+        let mut results: Vec<Option<Result<Executed>>> = stage.clone().map(|_| None).collect();
+        let at = |i: usize| i - stage.start;
+        std::thread::scope(|scope| {
+            let mut handles = Vec::new();
+            // Processes run on scoped threads, except that the first one
+            // runs on this thread when no callback hook needs it meanwhile.
+            let callbacks = stage.clone().any(|i| matches!(hooks[i], Hook::Callback(_)));
+            let inline = if callbacks { None } else { processes.first().copied() };
+            for &i in processes.iter().filter(|&&i| Some(i) != inline) {
+                let (payload, hook) = (&payloads[at(i)], hooks[i]);
+                handles.push((i, scope.spawn(move || ctx.run_one(i, hook, payload))));
+            }
+            if let Some(first) = inline {
+                results[at(first)] = Some(ctx.run_one(first, hooks[first], &payloads[at(first)]));
+            }
+            for i in stage.clone() {
+                if !hooks[i].is_process() {
+                    results[at(i)] = Some(ctx.run_one(i, hooks[i], &payloads[at(i)]));
+                }
+            }
+            for (i, h) in handles {
+                results[at(i)] =
+                    Some(h.join().unwrap_or_else(|_| Err(Error::new(Status::Panic, "hook thread panicked"))));
+            }
+        });
+        let mut cancelled = false;
+        for (i, r) in stage.zip(results).filter_map(|(i, r)| r.map(|r| (i, r))) {
+            match r {
+                Ok(done) => {
+                    let done = self.follow_up_identity(ctx, hooks[i], done);
+                    done.absorb_into(interp);
+                    reports.push(done.report);
+                }
+                Err(e) if e.status == Status::Cancelled => cancelled = true,
+                Err(e) => return Err(e),
+            }
+        }
+        if cancelled {
+            return Err(cancelled_error());
+        }
+        cancel::check(token)?;
+        Ok(false)
+    }
+
+    /// The payload `hook` reads, with `tool_input` the rewrite in force.
+    /// Where its rules count follow-ups and the input has no `loop_count`,
+    /// the engine's count of the follow-ups the hook has triggered in the
+    /// session is the payload's `loop_count`.
+    fn hook_payload(&self, ctx: &RunCtx<'_>, hook: Hook<'_>, tool_input: Option<&Value>) -> Result<Payload> {
+        let counted = hook.spec().filter(|spec| {
+            spec.dialect().profile().rules_of(ctx.stack.event).follow_up_loop_limit
+                && !ctx.input.contains_key("loop_count")
+        });
+        match counted {
+            None => ctx.payload(hook, tool_input),
+            Some(spec) => {
+                let scope = crate::merge::follow_up::scope(ctx.stack.event, ctx.facts.session_id, ctx.input);
+                let count = self.state.follow_ups.count(&scope, &spec.identity());
+                let mut input = ctx.input.clone();
+                input.insert("loop_count".to_owned(), Value::from(count));
+                ctx.payload_of(hook, &input, tool_input)
+            }
+        }
+    }
+
+    /// Name the hook among the session's follow-up counts where its rules
+    /// count follow-ups.
+    fn follow_up_identity(&self, ctx: &RunCtx<'_>, hook: Hook<'_>, mut done: Executed) -> Executed {
+        if let Some(spec) = hook.spec() {
+            if spec.dialect().profile().rules_of(ctx.stack.event).follow_up_loop_limit {
+                done.identity = Some(spec.identity());
+            }
+        }
+        done
     }
 }
 
@@ -370,11 +465,36 @@ pub(crate) struct Environments {
 
 impl Environments {
     pub(crate) fn new(setup: &Setup, event: &RunEvent, facts: &SessionFacts<'_>, plan: &Plan<'_>) -> Environments {
+        Self::with_session_env(setup, event, facts, plan, &[])
+    }
+
+    /// [`new`](Self::new), the hooks of each dialect in `session` also
+    /// getting its variables (what SessionStart hooks returned in `env`),
+    /// as if they were the engine's `env` option.
+    pub(crate) fn with_session_env(
+        setup: &Setup,
+        event: &RunEvent,
+        facts: &SessionFacts<'_>,
+        plan: &Plan<'_>,
+        session: &[(&'static str, Vec<(String, String)>)],
+    ) -> Environments {
         let mut envs: Vec<(&'static dyn Dialect, Environment)> = Vec::new();
         for hook in plan.hooks.iter().filter(|h| h.is_process()) {
             let d = hook.dialect().unwrap_or(plan.dialect);
             if !envs.iter().any(|(x, _)| dialect::same(*x, d)) {
-                envs.push((d, hook_environment(&setup.env, d, event, facts)));
+                let env = match session.iter().find(|(name, _)| *name == d.name()) {
+                    None => hook_environment(&setup.env, d, event, facts),
+                    Some((_, vars)) => {
+                        let mut settings = setup.env.clone();
+                        for (k, v) in vars {
+                            if !settings.set.iter().any(|(s, _)| s == k) {
+                                settings.set.push((k.clone(), v.clone()));
+                            }
+                        }
+                        hook_environment(&settings, d, event, facts)
+                    }
+                };
+                envs.push((d, env));
             }
         }
         Environments { envs }
@@ -401,8 +521,23 @@ impl RunCtx<'_> {
     /// The payload `hook` reads: its dialect's, with the rewrite in force
     /// (chained PreToolUse).
     pub(crate) fn payload(&self, hook: Hook<'_>, tool_input: Option<&Value>) -> Result<Payload> {
+        self.payload_of(hook, self.input, tool_input)
+    }
+
+    /// [`payload`](Self::payload) of another input than the run's. A hook
+    /// configured under another event of its dialect reads that event's
+    /// payload.
+    pub(crate) fn payload_of(
+        &self,
+        hook: Hook<'_>,
+        input: &Map<String, Value>,
+        tool_input: Option<&Value>,
+    ) -> Result<Payload> {
         let d = hook.dialect().unwrap_or(self.plan.dialect);
-        Payload::new(&d.payload(self.stack.event, self.facts, self.input, tool_input))
+        match hook.spec().and_then(|s| s.native_event) {
+            Some(native) => Payload::new(&d.payload(&RunEvent::Named(native.into()), self.facts, input, tool_input)),
+            None => Payload::new(&d.payload(self.stack.event, self.facts, input, tool_input)),
+        }
     }
 
     /// The environment of one process hook: its dialect's, plus its

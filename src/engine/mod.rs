@@ -41,6 +41,7 @@ use crate::dialect::matcher::Matcher;
 use crate::error::{Error, Result, Status};
 use crate::gate::{Approval, LifecycleHookCommandPreview};
 use crate::handler::CallbackHook;
+use crate::merge::follow_up::FollowUpCounts;
 use crate::model::event::HookEvent;
 use crate::model::input::SessionStartTrigger;
 use crate::runtime::ForkGuard;
@@ -70,7 +71,16 @@ struct EngineState {
     /// What `async` hooks produced, for the next outcome.
     deliveries: Mutex<runs::Deliveries>,
     has_deliveries: AtomicBool,
+    /// The follow-ups each hook triggered in each session, where the rules
+    /// bound them by a loop limit (Cursor's stop hooks).
+    follow_ups: Arc<FollowUpCounts>,
+    /// Per dialect, the variables the last SessionStart's hooks returned in
+    /// `env`, for the session's later hooks (where the rules say so).
+    session_env: RwLock<SessionEnv>,
 }
+
+/// Per dialect name, the session's variables from SessionStart output.
+type SessionEnv = Vec<(&'static str, Vec<(String, String)>)>;
 
 /// The lifecycle hook engine. `Clone` is cheap (shared state).
 #[derive(Clone)]
@@ -138,6 +148,8 @@ impl LifecycleHookEngine {
                 next_run_id: AtomicU64::new(1),
                 deliveries: Mutex::new(runs::Deliveries::default()),
                 has_deliveries: AtomicBool::new(false),
+                follow_ups: FollowUpCounts::new(),
+                session_env: RwLock::new(Vec::new()),
             }),
         }
     }
@@ -152,6 +164,12 @@ impl LifecycleHookEngine {
 
     fn approval(&self) -> &Approval {
         &self.state.approval
+    }
+
+    /// The variables SessionStart hooks returned for the session's later
+    /// hooks, per dialect (a copy: the lock is not held while hooks run).
+    fn session_env(&self) -> SessionEnv {
+        self.state.session_env.read().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
     fn transcript_path_arc(&self) -> Option<Arc<str>> {

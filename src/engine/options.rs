@@ -139,7 +139,7 @@ fn one_source(obj: &serde_json::Map<String, Value>, prefix: &str) -> Result<Opti
 }
 
 /// Option `hook_sources`: an array of `{"hooks"|"hooks_toml"|"hooks_file": …,
-/// "trusted": bool, "plugin_root": str|null}`.
+/// "trusted": bool, "plugin_root": str|null, "dialect": str|null}`.
 fn parse_sources(v: &Value) -> Result<Vec<HookSourceOption>> {
     let items =
         v.as_array().ok_or_else(|| Error::invalid_argument("option `hook_sources` must be an array of objects"))?;
@@ -149,10 +149,9 @@ fn parse_sources(v: &Value) -> Result<Vec<HookSourceOption>> {
         let obj = item
             .as_object()
             .ok_or_else(|| Error::invalid_argument(format!("option `hook_sources[{i}]` must be an object")))?;
-        if let Some(k) = obj
-            .keys()
-            .find(|k| !matches!(k.as_str(), "hooks" | "hooks_toml" | "hooks_file" | "trusted" | "plugin_root"))
-        {
+        if let Some(k) = obj.keys().find(|k| {
+            !matches!(k.as_str(), "hooks" | "hooks_toml" | "hooks_file" | "trusted" | "plugin_root" | "dialect")
+        }) {
             return Err(Error::invalid_argument(format!("unknown option `{prefix}{k}`")));
         }
         let hooks = one_source(obj, &prefix)?.ok_or_else(|| {

@@ -4,7 +4,11 @@
 //! what the command shows cannot disagree.
 //!
 //! Order: the configured hooks of every matching group, in configuration
-//! order, then the matching callback hooks, in the order they were added.
+//! order, then the matching callback hooks, in the order they were added,
+//! then the hooks configured under another event of their dialect that run
+//! as part of this one (Cursor's `beforeShellExecution` hooks in
+//! PreToolUse: [`HookSpec::native_event`]), which the executor starts only
+//! once the others finished without blocking.
 //! A group's matcher is tested against what its dialect says
 //! ([`Dialect::match_subject`](crate::dialect::Dialect::match_subject));
 //! callback hooks always use the Claude Code matcher rule
@@ -37,6 +41,11 @@ pub(crate) struct Plan<'a> {
     /// hooks share; the engine config's when none runs; Claude Code's (most
     /// restrictive wins) when hooks of several dialects run together.
     pub(crate) dialect: &'static dyn Dialect,
+    /// How many of `hooks` run in the first stage: the event's own hooks
+    /// and the callback hooks; the rest (hooks configured under another
+    /// event of their dialect) start once those finished, unless they
+    /// blocked the event.
+    pub(crate) first_stage: usize,
 }
 
 /// What the planner decided for one configured hook.
@@ -103,8 +112,17 @@ fn plan_configured<'a>(
     let trigger = setup.trigger.as_str();
     let mut seen = dedupe::Seen::default();
     for group in groups {
-        let subject = group.dialect().match_subject(event, input, trigger);
-        let matched = group.matches(subject);
+        let d = group.dialect();
+        let (subject, matched) = match group.hooks.first().and_then(|h| h.native_event) {
+            None => {
+                let subject = d.match_subject(event, input, trigger);
+                (subject, group.matches(subject))
+            }
+            Some(native) => {
+                let subject = d.match_subject(&RunEvent::Named(native.into()), input, trigger);
+                (subject, d.native_event_applies(native, event, input) && group.matches(subject))
+            }
+        };
         for hook in &group.hooks {
             let verdict = if !matched {
                 Verdict::NoMatch
@@ -126,13 +144,16 @@ impl<'a> Plan<'a> {
     /// Match `event`'s configured groups and callback hooks against `input`.
     pub(crate) fn new(setup: &'a Setup, callbacks: &'a [Arc<CallbackHook>], event: &RunEvent, input: &Value) -> Self {
         let mut hooks = Vec::new();
+        let mut later = Vec::new();
         let mut background = Vec::new();
         plan_configured(setup, event, input, |hook, _, _, verdict| match verdict {
+            Verdict::Runs if hook.native_event.is_some() => later.push(Hook::Configured(hook)),
             Verdict::Runs => hooks.push(Hook::Configured(hook)),
             Verdict::Background => background.push(hook),
             _ => {}
         });
-        let dialect = run_dialect(hooks.iter().filter_map(Hook::spec).chain(background.iter().copied()), setup);
+        let dialect =
+            run_dialect(hooks.iter().chain(&later).filter_map(Hook::spec).chain(background.iter().copied()), setup);
         if let Some(known) = event.known() {
             if callbacks.iter().any(|c| c.event == known) {
                 let subject = dialect::callback_match_subject(event, input, setup.trigger.as_str());
@@ -141,7 +162,10 @@ impl<'a> Plan<'a> {
                 }
             }
         }
-        Plan { hooks, background, dialect }
+        // Callback hooks run with the event's own hooks, in the first stage.
+        let first_stage = hooks.len();
+        hooks.extend(later);
+        Plan { hooks, background, dialect, first_stage }
     }
 
     /// The plan of `async` hooks started in the background.
@@ -150,6 +174,7 @@ impl<'a> Plan<'a> {
             hooks: hooks.iter().map(Hook::Configured).collect(),
             background: Vec::new(),
             dialect: run_dialect(hooks.iter(), setup),
+            first_stage: hooks.len(),
         }
     }
 
@@ -161,10 +186,6 @@ impl<'a> Plan<'a> {
     /// cancellation token).
     pub(crate) fn has_processes(&self) -> bool {
         self.hooks.iter().any(Hook::is_process)
-    }
-
-    pub(crate) fn has_callbacks(&self) -> bool {
-        self.hooks.iter().any(|h| matches!(h, Hook::Callback(_)))
     }
 }
 
@@ -205,7 +226,10 @@ impl LifecycleHookEngine {
                 label: hook.label().to_owned(),
                 matcher: group.matcher_raw.clone(),
                 rule: d.describe_matcher(&group.matcher, group.matcher_raw.as_deref()),
-                subject_field: d.match_subject_field(&event),
+                subject_field: match hook.native_event {
+                    Some(native) => d.match_subject_field(&RunEvent::Named(native.into())),
+                    None => d.match_subject_field(&event),
+                },
                 subject: subject.map(str::to_owned),
                 matched: verdict != Verdict::NoMatch,
                 condition: hook.if_rule.as_ref().map(|r| r.raw().to_owned()),

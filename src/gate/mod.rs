@@ -33,6 +33,14 @@
 //!   dialect), `null` when absent — an explicit 60 and an absent timeout
 //!   digest differently.
 //!
+//! Hooks of dialects other than VT Code and Claude Code name their dialect
+//! first (`{"dialect":"cursor","event":…}`), so that the approval of a
+//! Cursor config cannot stand for a Claude Code config with the same
+//! commands; the lines of VT Code and Claude Code hooks stay exactly as
+//! stored approvals recorded them. A hook configured under an event of its
+//! dialect that also runs as part of a canonical one (Cursor's
+//! `beforeShellExecution`) is listed once, under its own event's name.
+//!
 //! The digest is the lowercase hex SHA-256 of those lines joined by `\n` (no
 //! trailing newline); no commands digest as SHA-256 of the empty string.
 //! Callback hooks are host code and not part of the digest.
@@ -56,6 +64,10 @@ pub struct LifecycleHookCommandPreview {
     /// The handler type (`"type"`: `command`, ...).
     #[serde(rename = "type")]
     pub kind: HookKind,
+    /// The hook's dialect, for dialects other than VT Code and Claude Code
+    /// (serialised only then).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dialect: Option<&'static str>,
     /// snake_case event key (`pre_tool_use`, ...).
     pub event: String,
     /// The matcher as written, `None` when absent.
@@ -76,6 +88,7 @@ impl LifecycleHookCommandPreview {
     ) -> Self {
         LifecycleHookCommandPreview {
             kind: HookKind::Command,
+            dialect: None,
             event: event.into(),
             matcher,
             command: command.into(),
@@ -88,6 +101,8 @@ impl LifecycleHookCommandPreview {
 /// exactly this order (the format every stored approval was made with).
 #[derive(Serialize)]
 struct CommandLine<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dialect: Option<&'a str>,
     event: &'a str,
     matcher: &'a Option<String>,
     command: &'a str,
@@ -97,8 +112,13 @@ struct CommandLine<'a> {
 /// The digest line of one preview.
 fn digest_line(p: &LifecycleHookCommandPreview) -> Vec<u8> {
     // Serialising strings and integers cannot fail.
-    let line =
-        CommandLine { event: &p.event, matcher: &p.matcher, command: &p.command, timeout_seconds: p.timeout_seconds };
+    let line = CommandLine {
+        dialect: p.dialect,
+        event: &p.event,
+        matcher: &p.matcher,
+        command: &p.command,
+        timeout_seconds: p.timeout_seconds,
+    };
     serde_json::to_vec(&line).unwrap_or_default()
 }
 
@@ -114,9 +134,11 @@ pub fn command_previews(config: &HooksConfig) -> Vec<LifecycleHookCommandPreview
     let named = config.named_events().iter().map(|n| (n.name.as_str(), n.groups.as_slice()));
     for (event, groups) in known.chain(named) {
         for group in groups {
-            for hook in group.hooks.iter().filter(|h| !h.trusted()) {
+            for hook in group.hooks.iter().filter(|h| !h.trusted() && h.native_event.is_none()) {
+                let d = hook.dialect();
                 out.push(LifecycleHookCommandPreview {
                     kind: hook.handler.kind(),
+                    dialect: d.named_in_digest().then(|| d.name()),
                     event: event.to_owned(),
                     matcher: group.matcher_raw.clone(),
                     command: hook.label().to_owned(),
@@ -169,6 +191,17 @@ mod tests {
     fn spec_example_digest() {
         let p = LifecycleHookCommandPreview::command("pre_tool_use", Some("Bash".into()), "./check.sh", Some(10));
         assert_eq!(digest_of_previews(&[p]), "dab52b17fd76003bdb76b274ea78a3c98e23aee6eadbe388d34d5d946751bc89");
+    }
+
+    #[test]
+    fn a_cursor_line_names_its_dialect_and_so_digests_differently() {
+        let claude = LifecycleHookCommandPreview::command("pre_tool_use", Some("Shell".into()), "./check.sh", Some(10));
+        let cursor = LifecycleHookCommandPreview { dialect: Some("cursor"), ..claude.clone() };
+        assert_eq!(
+            String::from_utf8(digest_line(&cursor)).unwrap(),
+            r#"{"dialect":"cursor","event":"pre_tool_use","matcher":"Shell","command":"./check.sh","timeout_seconds":10}"#
+        );
+        assert_ne!(digest_of_previews(&[cursor]), digest_of_previews(&[claude]));
     }
 
     #[test]

@@ -5,24 +5,45 @@
 //!
 //! | event | rule |
 //! |---|---|
-//! | UserPromptSubmit | the first block's reason is `block_reason` (`allow_prompt` false); a sequential run stops there; context from every hook |
+//! | UserPromptSubmit | the first block's reason is `block_reason` (`allow_prompt` false; `block_reasons: Joined`: every block's reason, in order, joined); a sequential run stops there; context from every hook |
 //! | PermissionRequest | the first decision is the outcome's; a sequential run stops there |
 //! | Stop, SubagentStop, PreCompact | the first block's reason is `block_reason`; a sequential run stops there (a table where nothing blocks SubagentStop or PreCompact gives them the observer outcome) |
 //! | PostToolUse, PostToolUseFailure | the first feedback is `block_reason`; the tool already ran, nothing stops |
-//! | SessionStart | context from every hook, in order; the env file's variables |
+//! | SessionStart | context from every hook, in order; the env file's variables (`session_env_from_output`: the `env` of every hook's output, by name, the first hook that sets a name winning) |
+//!
+//! Stop and SubagentStop blocks bounded by a loop limit, and those that
+//! need a `completed` status, are filtered before they get here
+//! (`follow_up.rs`, [`super::EventInterpreter`]).
 
 use serde_json::{Map, Value};
 
 use crate::model::outcome::{
-    CommonOutcome, PermissionDecision, PermissionRequestHookOutcome, PostToolHookOutcome, SessionStartHookOutcome,
-    StopHookOutcome, UserPromptHookOutcome,
+    CommonOutcome, PermissionBehavior, PermissionDecision, PermissionRequestHookOutcome, PostToolHookOutcome,
+    SessionStartHookOutcome, StopHookOutcome, UserPromptHookOutcome,
 };
 use crate::model::reply::{Decision, HookReply};
-use crate::model::rules::Column;
+use crate::model::rules::{BlockReasons, Column, EventRules};
 
-/// The merge columns these mergers honour.
+// The merge columns each merger honours (with the fail-closed layer's
+// `NeverFailsClosed`, applied to every reply before it is merged).
+
+/// UserPromptSubmit.
 #[cfg_attr(not(test), allow(dead_code))]
-pub(crate) const HONOURS: &[Column] = &[Column::Sequential];
+pub(crate) const PROMPT_HONOURS: &[Column] =
+    &[Column::Sequential, Column::JoinedBlockReasons, Column::NeverFailsClosed];
+
+/// PermissionRequest.
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) const PERMISSION_HONOURS: &[Column] = &[Column::Sequential, Column::NeverFailsClosed];
+
+/// Stop, SubagentStop, PreCompact.
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) const STOP_HONOURS: &[Column] =
+    &[Column::Sequential, Column::FollowUpLoopLimit, Column::BlockNeedsCompletedStatus, Column::NeverFailsClosed];
+
+/// SessionStart.
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) const SESSION_START_HONOURS: &[Column] = &[Column::SessionEnvFromOutput, Column::NeverFailsClosed];
 
 /// A block reason: the first counts.
 fn first_block(slot: &mut Option<String>, decision: Option<Decision>) {
@@ -34,24 +55,44 @@ fn first_block(slot: &mut Option<String>, decision: Option<Decision>) {
 /// UserPromptSubmit so far.
 #[derive(Default)]
 pub(crate) struct PromptMerge {
-    block_reason: Option<String>,
+    /// The first block's reason, and (`block_reasons: Joined`) every later one.
+    reasons: Vec<String>,
     pub(crate) additional_context: Vec<String>,
 }
 
 impl PromptMerge {
-    pub(crate) fn absorb(&mut self, reply: HookReply) -> bool {
+    pub(crate) fn absorb(&mut self, rules: &EventRules, reply: HookReply) -> bool {
         self.additional_context.extend(reply.context);
-        first_block(&mut self.block_reason, reply.decision);
-        self.block_reason.is_some()
+        if let Some(Decision::Block(reason)) = reply.decision {
+            if self.reasons.is_empty() || rules.block_reasons != BlockReasons::First {
+                self.reasons.push(reason);
+            }
+        }
+        self.blocked()
     }
 
-    pub(crate) fn finish(self, common: CommonOutcome) -> UserPromptHookOutcome {
+    /// Whether a hook blocked the prompt.
+    pub(crate) fn blocked(&self) -> bool {
+        !self.reasons.is_empty()
+    }
+
+    pub(crate) fn finish(self, rules: &EventRules, common: CommonOutcome) -> UserPromptHookOutcome {
+        let block_reason = join(self.reasons, rules.block_reasons);
         UserPromptHookOutcome {
-            allow_prompt: self.block_reason.is_none(),
-            block_reason: self.block_reason,
+            allow_prompt: block_reason.is_none(),
+            block_reason,
             additional_context: self.additional_context,
             common,
         }
+    }
+}
+
+/// The outcome's reason of the reasons kept: the first, or all joined.
+pub(crate) fn join(reasons: Vec<String>, how: BlockReasons) -> Option<String> {
+    match how {
+        _ if reasons.is_empty() => None,
+        BlockReasons::First => reasons.into_iter().next(),
+        BlockReasons::Joined(separator) => Some(reasons.join(separator)),
     }
 }
 
@@ -69,6 +110,11 @@ impl PermissionMerge {
         self.decision.is_some()
     }
 
+    /// Whether the decision is a deny.
+    pub(crate) fn denied(&self) -> bool {
+        self.decision.as_ref().is_some_and(|d| d.behavior == PermissionBehavior::Deny)
+    }
+
     pub(crate) fn finish(self, common: CommonOutcome) -> PermissionRequestHookOutcome {
         PermissionRequestHookOutcome { decision: self.decision, common }
     }
@@ -83,6 +129,11 @@ pub(crate) struct StopMerge {
 impl StopMerge {
     pub(crate) fn absorb(&mut self, reply: HookReply) -> bool {
         first_block(&mut self.block_reason, reply.decision);
+        self.block_reason.is_some()
+    }
+
+    /// Whether a hook blocked (the agent goes on).
+    pub(crate) fn blocked(&self) -> bool {
         self.block_reason.is_some()
     }
 
@@ -120,8 +171,15 @@ pub(crate) struct SessionStartMerge {
 }
 
 impl SessionStartMerge {
-    pub(crate) fn absorb(&mut self, reply: HookReply) -> bool {
+    pub(crate) fn absorb(&mut self, rules: &EventRules, reply: HookReply) -> bool {
         self.additional_context.extend(reply.context);
+        if rules.session_env_from_output {
+            if let Some(env) = &mut self.env {
+                for (name, value) in reply.env {
+                    env.entry(name).or_insert(value);
+                }
+            }
+        }
         false
     }
 

@@ -16,16 +16,26 @@
 //! | UserPromptSubmit, PermissionRequest, Stop, SubagentStop, PreCompact, PostToolUse(Failure), SessionStart | `decisions.rs` |
 //! | SessionEnd, SubagentStart, Notification, events fired by name | only the shared fields, here |
 //!
+//! An event whose rules make it a gate (`tool_gate`: Cursor's
+//! subagentStart, beforeReadFile, ...) merges as PreToolUse does and has
+//! its outcome shape. Stop follow-ups bounded by a loop limit are
+//! `follow_up.rs`'s.
+//!
 //! Shared by every event (here): messages in configuration order of the
 //! hooks that gave them; `continue` false when any hook asked to halt, with
-//! the first such hook's `stopReason`; the failure kind of every report.
+//! the first such hook's `stopReason`; the failure kind of every report;
+//! and the fields with no canonical slot, under the outcome's
+//! `dialect_fields`, by the dialect of the hook that wrote them (a field
+//! keeps the first hook's value; arrays collect every hook's values in
+//! configuration order).
 
 mod decisions;
+pub mod follow_up;
 mod pre_tool;
 
 use std::borrow::Cow;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::dialect::{self, Dialect, ReadCtx};
 use crate::handler::layer::fail_closed;
@@ -36,14 +46,20 @@ use crate::model::outcome::{CommonOutcome, HookFailure, HookMessage, HookMessage
 use crate::model::reply::HookReply;
 use crate::model::rules::{BlockFields, Column, EventRules, Profile, RunOrder, ToolInputFlow};
 
-/// The merge columns the merger of `event` honours (the reader columns are
-/// the reader's: [`crate::dialect::protocol`]).
+use follow_up::FollowUpRun;
+
+/// The merge columns the merger of `event` honours under `rules` (the
+/// reader columns are the reader's: [`crate::dialect::protocol`]). Every
+/// list includes the fail-closed layer's [`Column::NeverFailsClosed`].
 #[cfg_attr(not(test), allow(dead_code))]
-pub(crate) fn honours(event: &RunEvent) -> &'static [Column] {
-    match event.family() {
+pub(crate) fn honours(event: &RunEvent, rules: &EventRules) -> &'static [Column] {
+    match rules.family_of(event) {
         EventFamily::Tool => pre_tool::HONOURS,
-        EventFamily::Prompt | EventFamily::Permission | EventFamily::Stop => decisions::HONOURS,
-        EventFamily::PostTool | EventFamily::SessionStart | EventFamily::Observe => &[],
+        EventFamily::Prompt => decisions::PROMPT_HONOURS,
+        EventFamily::Permission => decisions::PERMISSION_HONOURS,
+        EventFamily::Stop => decisions::STOP_HONOURS,
+        EventFamily::SessionStart => decisions::SESSION_START_HONOURS,
+        EventFamily::PostTool | EventFamily::Observe => &[Column::NeverFailsClosed],
     }
 }
 
@@ -52,11 +68,32 @@ pub(crate) struct Common {
     messages: Vec<HookMessage>,
     continue_: bool,
     stop_reason: Option<String>,
+    dialect_fields: Map<String, Value>,
 }
 
 impl Common {
     fn new() -> Common {
-        Common { messages: Vec::new(), continue_: true, stop_reason: None }
+        Common { messages: Vec::new(), continue_: true, stop_reason: None, dialect_fields: Map::new() }
+    }
+
+    /// The fields a hook of `dialect` wrote that have no canonical slot: a
+    /// field keeps the first hook's value, except that arrays collect every
+    /// hook's values in configuration order.
+    fn absorb_dialect_fields(&mut self, dialect: &dyn Dialect, fields: Map<String, Value>) {
+        if fields.is_empty() {
+            return;
+        }
+        let slot = self.dialect_fields.entry(dialect.name()).or_insert_with(|| Value::Object(Map::new()));
+        let Value::Object(slot) = slot else { return };
+        for (key, value) in fields {
+            match (slot.get_mut(&key), value) {
+                (None, value) => {
+                    slot.insert(key, value);
+                }
+                (Some(Value::Array(items)), Value::Array(more)) => items.extend(more),
+                (Some(_), _) => {}
+            }
+        }
     }
 
     /// Add a message (trimmed; a blank one is dropped).
@@ -80,7 +117,13 @@ impl Common {
     }
 
     fn into_outcome(self, hooks: Vec<HookReport>) -> CommonOutcome {
-        CommonOutcome { messages: self.messages, continue_: self.continue_, stop_reason: self.stop_reason, hooks }
+        CommonOutcome {
+            messages: self.messages,
+            continue_: self.continue_,
+            stop_reason: self.stop_reason,
+            hooks,
+            dialect_fields: self.dialect_fields,
+        }
     }
 }
 
@@ -114,6 +157,24 @@ pub struct EventInterpreter {
     /// The failure kind of every absorbed hook, in absorption order (one per
     /// report the engine passes to `finish`).
     failures: Vec<Option<HookFailure>>,
+    /// Follow-ups bounded by a loop limit (`follow_up_loop_limit`).
+    follow_ups: Option<FollowUpRun>,
+    /// The input's `status` is `completed` (`block_needs_completed_status`).
+    status_completed: bool,
+}
+
+/// What the engine knows about one hook besides its raw result.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HookExtras<'a> {
+    /// The dialect's own event the hook is configured under, when it runs
+    /// as part of another event
+    /// ([`HookSpec::native_event`](crate::config::HookSpec::native_event)):
+    /// it is read with that event's rules.
+    pub native_event: Option<&'static str>,
+    /// Its `loop_limit` (`None`: no limit).
+    pub loop_limit: Option<u64>,
+    /// What identifies it among the session's follow-up counts.
+    pub identity: Option<&'a str>,
 }
 
 impl EventInterpreter {
@@ -129,9 +190,10 @@ impl EventInterpreter {
     /// read by it, and its table's merge columns combine them.
     pub fn for_dialect(event: &RunEvent, dialect: &'static dyn Dialect, quiet_success_output: bool) -> Self {
         let profile = dialect.profile();
-        let merge = match event.family() {
+        let rules = profile.rules_of(event);
+        let merge = match rules.family_of(event) {
             EventFamily::SessionStart => Merge::SessionStart(decisions::SessionStartMerge {
-                env: profile.session_start_env_file.then(serde_json::Map::new),
+                env: (profile.session_start_env_file || rules.session_env_from_output).then(serde_json::Map::new),
                 ..Default::default()
             }),
             EventFamily::Prompt => Merge::Prompt(Default::default()),
@@ -149,13 +211,37 @@ impl EventInterpreter {
             event: event.clone(),
             event_name,
             dialect,
-            rules: profile.rules_of(event),
+            rules,
             quiet_success_output,
             common: Common::new(),
             merge,
             stopped: false,
             failures: Vec::new(),
+            follow_ups: None,
+            status_completed: false,
         }
+    }
+
+    /// What the merge columns that depend on the run's input need from it
+    /// (`status` for `block_needs_completed_status`, `loop_count` for
+    /// `follow_up_loop_limit`), and the engine's follow-up counts of
+    /// `session`: kept for Stop-like events, whose hooks' rules may use
+    /// them.
+    pub(crate) fn with_run_facts(
+        mut self,
+        input: &Map<String, Value>,
+        counts: &std::sync::Arc<follow_up::FollowUpCounts>,
+        session: &str,
+    ) -> Self {
+        if self.rules.family_of(&self.event) == EventFamily::Stop {
+            self.status_completed = input.get("status").and_then(Value::as_str) == Some("completed");
+            self.follow_ups = Some(FollowUpRun {
+                counts: counts.clone(),
+                session: follow_up::scope(&self.event, session, input),
+                host_count: input.get("loop_count").and_then(Value::as_u64),
+            });
+        }
+        self
     }
 
     /// The event being interpreted (`None` for an event fired by a name no
@@ -205,16 +291,73 @@ impl EventInterpreter {
         exec: &HookExecution,
         fail_closed: bool,
     ) -> bool {
+        self.absorb_with(dialect, quiet_success_output, exec, fail_closed, HookExtras::default())
+    }
+
+    /// [`absorb_from`](Self::absorb_from) with what the engine knows about
+    /// the hook besides its result: a hook configured under another event
+    /// of its dialect is read with that event's rules, and a follow-up is
+    /// bounded by its loop limit.
+    pub fn absorb_with(
+        &mut self,
+        dialect: &'static dyn Dialect,
+        quiet_success_output: bool,
+        exec: &HookExecution,
+        fail_closed: bool,
+        extras: HookExtras<'_>,
+    ) -> bool {
         if self.stopped {
             hl_debug!("{} hook `{}` ignored: the run already stopped", self.event_name, exec.label);
             self.failures.push(None);
             return true;
         }
-        let rules = dialect.profile().rules_of(&self.event);
-        let cx = ReadCtx { event: &self.event, rules, quiet_success_output };
+        let native = extras.native_event.map(|n| RunEvent::Named(n.into()));
+        let event = native.as_ref().unwrap_or(&self.event);
+        let rules = dialect.profile().rules_of(event);
+        let cx = ReadCtx { event, rules, quiet_success_output, fail_closed };
         let mut reply = dialect.read_reply(&cx, exec);
-        fail_closed::apply(&mut reply, fail_closed, rules, &self.event);
+        fail_closed::apply(&mut reply, fail_closed, rules, event);
+        self.common.absorb_dialect_fields(dialect, std::mem::take(&mut reply.dialect_fields));
+        self.bound_follow_up(rules, &mut reply, &exec.label, &extras);
         self.merge_reply(&exec.label, reply)
+    }
+
+    /// Stop and SubagentStop where the rules make blocks follow-ups: a block
+    /// of a run whose `status` is not `completed` (where the rules say so),
+    /// or of a hook at its loop limit, is dropped with an info message; the
+    /// first one kept counts against its hook.
+    fn bound_follow_up(&mut self, rules: &EventRules, reply: &mut HookReply, label: &str, extras: &HookExtras<'_>) {
+        if self.rules.family_of(&self.event) != EventFamily::Stop
+            || !matches!(reply.decision, Some(crate::model::reply::Decision::Block(_)))
+        {
+            return;
+        }
+        if rules.block_needs_completed_status && !self.status_completed {
+            reply.decision = None;
+            reply.push(
+                HookMessageLevel::Info,
+                format!("{} hook `{label}`: follow-up ignored (the status is not \"completed\")", self.event_name),
+            );
+            return;
+        }
+        let Some(run) = self.follow_ups.as_ref().filter(|_| rules.follow_up_loop_limit) else { return };
+        if matches!(&self.merge, Merge::Stop(m) if m.blocked()) {
+            // Only the first follow-up is used; later ones are not counted.
+            return;
+        }
+        let identity = extras.identity.unwrap_or(label);
+        if !run.counts.take(&run.session, identity, extras.loop_limit, run.host_count) {
+            reply.decision = None;
+            let limit = extras.loop_limit.unwrap_or_default();
+            reply.push(
+                HookMessageLevel::Info,
+                format!(
+                    "{} hook `{label}`: follow-up ignored: it has reached its loop_limit of {limit} follow-up{}",
+                    self.event_name,
+                    if limit == 1 { "" } else { "s" }
+                ),
+            );
+        }
     }
 
     /// Merge a reply made without a dialect reader (the gate's, a spawn
@@ -224,8 +367,8 @@ impl EventInterpreter {
         self.common.absorb(&mut reply);
         let rules = self.rules;
         let stop = match &mut self.merge {
-            Merge::SessionStart(m) => m.absorb(reply),
-            Merge::Prompt(m) => m.absorb(reply),
+            Merge::SessionStart(m) => m.absorb(rules, reply),
+            Merge::Prompt(m) => m.absorb(rules, reply),
             Merge::Tool(m) => m.absorb(&mut self.common, rules, label, reply),
             Merge::PostTool(m) => m.absorb(reply),
             Merge::Permission(m) => m.absorb(reply),
@@ -274,6 +417,33 @@ impl EventInterpreter {
         self.merge_reply(label, reply)
     }
 
+    /// [`absorb_spawn_failure`](Self::absorb_spawn_failure) for a hook
+    /// configured under another event of the run's dialect: its fail-closed
+    /// reason is that event's.
+    pub(crate) fn absorb_spawn_failure_as(
+        &mut self,
+        label: &str,
+        error: &str,
+        fail_closed: bool,
+        native_event: Option<&'static str>,
+    ) -> bool {
+        let Some(native) = native_event else {
+            return self.absorb_spawn_failure(label, error, fail_closed);
+        };
+        if self.stopped {
+            self.failures.push(Some(HookFailure::Spawn));
+            return true;
+        }
+        let event = RunEvent::Named(native.into());
+        let rules = self.dialect.profile().rules_of(&event);
+        let text = format!("{native} hook `{label}` could not be started: {}", error.trim());
+        let mut reply = HookReply::default();
+        reply.push(HookMessageLevel::Error, text.clone());
+        reply.failure = Some(crate::model::reply::Failure { kind: HookFailure::Spawn, text, timeout_or_lost: false });
+        fail_closed::apply(&mut reply, fail_closed, rules, &event);
+        self.merge_reply(label, reply)
+    }
+
     /// SessionStart (dialects with an env file): the variables the hooks
     /// wrote, returned as the outcome's `env`. Ignored elsewhere.
     pub fn set_env(&mut self, env: serde_json::Map<String, Value>) {
@@ -281,6 +451,28 @@ impl EventInterpreter {
             if m.env.is_some() {
                 m.env = Some(env);
             }
+        }
+    }
+
+    /// Whether the hooks absorbed so far blocked the event: a PreToolUse
+    /// (or gate) deny, a blocked prompt, a Stop block. A run in stages
+    /// starts no later stage then.
+    pub(crate) fn blocked(&self) -> bool {
+        match &self.merge {
+            Merge::Tool(m) => m.denied(),
+            Merge::Prompt(m) => m.blocked(),
+            Merge::Stop(m) => m.blocked(),
+            Merge::Permission(m) => m.denied(),
+            _ => false,
+        }
+    }
+
+    /// The `tool_input` hooks of a later stage receive: the rewrite in
+    /// force whatever the input flow (`None`: the original).
+    pub(crate) fn rewrite_in_force(&self) -> Option<&Value> {
+        match &self.merge {
+            Merge::Tool(m) => m.updated_input(),
+            _ => None,
         }
     }
 
@@ -340,8 +532,8 @@ impl EventInterpreter {
         let common = self.common.into_outcome(hooks);
         match self.merge {
             Merge::SessionStart(m) => HookOutcome::SessionStart(m.finish(common)),
-            Merge::Prompt(m) => HookOutcome::UserPromptSubmit(m.finish(common)),
-            Merge::Tool(m) => HookOutcome::PreToolUse(m.finish(common)),
+            Merge::Prompt(m) => HookOutcome::UserPromptSubmit(m.finish(rules, common)),
+            Merge::Tool(m) => HookOutcome::PreToolUse(m.finish(rules, common)),
             Merge::PostTool(m) => HookOutcome::PostToolUse(m.finish(common)),
             Merge::Permission(m) => HookOutcome::PermissionRequest(m.finish(common)),
             // Where nothing blocks them, SubagentStop and PreCompact are

@@ -7,28 +7,42 @@
 //! | `tool_input: Chained` | a hook's `updatedInput` replaces `tool_input` for every later hook |
 //! | `tool_input: Original` | every hook receives the original input; the last rewrite in configuration order wins, and a warning names the conflict when rewrites differ |
 //! | `on_failure: DenyTimeoutsUnlessAsk` | a hook that timed out or whose exit status was lost **denies** (reason = its failure message), unless the decision so far is `ask` |
+//! | `block_reasons: Joined(sep)` (with `MostRestrictive`) | the reason is every reason given with the winning decision, in configuration order, joined with `sep` |
+//! | `rewrite_on_deny: Kept` | `updated_input` is the last rewrite in force, returned also when a later hook denies |
+//! | `rewrite_on_deny: Dropped` | a denied call has no rewrite: `updated_input` is null when the decision is `deny` |
+//! | `tool_gate` | another event (Cursor's subagentStart, beforeReadFile, ...) merged as PreToolUse |
 //!
-//! `updated_input` is the last rewrite in force, returned also when a later
-//! hook denies. `additional_context` collects every hook's, in order.
+//! `additional_context` collects every hook's, in order.
 
 use serde_json::Value;
 
 use crate::model::outcome::{CommonOutcome, HookMessageLevel, PreToolHookDecision, PreToolHookOutcome};
 use crate::model::reply::{Decision, HookReply};
-use crate::model::rules::{Column, EventRules, OnFailure, Precedence, ToolInputFlow};
+use crate::model::rules::{BlockReasons, Column, EventRules, OnFailure, Precedence, RewriteOnDeny, ToolInputFlow};
 
 use super::Common;
 
-/// The merge columns this merger honours.
+/// The merge columns this merger honours (and the fail-closed layer's).
 #[cfg_attr(not(test), allow(dead_code))]
-pub(crate) const HONOURS: &[Column] =
-    &[Column::Sequential, Column::MostRestrictive, Column::OriginalToolInput, Column::DenyTimeoutsUnlessAsk];
+pub(crate) const HONOURS: &[Column] = &[
+    Column::Sequential,
+    Column::MostRestrictive,
+    Column::OriginalToolInput,
+    Column::DenyTimeoutsUnlessAsk,
+    Column::JoinedBlockReasons,
+    Column::RewriteDroppedOnDeny,
+    Column::ToolGate,
+    Column::NeverFailsClosed,
+];
 
 /// What PreToolUse hooks decided so far.
 #[derive(Default)]
 pub(crate) struct PreToolMerge {
     decision: PreToolHookDecision,
     reason: Option<String>,
+    /// `block_reasons: Joined`: the later reasons given with the winning
+    /// decision (the first is `reason`).
+    more_reasons: Vec<String>,
     updated_input: Option<Value>,
     /// Who gave `updated_input` (for the conflict warning).
     updated_by: Option<String>,
@@ -71,23 +85,27 @@ impl PreToolMerge {
                 && failure.timeout_or_lost
                 && self.decision != PreToolHookDecision::Ask
             {
-                return self.decide(rules.precedence, PreToolHookDecision::Deny, Some(failure.text.clone()));
+                return self.decide(rules, PreToolHookDecision::Deny, Some(failure.text.clone()));
             }
         }
         match reply.decision {
-            Some(Decision::Tool(decision, reason)) => self.decide(rules.precedence, decision, reason),
+            Some(Decision::Tool(decision, reason)) => self.decide(rules, decision, reason),
             _ => false,
         }
     }
 
     /// Apply one hook's decision; true when the run stops (first allow or deny).
-    fn decide(&mut self, precedence: Precedence, decision: PreToolHookDecision, reason: Option<String>) -> bool {
-        if precedence == Precedence::MostRestrictive {
+    fn decide(&mut self, rules: &EventRules, decision: PreToolHookDecision, reason: Option<String>) -> bool {
+        if rules.precedence == Precedence::MostRestrictive {
+            let joined = rules.block_reasons != BlockReasons::First;
             if rank(decision) > rank(self.decision) {
                 self.decision = decision;
                 self.reason = reason;
+                self.more_reasons.clear();
             } else if decision == self.decision && self.reason.is_none() {
                 self.reason = reason;
+            } else if let (true, true, Some(reason)) = (joined, decision == self.decision, reason) {
+                self.more_reasons.push(reason);
             }
             return false;
         }
@@ -113,11 +131,26 @@ impl PreToolMerge {
         self.updated_input.as_ref()
     }
 
-    pub(crate) fn finish(self, common: CommonOutcome) -> PreToolHookOutcome {
+    /// Whether the decision so far is a deny.
+    pub(crate) fn denied(&self) -> bool {
+        self.decision == PreToolHookDecision::Deny
+    }
+
+    pub(crate) fn finish(self, rules: &EventRules, common: CommonOutcome) -> PreToolHookOutcome {
+        let reason = match (rules.block_reasons, self.reason) {
+            (BlockReasons::Joined(separator), Some(first)) if !self.more_reasons.is_empty() => {
+                Some(std::iter::once(first).chain(self.more_reasons).collect::<Vec<_>>().join(separator))
+            }
+            (_, reason) => reason,
+        };
+        let updated_input = match rules.rewrite_on_deny {
+            RewriteOnDeny::Dropped if self.decision == PreToolHookDecision::Deny => None,
+            _ => self.updated_input,
+        };
         PreToolHookOutcome {
             decision: self.decision,
-            reason: self.reason,
-            updated_input: self.updated_input,
+            reason,
+            updated_input,
             additional_context: self.additional_context,
             common,
         }

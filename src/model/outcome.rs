@@ -72,6 +72,9 @@ pub enum HookFailure {
     /// Exited non-zero (other than an exit 2 the event gives a meaning to),
     /// or its exit status was lost.
     Exit,
+    /// Exited 0 without any output where the rules make that a failure of
+    /// a `failClosed` hook (Cursor).
+    NoOutput,
 }
 
 impl HookFailure {
@@ -83,6 +86,7 @@ impl HookFailure {
             HookFailure::Spawn => "spawn",
             HookFailure::InvalidOutput => "invalid_output",
             HookFailure::Exit => "exit",
+            HookFailure::NoOutput => "no_output",
         }
     }
 }
@@ -177,11 +181,22 @@ pub struct CommonOutcome {
     pub stop_reason: Option<String>,
     /// One report per hook that ran or was skipped by the gate, in configuration order.
     pub hooks: Vec<HookReport>,
+    /// Fields hooks wrote that have no canonical slot, per dialect:
+    /// `{"<dialect>": {"<the vendor's field name>": …}}`. Serialised only
+    /// when a hook wrote one (so outcomes without any stay as they were).
+    #[serde(default, skip_serializing_if = "serde_json::Map::is_empty")]
+    pub dialect_fields: serde_json::Map<String, Value>,
 }
 
 impl Default for CommonOutcome {
     fn default() -> Self {
-        CommonOutcome { messages: Vec::new(), continue_: true, stop_reason: None, hooks: Vec::new() }
+        CommonOutcome {
+            messages: Vec::new(),
+            continue_: true,
+            stop_reason: None,
+            hooks: Vec::new(),
+            dialect_fields: serde_json::Map::new(),
+        }
     }
 }
 
@@ -191,7 +206,9 @@ pub struct SessionStartHookOutcome {
     /// Context for the model: plain stdout and `additionalContext` values.
     pub additional_context: Vec<String>,
     /// What the hooks wrote to `CLAUDE_ENV_FILE`, for the host to apply to
-    /// later commands (Claude Code profile; absent in VT Code's).
+    /// later commands (Claude Code profile; absent in VT Code's), or the
+    /// `env` objects of their output (Cursor: the engine gives them to the
+    /// session's later hooks).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub env: Option<serde_json::Map<String, Value>>,
     /// Common fields.

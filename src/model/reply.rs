@@ -96,6 +96,9 @@ pub struct HookReply {
     /// Fields the hook wrote that have no canonical slot, by the vendor's
     /// name (the outcome's `dialect_fields`).
     pub dialect_fields: Map<String, Value>,
+    /// SessionStart: variables for the session's later hooks, from the
+    /// hook's output (read where the rules say `session_env_from_output`).
+    pub env: Map<String, Value>,
 }
 
 impl HookReply {

@@ -15,7 +15,10 @@
 //!   *reader columns* ([`Exit2`], `failure_level`, `context_needs_exit_0`,
 //!   [`BlockFields`]);
 //! - the canonical **merge** ([`crate::merge`]) reads the *merge columns*
-//!   ([`RunOrder`], [`Precedence`], [`ToolInputFlow`], [`OnFailure`]).
+//!   ([`RunOrder`], [`Precedence`], [`ToolInputFlow`], [`OnFailure`],
+//!   [`BlockReasons`], [`RewriteOnDeny`], `tool_gate`,
+//!   `follow_up_loop_limit`, `block_needs_completed_status`,
+//!   `session_env_from_output`).
 //!
 //! Each reader and each merger declares the columns it honours
 //! ([`Column`]); a test fails when a table sets a column (gives it a value
@@ -69,6 +72,10 @@ pub enum Exit2Reason {
     /// A blocking reason in stdout JSON first, else stderr; every other
     /// stdout field is still read.
     StdoutThenStderr,
+    /// The raw stdout text, trimmed and not parsed (a JSON answer is the
+    /// reason as it stands), else a fixed text naming the hook; stderr is
+    /// not a reason (Cursor).
+    RawStdout,
 }
 
 /// What exit 2 means for one event.
@@ -99,6 +106,9 @@ pub enum BlockFields {
     /// `decision: "block"` + `reason`, else `continue: false` +
     /// `stopReason`, else `hookSpecificOutput.decision: "block"` + `reason`.
     DecisionOrContinueFalse,
+    /// A non-empty `followup_message`: the message the agent is given to
+    /// work on next instead of stopping (Cursor's stop and subagentStop).
+    FollowupMessage,
 }
 
 /// What a hook that fails (times out, cannot start, is killed, exits
@@ -113,6 +123,44 @@ pub enum OnFailure {
     /// event's blocking decision (PreToolUse and PermissionRequest deny,
     /// UserPromptSubmit and Stop block; other events have none).
     OpenUnlessFailClosed,
+    /// A non-blocking error even when the hook sets `failClosed`: a
+    /// failure never decides the event (Cursor's stop, whose only
+    /// "block" is a follow-up message the hook writes).
+    Open,
+}
+
+/// How the reasons of several hooks that made the winning decision combine
+/// (a PreToolUse deny or ask, a blocked prompt).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockReasons {
+    /// The first reason in configuration order is the outcome's.
+    First,
+    /// Every reason given with the winning decision, in configuration
+    /// order, joined with the separator (Cursor: `"\n\n---\n\n"`).
+    Joined(&'static str),
+}
+
+/// PreToolUse: what becomes of `updatedInput` rewrites when the tool call
+/// is denied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RewriteOnDeny {
+    /// The rewrite in force is still returned as `updated_input`.
+    Kept,
+    /// A deny drops every rewrite: `updated_input` is null.
+    Dropped,
+}
+
+/// What a hook's `ask` means on a gate event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AskRule {
+    /// `ask`: the user is asked.
+    Kept,
+    /// `ask` is accepted and not enforced: no decision (the agent's normal
+    /// permission flow applies); the hook's `ask` is reported among the
+    /// outcome's `dialect_fields` (Cursor's preToolUse).
+    Ignored,
+    /// `ask` is treated as `deny` (Cursor's subagentStart).
+    Denies,
 }
 
 /// How strictly event inputs are validated.
@@ -158,6 +206,34 @@ pub struct EventRules {
     pub context_needs_exit_0: bool,
     /// Stop, SubagentStop, PreCompact: which fields block (reader column).
     pub block_fields: BlockFields,
+    /// How several reasons of the winning decision combine (merge column).
+    pub block_reasons: BlockReasons,
+    /// PreToolUse: whether a deny drops the rewrites (merge column).
+    pub rewrite_on_deny: RewriteOnDeny,
+    /// What `ask` means (reader column).
+    pub ask: AskRule,
+    /// A hook that sets `failClosed` and exits 0 without any output fails
+    /// (a failure of kind `no_output`); without `failClosed` empty output
+    /// is no answer (reader column).
+    pub empty_output_fails_closed: bool,
+    /// The event is a gate whatever its canonical family: its hooks allow,
+    /// deny or ask as PreToolUse's do, and its outcome has PreToolUse's
+    /// shape (Cursor's subagentStart, beforeReadFile, ...; reader and
+    /// merge column).
+    pub tool_gate: bool,
+    /// Stop, SubagentStop: a block is a follow-up message counted against
+    /// the hook's `loop_limit`: a hook that has already triggered that
+    /// many follow-ups in the session (the input's `loop_count`, else the
+    /// engine's count per hook and session) no longer blocks (merge
+    /// column).
+    pub follow_up_loop_limit: bool,
+    /// Stop, SubagentStop: a block counts only when the input's `status` is
+    /// `completed` (merge column).
+    pub block_needs_completed_status: bool,
+    /// SessionStart: the `env` object hooks write in their output is the
+    /// outcome's `env`, and the engine gives it to the session's later
+    /// hooks of the same dialect (merge column).
+    pub session_env_from_output: bool,
 }
 
 /// One column of an [`EventRules`] row with a non-neutral value, as readers
@@ -184,15 +260,41 @@ pub enum Column {
     ContextNeedsExit0,
     /// `block_fields: Decision` or `DecisionOrContinueFalse`.
     BlockFields,
+    /// `block_fields: FollowupMessage`.
+    FollowupMessage,
+    /// `exit2: Block { reason: RawStdout, .. }` (with [`Column::Exit2Block`]).
+    Exit2RawStdout,
+    /// `on_failure: Open`.
+    NeverFailsClosed,
+    /// `block_reasons: Joined(..)`.
+    JoinedBlockReasons,
+    /// `rewrite_on_deny: Dropped`.
+    RewriteDroppedOnDeny,
+    /// `ask: Ignored`.
+    AskIgnored,
+    /// `ask: Denies`.
+    AskDenies,
+    /// `empty_output_fails_closed: true`.
+    EmptyOutputFailsClosed,
+    /// `tool_gate: true`.
+    ToolGate,
+    /// `follow_up_loop_limit: true`.
+    FollowUpLoopLimit,
+    /// `block_needs_completed_status: true`.
+    BlockNeedsCompletedStatus,
+    /// `session_env_from_output: true`.
+    SessionEnvFromOutput,
 }
 
 impl EventRules {
     /// The neutral row: concurrent, every decision counts in order (VT
     /// Code's first allow/deny), chained input, fail open, exit 2 like any
     /// failure, failures as warnings, context whatever the exit code,
-    /// nothing blocks. A column differs from it only where a table asks for
-    /// a rule, and every such column must be honoured by its reader or
-    /// merger.
+    /// nothing blocks, the first reason counts, rewrites kept on a deny,
+    /// `ask` asks, empty output is no answer, the event's own family, no
+    /// follow-up limit, blocks whatever the status, no env from output. A
+    /// column differs from it only where a table asks for a rule, and every
+    /// such column must be honoured by its reader or merger.
     pub const NEUTRAL: EventRules = EventRules {
         run_order: RunOrder::Concurrent,
         precedence: Precedence::FirstAllowOrDeny,
@@ -202,6 +304,14 @@ impl EventRules {
         failure_level: HookMessageLevel::Warning,
         context_needs_exit_0: false,
         block_fields: BlockFields::None,
+        block_reasons: BlockReasons::First,
+        rewrite_on_deny: RewriteOnDeny::Kept,
+        ask: AskRule::Kept,
+        empty_output_fails_closed: false,
+        tool_gate: false,
+        follow_up_loop_limit: false,
+        block_needs_completed_status: false,
+        session_env_from_output: false,
     };
 
     /// The columns of this row that differ from [`EventRules::NEUTRAL`].
@@ -217,11 +327,17 @@ impl EventRules {
         if self.tool_input != n.tool_input {
             out.push(Column::OriginalToolInput);
         }
-        if self.on_failure != n.on_failure {
-            out.push(Column::DenyTimeoutsUnlessAsk);
+        match self.on_failure {
+            OnFailure::OpenUnlessFailClosed => {}
+            OnFailure::DenyTimeoutsUnlessAsk => out.push(Column::DenyTimeoutsUnlessAsk),
+            OnFailure::Open => out.push(Column::NeverFailsClosed),
         }
         match self.exit2 {
             Exit2::Ordinary => {}
+            Exit2::Block { reason: Exit2Reason::RawStdout, .. } => {
+                out.push(Column::Exit2Block);
+                out.push(Column::Exit2RawStdout);
+            }
             Exit2::Block { .. } => out.push(Column::Exit2Block),
             Exit2::StderrToUser => out.push(Column::Exit2StderrToUser),
             Exit2::Ignored => out.push(Column::Exit2Ignored),
@@ -232,10 +348,49 @@ impl EventRules {
         if self.context_needs_exit_0 {
             out.push(Column::ContextNeedsExit0);
         }
-        if self.block_fields != BlockFields::None {
-            out.push(Column::BlockFields);
+        match self.block_fields {
+            BlockFields::None => {}
+            BlockFields::FollowupMessage => out.push(Column::FollowupMessage),
+            BlockFields::Decision | BlockFields::DecisionOrContinueFalse => out.push(Column::BlockFields),
+        }
+        if self.block_reasons != n.block_reasons {
+            out.push(Column::JoinedBlockReasons);
+        }
+        if self.rewrite_on_deny != n.rewrite_on_deny {
+            out.push(Column::RewriteDroppedOnDeny);
+        }
+        match self.ask {
+            AskRule::Kept => {}
+            AskRule::Ignored => out.push(Column::AskIgnored),
+            AskRule::Denies => out.push(Column::AskDenies),
+        }
+        if self.empty_output_fails_closed {
+            out.push(Column::EmptyOutputFailsClosed);
+        }
+        if self.tool_gate {
+            out.push(Column::ToolGate);
+        }
+        if self.follow_up_loop_limit {
+            out.push(Column::FollowUpLoopLimit);
+        }
+        if self.block_needs_completed_status {
+            out.push(Column::BlockNeedsCompletedStatus);
+        }
+        if self.session_env_from_output {
+            out.push(Column::SessionEnvFromOutput);
         }
         out
+    }
+
+    /// The family whose outcome and merge `event` takes under these rules:
+    /// PreToolUse's for a gate ([`tool_gate`](Self::tool_gate)), else the
+    /// event's own.
+    pub fn family_of(&self, event: &crate::model::event::RunEvent) -> crate::model::event::EventFamily {
+        if self.tool_gate {
+            crate::model::event::EventFamily::Tool
+        } else {
+            event.family()
+        }
     }
 }
 
@@ -293,8 +448,11 @@ pub struct Profile {
     pub session_start_env_file: bool,
     /// The rules per event.
     pub events: EventTable<EventRules>,
-    /// The rules of events fired by name that the dialect does not map to
-    /// one of the twelve.
+    /// The rules of the events the dialect defines that have no canonical
+    /// meaning (fired by name), by their config key (Cursor's
+    /// `beforeReadFile`, ...).
+    pub native_events: &'static [(&'static str, EventRules)],
+    /// The rules of other events fired by name.
     pub unknown_event: EventRules,
 }
 
@@ -306,9 +464,13 @@ impl Profile {
 
     /// The rules of an event of a run (known or fired by name).
     pub fn rules_of(&self, event: &crate::model::event::RunEvent) -> &EventRules {
-        match event.known() {
-            Some(e) => self.rules(e),
-            None => &self.unknown_event,
+        match event {
+            crate::model::event::RunEvent::Known(e) => self.rules(*e),
+            crate::model::event::RunEvent::Named(name) => self
+                .native_events
+                .iter()
+                .find(|(key, _)| *key == &**name)
+                .map_or(&self.unknown_event, |(_, rules)| rules),
         }
     }
 }

@@ -107,6 +107,8 @@ fn parse_hook(shape: &GroupShape, source: &Arc<Source>, path: &str, v: &Value) -
         run_async: false,
         status_message: None,
         fail_closed: false,
+        native_event: None,
+        loop_limit: None,
         path: path.to_owned(),
         source: source.clone(),
     };

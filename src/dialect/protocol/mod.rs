@@ -61,7 +61,7 @@ use crate::model::rules::{Column, EventRules, Exit2, Exit2Reason};
 pub(crate) fn read(cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply {
     let run = HookRun::new(cx.event.name(), exec);
     let mut out = Out { reply: HookReply::default(), rules: cx.rules, quiet: cx.quiet_success_output };
-    match cx.event.family() {
+    match cx.rules.family_of(cx.event) {
         EventFamily::SessionStart => session_start::read(&mut out, &run),
         EventFamily::Prompt => prompt::read(&mut out, &run),
         EventFamily::Tool => pre_tool::read(&mut out, &run),
@@ -478,7 +478,7 @@ mod tests {
 
     fn read_with(event: HookEvent, rules: EventRules, e: &HookExecution) -> HookReply {
         let event = RunEvent::Known(event);
-        read(&ReadCtx { event: &event, rules: &rules, quiet_success_output: false }, e)
+        read(&ReadCtx { event: &event, rules: &rules, quiet_success_output: false, fail_closed: false }, e)
     }
 
     #[test]

@@ -3,18 +3,19 @@
 //! failing open — PreToolUse and PermissionRequest deny, UserPromptSubmit
 //! and Stop (and SubagentStop, PreCompact) block — with its failure as the
 //! reason. Only where the rules fail open (`on_failure:
-//! OpenUnlessFailClosed`); events without a blocking decision are not
-//! affected. A decision of the same kind the hook made itself stands (its
-//! own reason first).
+//! OpenUnlessFailClosed`; never where they say `Open`); events without a
+//! blocking decision are not affected. A decision of the same kind the hook
+//! made itself stands (its own reason first). An event the rules make a
+//! gate (`tool_gate`) denies as PreToolUse does.
 
 use crate::model::event::{EventFamily, RunEvent};
 use crate::model::outcome::{PermissionBehavior, PreToolHookDecision};
 use crate::model::reply::{Decision, DecisionFamily, HookReply};
 use crate::model::rules::{EventRules, OnFailure};
 
-/// The kind of blocking decision `event` has.
-pub fn decision_family(event: &RunEvent) -> DecisionFamily {
-    match event.family() {
+/// The kind of blocking decision `event` has under `rules`.
+pub fn decision_family(event: &RunEvent, rules: &EventRules) -> DecisionFamily {
+    match rules.family_of(event) {
         EventFamily::Tool => DecisionFamily::Tool,
         EventFamily::Permission => DecisionFamily::Permission,
         EventFamily::Prompt | EventFamily::Stop => DecisionFamily::Block,
@@ -30,7 +31,7 @@ pub fn apply(reply: &mut HookReply, fail_closed: bool, rules: &EventRules, event
     let Some(failure) = &reply.failure else {
         return;
     };
-    let family = decision_family(event);
+    let family = decision_family(event, rules);
     if family == DecisionFamily::None {
         return;
     }

@@ -52,7 +52,7 @@ pub(crate) fn invoke(stack: &Stack<'_>, hook: Hook<'_>, env: &Environment, paylo
         event: stack.event,
         payload,
         env,
-        cwd: stack.cwd,
+        cwd: hook.spec().and_then(|s| s.source.cwd.as_deref()).unwrap_or(stack.cwd),
         timeout: timeout::of(hook),
         max_output_bytes: stack.max_output_bytes,
         token: stack.token,
