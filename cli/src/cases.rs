@@ -16,6 +16,10 @@ pub struct TestArgs {
     /// Cases files (.json or .toml).
     #[arg(required = true, value_name = "CASES")]
     pub files: Vec<PathBuf>,
+    /// Read every config in this dialect (vtcode, claude, cursor), unless a
+    /// cases file or case names its own `dialect`.
+    #[arg(long, value_name = "NAME", value_parser = common::parse_dialect)]
+    pub dialect: Option<common::DialectArg>,
 }
 
 #[derive(Deserialize)]
@@ -38,6 +42,8 @@ impl OneOrMany {
 #[serde(deny_unknown_fields)]
 struct CasesFile {
     config: Option<OneOrMany>,
+    /// The dialect of the configs (`--dialect`'s default for this file).
+    dialect: Option<String>,
     workspace: Option<PathBuf>,
     cases: Vec<Case>,
 }
@@ -50,6 +56,7 @@ struct Case {
     input: Option<Value>,
     input_file: Option<PathBuf>,
     config: Option<OneOrMany>,
+    dialect: Option<String>,
     #[serde(default)]
     expect: Expect,
 }
@@ -77,8 +84,18 @@ fn parse_file(path: &Path) -> Result<CasesFile, String> {
 }
 
 /// Run one case; `Err` lists why it failed.
-fn run_case(base: &Path, file: &CasesFile, workspace: &Path, case: &Case) -> Result<(), Vec<String>> {
+fn run_case(
+    base: &Path,
+    file: &CasesFile,
+    workspace: &Path,
+    case: &Case,
+    dialect: Option<common::DialectArg>,
+) -> Result<(), Vec<String>> {
     let fail = |m: String| vec![m];
+    let dialect = match case.dialect.as_deref().or(file.dialect.as_deref()) {
+        Some(name) => Some(common::parse_dialect(name).map_err(fail)?),
+        None => dialect,
+    };
     let configs: Vec<PathBuf> = case
         .config
         .as_ref()
@@ -99,7 +116,7 @@ fn run_case(base: &Path, file: &CasesFile, workspace: &Path, case: &Case) -> Res
         (None, None) => Value::Object(Default::default()),
     };
     let attempt = (|| -> Result<Value, String> {
-        let configs = common::load_configs(&configs)?;
+        let configs = common::load_configs(&configs, dialect)?;
         let engine = common::build_engine(EngineSetup {
             workspace: Some(workspace),
             source: configs.source,
@@ -166,7 +183,7 @@ pub fn main(out: &Out, a: TestArgs) -> CliResult {
         let base = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_owned();
         let workspace = base.join(file.workspace.clone().unwrap_or_else(|| PathBuf::from(".")));
         for case in &file.cases {
-            match run_case(&base, &file, &workspace, case) {
+            match run_case(&base, &file, &workspace, case, a.dialect) {
                 Ok(()) => {
                     passed += 1;
                     if !out.quiet {

@@ -1,8 +1,13 @@
-//! `hookline check`: validate configs of both dialects (the library's own
-//! validation, so an error names the entry) and warn on likely mistakes.
+//! `hookline check`: validate configs of every dialect (the library's own
+//! validation, so an error names the entry; a file the agent would reject
+//! as a whole, such as a Cursor hooks.json with an unknown hook event, is
+//! an error) and warn on likely mistakes.
 //!
 //! Warnings (a config with warnings still passes, unless `--strict`):
 //!
+//! - every entry the agent itself would skip or ignore (Cursor: `prompt`
+//!   hooks, fields Cursor does not read, a matcher that is not a regular
+//!   expression), with the reason;
 //! - a tool event's matcher that can never match a known tool name (Claude
 //!   Code's and VT Code's tools; matchers mentioning `mcp__` are not
 //!   judged, MCP tool names are open-ended);
@@ -27,7 +32,8 @@ use crate::common::{self, CliResult, Out, EXIT_ERROR, EXIT_OK};
 
 #[derive(Args)]
 pub struct CheckArgs {
-    /// Config files (.json of either dialect, or a vtcode.toml).
+    /// Config files (Claude Code settings .json, Cursor .cursor/hooks.json,
+    /// VT Code .json or vtcode.toml).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// The workspace relative command paths are resolved against (default:
@@ -38,6 +44,10 @@ pub struct CheckArgs {
     /// Treat warnings as errors (exit 1).
     #[arg(long)]
     pub strict: bool,
+    /// Read every file in this dialect (vtcode, claude, cursor) instead of
+    /// recognising it by its path or shape.
+    #[arg(long, value_name = "NAME", value_parser = common::parse_dialect)]
+    pub dialect: Option<common::DialectArg>,
 }
 
 const SHELL_WORDS: &[&str] = &[
@@ -59,7 +69,7 @@ pub fn main(out: &Out, a: CheckArgs) -> CliResult {
     for file in &a.files {
         let mut findings = Vec::new();
         let mut commands = 0usize;
-        match common::load_file(file) {
+        match common::load_file(file, a.dialect) {
             Err(e) => findings.push(Finding { error: true, text: e }),
             Ok(cfg) => {
                 commands = cfg.config.command_count();
@@ -113,6 +123,11 @@ pub fn warnings(config: &HooksConfig, workspace: &Path) -> Vec<String> {
     let mut w: Vec<String> = config.warnings().iter().map(|x| format!("{}: {}", x.path, x.message)).collect();
     for named in config.named_events() {
         let d = named.groups.first().map_or(config.dialect(), HookGroup::dialect);
+        if d.native_event_keys().contains(&named.name.as_str()) {
+            // An event of the agent's own without a canonical meaning
+            // (Cursor's beforeReadFile): a host fires it by name.
+            continue;
+        }
         let hint = match dialect::suggest_event_key(d, &named.name) {
             Some(k) => format!("; did you mean `{k}`?"),
             None => "; it runs only when a host fires it by name".to_owned(),
@@ -123,6 +138,10 @@ pub fn warnings(config: &HooksConfig, workspace: &Path) -> Vec<String> {
     let named = config.named_events().iter().map(|n| (None, n.groups.as_slice()));
     for (event, groups) in known.chain(named) {
         for group in groups {
+            if group.hooks.first().is_some_and(|h| h.native_event.is_some()) {
+                // Listed again under its own (named) event.
+                continue;
+            }
             let path = group_path(group);
             let d = group.dialect();
             if let (Some(e), Some(m)) = (event, group.matcher_raw.as_deref()) {
@@ -142,7 +161,9 @@ pub fn warnings(config: &HooksConfig, workspace: &Path) -> Vec<String> {
                     }
                 }
                 if let Some(c) = hook.command_text() {
-                    if let Some(msg) = command_warning(c, workspace) {
+                    // Where the hook runs (Cursor: a user's hooks in ~/.cursor).
+                    let cwd = hook.source.cwd.as_deref().unwrap_or(workspace);
+                    if let Some(msg) = command_warning(c, cwd) {
                         w.push(format!("{}: {msg}", hook.path));
                     }
                 }
@@ -171,7 +192,7 @@ fn matcher_warnings(path: &str, dialect: &dyn Dialect, m: &Matcher, raw: &str) -
              name; use \"matcher\": {tool:?} and put \"if\": {raw:?} on the hook"
         )];
     }
-    if m.is_all() || raw.contains("mcp__") {
+    if m.is_all() || raw.contains("mcp__") || raw.contains("MCP:") {
         return Vec::new();
     }
     let known = || dialect.tool_names().iter();
@@ -253,7 +274,7 @@ fn expand(word: &str, workspace: &Path) -> Option<String> {
     let ws = workspace.display().to_string();
     let home = std::env::var("HOME").unwrap_or_default();
     let mut s = word.to_owned();
-    for var in ["CLAUDE_PROJECT_DIR", "HOOKLINE_PROJECT_DIR", "VT_PROJECT_DIR"] {
+    for var in ["CLAUDE_PROJECT_DIR", "HOOKLINE_PROJECT_DIR", "VT_PROJECT_DIR", "CURSOR_PROJECT_DIR"] {
         s = s.replace(&format!("${{{var}}}"), &ws).replace(&format!("${var}"), &ws);
     }
     if !home.is_empty() {

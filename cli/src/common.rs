@@ -6,6 +6,7 @@ use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
 use hookline::config::HooksConfig;
+use hookline::dialect::Dialect;
 use hookline::engine::HookSourceOption;
 use hookline::{EngineOptions, HookEvent, HooksSource, LifecycleHookEngine, SessionStartTrigger};
 use serde_json::{Map, Value};
@@ -172,11 +173,20 @@ pub struct ConfigFile {
     pub config: HooksConfig,
 }
 
-/// Read and validate one config file (its dialect recognised by its path,
-/// else by its shape); the error names the file and the library's message
-/// names the entry.
-pub fn load_file(path: &Path) -> Result<ConfigFile, String> {
-    let config = HooksConfig::from_file(path).map_err(|e| format!("{}: {}", path.display(), e.message))?;
+/// A dialect given on the command line (`--dialect NAME`).
+pub type DialectArg = &'static dyn Dialect;
+
+/// Parse `--dialect NAME` (the error lists the dialects).
+pub fn parse_dialect(name: &str) -> Result<DialectArg, String> {
+    hookline::dialect::by_name(name.trim()).map_err(|e| e.message)
+}
+
+/// Read and validate one config file: its dialect `dialect` when given,
+/// else recognised by its path, else by its shape; the error names the
+/// file and the library's message names the entry.
+pub fn load_file(path: &Path, dialect: Option<DialectArg>) -> Result<ConfigFile, String> {
+    let config =
+        HooksConfig::read_file(path, dialect, false, None).map_err(|e| format!("{}: {}", path.display(), e.message))?;
     Ok(ConfigFile { path: path.to_owned(), config })
 }
 
@@ -188,14 +198,18 @@ pub struct Configs {
 /// Load the `--config` files. One file is handed to the engine as it is;
 /// several become the engine's sources, in order (each event's groups of
 /// the first file, then the second's, ...), each file read in its own
-/// dialect, as a host loading several settings files does.
-pub fn load_configs(paths: &[PathBuf]) -> Result<Configs, String> {
-    let files = paths.iter().map(|p| load_file(p)).collect::<Result<Vec<_>, _>>()?;
-    let source = match files.len() {
-        0 => HooksSource::None,
-        1 => HooksSource::File(files[0].path.clone()),
+/// dialect, as a host loading several settings files does. `dialect`
+/// (`--dialect`) forces one dialect on every file.
+pub fn load_configs(paths: &[PathBuf], dialect: Option<DialectArg>) -> Result<Configs, String> {
+    let files = paths.iter().map(|p| load_file(p, dialect)).collect::<Result<Vec<_>, _>>()?;
+    let source = match (files.len(), dialect) {
+        (0, _) => HooksSource::None,
+        (1, None) => HooksSource::File(files[0].path.clone()),
         _ => HooksSource::Sources(
-            files.iter().map(|f| HookSourceOption::new(HooksSource::File(f.path.clone()))).collect(),
+            files
+                .iter()
+                .map(|f| HookSourceOption { dialect, ..HookSourceOption::new(HooksSource::File(f.path.clone())) })
+                .collect(),
         ),
     };
     Ok(Configs { source })

@@ -121,7 +121,7 @@ pub fn main(out: &Out, a: ExplainArgs) -> CliResult {
         return Err("explain needs at least one --config FILE".into());
     }
     let input = common::read_input(a.input.as_deref())?;
-    let configs = common::load_configs(&a.configs.configs)?;
+    let configs = common::load_configs(&a.configs.configs, a.configs.dialect)?;
     let engine = common::build_engine(EngineSetup {
         workspace: a.configs.workspace.as_deref(),
         source: configs.source.clone(),

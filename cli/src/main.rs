@@ -22,9 +22,10 @@ use crate::common::{Out, EXIT_ERROR};
 #[command(
     name = "hookline",
     version,
-    about = "Run, check, explain and test lifecycle-hook configs (Claude Code and VT Code dialects)",
+    about = "Run, check, explain and test lifecycle-hook configs (Claude Code, Cursor and VT Code dialects)",
     long_about = "Run, check, explain and test lifecycle-hook configurations of the Claude Code \
-settings dialect and the VT Code dialect with the hookline engine, and manage workspace trust.\n\n\
+settings dialect, the Cursor dialect (.cursor/hooks.json) and the VT Code \
+dialect with the hookline engine, and manage workspace trust.\n\n\
 Exit status: 0 proceed or success, 2 denied or blocked (run), 1 error.",
     after_help = "Examples:\n  hookline check .claude/settings.json\n  \
 echo '{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"rm -rf /\"}}' |\n    \
@@ -52,10 +53,15 @@ pub enum Format {
 
 #[derive(Args, Clone, Debug)]
 pub struct ConfigArgs {
-    /// A hooks config (.json of either dialect, or a vtcode.toml); repeat to
-    /// merge several configs of one dialect (groups appended in order).
+    /// A hooks config (a Claude Code settings .json, a Cursor
+    /// .cursor/hooks.json, VT Code JSON or a vtcode.toml); repeat to load
+    /// several configs in order, each in its own dialect.
     #[arg(long = "config", short = 'c', value_name = "FILE")]
     pub configs: Vec<PathBuf>,
+    /// Read every --config file in this dialect (vtcode, claude, cursor)
+    /// instead of recognising it by its path or shape.
+    #[arg(long, value_name = "NAME", value_parser = common::parse_dialect)]
+    pub dialect: Option<common::DialectArg>,
     /// The workspace hooks run in (default: the current directory).
     #[arg(long, short = 'w', value_name = "DIR")]
     pub workspace: Option<PathBuf>,
@@ -72,7 +78,8 @@ As a Claude Code command hook (several hooks behind one entry, hookline's rules)
 \"command\": \"hookline run PreToolUse -c .claude/team-hooks.json --input - --format claude\"\n\n\
 Exit status: 0 proceed, 2 denied or blocked (reason on stderr), 1 error.")]
     Run(run::RunArgs),
-    /// Validate configs of both dialects and warn on likely mistakes.
+    /// Validate configs of every dialect, list what the agent would skip, and
+    /// warn on likely mistakes.
     #[command(after_help = "Examples:\n  hookline check .claude/settings.json vtcode.toml\n  \
 hookline check --workspace . .claude/settings.json\n\n\
 Exit status: 0 valid (warnings allowed, unless --strict), 1 an error.")]

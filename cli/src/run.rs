@@ -42,7 +42,7 @@ pub struct RunArgs {
 pub fn main(out: &Out, a: RunArgs) -> CliResult {
     let event_name = EventName::parse(&a.event)?;
     let input = common::read_input(a.input.as_deref())?;
-    let configs = common::load_configs(&a.configs.configs)?;
+    let configs = common::load_configs(&a.configs.configs, a.configs.dialect)?;
     let engine = common::build_engine(EngineSetup {
         workspace: a.configs.workspace.as_deref(),
         source: configs.source.clone(),

@@ -17,9 +17,13 @@ use crate::explain::ExplainFormat;
 #[derive(Args)]
 pub struct DigestArgs {
     /// Hooks configs (default: the workspace's .claude/settings.json,
-    /// .claude/settings.local.json and vtcode.toml that exist).
+    /// .claude/settings.local.json, .cursor/hooks.json
+    /// and vtcode.toml that exist).
     #[arg(long = "config", short = 'c', value_name = "FILE")]
     pub configs: Vec<PathBuf>,
+    /// Read every --config file in this dialect (vtcode, claude, cursor).
+    #[arg(long, value_name = "NAME", value_parser = common::parse_dialect)]
+    pub dialect: Option<common::DialectArg>,
     /// The workspace (default: the current directory).
     #[arg(long, short, value_name = "DIR")]
     pub workspace: Option<PathBuf>,
@@ -105,7 +109,7 @@ fn configs_of(a: &DigestArgs) -> Result<Vec<PathBuf>, String> {
 }
 
 fn engine_of(a: &DigestArgs, store: Option<&Path>, gated: bool) -> Result<LifecycleHookEngine, String> {
-    let configs = common::load_configs(&configs_of(a)?)?;
+    let configs = common::load_configs(&configs_of(a)?, a.dialect)?;
     common::build_engine(EngineSetup {
         workspace: a.workspace.as_deref(),
         source: configs.source,
@@ -121,7 +125,8 @@ fn print_previews(out: &Out, engine: &LifecycleHookEngine) {
     for p in engine.command_previews() {
         let m = p.matcher.as_deref().map(|m| format!(" [{m}]")).unwrap_or_default();
         let t = p.timeout_seconds.map(|t| format!(" (timeout {t}s)")).unwrap_or_default();
-        out.line(&format!("  {}{m}: {}{t}", p.event, p.command));
+        let d = p.dialect.map(|d| format!("{d} ")).unwrap_or_default();
+        out.line(&format!("  {d}{}{m}: {}{t}", p.event, p.command));
     }
 }
 

@@ -159,6 +159,21 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
         true
     }
 
+    /// Whether an invalid config of this dialect among several sources
+    /// (`hook_sources`) is left out and reported (a warning naming it and
+    /// what is wrong) instead of failing the engine: the agent rejects that
+    /// one file and keeps loading its other sources (Cursor).
+    fn skips_invalid_source(&self) -> bool {
+        false
+    }
+
+    /// Event keys the agent defines that have no canonical meaning: they
+    /// are kept as named events (fired with `hl_engine_run_named`) and are
+    /// not unknown keys (Cursor: `beforeReadFile`, `afterFileEdit`, ...).
+    fn native_event_keys(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// Hooks configured under one of the dialect's own events that also run
     /// as part of a canonical event ([`HookSpec::native_event`](crate::config::HookSpec::native_event): Cursor's
     /// `beforeShellExecution` hooks run in PreToolUse): whether those of
@@ -244,11 +259,14 @@ pub fn for_path(path: &Path) -> Option<&'static dyn Dialect> {
 
 /// The dialect of a JSON config by its shape, when neither an option nor
 /// the file's path names one: a `lifecycle` key (at the top level or under
-/// `hooks`) is VT Code, anything else Claude Code.
+/// `hooks`) is VT Code; `version` with a `hooks` object of Cursor's
+/// camelCase events only is Cursor; anything else Claude Code.
 pub fn for_shape(value: &Value) -> &'static dyn Dialect {
     let has_lifecycle = |v: &Value| v.as_object().is_some_and(|o| o.contains_key("lifecycle"));
     if has_lifecycle(value) || value.get("hooks").is_some_and(has_lifecycle) {
         VTCODE
+    } else if cursor::has_shape(value) {
+        CURSOR
     } else {
         CLAUDE
     }
@@ -310,6 +328,18 @@ mod tests {
         assert_eq!(for_shape(&json!({"hooks": {"lifecycle": {}}})).name(), "vtcode");
         assert_eq!(for_shape(&json!({"PreToolUse": []})).name(), "claude");
         assert_eq!(for_shape(&json!({"hooks": {"Stop": []}})).name(), "claude");
+        assert_eq!(for_shape(&json!({"version": 1, "hooks": {"stop": [], "beforeReadFile": []}})).name(), "cursor");
+        assert_eq!(for_shape(&json!({"hooks": {"stop": []}})).name(), "claude", "Cursor's shape has a version");
+        assert_eq!(for_shape(&json!({"version": 1, "hooks": {"Stop": []}})).name(), "claude");
+    }
+
+    #[test]
+    fn cursor_files_are_recognised_by_path_and_belong_to_the_project_above() {
+        assert_eq!(for_path(Path::new("/p/.cursor/hooks.json")).map(|d| d.name()), Some("cursor"));
+        assert_eq!(for_path(Path::new("/etc/cursor/hooks.json")).map(|d| d.name()), Some("cursor"));
+        assert_eq!(for_path(Path::new("/p/hooks/hooks.json")).map(|d| d.name()), Some("claude"));
+        assert_eq!(project_dir_of(Path::new("/p/.cursor/hooks.json")), Path::new("/p"));
+        assert_eq!(select(Some(CURSOR), Some(Path::new("/p/hooks.json")), None).name(), "cursor");
     }
 
     #[test]

@@ -97,6 +97,25 @@ pub(crate) fn run_event_named(name: &str) -> Result<RunEvent> {
         .ok_or_else(|| Error::invalid_argument("event name must be non-empty, without NUL characters"))
 }
 
+/// A named event whose name is the config key a dialect of the
+/// configuration gives one of the twelve (Cursor's `preToolUse`, `stop`)
+/// is that event, unless the configuration has a named event of that very
+/// name; any other event is itself.
+pub(crate) fn resolve_named(setup: &Setup, event: RunEvent) -> RunEvent {
+    let RunEvent::Named(name) = &event else {
+        return event;
+    };
+    if !setup.config.groups_named(name).is_empty() {
+        return event;
+    }
+    let mut dialects = setup.config.all_groups().map(|g| g.dialect());
+    let known = dialects.find_map(|d| HookEvent::ALL.into_iter().find(|e| d.event_keys(*e).contains(&&**name)));
+    match known {
+        Some(e) => RunEvent::Known(e),
+        None => event,
+    }
+}
+
 /// Where a run's cancellation token comes from (see
 /// [`LifecycleHookEngine::execute`]).
 pub(crate) enum RunToken<'a> {
@@ -156,6 +175,7 @@ impl LifecycleHookEngine {
         check_blocking_allowed()?;
         self.check_usable()?;
         let setup = self.setup();
+        let event = &resolve_named(&setup, event.clone());
         validate(&setup, event, input)?;
         Ok(self
             .execute(&setup, event, input, RunToken::Sync)?
@@ -166,6 +186,7 @@ impl LifecycleHookEngine {
         check_blocking_allowed()?;
         self.check_usable()?;
         let setup = self.setup();
+        let event = &resolve_named(&setup, event.clone());
         validate(&setup, event, input)?;
         let outcome = self.execute(&setup, event, input, RunToken::Sync)?;
         outcome_json(&setup, event, outcome)

@@ -212,8 +212,8 @@ impl LifecycleHookEngine {
     /// named event's config key.
     pub fn explain(&self, name: &str, input: &Value) -> Result<Vec<PlannedEntry>> {
         self.check_usable()?;
-        let event = super::execute::run_event_named(name)?;
         let setup = self.setup();
+        let event = super::execute::resolve_named(&setup, super::execute::run_event_named(name)?);
         super::execute::validate(&setup, &event, input)?;
         let mut out = Vec::new();
         plan_configured(&setup, &event, input, |hook, group, subject, verdict| {

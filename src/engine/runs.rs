@@ -151,6 +151,7 @@ impl LifecycleHookEngine {
         self.check_usable()?;
         // The snapshot the input is validated against is the one it runs with.
         let setup = self.setup();
+        let event = super::execute::resolve_named(&setup, event);
         validate(&setup, &event, &input)?;
         let token = CancelToken::new().map_err(|e| Error::io(format!("cannot create a cancellation token: {e}")))?;
         let id = self.state.next_run_id.fetch_add(1, Ordering::Relaxed);

@@ -155,6 +155,21 @@ pub const NATIVE: &[(&str, EventRules)] = &[
     ("workspaceOpen", OBSERVER),
 ];
 
+/// The keys of [`NATIVE`].
+const NATIVE_KEYS: &[&str] = &[
+    "beforeShellExecution",
+    "beforeMCPExecution",
+    "beforeReadFile",
+    "beforeTabFileRead",
+    "afterShellExecution",
+    "afterMCPExecution",
+    "afterFileEdit",
+    "afterAgentResponse",
+    "afterAgentThought",
+    "afterTabFileEdit",
+    "workspaceOpen",
+];
+
 /// The config key of each canonical event (`""`: Cursor has none).
 static KEYS: EventTable<&str> = EventTable {
     session_start: "sessionStart",
@@ -174,6 +189,16 @@ static KEYS: EventTable<&str> = EventTable {
 /// The canonical event of a Cursor event key, if it has one.
 pub(crate) fn canonical_event(key: &str) -> Option<HookEvent> {
     HookEvent::ALL.into_iter().find(|e| !KEYS.get(*e).is_empty() && *KEYS.get(*e) == key)
+}
+
+/// Whether a JSON config has Cursor's shape: `version` and a `hooks`
+/// object whose keys are all Cursor events (camelCase).
+pub(crate) fn has_shape(v: &Value) -> bool {
+    let Some(top) = v.as_object() else { return false };
+    let Some(Value::Object(hooks)) = top.get("hooks") else { return false };
+    top.contains_key("version")
+        && !hooks.is_empty()
+        && hooks.keys().all(|k| canonical_event(k).is_some() || is_native(k))
 }
 
 /// Whether `key` is one of Cursor's events without a canonical meaning.
@@ -364,6 +389,15 @@ impl Dialect for Cursor {
 
     /// `beforeShellExecution` hooks run in PreToolUse for the `Shell` tool,
     /// `beforeMCPExecution` hooks for `MCP:<tool>` tools.
+    fn native_event_keys(&self) -> &'static [&'static str] {
+        NATIVE_KEYS
+    }
+
+    /// Cursor rejects an invalid hooks.json and keeps its other sources.
+    fn skips_invalid_source(&self) -> bool {
+        true
+    }
+
     fn native_event_applies(&self, native_event: &str, event: &RunEvent, input: &Value) -> bool {
         event.known() == Some(HookEvent::PreToolUse)
             && runs_in_pre_tool_use(native_event, field(input, "tool_name").unwrap_or(""))
@@ -399,6 +433,7 @@ mod tests {
         assert!(CURSOR.event_keys(HookEvent::Notification).is_empty());
         assert!(is_native("beforeReadFile") && !is_native("preToolUse"));
         assert_eq!(NATIVE.len(), 11);
+        assert_eq!(NATIVE.iter().map(|(k, _)| *k).collect::<Vec<_>>(), NATIVE_KEYS);
     }
 
     #[test]
