@@ -165,7 +165,8 @@ type HookReport struct {
 	// Skipped is "not_approved" for a command the gate held back, else "".
 	Skipped string `json:"skipped"`
 	// Failure says how the hook failed: "" when it answered, else
-	// "timeout", "signal", "spawn", "invalid_output" or "exit".
+	// "timeout", "signal", "spawn", "invalid_output", "exit" or
+	// "no_output" (a Cursor failClosed hook that printed nothing).
 	Failure string `json:"failure"`
 	// StatusMessage is the hook's configured statusMessage (Claude Code dialect).
 	StatusMessage string `json:"status_message,omitempty"`
@@ -179,8 +180,65 @@ type Outcome struct {
 	// StopReason is the stopReason of the first such hook ("" if none).
 	StopReason string       `json:"stop_reason"`
 	Hooks      []HookReport `json:"hooks"`
+	// DialectFields holds what hooks answered that has no canonical slot,
+	// by dialect ("cursor", ...), each the JSON object of the vendor's
+	// field names as the hooks wrote them (nil when no hook gave one).
+	// [Outcome.Cursor] decodes Cursor's.
+	DialectFields map[string]json.RawMessage `json:"dialect_fields,omitempty"`
 	// Raw is the whole outcome JSON as hookline returned it.
 	Raw json.RawMessage `json:"-"`
+}
+
+// CursorFields are the answers of Cursor hooks that have no canonical slot
+// in the outcome, under Cursor's own names (the first hook that gave each
+// wins).
+type CursorFields struct {
+	// Permission is "ask" when a preToolUse hook asked: Cursor accepts it
+	// and does not enforce it, so the decision stays "continue".
+	Permission string `json:"permission,omitempty"`
+	// AgentMessage (preToolUse, beforeShellExecution, beforeMCPExecution)
+	// is the message a hook wrote for the agent; the deny reason is the
+	// user_message when there is one.
+	AgentMessage string `json:"agent_message,omitempty"`
+	// UpdatedMCPToolOutput (postToolUse) replaces an MCP tool's output as
+	// the model sees it.
+	UpdatedMCPToolOutput json.RawMessage `json:"updated_mcp_tool_output,omitempty"`
+	// PluginPaths (workspaceOpen) are plugin directories to load.
+	PluginPaths []string `json:"pluginPaths,omitempty"`
+}
+
+// DialectField decodes the dialect fields of dialect into v; false when
+// no hook of that dialect gave one.
+func (o *Outcome) DialectField(dialect Dialect, v any) (bool, error) {
+	raw, ok := o.DialectFields[string(dialect)]
+	if !ok {
+		return false, nil
+	}
+	return true, json.Unmarshal(raw, v)
+}
+
+// Cursor returns the Cursor dialect fields of the outcome, nil when no
+// Cursor hook gave one.
+func (o *Outcome) Cursor() (*CursorFields, error) {
+	var f CursorFields
+	if ok, err := o.DialectField(DialectCursor, &f); !ok || err != nil {
+		return nil, err
+	}
+	return &f, nil
+}
+
+// Gate decodes the outcome of an event the hooks' dialect makes a gate
+// (Cursor's subagentStart, and beforeShellExecution, beforeMCPExecution,
+// beforeReadFile and beforeTabFileRead fired with [Engine.RunNamed]):
+// PreToolUse's shape, a decision with its reason.
+func (o *Outcome) Gate() (PreToolUseOutcome, error) {
+	var g PreToolUseOutcome
+	if err := json.Unmarshal(o.Raw, &g); err != nil {
+		return g, err
+	}
+	g.Raw = o.Raw
+	g.UpdatedInput = nullToNil(g.UpdatedInput)
+	return g, nil
 }
 
 // SessionStartOutcome is the outcome of SessionStart.
@@ -256,7 +314,10 @@ type StopOutcome struct {
 // CommandPreview is one configured command as the approval digest sees it.
 type CommandPreview struct {
 	// Type is the hook's handler type ("command", ...).
-	Type           string  `json:"type"`
+	Type string `json:"type"`
+	// Dialect is the hook's dialect for dialects other than VT Code and
+	// Claude Code (their lines carry none), e.g. DialectCursor.
+	Dialect        Dialect `json:"dialect,omitempty"`
 	Event          string  `json:"event"`
 	Matcher        *string `json:"matcher"`
 	Command        string  `json:"command"`
@@ -290,6 +351,10 @@ type EngineOptions struct {
 	EnvRemove      []string          `json:"env_remove,omitempty"`
 	// MaxOutputBytes caps each hook's stdout and stderr (0: the default, 1 MiB).
 	MaxOutputBytes uint64 `json:"max_output_bytes,omitempty"`
+	// Dialect names the dialect of Hooks, HooksTOML or HooksFile (empty:
+	// a file is recognised by its path, e.g. .cursor/hooks.json is
+	// Cursor's, anything else by its shape).
+	Dialect Dialect `json:"dialect,omitempty"`
 	// HookSources loads several configs into one engine, in order (user,
 	// project, local, plugins), instead of Hooks, HooksTOML or HooksFile.
 	HookSources []HookSource `json:"hook_sources,omitempty"`
@@ -311,4 +376,22 @@ type HookSource struct {
 	HooksFile  string          `json:"hooks_file,omitempty"`
 	Trusted    bool            `json:"trusted"`
 	PluginRoot string          `json:"plugin_root,omitempty"`
+	// Dialect names the source's dialect (empty: recognised by its path,
+	// else by its shape).
+	Dialect Dialect `json:"dialect,omitempty"`
 }
+
+// Dialect names a hooks format: the agent a config was written for. Each
+// dialect's hooks get that agent's payload and decisions.
+type Dialect string
+
+// The dialects.
+const (
+	// DialectVTCode: vtcode.toml [hooks.lifecycle] or {"lifecycle": …}.
+	DialectVTCode Dialect = "vtcode"
+	// DialectClaude: Claude Code settings ({"hooks": {"PreToolUse": …}}).
+	DialectClaude Dialect = "claude"
+	// DialectCursor: Cursor's .cursor/hooks.json
+	// ({"version": 1, "hooks": {"preToolUse": [{"command": …}]}}).
+	DialectCursor Dialect = "cursor"
+)

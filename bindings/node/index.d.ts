@@ -252,6 +252,11 @@ export interface EngineOptions {
   envRemove?: string[];
   /** Per-stream output cap (default 1048576). */
   maxOutputBytes?: number;
+  /**
+   * The dialect of hooks/hooksToml/hooksFile. Default: a file is recognised by its path
+   * (`.cursor/hooks.json` is Cursor's, `*.toml` VT Code's), anything else by its shape.
+   */
+  dialect?: Dialect;
   /** Several configs in one engine, in order (user, project, local, plugins), instead of hooks/hooksToml/hooksFile. */
   hookSources?: HookSource[];
   /** Not sent to the library: told about exceptions thrown by callback hooks. */
@@ -267,7 +272,12 @@ export interface HookSource {
   trusted?: boolean;
   /** Becomes `CLAUDE_PLUGIN_ROOT` for this source's hooks. */
   pluginRoot?: string | null;
+  /** This source's dialect (default: recognised by the file's path, else by the config's shape). */
+  dialect?: Dialect;
 }
+
+/** A hooks format: the agent a config was written for; its hooks get that agent's payload and decisions. */
+export type Dialect = 'vtcode' | 'claude' | 'cursor' | (string & {});
 
 /** Per-call options of the async event methods. */
 export interface RunOptions {
@@ -349,8 +359,8 @@ export interface HookReport {
   stdoutTruncated: boolean;
   stderrTruncated: boolean;
   skipped: null | 'not_approved';
-  /** How the hook failed; null when it answered. */
-  failure: null | 'timeout' | 'signal' | 'spawn' | 'invalid_output' | 'exit';
+  /** How the hook failed; null when it answered (`no_output`: a Cursor `failClosed` hook printed nothing). */
+  failure: null | 'timeout' | 'signal' | 'spawn' | 'invalid_output' | 'exit' | 'no_output';
   /** Present when the hook was killed by a signal. */
   signal?: number;
   /** The hook's configured `statusMessage` (Claude Code dialect), when set. */
@@ -359,12 +369,33 @@ export interface HookReport {
 
 export interface HookMessage { level: 'info' | 'warning' | 'error'; text: string }
 
+/** Cursor hooks' answers without a canonical slot, under Cursor's names (the first hook that gave each wins). */
+export interface CursorFields {
+  /** `'ask'` from a preToolUse hook: Cursor accepts it and does not enforce it (the decision stays `continue`). */
+  permission?: 'ask';
+  /** preToolUse, beforeShellExecution, beforeMCPExecution: the message a hook wrote for the agent. */
+  agent_message?: string;
+  /** postToolUse: replaces an MCP tool's output as the model sees it. */
+  updated_mcp_tool_output?: Json;
+  /** workspaceOpen: plugin directories to load. */
+  pluginPaths?: string[];
+}
+
+/** By dialect, what hooks answered that has no canonical slot (vendor field names, unchanged). */
+export interface DialectFields {
+  cursor?: CursorFields;
+  /** Other dialects' fields, as JSON objects. */
+  [dialect: string]: unknown;
+}
+
 /** Fields of every outcome. */
 export interface Outcome {
   messages: HookMessage[];
   continue: boolean;
   stopReason: string | null;
   hooks: HookReport[];
+  /** Present only when a hook gave a field without a canonical slot (e.g. Cursor's `agent_message`). */
+  dialectFields?: DialectFields;
 }
 export interface SessionStartOutcome extends Outcome {
   additionalContext: string[];
@@ -383,6 +414,12 @@ export interface PreToolUseOutcome extends Outcome {
   updatedInput: Json;
   additionalContext: string[];
 }
+/**
+ * The outcome of an event the hooks' dialect makes a gate, in PreToolUse's shape: Cursor's
+ * subagentStart, and beforeShellExecution, beforeMCPExecution, beforeReadFile and
+ * beforeTabFileRead fired with runNamed.
+ */
+export type GateOutcome = PreToolUseOutcome;
 export interface PostToolUseOutcome extends Outcome { blockReason: string | null; additionalContext: string[] }
 export interface PermissionDecision {
   behavior: 'allow' | 'deny';
@@ -399,7 +436,9 @@ export interface StopOutcome extends Outcome { blockReason: string | null }
 export interface CommandPreview {
   /** The hook's handler type. */
   type: 'command' | string;
-  event: HookEventKey;
+  /** The hook's dialect, for dialects other than VT Code and Claude Code (their previews carry none). */
+  dialect?: Dialect;
+  event: HookEventKey | string;
   matcher: string | null;
   command: string;
   timeoutSeconds: number | null;
@@ -437,15 +476,17 @@ export declare class Engine {
   runSync(event: EventId, input?: object): Outcome & Record<string, unknown>;
   /**
    * Fire an event by its config key (hl_engine_run_named_async). Known events keep
-   * their rules; other keys run with observer rules. `input.matcherValue` is what
-   * matchers are tested against.
+   * their rules; other keys run with observer rules, or with their dialect's rules
+   * (`runNamed<GateOutcome>('beforeReadFile', …)` for Cursor's gates). `input.matcherValue`
+   * is what matchers are tested against.
    */
-  runNamed(name: string, input?: object, options?: RunOptions): Promise<Outcome & Record<string, unknown>>;
+  runNamed<T extends Outcome = Outcome & Record<string, unknown>>(name: string, input?: object, options?: RunOptions): Promise<T>;
   /** `runNamed` on the JS thread (hl_engine_run_named). */
-  runNamedSync(name: string, input?: object): Outcome & Record<string, unknown>;
+  runNamedSync<T extends Outcome = Outcome & Record<string, unknown>>(name: string, input?: object): T;
 
   sessionStart(input?: SessionStartInput, options?: RunOptions): Promise<SessionStartOutcome>;
   sessionEnd(input: SessionEndInput, options?: RunOptions): Promise<Outcome>;
+  /** With a Cursor config subagentStart is a gate: the outcome is a GateOutcome (`decision`, `reason`). */
   subagentStart(input: SubagentInput, options?: RunOptions): Promise<Outcome>;
   /** `blockReason` is set only with a Claude Code config (a hook asks the subagent to go on). */
   subagentStop(input: SubagentInput, options?: RunOptions): Promise<Outcome & { blockReason?: string | null }>;
