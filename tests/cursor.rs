@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use hookline::config::HooksConfig;
-use hookline::{HookEvent, LifecycleHookEngine, Status};
+use hookline::{CallResult, HookEvent, LifecycleHookEngine, Reply, Status};
 use serde_json::{json, Value};
 
 // ---------------------------------------------------------------- helpers
@@ -1053,4 +1053,29 @@ fn a_python_guard_asks_before_applying_to_prod() {
     assert_eq!(out["decision"], "ask");
     assert_eq!(out["reason"], "kubectl apply to prod requires manual approval.");
     assert_eq!(run(&e, HookEvent::PreToolUse, shell("kubectl apply -f deploy.yaml -n dev"))["decision"], "allow");
+}
+
+/// Callback hooks are host code speaking the hooks protocol (`hl_reply_deny`,
+/// `hl_reply_allow`): in a Cursor engine they read Claude Code's payload and
+/// their replies are read as such, merged with Cursor's rules.
+#[test]
+fn callback_hooks_keep_the_hooks_protocol_in_a_cursor_engine() {
+    let ws = Ws::new();
+    let e = ws.engine(json!({"preToolUse": [answer(r#"{"permission":"allow"}"#, 0)]}));
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let payload = seen.clone();
+    e.add_callback_hook(
+        HookEvent::PreToolUse,
+        Some("Shell"),
+        "host-policy",
+        std::sync::Arc::new(move |p: &str| {
+            *payload.lock().unwrap() = p.to_owned();
+            CallResult::ok(Reply::Deny("host says no".into()))
+        }),
+    )
+    .unwrap();
+    let out = run(&e, HookEvent::PreToolUse, shell("rm -rf /"));
+    assert_eq!((out["decision"].as_str(), out["reason"].as_str()), (Some("deny"), Some("host says no")));
+    let p: Value = serde_json::from_str(&seen.lock().unwrap()).unwrap();
+    assert_eq!(p["hook_event_name"], "PreToolUse");
 }

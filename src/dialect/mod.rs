@@ -159,6 +159,16 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
         true
     }
 
+    /// Whether this dialect's reader reads the hooks protocol of Claude Code
+    /// (exit codes, `hookSpecificOutput`): a callback hook's reply is in
+    /// that protocol (`hl_reply_deny` is exit 2 with its message on stderr,
+    /// `hl_reply_allow` a `permissionDecision`), so in a run of a dialect
+    /// whose answers read otherwise (Cursor's flat fields) callback hooks
+    /// are read by the Claude Code reader, with the run's rules merging.
+    fn reads_hooks_protocol(&self) -> bool {
+        true
+    }
+
     /// Whether an invalid config of this dialect among several sources
     /// (`hook_sources`) is left out and reported (a warning naming it and
     /// what is wrong) instead of failing the engine: the agent rejects that

@@ -547,14 +547,20 @@ impl RunCtx<'_> {
 
     /// [`payload`](Self::payload) of another input than the run's. A hook
     /// configured under another event of its dialect reads that event's
-    /// payload.
+    /// payload; a callback hook the payload of the run's dialect, or Claude
+    /// Code's when that dialect does not speak the hooks protocol.
     pub(crate) fn payload_of(
         &self,
         hook: Hook<'_>,
         input: &Map<String, Value>,
         tool_input: Option<&Value>,
     ) -> Result<Payload> {
-        let d = hook.dialect().unwrap_or(self.plan.dialect);
+        // A callback hook (host code) speaks the hooks protocol: in a run of
+        // a dialect that does not, it reads Claude Code's payload.
+        let d = hook.dialect().unwrap_or(match self.plan.dialect.reads_hooks_protocol() {
+            true => self.plan.dialect,
+            false => dialect::CLAUDE,
+        });
         match hook.spec().and_then(|s| s.native_event) {
             Some(native) => Payload::new(&d.payload(&RunEvent::Named(native.into()), self.facts, input, tool_input)),
             None => Payload::new(&d.payload(self.stack.event, self.facts, input, tool_input)),

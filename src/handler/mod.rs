@@ -282,7 +282,7 @@ impl Executed {
                     };
                     interp.absorb_with(dialect, quiet, exec, self.fail_closed, extras)
                 }
-                _ => interp.absorb_hook(exec, self.fail_closed),
+                _ => interp.absorb_callback(exec),
             },
         }
     }

@@ -281,6 +281,14 @@ impl EventInterpreter {
         self.absorb_from(self.dialect, self.quiet_success_output, exec, fail_closed)
     }
 
+    /// A callback hook's result: read by the run's dialect when it reads
+    /// the hooks protocol the callback's reply is in, else by Claude Code's
+    /// ([`Dialect::reads_hooks_protocol`]).
+    pub(crate) fn absorb_callback(&mut self, exec: &HookExecution) -> bool {
+        let reader = if self.dialect.reads_hooks_protocol() { self.dialect } else { dialect::CLAUDE };
+        self.absorb_from(reader, self.quiet_success_output, exec, false)
+    }
+
     /// [`absorb_hook`](Self::absorb_hook) for a hook of another dialect than
     /// the interpreter's (a run joining sources of several dialects): the
     /// hook's own dialect reads it, with its own rules for the event.

@@ -393,6 +393,11 @@ impl Dialect for Cursor {
         NATIVE_KEYS
     }
 
+    /// Cursor's answers are flat snake_case fields, not the hooks protocol.
+    fn reads_hooks_protocol(&self) -> bool {
+        false
+    }
+
     /// Cursor rejects an invalid hooks.json and keeps its other sources.
     fn skips_invalid_source(&self) -> bool {
         true
