@@ -69,6 +69,7 @@ test-rust:
 test-cli: lib
 	target/release/hookline check examples/demo/hooks.json
 	target/release/hookline test examples/demo/cases.json
+	target/release/hookline check --strict examples/codex/.codex/hooks.json
 
 test-header:
 	scripts/cbindgen.sh $(CBINDGEN_VERSION) $(BUILD)/hookline.h.fresh

@@ -1,5 +1,5 @@
 //! One table per ABI enum: the Rust definitions (statuses, events, hook
-//! points and the enumerated input values) are the source, and every
+//! points, the enumerated input values and the dialect names) are the source, and every
 //! binding's copy of them must list exactly the same names and numbers.
 //! The C header is generated from the Rust code (its drift is `make
 //! test-header`'s); the Go and Node bindings carry hand-written copies,
@@ -97,6 +97,16 @@ fn every_binding_lists_exactly_the_enumerated_input_values() {
     assert_eq!(ts_union(&dts, "reason:"), reasons, "index.d.ts SessionEnd reason");
     assert_eq!(ts_union(&dts, "trigger:"), compact, "index.d.ts PreCompact trigger");
     assert_eq!(ts_union(&dts, "mode:"), modes, "index.d.ts PreCompact mode");
+}
+
+/// The dialect names (`dialect` option): Go's `Dialect` constants and the
+/// TypeScript `Dialect` union list exactly the library's.
+#[test]
+fn every_binding_lists_exactly_the_dialect_names() {
+    let (go, dts) = (read("bindings/go/events.go"), read("bindings/node/index.d.ts"));
+    let names = set(hookline::dialect::names());
+    assert_eq!(go_string_consts(&go, "Dialect"), names, "Go Dialect");
+    assert_eq!(ts_union(&dts, "export type Dialect ="), names, "index.d.ts Dialect");
 }
 
 #[test]

@@ -180,11 +180,11 @@ type Outcome struct {
 	// StopReason is the stopReason of the first such hook ("" if none).
 	StopReason string       `json:"stop_reason"`
 	Hooks      []HookReport `json:"hooks"`
-	// DialectFields holds what hooks answered that has no canonical slot,
-	// by dialect ("cursor", ...), each the JSON object of the vendor's
-	// field names as the hooks wrote them (nil when no hook gave one).
+	// DialectFields holds what hooks wrote that has no canonical field, by
+	// dialect and then by the agent's own field name (nil when none did),
+	// e.g. DialectFields["codex"]["additionalContext"] for SubagentStart.
 	// [Outcome.Cursor] decodes Cursor's.
-	DialectFields map[string]json.RawMessage `json:"dialect_fields,omitempty"`
+	DialectFields map[Dialect]map[string]json.RawMessage `json:"dialect_fields,omitempty"`
 	// Raw is the whole outcome JSON as hookline returned it.
 	Raw json.RawMessage `json:"-"`
 }
@@ -210,9 +210,13 @@ type CursorFields struct {
 // DialectField decodes the dialect fields of dialect into v; false when
 // no hook of that dialect gave one.
 func (o *Outcome) DialectField(dialect Dialect, v any) (bool, error) {
-	raw, ok := o.DialectFields[string(dialect)]
+	fields, ok := o.DialectFields[dialect]
 	if !ok {
 		return false, nil
+	}
+	raw, err := json.Marshal(fields)
+	if err != nil {
+		return true, err
 	}
 	return true, json.Unmarshal(raw, v)
 }
@@ -316,7 +320,7 @@ type CommandPreview struct {
 	// Type is the hook's handler type ("command", ...).
 	Type string `json:"type"`
 	// Dialect is the hook's dialect for dialects other than VT Code and
-	// Claude Code (their lines carry none), e.g. DialectCursor.
+	// Claude Code (their lines carry none), e.g. DialectCodex.
 	Dialect        Dialect `json:"dialect,omitempty"`
 	Event          string  `json:"event"`
 	Matcher        *string `json:"matcher"`
@@ -352,8 +356,8 @@ type EngineOptions struct {
 	// MaxOutputBytes caps each hook's stdout and stderr (0: the default, 1 MiB).
 	MaxOutputBytes uint64 `json:"max_output_bytes,omitempty"`
 	// Dialect names the dialect of Hooks, HooksTOML or HooksFile (empty:
-	// a file is recognised by its path, e.g. .cursor/hooks.json is
-	// Cursor's, anything else by its shape).
+	// a file is recognised by its path, e.g. .codex/hooks.json is Codex's,
+	// .cursor/hooks.json Cursor's, anything else by its shape).
 	Dialect Dialect `json:"dialect,omitempty"`
 	// HookSources loads several configs into one engine, in order (user,
 	// project, local, plugins), instead of Hooks, HooksTOML or HooksFile.
@@ -391,6 +395,9 @@ const (
 	DialectVTCode Dialect = "vtcode"
 	// DialectClaude: Claude Code settings ({"hooks": {"PreToolUse": …}}).
 	DialectClaude Dialect = "claude"
+	// DialectCodex: OpenAI Codex .codex/hooks.json or the [hooks] of
+	// .codex/config.toml.
+	DialectCodex Dialect = "codex"
 	// DialectCursor: Cursor's .cursor/hooks.json
 	// ({"version": 1, "hooks": {"preToolUse": [{"command": …}]}}).
 	DialectCursor Dialect = "cursor"

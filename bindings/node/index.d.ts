@@ -254,7 +254,8 @@ export interface EngineOptions {
   maxOutputBytes?: number;
   /**
    * The dialect of hooks/hooksToml/hooksFile. Default: a file is recognised by its path
-   * (`.cursor/hooks.json` is Cursor's, `*.toml` VT Code's), anything else by its shape.
+   * (`.codex/hooks.json` and `.codex/config.toml` are Codex's, `.cursor/hooks.json` Cursor's, `*.toml` VT Code's),
+   * anything else by its shape.
    */
   dialect?: Dialect;
   /** Several configs in one engine, in order (user, project, local, plugins), instead of hooks/hooksToml/hooksFile. */
@@ -270,14 +271,14 @@ export interface HookSource {
   hooksFile?: string;
   /** Trusted sources (the user's own settings) run without approval and are not in the digest. Default false. */
   trusted?: boolean;
-  /** Becomes `CLAUDE_PLUGIN_ROOT` for this source's hooks. */
+  /** Becomes `CLAUDE_PLUGIN_ROOT` for this source's hooks (and `PLUGIN_ROOT` for Codex hooks). */
   pluginRoot?: string | null;
   /** This source's dialect (default: recognised by the file's path, else by the config's shape). */
   dialect?: Dialect;
 }
 
 /** A hooks format: the agent a config was written for; its hooks get that agent's payload and decisions. */
-export type Dialect = 'vtcode' | 'claude' | 'cursor' | (string & {});
+export type Dialect = 'vtcode' | 'claude' | 'codex' | 'cursor';
 
 /** Per-call options of the async event methods. */
 export interface RunOptions {
@@ -384,8 +385,9 @@ export interface CursorFields {
 /** By dialect, what hooks answered that has no canonical slot (vendor field names, unchanged). */
 export interface DialectFields {
   cursor?: CursorFields;
-  /** Other dialects' fields, as JSON objects. */
-  [dialect: string]: unknown;
+  codex?: Record<string, Json>;
+  vtcode?: Record<string, Json>;
+  claude?: Record<string, Json>;
 }
 
 /** Fields of every outcome. */
@@ -394,7 +396,10 @@ export interface Outcome {
   continue: boolean;
   stopReason: string | null;
   hooks: HookReport[];
-  /** Present only when a hook gave a field without a canonical slot (e.g. Cursor's `agent_message`). */
+  /**
+   * What hooks wrote that has no canonical field, by dialect and the agent's own field name
+   * (e.g. `dialectFields.codex.additionalContext` on SubagentStart, Cursor's `agent_message`); absent when none did.
+   */
   dialectFields?: DialectFields;
 }
 export interface SessionStartOutcome extends Outcome {

@@ -1,13 +1,15 @@
 //! `hookline check`: validate configs of every dialect (the library's own
-//! validation, so an error names the entry; a file the agent would reject
-//! as a whole, such as a Cursor hooks.json with an unknown hook event, is
-//! an error) and warn on likely mistakes.
+//! validation, so an error names the entry; a file the agent would not
+//! load at all, such as a Codex file Codex rejects or a Cursor hooks.json
+//! with an unknown hook event, is an error) and warn on likely mistakes.
 //!
 //! Warnings (a config with warnings still passes, unless `--strict`):
 //!
-//! - every entry the agent itself would skip or ignore (Cursor: `prompt`
-//!   hooks, fields Cursor does not read, a matcher that is not a regular
-//!   expression), with the reason;
+//! - every entry the agent itself would skip (Codex: an invalid matcher's
+//!   group, an empty command, prompt/agent/mcp_tool handlers, unknown event
+//!   keys, a clamped SessionEnd timeout, …, with the agent's own words;
+//!   Cursor: `prompt` hooks, fields Cursor does not read, a matcher that is
+//!   not a regular expression), with the reason;
 //! - a tool event's matcher that can never match a known tool name (Claude
 //!   Code's and VT Code's tools; matchers mentioning `mcp__` are not
 //!   judged, MCP tool names are open-ended);
@@ -16,6 +18,8 @@
 //! - unknown event keys (with a suggestion when the key is a known event
 //!   spelled differently);
 //! - an `if` condition on an event without a tool call (the hook never runs);
+//! - a variable another dialect's hooks get but this one's do not
+//!   (`$CLAUDE_PROJECT_DIR` in a Codex hook);
 //! - commands whose program or script is a file that does not exist or is
 //!   not executable, or a bare program name not found on `PATH`.
 
@@ -32,8 +36,9 @@ use crate::common::{self, CliResult, Out, EXIT_ERROR, EXIT_OK};
 
 #[derive(Args)]
 pub struct CheckArgs {
-    /// Config files (Claude Code settings .json, Cursor .cursor/hooks.json,
-    /// VT Code .json or vtcode.toml).
+    /// Config files (Claude Code settings .json, Codex .codex/hooks.json or
+    /// .codex/config.toml, Cursor .cursor/hooks.json, VT Code .json or
+    /// vtcode.toml).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// The workspace relative command paths are resolved against (default:
@@ -44,7 +49,7 @@ pub struct CheckArgs {
     /// Treat warnings as errors (exit 1).
     #[arg(long)]
     pub strict: bool,
-    /// Read every file in this dialect (vtcode, claude, cursor) instead of
+    /// Read every file in this dialect (vtcode, claude, codex, cursor) instead of
     /// recognising it by its path or shape.
     #[arg(long, value_name = "NAME", value_parser = common::parse_dialect)]
     pub dialect: Option<common::DialectArg>,
@@ -125,7 +130,8 @@ pub fn warnings(config: &HooksConfig, workspace: &Path) -> Vec<String> {
         let d = named.groups.first().map_or(config.dialect(), HookGroup::dialect);
         if d.native_event_keys().contains(&named.name.as_str()) {
             // An event of the agent's own without a canonical meaning
-            // (Cursor's beforeReadFile): a host fires it by name.
+            // (Codex's PostCompact, Cursor's beforeReadFile): a host fires it
+            // by name.
             continue;
         }
         let hint = match dialect::suggest_event_key(d, &named.name) {
@@ -166,11 +172,30 @@ pub fn warnings(config: &HooksConfig, workspace: &Path) -> Vec<String> {
                     if let Some(msg) = command_warning(c, cwd) {
                         w.push(format!("{}: {msg}", hook.path));
                     }
+                    if let Some(msg) = foreign_variable(c, d) {
+                        w.push(format!("{}: {msg}", hook.path));
+                    }
                 }
             }
         }
     }
     w
+}
+
+/// A variable another dialect's hooks get but `dialect`'s do not
+/// (`$CLAUDE_PROJECT_DIR` in a Codex hook): at run time it is unset.
+fn foreign_variable(cmd: &str, dialect: &dyn Dialect) -> Option<String> {
+    let own = dialect.environment_names();
+    let name = dialect::ALL
+        .iter()
+        .flat_map(|d| d.environment_names())
+        .filter(|n| !own.contains(n))
+        .find(|n| cmd.contains(&format!("${n}")) || cmd.contains(&format!("${{{n}}}")))?;
+    Some(format!(
+        "command `{cmd}` uses ${name}, which {} hooks do not get (it is unset when the hook runs; \
+         $HOOKLINE_PROJECT_DIR is the workspace in every dialect)",
+        dialect.title()
+    ))
 }
 
 /// `Name(...)`: Claude permission-rule syntax.

@@ -22,9 +22,10 @@ use crate::common::{Out, EXIT_ERROR};
 #[command(
     name = "hookline",
     version,
-    about = "Run, check, explain and test lifecycle-hook configs (Claude Code, Cursor and VT Code dialects)",
+    about = "Run, check, explain and test lifecycle-hook configs (Claude Code, Codex, Cursor and VT Code dialects)",
     long_about = "Run, check, explain and test lifecycle-hook configurations of the Claude Code \
-settings dialect, the Cursor dialect (.cursor/hooks.json) and the VT Code \
+settings dialect, the OpenAI Codex dialect (.codex/hooks.json, config.toml [hooks]), the Cursor \
+dialect (.cursor/hooks.json) and the VT Code \
 dialect with the hookline engine, and manage workspace trust.\n\n\
 Exit status: 0 proceed or success, 2 denied or blocked (run), 1 error.",
     after_help = "Examples:\n  hookline check .claude/settings.json\n  \
@@ -53,12 +54,13 @@ pub enum Format {
 
 #[derive(Args, Clone, Debug)]
 pub struct ConfigArgs {
-    /// A hooks config (a Claude Code settings .json, a Cursor
-    /// .cursor/hooks.json, VT Code JSON or a vtcode.toml); repeat to load
-    /// several configs in order, each in its own dialect.
+    /// A hooks config (a Claude Code settings .json, a Codex .codex/hooks.json
+    /// or .codex/config.toml, a Cursor .cursor/hooks.json, VT Code JSON or a
+    /// vtcode.toml); repeat to load several configs in order, each in its
+    /// own dialect.
     #[arg(long = "config", short = 'c', value_name = "FILE")]
     pub configs: Vec<PathBuf>,
-    /// Read every --config file in this dialect (vtcode, claude, cursor)
+    /// Read every --config file in this dialect (vtcode, claude, codex, cursor)
     /// instead of recognising it by its path or shape.
     #[arg(long, value_name = "NAME", value_parser = common::parse_dialect)]
     pub dialect: Option<common::DialectArg>,

@@ -17,11 +17,11 @@ use crate::explain::ExplainFormat;
 #[derive(Args)]
 pub struct DigestArgs {
     /// Hooks configs (default: the workspace's .claude/settings.json,
-    /// .claude/settings.local.json, .cursor/hooks.json
-    /// and vtcode.toml that exist).
+    /// .claude/settings.local.json, .codex/hooks.json, .codex/config.toml,
+    /// .cursor/hooks.json and vtcode.toml that exist).
     #[arg(long = "config", short = 'c', value_name = "FILE")]
     pub configs: Vec<PathBuf>,
-    /// Read every --config file in this dialect (vtcode, claude, cursor).
+    /// Read every --config file in this dialect (vtcode, claude, codex, cursor).
     #[arg(long, value_name = "NAME", value_parser = common::parse_dialect)]
     pub dialect: Option<common::DialectArg>,
     /// The workspace (default: the current directory).

@@ -744,6 +744,148 @@ fn explain_plans_like_the_engine_duplicates_once_async_in_the_background() {
     assert!(text.contains("runs in the background"), "{text}");
 }
 
+// ------------------------------------------------------------------ Codex
+
+/// A project's `.codex/hooks.json`: a deny-by-exit-2 guard, an `ask` (which
+/// Codex rejects), and entries Codex skips.
+fn codex_config(sb: &Sandbox) -> PathBuf {
+    sb.write_json(
+        "ws/.codex/hooks.json",
+        &json!({"hooks": {
+            "PreToolUse": [
+                {"matcher": "Bash", "hooks": [{"type": "command",
+                  "command": "grep -q 'rm -rf' && { echo 'no recursive deletes' >&2; exit 2; }; exit 0"}]},
+                {"matcher": "[", "hooks": [{"type": "command", "command": "true"}]},
+                {"matcher": "Edit", "hooks": [{"type": "command",
+                  "command": "cat >/dev/null; printf '%s' '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"ask\"}}'"},
+                  {"type": "agent", "prompt": "review"}]}
+            ],
+            "SessionEnd": [{"hooks": [{"type": "command", "command": "true", "timeout": 30}]}],
+            "Notification": [{"hooks": [{"type": "command", "command": "true"}]}]
+        }}),
+    )
+}
+
+#[test]
+fn run_reads_a_codex_hooks_json_with_codexs_rules() {
+    let sb = Sandbox::new();
+    let cfg = codex_config(&sb);
+    let r = sb.run_stdin(&["run", "PreToolUse", "-c", s(&cfg), "--input", "-", "--format", "json"], BASH_RM);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(r.stderr.trim(), "no recursive deletes");
+    let edit = r#"{"tool_name":"Edit","tool_input":{"file_path":"a"}}"#;
+    let r = sb.run_stdin(&["run", "PreToolUse", "-c", s(&cfg), "--input", "-", "--format", "json"], edit);
+    assert_eq!(r.code, 0, "Codex rejects `ask`: the tool runs: {}", r.stdout);
+    let o = r.json();
+    assert_eq!(o["decision"], "continue");
+    assert!(
+        o["messages"][0]["text"]
+            .as_str()
+            .unwrap()
+            .ends_with("PreToolUse hook returned unsupported permissionDecision:ask"),
+        "{o}"
+    );
+}
+
+#[test]
+fn check_lists_what_codex_would_skip_and_rejects_what_it_would_not_load() {
+    let sb = Sandbox::new();
+    let cfg = codex_config(&sb);
+    let r = sb.run(&["check", s(&cfg)]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    for needle in [
+        "hooks.PreToolUse[1]: invalid matcher \"[\"",
+        "hooks.PreToolUse[2].hooks[1]: skipping agent hook in",
+        "hooks.SessionEnd[0].hooks[0]: clamping SessionEnd hook timeout to 3s",
+        "hooks.Notification: Codex has no event `Notification`",
+        "ok (3 commands, 4 warnings)",
+    ] {
+        assert!(r.stdout.contains(needle), "{needle}: {}", r.stdout);
+    }
+    let r = sb.run(&["check", "--strict", s(&cfg)]);
+    assert_eq!(r.code, 1);
+    let vars = sb.write_json(
+        "ws3/.codex/hooks.json",
+        &json!({"hooks": {"Stop": [{"hooks": [
+        {"type": "command", "command": "cd \"$CLAUDE_PROJECT_DIR\" && true"}]}]}}),
+    );
+    let r = sb.run(&["check", s(&vars)]);
+    assert!(r.stdout.contains("uses $CLAUDE_PROJECT_DIR, which Codex hooks do not get"), "{}", r.stdout);
+    let root = sb.write_json("ws2/.codex/hooks.json", &json!({"PreToolUse": []}));
+    let r = sb.run(&["check", s(&root)]);
+    assert_eq!(r.code, 1);
+    assert!(r.stdout.contains("unknown field `PreToolUse`, expected `description` or `hooks`"), "{}", r.stdout);
+}
+
+#[test]
+fn the_dialect_flag_forces_a_dialect_on_every_config() {
+    let sb = Sandbox::new();
+    // Claude-shaped settings anywhere are Claude's, unless --dialect says otherwise.
+    let cfg = sb.write_json(
+        "team.json",
+        &json!({"hooks": {"Stop": [{"hooks": [{"type": "command",
+        "command": "cat >/dev/null; echo plain text"}]}]}}),
+    );
+    let r = sb.run(&["run", "Stop", "-c", s(&cfg), "--format", "json"]);
+    assert_eq!((r.code, r.json()["messages"][0]["level"].as_str()), (0, Some("info")), "{}", r.stdout);
+    let r = sb.run(&["run", "Stop", "-c", s(&cfg), "--dialect", "codex", "--format", "json"]);
+    let o = r.json();
+    assert!(o["messages"][0]["text"].as_str().unwrap().ends_with("hook returned invalid stop hook JSON output"), "{o}");
+    for args in [
+        vec!["check", "--dialect", "codex", s(&cfg)],
+        vec!["explain", "Stop", "-c", s(&cfg), "--dialect", "codex", "--format", "json"],
+        vec!["digest", "-c", s(&cfg), "--dialect", "codex", "--format", "json"],
+    ] {
+        let r = sb.run(&args);
+        assert_eq!(r.code, 0, "{args:?}: {}{}", r.stdout, r.stderr);
+    }
+    let r = sb.run(&["digest", "-c", s(&cfg), "--dialect", "codex", "--format", "json"]);
+    assert_eq!(r.json()["previews"][0]["dialect"], "codex");
+    let r = sb.run(&["check", "--dialect", "cursr", s(&cfg)]);
+    assert_ne!(r.code, 0);
+    assert!(r.stderr.contains("the dialects are vtcode, claude, codex, cursor"), "{}", r.stderr);
+}
+
+#[test]
+fn digest_finds_a_workspaces_codex_layer() {
+    let sb = Sandbox::new();
+    codex_config(&sb);
+    sb.write(
+        "ws/.codex/config.toml",
+        "model = \"gpt-5\"\n[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"echo toml\"\n",
+    );
+    let r = sb.run(&["digest", "-w", s(&sb.ws()), "--format", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let previews = r.json()["previews"].clone();
+    let commands: Vec<&str> = previews.as_array().unwrap().iter().map(|p| p["command"].as_str().unwrap()).collect();
+    assert!(commands.contains(&"echo toml"), "{commands:?}");
+    assert!(previews.as_array().unwrap().iter().all(|p| p["dialect"] == "codex"), "{previews}");
+}
+
+#[test]
+fn test_cases_may_name_the_dialect() {
+    let sb = Sandbox::new();
+    sb.write_json(
+        "team.json",
+        &json!({"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command",
+        "command": "cat >/dev/null; echo '{\"decision\":\"block\",\"reason\":\"no\",\"extra\":1}'"}]}]}}),
+    );
+    let cases = sb.write_json(
+        "cases.json",
+        &json!({"config": "team.json", "dialect": "codex", "cases": [
+            {"name": "codex rejects the unknown field", "event": "UserPromptSubmit", "input": {"prompt": "hi"},
+             "expect": {"blocked": false, "message_contains": "invalid user prompt submit JSON output"}},
+            {"name": "claude reads it", "event": "UserPromptSubmit", "input": {"prompt": "hi"}, "dialect": "claude",
+             "expect": {"blocked": true, "reason_contains": "no"}}
+        ]}),
+    );
+    let r = sb.run(&["test", s(&cases)]);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    assert!(r.stdout.contains("2 passed, 0 failed"), "{}", r.stdout);
+}
+
+// ------------------------------------------------------------------ Cursor
+
 /// A Cursor project: `ws/.cursor/hooks.json`.
 fn cursor_config(sb: &Sandbox, hooks: Value) -> PathBuf {
     sb.write_json("ws/.cursor/hooks.json", &json!({"version": 1, "hooks": hooks}))

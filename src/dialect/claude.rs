@@ -228,16 +228,17 @@ impl Dialect for Claude {
         protocol::honours(event)
     }
 
+    /// Digest lines without a dialect (the format stored approvals use).
+    fn named_in_digest(&self) -> bool {
+        false
+    }
+
     fn describe_matcher(&self, matcher: &Matcher, raw: Option<&str>) -> String {
         matcher.describe(self.title(), false, raw)
     }
 
     fn tool_names(&self) -> &'static [&'static str] {
         TOOLS
-    }
-
-    fn named_in_digest(&self) -> bool {
-        false
     }
 
     fn workspace_files(&self) -> &'static [&'static str] {

@@ -15,6 +15,10 @@
 //!   list of names split on `|` and `,` (elements trimmed, empty elements
 //!   dropped); anything else is an unanchored regular expression
 //!   (`.*Edit` matches `NotebookEdit`).
+//! - **Codex dialect** ([`Matcher::codex`]): absent, `""` or `"*"` match
+//!   everything; a value made only of ASCII letters, digits, `_` and `|`
+//!   is an exact name or a `|` list of names (nothing trimmed); anything
+//!   else is an unanchored regular expression used as written.
 //! - **Cursor dialect** ([`Matcher::search`]): absent, `""` or `"*"` match
 //!   everything; anything else, untrimmed (`"nc "` keeps its space), is an
 //!   unanchored regular expression searched for in the subject (`curl|wget`
@@ -97,6 +101,25 @@ impl Matcher {
         if is_name_list {
             let names = p.split(['|', ',']).map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned).collect();
             return Ok(Matcher::Names(names));
+        }
+        Ok(Matcher::Regex(compile(p)?))
+    }
+
+    /// Compile a matcher with the Codex rule: `None`, `""` and `"*"` match
+    /// all; a value made only of ASCII letters, digits, `_` and `|` is a
+    /// list of exact names split on `|` (never trimmed: `"Edit|Write"`,
+    /// `"mcp__memory"` does not match `mcp__memory__create`); anything else
+    /// is an unanchored regular expression, used as written (`" Bash"`
+    /// needs the space, `"Edit, Write"` is a regex).
+    pub fn codex(raw: Option<&str>) -> Result<Matcher, regex::Error> {
+        let Some(p) = raw else {
+            return Ok(Matcher::All);
+        };
+        if p.is_empty() || p == "*" {
+            return Ok(Matcher::All);
+        }
+        if p.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '|')) {
+            return Ok(Matcher::Names(p.split('|').map(str::to_owned).collect()));
         }
         Ok(Matcher::Regex(compile(p)?))
     }

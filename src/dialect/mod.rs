@@ -19,6 +19,7 @@
 //! |---|---|---|
 //! | `vtcode` | [`vtcode`] | `vtcode.toml` `[hooks.lifecycle]`, `{"lifecycle": …}` JSON |
 //! | `claude` | [`claude`] | `.claude/settings*.json`, a plugin's `hooks/hooks.json` |
+//! | `codex` | [`codex`] | `.codex/hooks.json`, the `[hooks]` of `.codex/config.toml` |
 //! | `cursor` | [`cursor`] | `.cursor/hooks.json` (project and user), the enterprise `hooks.json` |
 //!
 //! Selection ([`select`]): the `dialect` option (or `hook_sources[i].dialect`)
@@ -28,10 +29,13 @@
 //!
 //! The VT Code and Claude Code dialects share the Claude Code hooks protocol
 //! (JSON on stdin, exit codes and JSON on stdout); its reader is
-//! [`protocol`], parameterised by each dialect's table. Cursor's hooks
-//! answer in flat snake_case JSON and have their own reader ([`cursor`]).
+//! [`protocol`], parameterised by each dialect's table. Codex speaks a
+//! stricter variant of it and has its own reader ([`codex`]); Cursor's
+//! hooks answer in flat snake_case JSON and have their own reader
+//! ([`cursor`]).
 
 pub mod claude;
+pub mod codex;
 pub mod cursor;
 pub mod matcher;
 pub mod protocol;
@@ -58,6 +62,10 @@ pub struct ReadCtx<'a> {
     pub rules: &'a EventRules,
     /// `quiet_success_output` of the hook's source (VT Code).
     pub quiet_success_output: bool,
+    /// The hook ran in the background (`async`): its decisions are dropped
+    /// whatever the reader says, and a dialect may read it more leniently
+    /// (Codex does not report invalid control fields of async hooks).
+    pub background: bool,
     /// The hook sets `failClosed` (readers whose rules make some answers
     /// failures only then: [`EventRules::empty_output_fails_closed`]).
     pub fail_closed: bool,
@@ -151,6 +159,27 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
     /// test.
     fn honours(&self, event: &RunEvent) -> &'static [Column];
 
+    /// Further names a group's matcher is tested against besides
+    /// `subject` ([`match_subject`](Self::match_subject)): the group runs
+    /// when its matcher accepts the subject or any of these (Codex: tool
+    /// `apply_patch` is also `Write` and `Edit`). Each hook still runs once.
+    fn match_aliases(&self, event: &RunEvent, subject: &str) -> &'static [&'static str] {
+        let _ = (event, subject);
+        &[]
+    }
+
+    /// Whether the payload text ends with a newline (the hooks protocol's
+    /// compact JSON + `\n`; Codex writes the JSON alone).
+    fn payload_ends_with_newline(&self) -> bool {
+        true
+    }
+
+    /// The variables a hook of a plugin source gets its plugin root in
+    /// (`hook_sources[i].plugin_root`).
+    fn plugin_root_variables(&self) -> &'static [&'static str] {
+        &["CLAUDE_PLUGIN_ROOT"]
+    }
+
     /// Whether the digest lines and previews of this dialect's hooks name
     /// the dialect (`"dialect": "<name>"`): every dialect's do, except VT
     /// Code's and Claude Code's, whose lines stay as stored approvals
@@ -179,7 +208,8 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
 
     /// Event keys the agent defines that have no canonical meaning: they
     /// are kept as named events (fired with `hl_engine_run_named`) and are
-    /// not unknown keys (Cursor: `beforeReadFile`, `afterFileEdit`, ...).
+    /// not unknown keys (Codex: `PostCompact`; Cursor: `beforeReadFile`,
+    /// `afterFileEdit`, ...).
     fn native_event_keys(&self) -> &'static [&'static str] {
         &[]
     }
@@ -198,13 +228,19 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
 }
 
 /// Every dialect hookline implements, in the order names are listed.
-pub static ALL: &[&dyn Dialect] = &[&vtcode::VTCODE, &claude::CLAUDE, &cursor::CURSOR];
+/// Recognition by path ([`for_path`]) asks them in the reverse order: a
+/// later dialect's file names are more specific (VT Code's `*.toml` is the
+/// fallback for `.toml` files no other dialect claims).
+pub static ALL: &[&dyn Dialect] = &[&vtcode::VTCODE, &claude::CLAUDE, &codex::CODEX, &cursor::CURSOR];
 
 /// The VT Code dialect.
 pub static VTCODE: &dyn Dialect = &vtcode::VTCODE;
 
 /// The Claude Code dialect.
 pub static CLAUDE: &dyn Dialect = &claude::CLAUDE;
+
+/// The OpenAI Codex dialect.
+pub static CODEX: &dyn Dialect = &codex::CODEX;
 
 /// The Cursor dialect.
 pub static CURSOR: &dyn Dialect = &cursor::CURSOR;
@@ -262,9 +298,10 @@ pub fn project_dir_of(config: &Path) -> std::path::PathBuf {
     }
 }
 
-/// The dialect that recognises a hooks file by its path, if one does.
+/// The dialect that recognises a hooks file by its path, if one does (the
+/// most specific: the last in [`ALL`] that recognises it).
 pub fn for_path(path: &Path) -> Option<&'static dyn Dialect> {
-    ALL.iter().copied().find(|d| d.recognises_path(path))
+    ALL.iter().rev().copied().find(|d| d.recognises_path(path))
 }
 
 /// The dialect of a JSON config by its shape, when neither an option nor
@@ -362,6 +399,17 @@ mod tests {
         assert_eq!(select(None, Some(Path::new("/p/vtcode.toml")), None).name(), "vtcode");
     }
 
+    #[test]
+    fn codex_files_are_recognised_before_the_vt_code_toml_fallback() {
+        assert_eq!(for_path(Path::new("/p/.codex/hooks.json")).map(|d| d.name()), Some("codex"));
+        assert_eq!(for_path(Path::new("/p/.codex/config.toml")).map(|d| d.name()), Some("codex"));
+        assert_eq!(for_path(Path::new("/home/u/.codex/config.toml")).map(|d| d.name()), Some("codex"));
+        assert_eq!(for_path(Path::new("/p/config.toml")).map(|d| d.name()), Some("vtcode"));
+        assert_eq!(for_path(Path::new("/p/.claude/settings.json")).map(|d| d.name()), Some("claude"));
+        assert_eq!(for_path(Path::new("/p/hooks.json")).map(|d| d.name()), None);
+        assert_eq!(select(Some(CODEX), Some(Path::new("/p/hooks.json")), None).name(), "codex");
+    }
+
     /// "Readers declare the rule columns they honour": every column a table
     /// sets (a value other than the neutral row's) must be honoured by the
     /// event's reader in that dialect or by the canonical merge.
@@ -433,6 +481,8 @@ mod tests {
         assert_eq!(project_dir_of(Path::new("/p/.claude/settings.json")), Path::new("/p"));
         assert_eq!(project_dir_of(Path::new("/p/.claude/settings.local.json")), Path::new("/p"));
         assert_eq!(project_dir_of(Path::new("/p/vtcode.toml")), Path::new("/p"));
+        assert_eq!(project_dir_of(Path::new("/p/.codex/hooks.json")), Path::new("/p"));
+        assert_eq!(project_dir_of(Path::new("/p/.codex/config.toml")), Path::new("/p"));
         assert_eq!(project_dir_of(Path::new("/p/conf/hooks.json")), Path::new("/p/conf"));
         assert_eq!(project_dir_of(Path::new(".claude/settings.json")), Path::new("."));
         assert_eq!(project_dir_of(Path::new("hooks.json")), Path::new("."));

@@ -182,7 +182,8 @@ fn reject_pascal_keys(obj: &Map<String, Value>) -> Result<()> {
 fn reject_claude_toml(obj: &Map<String, Value>) -> Result<()> {
     match obj.keys().find(|k| HookEvent::from_name(k).is_some()) {
         Some(k) => Err(cfg_err(format!(
-            "Claude Code event key `{k}` is not accepted in TOML; use [hooks.lifecycle] with `{}`",
+            "Claude Code event key `{k}` is not accepted in TOML; use [hooks.lifecycle] with `{}` (a Codex \
+             config.toml is read with the dialect option \"codex\", or as .codex/config.toml)",
             HookEvent::from_name(k).map(HookEvent::key).unwrap_or_default()
         ))),
         None => Ok(()),
@@ -341,16 +342,17 @@ impl Dialect for VtCode {
         protocol::honours(event)
     }
 
+    /// Digest lines without a dialect (the format stored approvals use).
+    fn named_in_digest(&self) -> bool {
+        false
+    }
+
     fn describe_matcher(&self, matcher: &Matcher, raw: Option<&str>) -> String {
         matcher.describe(self.title(), true, raw)
     }
 
     fn tool_names(&self) -> &'static [&'static str] {
         TOOLS
-    }
-
-    fn named_in_digest(&self) -> bool {
-        false
     }
 
     fn workspace_files(&self) -> &'static [&'static str] {

@@ -561,14 +561,16 @@ impl RunCtx<'_> {
             true => self.plan.dialect,
             false => dialect::CLAUDE,
         });
-        match hook.spec().and_then(|s| s.native_event) {
-            Some(native) => Payload::new(&d.payload(&RunEvent::Named(native.into()), self.facts, input, tool_input)),
-            None => Payload::new(&d.payload(self.stack.event, self.facts, input, tool_input)),
-        }
+        let payload = match hook.spec().and_then(|s| s.native_event) {
+            Some(native) => d.payload(&RunEvent::Named(native.into()), self.facts, input, tool_input),
+            None => d.payload(self.stack.event, self.facts, input, tool_input),
+        };
+        Payload::with_newline(&payload, d.payload_ends_with_newline())
     }
 
     /// The environment of one process hook: its dialect's, plus its
-    /// source's `CLAUDE_PLUGIN_ROOT` and its SessionStart `CLAUDE_ENV_FILE`.
+    /// source's plugin root (`CLAUDE_PLUGIN_ROOT`, and what else its
+    /// dialect names it) and its SessionStart `CLAUDE_ENV_FILE`.
     fn env_of(&self, i: usize, hook: Hook<'_>) -> std::io::Result<Cow<'_, Environment>> {
         static NONE: std::sync::OnceLock<Environment> = std::sync::OnceLock::new();
         let d = hook.dialect().unwrap_or(self.plan.dialect);
@@ -577,7 +579,9 @@ impl RunCtx<'_> {
             None => Cow::Borrowed(NONE.get_or_init(Environment::new)),
         };
         if let Some(root) = hook.spec().and_then(|s| s.plugin_root()) {
-            env = Cow::Owned(env.with_var(OsStr::new("CLAUDE_PLUGIN_ROOT"), OsStr::new(root))?);
+            for name in d.plugin_root_variables() {
+                env = Cow::Owned(env.with_var(OsStr::new(name), OsStr::new(root))?);
+            }
         }
         if let Some(path) = self.env_files.and_then(|f| f.path(i)) {
             env = Cow::Owned(env.with_var(OsStr::new("CLAUDE_ENV_FILE"), path.as_os_str())?);

@@ -10,7 +10,8 @@
 //! PreToolUse: [`HookSpec::native_event`]), which the executor starts only
 //! once the others finished without blocking.
 //! A group's matcher is tested against what its dialect says
-//! ([`Dialect::match_subject`](crate::dialect::Dialect::match_subject));
+//! ([`Dialect::match_subject`](crate::dialect::Dialect::match_subject), and
+//! the names it also goes by, [`Dialect::match_aliases`](crate::dialect::Dialect::match_aliases));
 //! callback hooks always use the Claude Code matcher rule
 //! ([`crate::dialect::callback_match_subject`]). Then the planning layers:
 //! a hook whose `if` condition does not match the tool call is left out
@@ -116,7 +117,12 @@ fn plan_configured<'a>(
         let (subject, matched) = match group.hooks.first().and_then(|h| h.native_event) {
             None => {
                 let subject = d.match_subject(event, input, trigger);
-                (subject, group.matches(subject))
+                // The subject, or one of the names the dialect also matches
+                // it by (Codex's `apply_patch` is `Write` and `Edit` too):
+                // each hook of the group is planned once either way.
+                let matched = group.matches(subject)
+                    || subject.is_some_and(|s| d.match_aliases(event, s).iter().any(|a| group.matches(Some(a))));
+                (subject, matched)
             }
             Some(native) => {
                 let subject = d.match_subject(&RunEvent::Named(native.into()), input, trigger);

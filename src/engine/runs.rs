@@ -488,7 +488,8 @@ impl LifecycleHookEngine {
         if token.is_cancelled() {
             return None;
         }
-        let mut interp = EventInterpreter::for_dialect(event, plan.dialect, setup.config.quiet_success_output());
+        let mut interp =
+            EventInterpreter::for_dialect(event, plan.dialect, setup.config.quiet_success_output()).in_background();
         for done in results.into_iter().flatten().flatten() {
             done.absorb_into(&mut interp);
         }

@@ -31,15 +31,18 @@
 //! - `command` is exactly as written;
 //! - `timeout_seconds` is the value written (`timeout` in the Claude
 //!   dialect), `null` when absent — an explicit 60 and an absent timeout
-//!   digest differently.
+//!   digest differently (Codex: the timeout Codex applies, `0` as 1 and
+//!   SessionEnd's clamped to 3).
 //!
 //! Hooks of dialects other than VT Code and Claude Code name their dialect
-//! first (`{"dialect":"cursor","event":…}`), so that the approval of a
-//! Cursor config cannot stand for a Claude Code config with the same
+//! first (`{"dialect":"codex","event":…}`), so that the approval of a
+//! Codex config cannot stand for a Claude Code config with the same
 //! commands; the lines of VT Code and Claude Code hooks stay exactly as
-//! stored approvals recorded them. A hook configured under an event of its
-//! dialect that also runs as part of a canonical one (Cursor's
-//! `beforeShellExecution`) is listed once, under its own event's name.
+//! stored approvals recorded them.
+//!
+//! A hook configured under an event of its dialect that also runs as part
+//! of a canonical one (Cursor's `beforeShellExecution`) is listed once,
+//! under its own event's name.
 //!
 //! The digest is the lowercase hex SHA-256 of those lines joined by `\n` (no
 //! trailing newline); no commands digest as SHA-256 of the empty string.
@@ -191,6 +194,17 @@ mod tests {
     fn spec_example_digest() {
         let p = LifecycleHookCommandPreview::command("pre_tool_use", Some("Bash".into()), "./check.sh", Some(10));
         assert_eq!(digest_of_previews(&[p]), "dab52b17fd76003bdb76b274ea78a3c98e23aee6eadbe388d34d5d946751bc89");
+    }
+
+    #[test]
+    fn a_codex_line_names_its_dialect_and_so_digests_differently() {
+        let claude = LifecycleHookCommandPreview::command("pre_tool_use", Some("Bash".into()), "./check.sh", Some(10));
+        let codex = LifecycleHookCommandPreview { dialect: Some("codex"), ..claude.clone() };
+        assert_eq!(
+            String::from_utf8(digest_line(&codex)).unwrap(),
+            r#"{"dialect":"codex","event":"pre_tool_use","matcher":"Bash","command":"./check.sh","timeout_seconds":10}"#
+        );
+        assert_ne!(digest_of_previews(&[codex]), digest_of_previews(&[claude]));
     }
 
     #[test]

@@ -55,12 +55,21 @@ impl Payload {
     /// fail; if it ever did, the run fails with an internal error (a hook
     /// is never handed a made-up payload).
     pub fn new(payload: &Map<String, Value>) -> Result<Payload> {
+        Self::with_newline(payload, true)
+    }
+
+    /// [`new`](Self::new), the newline after the JSON only when `newline`
+    /// (Codex writes the compact JSON alone).
+    pub fn with_newline(payload: &Map<String, Value>, newline: bool) -> Result<Payload> {
         let mut text = Error::to_json_string(payload, "the hook payload")?;
-        text.push('\n');
+        if newline {
+            text.push('\n');
+        }
         Ok(Payload { text })
     }
 
-    /// The bytes a command reads on stdin (JSON + `\n`).
+    /// The bytes a command reads on stdin (JSON, and `\n` unless the
+    /// dialect writes none).
     pub fn as_bytes(&self) -> &[u8] {
         self.text.as_bytes()
     }

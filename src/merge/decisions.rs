@@ -6,9 +6,9 @@
 //! | event | rule |
 //! |---|---|
 //! | UserPromptSubmit | the first block's reason is `block_reason` (`allow_prompt` false; `block_reasons: Joined`: every block's reason, in order, joined); a sequential run stops there; context from every hook |
-//! | PermissionRequest | the first decision is the outcome's; a sequential run stops there |
-//! | Stop, SubagentStop, PreCompact | the first block's reason is `block_reason`; a sequential run stops there (a table where nothing blocks SubagentStop or PreCompact gives them the observer outcome) |
-//! | PostToolUse, PostToolUseFailure | the first feedback is `block_reason`; the tool already ran, nothing stops |
+//! | PermissionRequest | the first decision is the outcome's; a sequential run stops there. `precedence: MostRestrictive`: any deny wins (the first deny's message), else an allow; only a deny stops a sequential run |
+//! | Stop, SubagentStop, PreCompact | the first block's reason is `block_reason`; a sequential run stops there (a table where nothing blocks SubagentStop or PreCompact gives them the observer outcome). `block_reasons: Joined`: every block's reason, in order, joined; `halt_clears_block`: a hook's `continue: false` leaves no block (the agent stops) |
+//! | PostToolUse, PostToolUseFailure | the first feedback is `block_reason` (`block_reasons: Joined`: every feedback, in order, joined); the tool already ran, nothing stops |
 //! | SessionStart | context from every hook, in order; the env file's variables (`session_env_from_output`: the `env` of every hook's output, by name, the first hook that sets a name winning) |
 //!
 //! Stop and SubagentStop blocks bounded by a loop limit, and those that
@@ -22,33 +22,61 @@ use crate::model::outcome::{
     SessionStartHookOutcome, StopHookOutcome, UserPromptHookOutcome,
 };
 use crate::model::reply::{Decision, HookReply};
-use crate::model::rules::{BlockReasons, Column, EventRules};
+use crate::model::rules::{BlockReasons, Column, EventRules, Precedence};
 
-// The merge columns each merger honours (with the fail-closed layer's
-// `NeverFailsClosed`, applied to every reply before it is merged).
+// The merge columns each merger honours (with the shared fields' column,
+// `FirstGivenHaltReason`, which every event's outcome honours, and the
+// fail-closed layer's `NeverFailsClosed`, applied to every reply before it
+// is merged).
 
 /// UserPromptSubmit.
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) const PROMPT_HONOURS: &[Column] =
-    &[Column::Sequential, Column::JoinedBlockReasons, Column::NeverFailsClosed];
+    &[Column::Sequential, Column::JoinedBlockReasons, Column::FirstGivenHaltReason, Column::NeverFailsClosed];
 
 /// PermissionRequest.
 #[cfg_attr(not(test), allow(dead_code))]
-pub(crate) const PERMISSION_HONOURS: &[Column] = &[Column::Sequential, Column::NeverFailsClosed];
+pub(crate) const PERMISSION_HONOURS: &[Column] =
+    &[Column::Sequential, Column::MostRestrictive, Column::FirstGivenHaltReason, Column::NeverFailsClosed];
 
 /// Stop, SubagentStop, PreCompact.
 #[cfg_attr(not(test), allow(dead_code))]
-pub(crate) const STOP_HONOURS: &[Column] =
-    &[Column::Sequential, Column::FollowUpLoopLimit, Column::BlockNeedsCompletedStatus, Column::NeverFailsClosed];
+pub(crate) const STOP_HONOURS: &[Column] = &[
+    Column::Sequential,
+    Column::JoinedBlockReasons,
+    Column::HaltClearsBlock,
+    Column::FirstGivenHaltReason,
+    Column::FollowUpLoopLimit,
+    Column::BlockNeedsCompletedStatus,
+    Column::NeverFailsClosed,
+];
+
+/// PostToolUse, PostToolUseFailure.
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) const POST_TOOL_HONOURS: &[Column] =
+    &[Column::JoinedBlockReasons, Column::FirstGivenHaltReason, Column::NeverFailsClosed];
 
 /// SessionStart.
 #[cfg_attr(not(test), allow(dead_code))]
-pub(crate) const SESSION_START_HONOURS: &[Column] = &[Column::SessionEnvFromOutput, Column::NeverFailsClosed];
+pub(crate) const SESSION_START_HONOURS: &[Column] =
+    &[Column::SessionEnvFromOutput, Column::FirstGivenHaltReason, Column::NeverFailsClosed];
 
-/// A block reason: the first counts.
-fn first_block(slot: &mut Option<String>, decision: Option<Decision>) {
-    if let (None, Some(Decision::Block(reason))) = (&slot, decision) {
-        *slot = Some(reason);
+/// A block reason under `block_reasons`: the first counts, or every one is
+/// kept (in order) to be joined.
+fn add_block(slot: &mut Vec<String>, how: BlockReasons, decision: Option<Decision>) {
+    if let Some(Decision::Block(reason)) = decision {
+        if slot.is_empty() || how != BlockReasons::First {
+            slot.push(reason);
+        }
+    }
+}
+
+/// The outcome's `block_reason` of the reasons kept by [`add_block`].
+fn block_reason(reasons: Vec<String>, how: BlockReasons) -> Option<String> {
+    match how {
+        _ if reasons.is_empty() => None,
+        BlockReasons::First => reasons.into_iter().next(),
+        BlockReasons::Joined(separator) => Some(reasons.join(separator)),
     }
 }
 
@@ -63,11 +91,7 @@ pub(crate) struct PromptMerge {
 impl PromptMerge {
     pub(crate) fn absorb(&mut self, rules: &EventRules, reply: HookReply) -> bool {
         self.additional_context.extend(reply.context);
-        if let Some(Decision::Block(reason)) = reply.decision {
-            if self.reasons.is_empty() || rules.block_reasons != BlockReasons::First {
-                self.reasons.push(reason);
-            }
-        }
+        add_block(&mut self.reasons, rules.block_reasons, reply.decision);
         self.blocked()
     }
 
@@ -77,22 +101,13 @@ impl PromptMerge {
     }
 
     pub(crate) fn finish(self, rules: &EventRules, common: CommonOutcome) -> UserPromptHookOutcome {
-        let block_reason = join(self.reasons, rules.block_reasons);
+        let block_reason = block_reason(self.reasons, rules.block_reasons);
         UserPromptHookOutcome {
             allow_prompt: block_reason.is_none(),
             block_reason,
             additional_context: self.additional_context,
             common,
         }
-    }
-}
-
-/// The outcome's reason of the reasons kept: the first, or all joined.
-pub(crate) fn join(reasons: Vec<String>, how: BlockReasons) -> Option<String> {
-    match how {
-        _ if reasons.is_empty() => None,
-        BlockReasons::First => reasons.into_iter().next(),
-        BlockReasons::Joined(separator) => Some(reasons.join(separator)),
     }
 }
 
@@ -103,11 +118,27 @@ pub(crate) struct PermissionMerge {
 }
 
 impl PermissionMerge {
-    pub(crate) fn absorb(&mut self, reply: HookReply) -> bool {
-        if let (None, Some(Decision::Permission(d))) = (&self.decision, reply.decision) {
-            self.decision = Some(d);
+    pub(crate) fn absorb(&mut self, rules: &EventRules, reply: HookReply) -> bool {
+        let Some(Decision::Permission(d)) = reply.decision else {
+            return self.decision.is_some() && rules.precedence != Precedence::MostRestrictive;
+        };
+        let denied =
+            |d: &Option<PermissionDecision>| d.as_ref().is_some_and(|d| d.behavior == PermissionBehavior::Deny);
+        match rules.precedence {
+            Precedence::MostRestrictive => {
+                // Any deny wins (the first one's message); else an allow.
+                if self.decision.is_none() || (!denied(&self.decision) && d.behavior == PermissionBehavior::Deny) {
+                    self.decision = Some(d);
+                }
+                denied(&self.decision)
+            }
+            Precedence::FirstAllowOrDeny => {
+                if self.decision.is_none() {
+                    self.decision = Some(d);
+                }
+                true
+            }
         }
-        self.decision.is_some()
     }
 
     /// Whether the decision is a deny.
@@ -123,41 +154,52 @@ impl PermissionMerge {
 /// Stop, SubagentStop, PreCompact so far.
 #[derive(Default)]
 pub(crate) struct StopMerge {
-    block_reason: Option<String>,
+    reasons: Vec<String>,
 }
 
 impl StopMerge {
-    pub(crate) fn absorb(&mut self, reply: HookReply) -> bool {
-        first_block(&mut self.block_reason, reply.decision);
-        self.block_reason.is_some()
+    pub(crate) fn absorb(&mut self, rules: &EventRules, reply: HookReply) -> bool {
+        add_block(&mut self.reasons, rules.block_reasons, reply.decision);
+        !self.reasons.is_empty()
     }
 
     /// Whether a hook blocked (the agent goes on).
     pub(crate) fn blocked(&self) -> bool {
-        self.block_reason.is_some()
+        !self.reasons.is_empty()
     }
 
-    pub(crate) fn finish(self, common: CommonOutcome) -> StopHookOutcome {
-        StopHookOutcome { block_reason: self.block_reason, common }
+    /// With `halt_clears_block`, a hook that asked the agent to stop
+    /// (`continue: false`) leaves no block.
+    pub(crate) fn finish(self, rules: &EventRules, common: CommonOutcome) -> StopHookOutcome {
+        let halted = !common.continue_;
+        let block_reason = match rules.halt_clears_block && halted {
+            true => None,
+            false => block_reason(self.reasons, rules.block_reasons),
+        };
+        StopHookOutcome { block_reason, common }
     }
 }
 
 /// PostToolUse, PostToolUseFailure so far.
 #[derive(Default)]
 pub(crate) struct PostToolMerge {
-    block_reason: Option<String>,
+    reasons: Vec<String>,
     pub(crate) additional_context: Vec<String>,
 }
 
 impl PostToolMerge {
-    pub(crate) fn absorb(&mut self, reply: HookReply) -> bool {
+    pub(crate) fn absorb(&mut self, rules: &EventRules, reply: HookReply) -> bool {
         self.additional_context.extend(reply.context);
-        first_block(&mut self.block_reason, reply.decision);
+        add_block(&mut self.reasons, rules.block_reasons, reply.decision);
         false
     }
 
-    pub(crate) fn finish(self, common: CommonOutcome) -> PostToolHookOutcome {
-        PostToolHookOutcome { block_reason: self.block_reason, additional_context: self.additional_context, common }
+    pub(crate) fn finish(self, rules: &EventRules, common: CommonOutcome) -> PostToolHookOutcome {
+        PostToolHookOutcome {
+            block_reason: block_reason(self.reasons, rules.block_reasons),
+            additional_context: self.additional_context,
+            common,
+        }
     }
 }
 

@@ -23,11 +23,12 @@
 //!
 //! Shared by every event (here): messages in configuration order of the
 //! hooks that gave them; `continue` false when any hook asked to halt, with
-//! the first such hook's `stopReason`; the failure kind of every report;
-//! and the fields with no canonical slot, under the outcome's
-//! `dialect_fields`, by the dialect of the hook that wrote them (a field
-//! keeps the first hook's value; arrays collect every hook's values in
-//! configuration order).
+//! the first such hook's `stopReason` (`halt_reason: FirstGiven`: the first
+//! `stopReason` given); the failure kind of every report; and the fields
+//! with no canonical slot, under the outcome's `dialect_fields`, by the
+//! dialect of the hook that wrote them (an array field collects every
+//! hook's values in configuration order, any other field keeps the first
+//! hook's value).
 
 mod decisions;
 pub mod follow_up;
@@ -44,7 +45,7 @@ use crate::hl_debug;
 use crate::model::event::{EventFamily, HookEvent, RunEvent};
 use crate::model::outcome::{CommonOutcome, HookFailure, HookMessage, HookMessageLevel, HookOutcome, HookReport};
 use crate::model::reply::HookReply;
-use crate::model::rules::{BlockFields, Column, EventRules, Profile, RunOrder, ToolInputFlow};
+use crate::model::rules::{BlockFields, Column, EventRules, HaltReason, Profile, RunOrder, ToolInputFlow};
 
 use follow_up::FollowUpRun;
 
@@ -54,14 +55,19 @@ use follow_up::FollowUpRun;
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) fn honours(event: &RunEvent, rules: &EventRules) -> &'static [Column] {
     match rules.family_of(event) {
-        EventFamily::Tool => pre_tool::HONOURS,
+        EventFamily::Tool => pre_tool::HONOURS_ALL,
         EventFamily::Prompt => decisions::PROMPT_HONOURS,
         EventFamily::Permission => decisions::PERMISSION_HONOURS,
         EventFamily::Stop => decisions::STOP_HONOURS,
+        EventFamily::PostTool => decisions::POST_TOOL_HONOURS,
         EventFamily::SessionStart => decisions::SESSION_START_HONOURS,
-        EventFamily::PostTool | EventFamily::Observe => &[Column::NeverFailsClosed],
+        EventFamily::Observe => COMMON_HONOURS,
     }
 }
+
+/// The merge columns the shared fields honour (every event).
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) const COMMON_HONOURS: &[Column] = &[Column::FirstGivenHaltReason, Column::NeverFailsClosed];
 
 /// The shared fields of every outcome, as they accumulate.
 pub(crate) struct Common {
@@ -76,9 +82,28 @@ impl Common {
         Common { messages: Vec::new(), continue_: true, stop_reason: None, dialect_fields: Map::new() }
     }
 
-    /// The fields a hook of `dialect` wrote that have no canonical slot: a
-    /// field keeps the first hook's value, except that arrays collect every
-    /// hook's values in configuration order.
+    /// Add a message (trimmed; a blank one is dropped).
+    pub(crate) fn push(&mut self, level: HookMessageLevel, text: impl Into<String>) {
+        let text = text.into();
+        let text = text.trim();
+        if !text.is_empty() {
+            self.messages.push(HookMessage { level, text: text.to_owned() });
+        }
+    }
+
+    /// A reply's messages and its request to halt.
+    fn absorb(&mut self, rules: &EventRules, reply: &mut HookReply) {
+        self.messages.append(&mut reply.messages);
+        if let Some(stop_reason) = reply.halt.take() {
+            let first_given = rules.halt_reason == HaltReason::FirstGiven && self.stop_reason.is_none();
+            if self.continue_ || first_given {
+                self.stop_reason = stop_reason;
+            }
+            self.continue_ = false;
+        }
+    }
+
+    /// The fields a hook of `dialect` wrote that have no canonical slot.
     fn absorb_dialect_fields(&mut self, dialect: &dyn Dialect, fields: Map<String, Value>) {
         if fields.is_empty() {
             return;
@@ -93,26 +118,6 @@ impl Common {
                 (Some(Value::Array(items)), Value::Array(more)) => items.extend(more),
                 (Some(_), _) => {}
             }
-        }
-    }
-
-    /// Add a message (trimmed; a blank one is dropped).
-    pub(crate) fn push(&mut self, level: HookMessageLevel, text: impl Into<String>) {
-        let text = text.into();
-        let text = text.trim();
-        if !text.is_empty() {
-            self.messages.push(HookMessage { level, text: text.to_owned() });
-        }
-    }
-
-    /// A reply's messages and its request to halt.
-    fn absorb(&mut self, reply: &mut HookReply) {
-        self.messages.append(&mut reply.messages);
-        if let Some(stop_reason) = reply.halt.take() {
-            if self.continue_ {
-                self.stop_reason = stop_reason;
-            }
-            self.continue_ = false;
         }
     }
 
@@ -157,6 +162,8 @@ pub struct EventInterpreter {
     /// The failure kind of every absorbed hook, in absorption order (one per
     /// report the engine passes to `finish`).
     failures: Vec<Option<HookFailure>>,
+    /// The hooks ran in the background (`async`).
+    background: bool,
     /// Follow-ups bounded by a loop limit (`follow_up_loop_limit`).
     follow_ups: Option<FollowUpRun>,
     /// The input's `status` is `completed` (`block_needs_completed_status`).
@@ -219,7 +226,15 @@ impl EventInterpreter {
             failures: Vec::new(),
             follow_ups: None,
             status_completed: false,
+            background: false,
         }
+    }
+
+    /// The interpreter of `async` hooks that ran in the background: their
+    /// readers know it (see [`ReadCtx::background`]).
+    pub(crate) fn in_background(mut self) -> Self {
+        self.background = true;
+        self
     }
 
     /// What the merge columns that depend on the run's input need from it
@@ -322,7 +337,7 @@ impl EventInterpreter {
         let native = extras.native_event.map(|n| RunEvent::Named(n.into()));
         let event = native.as_ref().unwrap_or(&self.event);
         let rules = dialect.profile().rules_of(event);
-        let cx = ReadCtx { event, rules, quiet_success_output, fail_closed };
+        let cx = ReadCtx { event, rules, quiet_success_output, fail_closed, background: self.background };
         let mut reply = dialect.read_reply(&cx, exec);
         fail_closed::apply(&mut reply, fail_closed, rules, event);
         self.common.absorb_dialect_fields(dialect, std::mem::take(&mut reply.dialect_fields));
@@ -372,15 +387,15 @@ impl EventInterpreter {
     /// failure's); true when the run must stop here.
     fn merge_reply(&mut self, label: &str, mut reply: HookReply) -> bool {
         self.failures.push(reply.failure.as_ref().map(|f| f.kind));
-        self.common.absorb(&mut reply);
         let rules = self.rules;
+        self.common.absorb(rules, &mut reply);
         let stop = match &mut self.merge {
             Merge::SessionStart(m) => m.absorb(rules, reply),
             Merge::Prompt(m) => m.absorb(rules, reply),
             Merge::Tool(m) => m.absorb(&mut self.common, rules, label, reply),
-            Merge::PostTool(m) => m.absorb(reply),
-            Merge::Permission(m) => m.absorb(reply),
-            Merge::Stop(m) => m.absorb(reply),
+            Merge::PostTool(m) => m.absorb(rules, reply),
+            Merge::Permission(m) => m.absorb(rules, reply),
+            Merge::Stop(m) => m.absorb(rules, reply),
             Merge::Observe => false,
         };
         self.stopped = stop && rules.run_order == RunOrder::Sequential;
@@ -542,15 +557,15 @@ impl EventInterpreter {
             Merge::SessionStart(m) => HookOutcome::SessionStart(m.finish(common)),
             Merge::Prompt(m) => HookOutcome::UserPromptSubmit(m.finish(rules, common)),
             Merge::Tool(m) => HookOutcome::PreToolUse(m.finish(rules, common)),
-            Merge::PostTool(m) => HookOutcome::PostToolUse(m.finish(common)),
+            Merge::PostTool(m) => HookOutcome::PostToolUse(m.finish(rules, common)),
             Merge::Permission(m) => HookOutcome::PermissionRequest(m.finish(common)),
             // Where nothing blocks them, SubagentStop and PreCompact are
             // observers and their outcome has only the common fields.
             Merge::Stop(_) if rules.block_fields == BlockFields::None => HookOutcome::Other(common),
             Merge::Stop(m) => match self.event.known() {
-                Some(HookEvent::SubagentStop) => HookOutcome::SubagentStop(m.finish(common)),
-                Some(HookEvent::PreCompact) => HookOutcome::PreCompact(m.finish(common)),
-                _ => HookOutcome::Stop(m.finish(common)),
+                Some(HookEvent::SubagentStop) => HookOutcome::SubagentStop(m.finish(rules, common)),
+                Some(HookEvent::PreCompact) => HookOutcome::PreCompact(m.finish(rules, common)),
+                _ => HookOutcome::Stop(m.finish(rules, common)),
             },
             Merge::Observe => HookOutcome::Other(common),
         }

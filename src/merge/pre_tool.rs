@@ -22,9 +22,10 @@ use crate::model::rules::{BlockReasons, Column, EventRules, OnFailure, Precedenc
 
 use super::Common;
 
-/// The merge columns this merger honours (and the fail-closed layer's).
+/// The merge columns this merger honours (and the shared fields' and the
+/// fail-closed layer's).
 #[cfg_attr(not(test), allow(dead_code))]
-pub(crate) const HONOURS: &[Column] = &[
+pub(crate) const HONOURS_ALL: &[Column] = &[
     Column::Sequential,
     Column::MostRestrictive,
     Column::OriginalToolInput,
@@ -33,6 +34,7 @@ pub(crate) const HONOURS: &[Column] = &[
     Column::RewriteDroppedOnDeny,
     Column::ToolGate,
     Column::NeverFailsClosed,
+    Column::FirstGivenHaltReason,
 ];
 
 /// What PreToolUse hooks decided so far.

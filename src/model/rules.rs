@@ -16,9 +16,9 @@
 //!   [`BlockFields`]);
 //! - the canonical **merge** ([`crate::merge`]) reads the *merge columns*
 //!   ([`RunOrder`], [`Precedence`], [`ToolInputFlow`], [`OnFailure`],
-//!   [`BlockReasons`], [`RewriteOnDeny`], `tool_gate`,
-//!   `follow_up_loop_limit`, `block_needs_completed_status`,
-//!   `session_env_from_output`).
+//!   [`RewriteOnDeny`], [`BlockReasons`], `halt_clears_block`,
+//!   [`HaltReason`], `tool_gate`, `follow_up_loop_limit`,
+//!   `block_needs_completed_status`, `session_env_from_output`).
 //!
 //! Each reader and each merger declares the columns it honours
 //! ([`Column`]); a test fails when a table sets a column (gives it a value
@@ -41,15 +41,51 @@ pub enum RunOrder {
     Concurrent,
 }
 
-/// How PreToolUse decisions of several hooks combine.
+/// How the decisions of several hooks combine (PreToolUse,
+/// PermissionRequest).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Precedence {
-    /// The first `allow` or `deny` ends the run; a later one replaces an
-    /// earlier `ask` (VT Code).
+    /// PreToolUse: the first `allow` or `deny` ends the run; a later one
+    /// replaces an earlier `ask` (VT Code). PermissionRequest: the first
+    /// decision counts.
     FirstAllowOrDeny,
-    /// Every hook counts; the most restrictive wins: deny > defer > ask >
-    /// allow > continue (Claude Code).
+    /// Every hook counts; the most restrictive wins: PreToolUse deny >
+    /// defer > ask > allow > continue (Claude Code), PermissionRequest any
+    /// deny wins, else any allow (Codex). The reason or message is the
+    /// first one (in configuration order) of the winning decision.
     MostRestrictive,
+}
+
+/// PreToolUse: what becomes of `updatedInput` rewrites when the tool call
+/// is denied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RewriteOnDeny {
+    /// The rewrite in force is still returned as `updated_input`.
+    Kept,
+    /// A deny drops every rewrite: `updated_input` is null (Codex, Cursor).
+    Dropped,
+}
+
+/// How the blocking reasons of several hooks combine (PostToolUse
+/// feedback, Stop and SubagentStop continuation reasons; the reasons given
+/// with the winning PreToolUse decision, a blocked prompt's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockReasons {
+    /// The first reason in configuration order is the outcome's.
+    First,
+    /// Every blocking hook's reason, in configuration order, joined with
+    /// the separator (Codex: `"\n\n"`, Cursor: `"\n\n---\n\n"`).
+    Joined(&'static str),
+}
+
+/// Which `stopReason` the outcome's `stop_reason` is when hooks ask to halt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HaltReason {
+    /// The first halting hook's `stopReason` (null when it gave none).
+    FirstHalt,
+    /// The first `stopReason` any halting hook gave, in configuration order
+    /// (Codex).
+    FirstGiven,
 }
 
 /// What PreToolUse hooks receive as `tool_input`.
@@ -129,27 +165,6 @@ pub enum OnFailure {
     Open,
 }
 
-/// How the reasons of several hooks that made the winning decision combine
-/// (a PreToolUse deny or ask, a blocked prompt).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BlockReasons {
-    /// The first reason in configuration order is the outcome's.
-    First,
-    /// Every reason given with the winning decision, in configuration
-    /// order, joined with the separator (Cursor: `"\n\n---\n\n"`).
-    Joined(&'static str),
-}
-
-/// PreToolUse: what becomes of `updatedInput` rewrites when the tool call
-/// is denied.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RewriteOnDeny {
-    /// The rewrite in force is still returned as `updated_input`.
-    Kept,
-    /// A deny drops every rewrite: `updated_input` is null.
-    Dropped,
-}
-
 /// What a hook's `ask` means on a gate event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AskRule {
@@ -206,10 +221,16 @@ pub struct EventRules {
     pub context_needs_exit_0: bool,
     /// Stop, SubagentStop, PreCompact: which fields block (reader column).
     pub block_fields: BlockFields,
-    /// How several reasons of the winning decision combine (merge column).
-    pub block_reasons: BlockReasons,
     /// PreToolUse: whether a deny drops the rewrites (merge column).
     pub rewrite_on_deny: RewriteOnDeny,
+    /// PostToolUse, Stop, SubagentStop: how several blocking reasons
+    /// combine (merge column).
+    pub block_reasons: BlockReasons,
+    /// Stop, SubagentStop: whether a hook's `continue: false` cancels every
+    /// block of the run (the agent stops instead of going on; merge column).
+    pub halt_clears_block: bool,
+    /// Which `stopReason` becomes the outcome's (merge column).
+    pub halt_reason: HaltReason,
     /// What `ask` means (reader column).
     pub ask: AskRule,
     /// A hook that sets `failClosed` and exits 0 without any output fails
@@ -260,16 +281,20 @@ pub enum Column {
     ContextNeedsExit0,
     /// `block_fields: Decision` or `DecisionOrContinueFalse`.
     BlockFields,
+    /// `rewrite_on_deny: Dropped`.
+    RewriteDroppedOnDeny,
+    /// `block_reasons: Joined(..)`.
+    JoinedBlockReasons,
+    /// `halt_clears_block: true`.
+    HaltClearsBlock,
+    /// `halt_reason: FirstGiven`.
+    FirstGivenHaltReason,
     /// `block_fields: FollowupMessage`.
     FollowupMessage,
     /// `exit2: Block { reason: RawStdout, .. }` (with [`Column::Exit2Block`]).
     Exit2RawStdout,
     /// `on_failure: Open`.
     NeverFailsClosed,
-    /// `block_reasons: Joined(..)`.
-    JoinedBlockReasons,
-    /// `rewrite_on_deny: Dropped`.
-    RewriteDroppedOnDeny,
     /// `ask: Ignored`.
     AskIgnored,
     /// `ask: Denies`.
@@ -290,11 +315,12 @@ impl EventRules {
     /// The neutral row: concurrent, every decision counts in order (VT
     /// Code's first allow/deny), chained input, fail open, exit 2 like any
     /// failure, failures as warnings, context whatever the exit code,
-    /// nothing blocks, the first reason counts, rewrites kept on a deny,
-    /// `ask` asks, empty output is no answer, the event's own family, no
-    /// follow-up limit, blocks whatever the status, no env from output. A
-    /// column differs from it only where a table asks for a rule, and every
-    /// such column must be honoured by its reader or merger.
+    /// nothing blocks, rewrites kept on a deny, the first block reason and
+    /// the first halting hook's `stopReason` count, a halt leaves blocks
+    /// alone, `ask` asks, empty output is no answer, the event's own
+    /// family, no follow-up limit, blocks whatever the status, no env from
+    /// output. A column differs from it only where a table asks for a rule,
+    /// and every such column must be honoured by its reader or merger.
     pub const NEUTRAL: EventRules = EventRules {
         run_order: RunOrder::Concurrent,
         precedence: Precedence::FirstAllowOrDeny,
@@ -304,8 +330,10 @@ impl EventRules {
         failure_level: HookMessageLevel::Warning,
         context_needs_exit_0: false,
         block_fields: BlockFields::None,
-        block_reasons: BlockReasons::First,
         rewrite_on_deny: RewriteOnDeny::Kept,
+        block_reasons: BlockReasons::First,
+        halt_clears_block: false,
+        halt_reason: HaltReason::FirstHalt,
         ask: AskRule::Kept,
         empty_output_fails_closed: false,
         tool_gate: false,
@@ -353,12 +381,6 @@ impl EventRules {
             BlockFields::FollowupMessage => out.push(Column::FollowupMessage),
             BlockFields::Decision | BlockFields::DecisionOrContinueFalse => out.push(Column::BlockFields),
         }
-        if self.block_reasons != n.block_reasons {
-            out.push(Column::JoinedBlockReasons);
-        }
-        if self.rewrite_on_deny != n.rewrite_on_deny {
-            out.push(Column::RewriteDroppedOnDeny);
-        }
         match self.ask {
             AskRule::Kept => {}
             AskRule::Ignored => out.push(Column::AskIgnored),
@@ -378,6 +400,18 @@ impl EventRules {
         }
         if self.session_env_from_output {
             out.push(Column::SessionEnvFromOutput);
+        }
+        if self.rewrite_on_deny != n.rewrite_on_deny {
+            out.push(Column::RewriteDroppedOnDeny);
+        }
+        if self.block_reasons != n.block_reasons {
+            out.push(Column::JoinedBlockReasons);
+        }
+        if self.halt_clears_block {
+            out.push(Column::HaltClearsBlock);
+        }
+        if self.halt_reason != n.halt_reason {
+            out.push(Column::FirstGivenHaltReason);
         }
         out
     }

@@ -478,7 +478,16 @@ mod tests {
 
     fn read_with(event: HookEvent, rules: EventRules, e: &HookExecution) -> HookReply {
         let event = RunEvent::Known(event);
-        read(&ReadCtx { event: &event, rules: &rules, quiet_success_output: false, fail_closed: false }, e)
+        read(
+            &ReadCtx {
+                event: &event,
+                rules: &rules,
+                quiet_success_output: false,
+                fail_closed: false,
+                background: false,
+            },
+            e,
+        )
     }
 
     #[test]

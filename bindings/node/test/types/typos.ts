@@ -8,6 +8,8 @@ new Engine({ workspace: '.', sessionId: 's', workspacegated: true });
 new Engine({ workspace: '.', sessionId: 's', workspaceGate: true });
 // @ts-expect-error snake_case spellings are not part of the typed options
 new Engine({ workspace: '.', sessionId: 's', workspace_gated: true });
+// @ts-expect-error `openai` is not a dialect (codex)
+new Engine({ workspace: '.', sessionId: 's', dialect: 'openai' });
 const e = new Engine({ workspace: '.', sessionId: 's', workspaceGated: true });
 // @ts-expect-error `toolname` is not an input field (toolName)
 e.preToolUse({ toolname: 'Bash' });

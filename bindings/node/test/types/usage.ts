@@ -3,7 +3,10 @@ import hookline, { Engine, Registry, deny, allow, replyJson, HooklineError, Abor
 async function main() {
   const e = new Engine({ workspace: '.', sessionId: 's', workspaceGated: true, hooks: { PreToolUse: [] }, maxOutputBytes: 10 });
   const sources = new Engine({ workspace: '.', sessionId: 's', trigger: 'clear',
-    hookSources: [{ hooksFile: 'a.json', trusted: true }, { hooks: { Stop: [] }, pluginRoot: '/p' }] });
+    hookSources: [{ hooksFile: 'a.json', trusted: true }, { hooks: { Stop: [] }, pluginRoot: '/p', dialect: 'codex' }] });
+  const codex = new Engine({ workspace: '.', sessionId: 's', hooksFile: '.codex/hooks.json', dialect: 'codex' });
+  codex.previews()[0].dialect === 'codex';
+  (await codex.subagentStart({ parentSessionId: 'p', childThreadId: 'c', agentName: 'a', displayLabel: 'A', background: false, status: 's' })).dialectFields?.codex?.['additionalContext'];
   const named = await sources.runNamed('PostCompact', { matcherValue: 'auto' });
   named.hooks[0]?.failure; named.hooks[0]?.statusMessage;
   sources.runNamedSync('Setup').messages;

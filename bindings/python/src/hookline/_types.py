@@ -485,14 +485,17 @@ class Outcome:
     """What every event's outcome has (``docs/protocol.md`` section 5).
 
     ``continue_`` (the wire's ``continue``) is false when a hook asked to halt the agent, with
-    ``stop_reason``; ``hooks`` reports each hook that ran; ``raw`` is the whole outcome JSON,
-    fields this class does not name included.
+    ``stop_reason``; ``hooks`` reports each hook that ran; ``dialect_fields`` holds what hooks
+    wrote that has no canonical field, by dialect and the agent's field name (``{"codex":
+    {"additionalContext": [...]}}`` on a Codex SubagentStart; empty when none did); ``raw`` is the
+    whole outcome JSON, fields this class does not name included.
     """
 
     messages: List[Message] = field(default_factory=list)
     continue_: bool = True
     stop_reason: Optional[str] = None
     hooks: List[HookReport] = field(default_factory=list)
+    dialect_fields: Dict[str, Dict[str, JSON]] = field(default_factory=dict)
     raw: Dict[str, JSON] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -500,7 +503,9 @@ class Outcome:
         return cls(*_common(d))
 
 
-def _common(d: Dict[str, JSON]) -> Tuple[List[Message], bool, Optional[str], List[HookReport], Dict[str, JSON]]:
+def _common(
+    d: Dict[str, JSON],
+) -> Tuple[List[Message], bool, Optional[str], List[HookReport], Dict[str, Dict[str, JSON]], Dict[str, JSON]]:
     """The fields every outcome has, in the dataclass's order."""
     ms = d.get("messages")
     hs = d.get("hooks")
@@ -509,6 +514,7 @@ def _common(d: Dict[str, JSON]) -> Tuple[List[Message], bool, Optional[str], Lis
         bool(d.get("continue", True)),
         d.get("stop_reason"),
         [HookReport.from_json(h) for h in hs] if hs else [],
+        d.get("dialect_fields") or {},
         d,
     )
 
