@@ -91,6 +91,10 @@ const LATENCY = [
   ['spawn_hookline_async_python', '4. hookline from Python (await engine.pre_tool_use_async)'],
   ['parallel_8x200ms_c', '5. 8 PostToolUse hooks of 200 ms, one hl_engine_run (wall)'],
   ['claude_pre_tool_use_4x200ms_c', "5. 4 Claude Code PreToolUse hooks of 200 ms, one hl_engine_run (wall)"],
+  ['http_hook_c', '6. http hook, loopback keep-alive server (C)'],
+  ['http_floor_c', '6. floor: the same POST by a raw keep-alive client (C)'],
+  ['prompt_hook_c', '6. prompt hook through the host model handler'],
+  ['callback_hook_paired_c', '6. callback hook that allows, measured alongside the prompt hook (C)'],
 ];
 p('### Latency');
 p();
@@ -165,6 +169,17 @@ absolute('5. 4 × 200 ms Claude Code PreToolUse hooks: wall (median)', 'claude_p
   const h = val('throughput_command_async_c');
   const r = f && h ? h / f : null;
   rows.push(['5. command-hook throughput, 8 threads: hookline async / posix_spawn floor', fmtRatio(r), '≥ 0.95', r == null ? '' : r >= 0.95 ? 'PASS' : 'MISS']);
+}
+ratio('6. http hook / raw keep-alive POST floor (median)', 'http_hook_c', 'http_floor_c', 1.25);
+{
+  // Within 5 µs of the callback-hook row: the C-callback run of row 1, and the one measured
+  // alternately with the prompt hook in the same loop.
+  const ph = stat('prompt_hook_c');
+  for (const [name, what] of [['callback_hook_sync_c', 'row 1'], ['callback_hook_paired_c', 'measured alongside']]) {
+    const cb = stat(name);
+    const d = ph && cb ? ph.median - cb.median : null;
+    rows.push([`6. prompt hook − callback hook (${what}; medians)`, d == null ? 'n/a' : fmtNs(d), '≤ 5.0 µs', d == null ? '' : d <= 5000 ? 'PASS' : 'MISS']);
+  }
 }
 p('### Ratios and targets');
 p();

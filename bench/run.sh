@@ -10,6 +10,7 @@
 #   HLBENCH_SPAWN_N (2000)  HLBENCH_GO_N (1000)  HLBENCH_NODE_N (1000)  HLBENCH_PYTHON_N (1000)
 #   HLBENCH_PARALLEL_N (10)
 #   HLBENCH_THROUGHPUT_MS (4000)  HLBENCH_MEM_REGISTRY_N (100000)  HLBENCH_MEM_COMMAND_N (10000)
+#   HLBENCH_HTTP_N (20000)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,7 +27,8 @@ fi
 if [ -n "${HLBENCH_QUICK:-}" ]; then
   : "${HLBENCH_NOMATCH_N:=20000}" "${HLBENCH_REGISTRY_N:=20000}" "${HLBENCH_SPAWN_N:=100}" \
     "${HLBENCH_GO_N:=100}" "${HLBENCH_NODE_N:=100}" "${HLBENCH_PYTHON_N:=100}" "${HLBENCH_PARALLEL_N:=3}" \
-    "${HLBENCH_THROUGHPUT_MS:=1000}" "${HLBENCH_MEM_REGISTRY_N:=10000}" "${HLBENCH_MEM_COMMAND_N:=300}"
+    "${HLBENCH_THROUGHPUT_MS:=1000}" "${HLBENCH_MEM_REGISTRY_N:=10000}" "${HLBENCH_MEM_COMMAND_N:=300}" \
+    "${HLBENCH_HTTP_N:=2000}"
 fi
 export HLBENCH_NOMATCH_N="${HLBENCH_NOMATCH_N:-200000}"
 export HLBENCH_REGISTRY_N="${HLBENCH_REGISTRY_N:-100000}"
@@ -35,6 +37,7 @@ export HLBENCH_PARALLEL_N="${HLBENCH_PARALLEL_N:-10}"
 export HLBENCH_THROUGHPUT_MS="${HLBENCH_THROUGHPUT_MS:-4000}"
 export HLBENCH_MEM_REGISTRY_N="${HLBENCH_MEM_REGISTRY_N:-100000}"
 export HLBENCH_MEM_COMMAND_N="${HLBENCH_MEM_COMMAND_N:-10000}"
+export HLBENCH_HTTP_N="${HLBENCH_HTTP_N:-20000}"
 go_n="${HLBENCH_GO_N:-1000}"
 node_n="${HLBENCH_NODE_N:-1000}"
 python_n="${HLBENCH_PYTHON_N:-1000}"
@@ -105,6 +108,8 @@ run "$build/hlbench" parallel
 run "$build/hlbench" throughput
 step "6. memory"
 run "$build/hlbench" memory
+step "6. handler types: http, prompt"
+run "$build/hlbench" handlers
 elapsed=$(( $(date +%s) - start ))
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 lib_after=$(lib_id)

@@ -23,8 +23,10 @@ check "rm -rf denied with its reason" has '^PreToolUse +Bash rm -rf build/ +-> d
 check "ls rewritten" has '^PreToolUse +Bash ls +-> continue .*input rewritten to \{"command":"ls -la"\}'
 check "the C callback's deny" has '^PreToolUse +Write /etc/hosts +-> denied: host policy'
 check "blocked prompt" has '^UserPromptSubmit .* -> prompt blocked: prompt contains what looks like an AWS key$'
-check "blocked stop" has '^Stop .* -> stop blocked, the agent keeps working: run the test suite before finishing$'
+check "blocked stop" has '^Stop .* -> stop blocked, the agent keeps working: run the test suite before finishing'
 check "second stop allowed" has '^Stop .* -> stop allowed$'
+check "the http hook's audit service answered" has '^PostToolUse +Bash ls -la finished .*audit service recorded Bash'
+check "the prompt hook's scripted model was asked" has '^    model: asked .* -> ok$'
 check "permission allowed" has '^PermissionRequest .* -> allowed for scope session$'
 check "no outcome JSON without --json" sh -c "! printf '%s\n' \"\$1\" | grep -q '\"hooks\":\['" sh "$plain"
 json_lines=$("$agent" --json hooks.json | grep -c '^    {.*"hooks":\[' || true)

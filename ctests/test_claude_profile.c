@@ -234,6 +234,42 @@ TEST(run_named_fires_unknown_event_keys_with_observer_rules) {
   test_end();
 }
 
+/* A misspelt name runs nothing and says so: the outcome's first message is
+ * a warning listing the configured events, with the closest known name. A
+ * configured name, a canonical one and an agent's own (Codex's PostCompact)
+ * never warn. */
+TEST(run_named_warns_on_a_name_no_config_names_with_did_you_mean) {
+  ws_begin();
+  char *cfg = fmt("{\"PreToolUse\":[%s],\"TeammateIdle\":[%s]}",
+                  group("Bash", cc_hook(fmt("cat >/dev/null; touch '%s'", wpath("ran")), 0)),
+                  group(NULL, cc_hook("cat >/dev/null; echo idle", 0)));
+  hl_engine *e = eng(cfg);
+  char *out = NULL, *err = NULL;
+  CHECK_STATUS(hl_engine_run_named(e, "PreToolUze", "{\"tool_name\":\"Bash\"}", &out, &err), HL_OK);
+  jv *o = track_jv(jv_parse(out));
+  CHECK_LEN(o, "hooks", 0);
+  CHECK_LEN(o, "messages", 1);
+  CHECK_STR(o, "messages[0].level", "warning");
+  CHECK_STR(o, "messages[0].text",
+            "no hooks config names the event `PreToolUze`, so no hook ran (the configured events are "
+            "PreToolUse, TeammateIdle); did you mean `PreToolUse`?");
+  CHECK(!file_exists(wpath("ran")), "a hook ran for a misspelt event name");
+  hl_string_free(out);
+  const char *known[] = {"TeammateIdle", "PreToolUse", "PostCompact", "Notification"};
+  for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+    CHECK_STATUS(hl_engine_run_named(e, known[i], "{\"tool_name\":\"Read\"}", &out, &err), HL_OK);
+    o = track_jv(jv_parse(out));
+    CHECK_NO_MSG(o, "warning", "no hooks config names");
+    hl_string_free(out);
+  }
+  /* The known-event entry point never carries it. */
+  o = run_ev(e, HL_EVENT_PRE_TOOL_USE, "{\"tool_name\":\"Bash\"}");
+  CHECK_LEN(o, "messages", 0);
+  CHECK(file_exists(wpath("ran")), "the PreToolUse hook did not run");
+  hl_engine_free(e);
+  test_end();
+}
+
 typedef struct {
   pthread_mutex_t mu;
   pthread_cond_t cv;
@@ -322,6 +358,7 @@ int main(void) {
   RUN(claude_inputs_are_lenient_vt_code_inputs_strict);
   RUN(run_named_fires_unknown_event_keys_with_observer_rules);
   RUN(run_named_async_calls_done_once_with_the_outcome);
+  RUN(run_named_warns_on_a_name_no_config_names_with_did_you_mean);
   RUN(session_start_env_file_lines_become_env);
   RUN(hook_sources_gate_only_untrusted_sources_and_set_plugin_root);
   return DONE();

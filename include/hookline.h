@@ -19,6 +19,12 @@
 
 
 /**
+ * A handler's reply that comes later (opaque): made by `hl_reply_defer`,
+ * consumed by `hl_deferred_finish`.
+ */
+typedef struct hl_deferred hl_deferred;
+
+/**
  * An engine handle (opaque). Create with `hl_engine_new`, release with
  * `hl_engine_free`. Every function may be called from any thread.
  */
@@ -311,6 +317,29 @@ hl_status hl_reply_allow(hl_reply *reply);
 hl_status hl_reply_deny(hl_reply *reply, const char *message);
 
 /**
+ * Defer a handler's reply (handlers set with `hl_engine_set_handler`
+ * only; `HL_ERR_INVALID_ARGUMENT` in any other callback): the callback
+ * returns 0 at once, and the reply is given later, from any thread, with
+ * `hl_deferred_finish(*deferred, ...)`. The run waits for it until the
+ * hook's timeout (a cancel ends the wait); a reply given later is dropped.
+ * Call `hl_deferred_finish` exactly once for every `*deferred`, also
+ * after the timeout: it releases the handle.
+ */
+hl_status hl_reply_defer(hl_reply *reply, hl_deferred **deferred, char **errmsg);
+
+/**
+ * Give a deferred reply and release `deferred` (always, whatever this
+ * returns). `rc` 0: the reply is `reply_json` (NULL: no reply, as if the
+ * callback had not touched its reply); any other `rc`: the handler failed.
+ * JSON that does not parse is `HL_ERR_INVALID_JSON`, and the hook counts
+ * as failed. Any thread; at most once per handle.
+ */
+hl_status hl_deferred_finish(hl_deferred *deferred,
+                             int32_t rc,
+                             const char *reply_json,
+                             char **errmsg);
+
+/**
  * Create an engine from options JSON (options in `docs/protocol.md`):
  * `{"workspace": "/abs/dir", "session_id": "s-1", "trigger": "startup",
  * "workspace_gated": false, "hooks": {...} | "hooks_toml": "..." |
@@ -363,7 +392,11 @@ hl_status hl_engine_run_async(hl_engine *engine,
  * rules; any other key runs its configured hooks with observer rules
  * (concurrent, messages and context, never a block); the matcher is
  * tested against the input's `matcher_value` field, if any
- * (`docs/profiles.md`).
+ * (`docs/profiles.md`). A name no hooks config names (and that is neither
+ * one of the twelve nor an event an agent defines, such as Codex's
+ * `PostCompact`) runs nothing, and the outcome's first message is a
+ * warning listing the configured events, with the closest known name
+ * ("did you mean `PreToolUse`?").
  */
 hl_status hl_engine_run_named(hl_engine *engine,
                               const char *event_name,
@@ -466,6 +499,25 @@ hl_status hl_engine_add_callback_hook(hl_engine *engine,
                                       void *user_data,
                                       hl_free_fn free_user_data,
                                       char **errmsg);
+
+/**
+ * Set the host's handler for one hook type: `handler_type` is
+ * `"prompt"`, `"agent"` or `"mcp_tool"` (anything else is
+ * `HL_ERR_INVALID_ARGUMENT`). `cb` NULL removes the handler (then
+ * `user_data` and `free_user_data` are not used). The callback receives a
+ * request JSON (`docs/protocol.md`, "Prompt, agent and mcp_tool hooks") and
+ * answers with `hl_reply_set_json`, or later with `hl_reply_defer`; a
+ * non-zero return is a failure. The handler it replaces has its
+ * `free_user_data` called exactly once, when no run uses it any more
+ * (never during a call; a run in flight finishes with the handler it
+ * started with). On failure `free_user_data` is not called.
+ */
+hl_status hl_engine_set_handler(hl_engine *engine,
+                                const char *handler_type,
+                                hl_callback_fn cb,
+                                void *user_data,
+                                hl_free_fn free_user_data,
+                                char **errmsg);
 
 /**
  * Swap the configuration (full options JSON as for `hl_engine_new`). The

@@ -12,10 +12,14 @@
 #           completion, free with runs in flight, callbacks in flight),
 #           test_engine_blocking_cancel (reserved blocking runs: cancel before,
 #           during, racing with completion, free in flight) and
-#           test_registry_threads (runners + registrars)
+#           test_registry_threads (runners + registrars), and every test of
+#           test_engine_handlers (host handlers replaced in flight, deferred
+#           replies, timeouts, an http hook on loopback)
 #   c-asan  the same binaries built with AddressSanitizer/LSan/UBSan
-#   rust    cargo tests for cancellation and close (tests/engine.rs) and the
+#   rust    cargo tests for cancellation and close (tests/engine.rs), the
 #           runner's cancel tests (tests/runner.rs: cancel racing with a spawn)
+#           and every handler test (tests/handlers.rs: loopback HTTP servers,
+#           cancels, handlers replaced in flight)
 #   go      go test -race -count=20 of the Go concurrency tests (one round)
 #   node    the Node concurrency tests (abort, close in flight, many runs)
 #   python  the Python concurrency tests (foreign-thread callbacks, task cancellation, close
@@ -88,12 +92,15 @@ for suite in "${suites[@]}"; do
       for b in test_engine_async test_engine_blocking_cancel test_registry_threads; do
         repeat c "$b" env HOOKLINE_TEST_ROOT="$root" HL_TEST_FILTER="$c_filter" "$c_build/$b"
       done
+      repeat c test_engine_handlers env HOOKLINE_TEST_ROOT="$root" "$c_build/test_engine_handlers"
       ;;
     c-asan)
       HOOKLINE_SKIP_BUILD=1 scripts/sanitize-ctests.sh -R '^test_common$' >"$logs/asan-build.log" 2>&1 ||
         { cat "$logs/asan-build.log"; echo "stress: sanitizer build failed"; exit 2; }
-      for b in test_engine_async test_engine_blocking_cancel test_registry_threads; do
-        repeat c-asan "$b" env HOOKLINE_TEST_ROOT="$root" HL_TEST_FILTER="$c_filter" \
+      for b in test_engine_async test_engine_blocking_cancel test_registry_threads test_engine_handlers; do
+        filter="$c_filter"
+        [ "$b" = test_engine_handlers ] && filter=""
+        repeat c-asan "$b" env HOOKLINE_TEST_ROOT="$root" HL_TEST_FILTER="$filter" \
           ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:halt_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1" \
           UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" "$san_build/$b"
       done
@@ -106,6 +113,9 @@ for suite in "${suites[@]}"; do
       exe=$(test_exe runner)
       [ -x "$exe" ] || { cat "$logs/rust-build.log"; echo "stress: Rust test build failed"; exit 2; }
       repeat rust runner-cancel "$exe" -q cancel
+      exe=$(test_exe handlers)
+      [ -x "$exe" ] || { cat "$logs/rust-build.log"; echo "stress: Rust test build failed"; exit 2; }
+      repeat rust handlers "$exe" -q
       ;;
     go)
       # One round of -count=20 (20 runs of each test) under the race detector.
@@ -113,7 +123,7 @@ for suite in "${suites[@]}"; do
       rounds=1
       repeat go concurrency env -C bindings/go PKG_CONFIG_PATH="$root/build/pkgconfig" \
         LD_LIBRARY_PATH="$root/target/release" go test -race -count=20 \
-        -run 'Concurrent|Cancel|Close|Context|Parallel|Racing|Reenter|Inside' ./...
+        -run 'Concurrent|Cancel|Close|Context|Parallel|Racing|Reenter|Inside|Handler' ./...
       rounds=$saved
       ;;
     python)
@@ -123,7 +133,7 @@ for suite in "${suites[@]}"; do
       ;;
     node)
       repeat node concurrency env -C bindings/node node --test \
-        --test-name-pattern='abort|close|concurrent|racing|reenter|deadlock|in_flight|many' test/
+        --test-name-pattern='abort|close|concurrent|racing|reenter|deadlock|in_flight|many|handler' test/
       ;;
     *)
       echo "stress: unknown suite '$suite' (c c-asan rust go node)"

@@ -36,6 +36,10 @@ pub enum Reply {
     Deny(String),
     /// `hl_reply_set_json(json)`, already parsed.
     Json(Value),
+    /// `hl_reply_defer`: a handler (prompt, agent, mcp_tool) answers later,
+    /// from any thread, through this slot. Other callers read it as "no
+    /// opinion".
+    Deferred(Arc<Deferred>),
 }
 
 /// The result of one callback invocation.
@@ -54,12 +58,93 @@ impl CallResult {
     pub fn failed() -> Self {
         CallResult { ok: false, reply: Reply::NoOpinion }
     }
+    /// The result of a handler that answers later through `deferred`.
+    pub fn deferred(deferred: Arc<Deferred>) -> Self {
+        CallResult { ok: true, reply: Reply::Deferred(deferred) }
+    }
 }
 
 /// A host callback at JSON level. Implemented by the FFI layer for C
 /// function pointers and by closures for Rust hosts.
 pub trait HostCallback: Send + Sync {
     fn call(&self, context_json: &str) -> CallResult;
+
+    /// A call whose answer may be deferred ([`Deferred`]): what handlers
+    /// (prompt, agent, mcp_tool) are called with. The C callback's reply
+    /// then accepts `hl_reply_defer`; a Rust closure returns
+    /// [`CallResult::deferred`] from [`call`](Self::call) instead.
+    fn call_deferrable(&self, context_json: &str) -> CallResult {
+        self.call(context_json)
+    }
+}
+
+/// The answer of a handler that replied later (`hl_reply_defer`, then
+/// `hl_deferred_finish` from any thread). The run waits for it up to the
+/// hook's timeout; an answer that comes later is dropped.
+#[derive(Debug, Default)]
+pub struct Deferred {
+    answer: Mutex<Option<CallResult>>,
+    ready: Condvar,
+}
+
+impl PartialEq for Deferred {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+/// What waiting for a deferred answer gave.
+#[derive(Debug)]
+pub enum Waited {
+    /// The handler answered in time.
+    Answered(CallResult),
+    /// The deadline passed first.
+    TimedOut,
+    /// The run was cancelled first.
+    Cancelled,
+}
+
+/// How often a wait for a deferred answer looks at the run's cancellation.
+const DEFERRED_CANCEL_CHECK: std::time::Duration = std::time::Duration::from_millis(5);
+
+impl Deferred {
+    /// A slot nobody answered yet.
+    pub fn new() -> Arc<Deferred> {
+        Arc::new(Deferred::default())
+    }
+
+    /// Answer (the first answer counts; later ones are dropped).
+    pub fn finish(&self, result: CallResult) {
+        let mut answer = self.answer.lock().unwrap_or_else(|e| e.into_inner());
+        if answer.is_none() {
+            let reply = match result.reply {
+                Reply::Deferred(_) => Reply::NoOpinion,
+                reply => reply,
+            };
+            *answer = Some(CallResult { reply, ..result });
+            self.ready.notify_all();
+        }
+    }
+
+    /// Wait for the answer until `deadline`, or until `cancelled()` says
+    /// the run was cancelled (looked at every few milliseconds).
+    pub fn wait(&self, deadline: std::time::Instant, cancelled: &dyn Fn() -> bool) -> Waited {
+        let mut answer = self.answer.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if let Some(result) = answer.take() {
+                return Waited::Answered(result);
+            }
+            if cancelled() {
+                return Waited::Cancelled;
+            }
+            let now = std::time::Instant::now();
+            if now >= deadline {
+                return Waited::TimedOut;
+            }
+            let slice = (deadline - now).min(DEFERRED_CANCEL_CHECK);
+            answer = self.ready.wait_timeout(answer, slice).unwrap_or_else(|e| e.into_inner()).0;
+        }
+    }
 }
 
 impl<F> HostCallback for F
@@ -102,6 +187,15 @@ impl Drop for DepthGuard {
 pub fn invoke(cb: &dyn HostCallback, context_json: &str) -> CallResult {
     let _depth = DepthGuard::enter();
     match catch_unwind(AssertUnwindSafe(|| cb.call(context_json))) {
+        Ok(r) => r,
+        Err(_) => CallResult::failed(),
+    }
+}
+
+/// [`invoke`] for a handler, whose answer may be deferred.
+pub fn invoke_deferrable(cb: &dyn HostCallback, context_json: &str) -> CallResult {
+    let _depth = DepthGuard::enter();
+    match catch_unwind(AssertUnwindSafe(|| cb.call_deferrable(context_json))) {
         Ok(r) => r,
         Err(_) => CallResult::failed(),
     }

@@ -37,6 +37,7 @@ pub mod registry;
 pub mod rule;
 pub mod runner;
 pub(crate) mod runtime;
+pub mod suggest;
 
 /// Reading the results of hooks a host ran itself: the interpreter every
 /// run uses (read by the hook's dialect, merged canonically), and the
@@ -56,9 +57,10 @@ pub use gate::trust;
 #[doc(hidden)]
 pub mod ffi;
 
-pub use callback::{CallResult, HostCallback, Rejected, Reply, SharedCallback};
+pub use callback::{CallResult, Deferred, HostCallback, Rejected, Reply, SharedCallback};
 pub use engine::{EngineOptions, HooksSource, LifecycleHookEngine};
 pub use error::{Error, Result, Status};
+pub use handler::host::HandlerType;
 pub use model::event::{HookEvent, RunEvent};
 pub use model::input::{CompactionMode, CompactionTrigger, SessionEndReason, SessionStartTrigger};
 pub use registry::{HookCallback, HookEntry, HookPoint, HookResult, Hooks};

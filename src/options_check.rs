@@ -30,6 +30,8 @@ pub const KNOWN_OPTION_KEYS: &[&str] = &[
     "env",
     "env_remove",
     "max_output_bytes",
+    "allowed_http_hook_urls",
+    "http_hook_allowed_env_vars",
 ];
 
 /// Check the options object before its fields are read: unknown keys and an
@@ -58,47 +60,12 @@ pub fn check_option_keys(obj: &Map<String, Value>) -> Result<()> {
     Err(Error::invalid_argument(msg))
 }
 
-/// The known option closest to `key`, if one is close enough to be a typo:
-/// equal after lowercasing and dropping `_` and `-` (camelCase, wrong case,
-/// missing underscores), else within a small edit distance of that form.
+/// The known option closest to `key`, if one is close enough to be a typo
+/// ([`crate::suggest::closest`]: equal after lowercasing and dropping `_`
+/// and `-` (camelCase, wrong case, missing underscores), else within a
+/// small edit distance of that form).
 pub fn suggest_option(key: &str) -> Option<&'static str> {
-    let k = normalize(key);
-    if k.is_empty() {
-        return None;
-    }
-    // Allow one edit for short keys, two for longer ones, never more than a third of the key.
-    let limit = if k.chars().count() <= 4 { 1 } else { 2 };
-    let mut best: Option<(usize, &'static str)> = None;
-    for known in KNOWN_OPTION_KEYS {
-        let d = edit_distance(&k, &normalize(known));
-        if d == 0 {
-            return Some(known);
-        }
-        if d <= limit && d * 3 <= k.chars().count() && best.is_none_or(|(bd, _)| d < bd) {
-            best = Some((d, known));
-        }
-    }
-    best.map(|(_, k)| k)
-}
-
-fn normalize(s: &str) -> String {
-    s.chars().filter(|c| *c != '_' && *c != '-').flat_map(char::to_lowercase).collect()
-}
-
-/// Levenshtein distance over chars.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for (i, ca) in a.chars().enumerate() {
-        cur[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != *cb);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    prev[b.len()]
+    crate::suggest::closest(key, KNOWN_OPTION_KEYS.iter().copied())
 }
 
 #[cfg(test)]
@@ -118,12 +85,5 @@ mod tests {
         assert_eq!(suggest_option("colour"), None);
         assert_eq!(suggest_option("x"), None);
         assert_eq!(suggest_option(""), None);
-    }
-
-    #[test]
-    fn edit_distance_is_levenshtein() {
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
-        assert_eq!(edit_distance("", "abc"), 3);
-        assert_eq!(edit_distance("abc", "abc"), 0);
     }
 }

@@ -719,6 +719,57 @@ fn run_named_async_calls_done_with_the_outcome() {
     assert_eq!(texts(&out, "info"), ["idle"]);
 }
 
+/// "A misspelt event (`PreToolUze`) runs nothing": a run by a name no config
+/// names warns, listing the configured events and the closest known name,
+/// in every named entry point (blocking, JSON, async) and in
+/// `event_name_warning`; configured, canonical and agent-defined names never
+/// warn, and neither does a run of a known event.
+#[test]
+fn run_named_warns_when_no_config_names_the_event_and_suggests_the_closest_name() {
+    let ws = Ws::new();
+    let ran = ws.file("ran");
+    let touch = cmd(format!("cat >/dev/null; touch '{}'", ran.display()));
+    let e = ws.engine(json!({
+        "PreToolUse": [{"matcher": "Bash", "hooks": [touch.clone()]}],
+        "TeammateIdle": [{"hooks": [cmd("cat >/dev/null; echo idle")]}]
+    }));
+    let expected = "no hooks config names the event `PreToolUze`, so no hook ran (the configured events are \
+                    PreToolUse, TeammateIdle); did you mean `PreToolUse`?";
+    let out = e.run_named_blocking("PreToolUze", &json!({"tool_name": "Bash"})).unwrap().to_json();
+    assert_eq!(out["messages"], json!([{"level": "warning", "text": expected}]), "{out}");
+    assert_eq!(out["hooks"], json!([]));
+    assert!(!ran.exists(), "nothing runs for an unknown name");
+    let text = e.run_named_blocking_json("PreToolUze", &json!({})).unwrap();
+    let out: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(texts(&out, "warning"), [expected]);
+    assert_eq!(e.event_name_warning("PreToolUze").unwrap().as_deref(), Some(expected));
+    let (tx, rx) = std::sync::mpsc::channel();
+    e.run_named_async("PreToolUze", json!({}), move |r| tx.send(r.map(|o| o.to_json())).unwrap()).unwrap();
+    let out = rx.recv_timeout(std::time::Duration::from_secs(30)).expect("done within 30 s").unwrap();
+    assert_eq!(texts(&out, "warning"), [expected]);
+    // A name far from every known one gets the list without a suggestion.
+    let w = e.event_name_warning("Deploy").unwrap().unwrap();
+    assert!(w.contains("`Deploy`") && w.contains("PreToolUse, TeammateIdle") && !w.contains("did you mean"), "{w}");
+    // Known names: canonical, configured, an agent's own event (Codex's PostCompact).
+    for name in ["PreToolUse", "TeammateIdle", "PostCompact", "SessionEnd"] {
+        assert_eq!(e.event_name_warning(name).unwrap(), None, "{name}");
+        let input = json!({"tool_name": "Read"});
+        let out: Value = serde_json::from_str(&e.run_named_blocking_json(name, &input).unwrap()).unwrap();
+        assert!(texts(&out, "warning").is_empty(), "{name}: {out}");
+    }
+    let out = e.run_named_blocking("TeammateIdle", &json!({})).unwrap().to_json();
+    assert_eq!(texts(&out, "info"), ["idle"]);
+    assert!(texts(&out, "warning").is_empty());
+    let out = run(&e, HookEvent::PreToolUse, &json!({"tool_name": "Bash"}));
+    assert!(out["messages"].as_array().unwrap().is_empty(), "{out}");
+    assert!(ran.exists());
+    // Without any hooks config the warning says so.
+    let empty = ws.engine(json!({}));
+    let w = empty.event_name_warning("Stpo").unwrap().unwrap();
+    assert!(w.contains("no event has hooks configured") && w.ends_with("did you mean `Stop`?"), "{w}");
+    assert_eq!(empty.event_name_warning(" ").unwrap_err().status, hookline::Status::InvalidArgument);
+}
+
 const EXIT2_HOOK: &str = "cat >/dev/null; echo 'stderr says' >&2; exit 2";
 
 // ------------------------------------------------------- CLAUDE_ENV_FILE

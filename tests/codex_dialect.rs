@@ -260,9 +260,10 @@ fn a_file_codex_cannot_parse_is_rejected_naming_the_entry() {
 }
 
 /// "Unknown handler fields (e.g. `if`, `once`, `failClosed`, `shell`,
-/// `args`) are ignored"; "Unknown group keys are ignored".
+/// `args`) are ignored"; "Unknown group keys are ignored". hookline also
+/// lists each in the config's warnings, with the closest field Codex reads.
 #[test]
-fn unknown_group_and_handler_fields_are_ignored() {
+fn unknown_group_and_handler_fields_are_ignored_and_listed() {
     let cfg = read(json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "note": "x", "hooks": [
         {"type": "command", "command": "guard", "if": "Bash(rm *)", "failClosed": true, "shell": "bash", "once": true}
     ]}]}}))
@@ -270,7 +271,24 @@ fn unknown_group_and_handler_fields_are_ignored() {
     let hook = &cfg.groups(HookEvent::PreToolUse)[0].hooks[0];
     assert_eq!(hook.label(), "guard");
     assert!(hook.if_rule.is_none() && !hook.fail_closed, "Codex reads neither `if` nor `failClosed`");
-    assert!(warnings(&cfg).is_empty());
+    let w = |path: &str, field: &str| format!("{path}: unknown field `{field}` is ignored");
+    let (group, handler) = ("hooks.PreToolUse[0]", "hooks.PreToolUse[0].hooks[0]");
+    assert_eq!(
+        warnings(&cfg),
+        [w(group, "note"), w(handler, "if"), w(handler, "failClosed"), w(handler, "shell"), w(handler, "once")]
+    );
+    let cfg = read(
+        json!({"hooks": {"Stop": [{"matchr": "x", "hooks": [{"type": "command", "command": "c", "timout": 5}]}]}}),
+    )
+    .unwrap();
+    assert_eq!(
+        warnings(&cfg),
+        [
+            "hooks.Stop[0]: unknown field `matchr` is ignored; did you mean `matcher`?",
+            "hooks.Stop[0].hooks[0]: unknown field `timout` is ignored; did you mean `timeout`?"
+        ]
+    );
+    assert_eq!(cfg.groups(HookEvent::Stop)[0].hooks[0].timeout_seconds, None, "the misspelt timeout is not applied");
 }
 
 /// "Unknown event key inside `hooks` (e.g. `Notification`,

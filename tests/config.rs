@@ -443,8 +443,10 @@ fn group_without_hooks_or_with_empty_hooks_is_an_error() {
 
 #[test]
 fn unknown_hook_type_is_an_error() {
-    let m = parse_err(json!({"PreToolUse": [{"hooks": [{"type": "prompt", "prompt": "is it safe?"}]}]}));
-    assert_contains(&m, "hooks.PreToolUse[0].hooks[0] has unsupported type \"prompt\"");
+    let m = parse_err(json!({"PreToolUse": [{"hooks": [{"type": "webhook", "url": "http://x"}]}]}));
+    assert_contains(&m, "hooks.PreToolUse[0].hooks[0] has unsupported type \"webhook\"");
+    let m = parse_err(json!({"lifecycle": {"stop": [{"hooks": [{"type": "prompt", "prompt": "is it safe?"}]}]}}));
+    assert_contains(&m, "hooks.stop[0].hooks[0] has unsupported type \"prompt\" (only \"command\" is supported)");
     let m = parse_err(json!({"lifecycle": {"stop": [{"hooks": [{"type": 1, "command": "x"}]}]}}));
     assert_contains(&m, "hooks.stop[0].hooks[0].type must be a string");
 }
@@ -592,4 +594,49 @@ fn from_json_str_syntax_error_is_invalid_config() {
     let e = HooksConfig::from_json_str(&deep).unwrap_err();
     assert_eq!(e.status, Status::InvalidConfig);
     assert!(e.message.contains("not valid JSON") && e.message.contains("recursion limit"), "{e}");
+}
+
+fn warnings(cfg: &HooksConfig) -> Vec<String> {
+    cfg.warnings().iter().map(|w| format!("{}: {}", w.path, w.message)).collect()
+}
+
+/// "Unknown hook fields are ignored" — by the agent, so a misspelt
+/// `matcher` makes the group match every tool and a misspelt `timeout`
+/// leaves the default in force. The reader lists each unknown key with the
+/// closest field the dialect reads; a dialect's own fields (every Claude
+/// Code handler type's) are never listed.
+#[test]
+fn unknown_group_and_hook_fields_are_listed_with_the_closest_field_of_the_dialect() {
+    let cfg = parse(json!({"hooks": {"PreToolUse": [
+        {"matchr": "Bash", "hooks": [{"type": "command", "command": "guard", "timout": 5}]}
+    ]}}));
+    assert_eq!(
+        warnings(&cfg),
+        [
+            "hooks.PreToolUse[0]: unknown field `matchr` is ignored; did you mean `matcher`?",
+            "hooks.PreToolUse[0].hooks[0]: unknown field `timout` is ignored; did you mean `timeout`?",
+        ]
+    );
+    let group = &cfg.groups(HookEvent::PreToolUse)[0];
+    assert!(group.matcher.is_all(), "the misspelt matcher is not applied: the group matches every tool");
+    assert_eq!(group.hooks[0].timeout_seconds, None);
+    // Claude Code's own fields, of every handler type, and hookline's failClosed.
+    let cfg = parse(json!({"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "guard",
+        "timeout": 5, "if": "Bash(rm *)", "async": false, "asyncRewake": false, "shell": "bash", "once": true,
+        "statusMessage": "checking", "failClosed": true, "args": [], "model": "m"}]}]}));
+    assert_eq!(warnings(&cfg), Vec::<String>::new());
+    // VT Code reads `timeout_seconds`: Claude Code's `timeout` is unknown there.
+    let cfg = parse(json!({"lifecycle": {"pre_tool_use": [{"matcher": "Bash", "hooks": [
+        {"command": "guard", "timeout": 5, "comand": "x"}
+    ]}]}}));
+    assert_eq!(
+        warnings(&cfg),
+        [
+            "hooks.pre_tool_use[0].hooks[0]: unknown field `timeout` is ignored",
+            "hooks.pre_tool_use[0].hooks[0]: unknown field `comand` is ignored; did you mean `command`?",
+        ]
+    );
+    let cfg = HooksConfig::from_toml_str("[[hooks.lifecycle.stop]]\nmatchr = \"x\"\nhooks = [{ command = \"c\" }]\n")
+        .unwrap();
+    assert_eq!(warnings(&cfg), ["hooks.stop[0]: unknown field `matchr` is ignored; did you mean `matcher`?"]);
 }

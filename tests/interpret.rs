@@ -219,6 +219,12 @@ fn hook_report_serialises_exact_keys_without_signal() {
         skipped: None,
         failure: None,
         status_message: None,
+        url: None,
+        status: None,
+        server: None,
+        tool: None,
+        prompt: None,
+        model: None,
     };
     let v = serde_json::to_value(&report).unwrap();
     assert_eq!(
@@ -244,6 +250,12 @@ fn hook_report_has_signal_field_only_when_killed_by_signal() {
         skipped: None,
         failure: None,
         status_message: None,
+        url: None,
+        status: None,
+        server: None,
+        tool: None,
+        prompt: None,
+        model: None,
     };
     let v = serde_json::to_value(&report).unwrap();
     assert_eq!(v["signal"], json!(9));

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use hookline::runner::run_command_without_pidfd;
 use hookline::runner::{
     backend, run_command, run_command_on, run_command_with_std_spawn, Backend, CancelToken, CommandOutput, CommandSpec,
-    Environment, BACKEND_ENV, EXIT_GRACE,
+    Environment, Program, BACKEND_ENV, EXIT_GRACE,
 };
 
 static LOCK: Mutex<()> = Mutex::new(());
@@ -69,6 +69,7 @@ impl Job {
     fn spec(&self) -> CommandSpec<'_> {
         CommandSpec {
             command: &self.command,
+            program: Program::Sh,
             cwd: &self.cwd,
             env: &self.env,
             stdin: &self.stdin,

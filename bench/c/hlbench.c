@@ -17,9 +17,15 @@
  *   parallel          8 PostToolUse hooks that sleep 200 ms each: wall time of one run
  *   throughput        8 threads x hl_engine_run_async (callback hook, command hook) vs the floor
  *   memory            RSS of a 1000-hook engine; RSS and fds before/after many runs
+ *   handlers          an http hook against a loopback keep-alive server vs the same POST by a raw
+ *                     keep-alive client; a prompt hook answered by a C model handler
  */
 #define _GNU_SOURCE
+#include <arpa/inet.h>
 #include <dirent.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -1004,8 +1010,189 @@ static int scenario_cpu(void) {
   return 0;
 }
 
+/* ------------------------------------------------------------------ 6. handler types */
+
+/* The loopback HTTP server of the http rows: one thread per connection, keep-alive, every
+ * request answered with an empty JSON object (an http hook's "no opinion"). */
+static const char HTTP_REPLY[] = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}";
+static atomic_int http_stop;
+
+static void *http_connection(void *arg) {
+  int c = (int)(intptr_t)arg;
+  int one = 1;
+  setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  char buf[65536];
+  size_t have = 0;
+  while (!atomic_load(&http_stop)) {
+    ssize_t n = recv(c, buf + have, sizeof buf - 1 - have, 0);
+    if (n <= 0) break;
+    have += (size_t)n;
+    buf[have] = 0;
+    for (;;) {
+      char *end = strstr(buf, "\r\n\r\n");
+      if (!end) break;
+      char *cl = strcasestr(buf, "content-length:");
+      size_t need = (size_t)(end + 4 - buf) + (cl && cl < end ? (size_t)atol(cl + 15) : 0);
+      if (have < need) break;
+      if (send(c, HTTP_REPLY, sizeof HTTP_REPLY - 1, MSG_NOSIGNAL) < 0) goto out;
+      memmove(buf, buf + need, have - need);
+      have -= need;
+      buf[have] = 0;
+    }
+  }
+out:
+  close(c);
+  return NULL;
+}
+
+static void *http_acceptor(void *arg) {
+  int fd = (int)(intptr_t)arg;
+  while (!atomic_load(&http_stop)) {
+    struct pollfd p = {fd, POLLIN, 0};
+    if (poll(&p, 1, 50) <= 0) continue;
+    int c = accept(fd, NULL, NULL);
+    if (c < 0) continue;
+    pthread_t t;
+    pthread_create(&t, NULL, http_connection, (void *)(intptr_t)c);
+    pthread_detach(t);
+  }
+  close(fd);
+  return NULL;
+}
+
+static int http_listen(pthread_t *thread) {
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  struct sockaddr_in a = {0};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) || listen(fd, 64)) die("listen: %s", strerror(errno));
+  socklen_t l = sizeof a;
+  getsockname(fd, (struct sockaddr *)&a, &l);
+  pthread_create(thread, NULL, http_acceptor, (void *)(intptr_t)fd);
+  return ntohs(a.sin_port);
+}
+
+/* The floor: the same POST (the payload the hook gets, the headers hookline sends) on one
+ * keep-alive connection, the response read to its end. */
+static void http_floor(int port, const char *payload, long n, long warm) {
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  struct sockaddr_in a = {0};
+  a.sin_family = AF_INET;
+  a.sin_port = htons((uint16_t)port);
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (connect(fd, (struct sockaddr *)&a, sizeof a)) die("connect: %s", strerror(errno));
+  int one = 1;
+  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  buf_t req = {0};
+  buf_add(&req,
+          "POST /hook HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUser-Agent: hookline-bench\r\nAccept: */*\r\n"
+          "Content-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s",
+          port, strlen(payload), payload);
+  uint64_t *s = malloc(sizeof *s * (size_t)n);
+  char buf[4096];
+  for (long i = -warm; i < n; i++) {
+    uint64_t t0 = now_ns();
+    if (send(fd, req.p, req.len, MSG_NOSIGNAL) != (ssize_t)req.len) die("send: %s", strerror(errno));
+    size_t have = 0;
+    for (;;) {
+      ssize_t r = recv(fd, buf + have, sizeof buf - 1 - have, 0);
+      if (r <= 0) die("recv: %s", strerror(errno));
+      have += (size_t)r;
+      buf[have] = 0;
+      char *end = strstr(buf, "\r\n\r\n");
+      char *cl = strcasestr(buf, "content-length:");
+      if (end && cl && have >= (size_t)(end + 4 - buf) + (size_t)atol(cl + 15)) break;
+    }
+    if (i >= 0) s[i] = now_ns() - t0;
+  }
+  emit_samples("http_floor_c", s, (size_t)n);
+  free(s);
+  free(req.p);
+  close(fd);
+}
+
+static int32_t model_ok(void *ud, const char *request, size_t len, hl_reply *reply) {
+  (void)ud;
+  (void)request;
+  (void)len;
+  return hl_reply_set_json(reply, "{\"ok\":true}", NULL) == HL_OK ? 0 : 1;
+}
+
+static int scenario_handlers(void) {
+  long n = env_long("HLBENCH_HTTP_N", 20000);
+  long warm = n / 10 + 1;
+  pthread_t server;
+  int port = http_listen(&server);
+  char hooks[256];
+  snprintf(hooks, sizeof hooks,
+           "{\"PreToolUse\":[{\"matcher\":\"Bash\",\"hooks\":[{\"type\":\"http\",\"url\":\"http://127.0.0.1:%d/hook\","
+           "\"timeout\":10}]}]}", port);
+  hl_engine *e = engine_with(hooks);
+  char *first = run_engine(e, HL_EVENT_PRE_TOOL_USE, TOOL_INPUT);
+  expect_contains(first, "\"status\":200", "http hook");
+  hl_string_free(first);
+  uint64_t *s = malloc(sizeof *s * (size_t)n);
+  /* The two rows alternate in rounds, so that a slow phase of the machine hits both. */
+  int rounds = 5;
+  long per = n / rounds;
+  for (int r = 0; r < rounds; r++) {
+    for (long i = -warm / rounds; i < per; i++) {
+      uint64_t t0 = now_ns();
+      char *out = run_engine(e, HL_EVENT_PRE_TOOL_USE, TOOL_INPUT);
+      if (i >= 0) s[i] = now_ns() - t0;
+      hl_string_free(out);
+    }
+    emit_samples("http_hook_c", s, (size_t)per);
+    /* The floor posts what the hook posts: the payload of this very run. */
+    http_floor(port, "{\"session_id\":\"bench-session\",\"transcript_path\":null,\"cwd\":\"/tmp/hlbench\","
+                     "\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":"
+                     "\"git status --porcelain\"},\"tool_use_id\":\"call-1\",\"tool_call_id\":\"call-1\"}",
+               per, warm / rounds);
+  }
+  hl_engine_free(e);
+  atomic_store(&http_stop, 1);
+  pthread_join(server, NULL);
+
+  /* A prompt hook answered by a C model handler, next to the callback-hook row it is compared with. */
+  long np = env_long("HLBENCH_NOMATCH_N", 200000) / 10;
+  hl_engine *pe = engine_with("{\"PreToolUse\":[{\"matcher\":\"Bash\",\"hooks\":[{\"type\":\"prompt\",\"prompt\":\"Is this safe? $ARGUMENTS\"}]}]}");
+  char *em = NULL;
+  check(hl_engine_set_handler(pe, "prompt", model_ok, NULL, NULL, &em), em, "hl_engine_set_handler");
+  hl_engine *ce = engine_with(NULL);
+  check(hl_engine_add_callback_hook(ce, HL_EVENT_PRE_TOOL_USE, "Bash", "allow-all", cb_hook_allow, NULL, NULL, &em),
+        em, "hl_engine_add_callback_hook");
+  first = run_engine(pe, HL_EVENT_PRE_TOOL_USE, TOOL_INPUT);
+  expect_contains(first, "\"kind\":\"prompt\"", "prompt hook");
+  if (strstr(first, "\"failure\":null") == NULL) die("prompt hook failed: %s", first);
+  hl_string_free(first);
+  uint64_t *sp = malloc(sizeof *sp * (size_t)np);
+  uint64_t *sc = malloc(sizeof *sc * (size_t)np);
+  for (long i = -np / 10; i < np; i++) {
+    uint64_t t0 = now_ns();
+    char *out = run_engine(pe, HL_EVENT_PRE_TOOL_USE, TOOL_INPUT);
+    uint64_t t1 = now_ns();
+    hl_string_free(out);
+    uint64_t t2 = now_ns();
+    out = run_engine(ce, HL_EVENT_PRE_TOOL_USE, TOOL_INPUT);
+    uint64_t t3 = now_ns();
+    hl_string_free(out);
+    if (i >= 0) {
+      sp[i] = t1 - t0;
+      sc[i] = t3 - t2;
+    }
+  }
+  emit_samples("prompt_hook_c", sp, (size_t)np);
+  emit_samples("callback_hook_paired_c", sc, (size_t)np);
+  hl_engine_free(pe);
+  hl_engine_free(ce);
+  free(s);
+  free(sp);
+  free(sc);
+  return 0;
+}
+
 int main(int argc, char **argv) {
-  if (argc < 2) die("usage: hlbench payload|nomatch|registry|spawn|parallel|throughput|memory|cpu");
+  if (argc < 2) die("usage: hlbench payload|nomatch|registry|spawn|parallel|throughput|memory|cpu|handlers");
   make_workspace();
   int rc;
   const char *s = argv[1];
@@ -1017,6 +1204,7 @@ int main(int argc, char **argv) {
   else if (!strcmp(s, "throughput")) rc = scenario_throughput();
   else if (!strcmp(s, "memory")) rc = scenario_memory();
   else if (!strcmp(s, "cpu")) rc = scenario_cpu();
+  else if (!strcmp(s, "handlers")) rc = scenario_handlers();
   else die("unknown scenario %s", s);
   remove_workspace();
   return rc;

@@ -446,6 +446,20 @@ func (h *HookReport) decodeField(r *outcomeReader, key string) bool {
 		h.Failure = r.optStr()
 	case "status_message":
 		h.StatusMessage = r.optStr()
+	case "url":
+		h.URL = r.optStr()
+	case "server":
+		h.Server = r.optStr()
+	case "tool":
+		h.Tool = r.optStr()
+	case "prompt":
+		h.Prompt = r.optStr()
+	case "model":
+		h.Model = r.optStr()
+	case "status":
+		if n := r.optInt(); n != nil {
+			h.Status = *n
+		}
 	default:
 		return false
 	}

@@ -150,10 +150,21 @@ type Message struct {
 
 // HookReport describes one hook that ran (or was skipped by the gate).
 type HookReport struct {
-	// Kind is "command" or "callback".
+	// Kind is the handler type: "command", "callback", "http", "mcp_tool",
+	// "prompt" or "agent".
 	Kind    string `json:"kind"`
-	Command string `json:"command"` // "" for callback hooks
-	Name    string `json:"name"`    // "" for command hooks
+	Command string `json:"command"` // "" for hooks of other types
+	Name    string `json:"name"`    // "" for hooks other than callback hooks
+	// URL is an http hook's URL, and Status the HTTP status of its
+	// response (0 when it got none).
+	URL    string `json:"url,omitempty"`
+	Status int    `json:"status,omitempty"`
+	// Server and Tool name an mcp_tool hook's tool.
+	Server string `json:"server,omitempty"`
+	Tool   string `json:"tool,omitempty"`
+	// Prompt and Model are a prompt or agent hook's (Model "" when unset).
+	Prompt string `json:"prompt,omitempty"`
+	Model  string `json:"model,omitempty"`
 	// ExitCode is nil when the hook timed out, was killed by a signal or
 	// was skipped.
 	ExitCode        *int    `json:"exit_code"`
@@ -162,11 +173,13 @@ type HookReport struct {
 	DurationMs      float64 `json:"duration_ms"`
 	StdoutTruncated bool    `json:"stdout_truncated"`
 	StderrTruncated bool    `json:"stderr_truncated"`
-	// Skipped is "not_approved" for a command the gate held back, else "".
+	// Skipped is why the hook did not run: "not_approved" (the gate held
+	// it back), "unsupported_on_event", "url_not_allowed"; else "".
 	Skipped string `json:"skipped"`
 	// Failure says how the hook failed: "" when it answered, else
-	// "timeout", "signal", "spawn", "invalid_output", "exit" or
-	// "no_output" (a Cursor failClosed hook that printed nothing).
+	// "timeout", "signal", "spawn", "invalid_output", "exit", "http",
+	// "no_handler", "handler", "tool_error" or "no_output" (a Cursor
+	// failClosed hook that printed nothing).
 	Failure string `json:"failure"`
 	// StatusMessage is the hook's configured statusMessage (Claude Code dialect).
 	StatusMessage string `json:"status_message,omitempty"`

@@ -26,3 +26,12 @@ hl_status hlgo_engine_add_callback_hook(hl_engine *engine, hl_event event, const
     return hl_engine_add_callback_hook(engine, event, matcher, name, hlgo_callback, (void *)handle, hlgo_free,
                                        errmsg);
 }
+
+int32_t hlgo_handler(void *user_data, const char *request_json, size_t request_len, hl_reply *reply) {
+    return hlgoHandler((uintptr_t)user_data, (char *)request_json, request_len, reply);
+}
+
+hl_status hlgo_engine_set_handler(hl_engine *engine, const char *handler_type, uintptr_t handle, char **errmsg) {
+    if (handle == 0) return hl_engine_set_handler(engine, handler_type, NULL, NULL, NULL, errmsg);
+    return hl_engine_set_handler(engine, handler_type, hlgo_handler, (void *)handle, hlgo_free, errmsg);
+}

@@ -351,24 +351,74 @@ export interface NotificationInput extends ExtraInput {
 
 /** One hook that ran (or was skipped by the gate). */
 export interface HookReport {
-  kind: 'command' | 'callback';
+  kind: 'command' | 'callback' | 'http' | 'mcp_tool' | 'prompt' | 'agent';
   command: string | null;
   name: string | null;
+  /** An http hook's URL, and the HTTP status of its response. */
+  url?: string;
+  status?: number;
+  /** An mcp_tool hook's server and tool. */
+  server?: string;
+  tool?: string;
+  /** A prompt or agent hook's prompt and model. */
+  prompt?: string;
+  model?: string;
   exitCode: number | null;
   timedOut: boolean;
   durationMs: number;
   stdoutTruncated: boolean;
   stderrTruncated: boolean;
-  skipped: null | 'not_approved';
+  skipped: null | 'not_approved' | 'unsupported_on_event' | 'url_not_allowed';
   /** How the hook failed; null when it answered (`no_output`: a Cursor `failClosed` hook printed nothing). */
-  failure: null | 'timeout' | 'signal' | 'spawn' | 'invalid_output' | 'exit' | 'no_output';
+  failure:
+    | null
+    | 'timeout'
+    | 'signal'
+    | 'spawn'
+    | 'invalid_output'
+    | 'exit'
+    | 'http'
+    | 'no_handler'
+    | 'handler'
+    | 'tool_error'
+    | 'no_output';
   /** Present when the hook was killed by a signal. */
   signal?: number;
   /** The hook's configured `statusMessage` (Claude Code dialect), when set. */
   statusMessage?: string;
 }
 
-export interface HookMessage { level: 'info' | 'warning' | 'error'; text: string }
+export interface HookMessage { level: 'info' | 'warning' | 'error' | 'system_reminder'; text: string }
+
+/** What a prompt or agent hook asks the host's model. */
+export interface ModelRequest {
+  type: 'prompt' | 'agent';
+  event: string;
+  /** The hook's prompt, `$ARGUMENTS` replaced by the hook input JSON. */
+  prompt: string;
+  model: string | null;
+  timeout_ms: number;
+  /** The hook input (what a command hook reads on stdin). */
+  input: Record<string, unknown>;
+}
+/** The model's verdict (`reason` is required when `ok` is false). */
+export interface ModelReply { ok: boolean; reason?: string; impossible?: boolean }
+/** What an mcp_tool hook asks the host's MCP client. */
+export interface McpRequest {
+  type: 'mcp_tool';
+  event: string;
+  server: string;
+  tool: string;
+  /** The tool's arguments, `${path}` strings filled from the hook input. */
+  input: unknown;
+  timeout_ms: number;
+}
+/** The tool's text, or `{ text, isError }`. */
+export type McpReply = string | { text: string; isError?: boolean };
+/** Handlers get `signal`, aborted at the hook's timeout. */
+export interface HandlerContext { signal: AbortSignal }
+export type ModelHandler = (req: ModelRequest, ctx: HandlerContext) => ModelReply | Promise<ModelReply>;
+export type McpHandler = (req: McpRequest, ctx: HandlerContext) => McpReply | Promise<McpReply>;
 
 /** Cursor hooks' answers without a canonical slot, under Cursor's names (the first hook that gave each wins). */
 export interface CursorFields {
@@ -520,6 +570,10 @@ export declare class Engine {
 
   /** Add (or replace in place) an in-process hook; `matcher` follows the Claude rule (null/""/"*": all). */
   addCallbackHook(event: EventId, matcher: string | null, name: string, fn: CallbackHook): this;
+  /** Answer prompt and agent hooks (null removes the handler); use the async run methods with async handlers. */
+  setModelHandler(fn: ModelHandler | null): this;
+  /** Answer mcp_tool hooks (null removes the handler). */
+  setMcpHandler(fn: McpHandler | null): this;
   /** Lowercase hex SHA-256 of the configured command set. */
   digest(): string;
   previews(): CommandPreview[];

@@ -131,16 +131,18 @@ fn run_case(
     let e = &case.expect;
     let outcome = match (attempt, &e.error_contains) {
         (Err(err), Some(want)) if err.contains(want.as_str()) => return Ok(()),
-        (Err(err), Some(want)) => return Err(fail(format!("expected an error containing {want:?}, got: {err}"))),
+        (Err(err), Some(want)) => return Err(fail(format!("expected an error containing {}, got: {err}", js(want)))),
         (Err(err), None) => return Err(fail(format!("error: {err}"))),
-        (Ok(_), Some(want)) => return Err(fail(format!("expected an error containing {want:?}, the run succeeded"))),
+        (Ok(_), Some(want)) => {
+            return Err(fail(format!("expected an error containing {}, the run succeeded", js(want))))
+        }
         (Ok(o), None) => o,
     };
     let v = common::verdict(&outcome);
     let mut why = Vec::new();
     if let Some(d) = &e.decision {
         if *d != v.decision {
-            why.push(format!("expected decision {d:?}, got {:?}", v.decision));
+            why.push(format!("expected decision {}, got {}", js(d), js(&v.decision)));
         }
     }
     if let Some(b) = e.blocked {
@@ -150,13 +152,13 @@ fn run_case(
     }
     if let Some(want) = &e.reason_contains {
         if !v.reason.as_deref().is_some_and(|r| r.contains(want.as_str())) {
-            why.push(format!("expected a reason containing {want:?}, got {:?}", v.reason));
+            why.push(format!("expected a reason containing {}, got {}", js(want), js(&v.reason)));
         }
     }
     if let Some(want) = &e.context_contains {
         let ctx = common::contexts(&outcome);
         if !ctx.iter().any(|c| c.contains(want.as_str())) {
-            why.push(format!("expected a context containing {want:?}, got {ctx:?}"));
+            why.push(format!("expected a context containing {}, got {}", js(want), js(&ctx)));
         }
     }
     if let Some(want) = &e.message_contains {
@@ -166,7 +168,7 @@ fn run_case(
             .map(|a| a.iter().filter_map(|m| m.get("text").and_then(Value::as_str)).collect())
             .unwrap_or_default();
         if !msgs.iter().any(|m| m.contains(want.as_str())) {
-            why.push(format!("expected a message containing {want:?}, got {msgs:?}"));
+            why.push(format!("expected a message containing {}, got {}", js(want), js(&msgs)));
         }
     }
     if why.is_empty() {
@@ -199,4 +201,9 @@ pub fn main(out: &Out, a: TestArgs) -> CliResult {
     }
     out.line(&format!("{passed} passed, {failed} failed"));
     Ok(if failed > 0 { EXIT_ERROR } else { EXIT_OK })
+}
+
+/// A value as JSON, as the cases file writes it (`null`, `"deny"`, `["a"]`).
+fn js<T: serde::Serialize + ?Sized>(v: &T) -> String {
+    serde_json::to_string(v).unwrap_or_else(|_| "?".to_owned())
 }

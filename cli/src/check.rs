@@ -99,7 +99,7 @@ pub fn main(out: &Out, a: CheckArgs) -> CliResult {
         }
         if errors == 0 && !out.quiet {
             out.line(&format!(
-                "{}: {} ({} command{}, {} warning{})",
+                "{}: {} ({} hook{}, {} warning{})",
                 file.display(),
                 out.green("ok"),
                 commands,

@@ -11,6 +11,8 @@ use hookline::engine::HookSourceOption;
 use hookline::{EngineOptions, HookEvent, HooksSource, LifecycleHookEngine, SessionStartTrigger};
 use serde_json::{Map, Value};
 
+use crate::ConfigArgs;
+
 /// Exit status: proceed / success.
 pub const EXIT_OK: u8 = 0;
 /// Exit status: an error (bad config, bad input, a failed check or case).
@@ -143,20 +145,27 @@ pub fn fire(engine: &LifecycleHookEngine, event: &EventName, input: &Value) -> R
     .map_err(|e| e.message)
 }
 
-/// Read an event input: a file, `-` for stdin, or `{}` when not given. It
-/// must be a JSON object.
+/// Read an event input: a file, `-` for stdin, or (not given) stdin when it
+/// is not a terminal (a host pipes the payload), else `{}`. Empty input is
+/// `{}`; anything else must be a JSON object.
 pub fn read_input(input: Option<&Path>) -> Result<Value, String> {
-    let Some(p) = input else {
-        return Ok(Value::Object(Map::new()));
+    let from_stdin = match input {
+        Some(p) => p == Path::new("-"),
+        None => !std::io::stdin().is_terminal(),
     };
-    let text = if p == Path::new("-") {
+    let text = if from_stdin {
         let mut s = String::new();
         std::io::stdin().read_to_string(&mut s).map_err(|e| format!("cannot read the input from stdin: {e}"))?;
         s
-    } else {
+    } else if let Some(p) = input {
         std::fs::read_to_string(p).map_err(|e| format!("cannot read the input {}: {e}", p.display()))?
+    } else {
+        String::new()
     };
-    let what = if p == Path::new("-") { "stdin".to_owned() } else { p.display().to_string() };
+    let what = match input {
+        Some(p) if !from_stdin => p.display().to_string(),
+        _ => "stdin".to_owned(),
+    };
     if text.trim().is_empty() {
         return Ok(Value::Object(Map::new()));
     }
@@ -190,9 +199,82 @@ pub fn load_file(path: &Path, dialect: Option<DialectArg>) -> Result<ConfigFile,
     Ok(ConfigFile { path: path.to_owned(), config })
 }
 
+/// Where a loaded config came from (the first line of `text` output).
+pub struct Loaded {
+    pub path: PathBuf,
+    /// `user`, `project` or `local` (found as a host finds it) or `config`
+    /// (given with --config).
+    pub origin: &'static str,
+    /// Its plugin root (`CLAUDE_PLUGIN_ROOT`), when it has one.
+    pub plugin_root: Option<PathBuf>,
+}
+
 /// Several configs loaded (and validated) as one engine source.
 pub struct Configs {
     pub source: HooksSource,
+    pub loaded: Vec<Loaded>,
+}
+
+impl Configs {
+    /// One line naming the configs the engine loaded, in order.
+    pub fn describe(&self) -> String {
+        if self.loaded.is_empty() {
+            return "configs: none (no --config given and no settings file found for this workspace)".to_owned();
+        }
+        let list: Vec<String> = self
+            .loaded
+            .iter()
+            .map(|l| {
+                let root = l.plugin_root.as_ref().map(|r| format!(", plugin root {}", r.display())).unwrap_or_default();
+                format!("{} ({}{root})", l.path.display(), l.origin)
+            })
+            .collect();
+        format!("configs: {}", list.join(", "))
+    }
+}
+
+/// The configs of `a`: the `--config` files, or, when none is given, the
+/// settings files a host would load for the workspace (user, project,
+/// local; see [`host_settings`]).
+pub fn load_config_args(a: &ConfigArgs) -> Result<Configs, String> {
+    if a.configs.is_empty() {
+        let ws = workspace_or_cwd(a.workspace.as_deref())?;
+        return host_settings(&ws, a.dialect);
+    }
+    load_configs_with(&a.configs, a.dialect, a.plugin_root.as_deref())
+}
+
+/// The settings files that exist which a host of each dialect (or of
+/// `dialect` only) reads for `workspace`: the user's (from `$HOME`,
+/// trusted: they run without workspace approval) and the workspace's
+/// (project, then local), each in its own dialect.
+pub fn host_settings(workspace: &Path, dialect: Option<DialectArg>) -> Result<Configs, String> {
+    let home = std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
+    let files: Vec<_> = hookline::dialect::settings_files(workspace, home.as_deref())
+        .into_iter()
+        .filter(|f| dialect.is_none_or(|d| d.name() == f.dialect.name()))
+        .collect();
+    let mut loaded = Vec::new();
+    let mut sources = Vec::new();
+    for f in files {
+        load_file(&f.path, Some(f.dialect))?;
+        let name = f.path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        let origin = if f.trusted {
+            "user"
+        } else if name.contains(".local.") {
+            "local"
+        } else {
+            "project"
+        };
+        sources.push(HookSourceOption {
+            dialect: Some(f.dialect),
+            trusted: f.trusted,
+            ..HookSourceOption::new(HooksSource::File(f.path.clone()))
+        });
+        loaded.push(Loaded { path: f.path, origin, plugin_root: None });
+    }
+    let source = if sources.is_empty() { HooksSource::None } else { HooksSource::Sources(sources) };
+    Ok(Configs { source, loaded })
 }
 
 /// Load the `--config` files. One file is handed to the engine as it is;
@@ -201,18 +283,45 @@ pub struct Configs {
 /// dialect, as a host loading several settings files does. `dialect`
 /// (`--dialect`) forces one dialect on every file.
 pub fn load_configs(paths: &[PathBuf], dialect: Option<DialectArg>) -> Result<Configs, String> {
+    load_configs_with(paths, dialect, None)
+}
+
+/// [`load_configs`] with a plugin root for every file (`--plugin-root`);
+/// without one, a plugin's `…/hooks/hooks.json` gets the directory above
+/// `hooks/`, as the agent gives it.
+pub fn load_configs_with(
+    paths: &[PathBuf],
+    dialect: Option<DialectArg>,
+    plugin_root: Option<&Path>,
+) -> Result<Configs, String> {
     let files = paths.iter().map(|p| load_file(p, dialect)).collect::<Result<Vec<_>, _>>()?;
-    let source = match (files.len(), dialect) {
-        (0, _) => HooksSource::None,
-        (1, None) => HooksSource::File(files[0].path.clone()),
+    let loaded: Vec<Loaded> = files
+        .iter()
+        .map(|f| Loaded {
+            path: f.path.clone(),
+            origin: "config",
+            plugin_root: plugin_root
+                .map(Path::to_owned)
+                .or_else(|| hookline::dialect::plugin_root_of(&f.path, dialect))
+                .map(|r| std::path::absolute(&r).unwrap_or(r)),
+        })
+        .collect();
+    let rooted = loaded.iter().any(|l| l.plugin_root.is_some());
+    let source = match (files.len(), dialect, rooted) {
+        (0, _, _) => HooksSource::None,
+        (1, None, false) => HooksSource::File(files[0].path.clone()),
         _ => HooksSource::Sources(
-            files
+            loaded
                 .iter()
-                .map(|f| HookSourceOption { dialect, ..HookSourceOption::new(HooksSource::File(f.path.clone())) })
+                .map(|l| HookSourceOption {
+                    dialect,
+                    plugin_root: l.plugin_root.as_ref().map(|r| r.display().to_string()),
+                    ..HookSourceOption::new(HooksSource::File(l.path.clone()))
+                })
                 .collect(),
         ),
     };
-    Ok(Configs { source })
+    Ok(Configs { source, loaded })
 }
 
 /// Options shared by the subcommands that build an engine.

@@ -19,7 +19,8 @@ pub struct ExplainArgs {
     pub event: String,
     #[command(flatten)]
     pub configs: ConfigArgs,
-    /// The event input (JSON object): a file, or `-` for stdin.
+    /// The event input (JSON object): a file, or `-` for stdin. Default:
+    /// stdin when it is not a terminal, else `{}`.
     #[arg(long, short, value_name = "FILE|-")]
     pub input: Option<PathBuf>,
     /// Explain as a gated (workspace-approval) engine would run.
@@ -44,6 +45,10 @@ pub struct PlannedHook {
     pub file: PathBuf,
     /// The entry path, as in config errors: `hooks.PreToolUse[0].hooks[1]`.
     pub path: String,
+    /// The handler type (`command`, `http`, `mcp_tool`, `prompt`, `agent`).
+    pub kind: hookline::interpret::HookKind,
+    /// What names the hook: the command, a URL, `server/tool`, a prompt's
+    /// first words (with a `[type]` prefix for types other than `command`).
     pub command: String,
     pub matcher_raw: Option<String>,
     /// The matcher rule of the dialect, in words.
@@ -84,7 +89,11 @@ pub fn plan(engine: &LifecycleHookEngine, event: &EventName, input: &Value) -> R
             PlannedHook {
                 file: e.file.map(PathBuf::from).unwrap_or_default(),
                 path: e.path,
-                command: e.label,
+                kind: e.kind,
+                command: match e.kind {
+                    hookline::interpret::HookKind::Command => e.label,
+                    kind => format!("[{}] {}", kind.as_str(), e.label),
+                },
                 matcher_raw: e.matcher,
                 rule: e.rule,
                 subject,
@@ -117,11 +126,8 @@ pub fn gate_status(engine: &hookline::LifecycleHookEngine) -> (bool, String) {
 
 pub fn main(out: &Out, a: ExplainArgs) -> CliResult {
     let event = EventName::parse(&a.event)?;
-    if a.configs.configs.is_empty() {
-        return Err("explain needs at least one --config FILE".into());
-    }
     let input = common::read_input(a.input.as_deref())?;
-    let configs = common::load_configs(&a.configs.configs, a.configs.dialect)?;
+    let configs = common::load_config_args(&a.configs)?;
     let engine = common::build_engine(EngineSetup {
         workspace: a.configs.workspace.as_deref(),
         source: configs.source.clone(),
@@ -148,7 +154,7 @@ pub fn main(out: &Out, a: ExplainArgs) -> CliResult {
             .iter()
             .map(|h| {
                 json!({
-                    "file": h.file.display().to_string(), "path": h.path, "command": h.command,
+                    "file": h.file.display().to_string(), "path": h.path, "type": h.kind, "command": h.command,
                     "matcher": h.matcher_raw, "rule": h.rule, "subject": h.subject,
                     "if": h.if_condition,
                     "if_result": h.if_result,
@@ -157,12 +163,23 @@ pub fn main(out: &Out, a: ExplainArgs) -> CliResult {
                 })
             })
             .collect();
-        let doc = json!({"event": event_words, "gate": gate_words, "approved": gate_ok,
+        let loaded: Vec<Value> = configs
+            .loaded
+            .iter()
+            .map(|l| {
+                json!({"path": l.path.display().to_string(), "origin": l.origin,
+                       "plugin_root": l.plugin_root.as_ref().map(|r| r.display().to_string())})
+            })
+            .collect();
+        let doc = json!({"event": event_words, "configs": loaded, "gate": gate_words, "approved": gate_ok,
                          "note": named_note, "hooks": list});
         out.line(&serde_json::to_string_pretty(&doc).unwrap_or_default());
         return Ok(EXIT_OK);
     }
     let running = hooks.iter().filter(|h| h.matched() && gate_ok).count();
+    if !out.quiet {
+        out.line(&configs.describe());
+    }
     out.line(&format!(
         "{}: {} configured hook{}, {} would run",
         out.bold(&event_words),
@@ -196,6 +213,8 @@ pub fn main(out: &Out, a: ExplainArgs) -> CliResult {
         match h.verdict {
             Verdict::Duplicate => out.line("       skipped: an identical hook already runs for this event"),
             Verdict::Background => out.line("       async: runs in the background, the run does not wait for it"),
+            Verdict::Unsupported => out
+                .line(&format!("       skipped: this dialect does not run {} hooks on {event_words}", h.kind.as_str())),
             _ => {}
         }
     }

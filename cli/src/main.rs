@@ -57,9 +57,14 @@ pub struct ConfigArgs {
     /// A hooks config (a Claude Code settings .json, a Codex .codex/hooks.json
     /// or .codex/config.toml, a Cursor .cursor/hooks.json, VT Code JSON or a
     /// vtcode.toml); repeat to load several configs in order, each in its
-    /// own dialect.
+    /// own dialect. Default: the settings a host loads for the workspace
+    /// (user, project, local).
     #[arg(long = "config", short = 'c', value_name = "FILE")]
     pub configs: Vec<PathBuf>,
+    /// The plugin root of the --config files ($CLAUDE_PLUGIN_ROOT). Default:
+    /// for a plugin's `.../hooks/hooks.json`, the directory above `hooks/`.
+    #[arg(long, value_name = "DIR")]
+    pub plugin_root: Option<PathBuf>,
     /// Read every --config file in this dialect (vtcode, claude, codex, cursor)
     /// instead of recognising it by its path or shape.
     #[arg(long, value_name = "NAME", value_parser = common::parse_dialect)]

@@ -20,7 +20,8 @@ pub struct RunArgs {
     #[command(flatten)]
     pub configs: ConfigArgs,
     /// The event input (JSON object): a file, or `-` for stdin (a Claude Code
-    /// hook payload works as it is). Default: `{}`.
+    /// hook payload works as it is). Default: stdin when it is not a
+    /// terminal, else `{}`.
     #[arg(long, short, value_name = "FILE|-")]
     pub input: Option<PathBuf>,
     /// Output: `text` on a terminal, `json` otherwise, unless given.
@@ -42,7 +43,7 @@ pub struct RunArgs {
 pub fn main(out: &Out, a: RunArgs) -> CliResult {
     let event_name = EventName::parse(&a.event)?;
     let input = common::read_input(a.input.as_deref())?;
-    let configs = common::load_configs(&a.configs.configs, a.configs.dialect)?;
+    let configs = common::load_config_args(&a.configs)?;
     let engine = common::build_engine(EngineSetup {
         workspace: a.configs.workspace.as_deref(),
         source: configs.source.clone(),
@@ -63,6 +64,7 @@ pub fn main(out: &Out, a: RunArgs) -> CliResult {
         }
         Format::Text => {
             if !out.quiet {
+                out.line(&configs.describe());
                 let planned = explain::plan(&engine, &event_name, &input)?;
                 print_summary(out, event_name.display(), &planned, &outcome, &v);
             }
@@ -185,6 +187,16 @@ fn print_summary(out: &Out, event: &str, planned: &[PlannedHook], outcome: &Valu
             let (label, why) = match (h.verdict, &h.if_condition) {
                 (Planned::ConditionFalse, Some(c)) => ("no match ", format!("`if` {c} is false for this tool call")),
                 (Planned::Duplicate, _) => ("duplicate", "an identical hook already runs for this event".to_owned()),
+                (Planned::Unsupported, _) => {
+                    // It still has a report (skipped): step over it.
+                    if reports
+                        .get(next)
+                        .is_some_and(|r| r.get("skipped").and_then(Value::as_str) == Some("unsupported_on_event"))
+                    {
+                        next += 1;
+                    }
+                    ("skipped  ", format!("{} hooks do not run on {event} in this dialect", h.kind.as_str()))
+                }
                 _ => ("no match ", format!("{}; tested {}", h.rule, h.subject)),
             };
             out.line(&format!("  {} {}  {}", out.dim(label), h.command, loc));
@@ -196,11 +208,10 @@ fn print_summary(out: &Out, event: &str, planned: &[PlannedHook], outcome: &Valu
             out.line(&format!("             {}", out.dim("started in the background; the run does not wait for it")));
             continue;
         }
-        // Reports are in configuration order; take the next one of this command.
-        let found = reports[next..]
-            .iter()
-            .position(|r| r.get("command").and_then(Value::as_str) == Some(h.command.as_str()))
-            .map(|i| next + i);
+        // Reports are in configuration order, one per hook that ran or was
+        // skipped, up to where an early stop ended the run.
+        let kind = serde_json::to_value(h.kind).unwrap_or_default();
+        let found = reports.get(next).filter(|r| r.get("kind") == Some(&kind)).map(|_| next);
         let Some(idx) = found else {
             out.line(&format!("  {} {}  {}", out.dim("not run  "), h.command, loc));
             out.line(&format!("             {}", out.dim("matched, but an earlier hook decided (or it was filtered)")));
@@ -213,10 +224,15 @@ fn print_summary(out: &Out, event: &str, planned: &[PlannedHook], outcome: &Valu
         if let Some(s) = skipped {
             facts.push(format!("skipped: {s}"));
         } else {
-            match (r.get("exit_code").and_then(Value::as_i64), r.get("signal").and_then(Value::as_i64)) {
-                (Some(c), _) => facts.push(format!("exit {c}")),
-                (None, Some(s)) => facts.push(format!("signal {s}")),
-                (None, None) => {}
+            match (
+                r.get("exit_code").and_then(Value::as_i64),
+                r.get("signal").and_then(Value::as_i64),
+                r.get("status").and_then(Value::as_u64),
+            ) {
+                (Some(c), _, _) => facts.push(format!("exit {c}")),
+                (None, Some(s), _) => facts.push(format!("signal {s}")),
+                (None, None, Some(status)) => facts.push(format!("HTTP {status}")),
+                (None, None, None) => {}
             }
             if r.get("timed_out").and_then(Value::as_bool) == Some(true) {
                 facts.push("timed out".into());
@@ -234,7 +250,9 @@ fn print_summary(out: &Out, event: &str, planned: &[PlannedHook], outcome: &Valu
             }
         }
         let ok = skipped.is_none()
-            && r.get("exit_code").and_then(Value::as_i64) == Some(0)
+            && r.get("exit_code").and_then(Value::as_i64).is_none_or(|c| c == 0)
+            && r.get("signal").is_none_or(Value::is_null)
+            && r.get("timed_out").and_then(Value::as_bool) != Some(true)
             && r.get("failure").is_none_or(Value::is_null);
         let label = if ok { out.green("ran      ") } else { out.yellow("ran      ") };
         out.line(&format!("  {label} {}  {}", h.command, loc));

@@ -338,7 +338,7 @@ fn check_passes_the_demo_config() {
     let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/demo/hooks.json");
     let r = sb.run(&["check", s(&demo)]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert!(r.stdout.contains("ok (13 commands, 0 warnings)"), "{}", r.stdout);
+    assert!(r.stdout.contains("ok (15 hooks, 0 warnings)"), "{}", r.stdout);
 }
 
 #[test]
@@ -392,7 +392,7 @@ fn check_warns_on_likely_mistakes_but_passes() {
     assert!(t.contains("`definitely-not-a-program-hookline` is not found on PATH"), "{t}");
     assert!(t.contains("unknown event key `preToolUse`; did you mean `PreToolUse`?"), "{t}");
     assert!(t.contains("hooks.Stop[0].hooks[0]: `if` \"Bash(git *)\" on Stop never holds"), "{t}");
-    assert!(t.contains("commands, 7 warnings)"), "{t}");
+    assert!(t.contains("hooks, 7 warnings)"), "{t}");
 
     let r = sb.run(&["check", "--strict", s(&cfg)]);
     assert_eq!(r.code, 1, "--strict fails on warnings: {}", r.stdout);
@@ -468,7 +468,7 @@ fn cases_fixture(sb: &Sandbox) -> PathBuf {
             {"name": "ls gets context", "event": "PreToolUse", "input": {"tool_name": "Bash", "tool_input": {"command": "ls"}},
              "expect": {"decision": "continue", "context_contains": "policy"}},
             {"name": "wrong on purpose", "event": "PreToolUse", "input": {"tool_name": "Bash", "tool_input": {"command": "ls"}},
-             "expect": {"decision": "allow", "blocked": true}},
+             "expect": {"decision": "allow", "blocked": true, "reason_contains": "because"}},
             {"name": "bad input is an expected error", "event": "PreToolUse", "input": {},
              "expect": {"error_contains": "tool_name"}}
         ]}),
@@ -491,6 +491,8 @@ fn test_reports_each_case_and_fails_on_any_failure() {
         ),
         "{t}"
     );
+    // Values print as JSON, as the cases file writes them (`null`, not `None`).
+    assert!(t.contains("expected a reason containing \"because\", got null"), "{t}");
     assert!(t.trim_end().ends_with("3 passed, 1 failed"), "{t}");
 
     let r = sb.run(&["--quiet", "test", s(&cases)]);
@@ -798,7 +800,7 @@ fn check_lists_what_codex_would_skip_and_rejects_what_it_would_not_load() {
         "hooks.PreToolUse[2].hooks[1]: skipping agent hook in",
         "hooks.SessionEnd[0].hooks[0]: clamping SessionEnd hook timeout to 3s",
         "hooks.Notification: Codex has no event `Notification`",
-        "ok (3 commands, 4 warnings)",
+        "ok (3 hooks, 4 warnings)",
     ] {
         assert!(r.stdout.contains(needle), "{needle}: {}", r.stdout);
     }
@@ -991,4 +993,83 @@ fn the_dialect_flag_reads_any_file_as_cursor() {
     let r = sb.run(&["test", s(&cases)]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("2 passed, 0 failed"), "{}", r.stdout);
+}
+
+/// A PreToolUse payload of a Bash call.
+const BASH: &str = r#"{"tool_name":"Bash","tool_input":{"command":"ls"}}"#;
+
+/// `run` and `explain` without --config load what a Claude Code host loads
+/// for the workspace: the user's `~/.claude/settings.json` (from $HOME), then
+/// the project's `.claude/settings.json` and `.claude/settings.local.json`,
+/// and the text output's first line names them.
+#[test]
+fn run_without_config_loads_the_user_project_and_local_settings() {
+    let sb = Sandbox::new();
+    let hook = |cmd: &str| json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": cmd}]}]}});
+    sb.write_json("home/.claude/settings.json", &hook("echo from-user"));
+    sb.write_json("ws/.claude/settings.json", &hook("echo from-project"));
+    sb.write_json("ws/.claude/settings.local.json", &hook("echo from-local"));
+    let ws = sb.ws();
+    let r = sb.run_stdin(&["run", "PreToolUse", "-w", s(&ws), "--format", "text"], BASH);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let first = r.stdout.lines().next().unwrap_or("");
+    assert!(first.starts_with("configs: "), "{first}");
+    let order: Vec<usize> = ["settings.json (user)", "settings.json (project)", "settings.local.json (local)"]
+        .iter()
+        .map(|w| first.find(w).unwrap_or_else(|| panic!("{w} missing from {first}")))
+        .collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{first}");
+    let out = sb.run_stdin(&["run", "PreToolUse", "-w", s(&ws), "--format", "json"], BASH).json();
+    let texts: Vec<&str> = out["messages"].as_array().unwrap().iter().filter_map(|m| m["text"].as_str()).collect();
+    assert_eq!(texts, ["from-user", "from-project", "from-local"]);
+    let ex = sb.run_stdin(&["explain", "PreToolUse", "-w", s(&ws), "--format", "json"], BASH).json();
+    let origins: Vec<&str> = ex["configs"].as_array().unwrap().iter().filter_map(|c| c["origin"].as_str()).collect();
+    assert_eq!(origins, ["user", "project", "local"]);
+    // Nothing to load: said, not silently `continue`.
+    let empty = sb.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let mut c = sb.cmd(&["run", "PreToolUse", "-w", s(&empty), "--format", "text"]);
+    c.env("HOME", &empty);
+    let none = sb.run_with(c, Some(BASH));
+    assert!(none.stdout.starts_with("configs: none"), "{}", none.stdout);
+}
+
+/// A payload piped to `run` is its input without `--input -` (a host pipes
+/// the event's JSON to a command hook).
+#[test]
+fn run_reads_a_piped_payload_without_input_flag() {
+    let sb = Sandbox::new();
+    let cfg = claude_config(&sb);
+    let payload = r#"{"tool_name":"Bash","tool_input":{"command":"rm -rf /"}}"#;
+    let r = sb.run_stdin(&["run", "PreToolUse", "-c", s(&cfg), "--format", "json"], payload);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert_eq!(r.json()["decision"], "deny");
+    // An empty pipe is `{}` (which a PreToolUse input is not).
+    let r = sb.run_stdin(&["run", "PreToolUse", "-c", s(&cfg), "--format", "json"], "");
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("tool_name"), "{}", r.stderr);
+}
+
+/// Claude Code sets `CLAUDE_PLUGIN_ROOT` ("the absolute path to the plugin
+/// directory") for a plugin's hooks: a config at `<plugin>/hooks/hooks.json`
+/// gets `<plugin>`, and `--plugin-root DIR` sets it for any config.
+#[test]
+fn a_plugin_hooks_json_gets_its_plugin_root() {
+    let sb = Sandbox::new();
+    let guard =
+        r#"test -f "${CLAUDE_PLUGIN_ROOT}/guard.sh" || { echo "no plugin root: [$CLAUDE_PLUGIN_ROOT]" >&2; exit 2; }"#;
+    let cfg = sb.write_json(
+        "plug/hooks/hooks.json",
+        &json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": guard}]}]}}),
+    );
+    sb.write("plug/guard.sh", "exit 0\n");
+    let r = sb.run_stdin(&["run", "PreToolUse", "-c", s(&cfg), "--format", "json"], BASH);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let other = sb.path().join("elsewhere");
+    std::fs::create_dir_all(&other).unwrap();
+    let r = sb.run_stdin(&["run", "PreToolUse", "-c", s(&cfg), "--plugin-root", s(&other), "--format", "json"], BASH);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("no plugin root: ["), "{}", r.stderr);
+    let ex = sb.run_stdin(&["explain", "PreToolUse", "-c", s(&cfg), "--format", "json"], BASH).json();
+    assert_eq!(ex["configs"][0]["plugin_root"], s(&sb.path().join("plug")));
 }

@@ -3,6 +3,11 @@
  * and prints one line per event: what the agent did and what the hooks
  * decided, and why.
  *
+ * hooks.json also has an http hook (an audit service: the tiny HTTP server
+ * below, on 127.0.0.1:47811, started by this program) and a prompt hook
+ * (answered by the scripted "model" below, set with hl_engine_set_handler:
+ * hookline has no model of its own, the host answers prompt hooks).
+ *
  * Build and run: `make demo` at the repository root.
  * Usage: agent [--json] [hooks-file]
  *   hooks-file defaults to the demo's hooks.json (its directory is compiled
@@ -10,12 +15,18 @@
  *   workspace, where the hooks run (`sh hooks/...`), is the directory of the
  *   hooks file.
  *   --json, or HOOKLINE_DEMO_JSON=1, also prints each outcome's JSON. */
+#define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <limits.h>
 #include <libgen.h>
 #include <unistd.h>
+#include <poll.h>
+#include <pthread.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include "hookline.h"
 
@@ -27,6 +38,87 @@ static int32_t host_policy(void *user_data, const char *payload, size_t len, hl_
     hl_reply_deny(reply, "host policy: writes under /etc are not allowed");
   }
   return 0;
+}
+
+/* The scripted model of the prompt hook: a real host would send
+ * `prompt` to its model and return the model's {"ok","reason"}. This one
+ * lets the agent stop once a stop hook already sent it back to work
+ * (stop_hook_active) and otherwise says why not. */
+static int32_t scripted_model(void *user_data, const char *request, size_t len, hl_reply *reply) {
+  (void)user_data;
+  (void)len;
+  int again = strstr(request, "\"stop_hook_active\":true") != NULL;
+  printf("    model: asked \"%.40s...\" -> %s\n", strstr(request, "\"prompt\":\"") ? strstr(request, "\"prompt\":\"") + 10 : "",
+         again ? "ok" : "not yet");
+  hl_reply_set_json(reply, again ? "{\"ok\":true}" : "{\"ok\":false,\"reason\":\"no test run seen yet\"}", NULL);
+  return 0;
+}
+
+/* ---- the audit service the http hook posts to (loopback only) ---- */
+
+#define AUDIT_PORT 47811
+static volatile int audit_stop;
+static int audit_fd = -1;
+
+/* Answer every POST on a keep-alive connection with context naming the tool. */
+static void audit_connection(int c) {
+  char buf[65536];
+  size_t have = 0;
+  while (!audit_stop) {
+    struct pollfd p = {c, POLLIN, 0};
+    if (poll(&p, 1, 100) <= 0) continue;
+    ssize_t n = recv(c, buf + have, sizeof buf - 1 - have, 0);
+    if (n <= 0) return;
+    have += (size_t)n;
+    buf[have] = 0;
+    char *end = strstr(buf, "\r\n\r\n");
+    if (!end) continue;
+    char *cl = strcasestr(buf, "content-length:");
+    size_t need = (size_t)(end + 4 - buf) + (cl ? (size_t)atol(cl + 15) : 0);
+    if (have < need) continue;
+    char tool[64] = "a tool";
+    char *t = strstr(end, "\"tool_name\":\"");
+    if (t) sscanf(t + 13, "%63[^\"]", tool);
+    char body[256], resp[512];
+    snprintf(body, sizeof body,
+             "{\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUse\",\"additionalContext\":"
+             "\"audit service recorded %s\"}}", tool);
+    int len = snprintf(resp, sizeof resp, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s",
+                       strlen(body), body);
+    if (send(c, resp, (size_t)len, MSG_NOSIGNAL) < 0) return;
+    memmove(buf, buf + need, have - need);
+    have -= need;
+  }
+}
+
+static void *audit_server(void *arg) {
+  (void)arg;
+  while (!audit_stop) {
+    struct pollfd p = {audit_fd, POLLIN, 0};
+    if (poll(&p, 1, 100) <= 0) continue;
+    int c = accept(audit_fd, NULL, NULL);
+    if (c < 0) continue;
+    audit_connection(c);
+    close(c);
+  }
+  return NULL;
+}
+
+/* Start the audit service; 0 when it listens. */
+static int audit_start(pthread_t *thread) {
+  audit_fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  int one = 1;
+  setsockopt(audit_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  struct sockaddr_in a = {0};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(AUDIT_PORT);
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (audit_fd < 0 || bind(audit_fd, (struct sockaddr *)&a, sizeof a) != 0 || listen(audit_fd, 8) != 0) {
+    if (audit_fd >= 0) close(audit_fd);
+    audit_fd = -1;
+    return -1;
+  }
+  return pthread_create(thread, NULL, audit_server, NULL);
 }
 
 static hl_engine *engine;
@@ -254,6 +346,10 @@ int main(int argc, char **argv) {
   }
   hl_engine_add_callback_hook(engine, HL_EVENT_PRE_TOOL_USE, "Write|Edit", "host-policy", host_policy, NULL,
                               NULL, NULL);
+  hl_engine_set_handler(engine, "prompt", scripted_model, NULL, NULL, NULL);
+  pthread_t audit;
+  int audit_running = audit_start(&audit) == 0;
+  if (!audit_running) printf("(the audit service could not listen on 127.0.0.1:%d: the http hook will report it)\n", AUDIT_PORT);
   printf("hookline %s demo in %s\n", hl_version(), workspace);
   char *digest = NULL;
   hl_engine_command_digest(engine, &digest, NULL);
@@ -305,6 +401,11 @@ int main(int argc, char **argv) {
   fire(HL_EVENT_SESSION_END, "{\"turn_id\":\"t2\",\"reason\":\"completed\"}", "session ends");
 
   hl_engine_free(engine);
+  if (audit_running) {
+    audit_stop = 1;
+    pthread_join(audit, NULL);
+    close(audit_fd);
+  }
   printf("\ndemo finished: every event fired through %s\n", hooks_file);
   return 0;
 }

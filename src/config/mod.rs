@@ -83,29 +83,218 @@ impl Source {
     }
 }
 
-/// What a hook runs: its handler type and the fields that identify it.
+/// The shell a command hook's shell form runs under (`"shell"`; ignored in
+/// exec form).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Shell {
+    /// `/bin/sh -c <command>` (the default).
+    #[default]
+    Sh,
+    /// `bash -c <command>` (`"shell": "bash"`), bash found on `PATH`.
+    Bash,
+    /// `pwsh -NoProfile -Command <command>` (`"shell": "powershell"`), when
+    /// `pwsh` is on `PATH`; else the hook cannot be started.
+    PowerShell,
+}
+
+impl Shell {
+    /// The config value (`None` for the default shell).
+    pub fn config_name(self) -> Option<&'static str> {
+        match self {
+            Shell::Sh => None,
+            Shell::Bash => Some("bash"),
+            Shell::PowerShell => Some("powershell"),
+        }
+    }
+}
+
+/// What a hook runs: its handler type and the fields that identify it
+/// ([`identifying_fields`](HandlerSpec::identifying_fields)).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum HandlerSpec {
-    /// A shell command (`"type": "command"`).
+    /// A command (`"type": "command"`): shell form (`/bin/sh -c <command>`,
+    /// or the `shell` chosen), or exec form when `args` is set (`command`
+    /// resolved on `PATH` and spawned directly with `args`).
     Command {
-        /// The command, exactly as written (run as `/bin/sh -c <command>`).
+        /// The command, exactly as written.
         command: String,
+        /// `args` (exec form), exactly as written.
+        args: Option<Vec<String>>,
+        /// `shell` (shell form only).
+        shell: Shell,
+    },
+    /// An HTTP endpoint the hook input is POSTed to (`"type": "http"`).
+    Http {
+        /// `url`, exactly as written.
+        url: String,
+        /// `headers`, in configuration order, values as written (before
+        /// `$NAME` interpolation).
+        headers: Vec<(String, String)>,
+        /// `allowedEnvVars`: the variables header values may interpolate.
+        allowed_env_vars: Vec<String>,
+    },
+    /// A tool of an MCP server the host is connected to (`"type": "mcp_tool"`).
+    McpTool {
+        /// `server`.
+        server: String,
+        /// `tool`.
+        tool: String,
+        /// `input` as written (`${path}` strings substituted per call); null when absent.
+        input: Value,
+    },
+    /// A single-turn prompt for a model (`"type": "prompt"`).
+    Prompt {
+        /// `prompt`, as written (`$ARGUMENTS` substituted per call).
+        prompt: String,
+        /// `model`, if set.
+        model: Option<String>,
+        /// `continueOnBlock`.
+        continue_on_block: bool,
+    },
+    /// A prompt for an agent with tools (`"type": "agent"`).
+    Agent {
+        /// `prompt`, as written (`$ARGUMENTS` substituted per call).
+        prompt: String,
+        /// `model`, if set.
+        model: Option<String>,
     },
 }
 
+/// Longest prompt text a label shows (the report and the digest carry all of it).
+const PROMPT_LABEL_CHARS: usize = 60;
+
 impl HandlerSpec {
+    /// A shell-form command hook.
+    pub fn command(command: impl Into<String>) -> HandlerSpec {
+        HandlerSpec::Command { command: command.into(), args: None, shell: Shell::Sh }
+    }
+
     /// The report's `kind` of this handler.
     pub fn kind(&self) -> crate::model::outcome::HookKind {
+        use crate::model::outcome::HookKind;
         match self {
-            HandlerSpec::Command { .. } => crate::model::outcome::HookKind::Command,
+            HandlerSpec::Command { .. } => HookKind::Command,
+            HandlerSpec::Http { .. } => HookKind::Http,
+            HandlerSpec::McpTool { .. } => HookKind::McpTool,
+            HandlerSpec::Prompt { .. } => HookKind::Prompt,
+            HandlerSpec::Agent { .. } => HookKind::Agent,
         }
     }
 
-    /// How messages and reports name the hook: the command text.
-    pub fn label(&self) -> &str {
+    /// How messages and reports name the hook: the command text (in exec
+    /// form the command and its arguments, shell-quoted where needed); an
+    /// http hook's URL; `server/tool`; a prompt's first words.
+    pub fn label(&self) -> String {
         match self {
-            HandlerSpec::Command { command } => command,
+            HandlerSpec::Command { command, args: None, .. } => command.clone(),
+            HandlerSpec::Command { command, args: Some(args), .. } => std::iter::once(command.as_str())
+                .chain(args.iter().map(String::as_str))
+                .map(quote_word)
+                .collect::<Vec<_>>()
+                .join(" "),
+            HandlerSpec::Http { url, .. } => url.clone(),
+            HandlerSpec::McpTool { server, tool, .. } => format!("{server}/{tool}"),
+            HandlerSpec::Prompt { prompt, .. } | HandlerSpec::Agent { prompt, .. } => {
+                let line = prompt.split_whitespace().collect::<Vec<_>>().join(" ");
+                match line.char_indices().nth(PROMPT_LABEL_CHARS) {
+                    Some((cut, _)) => format!("{}…", &line[..cut]),
+                    None => line,
+                }
+            }
         }
+    }
+
+    /// What makes two hooks "the same handler" for deduplication: the
+    /// handler type and these fields (a command's text, args and shell;
+    /// an http hook's URL, as Claude Code dedupes it; everything of the
+    /// host-answered types).
+    pub fn dedupe_key(&self) -> String {
+        match self {
+            HandlerSpec::Command { command, args: None, shell: Shell::Sh } => command.clone(),
+            HandlerSpec::Http { url, .. } => url.clone(),
+            _ => Value::Object(self.identifying_fields()).to_string(),
+        }
+    }
+
+    /// The fields that identify the hook, in a fixed order, for the digest
+    /// and the previews: `command` (and `args`, `shell` when set);
+    /// `url` and `headers` (the header *names*, values are not part of
+    /// it: they may interpolate secrets); `server`, `tool` and `input`;
+    /// `prompt` and `model` (and `continueOnBlock` when true).
+    pub fn identifying_fields(&self) -> serde_json::Map<String, Value> {
+        let mut m = serde_json::Map::new();
+        match self {
+            HandlerSpec::Command { command, args, shell } => {
+                m.insert("command".into(), Value::from(command.as_str()));
+                if let Some(args) = args {
+                    m.insert("args".into(), Value::from(args.clone()));
+                }
+                if let Some(shell) = shell.config_name() {
+                    m.insert("shell".into(), Value::from(shell));
+                }
+            }
+            HandlerSpec::Http { url, headers, .. } => {
+                m.insert("url".into(), Value::from(url.as_str()));
+                m.insert("headers".into(), headers.iter().map(|(k, _)| Value::from(k.as_str())).collect());
+            }
+            HandlerSpec::McpTool { server, tool, input } => {
+                m.insert("server".into(), Value::from(server.as_str()));
+                m.insert("tool".into(), Value::from(tool.as_str()));
+                m.insert("input".into(), input.clone());
+            }
+            HandlerSpec::Prompt { prompt, model, continue_on_block } => {
+                m.insert("prompt".into(), Value::from(prompt.as_str()));
+                m.insert("model".into(), model.as_deref().map_or(Value::Null, Value::from));
+                if *continue_on_block {
+                    m.insert("continueOnBlock".into(), Value::Bool(true));
+                }
+            }
+            HandlerSpec::Agent { prompt, model } => {
+                m.insert("prompt".into(), Value::from(prompt.as_str()));
+                m.insert("model".into(), model.as_deref().map_or(Value::Null, Value::from));
+            }
+        }
+        m
+    }
+
+    /// What the digest line of a hook of this type carries as its
+    /// `command`: the command text for a shell-form command (the format
+    /// every stored approval was made with), else the compact JSON of
+    /// [`identifying_fields`](Self::identifying_fields) with `"type"` first.
+    pub fn digest_text(&self) -> String {
+        match self {
+            HandlerSpec::Command { command, args: None, shell: Shell::Sh } => command.clone(),
+            _ => {
+                let mut m = serde_json::Map::new();
+                m.insert("type".into(), Value::from(self.kind().as_str()));
+                m.extend(self.identifying_fields());
+                Value::Object(m).to_string()
+            }
+        }
+    }
+
+    /// Whether the handler runs as a process (it needs the hook
+    /// environment and a cancellation token).
+    pub fn is_process(&self) -> bool {
+        matches!(self, HandlerSpec::Command { .. })
+    }
+
+    /// Whether the handler blocks on I/O the run does not control (a
+    /// process, a request): such hooks of a concurrent event run on their
+    /// own threads. Host-answered types run on the run's thread, like
+    /// callback hooks.
+    pub fn runs_apart(&self) -> bool {
+        matches!(self, HandlerSpec::Command { .. } | HandlerSpec::Http { .. })
+    }
+}
+
+/// A word of an exec-form label, quoted for a POSIX shell when it needs it.
+fn quote_word(word: &str) -> String {
+    let plain = !word.is_empty() && word.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b));
+    if plain {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
     }
 }
 
@@ -122,7 +311,11 @@ pub struct HookSpec {
     /// `if` (Claude Code): the hook runs only for tool calls matching it.
     pub if_rule: Option<Rule>,
     /// `async: true` (Claude Code): the run does not wait for the hook.
+    /// Also set by `asyncRewake`.
     pub run_async: bool,
+    /// `asyncRewake: true` (Claude Code): a background hook whose exit 2
+    /// wakes the model with its stderr (else stdout) as a system reminder.
+    pub async_rewake: bool,
     /// `statusMessage` (Claude Code), copied into the hook's report.
     pub status_message: Option<String>,
     /// `failClosed: true` (hookline extension): a failure takes the event's
@@ -150,11 +343,12 @@ impl HookSpec {
     /// field at its default (a 60 s timeout).
     pub fn command(command: impl Into<String>, timeout_seconds: Option<u64>) -> HookSpec {
         HookSpec {
-            handler: HandlerSpec::Command { command: command.into() },
+            handler: HandlerSpec::command(command),
             timeout_seconds,
             default_timeout: dialect::VTCODE.profile().default_timeout,
             if_rule: None,
             run_async: false,
+            async_rewake: false,
             status_message: None,
             fail_closed: false,
             native_event: None,
@@ -167,12 +361,13 @@ impl HookSpec {
     /// The command text of a command hook, else `None`.
     pub fn command_text(&self) -> Option<&str> {
         match &self.handler {
-            HandlerSpec::Command { command } => Some(command),
+            HandlerSpec::Command { command, .. } => Some(command),
+            _ => None,
         }
     }
 
-    /// How messages and reports name the hook.
-    pub fn label(&self) -> &str {
+    /// How messages and reports name the hook ([`HandlerSpec::label`]).
+    pub fn label(&self) -> String {
         self.handler.label()
     }
 
@@ -244,6 +439,40 @@ impl HookGroup {
     }
 }
 
+/// Which http hooks may run and which variables their headers may use:
+/// the engine options `allowed_http_hook_urls` / `http_hook_allowed_env_vars`
+/// joined with Claude Code's `allowedHttpHookUrls` / `httpHookAllowedEnvVars`
+/// of *trusted* settings sources (never an untrusted one). `None`: not
+/// restricted. Lists of several places join (Claude Code merges the arrays
+/// across settings files); an empty list that is set allows nothing.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HttpPolicy {
+    /// URL patterns (`*` matches any text); an http hook whose URL matches
+    /// none is skipped (`"skipped": "url_not_allowed"`).
+    pub allowed_urls: Option<Vec<String>>,
+    /// The variables any http hook's headers may interpolate (on top of
+    /// each hook's own `allowedEnvVars`).
+    pub allowed_env_vars: Option<Vec<String>>,
+}
+
+impl HttpPolicy {
+    /// Join another place's lists into these.
+    pub fn join(&mut self, other: &HttpPolicy) {
+        fn join_list(into: &mut Option<Vec<String>>, from: &Option<Vec<String>>) {
+            if let Some(from) = from {
+                let into = into.get_or_insert_with(Vec::new);
+                for item in from {
+                    if !into.contains(item) {
+                        into.push(item.clone());
+                    }
+                }
+            }
+        }
+        join_list(&mut self.allowed_urls, &other.allowed_urls);
+        join_list(&mut self.allowed_env_vars, &other.allowed_env_vars);
+    }
+}
+
 /// An entry of a config that was skipped, the way the agent itself skips
 /// it, with the reason (`hl_engine_config_warnings`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -262,6 +491,7 @@ pub struct HooksConfig {
     groups: [Vec<HookGroup>; 12],
     named: Vec<NamedEvent>,
     warnings: Vec<ConfigWarning>,
+    http_policy: HttpPolicy,
 }
 
 impl Default for HooksConfig {
@@ -278,7 +508,13 @@ impl HooksConfig {
 
     /// A configuration of `dialect` without any hook (what a reader starts from).
     pub fn empty_of(dialect: &'static dyn Dialect) -> Self {
-        HooksConfig { dialect, groups: std::array::from_fn(|_| Vec::new()), named: Vec::new(), warnings: Vec::new() }
+        HooksConfig {
+            dialect,
+            groups: std::array::from_fn(|_| Vec::new()),
+            named: Vec::new(),
+            warnings: Vec::new(),
+            http_policy: HttpPolicy::default(),
+        }
     }
 
     /// Add the groups of a known event (after those already there).
@@ -293,6 +529,17 @@ impl HooksConfig {
             Some(existing) => existing.groups.extend(groups),
             None => self.named.push(NamedEvent { name: name.to_owned(), groups: groups.into_iter().collect() }),
         }
+    }
+
+    /// Join the http hook settings of a trusted source (the reader calls
+    /// this only for trusted sources).
+    pub fn join_http_policy(&mut self, policy: &HttpPolicy) {
+        self.http_policy.join(policy);
+    }
+
+    /// The http hook settings of the config's trusted sources.
+    pub fn http_policy(&self) -> &HttpPolicy {
+        &self.http_policy
     }
 
     /// Record a skipped entry.
@@ -312,6 +559,7 @@ impl HooksConfig {
         let mut first = true;
         for mut config in sources {
             out.warnings.append(&mut config.warnings);
+            out.http_policy.join(&config.http_policy);
             if config.is_empty() {
                 continue;
             }

@@ -18,7 +18,7 @@
 //!   `hooks/hooks.json`.
 //! - Claude-dialect TOML does not exist.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -28,7 +28,7 @@ use super::matcher::Matcher;
 use super::protocol::{self, config::GroupShape};
 use super::vtcode::{protocol_environment, PROTOCOL_ENV_NAMES};
 use super::{Dialect, ReadCtx};
-use crate::config::{type_name, HooksConfig, Source, SourceInfo};
+use crate::config::{type_name, HooksConfig, HttpPolicy, Source, SourceInfo};
 use crate::error::{Error, Result};
 use crate::handler::HookExecution;
 use crate::model::event::{HookEvent, RunEvent};
@@ -36,8 +36,8 @@ use crate::model::input::SessionFacts;
 use crate::model::outcome::HookMessageLevel::Error as ErrorLevel;
 use crate::model::reply::HookReply;
 use crate::model::rules::{
-    BlockFields, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, InputRules, Precedence, Profile, RunOrder,
-    ToolInputFlow,
+    BlockFields, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, HandlerTimeouts, InputRules, Precedence,
+    Profile, RunOrder, ToolInputFlow,
 };
 
 /// The Claude Code dialect (see the module documentation).
@@ -57,6 +57,12 @@ const OBSERVER: EventRules = EventRules { exit2: Exit2::StderrToUser, ..BASE };
 pub static PROFILE: Profile = Profile {
     name: "claude",
     default_timeout: Duration::from_secs(600),
+    handler_timeouts: HandlerTimeouts {
+        prompt: Duration::from_secs(30),
+        agent: Duration::from_secs(60),
+        lowered: &[("UserPromptSubmit", Duration::from_secs(30)), ("MessageDisplay", Duration::from_secs(10))],
+    },
+    exec_placeholders: &["CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA"],
     inputs: InputRules::Lenient,
     dedupe: Dedupe::IdenticalHandlers,
     session_start_env_file: true,
@@ -132,13 +138,19 @@ impl Claude {
         for event in HookEvent::ALL {
             if let Some(v) = obj.get(event.name()) {
                 any_event = true;
-                cfg.push_groups(event, protocol::config::parse_groups(&SHAPE, &source, event.name(), v)?);
+                let groups = protocol::config::parse_groups(&SHAPE, &source, event.name(), v, &mut cfg)?;
+                warn_unsupported(&mut cfg, event.name(), &groups);
+                cfg.push_groups(event, groups);
             }
         }
         for (key, value) in obj.iter().filter(|(k, _)| HookEvent::from_name(k).is_none()) {
+            if HTTP_POLICY_KEYS.contains(&key.as_str()) {
+                continue;
+            }
             if value.is_array() && !key.trim().is_empty() {
                 any_event = true;
-                let groups = protocol::config::parse_groups(&SHAPE, &source, key, value)?;
+                let groups = protocol::config::parse_groups(&SHAPE, &source, key, value, &mut cfg)?;
+                warn_unsupported(&mut cfg, key, &groups);
                 cfg.push_named(key, groups);
             } else {
                 crate::hl_warn!("ignoring unknown key `{key}` in the hooks configuration");
@@ -178,16 +190,21 @@ impl Dialect for Claude {
     }
 
     /// A whole settings.json (`{"hooks": {...}, ...}`; other top-level keys
-    /// are other settings) or its `hooks` object alone.
+    /// are other settings) or its `hooks` object alone. A trusted source's
+    /// `allowedHttpHookUrls` and `httpHookAllowedEnvVars` restrict http
+    /// hooks (an untrusted source's are ignored).
     fn read_json(&self, v: &Value, info: &SourceInfo) -> Result<HooksConfig> {
         let Value::Object(top) = v else {
             return Err(cfg_err(format!("hooks configuration must be a JSON object, got {}", type_name(v))));
         };
-        match top.get("hooks") {
+        let policy = http_policy(top, info)?;
+        let mut cfg = match top.get("hooks") {
             Some(Value::Object(hooks)) => Self::from_events(hooks, info),
             Some(other) => Err(cfg_err(format!("hooks must be an object, got {}", type_name(other)))),
             None => Self::from_events(top, info),
-        }
+        }?;
+        cfg.join_http_policy(&policy);
+        Ok(cfg)
     }
 
     fn event_keys(&self, event: HookEvent) -> &'static [&'static str] {
@@ -233,6 +250,10 @@ impl Dialect for Claude {
         false
     }
 
+    fn supports(&self, kind: crate::model::outcome::HookKind, event: &RunEvent) -> bool {
+        super::handler_support::claude_supports_on(kind, event)
+    }
+
     fn describe_matcher(&self, matcher: &Matcher, raw: Option<&str>) -> String {
         matcher.describe(self.title(), false, raw)
     }
@@ -243,6 +264,100 @@ impl Dialect for Claude {
 
     fn workspace_files(&self) -> &'static [&'static str] {
         &[".claude/settings.json", ".claude/settings.local.json"]
+    }
+
+    /// `~/.claude/settings.json`, or `settings.json` in `$CLAUDE_CONFIG_DIR`
+    /// when that is set (Claude Code's configuration directory).
+    fn user_files(&self, home: &Path) -> Vec<PathBuf> {
+        let dir = match std::env::var_os("CLAUDE_CONFIG_DIR").filter(|d| !d.is_empty()) {
+            Some(d) => PathBuf::from(d),
+            None => home.join(".claude"),
+        };
+        vec![dir.join("settings.json")]
+    }
+
+    /// A plugin's `hooks/hooks.json`: its root is the directory above `hooks/`.
+    fn plugin_root_of(&self, path: &Path) -> Option<PathBuf> {
+        super::plugin_hooks_json_root(path)
+    }
+
+    fn group_field_names(&self) -> &'static [&'static str] {
+        &["matcher", "hooks"]
+    }
+
+    fn hook_field_names(&self) -> &'static [&'static str] {
+        HOOK_FIELDS
+    }
+}
+
+/// The hook fields of Claude Code's hooks reference, every handler type's
+/// (including those this build of hookline does not run), and hookline's
+/// `failClosed`.
+const HOOK_FIELDS: &[&str] = &[
+    "type",
+    "if",
+    "timeout",
+    "statusMessage",
+    "once",
+    "command",
+    "args",
+    "async",
+    "asyncRewake",
+    "shell",
+    "url",
+    "headers",
+    "allowedEnvVars",
+    "server",
+    "tool",
+    "input",
+    "prompt",
+    "model",
+    "continueOnBlock",
+    "failClosed",
+];
+
+/// Settings keys that restrict http hooks (not events).
+const HTTP_POLICY_KEYS: &[&str] = &["allowedHttpHookUrls", "httpHookAllowedEnvVars"];
+
+/// The http hook settings of a settings object: `allowedHttpHookUrls` and
+/// `httpHookAllowedEnvVars` (arrays of strings), honoured from trusted
+/// sources only.
+fn http_policy(top: &Map<String, Value>, info: &SourceInfo) -> Result<HttpPolicy> {
+    let list = |key: &str| -> Result<Option<Vec<String>>> {
+        match top.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|v| {
+                    v.as_str().map(str::to_owned).ok_or_else(|| cfg_err(format!("{key} must be an array of strings")))
+                })
+                .collect::<Result<Vec<_>>>()
+                .map(Some),
+            Some(other) => Err(cfg_err(format!("{key} must be an array of strings, got {}", type_name(other)))),
+        }
+    };
+    let policy = HttpPolicy { allowed_urls: list(HTTP_POLICY_KEYS[0])?, allowed_env_vars: list(HTTP_POLICY_KEYS[1])? };
+    if info.trusted || policy == HttpPolicy::default() {
+        return Ok(policy);
+    }
+    crate::hl_warn!(
+        "ignoring {} of an untrusted hooks source: only trusted sources restrict http hooks",
+        HTTP_POLICY_KEYS.join(" and ")
+    );
+    Ok(HttpPolicy::default())
+}
+
+/// A configuration warning for each hook of a type Claude Code does not
+/// run on `event` (the hook stays, and is skipped when the event runs).
+fn warn_unsupported(cfg: &mut HooksConfig, event: &str, groups: &[crate::config::HookGroup]) {
+    for hook in groups.iter().flat_map(|g| &g.hooks) {
+        let kind = hook.handler.kind();
+        if !super::handler_support::claude_supports(kind, event) {
+            cfg.push_warning(
+                hook.path.clone(),
+                format!("Claude Code does not run {} hooks on {event}; this hook is skipped", kind.as_str()),
+            );
+        }
     }
 }
 

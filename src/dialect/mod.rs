@@ -37,6 +37,7 @@
 pub mod claude;
 pub mod codex;
 pub mod cursor;
+pub mod handler_support;
 pub mod matcher;
 pub mod protocol;
 pub mod vtcode;
@@ -152,6 +153,56 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
     /// The hooks files a host of this agent reads in a workspace, relative
     /// to it, in the order it reads them (`.claude/settings.json`, ...).
     fn workspace_files(&self) -> &'static [&'static str];
+
+    /// The user's own hooks files a host of this agent reads, in the order
+    /// it reads them, for the home directory `home` (Claude Code:
+    /// `~/.claude/settings.json`, or under `$CLAUDE_CONFIG_DIR`). They come
+    /// before the [workspace files](Self::workspace_files) and are trusted
+    /// sources: the user wrote them, so they run without workspace approval.
+    fn user_files(&self, home: &Path) -> Vec<std::path::PathBuf>;
+
+    /// Whether the agent reads its [user files](Self::user_files) only when
+    /// none of its [workspace files](Self::workspace_files) exists (VT Code
+    /// loads the first `vtcode.toml` it finds), instead of both, user first.
+    fn user_files_are_a_fallback(&self) -> bool {
+        false
+    }
+
+    /// Whether the agent reads its [user files](Self::user_files) after its
+    /// [workspace files](Self::workspace_files) instead of before them
+    /// (Cursor: project hooks take precedence over the user's).
+    fn user_files_come_last(&self) -> bool {
+        false
+    }
+
+    /// The plugin root of a hooks file at `path` when the path is where this
+    /// agent's plugins keep their hooks (a plugin's `hooks/hooks.json`: the
+    /// directory above `hooks/`); its hooks get it in the
+    /// [plugin root variables](Self::plugin_root_variables).
+    fn plugin_root_of(&self, path: &Path) -> Option<std::path::PathBuf> {
+        let _ = path;
+        None
+    }
+
+    /// The keys of a matcher group this dialect's agent reads (`matcher`,
+    /// `hooks`). A group's other keys are ignored by the agent; the reader
+    /// lists each in the config's warnings, with the closest of these names.
+    fn group_field_names(&self) -> &'static [&'static str];
+
+    /// The keys of a hook entry this dialect's agent reads, for every
+    /// handler type it has (`type`, `command`, `timeout`, ...), hookline's
+    /// own extensions included. A hook's other keys are ignored by the
+    /// agent; the reader lists each in the config's warnings, with the
+    /// closest of these names (`"timout"`: did you mean `timeout`?).
+    fn hook_field_names(&self) -> &'static [&'static str];
+
+    /// Whether this dialect runs hooks of handler type `kind` on `event`
+    /// (the table: `handler_support.rs`); a hook of a type it does not run
+    /// there is skipped (`"skipped": "unsupported_on_event"`).
+    fn supports(&self, kind: crate::model::outcome::HookKind, event: &RunEvent) -> bool {
+        let _ = (kind, event);
+        true
+    }
 
     /// The reader columns of the rule table ([`Column`]) this dialect's
     /// reader honours for `event`. A table that sets a column its reader
@@ -272,6 +323,90 @@ pub fn workspace_files() -> Vec<&'static str> {
     ALL.iter().flat_map(|d| d.workspace_files()).copied().collect()
 }
 
+/// One hooks file a host reads ([`settings_files`]).
+#[derive(Clone, Debug)]
+pub struct SettingsFile {
+    /// Where it is.
+    pub path: std::path::PathBuf,
+    /// The dialect whose file it is.
+    pub dialect: &'static dyn Dialect,
+    /// A user file (trusted: runs without workspace approval), not one of
+    /// the workspace's.
+    pub trusted: bool,
+}
+
+/// The hooks files that exist which hosts of the dialects read for
+/// `workspace` and the home directory `home` (`None`: no user files), the
+/// settings a host would load: per dialect, in the order of [`ALL`], its
+/// [user files](Dialect::user_files) (trusted) and then its
+/// [workspace files](Dialect::workspace_files) (Claude Code: user, project,
+/// local; Cursor: project, then user), or only the first of them that exists for a dialect whose user
+/// files are a fallback (VT Code).
+pub fn settings_files(workspace: &Path, home: Option<&Path>) -> Vec<SettingsFile> {
+    let mut out = Vec::new();
+    for d in ALL.iter().copied() {
+        let file = |path: std::path::PathBuf, trusted| SettingsFile { path, dialect: d, trusted };
+        let user = home.map(|h| d.user_files(h)).unwrap_or_default().into_iter().filter(|p| p.is_file());
+        let project: Vec<SettingsFile> = d
+            .workspace_files()
+            .iter()
+            .map(|f| workspace.join(f))
+            .filter(|p| p.is_file())
+            .map(|p| file(p, false))
+            .collect();
+        if d.user_files_are_a_fallback() {
+            match project.into_iter().next() {
+                Some(first) => out.push(first),
+                None => out.extend(user.take(1).map(|p| file(p, true))),
+            }
+        } else if d.user_files_come_last() {
+            out.extend(project);
+            out.extend(user.map(|p| file(p, true)));
+        } else {
+            out.extend(user.map(|p| file(p, true)));
+            out.extend(project);
+        }
+    }
+    out
+}
+
+/// The plugin root of a hooks file at `path` (see
+/// [`Dialect::plugin_root_of`]), asking `explicit` when given, else the
+/// dialect that recognises the path.
+pub fn plugin_root_of(path: &Path, explicit: Option<&'static dyn Dialect>) -> Option<std::path::PathBuf> {
+    explicit.or_else(|| for_path(path))?.plugin_root_of(path)
+}
+
+/// The plugin root of a plugin's `…/hooks/hooks.json`: the directory above
+/// `hooks/` (`.` for a relative `hooks/hooks.json`).
+pub(crate) fn plugin_hooks_json_root(path: &Path) -> Option<std::path::PathBuf> {
+    let dir = path.parent()?;
+    if path.file_name()? != "hooks.json" || dir.file_name()? != "hooks" {
+        return None;
+    }
+    Some(match dir.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
+        _ => Path::new(".").to_owned(),
+    })
+}
+
+/// Each key of `entry` (a group or hook object at `path`) that is not one
+/// of `known`, as a config warning with the closest known name: the agent
+/// ignores such a key, so a misspelt `matcher` makes a group match every
+/// tool and a misspelt `timeout` leaves the default in force.
+pub(crate) fn warn_unknown_fields(cfg: &mut HooksConfig, path: &str, entry: &Value, known: &[&str]) {
+    let Some(obj) = entry.as_object() else {
+        return;
+    };
+    for key in obj.keys().filter(|k| !known.contains(&k.as_str())) {
+        let hint = match crate::suggest::closest(key, known.iter().copied()) {
+            Some(s) => format!("; did you mean `{s}`?"),
+            None => String::new(),
+        };
+        cfg.push_warning(path, format!("unknown field `{key}` is ignored{hint}"));
+    }
+}
+
 /// The workspace a hooks file belongs to: the directory above the file's
 /// place among its dialect's workspace files (`/p` for
 /// `/p/.claude/settings.json`), else the file's own directory.
@@ -319,13 +454,13 @@ pub fn for_shape(value: &Value) -> &'static dyn Dialect {
     }
 }
 
-/// The canonical event key of `dialect` that `key` is probably a misspelling
-/// of (the same letters once case, `_` and `-` are ignored), if any.
+/// The event key of `dialect` that `key` is probably a misspelling of (the
+/// same letters once case, `_` and `-` are ignored, or a few letters off:
+/// [`crate::suggest::closest`]), among its keys of the canonical events and
+/// its [native event keys](Dialect::native_event_keys), if any.
 pub fn suggest_event_key(dialect: &dyn Dialect, key: &str) -> Option<&'static str> {
-    let normalize =
-        |s: &str| -> String { s.chars().filter(|c| *c != '_' && *c != '-').flat_map(char::to_lowercase).collect() };
-    let wanted = normalize(key);
-    HookEvent::ALL.iter().flat_map(|e| dialect.event_keys(*e)).copied().find(|k| *k != key && normalize(k) == wanted)
+    let keys = HookEvent::ALL.iter().flat_map(|e| dialect.event_keys(*e)).chain(dialect.native_event_keys());
+    crate::suggest::closest(key, keys.copied())
 }
 
 /// What a callback hook's matcher (`hl_engine_add_callback_hook`) is tested
@@ -486,6 +621,66 @@ mod tests {
         assert_eq!(project_dir_of(Path::new("/p/conf/hooks.json")), Path::new("/p/conf"));
         assert_eq!(project_dir_of(Path::new(".claude/settings.json")), Path::new("."));
         assert_eq!(project_dir_of(Path::new("hooks.json")), Path::new("."));
+    }
+
+    #[test]
+    fn a_plugins_hooks_json_has_the_directory_above_hooks_as_its_root() {
+        let root = |p: &str, d| plugin_root_of(Path::new(p), d);
+        assert_eq!(root("/plugins/guard/hooks/hooks.json", None), Some("/plugins/guard".into()));
+        assert_eq!(root("hooks/hooks.json", None), Some(".".into()));
+        assert_eq!(root("/plugins/guard/hooks/hooks.json", Some(CODEX)), Some("/plugins/guard".into()));
+        assert_eq!(root("/plugins/guard/hooks/hooks.json", Some(VTCODE)), None, "VT Code has no plugins");
+        assert_eq!(root("/p/.claude/settings.json", None), None);
+        assert_eq!(root("/p/.codex/hooks.json", None), None);
+        assert_eq!(root("/p/hooks.json", None), None);
+        assert_eq!(root("/p/hooks/other.json", None), None);
+    }
+
+    /// "Load the settings a host would": per dialect, the user's files
+    /// (trusted) then the workspace's, only those that exist; VT Code's
+    /// user file only when the workspace has no vtcode.toml.
+    #[test]
+    fn settings_files_are_the_users_then_the_workspaces_per_dialect() {
+        if ["CLAUDE_CONFIG_DIR", "CODEX_HOME"].iter().any(|v| std::env::var_os(v).is_some()) {
+            return; // the user files are elsewhere; the test is about the defaults
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let (home, ws) = (dir.path().join("home"), dir.path().join("ws"));
+        let touch = |p: &std::path::PathBuf| {
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, "{}").unwrap();
+        };
+        let files = [
+            home.join(".claude/settings.json"),
+            home.join(".codex/config.toml"),
+            home.join(".vtcode/vtcode.toml"),
+            ws.join(".claude/settings.json"),
+            ws.join(".claude/settings.local.json"),
+            ws.join(".codex/hooks.json"),
+        ];
+        files.iter().for_each(touch);
+        let found = |home: Option<&Path>| -> Vec<(String, &'static str, bool)> {
+            settings_files(&ws, home)
+                .into_iter()
+                .map(|f| (f.path.strip_prefix(dir.path()).unwrap().display().to_string(), f.dialect.name(), f.trusted))
+                .collect()
+        };
+        let s = |p: &str, d, t| (p.to_owned(), d, t);
+        assert_eq!(
+            found(Some(&home)),
+            [
+                s("home/.vtcode/vtcode.toml", "vtcode", true),
+                s("home/.claude/settings.json", "claude", true),
+                s("ws/.claude/settings.json", "claude", false),
+                s("ws/.claude/settings.local.json", "claude", false),
+                s("home/.codex/config.toml", "codex", true),
+                s("ws/.codex/hooks.json", "codex", false),
+            ]
+        );
+        touch(&ws.join("vtcode.toml"));
+        assert_eq!(found(Some(&home))[0], s("ws/vtcode.toml", "vtcode", false), "the workspace's vtcode.toml wins");
+        assert_eq!(found(Some(&home)).len(), 6);
+        assert!(found(None).iter().all(|f| !f.2), "without a home directory, only the workspace's files");
     }
 
     #[test]

@@ -37,7 +37,8 @@ use crate::model::input::SessionFacts;
 use crate::model::outcome::HookMessageLevel::{Error as ErrorLevel, Warning};
 use crate::model::reply::HookReply;
 use crate::model::rules::{
-    BlockFields, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, InputRules, OnFailure, Profile, RunOrder,
+    BlockFields, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, HandlerTimeouts, InputRules, OnFailure,
+    Profile, RunOrder,
 };
 
 /// The VT Code dialect (see the module documentation).
@@ -54,6 +55,8 @@ const SEQUENTIAL: EventRules = EventRules { run_order: RunOrder::Sequential, ..E
 pub static PROFILE: Profile = Profile {
     name: "vtcode",
     default_timeout: Duration::from_secs(60),
+    handler_timeouts: HandlerTimeouts { prompt: Duration::from_secs(60), agent: Duration::from_secs(60), lowered: &[] },
+    exec_placeholders: &[],
     inputs: InputRules::Strict,
     dedupe: Dedupe::None,
     session_start_env_file: false,
@@ -221,7 +224,8 @@ impl VtCode {
         for event in HookEvent::ALL {
             for key in VTCODE.event_keys(event) {
                 if let Some(v) = obj.get(*key) {
-                    cfg.push_groups(event, protocol::config::parse_groups(&SHAPE, &source, key, v)?);
+                    let groups = protocol::config::parse_groups(&SHAPE, &source, key, v, &mut cfg)?;
+                    cfg.push_groups(event, groups);
                 }
             }
         }
@@ -357,6 +361,24 @@ impl Dialect for VtCode {
 
     fn workspace_files(&self) -> &'static [&'static str] {
         &["vtcode.toml"]
+    }
+
+    /// `~/.vtcode/vtcode.toml`, read only when the workspace has no
+    /// `vtcode.toml` (VT Code loads the first configuration it finds).
+    fn user_files(&self, home: &Path) -> Vec<std::path::PathBuf> {
+        vec![home.join(".vtcode").join("vtcode.toml")]
+    }
+
+    fn user_files_are_a_fallback(&self) -> bool {
+        true
+    }
+
+    fn group_field_names(&self) -> &'static [&'static str] {
+        &["matcher", "hooks"]
+    }
+
+    fn hook_field_names(&self) -> &'static [&'static str] {
+        &["type", "command", "timeout_seconds"]
     }
 }
 

@@ -23,6 +23,7 @@ use super::options::Setup;
 use super::plan::Plan;
 use super::runs::ReservedRun;
 use super::LifecycleHookEngine;
+use crate::config::HooksConfig;
 use crate::dialect::{self, Dialect};
 use crate::envfile::EnvFiles;
 use crate::error::{Error, Result, Status};
@@ -32,7 +33,7 @@ use crate::handler::{Executed, Hook, Payload};
 use crate::merge::EventInterpreter;
 use crate::model::event::{HookEvent, RunEvent};
 use crate::model::input::{self, InputRules, SessionFacts};
-use crate::model::outcome::{HookOutcome, HookReport};
+use crate::model::outcome::{HookMessage, HookOutcome, HookReport};
 use crate::model::rules::RunOrder;
 use crate::runner::{CancelToken, Environment};
 use crate::runtime;
@@ -116,6 +117,52 @@ pub(crate) fn resolve_named(setup: &Setup, event: RunEvent) -> RunEvent {
     }
 }
 
+/// The warning a run by name (`hl_engine_run_named`) gets when no hooks
+/// config names its event: a misspelt name (`PreToolUze`) runs nothing, and
+/// says so. The twelve canonical names are always known, and so are the
+/// events an agent defines without a canonical meaning
+/// ([`Dialect::native_event_keys`], e.g. Codex's `PostCompact`): a host
+/// fires those whether or not the user configured them. The message lists
+/// the configured events and the closest name a run by name accepts.
+/// Only the named-run path calls this; it costs a scan of the config's
+/// named events.
+pub(crate) fn unknown_event_warning(config: &HooksConfig, event: &RunEvent) -> Option<String> {
+    let RunEvent::Named(name) = event else {
+        return None;
+    };
+    let name: &str = name;
+    let native = || dialect::ALL.iter().flat_map(|d| d.native_event_keys()).copied();
+    if config.named_events().iter().any(|n| n.name == name) || native().any(|k| k == name) {
+        return None;
+    }
+    let configured: Vec<&str> = HookEvent::ALL
+        .iter()
+        .filter(|e| !config.groups(**e).is_empty())
+        .map(|e| e.name())
+        .chain(config.named_events().iter().map(|n| n.name.as_str()))
+        .collect();
+    let candidates = HookEvent::ALL.iter().map(|e| e.name()).chain(configured.iter().copied()).chain(native());
+    let listed = match configured.is_empty() {
+        true => "no event has hooks configured".to_owned(),
+        false => format!("the configured events are {}", configured.join(", ")),
+    };
+    let hint = match crate::suggest::closest(name, candidates) {
+        Some(s) => format!("; did you mean `{s}`?"),
+        None => String::new(),
+    };
+    Some(format!("no hooks config names the event `{name}`, so no hook ran ({listed}){hint}"))
+}
+
+/// The outcome of a run by name with the unknown-event warning, if any, as
+/// its first message (see [`unknown_event_warning`]).
+pub(crate) fn with_warning(outcome: HookOutcome, warning: Option<String>) -> HookOutcome {
+    let mut outcome = outcome;
+    if let Some(w) = warning {
+        outcome.common_mut().messages.insert(0, HookMessage::warning(w));
+    }
+    outcome
+}
+
 /// Where a run's cancellation token comes from (see
 /// [`LifecycleHookEngine::execute`]).
 pub(crate) enum RunToken<'a> {
@@ -146,7 +193,7 @@ impl LifecycleHookEngine {
     /// `Err(WrongThread)` on a hookline-owned thread: use
     /// [`run_async`](Self::run_async) there.
     pub fn run_blocking(&self, event: HookEvent, input: &Value) -> Result<HookOutcome> {
-        self.run_event_blocking(&RunEvent::Known(event), input)
+        self.run_event_blocking(&RunEvent::Known(event), input, false)
     }
 
     /// [`run_blocking`](Self::run_blocking) returning the outcome as JSON
@@ -154,7 +201,7 @@ impl LifecycleHookEngine {
     /// common case on the path of every tool call — the outcome is a
     /// constant per event, served without building it again.
     pub fn run_blocking_json(&self, event: HookEvent, input: &Value) -> Result<String> {
-        self.run_event_blocking_json(&RunEvent::Known(event), input)
+        self.run_event_blocking_json(&RunEvent::Known(event), input, false)
     }
 
     /// Fire an event by its config key, synchronously (`hl_engine_run_named`):
@@ -162,33 +209,60 @@ impl LifecycleHookEngine {
     /// key's configured hooks with the dialect's rules for events without a
     /// canonical meaning. The matcher of such an event is tested against
     /// the input's `matcher_value`, if any.
+    ///
+    /// A name no hooks config names (and that is neither canonical nor an
+    /// event an agent defines, such as Codex's `PostCompact`) runs no hook
+    /// and the outcome's first message is a warning saying so, listing the
+    /// configured events and the closest known name (`PreToolUze`: "did you
+    /// mean `PreToolUse`?"); [`event_name_warning`](Self::event_name_warning)
+    /// gives the same text without running.
     pub fn run_named_blocking(&self, name: &str, input: &Value) -> Result<HookOutcome> {
-        self.run_event_blocking(&run_event_named(name)?, input)
+        self.run_event_blocking(&run_event_named(name)?, input, true)
     }
 
     /// [`run_named_blocking`](Self::run_named_blocking) returning JSON text.
     pub fn run_named_blocking_json(&self, name: &str, input: &Value) -> Result<String> {
-        self.run_event_blocking_json(&run_event_named(name)?, input)
+        self.run_event_blocking_json(&run_event_named(name)?, input, true)
     }
 
-    fn run_event_blocking(&self, event: &RunEvent, input: &Value) -> Result<HookOutcome> {
+    /// The warning a run of `name` by name would carry because no hooks
+    /// config names that event (see
+    /// [`run_named_blocking`](Self::run_named_blocking)); `None` for a
+    /// canonical name, an event an agent defines, or a configured one.
+    /// Nothing runs. `InvalidArgument` for a blank name.
+    pub fn event_name_warning(&self, name: &str) -> Result<Option<String>> {
+        let event = run_event_named(name)?;
+        Ok(unknown_event_warning(&self.setup().config, &event))
+    }
+
+    fn run_event_blocking(&self, event: &RunEvent, input: &Value, by_name: bool) -> Result<HookOutcome> {
         check_blocking_allowed()?;
         self.check_usable()?;
         let setup = self.setup();
         let event = &resolve_named(&setup, event.clone());
         validate(&setup, event, input)?;
-        Ok(self
+        let outcome = self
             .execute(&setup, event, input, RunToken::Sync)?
-            .unwrap_or_else(|| empty_outcome(setup.config.dialect(), event)))
+            .unwrap_or_else(|| empty_outcome(setup.config.dialect(), event));
+        Ok(match by_name {
+            true => with_warning(outcome, unknown_event_warning(&setup.config, event)),
+            false => outcome,
+        })
     }
 
-    fn run_event_blocking_json(&self, event: &RunEvent, input: &Value) -> Result<String> {
+    fn run_event_blocking_json(&self, event: &RunEvent, input: &Value, by_name: bool) -> Result<String> {
         check_blocking_allowed()?;
         self.check_usable()?;
         let setup = self.setup();
         let event = &resolve_named(&setup, event.clone());
         validate(&setup, event, input)?;
         let outcome = self.execute(&setup, event, input, RunToken::Sync)?;
+        if by_name {
+            if let Some(w) = unknown_event_warning(&setup.config, event) {
+                let outcome = outcome.unwrap_or_else(|| empty_outcome(setup.config.dialect(), event));
+                return with_warning(outcome, Some(w)).to_json_string();
+            }
+        }
         outcome_json(&setup, event, outcome)
     }
 
@@ -256,7 +330,7 @@ impl LifecycleHookEngine {
         let token = match how {
             RunToken::Async(token) => Some(token),
             RunToken::Sync => {
-                sync_run = if plan.has_processes() { Some(self.track_sync_run()?) } else { None };
+                sync_run = if plan.has_cancellable() { Some(self.track_sync_run()?) } else { None };
                 sync_run.as_ref().map(|r| &r.token)
             }
             RunToken::Reserved(run) => {
@@ -318,6 +392,7 @@ impl LifecycleHookEngine {
             }
             _ => None,
         };
+        let handlers = self.host_handlers();
         let ctx = RunCtx {
             stack: Stack {
                 event,
@@ -326,6 +401,10 @@ impl LifecycleHookEngine {
                 cwd: &setup.workspace,
                 max_output_bytes: setup.max_output_bytes,
                 token,
+                handlers: &handlers,
+                http: &setup.http,
+                http_client: &self.state.http_client,
+                env_settings: &setup.env,
             },
             plan,
             facts: &facts,
@@ -391,15 +470,16 @@ impl LifecycleHookEngine {
         // Concurrently; merged in configuration order. Every hook reads
         // the stage's input, one payload per dialect.
         let payloads = stage.clone().map(|i| self.hook_payload(ctx, hooks[i], rewrite)).collect::<Result<Vec<_>>>()?;
-        let processes: Vec<usize> = stage.clone().filter(|&i| hooks[i].is_process()).collect();
+        let processes: Vec<usize> = stage.clone().filter(|&i| hooks[i].runs_apart()).collect();
         let mut results: Vec<Option<Result<Executed>>> = stage.clone().map(|_| None).collect();
         let at = |i: usize| i - stage.start;
         std::thread::scope(|scope| {
             let mut handles = Vec::new();
-            // Processes run on scoped threads, except that the first one
-            // runs on this thread when no callback hook needs it meanwhile.
-            let callbacks = stage.clone().any(|i| matches!(hooks[i], Hook::Callback(_)));
-            let inline = if callbacks { None } else { processes.first().copied() };
+            // Processes and requests run on scoped threads, except that the
+            // first one runs on this thread when no callback hook or host
+            // handler needs it meanwhile.
+            let on_this_thread = stage.clone().any(|i| !hooks[i].runs_apart());
+            let inline = if on_this_thread { None } else { processes.first().copied() };
             for &i in processes.iter().filter(|&&i| Some(i) != inline) {
                 let (payload, hook) = (&payloads[at(i)], hooks[i]);
                 handles.push((i, scope.spawn(move || ctx.run_one(i, hook, payload))));
@@ -408,7 +488,7 @@ impl LifecycleHookEngine {
                 results[at(first)] = Some(ctx.run_one(first, hooks[first], &payloads[at(first)]));
             }
             for i in stage.clone() {
-                if !hooks[i].is_process() {
+                if !hooks[i].runs_apart() {
                     results[at(i)] = Some(ctx.run_one(i, hooks[i], &payloads[at(i)]));
                 }
             }

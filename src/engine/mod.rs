@@ -40,7 +40,8 @@ use crate::config::HooksConfig;
 use crate::dialect::matcher::Matcher;
 use crate::error::{Error, Result, Status};
 use crate::gate::{Approval, LifecycleHookCommandPreview};
-use crate::handler::CallbackHook;
+use crate::handler::host::HandlerType;
+use crate::handler::{CallbackHook, HostHandler};
 use crate::merge::follow_up::FollowUpCounts;
 use crate::model::event::HookEvent;
 use crate::model::input::SessionStartTrigger;
@@ -60,6 +61,10 @@ struct EngineState {
     approval: Approval,
     transcript_path: RwLock<Option<Arc<str>>>,
     callbacks: CallbackSlot<Arc<CallbackHook>>,
+    /// The handlers the host set for prompt, agent and mcp_tool hooks.
+    handlers: CallbackSlot<Arc<HostHandler>>,
+    /// The HTTP client of http hooks (its keep-alive pool), made on first use.
+    http_client: crate::handler::http::Client,
     /// Every run that can be cancelled, by id. Its lock is the
     /// linearization point of cancel versus completion (see `run_async`).
     runs: Mutex<HashMap<u64, runs::RunSlot>>,
@@ -141,6 +146,8 @@ impl LifecycleHookEngine {
                 approval,
                 transcript_path: RwLock::new(transcript_path.map(Arc::from)),
                 callbacks: CallbackSlot::new(),
+                handlers: CallbackSlot::new(),
+                http_client: Default::default(),
                 runs: Mutex::new(HashMap::new()),
                 pending: Mutex::new(0),
                 pending_cv: Condvar::new(),
@@ -160,6 +167,10 @@ impl LifecycleHookEngine {
 
     fn callbacks(&self) -> Snapshot<'_, Arc<CallbackHook>> {
         self.state.callbacks.snapshot()
+    }
+
+    fn host_handlers(&self) -> Snapshot<'_, Arc<HostHandler>> {
+        self.state.handlers.snapshot()
     }
 
     fn approval(&self) -> &Approval {
@@ -257,6 +268,47 @@ impl LifecycleHookEngine {
     /// The session transcript path, if set.
     pub fn transcript_path(&self) -> Option<String> {
         self.transcript_path_arc().as_deref().map(str::to_string)
+    }
+
+    // ----- host handlers (prompt, agent, mcp_tool) -----------------------------
+
+    /// Set (or, with `None`, remove) the host's handler for `kind`'s hooks.
+    /// The handler it replaces is released once no run uses it any more
+    /// (never during a call); a run in flight keeps the handler it started
+    /// with.
+    pub fn set_handler(&self, kind: HandlerType, callback: Option<SharedCallback>) -> Result<()> {
+        self.check_usable()?;
+        self.replace_handler(kind, callback);
+        Ok(())
+    }
+
+    /// [`set_handler`](Self::set_handler) handing the callback back on
+    /// failure (a forked or closed engine), so that the caller keeps what it owns.
+    pub fn try_set_handler<C: HostCallback + 'static>(
+        &self,
+        kind: HandlerType,
+        callback: C,
+    ) -> std::result::Result<(), Rejected<C>> {
+        match self.check_usable() {
+            Ok(()) => {
+                self.replace_handler(kind, Some(Arc::new(callback)));
+                Ok(())
+            }
+            Err(error) => Err(Rejected { error, callback }),
+        }
+    }
+
+    fn replace_handler(&self, kind: HandlerType, callback: Option<SharedCallback>) {
+        // The replaced handler is released outside the lock, or later by
+        // the last run still holding it.
+        let _replaced = self.state.handlers.update(|list| {
+            let mut list: Vec<Arc<HostHandler>> = list.to_vec();
+            let old = list.iter().position(|h| h.kind == kind).map(|i| list.remove(i));
+            if let Some(callback) = callback {
+                list.push(Arc::new(HostHandler { kind, callback }));
+            }
+            (list, old)
+        });
     }
 
     // ----- callback hooks -------------------------------------------------------

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use std::sync::Arc;
 
-use crate::config::{HooksConfig, SourceInfo};
+use crate::config::{HooksConfig, HttpPolicy, SourceInfo};
 use crate::dialect::{self, Dialect};
 use crate::error::{Error, Result};
 use crate::gate::trust::TrustStore;
@@ -215,6 +215,12 @@ pub struct EngineOptions {
     pub env: Vec<(String, String)>,
     pub env_remove: Vec<String>,
     pub max_output_bytes: usize,
+    /// Option `allowed_http_hook_urls`: URL patterns (`*` any text) an
+    /// http hook's URL must match (`None`: any URL).
+    pub allowed_http_hook_urls: Option<Vec<String>>,
+    /// Option `http_hook_allowed_env_vars`: the variables any http hook's
+    /// headers may interpolate (`None`: each hook's `allowedEnvVars`).
+    pub http_hook_allowed_env_vars: Option<Vec<String>>,
 }
 
 impl EngineOptions {
@@ -232,6 +238,8 @@ impl EngineOptions {
             env: Vec::new(),
             env_remove: Vec::new(),
             max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES,
+            allowed_http_hook_urls: None,
+            http_hook_allowed_env_vars: None,
         }
     }
 
@@ -303,6 +311,20 @@ impl EngineOptions {
             let n = m.as_u64().filter(|n| *n > 0).ok_or_else(|| bad("max_output_bytes", "a positive integer"))?;
             o.max_output_bytes = usize::try_from(n).unwrap_or(usize::MAX);
         }
+        let strings = |field: &str, v: &Value| -> Result<Vec<String>> {
+            let items = v.as_array().ok_or_else(|| bad(field, "an array of strings"))?;
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, v)| v.as_str().map(str::to_owned).ok_or_else(|| bad(&format!("{field}[{i}]"), "a string")))
+                .collect()
+        };
+        if let Some(v) = opt("allowed_http_hook_urls") {
+            o.allowed_http_hook_urls = Some(strings("allowed_http_hook_urls", v)?);
+        }
+        if let Some(v) = opt("http_hook_allowed_env_vars") {
+            o.http_hook_allowed_env_vars = Some(strings("http_hook_allowed_env_vars", v)?);
+        }
         Ok(o)
     }
 }
@@ -329,6 +351,9 @@ pub(crate) struct Setup {
     pub(crate) commands: CommandSet,
     pub(crate) env: EnvSettings,
     pub(crate) max_output_bytes: usize,
+    /// The http hook settings: the engine's options joined with those of
+    /// the trusted sources.
+    pub(crate) http: HttpPolicy,
 }
 
 impl Setup {
@@ -371,6 +396,11 @@ impl Setup {
             Some(c) => c,
             None => options.hooks.load(options.dialect)?,
         };
+        let mut http = HttpPolicy {
+            allowed_urls: options.allowed_http_hook_urls.clone(),
+            allowed_env_vars: options.http_hook_allowed_env_vars.clone(),
+        };
+        http.join(config.http_policy());
         let trust_store = TrustStore::resolve(options.trust_store.as_deref());
         let commands = CommandSet::new(workspace.clone(), options.workspace_gated, &config, trust_store);
         Ok(Setup {
@@ -382,6 +412,7 @@ impl Setup {
             commands,
             env: EnvSettings { set: options.env.clone(), remove: options.env_remove.clone() },
             max_output_bytes: options.max_output_bytes,
+            http,
         })
     }
 }

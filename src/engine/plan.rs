@@ -63,6 +63,9 @@ pub enum Verdict {
     ConditionFalse,
     /// An identical hook already runs for this event.
     Duplicate,
+    /// Its dialect does not run its handler type on this event: it is
+    /// reported as skipped (`unsupported_on_event`).
+    Unsupported,
 }
 
 /// One configured hook of an event, as the planner saw it
@@ -75,9 +78,9 @@ pub struct PlannedEntry {
     pub file: Option<String>,
     /// The dialect that reads it.
     pub dialect: &'static str,
-    /// The handler type (`command`, ...).
+    /// The handler type (`command`, `http`, ...).
     pub kind: crate::model::outcome::HookKind,
-    /// The command (or what names the hook).
+    /// The command (or what names the hook: a URL, `server/tool`, a prompt's first words).
     pub label: String,
     /// The matcher as written.
     pub matcher: Option<String>,
@@ -134,6 +137,8 @@ fn plan_configured<'a>(
                 Verdict::NoMatch
             } else if !condition::admits(hook, event, input, &setup.workspace) {
                 Verdict::ConditionFalse
+            } else if !hook.dialect().supports(hook.handler.kind(), event) {
+                Verdict::Unsupported
             } else if !seen.first(hook) {
                 Verdict::Duplicate
             } else if background::is_background(hook) {
@@ -153,8 +158,9 @@ impl<'a> Plan<'a> {
         let mut later = Vec::new();
         let mut background = Vec::new();
         plan_configured(setup, event, input, |hook, _, _, verdict| match verdict {
-            Verdict::Runs if hook.native_event.is_some() => later.push(Hook::Configured(hook)),
-            Verdict::Runs => hooks.push(Hook::Configured(hook)),
+            // An unsupported hook runs through the layers only to be reported as skipped.
+            Verdict::Runs | Verdict::Unsupported if hook.native_event.is_some() => later.push(Hook::Configured(hook)),
+            Verdict::Runs | Verdict::Unsupported => hooks.push(Hook::Configured(hook)),
             Verdict::Background => background.push(hook),
             _ => {}
         });
@@ -193,6 +199,12 @@ impl<'a> Plan<'a> {
     pub(crate) fn has_processes(&self) -> bool {
         self.hooks.iter().any(Hook::is_process)
     }
+
+    /// Whether a hook must be reachable by a cancel while it runs (every
+    /// configured hook): the run then needs a cancellation token.
+    pub(crate) fn has_cancellable(&self) -> bool {
+        self.hooks.iter().any(Hook::cancellable)
+    }
 }
 
 /// The dialect whose rules merge a run of `hooks`: the one they share; the
@@ -229,7 +241,7 @@ impl LifecycleHookEngine {
                 file: hook.source.info.path.as_ref().map(|p| p.display().to_string()),
                 dialect: d.name(),
                 kind: hook.handler.kind(),
-                label: hook.label().to_owned(),
+                label: hook.label(),
                 matcher: group.matcher_raw.clone(),
                 rule: d.describe_matcher(&group.matcher, group.matcher_raw.as_deref()),
                 subject_field: match hook.native_event {

@@ -18,18 +18,18 @@ use std::sync::Arc;
 use serde_json::Map;
 
 use super::execute::{
-    cancelled_error, check_blocking_allowed, empty_outcome, outcome_json, run_event_named, validate, Environments,
-    RunCtx, RunToken,
+    cancelled_error, check_blocking_allowed, empty_outcome, outcome_json, run_event_named, unknown_event_warning,
+    validate, with_warning, Environments, RunCtx, RunToken,
 };
 use super::options::Setup;
 use super::plan::Plan;
 use super::{EngineState, LifecycleHookEngine};
 use crate::config::HookSpec;
 use crate::error::{Error, Result, Status};
-use crate::handler::layer::Stack;
+use crate::handler::layer::{background, Stack};
 use crate::merge::EventInterpreter;
 use crate::model::event::{HookEvent, RunEvent};
-use crate::model::outcome::{HookMessage, HookOutcome};
+use crate::model::outcome::{HookMessage, HookMessageLevel, HookOutcome};
 use crate::runner::CancelToken;
 use crate::runtime;
 
@@ -131,7 +131,7 @@ impl LifecycleHookEngine {
     where
         F: FnOnce(Result<HookOutcome>) + Send + 'static,
     {
-        self.run_event_async(RunEvent::Known(event), input, done)
+        self.run_event_async(RunEvent::Known(event), input, false, done)
     }
 
     /// Fire an event by its config key asynchronously
@@ -141,10 +141,10 @@ impl LifecycleHookEngine {
     where
         F: FnOnce(Result<HookOutcome>) + Send + 'static,
     {
-        self.run_event_async(run_event_named(name)?, input, done)
+        self.run_event_async(run_event_named(name)?, input, true, done)
     }
 
-    fn run_event_async<F>(&self, event: RunEvent, input: Value, done: F) -> Result<u64>
+    fn run_event_async<F>(&self, event: RunEvent, input: Value, by_name: bool, done: F) -> Result<u64>
     where
         F: FnOnce(Result<HookOutcome>) + Send + 'static,
     {
@@ -153,6 +153,7 @@ impl LifecycleHookEngine {
         let setup = self.setup();
         let event = super::execute::resolve_named(&setup, event);
         validate(&setup, &event, &input)?;
+        let warning = if by_name { unknown_event_warning(&setup.config, &event) } else { None };
         let token = CancelToken::new().map_err(|e| Error::io(format!("cannot create a cancellation token: {e}")))?;
         let id = self.state.next_run_id.fetch_add(1, Ordering::Relaxed);
         {
@@ -174,6 +175,7 @@ impl LifecycleHookEngine {
                     engine
                         .execute(&setup, &event, &input, RunToken::Async(&token))
                         .map(|o| o.unwrap_or_else(|| empty_outcome(setup.config.dialect(), &event)))
+                        .map(|o| with_warning(o, warning))
                 };
                 match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
                     Ok(r) => r,
@@ -332,6 +334,7 @@ impl LifecycleHookEngine {
         // Release the callback hooks now, not whenever the last finishing run
         // drops its engine reference (see `CallbackSlot::close`).
         self.state.callbacks.close();
+        self.state.handlers.close();
     }
 
     /// Register a cancellation token for a synchronous run so that `close`
@@ -454,6 +457,7 @@ impl LifecycleHookEngine {
         let transcript = self.transcript_path_arc();
         let facts = setup.facts(transcript.as_deref());
         let plan = Plan::background(setup, hooks);
+        let handlers = self.host_handlers();
         let ctx = RunCtx {
             stack: Stack {
                 event,
@@ -462,6 +466,10 @@ impl LifecycleHookEngine {
                 cwd: &setup.workspace,
                 max_output_bytes: setup.max_output_bytes,
                 token: Some(token),
+                handlers: &handlers,
+                http: &setup.http,
+                http_client: &self.state.http_client,
+                env_settings: &setup.env,
             },
             plan: &plan,
             facts: &facts,
@@ -490,9 +498,16 @@ impl LifecycleHookEngine {
         }
         let mut interp =
             EventInterpreter::for_dialect(event, plan.dialect, setup.config.quiet_success_output()).in_background();
-        for done in results.into_iter().flatten().flatten() {
+        let mut reminders = Vec::new();
+        for (hook, done) in hooks.iter().zip(results) {
+            let Some(Ok(done)) = done else { continue };
             done.absorb_into(&mut interp);
+            if let Some(text) = background::rewake_reminder(hook, &done) {
+                reminders.push(HookMessage { level: HookMessageLevel::SystemReminder, text });
+            }
         }
-        Some(interp.into_delivery())
+        let (mut messages, context) = interp.into_delivery();
+        messages.extend(reminders);
+        Some((messages, context))
     }
 }

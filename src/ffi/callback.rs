@@ -39,13 +39,23 @@ impl CCallback {
     }
 }
 
-impl HostCallback for CCallback {
-    fn call(&self, context_json: &str) -> CallResult {
+impl CCallback {
+    fn call_with(&self, context_json: &str, deferrable: bool) -> CallResult {
         let ctx = temp_c_string(context_json);
         let len = ctx.as_bytes().len();
-        let mut reply = hl_reply { reply: Reply::NoOpinion };
+        let mut reply = hl_reply { reply: Reply::NoOpinion, deferrable };
         let rc = unsafe { (self.cb)(self.user_data, ctx.as_ptr(), len, &mut reply) };
         CallResult { ok: rc == 0, reply: reply.reply }
+    }
+}
+
+impl HostCallback for CCallback {
+    fn call(&self, context_json: &str) -> CallResult {
+        self.call_with(context_json, false)
+    }
+
+    fn call_deferrable(&self, context_json: &str) -> CallResult {
+        self.call_with(context_json, true)
     }
 }
 

@@ -105,3 +105,77 @@ pub unsafe extern "C" fn hl_reply_deny(reply: *mut hl_reply, message: *const c_c
         Ok(())
     })
 }
+
+/// A handler's reply that comes later (opaque): made by `hl_reply_defer`,
+/// consumed by `hl_deferred_finish`.
+pub struct hl_deferred {
+    inner: Arc<crate::callback::Deferred>,
+}
+
+/// Defer a handler's reply (handlers set with `hl_engine_set_handler`
+/// only; `HL_ERR_INVALID_ARGUMENT` in any other callback): the callback
+/// returns 0 at once, and the reply is given later, from any thread, with
+/// `hl_deferred_finish(*deferred, ...)`. The run waits for it until the
+/// hook's timeout (a cancel ends the wait); a reply given later is dropped.
+/// Call `hl_deferred_finish` exactly once for every `*deferred`, also
+/// after the timeout: it releases the handle.
+#[no_mangle]
+pub unsafe extern "C" fn hl_reply_defer(
+    reply: *mut hl_reply,
+    deferred: *mut *mut hl_deferred,
+    errmsg: *mut *mut c_char,
+) -> hl_status {
+    ffi_status!(errmsg, clear[deferred], {
+        non_null(reply, "reply")?;
+        non_null(deferred, "deferred")?;
+        let reply = unsafe { &mut *reply };
+        if !reply.deferrable {
+            return Err(Error::invalid_argument(
+                "only a handler (hl_engine_set_handler) may defer its reply; callbacks reply during the call",
+            ));
+        }
+        if matches!(reply.reply, Reply::Deferred(_)) {
+            return Err(Error::invalid_argument("this reply is already deferred"));
+        }
+        let slot = crate::callback::Deferred::new();
+        reply.reply = Reply::Deferred(slot.clone());
+        unsafe { *deferred = Box::into_raw(Box::new(hl_deferred { inner: slot })) };
+        Ok(())
+    })
+}
+
+/// Give a deferred reply and release `deferred` (always, whatever this
+/// returns). `rc` 0: the reply is `reply_json` (NULL: no reply, as if the
+/// callback had not touched its reply); any other `rc`: the handler failed.
+/// JSON that does not parse is `HL_ERR_INVALID_JSON`, and the hook counts
+/// as failed. Any thread; at most once per handle.
+#[no_mangle]
+pub unsafe extern "C" fn hl_deferred_finish(
+    deferred: *mut hl_deferred,
+    rc: i32,
+    reply_json: *const c_char,
+    errmsg: *mut *mut c_char,
+) -> hl_status {
+    ffi_status!(errmsg, clear [], {
+        non_null(deferred, "deferred")?;
+        let deferred = unsafe { Box::from_raw(deferred) };
+        if rc != 0 {
+            deferred.inner.finish(crate::callback::CallResult::failed());
+            return Ok(());
+        }
+        let reply = unsafe { opt_str_arg(reply_json, "reply_json") }.and_then(|text| match text {
+            None => Ok(Reply::NoOpinion),
+            Some(text) => Error::parse_json(text, "reply_json").map(Reply::Json),
+        });
+        match reply {
+            Ok(reply) => {
+                deferred.inner.finish(crate::callback::CallResult::ok(reply));
+                Ok(())
+            }
+            Err(e) => {
+                deferred.inner.finish(crate::callback::CallResult::failed());
+                Err(e)
+            }
+        }
+    })
+}

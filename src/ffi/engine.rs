@@ -12,6 +12,7 @@ use std::ffi::{c_char, c_void};
 use super::callback::CCallback;
 use super::*;
 use crate::engine::LifecycleHookEngine;
+use crate::handler::host::HandlerType;
 use crate::model::event::HookEvent;
 
 pub use super::abi::{
@@ -173,7 +174,11 @@ pub unsafe extern "C" fn hl_engine_run_async(
 /// rules; any other key runs its configured hooks with observer rules
 /// (concurrent, messages and context, never a block); the matcher is
 /// tested against the input's `matcher_value` field, if any
-/// (`docs/profiles.md`).
+/// (`docs/profiles.md`). A name no hooks config names (and that is neither
+/// one of the twelve nor an event an agent defines, such as Codex's
+/// `PostCompact`) runs nothing, and the outcome's first message is a
+/// warning listing the configured events, with the closest known name
+/// ("did you mean `PreToolUse`?").
 #[no_mangle]
 pub unsafe extern "C" fn hl_engine_run_named(
     engine: *mut hl_engine,
@@ -348,6 +353,39 @@ pub unsafe extern "C" fn hl_engine_add_callback_hook(
         let name = unsafe { str_arg(name, "name")? };
         let callback = CCallback::new(cb, user_data, free_user_data)?;
         engine.try_add_callback_hook(event, matcher, name, callback).map_err(CCallback::hand_back)
+    })
+}
+
+/// Set the host's handler for one hook type: `handler_type` is
+/// `"prompt"`, `"agent"` or `"mcp_tool"` (anything else is
+/// `HL_ERR_INVALID_ARGUMENT`). `cb` NULL removes the handler (then
+/// `user_data` and `free_user_data` are not used). The callback receives a
+/// request JSON (`docs/protocol.md`, "Prompt, agent and mcp_tool hooks") and
+/// answers with `hl_reply_set_json`, or later with `hl_reply_defer`; a
+/// non-zero return is a failure. The handler it replaces has its
+/// `free_user_data` called exactly once, when no run uses it any more
+/// (never during a call; a run in flight finishes with the handler it
+/// started with). On failure `free_user_data` is not called.
+#[no_mangle]
+pub unsafe extern "C" fn hl_engine_set_handler(
+    engine: *mut hl_engine,
+    handler_type: *const c_char,
+    cb: hl_callback_fn,
+    user_data: *mut c_void,
+    free_user_data: hl_free_fn,
+    errmsg: *mut *mut c_char,
+) -> hl_status {
+    ffi_status!(errmsg, clear [], {
+        let engine = unsafe { engine_arg(engine)? };
+        let name = unsafe { str_arg(handler_type, "handler_type")? };
+        let kind = HandlerType::from_name(name).ok_or_else(|| {
+            Error::invalid_argument(format!("unknown handler type {name:?}: the types are prompt, agent, mcp_tool"))
+        })?;
+        if cb.is_none() {
+            return engine.set_handler(kind, None);
+        }
+        let callback = CCallback::new(cb, user_data, free_user_data)?;
+        engine.try_set_handler(kind, callback).map_err(CCallback::hand_back)
     })
 }
 

@@ -48,6 +48,8 @@ pub type hl_free_fn = Option<unsafe extern "C" fn(user_data: *mut c_void)>;
 /// The reply slot handed to a callback (opaque; valid during the call only).
 pub struct hl_reply {
     pub(crate) reply: crate::callback::Reply,
+    /// Whether `hl_reply_defer` may be called (handlers only).
+    pub(crate) deferrable: bool,
 }
 
 /// Out-parameters the boundary clears before a body runs ("no partial

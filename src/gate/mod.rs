@@ -144,7 +144,10 @@ pub fn command_previews(config: &HooksConfig) -> Vec<LifecycleHookCommandPreview
                     dialect: d.named_in_digest().then(|| d.name()),
                     event: event.to_owned(),
                     matcher: group.matcher_raw.clone(),
-                    command: hook.label().to_owned(),
+                    // Until every handler type has its own digest line, a
+                    // hook of another type is digested by all the fields
+                    // that identify it (its `command` is their JSON).
+                    command: hook.handler.digest_text(),
                     timeout_seconds: hook.timeout_seconds,
                 });
             }

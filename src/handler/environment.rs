@@ -22,6 +22,21 @@ pub struct EnvSettings {
     pub remove: Vec<String>,
 }
 
+impl EnvSettings {
+    /// The value the hook environment gives `name` before the engine's own
+    /// variables: the `env` option's, else the inherited one unless
+    /// `env_remove` names it (what an http hook's headers interpolate).
+    pub fn lookup(&self, name: &str) -> Option<String> {
+        if let Some((_, v)) = self.set.iter().find(|(k, _)| k == name) {
+            return Some(v.clone());
+        }
+        if self.remove.iter().any(|r| r == name) {
+            return None;
+        }
+        std::env::var(name).ok()
+    }
+}
+
 /// The canonical variables every hook gets, whatever its dialect.
 pub const HOOKLINE_NAMES: &[&str] =
     &["HOOKLINE_PROJECT_DIR", "HOOKLINE_SESSION_ID", "HOOKLINE_HOOK_EVENT", "HOOKLINE_TRANSCRIPT_PATH"];

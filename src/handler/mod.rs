@@ -1,29 +1,36 @@
 //! The handler layer: every hook type behind one interface.
 //!
-//! A hook is a *handler* — a shell `command` from a config, or a `callback`
-//! the host added (`hl_engine_add_callback_hook`) — plus what every handler
-//! shares. A handler only turns the hook's payload into a raw result
+//! A hook is a *handler* — a `command`, `http`, `mcp_tool`, `prompt` or
+//! `agent` hook from a config, or a `callback` the host added
+//! (`hl_engine_add_callback_hook`) — plus what every handler shares. A
+//! handler only turns the hook's payload into a raw result
 //! ([`HookExecution`]: an exit code, stdout and stderr, or what stands for
-//! them); everything around that is a layer, written once for every
-//! handler type (tower's `Layer` idea), in [`layer`]:
+//! them: an HTTP response, a model's verdict, a failure); everything around
+//! that is a layer, written once for every handler type (tower's `Layer`
+//! idea), in [`layer`]:
 //!
 //! | layer | file | what it does |
 //! |---|---|---|
+//! | support | `layer/support.rs` | a handler type the dialect does not run on the event is skipped |
 //! | gate | `layer/gate.rs` | a hook of an untrusted source runs only while its command set is approved |
+//! | url policy | `layer/url_policy.rs` | an http hook runs only when its URL is allowed |
 //! | condition | `layer/condition.rs` | `if`: the hook runs only for matching tool calls |
 //! | dedupe | `layer/dedupe.rs` | identical hooks of one event run once (where the dialect says so) |
 //! | background | `layer/background.rs` | `async` hooks: started, not waited for |
 //! | cancel | `layer/cancel.rs` | a cancelled run starts nothing more and reports `Cancelled` |
-//! | timeout | `layer/timeout.rs` | the hook's effective timeout (its own, else the dialect's default) |
+//! | timeout | `layer/timeout.rs` | the hook's effective timeout (its own, else its type's and event's default) |
 //! | fail closed | `layer/fail_closed.rs` | a failing `failClosed` hook takes the event's blocking decision |
 //! | report | `layer/report.rs` | the hook's entry in the outcome's `hooks` list, timed |
 //!
-//! The handler types: `command.rs` (the process runner) and `callback.rs`
-//! (host code, on the calling thread).
+//! The handler types: `command.rs` (the process runner), `http/` (an HTTP
+//! client), `host.rs` (prompt, agent and mcp_tool: the host's handlers) and
+//! `callback.rs` (host code, on the calling thread).
 
 pub(crate) mod callback;
 pub(crate) mod command;
 pub mod environment;
+pub mod host;
+pub(crate) mod http;
 pub mod layer;
 
 use std::io;
@@ -34,14 +41,15 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use crate::callback::{CallResult, Reply};
-use crate::config::{HandlerSpec, HookSpec};
+use crate::config::{HandlerSpec, HookSpec, HttpPolicy};
 use crate::dialect::Dialect;
 use crate::error::{Error, Result};
 use crate::model::event::{HookEvent, RunEvent};
-use crate::model::outcome::HookKind;
+use crate::model::outcome::{HookFailure, HookKind};
 use crate::runner::{CancelToken, Environment};
 
 pub(crate) use callback::CallbackHook;
+pub(crate) use host::HostHandler;
 
 /// The payload of one hook as it is handed over: compact JSON text plus
 /// `\n` (a command reads the bytes on stdin, a callback the JSON text).
@@ -84,6 +92,11 @@ impl Payload {
 pub(crate) struct Call<'a> {
     /// The event being run.
     pub(crate) event: &'a RunEvent,
+    /// How messages name the hook ([`HandlerSpec::label`]).
+    pub(crate) label: &'a str,
+    /// The variables whose `${NAME}` exec-form commands substitute (the
+    /// hook's dialect's; none for dialects without exec form).
+    pub(crate) placeholders: &'static [&'static str],
     /// The hook's payload.
     pub(crate) payload: &'a Payload,
     /// The complete environment of a hook process.
@@ -96,9 +109,19 @@ pub(crate) struct Call<'a> {
     pub(crate) max_output_bytes: usize,
     /// The run's cancellation token.
     pub(crate) token: Option<&'a CancelToken>,
+    /// The handlers the host set (prompt, agent, mcp_tool), as the run took them.
+    pub(crate) handlers: &'a [Arc<HostHandler>],
+    /// The engine's http hook settings.
+    pub(crate) http: &'a HttpPolicy,
+    /// The engine's HTTP client.
+    pub(crate) http_client: &'a http::Client,
+    /// The engine's `env` and `env_remove` (what http headers interpolate).
+    pub(crate) env_settings: &'a environment::EnvSettings,
 }
 
-/// What a handler's call gave.
+/// What a handler's call gave (returned once per hook and taken apart at
+/// once: the size of its one big variant costs nothing worth a box).
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum Ran {
     /// It ran to an answer, an exit, a signal or its timeout.
     Done { exec: HookExecution, duration: Duration, stdout_truncated: bool, stderr_truncated: bool },
@@ -117,7 +140,13 @@ pub(crate) trait Handler {
 impl Handler for HandlerSpec {
     fn call(&self, call: &Call<'_>) -> io::Result<Ran> {
         match self {
-            HandlerSpec::Command { command } => command::run(command, call),
+            HandlerSpec::Command { command, args, shell } => command::run(command, args.as_deref(), *shell, call),
+            HandlerSpec::Http { url, headers, allowed_env_vars } => {
+                http::run(&http::HttpHook { url, headers, allowed_env_vars }, call)
+            }
+            HandlerSpec::McpTool { .. } => Ok(host::run(self, host::HandlerType::McpTool, call)),
+            HandlerSpec::Prompt { .. } => Ok(host::run(self, host::HandlerType::Prompt, call)),
+            HandlerSpec::Agent { .. } => Ok(host::run(self, host::HandlerType::Agent, call)),
         }
     }
 }
@@ -153,16 +182,29 @@ impl<'a> Hook<'a> {
     }
 
     /// How messages and reports name it.
-    pub(crate) fn label(&self) -> &'a str {
+    pub(crate) fn label(&self) -> String {
         match self {
             Hook::Configured(spec) => spec.label(),
-            Hook::Callback(cb) => &cb.name,
+            Hook::Callback(cb) => cb.name.clone(),
         }
     }
 
-    /// Whether it runs as a process (needs the environment, a cancel token).
+    /// Whether it runs as a process (needs the environment).
     pub(crate) fn is_process(&self) -> bool {
-        matches!(self, Hook::Configured(spec) if matches!(spec.handler, HandlerSpec::Command { .. }))
+        matches!(self, Hook::Configured(spec) if spec.handler.is_process())
+    }
+
+    /// Whether it waits on I/O of its own (a process, a request): in a
+    /// concurrent event it runs on its own thread. Callback hooks and the
+    /// host's handlers run on the run's thread.
+    pub(crate) fn runs_apart(&self) -> bool {
+        matches!(self, Hook::Configured(spec) if spec.handler.runs_apart())
+    }
+
+    /// Whether a cancel must reach it while it runs (every configured hook:
+    /// a process is killed, a request or a deferred answer abandoned).
+    pub(crate) fn cancellable(&self) -> bool {
+        matches!(self, Hook::Configured(_))
     }
 
     /// The configured hook, if it is one.
@@ -179,9 +221,49 @@ impl<'a> Hook<'a> {
     }
 }
 
+/// What a handler of a type other than a command answered, when it is not
+/// an exit code and output ([`HookExecution::answer`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Answer {
+    /// The exit code, stdout and stderr of the execution say it all (a
+    /// command; a callback hook; an MCP tool's text as stdout on exit 0).
+    #[default]
+    Exited,
+    /// The handler failed before it had an answer: a connection error, no
+    /// handler set, a handler that failed, a tool error. A non-blocking
+    /// error (fail open unless `failClosed`).
+    Failed {
+        /// The report's `failure` kind.
+        kind: HookFailure,
+        /// What happened, for the message.
+        message: String,
+    },
+    /// An http hook's response: its status and (capped) body, for the
+    /// dialect's response table.
+    Http {
+        /// The HTTP status.
+        status: u16,
+        /// The body, decoded as UTF-8 lossily, at most `max_output_bytes`.
+        body: String,
+        /// Whether the body was longer than that.
+        truncated: bool,
+    },
+    /// A prompt or agent hook's reply (`{"ok","reason","impossible"}`, as
+    /// the host gave it), for the dialect's response schema.
+    Verdict {
+        /// The reply JSON (`null`: none given).
+        reply: Value,
+        /// An agent hook (it has no `impossible`).
+        agent: bool,
+        /// `continueOnBlock` (always true for agent hooks).
+        continue_on_block: bool,
+    },
+}
+
 /// What one hook produced, before a dialect reads it: a command's exit
 /// code, stdout and stderr, or what a handler of another type stands for
-/// them with (a callback hook: [`HookExecution::from_callback`]).
+/// them with (a callback hook: [`HookExecution::from_callback`]; the others:
+/// [`answer`](HookExecution::answer)).
 #[derive(Clone, Debug, Default)]
 pub struct HookExecution {
     /// How messages name the hook: the command text, or the callback name.
@@ -198,6 +280,9 @@ pub struct HookExecution {
     pub stdout: String,
     /// stderr, already decoded from UTF-8 lossily.
     pub stderr: String,
+    /// What a handler of another type answered ([`Answer::Exited`]: the
+    /// fields above say it all).
+    pub answer: Answer,
 }
 
 impl HookExecution {
@@ -214,7 +299,7 @@ impl HookExecution {
             ..HookExecution::default()
         };
         match &result.reply {
-            Reply::NoOpinion => {}
+            Reply::NoOpinion | Reply::Deferred(_) => {}
             Reply::Allow => {
                 if event == HookEvent::PreToolUse {
                     exec.stdout = ALLOW_REPLY_STDOUT.to_owned();
@@ -238,6 +323,8 @@ const ALLOW_REPLY_STDOUT: &str =
 
 /// What one hook gave through the layers, ready to be read and reported.
 pub(crate) struct Executed {
+    /// How messages name the hook.
+    pub(crate) label: String,
     /// Its entry in the outcome's `hooks` report (the failure kind is
     /// filled in when the result is read).
     pub(crate) report: crate::model::outcome::HookReport,
@@ -263,6 +350,8 @@ pub(crate) struct Executed {
 pub(crate) enum Output {
     /// The workspace gate did not let it run.
     NotApproved,
+    /// Another layer left it out: the report's `skipped` value and why.
+    Skipped { why: String },
     /// It could not be started.
     SpawnFailed(String),
     /// It ran.
@@ -273,10 +362,14 @@ impl Executed {
     /// Feed the result to the run's interpreter; true when a sequential
     /// run must stop here.
     pub(crate) fn absorb_into(&self, interp: &mut crate::merge::EventInterpreter) -> bool {
-        let label = self.report.command.as_deref().or(self.report.name.as_deref()).unwrap_or("");
+        let label = self.label.as_str();
         match &self.output {
             Output::NotApproved => {
                 interp.absorb_not_approved(label);
+                false
+            }
+            Output::Skipped { why, .. } => {
+                interp.absorb_skipped(label, why);
                 false
             }
             Output::SpawnFailed(error) => {

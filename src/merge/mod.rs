@@ -417,6 +417,19 @@ impl EventInterpreter {
         self.merge_reply(label, reply);
     }
 
+    /// A hook a layer left out for a reason other than the gate (a handler
+    /// type the event does not run, an http URL not allowed): a warning
+    /// naming the hook and why. It makes no decision.
+    pub fn absorb_skipped(&mut self, label: &str, why: &str) {
+        if self.stopped {
+            self.failures.push(None);
+            return;
+        }
+        let mut reply = HookReply::default();
+        reply.push(HookMessageLevel::Warning, format!("{} hook `{label}` was not run: {why}", self.event_name));
+        self.merge_reply(label, reply);
+    }
+
     /// A hook that could not be started (e.g. spawn failure): an error
     /// message. It makes no decision on any event (for PreToolUse this is
     /// the same as a failing hook, not a timeout, so the tool is not denied

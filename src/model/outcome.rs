@@ -10,29 +10,83 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// The kind of hook, for reports.
+/// The kind of hook (its handler type), for reports and previews.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "snake_case")]
 pub enum HookKind {
-    /// A configured shell command.
+    /// A configured shell command (`"type": "command"`).
     Command,
     /// A host callback added with `hl_engine_add_callback_hook`.
     Callback,
+    /// A configured HTTP endpoint (`"type": "http"`).
+    Http,
+    /// A tool of an MCP server, called through the host (`"type": "mcp_tool"`).
+    McpTool,
+    /// A prompt for a model, answered through the host (`"type": "prompt"`).
+    Prompt,
+    /// A prompt for an agent with tools, answered through the host (`"type": "agent"`).
+    Agent,
+}
+
+impl HookKind {
+    /// The configured handler types, in the order configs name them.
+    pub const CONFIGURED: [HookKind; 5] =
+        [HookKind::Command, HookKind::Http, HookKind::McpTool, HookKind::Prompt, HookKind::Agent];
+
+    /// The wire name (`"command"`, `"mcp_tool"`, ...): a config's `type`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HookKind::Command => "command",
+            HookKind::Callback => "callback",
+            HookKind::Http => "http",
+            HookKind::McpTool => "mcp_tool",
+            HookKind::Prompt => "prompt",
+            HookKind::Agent => "agent",
+        }
+    }
+
+    /// The kind a config's `type` names (`None`: not a configured type).
+    pub fn from_config_type(name: &str) -> Option<HookKind> {
+        HookKind::CONFIGURED.into_iter().find(|k| k.as_str() == name)
+    }
 }
 
 /// One entry of the `hooks` execution report.
 ///
 /// Serialises as `{"kind","command","name","exit_code","timed_out",
 /// "duration_ms","stdout_truncated","stderr_truncated","skipped"}`, plus
-/// `"signal": N` only when the hook was killed by a signal.
+/// `"signal": N` only when the hook was killed by a signal, and the fields
+/// that name a hook of another type (`url`; `server` and `tool`; `prompt`
+/// and `model`) only for those types.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct HookReport {
-    /// Command or callback.
+    /// The handler type.
     pub kind: HookKind,
-    /// The command text (command hooks), else `None`.
+    /// The command text (command hooks: in exec form the command and its
+    /// arguments), else `None`.
     pub command: Option<String>,
     /// The callback name (callback hooks), else `None`.
     pub name: Option<String>,
+    /// The URL (http hooks; serialised only when set).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// The HTTP status of the response (http hooks that got one;
+    /// serialised only when set). Their `exit_code` is null.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+    /// The MCP server (mcp_tool hooks; serialised only when set).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<String>,
+    /// The MCP tool (mcp_tool hooks; serialised only when set).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    /// The prompt as configured (prompt and agent hooks; serialised only when set).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<String>,
+    /// The configured model (prompt and agent hooks that name one;
+    /// serialised only when set).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
     /// The exit code; `None` when killed by a signal, timed out, or skipped.
     pub exit_code: Option<i32>,
     /// The signal that killed the hook, if any (serialised only when set).
@@ -46,7 +100,10 @@ pub struct HookReport {
     pub stdout_truncated: bool,
     /// Whether stderr exceeded `max_output_bytes` and was cut.
     pub stderr_truncated: bool,
-    /// Why the hook did not run: `"not_approved"` (workspace gate), else `None`.
+    /// Why the hook did not run: `"not_approved"` (workspace gate),
+    /// `"unsupported_on_event"` (the dialect does not run this handler type
+    /// on this event), `"url_not_allowed"` (an http hook whose URL is not
+    /// in the allowed list), else `None`.
     pub skipped: Option<String>,
     /// How the hook failed, `None` when it ran and answered (a deliberate
     /// exit 2 is an answer, not a failure). Lets a host tell a deny from a crash.
@@ -72,6 +129,16 @@ pub enum HookFailure {
     /// Exited non-zero (other than an exit 2 the event gives a meaning to),
     /// or its exit status was lost.
     Exit,
+    /// An http hook's request failed: a connection error, a status other
+    /// than 2xx, or a 2xx body that is neither empty nor a JSON object.
+    Http,
+    /// A prompt, agent or mcp_tool hook ran while the host had set no
+    /// handler for its type.
+    NoHandler,
+    /// The host's handler failed (returned non-zero, panicked, threw).
+    Handler,
+    /// An mcp_tool hook's tool answered `isError: true`.
+    ToolError,
     /// Exited 0 without any output where the rules make that a failure of
     /// a `failClosed` hook (Cursor).
     NoOutput,
@@ -86,6 +153,10 @@ impl HookFailure {
             HookFailure::Spawn => "spawn",
             HookFailure::InvalidOutput => "invalid_output",
             HookFailure::Exit => "exit",
+            HookFailure::Http => "http",
+            HookFailure::NoHandler => "no_handler",
+            HookFailure::Handler => "handler",
+            HookFailure::ToolError => "tool_error",
             HookFailure::NoOutput => "no_output",
         }
     }
@@ -94,6 +165,12 @@ impl HookFailure {
 impl HookReport {
     /// The `skipped` value of a command the workspace gate did not run.
     pub const NOT_APPROVED: &'static str = "not_approved";
+    /// The `skipped` value of a hook whose handler type its dialect does
+    /// not run on the event.
+    pub const UNSUPPORTED_ON_EVENT: &'static str = "unsupported_on_event";
+    /// The `skipped` value of an http hook whose URL the allowed list
+    /// (`allowed_http_hook_urls`) does not match.
+    pub const URL_NOT_ALLOWED: &'static str = "url_not_allowed";
 
     /// The report of a command skipped by the workspace gate:
     /// `"skipped":"not_approved"`, `exit_code` null, `timed_out` false,
@@ -108,6 +185,12 @@ impl HookReport {
             kind: HookKind::Command,
             command: Some(command.to_owned()),
             name: None,
+            url: None,
+            status: None,
+            server: None,
+            tool: None,
+            prompt: None,
+            model: None,
             exit_code: None,
             signal: None,
             timed_out: false,
@@ -135,7 +218,7 @@ impl HookReport {
 
 /// Severity of a [`HookMessage`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "snake_case")]
 pub enum HookMessageLevel {
     /// Hook output meant for the user (`systemMessage`, plain stdout).
     Info,
@@ -143,9 +226,13 @@ pub enum HookMessageLevel {
     Warning,
     /// A hook failed, timed out, was skipped, or returned unusable output.
     Error,
+    /// For the model, as a system reminder: what an `asyncRewake` hook
+    /// that exited 2 reported (Claude Code wakes the model with it).
+    SystemReminder,
 }
 
-/// One message for the host to show: `{"level":"info"|"warning"|"error","text":str}`.
+/// One message for the host to show:
+/// `{"level":"info"|"warning"|"error"|"system_reminder","text":str}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HookMessage {
     /// Severity.

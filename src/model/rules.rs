@@ -466,13 +466,31 @@ impl<T> EventTable<T> {
     }
 }
 
+/// The default timeouts of the handler types other than `command` (whose
+/// default is [`Profile::default_timeout`]), and the events that lower it.
+#[derive(Debug)]
+pub struct HandlerTimeouts {
+    /// A `prompt` hook that sets none.
+    pub prompt: Duration,
+    /// An `agent` hook that sets none.
+    pub agent: Duration,
+    /// Events (by name) whose `command`, `http` and `mcp_tool` hooks that
+    /// set no timeout get this one instead of the default.
+    pub lowered: &'static [(&'static str, Duration)],
+}
+
 /// One dialect's rules.
 #[derive(Debug)]
 pub struct Profile {
     /// The dialect's name (`"vtcode"`, `"claude"`, ...).
     pub name: &'static str,
-    /// The timeout of a command hook that sets none.
+    /// The timeout of a `command`, `http` or `mcp_tool` hook that sets none.
     pub default_timeout: Duration,
+    /// The default timeouts of the other handler types.
+    pub handler_timeouts: HandlerTimeouts,
+    /// The variables whose `${NAME}` placeholders exec-form commands
+    /// (`args`) substitute literally (none in dialects without exec form).
+    pub exec_placeholders: &'static [&'static str],
     /// Input validation.
     pub inputs: InputRules,
     /// Which duplicate hooks of one event run.

@@ -180,7 +180,7 @@ fn outcome_from_call(combine: Combine, r: CallResult) -> Outcome {
             _ => Outcome::Nothing,
         },
         Combine::ToolDecide | Combine::SoftDecide => match r.reply {
-            Reply::NoOpinion => Outcome::Nothing,
+            Reply::NoOpinion | Reply::Deferred(_) => Outcome::Nothing,
             Reply::Allow => Outcome::Decision { allow: true, message: String::new(), modified_args: None },
             Reply::Deny(message) => Outcome::Decision { allow: false, message, modified_args: None },
             Reply::Json(v) => decision_from_json(v, combine == Combine::ToolDecide),

@@ -52,11 +52,27 @@ pub const BACKEND_ENV: &str = "HOOKLINE_RUNNER";
 
 pub use env::Environment;
 
+/// What a command's process is.
+#[derive(Debug, Clone, Copy, Default)]
+pub enum Program<'a> {
+    /// `command` is shell text, run as `/bin/sh -c <command>`.
+    #[default]
+    Sh,
+    /// `command` is shell text, run by the shell at `path` with `flags`
+    /// before it (`bash -c <command>`, `pwsh -NoProfile -Command <command>`).
+    Shell { path: &'a Path, flags: &'a [&'a str] },
+    /// Exec form: the executable at `path` is spawned directly, `command`
+    /// as its `argv[0]` and `args` after it; no shell.
+    Exec { path: &'a Path, args: &'a [String] },
+}
+
 /// What to run and how.
 #[derive(Debug, Clone, Copy)]
 pub struct CommandSpec<'a> {
-    /// Shell text, run as `/bin/sh -c <command>`.
+    /// Shell text, run as `/bin/sh -c <command>` (or as [`program`](Self::program) says).
     pub command: &'a str,
+    /// How `command` is run (default: `/bin/sh -c`).
+    pub program: Program<'a>,
     /// Working directory of the shell.
     pub cwd: &'a Path,
     /// The complete environment of the shell (nothing is inherited).

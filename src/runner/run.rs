@@ -70,7 +70,7 @@ use rustix::io::Errno;
 use rustix::process::{Pid, Signal, WaitOptions};
 
 use super::watch::ExitWatch;
-use super::{Backend, CancelToken, CommandOutput, CommandSpec, Spawner, EXIT_GRACE};
+use super::{Backend, CancelToken, CommandOutput, CommandSpec, Program, Spawner, EXIT_GRACE};
 
 /// Largest single read from an output stream (a Linux pipe holds 64 KiB).
 const READ_CHUNK: usize = 64 * 1024;
@@ -330,6 +330,25 @@ fn start_shell(spec: &CommandSpec<'_>, backend: Backend, spawner: Spawner, stdin
     }
 }
 
+/// The program a spec starts and its argument vector (`argv[0]` first).
+fn program_and_argv<'a>(spec: &CommandSpec<'a>) -> (&'a std::ffi::OsStr, Vec<&'a std::ffi::OsStr>) {
+    use std::ffi::OsStr;
+    match spec.program {
+        Program::Sh => (OsStr::new("/bin/sh"), vec![OsStr::new("/bin/sh"), OsStr::new("-c"), OsStr::new(spec.command)]),
+        Program::Shell { path, flags } => {
+            let mut argv = vec![path.as_os_str()];
+            argv.extend(flags.iter().map(OsStr::new));
+            argv.push(OsStr::new(spec.command));
+            (path.as_os_str(), argv)
+        }
+        Program::Exec { path, args } => {
+            let mut argv = vec![OsStr::new(spec.command)];
+            argv.extend(args.iter().map(OsStr::new));
+            (path.as_os_str(), argv)
+        }
+    }
+}
+
 #[cfg(hookline_posix_spawn)]
 fn start_with_posix_spawn(spec: &CommandSpec<'_>, backend: Backend, stdin: OwnedFd) -> io::Result<Started> {
     use std::ffi::CString;
@@ -337,16 +356,21 @@ fn start_with_posix_spawn(spec: &CommandSpec<'_>, backend: Backend, stdin: Owned
 
     let nul =
         |what: &str| io::Error::new(io::ErrorKind::InvalidInput, format!("the hook's {what} contains a NUL byte"));
-    let command = CString::new(spec.command).map_err(|_| nul("command"))?;
+    let (program, argv) = program_and_argv(spec);
+    let program = CString::new(program.as_bytes()).map_err(|_| nul("command"))?;
+    let argv = argv
+        .into_iter()
+        .map(|a| CString::new(a.as_bytes()).map_err(|_| nul("command or arguments")))
+        .collect::<io::Result<Vec<CString>>>()?;
+    let argv: Vec<&std::ffi::CStr> = argv.iter().map(CString::as_c_str).collect();
     let cwd = CString::new(spec.cwd.as_os_str().as_bytes()).map_err(|_| nul("working directory"))?;
     let (stdout, stdout_child) = cloexec_pipe(backend)?;
     let (stderr, stderr_child) = cloexec_pipe(backend)?;
     let stdio = [above_stdio(stdin)?, above_stdio(stdout_child)?, above_stdio(stderr_child)?];
-    let sh = c"/bin/sh";
     let pid = serialised(backend, || {
         super::sys::posix_spawn_shell(
-            sh,
-            &[sh, c"-c", &command],
+            &program,
+            &argv,
             &cwd,
             spec.env,
             [stdio[0].as_fd(), stdio[1].as_fd(), stdio[2].as_fd()],
@@ -358,10 +382,13 @@ fn start_with_posix_spawn(spec: &CommandSpec<'_>, backend: Backend, stdin: Owned
 }
 
 fn start_with_std(spec: &CommandSpec<'_>, backend: Backend, stdin: OwnedFd) -> io::Result<Started> {
-    let mut command = Command::new("/bin/sh");
+    let (program, argv) = program_and_argv(spec);
+    let mut command = Command::new(program);
+    if let Some(arg0) = argv.first() {
+        std::os::unix::process::CommandExt::arg0(&mut command, arg0);
+    }
     command
-        .arg("-c")
-        .arg(spec.command)
+        .args(&argv[1..])
         .current_dir(spec.cwd)
         .env_clear()
         .envs(spec.env.iter())
@@ -420,8 +447,10 @@ pub(super) fn run(
     let (theirs, ours) = cloexec_pipe(backend)?;
     let keepalive = rustix::io::fcntl_dupfd_cloexec(&theirs, 0)?;
     rustix::io::ioctl_fionbio(&ours, true)?;
-    let started = start_shell(spec, backend, spawner, theirs)
-        .map_err(|e| io::Error::new(e.kind(), format!("cannot run /bin/sh in {}: {e}", spec.cwd.display())))?;
+    let started = start_shell(spec, backend, spawner, theirs).map_err(|e| {
+        let program = program_and_argv(spec).0;
+        io::Error::new(e.kind(), format!("cannot run {} in {}: {e}", program.to_string_lossy(), spec.cwd.display()))
+    })?;
     let pgid = started.pid;
     let mut shell = ShellGuard { pid: started.pid, reaped: false };
     let (stdout_fd, stderr_fd) = (Some(started.stdout), Some(started.stderr));

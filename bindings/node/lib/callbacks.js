@@ -112,6 +112,74 @@ function callbackTrampoline(userData, contextJson, _contextLen, reply) {
   }
 }
 
+// The host handlers of prompt, agent and mcp_tool hooks (hl_engine_set_handler).
+// A handler may be async: a returned Promise defers the reply
+// (hl_reply_defer), which is given with hl_deferred_finish once it settles,
+// so the JS thread is never blocked while a model or a tool answers. Use
+// the async run methods with async handlers: a sync run blocks the JS thread
+// and the Promise cannot settle before the hook's timeout.
+function finishDeferred(deferred, rc, json) {
+  const err = out();
+  try {
+    N.hl_deferred_finish(deferred, rc, json, err);
+    takeStringQuiet(err[0]);
+  } catch {
+    // nothing may escape into a Promise callback
+  }
+}
+
+function takeStringQuiet(ptr) {
+  if (ptr !== null && ptr !== undefined && ptr !== 0n) N.hl_string_free(ptr);
+}
+
+// int32_t hl_callback_fn(void *user_data, const char *request_json, size_t len, hl_reply *reply)
+function handlerTrampoline(userData, requestJson, _len, reply) {
+  const handler = handlers.get(userData);
+  if (!handler) return 1;
+  let result;
+  try {
+    const request = JSON.parse(requestJson);
+    const signal = AbortSignal.timeout(Math.max(1, Number(request.timeout_ms) || 1));
+    result = handler.fn(request, { signal });
+    if (!isThenable(result)) {
+      setJson(reply, handler.encode(result));
+      return 0;
+    }
+  } catch (err) {
+    reportError(handler, err);
+    return 1;
+  }
+  const deferred = out();
+  const err = out();
+  let status;
+  try {
+    status = N.hl_reply_defer(reply, deferred, err);
+    check(status, err);
+  } catch (e) {
+    Promise.resolve(result).catch(() => {});
+    reportError(handler, e);
+    return 1;
+  }
+  const slot = deferred[0];
+  Promise.resolve(result).then(
+    (value) => {
+      let json;
+      try {
+        json = JSON.stringify(handler.encode(value));
+      } catch (e) {
+        reportError(handler, e);
+        return finishDeferred(slot, 1, null);
+      }
+      finishDeferred(slot, 0, json);
+    },
+    (e) => {
+      reportError(handler, e);
+      finishDeferred(slot, 1, null);
+    },
+  );
+  return 0;
+}
+
 // void hl_free_fn(void *user_data)
 function freeTrampoline(userData) {
   handlers.delete(userData);
@@ -152,11 +220,13 @@ function doneTrampoline(userData, status, outcomeJson, errmsg) {
 }
 
 const CALLBACK = koffi.register(callbackTrampoline, koffi.pointer(CallbackFn));
+const HANDLER = koffi.register(handlerTrampoline, koffi.pointer(CallbackFn));
 const FREE = koffi.register(freeTrampoline, koffi.pointer(FreeFn));
 const DONE = koffi.register(doneTrampoline, koffi.pointer(DoneFn));
 
 module.exports = {
   CALLBACK,
+  HANDLER,
   FREE,
   DONE,
   Reply,

@@ -6,7 +6,25 @@
 
 const { N, check, out, takeString, withSlots, slotPointer, checkSlot } = require('./native');
 const { HooklineError, AbortError, Status } = require('./errors');
-const { CALLBACK, FREE, DONE, addHandler, dropHandler, addRun, removeRun } = require('./callbacks');
+const { CALLBACK, HANDLER, FREE, DONE, addHandler, dropHandler, addRun, removeRun } = require('./callbacks');
+
+/** A model verdict as the library reads it: `{ok, reason, impossible}`. */
+function encodeModelReply(v) {
+  if (v === null || typeof v !== 'object') throw new TypeError('a model handler must return { ok, reason }');
+  const reply = { ok: !!v.ok };
+  if (v.reason !== undefined && v.reason !== null) reply.reason = String(v.reason);
+  if (v.impossible) reply.impossible = true;
+  return reply;
+}
+
+/** An MCP tool result: a string is its text; `{text, isError}` or an MCP `{content, isError}` as given. */
+function encodeMcpReply(v) {
+  if (typeof v === 'string') return { content: [{ type: 'text', text: v }] };
+  if (v === null || v === undefined) return { content: [] };
+  if (typeof v === 'object' && Array.isArray(v.content)) return { content: v.content, isError: !!v.isError };
+  if (typeof v === 'object') return { content: [{ type: 'text', text: String(v.text ?? '') }], isError: !!v.isError };
+  throw new TypeError('an MCP handler must return a string or { text, isError }');
+}
 
 /** Event names → `hl_event` numbers. */
 const HookEvent = Object.freeze({
@@ -482,6 +500,50 @@ class Engine {
     if (status !== Status.HL_OK) dropHandler(id); // a failed registration does not call free_user_data
     check(status, err);
     return this;
+  }
+
+  /**
+   * Set the handler that answers prompt and agent hooks (null removes it:
+   * such hooks then fail with `failure: "no_handler"`, fail open). `fn(req,
+   * {signal})` receives `{type, event, prompt, model, timeout_ms, input}`
+   * and returns (or resolves to) `{ ok, reason, impossible? }`; `signal`
+   * aborts at the hook's timeout. A throw or a rejection is a handler
+   * failure. Use the async run methods with an async handler.
+   */
+  setModelHandler(fn) {
+    this.#setHandler('prompt', fn, encodeModelReply);
+    this.#setHandler('agent', fn, encodeModelReply);
+    return this;
+  }
+
+  /**
+   * Set the handler that answers mcp_tool hooks (null removes it). `fn(req,
+   * {signal})` receives `{type, event, server, tool, input, timeout_ms}`
+   * and returns (or resolves to) the tool's text, or `{ text, isError }`.
+   */
+  setMcpHandler(fn) {
+    this.#setHandler('mcp_tool', fn, encodeMcpReply);
+    return this;
+  }
+
+  #setHandler(type, fn, encode) {
+    if (fn !== null && fn !== undefined && typeof fn !== 'function') throw new TypeError('handler must be a function or null');
+    const ptr = this.#handle();
+    const err = out();
+    if (!fn) {
+      check(N.hl_engine_set_handler(ptr, type, null, null, null, err), err);
+      return;
+    }
+    const id = addHandler({ fn, encode, kind: 'handler', name: type, onError: this.#onError });
+    let status;
+    try {
+      status = N.hl_engine_set_handler(ptr, type, HANDLER, id, FREE, err);
+    } catch (e) {
+      dropHandler(id);
+      throw e;
+    }
+    if (status !== Status.HL_OK) dropHandler(id);
+    check(status, err);
   }
 
   /** The SHA-256 hex digest of the configured command set (the approval gate, docs/protocol.md). */

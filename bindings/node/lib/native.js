@@ -71,6 +71,9 @@ const DECLS = {
   hl_reply_set_json: 'int32_t hl_reply_set_json(void *reply, const char *json, _Out_ void **errmsg)',
   hl_reply_allow: 'int32_t hl_reply_allow(void *reply)',
   hl_reply_deny: 'int32_t hl_reply_deny(void *reply, const char *message)',
+  hl_reply_defer: 'int32_t hl_reply_defer(void *reply, _Out_ void **deferred, _Out_ void **errmsg)',
+  hl_deferred_finish:
+    'int32_t hl_deferred_finish(void *deferred, int32_t rc, const char *reply_json, _Out_ void **errmsg)',
 
   hl_registry_new: 'void *hl_registry_new()',
   hl_registry_free: 'void hl_registry_free(void *registry)',
@@ -107,6 +110,9 @@ const DECLS = {
   hl_engine_add_callback_hook:
     'int32_t hl_engine_add_callback_hook(void *engine, int32_t event, const char *matcher, const char *name, ' +
     'hl_callback_fn *cb, void *user_data, hl_free_fn *free_user_data, _Out_ void **errmsg)',
+  hl_engine_set_handler:
+    'int32_t hl_engine_set_handler(void *engine, const char *handler_type, hl_callback_fn *cb, ' +
+    'void *user_data, hl_free_fn *free_user_data, _Out_ void **errmsg)',
   hl_engine_reload: 'int32_t hl_engine_reload(void *engine, const char *options_json, _Out_ void **errmsg)',
   hl_engine_set_transcript_path:
     'int32_t hl_engine_set_transcript_path(void *engine, const char *path_or_null, _Out_ void **errmsg)',

@@ -36,7 +36,8 @@
 //! does); `commandWindows` (TOML also `command_windows`) replaces `command`
 //! on Windows only; a matcher on UserPromptSubmit or Stop is ignored (even
 //! an invalid one); a group without `hooks` runs nothing; unknown group and
-//! handler fields (`if`, `failClosed`, `shell`, …) are ignored; plugin
+//! handler fields (`if`, `failClosed`, `shell`, …) are ignored (and listed
+//! in the warnings, with the closest field Codex reads); plugin
 //! sources get `${PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_ROOT}` replaced by the
 //! plugin root in their commands. `[hooks.state]` (Codex's per-hook
 //! enablement and trusted hashes) is not imported: hookline's own approval
@@ -50,6 +51,7 @@ use serde_json::{Map, Value};
 use super::{EVENT_KEYS, POST_COMPACT};
 use crate::config::{type_name, HandlerSpec, HookGroup, HookSpec, HooksConfig, Source, SourceInfo};
 use crate::dialect::matcher::Matcher;
+use crate::dialect::{warn_unknown_fields, Dialect};
 use crate::error::{Error, Result};
 use crate::model::event::HookEvent;
 
@@ -172,13 +174,13 @@ struct Group {
 /// deserialize it (one mistake anywhere rejects the file), then entries
 /// Codex skips are skipped.
 fn read_events(origin: &Origin<'_>, events: &Map<String, Value>) -> Result<HooksConfig> {
+    let mut cfg = HooksConfig::empty_of(&super::CODEX);
     let mut parsed: Vec<(&'static str, Vec<Group>)> = Vec::new();
     for key in EVENT_KEYS {
         if let Some(v) = events.get(*key) {
-            parsed.push((key, parse_groups(origin, key, v)?));
+            parsed.push((key, parse_groups(origin, key, v, &mut cfg)?));
         }
     }
-    let mut cfg = HooksConfig::empty_of(&super::CODEX);
     for key in events.keys().filter(|k| !EVENT_KEYS.contains(&k.as_str())) {
         if origin.toml && key == "state" {
             continue;
@@ -200,7 +202,9 @@ fn read_events(origin: &Origin<'_>, events: &Map<String, Value>) -> Result<Hooks
     Ok(cfg)
 }
 
-fn parse_groups(origin: &Origin<'_>, key: &str, v: &Value) -> Result<Vec<Group>> {
+/// The groups of one event; the keys Codex ignores (of a group, of a
+/// command handler) go to `cfg`'s warnings.
+fn parse_groups(origin: &Origin<'_>, key: &str, v: &Value, cfg: &mut HooksConfig) -> Result<Vec<Group>> {
     let Value::Array(items) = v else {
         return Err(origin.reject(format!("hooks.{key} must be an array, got {}", type_name(v))));
     };
@@ -217,16 +221,21 @@ fn parse_groups(origin: &Origin<'_>, key: &str, v: &Value) -> Result<Vec<Group>>
                 return Err(origin.reject(format!("{path}.matcher must be a string, got {}", type_name(other))))
             }
         };
+        warn_unknown_fields(cfg, &path, g, super::CODEX.group_field_names());
         let handlers = match obj.get("hooks") {
             None => Vec::new(),
-            Some(Value::Array(hs)) => hs
-                .iter()
-                .enumerate()
-                .map(|(j, h)| {
+            Some(Value::Array(hs)) => {
+                let mut handlers = Vec::with_capacity(hs.len());
+                for (j, h) in hs.iter().enumerate() {
                     let hp = format!("{path}.hooks[{j}]");
-                    parse_handler(origin, &hp, h).map(|h| (hp, h))
-                })
-                .collect::<Result<Vec<_>>>()?,
+                    let handler = parse_handler(origin, &hp, h)?;
+                    if matches!(handler, Handler::Command { .. }) {
+                        warn_unknown_fields(cfg, &hp, h, super::CODEX.hook_field_names());
+                    }
+                    handlers.push((hp, handler));
+                }
+                handlers
+            }
             Some(other) => {
                 return Err(origin.reject(format!("{path}.hooks must be an array, got {}", type_name(other))))
             }
@@ -385,11 +394,12 @@ fn build_hook(
         cfg.push_warning(path, format!("ignoring additionalContextLimit for {key} hook"));
     }
     Some(HookSpec {
-        handler: HandlerSpec::Command { command },
+        handler: HandlerSpec::Command { command, args: None, shell: crate::config::Shell::Sh },
         timeout_seconds,
         default_timeout,
         if_rule: None,
         run_async: run_async && !session_end,
+        async_rewake: false,
         status_message,
         fail_closed: false,
         native_event: None,

@@ -48,8 +48,8 @@ use crate::model::input::SessionFacts;
 use crate::model::outcome::HookMessageLevel::Error as ErrorLevel;
 use crate::model::reply::HookReply;
 use crate::model::rules::{
-    BlockFields, BlockReasons, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, HaltReason, InputRules,
-    Precedence, Profile, RewriteOnDeny, ToolInputFlow,
+    BlockFields, BlockReasons, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, HaltReason, HandlerTimeouts,
+    InputRules, Precedence, Profile, RewriteOnDeny, ToolInputFlow,
 };
 
 /// The Codex dialect (see the module documentation).
@@ -113,6 +113,13 @@ pub static PROFILE: Profile = Profile {
     inputs: InputRules::Lenient,
     dedupe: Dedupe::None,
     session_start_env_file: false,
+    // Codex configures command hooks only.
+    handler_timeouts: HandlerTimeouts {
+        prompt: Duration::from_secs(600),
+        agent: Duration::from_secs(600),
+        lowered: &[],
+    },
+    exec_placeholders: &[],
     events: EventTable {
         session_start: BASE,
         session_end: BASE,
@@ -306,6 +313,41 @@ impl Dialect for Codex {
     /// (Codex reads both, in that order).
     fn workspace_files(&self) -> &'static [&'static str] {
         &[".codex/hooks.json", ".codex/config.toml"]
+    }
+
+    /// The user layer: `hooks.json`, then `config.toml`, in `$CODEX_HOME`
+    /// (default `~/.codex`).
+    fn user_files(&self, home: &Path) -> Vec<std::path::PathBuf> {
+        let dir = match std::env::var_os("CODEX_HOME").filter(|d| !d.is_empty()) {
+            Some(d) => std::path::PathBuf::from(d),
+            None => home.join(".codex"),
+        };
+        vec![dir.join("hooks.json"), dir.join("config.toml")]
+    }
+
+    /// A plugin's default `hooks/hooks.json`: its root is the directory
+    /// above `hooks/`.
+    fn plugin_root_of(&self, path: &Path) -> Option<std::path::PathBuf> {
+        super::plugin_hooks_json_root(path)
+    }
+
+    fn group_field_names(&self) -> &'static [&'static str] {
+        &["matcher", "hooks"]
+    }
+
+    /// A command handler's fields (the other handler types are skipped
+    /// whole).
+    fn hook_field_names(&self) -> &'static [&'static str] {
+        &[
+            "type",
+            "command",
+            "commandWindows",
+            "command_windows",
+            "timeout",
+            "async",
+            "statusMessage",
+            "additionalContextLimit",
+        ]
     }
 
     fn payload_ends_with_newline(&self) -> bool {

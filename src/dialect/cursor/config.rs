@@ -49,7 +49,7 @@ use crate::model::event::HookEvent;
 pub(crate) const DEFAULT_LOOP_LIMIT: u64 = 5;
 
 /// The fields of a Cursor hook.
-const FIELDS: &[&str] = &["command", "type", "timeout", "matcher", "failClosed", "loop_limit"];
+pub(crate) const FIELDS: &[&str] = &["command", "type", "timeout", "matcher", "failClosed", "loop_limit"];
 
 fn cfg_err(msg: impl Into<String>) -> Error {
     Error::invalid_config(msg)
@@ -243,11 +243,12 @@ fn parse_entry(cfg: &mut HooksConfig, source: &Arc<Source>, path: &str, v: &Valu
     };
     report_unknown_fields(cfg, path, obj);
     let hook = HookSpec {
-        handler: HandlerSpec::Command { command },
+        handler: HandlerSpec::Command { command, args: None, shell: crate::config::Shell::Sh },
         timeout_seconds,
         default_timeout: super::PROFILE.default_timeout,
         if_rule: None,
         run_async: false,
+        async_rewake: false,
         status_message: None,
         fail_closed,
         native_event: None,
@@ -262,9 +263,7 @@ fn parse_entry(cfg: &mut HooksConfig, source: &Arc<Source>, path: &str, v: &Valu
 /// misspelt `failClosed`) is not silently taken for a rule.
 fn report_unknown_fields(cfg: &mut HooksConfig, path: &str, obj: &Map<String, Value>) {
     for key in obj.keys().filter(|k| !FIELDS.contains(&k.as_str())) {
-        let hint = FIELDS
-            .iter()
-            .find(|f| f.to_ascii_lowercase().replace('_', "") == key.to_ascii_lowercase().replace('_', ""))
+        let hint = crate::suggest::closest(key, FIELDS.iter().copied())
             .map(|f| format!("; did you mean `{f}`?"))
             .unwrap_or_default();
         cfg.push_warning(

@@ -48,8 +48,8 @@ use crate::model::event::{HookEvent, RunEvent};
 use crate::model::input::SessionFacts;
 use crate::model::reply::HookReply;
 use crate::model::rules::{
-    AskRule, BlockFields, BlockReasons, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, InputRules,
-    OnFailure, Precedence, Profile, RewriteOnDeny, ToolInputFlow,
+    AskRule, BlockFields, BlockReasons, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, HandlerTimeouts,
+    InputRules, OnFailure, Precedence, Profile, RewriteOnDeny, ToolInputFlow,
 };
 
 /// The Cursor dialect (see the module documentation).
@@ -107,6 +107,10 @@ pub static PROFILE: Profile = Profile {
     inputs: InputRules::Lenient,
     dedupe: Dedupe::None,
     session_start_env_file: false,
+    // Cursor runs command hooks only (its `prompt` hooks are skipped when
+    // the file is read).
+    handler_timeouts: HandlerTimeouts { prompt: Duration::from_secs(60), agent: Duration::from_secs(60), lowered: &[] },
+    exec_placeholders: &[],
     events: EventTable {
         // Fire-and-forget: context and `env` for the session's later hooks;
         // `continue: false` is not enforced.
@@ -387,8 +391,26 @@ impl Dialect for Cursor {
         &[".cursor/hooks.json"]
     }
 
-    /// `beforeShellExecution` hooks run in PreToolUse for the `Shell` tool,
-    /// `beforeMCPExecution` hooks for `MCP:<tool>` tools.
+    /// The user's `~/.cursor/hooks.json`.
+    fn user_files(&self, home: &Path) -> Vec<std::path::PathBuf> {
+        vec![home.join(".cursor").join("hooks.json")]
+    }
+
+    /// Cursor's priority order puts the project's hooks before the user's.
+    fn user_files_come_last(&self) -> bool {
+        true
+    }
+
+    /// Cursor's hooks are flat entries, not matcher groups: there are no
+    /// group keys (the reader reports unknown hook fields itself).
+    fn group_field_names(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    fn hook_field_names(&self) -> &'static [&'static str] {
+        config::FIELDS
+    }
+
     fn native_event_keys(&self) -> &'static [&'static str] {
         NATIVE_KEYS
     }
@@ -403,6 +425,8 @@ impl Dialect for Cursor {
         true
     }
 
+    /// `beforeShellExecution` hooks run in PreToolUse for the `Shell` tool,
+    /// `beforeMCPExecution` hooks for `MCP:<tool>` tools.
     fn native_event_applies(&self, native_event: &str, event: &RunEvent, input: &Value) -> bool {
         event.known() == Some(HookEvent::PreToolUse)
             && runs_in_pre_tool_use(native_event, field(input, "tool_name").unwrap_or(""))

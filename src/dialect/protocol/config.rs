@@ -8,17 +8,20 @@
 //! Validation (every error is `InvalidConfig` naming the entry with the
 //! dialect's event key, e.g. `hooks.pre_tool_use[0].hooks[1] must specify a
 //! command`): a group without `hooks` or with an empty `hooks` array; a
-//! missing, empty or blank `command`; a hook `type` other than `"command"`
-//! (a missing `type` means `command`); a timeout that is not a positive
+//! handler without its required fields or of an unknown `type`
+//! (`handlers.rs`; a missing `type` means `command`); a timeout that is not a positive
 //! integer; a matcher that does not compile; JSON values of the wrong type.
-//! A `null` matcher is the same as an absent one; unknown keys are ignored.
+//! A `null` matcher is the same as an absent one; unknown keys are ignored,
+//! each listed in the config's warnings (with the closest field name the
+//! dialect reads, if one is close: `"matchr"`, did you mean `matcher`?).
 
 use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::config::{type_name, HandlerSpec, HookGroup, HookSpec, Source};
+use crate::config::{type_name, HookGroup, HookSpec, HooksConfig, Source};
 use crate::dialect::matcher::Matcher;
+use crate::dialect::warn_unknown_fields;
 use crate::error::{Error, Result};
 use crate::rule::Rule;
 
@@ -26,8 +29,9 @@ use crate::rule::Rule;
 pub(crate) struct GroupShape {
     /// The key of a hook's timeout in seconds (`timeout_seconds`, `timeout`).
     pub(crate) timeout_key: &'static str,
-    /// Whether the Claude Code hook fields `if`, `async`, `statusMessage`
-    /// and `failClosed` are read.
+    /// Whether the Claude Code hook fields `if`, `async`, `asyncRewake`,
+    /// `statusMessage` and `failClosed` are read, and the handler types
+    /// besides `command` (`handlers.rs`).
     pub(crate) claude_fields: bool,
     /// The dialect's matcher rule.
     pub(crate) matcher: fn(Option<&str>) -> std::result::Result<Matcher, regex::Error>,
@@ -37,18 +41,35 @@ fn cfg_err(msg: impl Into<String>) -> Error {
     Error::invalid_config(msg)
 }
 
-/// The groups under one event key (`key` names it in error paths).
-pub(crate) fn parse_groups(shape: &GroupShape, source: &Arc<Source>, key: &str, v: &Value) -> Result<Vec<HookGroup>> {
+/// The groups under one event key (`key` names it in error paths). Keys
+/// of groups and hooks the dialect does not read go to `cfg`'s warnings
+/// ([`Dialect::group_field_names`](crate::dialect::Dialect::group_field_names),
+/// [`hook_field_names`](crate::dialect::Dialect::hook_field_names)).
+pub(crate) fn parse_groups(
+    shape: &GroupShape,
+    source: &Arc<Source>,
+    key: &str,
+    v: &Value,
+    cfg: &mut HooksConfig,
+) -> Result<Vec<HookGroup>> {
     let Value::Array(items) = v else {
         return Err(cfg_err(format!("hooks.{key} must be an array, got {}", type_name(v))));
     };
-    items.iter().enumerate().map(|(i, g)| parse_group(shape, source, &format!("hooks.{key}[{i}]"), g)).collect()
+    items.iter().enumerate().map(|(i, g)| parse_group(shape, source, &format!("hooks.{key}[{i}]"), g, cfg)).collect()
 }
 
-fn parse_group(shape: &GroupShape, source: &Arc<Source>, path: &str, v: &Value) -> Result<HookGroup> {
+fn parse_group(
+    shape: &GroupShape,
+    source: &Arc<Source>,
+    path: &str,
+    v: &Value,
+    cfg: &mut HooksConfig,
+) -> Result<HookGroup> {
     let Value::Object(obj) = v else {
         return Err(cfg_err(format!("{path} must be an object, got {}", type_name(v))));
     };
+    let dialect = source.dialect();
+    warn_unknown_fields(cfg, path, v, dialect.group_field_names());
     let matcher_raw = match obj.get("matcher") {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) => Some(s.clone()),
@@ -66,11 +87,13 @@ fn parse_group(shape: &GroupShape, source: &Arc<Source>, path: &str, v: &Value) 
         Some(Value::Array(a)) => a,
         Some(other) => return Err(cfg_err(format!("{path}.hooks must be an array, got {}", type_name(other)))),
     };
-    let hooks = hooks
-        .iter()
-        .enumerate()
-        .map(|(j, h)| parse_hook(shape, source, &format!("{path}.hooks[{j}]"), h))
-        .collect::<Result<Vec<_>>>()?;
+    let mut specs = Vec::with_capacity(hooks.len());
+    for (j, h) in hooks.iter().enumerate() {
+        let path = format!("{path}.hooks[{j}]");
+        specs.push(parse_hook(shape, source, &path, h)?);
+        warn_unknown_fields(cfg, &path, h, dialect.hook_field_names());
+    }
+    let hooks = specs;
     Ok(HookGroup { matcher_raw, matcher, hooks })
 }
 
@@ -78,19 +101,7 @@ fn parse_hook(shape: &GroupShape, source: &Arc<Source>, path: &str, v: &Value) -
     let Value::Object(obj) = v else {
         return Err(cfg_err(format!("{path} must be an object, got {}", type_name(v))));
     };
-    match obj.get("type") {
-        None => {}
-        Some(Value::String(t)) if t == "command" => {}
-        Some(Value::String(t)) => {
-            return Err(cfg_err(format!("{path} has unsupported type \"{t}\" (only \"command\" is supported)")))
-        }
-        Some(other) => return Err(cfg_err(format!("{path}.type must be a string, got {}", type_name(other)))),
-    }
-    let command = match obj.get("command") {
-        Some(Value::String(c)) if !c.trim().is_empty() => c.clone(),
-        None | Some(Value::String(_)) => return Err(cfg_err(format!("{path} must specify a command"))),
-        Some(other) => return Err(cfg_err(format!("{path}.command must be a string, got {}", type_name(other)))),
-    };
+    let handler = super::handlers::parse_handler(obj, path, shape.claude_fields)?;
     let timeout_key = shape.timeout_key;
     let timeout_seconds = match obj.get(timeout_key) {
         None => None,
@@ -100,11 +111,12 @@ fn parse_hook(shape: &GroupShape, source: &Arc<Source>, path: &str, v: &Value) -
         },
     };
     let mut hook = HookSpec {
-        handler: HandlerSpec::Command { command },
+        handler,
         timeout_seconds,
         default_timeout: source.dialect().profile().default_timeout,
         if_rule: None,
         run_async: false,
+        async_rewake: false,
         status_message: None,
         fail_closed: false,
         native_event: None,
@@ -120,7 +132,11 @@ fn parse_hook(shape: &GroupShape, source: &Arc<Source>, path: &str, v: &Value) -
                 Some(other) => Err(cfg_err(format!("{path}.{key} must be a boolean, got {}", type_name(other)))),
             }
         };
-        hook.run_async = flag("async")?;
+        // `async` and `asyncRewake` exist on command hooks only (others ignore them).
+        if hook.handler.is_process() {
+            hook.async_rewake = flag("asyncRewake")?;
+            hook.run_async = flag("async")? || hook.async_rewake;
+        }
         hook.fail_closed = flag("failClosed")?;
         hook.status_message = match obj.get("statusMessage") {
             None | Some(Value::Null) => None,

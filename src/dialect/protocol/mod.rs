@@ -37,8 +37,10 @@
 //!   messages hookline writes itself name the event and the hook.
 
 pub(crate) mod config;
+pub(crate) mod handlers;
 pub(crate) mod payload;
 
+mod http;
 mod observe;
 mod permission;
 mod post_tool;
@@ -46,19 +48,52 @@ mod pre_tool;
 mod prompt;
 mod session_start;
 mod stop;
+mod verdict;
 
 use serde_json::{Map, Value};
 
 use crate::dialect::ReadCtx;
-use crate::handler::HookExecution;
+use crate::handler::{Answer, HookExecution};
 use crate::hl_debug;
 use crate::model::event::{EventFamily, HookEvent, RunEvent};
 use crate::model::outcome::{HookFailure, HookMessage, HookMessageLevel};
 use crate::model::reply::{Failure, HookReply};
 use crate::model::rules::{Column, EventRules, Exit2, Exit2Reason};
 
-/// Read one hook's result (the hooks protocol's tables).
+/// Read one hook's result (the hooks protocol's tables). An http hook's
+/// response and a prompt or agent hook's verdict read as the command
+/// result they stand for on the event (`http.rs`, `verdict.rs`); a handler
+/// that failed before it had an answer is a non-blocking error.
 pub(crate) fn read(cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply {
+    let stands_for = match &exec.answer {
+        Answer::Exited => return read_command_result(cx, exec),
+        Answer::Failed { kind, message } => Err((*kind, message.clone())),
+        Answer::Http { status, body, truncated } => {
+            http::as_command_result(exec, *status, body, *truncated).map_err(|m| (HookFailure::Http, m))
+        }
+        Answer::Verdict { reply, agent, continue_on_block } => {
+            verdict::as_command_result(exec, cx.event.name(), reply, *agent, *continue_on_block)
+                .map_err(|m| (HookFailure::InvalidOutput, m))
+        }
+    };
+    match stands_for {
+        Ok(result) => read_command_result(cx, &result),
+        Err((kind, message)) => failed(cx, exec, kind, &message),
+    }
+}
+
+/// A handler that had no usable answer: a non-blocking error naming the
+/// hook and what went wrong, at the event's failure level.
+fn failed(cx: &ReadCtx<'_>, exec: &HookExecution, kind: HookFailure, message: &str) -> HookReply {
+    let text = format!("{} failed: {}", who(cx.event.name(), &exec.label), message.trim());
+    let mut reply = HookReply::default();
+    reply.push(cx.rules.failure_level, text.clone());
+    reply.failure = Some(Failure { kind, text, timeout_or_lost: false });
+    reply
+}
+
+/// Read an exit code, stdout and stderr.
+fn read_command_result(cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply {
     let run = HookRun::new(cx.event.name(), exec);
     let mut out = Out { reply: HookReply::default(), rules: cx.rules, quiet: cx.quiet_success_output };
     match cx.rules.family_of(cx.event) {

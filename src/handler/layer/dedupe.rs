@@ -1,7 +1,10 @@
 //! The dedupe layer: in dialects whose table says so
 //! ([`Dedupe::IdenticalHandlers`]: Claude Code), a hook identical to one
-//! already planned for the event — same handler type, same command —
-//! runs once, across every source of the engine.
+//! already planned for the event — same handler type and
+//! [`dedupe_key`](crate::config::HandlerSpec::dedupe_key): the same command
+//! (with its `args` and `shell`), the same URL for http hooks, the same
+//! fields for the host-answered types — runs once, across every source of
+//! the engine.
 
 use crate::config::HookSpec;
 use crate::model::outcome::HookKind;
@@ -10,7 +13,8 @@ use crate::model::rules::Dedupe;
 /// The hooks planned so far, for deduplication.
 #[derive(Default)]
 pub(crate) struct Seen<'a> {
-    seen: Vec<(HookKind, &'a str)>,
+    seen: Vec<(HookKind, String)>,
+    _hooks: std::marker::PhantomData<&'a HookSpec>,
 }
 
 impl<'a> Seen<'a> {
@@ -19,7 +23,7 @@ impl<'a> Seen<'a> {
         if hook.dialect().profile().dedupe == Dedupe::None {
             return true;
         }
-        let key = (hook.handler.kind(), hook.label());
+        let key = (hook.handler.kind(), hook.handler.dedupe_key());
         if self.seen.contains(&key) {
             return false;
         }

@@ -3,10 +3,10 @@
 //!
 //! Planning (which hooks of an event run) applies, in order, the
 //! [`condition`] (`if`), [`dedupe`] and [`background`] (`async`) layers;
-//! `invoke` then runs one planned hook through [`gate`] → [`cancel`] →
-//! [`timeout`] → the handler → [`report`]; reading its result applies
-//! [`fail_closed`]. A handler type only implements
-//! `Handler`: input in, raw result out.
+//! `invoke` then runs one planned hook through [`support`] → [`gate`] →
+//! [`url_policy`] → [`cancel`] → [`timeout`] → the handler → [`report`];
+//! reading its result applies [`fail_closed`]. A handler type only
+//! implements `Handler`: input in, raw result out.
 
 pub mod background;
 pub mod cancel;
@@ -15,15 +15,21 @@ pub mod dedupe;
 pub mod fail_closed;
 pub mod gate;
 pub mod report;
+pub mod support;
 pub mod timeout;
+pub mod url_policy;
 
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Instant;
 
-use super::{Call, Executed, Hook, Payload, Ran};
+use super::environment::EnvSettings;
+use super::{Call, Executed, Hook, HostHandler, Payload, Ran};
+use crate::config::HttpPolicy;
 use crate::error::Result;
 use crate::gate::{Approval, CommandSet};
 use crate::model::event::RunEvent;
+use crate::model::outcome::HookReport;
 use crate::runner::{CancelToken, Environment};
 
 /// What the layers need from the run a hook belongs to.
@@ -37,25 +43,48 @@ pub(crate) struct Stack<'a> {
     pub(crate) max_output_bytes: usize,
     /// The run's cancellation token.
     pub(crate) token: Option<&'a CancelToken>,
+    /// The handlers the host set, as the run took them.
+    pub(crate) handlers: &'a [Arc<HostHandler>],
+    /// The engine's http hook settings.
+    pub(crate) http: &'a HttpPolicy,
+    /// The engine's HTTP client.
+    pub(crate) http_client: &'a crate::handler::http::Client,
+    /// The engine's `env` and `env_remove`.
+    pub(crate) env_settings: &'a EnvSettings,
 }
 
-/// Run one planned hook through the layers: the gate (a hook of an
+/// Run one planned hook through the layers: support (a handler type its
+/// dialect does not run on the event is skipped), the gate (a hook of an
 /// untrusted source runs only while the command set is approved; checked
-/// right before every start), the cancel check, its timeout, the handler,
-/// and its report. `Err(Cancelled)` when the run was cancelled.
+/// right before every start), the URL policy (http hooks), the cancel
+/// check, its timeout, the handler, and its report. `Err(Cancelled)` when
+/// the run was cancelled.
 pub(crate) fn invoke(stack: &Stack<'_>, hook: Hook<'_>, env: &Environment, payload: &Payload) -> Result<Executed> {
+    if let Some(why) = support::refuses(stack.event, hook) {
+        return Ok(report::skipped(hook, HookReport::UNSUPPORTED_ON_EVENT, why));
+    }
     if !gate::admits(stack, hook) {
         return Ok(report::not_approved(hook));
     }
+    if let Some(why) = url_policy::refuses(stack.http, hook) {
+        return Ok(report::skipped(hook, HookReport::URL_NOT_ALLOWED, why));
+    }
     cancel::check(stack.token)?;
+    let label = hook.label();
     let call = Call {
         event: stack.event,
+        label: &label,
+        placeholders: hook.dialect().map_or(&[], |d| d.profile().exec_placeholders),
         payload,
         env,
         cwd: hook.spec().and_then(|s| s.source.cwd.as_deref()).unwrap_or(stack.cwd),
-        timeout: timeout::of(hook),
+        timeout: timeout::of(hook, stack.event),
         max_output_bytes: stack.max_output_bytes,
         token: stack.token,
+        handlers: stack.handlers,
+        http: stack.http,
+        http_client: stack.http_client,
+        env_settings: stack.env_settings,
     };
     let started = Instant::now();
     match hook.handler().call(&call) {

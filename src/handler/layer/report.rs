@@ -1,19 +1,38 @@
 //! The report layer: each hook's entry in the outcome's `hooks` list —
 //! `{"kind","command","name","exit_code","timed_out","duration_ms",
 //! "stdout_truncated","stderr_truncated","skipped","failure"}` (plus
-//! `signal` when killed by one and `status_message` when configured) — the
-//! one place a report is built. The failure kind is filled in when the
-//! dialect has read the result.
+//! `signal` when killed by one, `status_message` when configured, and the
+//! fields naming a hook of another type: `url` and the response's
+//! `status`; `server` and `tool`; `prompt` and `model`) — the one place a
+//! report is built. The failure
+//! kind is filled in when the dialect has read the result.
 
 use std::time::Duration;
 
 use super::super::{Executed, Hook, HookExecution, Output};
+use crate::config::HandlerSpec;
 use crate::model::outcome::{HookKind, HookReport};
 
 fn base(hook: Hook<'_>) -> HookReport {
-    let mut report = match hook.kind() {
-        HookKind::Callback => HookReport::callback(hook.label(), 0, 0.0),
-        _ => HookReport::command(hook.label()),
+    let mut report = match hook.spec().map(|s| &s.handler) {
+        None => HookReport::callback(&hook.label(), 0, 0.0),
+        Some(HandlerSpec::Command { .. }) => HookReport::command(&hook.label()),
+        Some(handler) => {
+            let mut r = HookReport { command: None, ..HookReport::command("") };
+            match handler {
+                HandlerSpec::Http { url, .. } => r.url = Some(url.clone()),
+                HandlerSpec::McpTool { server, tool, .. } => {
+                    r.server = Some(server.clone());
+                    r.tool = Some(tool.clone());
+                }
+                HandlerSpec::Prompt { prompt, model, .. } | HandlerSpec::Agent { prompt, model } => {
+                    r.prompt = Some(prompt.clone());
+                    r.model = model.clone();
+                }
+                HandlerSpec::Command { .. } => {}
+            }
+            r
+        }
     };
     report.kind = hook.kind();
     report.status_message = hook.spec().and_then(|s| s.status_message.clone());
@@ -23,6 +42,7 @@ fn base(hook: Hook<'_>) -> HookReport {
 fn executed(hook: Hook<'_>, report: HookReport, output: Output) -> Executed {
     let spec = hook.spec();
     Executed {
+        label: hook.label(),
         report,
         output,
         fail_closed: spec.is_some_and(|s| s.fail_closed),
@@ -38,6 +58,12 @@ fn executed(hook: Hook<'_>, report: HookReport, output: Output) -> Executed {
 pub(crate) fn not_approved(hook: Hook<'_>) -> Executed {
     let report = HookReport { skipped: Some(HookReport::NOT_APPROVED.to_owned()), ..base(hook) };
     executed(hook, report, Output::NotApproved)
+}
+
+/// A hook another layer left out: `"skipped": reason`, no exit code, 0 ms.
+pub(crate) fn skipped(hook: Hook<'_>, reason: &'static str, why: String) -> Executed {
+    let report = HookReport { skipped: Some(reason.to_owned()), ..base(hook) };
+    executed(hook, report, Output::Skipped { why })
 }
 
 /// A hook that could not be started.
@@ -59,6 +85,10 @@ pub(crate) fn ran(
             HookReport { exit_code: Some(exec.exit_code.unwrap_or(1)), duration_ms: ms(duration), ..base(hook) }
         }
         _ => HookReport {
+            status: match &exec.answer {
+                crate::handler::Answer::Http { status, .. } => Some(*status),
+                _ => None,
+            },
             exit_code: exec.exit_code,
             signal: exec.signal,
             timed_out: exec.timed_out,

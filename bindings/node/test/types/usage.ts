@@ -29,6 +29,12 @@ async function main() {
   e.approve({ persist: true });
   const b: boolean = e.needsApproval && e.workspaceGated;
   e.previews()[0].timeoutSeconds;
+  e.setModelHandler(async (req, { signal }) => ({ ok: req.type === 'prompt' && !signal.aborted, reason: req.prompt }))
+   .setMcpHandler((req) => (req.server === 's' ? 'text' : { text: req.tool, isError: true }))
+   .setModelHandler(null);
+  const report = (await e.stop({ lastAssistantMessage: '', stopHookActive: false })).hooks[0];
+  const hookName: string | undefined = report?.url ?? report?.prompt ?? report?.server;
+  void hookName;
   await e.close();
   const r = new Registry({ onCallbackError: (err, info) => info.kind });
   r.onPreToolCallDecide('a', (ctx) => ({ allow: ctx.tool_name !== 'x', message: '', modified_args: { a: 1 } }))

@@ -31,6 +31,7 @@ KIND_DECIDE = "decide"
 KIND_OBSERVER = "observer"
 KIND_TRANSFORM = "transform"
 KIND_HOOK = "hook"  # an engine callback hook
+KIND_HANDLER = "handler"  # a prompt/agent/mcp_tool handler (hl_engine_set_handler)
 
 CallbackErrorHandler = Callable[[BaseException, "CallbackInfo"], None]
 
@@ -51,13 +52,25 @@ class CallbackInfo:
 
 
 class Handler:
-    __slots__ = ("fn", "kind", "info", "on_error")
+    __slots__ = ("fn", "kind", "info", "on_error", "encode", "loop")
 
-    def __init__(self, fn: Callable[[Any], Any], kind: str, info: CallbackInfo, on_error: "ErrorSink") -> None:
+    def __init__(
+        self,
+        fn: Callable[[Any], Any],
+        kind: str,
+        info: CallbackInfo,
+        on_error: "ErrorSink",
+        encode: Optional[Callable[[Any], Any]] = None,
+        loop: Optional[asyncio.AbstractEventLoop] = None,
+    ) -> None:
         self.fn = fn
         self.kind = kind
         self.info = info
         self.on_error = on_error
+        # Handlers (KIND_HANDLER): the reply JSON of a return value, and the event loop that
+        # runs a coroutine handler (its reply is deferred: the hookline thread is not held).
+        self.encode = encode
+        self.loop = loop
 
 
 class ErrorSink:
@@ -140,6 +153,42 @@ def _apply(kind: str, reply: int, result: Any) -> None:
     _set_json(reply, result)
 
 
+def _finish_deferred(handler: Handler, deferred: int, future: "Any") -> None:
+    """Give a coroutine handler's reply (or its failure) to hookline, from the loop's thread."""
+    rc, text = 1, None
+    try:
+        assert handler.encode is not None
+        text = encode(handler.encode(future.result()), "the handler's reply")
+        rc = 0
+    except BaseException as e:  # noqa: B036 - a failed handler is a non-zero reply, never an unwind
+        if not (isinstance(e, asyncio.CancelledError)):
+            handler.on_error.report(e, handler.info)
+    N.hl_deferred_finish(deferred, rc, text, None)
+
+
+def _apply_handler(handler: Handler, reply: int, result: Any) -> None:
+    """A handler's return value: its reply now, or (an awaitable) a deferred reply."""
+    assert handler.encode is not None
+    if not inspect.isawaitable(result):
+        _set_json(reply, handler.encode(result))
+        return
+    loop = handler.loop
+    if loop is None or loop.is_closed():
+        if inspect.iscoroutine(result):
+            result.close()
+        raise TypeError("a coroutine handler needs the event loop it was set from (set it inside a running loop)")
+    deferred = ctypes.c_void_p()
+    err = ctypes.c_void_p()
+    N.check(N.hl_reply_defer(reply, ctypes.byref(deferred), ctypes.byref(err)), err)
+    handle = deferred.value or 0
+
+    async def run() -> Any:
+        return await result
+
+    future = asyncio.run_coroutine_threadsafe(run(), loop)
+    future.add_done_callback(lambda f: _finish_deferred(handler, handle, f))
+
+
 def _callback(user_data: Optional[int], context: Optional[int], length: int, reply: Optional[int]) -> int:
     handler = _handlers.get(user_data or 0)
     if handler is None or not context or not reply:
@@ -147,7 +196,10 @@ def _callback(user_data: Optional[int], context: Optional[int], length: int, rep
     _tls.depth = getattr(_tls, "depth", 0) + 1
     try:
         ctx = decode(ctypes.string_at(context, length))
-        _apply(handler.kind, reply, handler.fn(ctx))
+        if handler.kind == KIND_HANDLER:
+            _apply_handler(handler, reply, handler.fn(ctx))
+        else:
+            _apply(handler.kind, reply, handler.fn(ctx))
         return 0
     except BaseException as e:  # noqa: B036 - nothing may unwind into C; a failure is non-zero
         handler.on_error.report(e, handler.info)

@@ -15,6 +15,7 @@ from ._callbacks import (
     CALLBACK,
     DONE,
     FREE,
+    KIND_HANDLER,
     KIND_HOOK,
     CallbackErrorHandler,
     CallbackInfo,
@@ -39,6 +40,10 @@ from ._types import (
     HookEvent,
     HookResult,
     JsonReply,
+    McpReply,
+    McpRequest,
+    ModelReply,
+    ModelRequest,
     Outcome,
     PermissionRequestOutcome,
     PostToolUseOutcome,
@@ -785,11 +790,98 @@ class Engine:
         data = self._notification(notification_type, title, message, extra)
         return await self._run_async(HookEvent.NOTIFICATION, None, data, Outcome)
 
-    # Extension point: handlers for `prompt`, `agent` and `mcp_tool` hooks. When the C ABI gains
-    # `hl_engine_set_handler(engine, handler_type, cb, user_data, free_user_data, &err)` (a
-    # request JSON in, `hl_reply_set_json` out), `set_handler(handler_type, fn)` is this class's
-    # `_add_callback_hook` with that call instead: the trampoline, its reply mapping and the
-    # handle life are shared. Today the library reports such hooks with `failure: "no_handler"`.
+    # ---------------------------------------------------------------- host handlers
+
+    def set_model_handler(self, fn: Optional[ModelHandler]) -> None:
+        """Set the handler that answers ``prompt`` and ``agent`` hooks (None removes it).
+        ``fn(request)`` receives a :class:`ModelRequest` and returns a :class:`ModelReply` (or a
+        dict ``{"ok", "reason", "impossible"}``); an ``async def`` handler is run on the event
+        loop it was set from, and the hook waits for it without holding a hookline thread busy
+        (until the hook's timeout). An exception is a failed handler (a non-blocking error
+        unless the hook is ``failClosed``). Without a handler such hooks are reported with
+        ``failure: "no_handler"``."""
+        self._set_handler("prompt", fn, _model_request, _model_reply)
+        self._set_handler("agent", fn, _model_request, _model_reply)
+
+    def set_mcp_handler(self, fn: Optional[McpHandler]) -> None:
+        """Set the handler that answers ``mcp_tool`` hooks (None removes it). ``fn(request)``
+        receives an :class:`McpRequest` and returns the tool's text (a str), an
+        :class:`McpReply`, or an MCP ``CallToolResult`` dict (``{"content": [...], "isError"}``);
+        ``async def`` handlers as for :meth:`set_model_handler`."""
+        self._set_handler("mcp_tool", fn, _mcp_request, _mcp_reply)
+
+    def _set_handler(
+        self, handler_type: str, fn: Optional[Callable[[Any], Any]], request: Callable[[Any], Any], reply: Callable[[Any], Any]
+    ) -> None:
+        ctype = N.c_string(handler_type, "handler type")
+        if fn is None:
+            self._call(lambda ptr, err: N.hl_engine_set_handler(ptr, ctype, N.CALLBACK_FN(), None, N.FREE_FN(), err))
+            return
+        if not callable(fn):
+            raise InvalidArgumentError(Status.INVALID_ARGUMENT, f"the {handler_type} handler must be callable or None")
+        try:
+            loop: Optional[asyncio.AbstractEventLoop] = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        handler = fn
+
+        def call(payload: Any) -> Any:
+            return handler(request(payload))
+
+        info = CallbackInfo(handler_type, KIND_HANDLER, "handler")
+        hid = add_handler(Handler(call, KIND_HANDLER, info, self._sink, encode=reply, loop=loop))
+        try:
+            ptr = self._life.acquire()
+            try:
+                err = c_void_p()
+                st = N.hl_engine_set_handler(ptr, ctype, CALLBACK, hid, FREE, byref(err))
+                if st != 0:
+                    drop_handler(hid)  # a failed registration leaves user_data with us
+                N.check(st, err)
+            finally:
+                self._life.release()
+        except BaseException:
+            drop_handler(hid)
+            raise
+
+
+ModelHandler = Callable[[ModelRequest], Any]
+"""A model handler: ``ModelRequest`` in, a ``ModelReply`` (or an awaitable of one) out."""
+McpHandler = Callable[[McpRequest], Any]
+"""An MCP handler: ``McpRequest`` in, the tool's text, an ``McpReply`` or a ``CallToolResult`` dict
+(or an awaitable of one) out."""
+
+
+def _model_request(payload: Any) -> ModelRequest:
+    if not isinstance(payload, Mapping):
+        raise TypeError("a model request must be a JSON object")
+    return ModelRequest.from_json(payload)
+
+
+def _mcp_request(payload: Any) -> McpRequest:
+    if not isinstance(payload, Mapping):
+        raise TypeError("an MCP request must be a JSON object")
+    return McpRequest.from_json(payload)
+
+
+def _model_reply(v: Any) -> Dict[str, JSON]:
+    if isinstance(v, ModelReply):
+        return v.to_json()
+    if isinstance(v, Mapping) and "ok" in v:
+        return ModelReply(bool(v["ok"]), v.get("reason"), bool(v.get("impossible", False))).to_json()
+    raise TypeError(f"a model handler must return a ModelReply or a dict with `ok`, got {type(v).__name__}")
+
+
+def _mcp_reply(v: Any) -> Dict[str, JSON]:
+    if isinstance(v, str):
+        return McpReply(v).to_json()
+    if v is None:
+        return {"content": []}
+    if isinstance(v, McpReply):
+        return v.to_json()
+    if isinstance(v, Mapping) and isinstance(v.get("content"), list):
+        return {"content": cast(JSON, v["content"]), "isError": bool(v.get("isError", False))}
+    raise TypeError(f"an MCP handler must return a str, an McpReply or a CallToolResult dict, got {type(v).__name__}")
 
 
 def _event_label(ev: int) -> str:

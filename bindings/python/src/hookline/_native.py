@@ -101,6 +101,8 @@ hl_set_log_handler = _declare("hl_set_log_handler", None, LOG_FN, _P, c_int32)
 hl_reply_set_json = _declare("hl_reply_set_json", c_int32, _P, _S, _out)
 hl_reply_allow = _declare("hl_reply_allow", c_int32, _P)
 hl_reply_deny = _declare("hl_reply_deny", c_int32, _P, _S)
+hl_reply_defer = _declare("hl_reply_defer", c_int32, _P, _out, _out)
+hl_deferred_finish = _declare("hl_deferred_finish", c_int32, _P, c_int32, _S, _out)
 
 hl_registry_new = _declare("hl_registry_new", _P)
 hl_registry_free = _declare("hl_registry_free", None, _P)
@@ -123,6 +125,7 @@ hl_engine_try_run_inline = _declare("hl_engine_try_run_inline", c_int32, _P, c_i
 hl_engine_add_callback_hook = _declare(
     "hl_engine_add_callback_hook", c_int32, _P, c_int32, _S, _S, CALLBACK_FN, _P, FREE_FN, _out
 )
+hl_engine_set_handler = _declare("hl_engine_set_handler", c_int32, _P, _S, CALLBACK_FN, _P, FREE_FN, _out)
 hl_engine_reload = _declare("hl_engine_reload", c_int32, _P, _S, _out)
 hl_engine_set_transcript_path = _declare("hl_engine_set_transcript_path", c_int32, _P, _S, _out)
 hl_engine_transcript_path = _declare("hl_engine_transcript_path", c_int32, _P, _out, _out)

@@ -662,3 +662,86 @@ class CommandPreview:
     @classmethod
     def from_json(cls, d: Dict[str, JSON]) -> "CommandPreview":
         return cls(d.get("event", ""), d.get("command", ""), d.get("matcher"), d.get("timeout_seconds"), d)
+
+
+# ------------------------------------------------------------------ host handlers
+
+
+@dataclass
+class ModelRequest:
+    """What a ``prompt`` or ``agent`` hook asks the host's model (``engine.set_model_handler``):
+    ``prompt`` has ``$ARGUMENTS`` replaced by the hook input JSON; ``model`` is ``""`` when the
+    hook names none; ``input`` is the hook input (what a command hook reads on stdin)."""
+
+    type: str
+    event: str
+    prompt: str
+    model: str
+    timeout_ms: int
+    input: Any
+
+    @staticmethod
+    def from_json(d: Mapping[str, Any]) -> "ModelRequest":
+        return ModelRequest(
+            type=str(d.get("type", "")),
+            event=str(d.get("event", "")),
+            prompt=str(d.get("prompt", "")),
+            model=str(d.get("model") or ""),
+            timeout_ms=int(d.get("timeout_ms") or 0),
+            input=d.get("input"),
+        )
+
+
+@dataclass
+class ModelReply:
+    """The model's verdict: ``ok`` True allows; ``ok`` False with a ``reason`` blocks, denies or
+    feeds the reason back, as the event says; ``impossible`` (prompt hooks on Stop and
+    SubagentStop) lets the turn end although ``ok`` is False."""
+
+    ok: bool
+    reason: Optional[str] = None
+    impossible: bool = False
+
+    def to_json(self) -> Dict[str, Any]:
+        d: Dict[str, Any] = {"ok": bool(self.ok)}
+        if self.reason is not None:
+            d["reason"] = str(self.reason)
+        if self.impossible:
+            d["impossible"] = True
+        return d
+
+
+@dataclass
+class McpRequest:
+    """What an ``mcp_tool`` hook asks the host's MCP client (``engine.set_mcp_handler``):
+    ``input`` is the tool's arguments with ``${path}`` strings filled from the hook input."""
+
+    type: str
+    event: str
+    server: str
+    tool: str
+    input: Any
+    timeout_ms: int
+
+    @staticmethod
+    def from_json(d: Mapping[str, Any]) -> "McpRequest":
+        return McpRequest(
+            type=str(d.get("type", "")),
+            event=str(d.get("event", "")),
+            server=str(d.get("server", "")),
+            tool=str(d.get("tool", "")),
+            input=d.get("input"),
+            timeout_ms=int(d.get("timeout_ms") or 0),
+        )
+
+
+@dataclass
+class McpReply:
+    """An MCP tool's result: its text (read like a command hook's stdout on exit 0), or
+    ``is_error`` for a tool error (a non-blocking error)."""
+
+    text: str = ""
+    is_error: bool = False
+
+    def to_json(self) -> Dict[str, Any]:
+        return {"content": [{"type": "text", "text": self.text}], "isError": bool(self.is_error)}
