@@ -90,8 +90,3 @@ func TestCursorStopFollowUpsAreBoundedByLoopLimit(t *testing.T) {
 		t.Fatalf("no message about the loop limit: %s", second.Raw)
 	}
 }
-
-func quote(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
-}
