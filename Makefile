@@ -21,7 +21,7 @@ NPM_PACKAGES := $(BUILD)/npm
 # Release platforms (make dist): scripts/dist.sh names their targets.
 DIST_PLATFORMS ?= linux-x64-gnu linux-arm64-gnu linux-x64-musl darwin-x64 darwin-arm64
 
-.PHONY: all lib header setup setup-demo demo stress test test-rust test-header test-c test-c-sanitize test-c-valgrind faults fuzz test-go test-node bench soak clean install pc-uninstalled npm-packages test-install test-install-root test-package setup-dist dist test-dist
+.PHONY: all lib header setup setup-demo demo stress test test-rust test-header test-c test-c-sanitize test-c-valgrind faults fuzz fuzz-smoke test-fuzz-script test-go test-node bench soak clean install pc-uninstalled npm-packages test-install test-install-root test-package setup-dist dist test-dist
 
 all: lib
 
@@ -112,10 +112,23 @@ faults: test-rust test-c
 stress: setup lib
 	scripts/stress.sh
 
-# Fuzzing (needs a nightly toolchain and cargo-fuzz; not part of `make test`).
+# Fuzzing: every target of fuzz/Cargo.toml, one after another. Installs the
+# nightly toolchain and a pinned cargo-fuzz when missing; fails when a target
+# cannot be built, did not run, or found something (docs/hardening.md §4).
 FUZZ_SECONDS ?= 60
 fuzz:
 	fuzz/run.sh $(FUZZ_SECONDS)
+
+# A few seconds per target, unoptimised (builds faster), then the script's
+# own test. CI runs it after `make test`.
+FUZZ_SMOKE_SECONDS ?= 3
+fuzz-smoke:
+	FUZZ_BUILD=--dev fuzz/run.sh $(FUZZ_SMOKE_SECONDS)
+	FUZZ_BUILD=--dev fuzz/test-run.sh
+
+# The fuzz script fails on a planted crash, an unbuildable target, no targets.
+test-fuzz-script:
+	FUZZ_BUILD=--dev fuzz/test-run.sh
 
 # Benchmarks (not part of `make test`): medians, p99s and ratios to floors.
 bench: lib

@@ -80,6 +80,7 @@ const LATENCY = [
   ['spawn_floor_c', '3. floor: posix_spawn `/bin/sh -c` + pipes + payload + wait (C)'],
   ['spawn_hookline_c', '3. hl_engine_run(PreToolUse), 1 command hook (C)'],
   ['spawn_hookline_async_c', '3. same through hl_engine_run_async, caller waits for done (C)'],
+  ['spawn_hookline_gated_pinned_c', '3. one command hook, gated with a pinned script (C)'],
   ['spawn_osexec_go', '4. Go os/exec (exec.Command + Run)'],
   ['spawn_hookline_go', '4. hookline from Go (Engine.PreToolUse, async run)'],
   ['spawn_hookline_cgo_sync_go', '4. hookline from Go, direct cgo call of hl_engine_run (no binding; reference)'],
@@ -153,6 +154,7 @@ ratio('2. registry, 10 callbacks / serde_json floor (median)', 'registry_10cb_c'
 ratio('3. one command hook: hookline / posix_spawn floor (median)', 'spawn_hookline_c', 'spawn_floor_c', 1.1);
 ratio('3. one command hook: hookline / posix_spawn floor (p99)', 'spawn_hookline_c', 'spawn_floor_c', null, 'p99');
 ratio('3. one command hook: hookline async / posix_spawn floor (median)', 'spawn_hookline_async_c', 'spawn_floor_c', null);
+ratio('3. gated with a pinned script / ungated, one command hook (median)', 'spawn_hookline_gated_pinned_c', 'spawn_hookline_c', 1.03);
 ratio('4. Go: hookline via binding / os/exec (median)', 'spawn_hookline_go', 'spawn_osexec_go', 1.0);
 ratio('4. Go: direct blocking hl_engine_run / os/exec (median; reference)', 'spawn_hookline_cgo_sync_go', 'spawn_osexec_go', null);
 ratio('4. Node: hookline via binding / child_process.spawn (median)', 'spawn_hookline_node', 'spawn_childprocess_node', 1.0);

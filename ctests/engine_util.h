@@ -619,7 +619,7 @@ static inline hl_status run_status(hl_engine *e, hl_event ev, const char *input,
 #define SEND_INPUT "{\"turn_id\":\"t-9\",\"reason\":\"completed\"}"
 #define SUBAGENT_INPUT \
   "{\"parent_session_id\":\"sess-1\",\"child_thread_id\":\"th-2\",\"agent_name\":\"explorer\"," \
-  "\"display_label\":\"Explorer\",\"background\":false,\"status\":\"running\"}"
+  "\"agent_type\":\"explorer\",\"display_label\":\"Explorer\",\"background\":false,\"status\":\"running\"}"
 #define PRECOMPACT_INPUT \
   "{\"trigger\":\"auto\",\"mode\":\"provider\",\"original_message_count\":40,\"compacted_message_count\":10}"
 #define NOTIF_INPUT "{\"notification_type\":\"idle_prompt\",\"title\":\"Idle\",\"message\":\"waiting\"}"

@@ -148,6 +148,8 @@ TEST(session_start_matches_the_trigger) {
   test_end();
 }
 
+/* Claude Code's SubagentStart/SubagentStop matchers test `agent_type` ("the agent name that the
+   matcher filters on"), VT Code's `agent_name`; the standard input carries both. */
 TEST(other_events_match_their_documented_field) {
   ws_begin();
   struct { hl_event ev; const char *cc_name; const char *key; const char *hit; const char *miss; } cases[] = {

@@ -274,7 +274,9 @@ TEST(digest_and_previews_reject_null_arguments) {
 
 /* -------------------------------------------------------------- previews */
 
-/* Previews are the digest lines, each tagged with its handler type first. */
+/* Previews are the digest lines, each tagged with its handler type first, then the files the command
+ * executes (none of these exist) and its environment policy (the default). */
+#define NO_PINS "\"pins\":[],\"env\":{\"inherit\":true,\"scrub\":[],\"set\":[]}"
 TEST(previews_are_the_digest_lines_as_a_json_array_in_digest_order) {
   char *ws = new_workspace("previews");
   hl_engine *e = gu_engine_ws(ws, true,
@@ -284,10 +286,10 @@ TEST(previews_are_the_digest_lines_as_a_json_array_in_digest_order) {
                               "\"SessionStart\":[{\"matcher\":\"*\",\"hooks\":[{\"command\":\"./s\",\"timeout\":60}]}]}",
                               NULL);
   const char *want =
-      "[{\"type\":\"command\",\"event\":\"session_start\",\"matcher\":\"*\",\"command\":\"./s\",\"timeout_seconds\":60},"
-      "{\"type\":\"command\",\"event\":\"pre_tool_use\",\"matcher\":\"Bash|Edit\",\"command\":\"./a \\\"q\\\" é/x\",\"timeout_seconds\":10},"
-      "{\"type\":\"command\",\"event\":\"pre_tool_use\",\"matcher\":\"Bash|Edit\",\"command\":\"./b\",\"timeout_seconds\":null},"
-      "{\"type\":\"command\",\"event\":\"stop\",\"matcher\":null,\"command\":\"./stop.sh\",\"timeout_seconds\":null}]";
+      "[{\"type\":\"command\",\"event\":\"session_start\",\"matcher\":\"*\",\"command\":\"./s\",\"timeout_seconds\":60," NO_PINS "},"
+      "{\"type\":\"command\",\"event\":\"pre_tool_use\",\"matcher\":\"Bash|Edit\",\"command\":\"./a \\\"q\\\" é/x\",\"timeout_seconds\":10," NO_PINS "},"
+      "{\"type\":\"command\",\"event\":\"pre_tool_use\",\"matcher\":\"Bash|Edit\",\"command\":\"./b\",\"timeout_seconds\":null," NO_PINS "},"
+      "{\"type\":\"command\",\"event\":\"stop\",\"matcher\":null,\"command\":\"./stop.sh\",\"timeout_seconds\":null," NO_PINS "}]";
   char *p = gu_previews(e);
   CHECK(p && strcmp(p, want) == 0, "previews:\n got  %s\n want %s", p ? p : "(null)", want);
   /* The digest is the SHA-256 of the same objects joined by "\n". */

@@ -11,15 +11,21 @@
 #   c       ctests test_engine_async (async runs, cancel, cancel racing with
 #           completion, free with runs in flight, callbacks in flight),
 #           test_engine_blocking_cancel (reserved blocking runs: cancel before,
-#           during, racing with completion, free in flight) and
-#           test_registry_threads (runners + registrars), and every test of
-#           test_engine_handlers (host handlers replaced in flight, deferred
-#           replies, timeouts, an http hook on loopback)
+#           during, racing with completion, free in flight),
+#           test_registry_threads (runners + registrars), test_gate_pins
+#           (threads spawning pinned hooks while the script changes), every
+#           test of test_engine_handlers (host handlers replaced in flight,
+#           deferred replies, timeouts, an http hook on loopback) and
+#           test_claude_rules (Claude Code's Stop hooks, run concurrently)
 #   c-asan  the same binaries built with AddressSanitizer/LSan/UBSan
 #   rust    cargo tests for cancellation and close (tests/engine.rs), the
-#           runner's cancel tests (tests/runner.rs: cancel racing with a spawn)
-#           and every handler test (tests/handlers.rs: loopback HTTP servers,
-#           cancels, handlers replaced in flight)
+#           runner's cancel tests (tests/runner.rs: cancel racing with a spawn),
+#           the script pins (tests/pins.rs: concurrent re-verification,
+#           the re-check window, rapid same-size rewrites), the concurrent
+#           Claude Code rules (tests/claude_rules.rs: Stop, the Stop block
+#           cap, the SessionEnd budget) and every handler test
+#           (tests/handlers.rs: loopback HTTP servers, cancels, handlers
+#           replaced in flight)
 #   go      go test -race -count=20 of the Go concurrency tests (one round)
 #   node    the Node concurrency tests (abort, close in flight, many runs)
 #   python  the Python concurrency tests (foreign-thread callbacks, task cancellation, close
@@ -89,15 +95,16 @@ for suite in "${suites[@]}"; do
     c)
       { cmake -S ctests -B "$c_build" -DCMAKE_BUILD_TYPE=Debug >/dev/null && cmake --build "$c_build" -j2 >/dev/null; } ||
         { echo "stress: C test build failed"; exit 2; }
-      for b in test_engine_async test_engine_blocking_cancel test_registry_threads; do
+      for b in test_engine_async test_engine_blocking_cancel test_registry_threads test_gate_pins; do
         repeat c "$b" env HOOKLINE_TEST_ROOT="$root" HL_TEST_FILTER="$c_filter" "$c_build/$b"
       done
+      repeat c test_claude_rules env HOOKLINE_TEST_ROOT="$root" HL_TEST_FILTER="stop" "$c_build/test_claude_rules"
       repeat c test_engine_handlers env HOOKLINE_TEST_ROOT="$root" "$c_build/test_engine_handlers"
       ;;
     c-asan)
       HOOKLINE_SKIP_BUILD=1 scripts/sanitize-ctests.sh -R '^test_common$' >"$logs/asan-build.log" 2>&1 ||
         { cat "$logs/asan-build.log"; echo "stress: sanitizer build failed"; exit 2; }
-      for b in test_engine_async test_engine_blocking_cancel test_registry_threads test_engine_handlers; do
+      for b in test_engine_async test_engine_blocking_cancel test_registry_threads test_gate_pins test_engine_handlers; do
         filter="$c_filter"
         [ "$b" = test_engine_handlers ] && filter=""
         repeat c-asan "$b" env HOOKLINE_TEST_ROOT="$root" HL_TEST_FILTER="$filter" \
@@ -113,6 +120,12 @@ for suite in "${suites[@]}"; do
       exe=$(test_exe runner)
       [ -x "$exe" ] || { cat "$logs/rust-build.log"; echo "stress: Rust test build failed"; exit 2; }
       repeat rust runner-cancel "$exe" -q cancel
+      exe=$(test_exe claude_rules)
+      [ -x "$exe" ] || { cat "$logs/rust-build.log"; echo "stress: Rust test build failed"; exit 2; }
+      repeat rust claude-rules-stop "$exe" -q stop session_end
+      exe=$(test_exe pins)
+      [ -x "$exe" ] || { cat "$logs/rust-build.log"; echo "stress: Rust test build failed"; exit 2; }
+      repeat rust pins "$exe" -q
       exe=$(test_exe handlers)
       [ -x "$exe" ] || { cat "$logs/rust-build.log"; echo "stress: Rust test build failed"; exit 2; }
       repeat rust handlers "$exe" -q

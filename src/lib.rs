@@ -21,6 +21,7 @@
 #[macro_use]
 mod enum_names;
 
+pub mod bash;
 pub mod callback;
 pub mod config;
 pub mod dialect;

@@ -29,7 +29,10 @@ pub const KNOWN_OPTION_KEYS: &[&str] = &[
     "trust_store",
     "env",
     "env_remove",
+    "hook_env",
+    "untrusted_hook_env",
     "max_output_bytes",
+    "stop_hook_block_cap",
     "allowed_http_hook_urls",
     "http_hook_allowed_env_vars",
 ];

@@ -5,17 +5,32 @@
 //! |---|---|
 //! | `Bash` | every call of the tool `Bash` (exact, case-sensitive name) |
 //! | `Bash(*)`, `Bash()` | the same |
-//! | `Bash(git *)` | a Bash call whose `tool_input.command` matches the glob `git *`: `*` is any text (spaces and `/` included); a trailing ` *` also accepts the bare word (`git`) |
-//! | `Bash(npm run test:*)` | the legacy prefix form: the command is `npm run test` or starts with `npm run test ` |
+//! | `Bash(git *)` | a Bash call one of whose subcommands matches the glob `git *`: `*` is any text (spaces and `/` included); a trailing ` *` also accepts the bare word (`git`) |
+//! | `Bash(npm run test:*)` | the legacy prefix form: a subcommand is `npm run test` or starts with `npm run test ` |
 //! | `Edit(*.ts)`, `Read(./src/**)`, `Write(/docs/*.md)` | a file tool whose path (`file_path`, else `notebook_path`, else `path`) matches a gitignore-style pattern: without a `/` it matches the file name at any depth; `./p` and `p/q` are relative to the workspace, `/p` is relative to the workspace root too, `//p` is absolute, `~/p` is under `$HOME`; `*` stays within one path segment, `**` spans segments, `?` is one character |
 //! | `WebFetch(domain:example.com)` | a WebFetch whose `url`'s host is `example.com` or a subdomain of it |
 //! | `mcp__server__tool` | that MCP tool; `mcp__server` and `mcp__server__*` match every tool of the server |
 //! | `Tool(pattern)` for other tools | the glob against the first string among `command`, `file_path`, `notebook_path`, `path`, `url`, `pattern`, `query` in `tool_input` |
 //!
+//! Bash patterns are matched against each subcommand of the command, as
+//! Claude Code's reference says ([`crate::bash`] splits the line):
+//!
+//! | `if` pattern | Bash command | hook runs? | why |
+//! |---|---|---|---|
+//! | `Bash(git *)` | `FOO=bar git push` | yes | "leading assignments are stripped; `git push` matches" |
+//! | `Bash(git *)` | `npm test && git push` | yes | "each subcommand is checked" (`&&`, `\|\|`, `;`, `\|`, `&`, newlines, subshells) |
+//! | `Bash(rm *)` | `echo $(rm -rf /)` | yes | "commands inside `$()` and backticks are checked" |
+//! | `Bash(rm *)` | `echo $(date)` | no | "no subcommand matches `rm *`" |
+//! | `Bash(git push *)` | `echo $(date)` | yes | "patterns that specify more than the command name run the hook anyway on `$()`, backticks, or `$VAR`" |
+//! | any content | a line that cannot be parsed (an unclosed quote or substitution) | yes | "The filter also fails open ... when the Bash command can't be parsed" |
+//! | any content | a subcommand whose name is `$VAR` or a substitution (`$(which rm) -rf /`) | yes | hookline's choice: the name is unknown until the shell runs it, so the filter fails open |
+//!
 //! Choices where Claude Code's reference is silent (documented here):
 //! - A condition is only true for a tool call; on events without a tool
 //!   (SessionStart, Stop, ...) a hook with `if` never runs.
-//! - A Bash command is matched as a whole (compound commands are not split).
+//! - A pattern "specifies more than the command name" when more than its
+//!   first word remains once a trailing ` *` or `:*` is removed
+//!   (`git push *`, `rm -rf *`, `npm run test:*`; not `rm *` or `git*`).
 //! - A tool call without the field a pattern needs does not match.
 //! - A relative file path in `tool_input` is taken relative to the workspace.
 
@@ -112,7 +127,7 @@ impl Rule {
         };
         let field = |key: &str| tool_input.and_then(|i| i.get(key)).and_then(Value::as_str);
         if tool_name == "Bash" {
-            return field("command").is_some_and(|command| bash_matches(pattern, command.trim()));
+            return field("command").is_some_and(|command| bash_line_matches(pattern, command));
         }
         if tool_name == "WebFetch" {
             if let Some(domain) = pattern.strip_prefix("domain:") {
@@ -133,7 +148,29 @@ impl Rule {
     }
 }
 
-/// A Bash command against a rule's content.
+/// A Bash command line against a rule's content: any subcommand matches;
+/// fails open (true) when the line cannot be parsed, when a subcommand's
+/// name is dynamic, and when the pattern names more than a command and the
+/// line has a part only the shell knows.
+fn bash_line_matches(pattern: &str, line: &str) -> bool {
+    let Some(split) = crate::bash::split(line) else {
+        return true;
+    };
+    if split.dynamic && names_more_than_the_command(pattern) {
+        return true;
+    }
+    split.commands.iter().filter(|c| !c.text.is_empty()).any(|c| c.dynamic_name || bash_matches(pattern, &c.text))
+}
+
+/// Whether a Bash pattern says more than the command name (`git push *`,
+/// not `git *`).
+fn names_more_than_the_command(pattern: &str) -> bool {
+    let p = pattern.trim();
+    let p = p.strip_suffix(":*").or_else(|| p.strip_suffix(" *")).unwrap_or(p);
+    p.split_whitespace().count() > 1
+}
+
+/// One simple command against a rule's content.
 fn bash_matches(pattern: &str, command: &str) -> bool {
     if let Some(prefix) = pattern.strip_suffix(":*") {
         let prefix = prefix.trim_end();
@@ -294,7 +331,58 @@ mod tests {
         assert!(bash("Bash(git *)", "git"));
         assert!(!bash("Bash(git *)", "gitk"));
         assert!(!bash("Bash(git *)", "echo git status"));
+        assert!(!bash("Bash(git *)", "echo git && ls"));
         assert!(bash("Bash(git*)", "gitk"));
+    }
+
+    #[test]
+    fn bash_if_strips_leading_assignments() {
+        // "Leading VAR=value assignments are stripped before matching."
+        assert!(bash("Bash(git *)", "FOO=bar git push"));
+        assert!(bash("Bash(rm *)", "A=1 B='x y' rm -rf x"));
+        assert!(!bash("Bash(rm *)", "RM=rm echo hi"));
+    }
+
+    #[test]
+    fn bash_if_checks_each_subcommand() {
+        // "Bash(git *) | npm test && git push | yes | each subcommand is checked"
+        assert!(bash("Bash(git *)", "npm test && git push"));
+        for line in ["npm test || rm -rf x", "ls; rm -rf x", "ls | rm -rf x", "sleep 1 & rm -rf x", "ls\nrm -rf x"] {
+            assert!(bash("Bash(rm *)", line), "{line:?}");
+        }
+        assert!(!bash("Bash(rm *)", "echo 'a && rm -rf x'"), "quoted separators do not split");
+        assert!(bash("Bash(npm test)", "cd web && npm test"));
+    }
+
+    #[test]
+    fn bash_if_checks_commands_inside_substitutions() {
+        // "Bash(rm *) | echo $(rm -rf /) | yes | commands inside $() and backticks are checked"
+        assert!(bash("Bash(rm *)", "echo $(rm -rf /)"));
+        assert!(bash("Bash(rm *)", "echo `rm -rf /`"));
+        assert!(bash("Bash(rm *)", "echo \"$(rm -rf /)\""));
+        // "Bash(rm *) | echo $(date) | no | no subcommand matches rm *"
+        assert!(!bash("Bash(rm *)", "echo $(date)"));
+    }
+
+    #[test]
+    fn bash_if_with_more_than_a_command_name_runs_on_dynamic_parts() {
+        // "Bash(git push *) | echo $(date) | yes | patterns that specify more
+        // than the command name run the hook anyway on $(), backticks, or $VAR"
+        assert!(bash("Bash(git push *)", "echo $(date)"));
+        assert!(bash("Bash(git push *)", "echo `date`"));
+        assert!(bash("Bash(git push *)", "echo $HOME"));
+        assert!(!bash("Bash(git push *)", "echo '$HOME'"), "a quoted $ is no expansion");
+        assert!(!bash("Bash(git *)", "echo $HOME"), "only the command name: no");
+    }
+
+    #[test]
+    fn bash_if_fails_open_when_the_command_cannot_be_parsed() {
+        // "The filter also fails open, running your hook regardless of
+        // pattern, when the Bash command can't be parsed."
+        assert!(bash("Bash(git *)", "echo 'unterminated"));
+        assert!(bash("Bash(git *)", "echo $(unterminated"));
+        // A command name only the shell knows.
+        assert!(bash("Bash(rm *)", "$(which rm) -rf /"));
     }
 
     #[test]

@@ -110,6 +110,18 @@ fn every_binding_lists_exactly_the_dialect_names() {
 }
 
 #[test]
+fn every_binding_lists_exactly_the_pre_tool_use_decisions() {
+    let (go, dts) = (read("bindings/go/events.go"), read("bindings/node/index.d.ts"));
+    let decisions = set(hookline::interpret::PreToolHookDecision::ALL.iter().map(|d| d.as_str()));
+    assert_eq!(go_string_consts(&go, "PreToolUseDecision"), decisions, "Go PreToolUseDecision");
+    assert_eq!(ts_union(&dts, "decision: 'continue'"), decisions, "index.d.ts PreToolUseOutcome.decision");
+    for d in hookline::interpret::PreToolHookDecision::ALL {
+        let json = serde_json::to_value(d).unwrap();
+        assert_eq!(json, d.as_str(), "the wire name of {d:?}");
+    }
+}
+
+#[test]
 fn the_drift_check_notices_a_missing_value() {
     let go = "const (\n\tTriggerStartup SessionStartTrigger = \"startup\"\n)\n";
     assert_ne!(go_string_consts(go, "SessionStartTrigger"), set(SessionStartTrigger::ALL.iter().map(|t| t.as_str())));

@@ -672,30 +672,30 @@ fn python_session_start_hook_adds_context() {
 fn run_named_fires_an_unknown_event_key_with_observer_rules() {
     let ws = Ws::new();
     let seen = ws.file("p.json");
-    let hooks = json!({"PostCompact": [
+    let hooks = json!({"FutureEvent": [
         {"matcher": "auto", "hooks": [cmd(format!("cat > '{}'; echo compacted", seen.display()))]},
         {"matcher": "manual", "hooks": [cmd("cat >/dev/null; echo manual; exit 2")]}
     ]});
     let e = ws.engine(hooks);
-    let out = e.run_named_blocking("PostCompact", &json!({"matcher_value": "auto", "extra": 1})).unwrap().to_json();
+    let out = e.run_named_blocking("FutureEvent", &json!({"matcher_value": "auto", "extra": 1})).unwrap().to_json();
     assert_eq!(out["hooks"].as_array().unwrap().len(), 1, "{out}");
     assert_eq!(texts(&out, "info"), ["compacted"]);
     assert!(out.get("block_reason").is_none() && out.get("decision").is_none(), "observer outcome: {out}");
     let payload: Value = serde_json::from_str(&ws.read("p.json")).unwrap();
-    assert_eq!(payload["hook_event_name"], "PostCompact");
+    assert_eq!(payload["hook_event_name"], "FutureEvent");
     assert_eq!(payload["extra"], 1);
     assert_eq!(payload["session_id"], "s-1");
     // Without matcher_value every group matches; exit 2 never blocks an unknown event.
-    let out = e.run_named_blocking("PostCompact", &json!({})).unwrap().to_json();
+    let out = e.run_named_blocking("FutureEvent", &json!({})).unwrap().to_json();
     assert_eq!(out["hooks"].as_array().unwrap().len(), 2);
     assert!(texts(&out, "error").iter().any(|t| t.contains("manual")), "{out}");
     // A name without hooks is an empty outcome, not an error.
-    let out = e.run_named_blocking("Setup", &json!({})).unwrap().to_json();
+    let out = e.run_named_blocking("NoSuchEvent", &json!({})).unwrap().to_json();
     assert_eq!(out["hooks"], json!([]));
     for bad in ["", "  ", "a\0b"] {
         assert_eq!(e.run_named_blocking(bad, &json!({})).unwrap_err().status, hookline::Status::InvalidArgument);
     }
-    assert_eq!(e.run_named_blocking("PostCompact", &json!([])).unwrap_err().status, hookline::Status::InvalidArgument);
+    assert_eq!(e.run_named_blocking("FutureEvent", &json!([])).unwrap_err().status, hookline::Status::InvalidArgument);
 }
 
 #[test]

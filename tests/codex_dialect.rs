@@ -1505,7 +1505,8 @@ fn codex_digest_lines_name_the_dialect() {
     assert_eq!(
         previews,
         json!([{"type": "command", "dialect": "codex", "event": "pre_tool_use", "matcher": "Bash",
-        "command": "./check.sh", "timeout_seconds": 10}])
+        "command": "./check.sh", "timeout_seconds": 10, "pins": [],
+        "env": {"inherit": true, "scrub": [], "set": []}}])
     );
     assert_eq!(claude_engine.command_digest(), "dab52b17fd76003bdb76b274ea78a3c98e23aee6eadbe388d34d5d946751bc89");
     assert_ne!(codex_engine.command_digest(), claude_engine.command_digest());

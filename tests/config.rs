@@ -20,6 +20,21 @@ fn parse_err(v: Value) -> String {
     }
 }
 
+/// A Claude Code config that loads, and the warnings of the entries it skipped.
+fn skipped(v: Value) -> (HooksConfig, Vec<String>) {
+    let c = parse(v);
+    let w = c.warnings().iter().map(|w| format!("{}: {}", w.path, w.message)).collect();
+    (c, w)
+}
+
+/// The one warning of a config whose only hook is skipped.
+fn skip_warning(v: Value) -> String {
+    let (c, w) = skipped(v.clone());
+    assert_eq!(c.command_count(), 0, "{v}");
+    assert_eq!(w.len(), 1, "{v}: {w:?}");
+    w.into_iter().next().unwrap_or_default()
+}
+
 fn toml_err(text: &str) -> String {
     match HooksConfig::from_toml_str(text) {
         Ok(c) => panic!("TOML accepted: {c:?}"),
@@ -175,7 +190,7 @@ fn claude_unknown_event_keys_are_kept_by_name() {
     assert_eq!(c.groups_named("FutureEvent")[0].hooks[0].label(), "x");
     assert_eq!(c.groups_named("Stop")[0].hooks[0].label(), "s");
     assert!(c.groups_named("Other").is_empty());
-    let m = parse_err(json!({"FutureEvent": [{"hooks": [{"command": " "}]}]}));
+    let m = skip_warning(json!({"FutureEvent": [{"hooks": [{"command": " "}]}]}));
     assert!(m.contains("hooks.FutureEvent[0].hooks[0] must specify a command"), "{m}");
 }
 
@@ -197,8 +212,10 @@ fn claude_hook_fields_if_async_status_message_fail_closed_are_read() {
         (json!({"command": "a", "failClosed": 1}), "hooks.PreToolUse[0].hooks[0].failClosed must be a boolean"),
         (json!({"command": "a", "statusMessage": []}), "hooks.PreToolUse[0].hooks[0].statusMessage must be a string"),
     ] {
-        let m = parse_err(json!({"PreToolUse": [{"hooks": [hook]}]}));
-        assert!(m.contains(needle), "{m}");
+        // "Fixed a malformed hooks entry in settings.json no longer invalidating
+        // the entire file" (Claude Code 2.1.101): the hook is skipped.
+        let m = skip_warning(json!({"PreToolUse": [{"hooks": [hook]}]}));
+        assert!(m.starts_with("hooks.PreToolUse[0].hooks[0]: ") && m.contains(needle), "{m}");
     }
 }
 
@@ -414,13 +431,18 @@ fn blank_or_missing_command_is_an_error_naming_the_path() {
 }
 
 #[test]
-fn claude_error_paths_use_pascal_case_keys() {
-    let m = parse_err(
-        json!({"hooks": {"PreToolUse": [{"hooks": [{"command": "ok"}]}, {"hooks": [{"command": "ok"}, {"command": " "}]}]}}),
+fn claude_warning_paths_use_pascal_case_keys() {
+    let (c, w) = skipped(
+        json!({"hooks": {"PreToolUse": [{"hooks": [{"command": "ok"}]}, {"hooks": [{"command": "ok2"}, {"command": " "}]}]}}),
     );
-    assert_eq!(m, "hooks.PreToolUse[1].hooks[1] must specify a command");
-    let m = parse_err(json!({"PostToolUse": [{"matcher": "(", "hooks": [{"command": "x"}]}]}));
+    assert_eq!(
+        w,
+        ["hooks.PreToolUse[1].hooks[1]: hooks.PreToolUse[1].hooks[1] must specify a command; this hook is skipped"]
+    );
+    assert_eq!(commands(&c, HookEvent::PreToolUse), ["ok", "ok2"]);
+    let m = skip_warning(json!({"PostToolUse": [{"matcher": "(", "hooks": [{"command": "x"}]}]}));
     assert_contains(&m, "Invalid matcher in hooks.PostToolUse[0]");
+    assert_contains(&m, "this group is skipped");
 }
 
 #[test]
@@ -437,18 +459,18 @@ fn group_without_hooks_or_with_empty_hooks_is_an_error() {
         let m = parse_err(json!({"lifecycle": {"session_end": [g]}}));
         assert_contains(&m, "hooks.session_end[0] must define at least one hook command");
     }
-    let m = parse_err(json!({"Notification": [{"hooks": []}]}));
+    let m = skip_warning(json!({"Notification": [{"hooks": []}]}));
     assert_contains(&m, "hooks.Notification[0] must define at least one hook command");
 }
 
 #[test]
-fn unknown_hook_type_is_an_error() {
-    let m = parse_err(json!({"PreToolUse": [{"hooks": [{"type": "webhook", "url": "http://x"}]}]}));
-    assert_contains(&m, "hooks.PreToolUse[0].hooks[0] has unsupported type \"webhook\"");
+fn unknown_hook_type_is_an_error_in_vt_code_and_skipped_in_claude_code() {
     let m = parse_err(json!({"lifecycle": {"stop": [{"hooks": [{"type": "prompt", "prompt": "is it safe?"}]}]}}));
     assert_contains(&m, "hooks.stop[0].hooks[0] has unsupported type \"prompt\" (only \"command\" is supported)");
     let m = parse_err(json!({"lifecycle": {"stop": [{"hooks": [{"type": 1, "command": "x"}]}]}}));
     assert_contains(&m, "hooks.stop[0].hooks[0].type must be a string");
+    let m = skip_warning(json!({"PreToolUse": [{"hooks": [{"type": "webhook", "url": "x"}]}]}));
+    assert_contains(&m, "hooks.PreToolUse[0].hooks[0] has unsupported type \"webhook\"");
 }
 
 #[test]
@@ -457,7 +479,7 @@ fn non_positive_or_non_integer_timeout_is_an_error() {
         let m =
             parse_err(json!({"lifecycle": {"pre_tool_use": [{"hooks": [{"command": "x", "timeout_seconds": t}]}]}}));
         assert_contains(&m, "hooks.pre_tool_use[0].hooks[0].timeout_seconds must be a positive integer");
-        let m = parse_err(json!({"PreToolUse": [{"hooks": [{"command": "x", "timeout": t}]}]}));
+        let m = skip_warning(json!({"PreToolUse": [{"hooks": [{"command": "x", "timeout": t}]}]}));
         assert_contains(&m, "hooks.PreToolUse[0].hooks[0].timeout must be a positive integer");
     }
 }
@@ -467,7 +489,6 @@ fn wrong_json_types_are_errors_naming_the_path() {
     let cases = [
         (json!({"lifecycle": {"pre_tool_use": {"hooks": []}}}), "hooks.pre_tool_use must be an array"),
         (json!({"lifecycle": {"pre_tool_use": null}}), "hooks.pre_tool_use must be an array"),
-        (json!({"PreToolUse": "echo"}), "hooks.PreToolUse must be an array"),
         (json!({"lifecycle": {"pre_tool_use": ["echo"]}}), "hooks.pre_tool_use[0] must be an object"),
         (
             json!({"lifecycle": {"pre_tool_use": [{"matcher": 5, "hooks": [{"command": "x"}]}]}}),
@@ -488,13 +509,20 @@ fn wrong_json_types_are_errors_naming_the_path() {
         (json!({"lifecycle": {"quiet_success_output": "yes"}}), "hooks.quiet_success_output must be a boolean"),
         (json!({"lifecycle": []}), "lifecycle must be an object"),
         (json!({"hooks": {"lifecycle": 1}}), "hooks.lifecycle must be an object"),
-        (json!({"hooks": []}), "hooks must be an object"),
         (json!([]), "must be a JSON object"),
         (json!("x"), "must be a JSON object"),
     ];
     for (v, expected) in cases {
         let m = parse_err(v);
         assert_contains(&m, expected);
+    }
+    // The Claude Code dialect skips what is malformed, naming it.
+    for (v, expected) in [
+        (json!({"PreToolUse": "echo"}), "hooks.PreToolUse must be an array"),
+        (json!({"hooks": []}), "hooks must be an object, got an array; the file contributes no hooks"),
+        (json!({"hooks": {"Stop": [{"hooks": ["x"]}]}}), "hooks.Stop[0].hooks[0] must be an object"),
+    ] {
+        assert_contains(&skip_warning(v), expected);
     }
 }
 

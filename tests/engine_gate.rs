@@ -153,9 +153,16 @@ fn command_digest_vectors_match_independent_sha256() {
     for (cfg, lines) in cases {
         let e = s.engine(&ws, true, Some(cfg.clone()));
         assert_eq!(e.command_digest(), sha_lines(&lines), "config {cfg}");
-        // Previews are the digest lines tagged with their handler type.
+        // Previews are the digest lines tagged with their handler type, then
+        // the files they execute (none exist here) and the environment policy.
         let previews: Vec<String> = e.command_previews().iter().map(|p| serde_json::to_string(p).unwrap()).collect();
-        let tagged: Vec<String> = lines.iter().map(|l| l.replacen('{', r#"{"type":"command","#, 1)).collect();
+        let tagged: Vec<String> = lines
+            .iter()
+            .map(|l| {
+                let l = l.replacen('{', r#"{"type":"command","#, 1);
+                format!(r#"{},"pins":[],"env":{{"inherit":true,"scrub":[],"set":[]}}}}"#, &l[..l.len() - 1])
+            })
+            .collect();
         assert_eq!(previews, tagged, "previews of {cfg}");
     }
 }
@@ -564,7 +571,7 @@ fn docs_trust_rust_flow_works_as_documented() -> hookline::Result<()> {
     std::fs::create_dir_all(ws.join(".claude")).unwrap();
     std::fs::write(
         ws.join(".claude/settings.json"),
-        r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"touch ran","timeout":10}]}]}}"#,
+        r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"echo > ran","timeout":10}]}]}}"#,
     )
     .unwrap();
     let mut options = EngineOptions::new(&ws, "s-1");
@@ -578,7 +585,7 @@ fn docs_trust_rust_flow_works_as_documented() -> hookline::Result<()> {
         .iter()
         .map(|p| format!("{} [{}] {}", p.event, p.matcher.as_deref().unwrap_or("*"), p.command))
         .collect();
-    assert_eq!(shown, ["pre_tool_use [Bash] touch ran"]);
+    assert_eq!(shown, ["pre_tool_use [Bash] echo > ran"]);
     engine.approve_workspace_hooks(true)?;
     let outcome =
         engine.run_blocking(HookEvent::PreToolUse, &json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}))?;

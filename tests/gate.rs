@@ -17,15 +17,18 @@ fn sha_of_lines(lines: &[&str]) -> String {
     Sha256::digest(joined.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// The digest lines of a config: its previews without the `type` tag
-/// (a command's digest line is the preview of earlier versions, unchanged).
+/// The digest lines of a config: its previews without the `type` tag, the
+/// pins and the environment policy (a command's digest line is the preview
+/// of earlier versions, unchanged).
 fn lines(c: &HooksConfig) -> Vec<String> {
     command_previews(c).iter().map(digest_line).collect()
 }
 
 fn digest_line(p: &LifecycleHookCommandPreview) -> String {
     let mut v = serde_json::to_value(p).unwrap();
-    assert_eq!(v.as_object_mut().unwrap().shift_remove("type"), Some(Value::from("command")), "{v}");
+    let o = v.as_object_mut().unwrap();
+    assert_eq!(o.shift_remove("type"), Some(Value::from("command")), "{o:?}");
+    assert!(o.shift_remove("pins").is_some() && o.shift_remove("env").is_some(), "{o:?}");
     v.to_string()
 }
 
@@ -228,7 +231,7 @@ fn previews_json_is_the_array_of_preview_objects() {
     let text = previews_json(&command_previews(&c)).unwrap();
     assert_eq!(
         text,
-        r#"[{"type":"command","event":"pre_tool_use","matcher":"Bash","command":"./check.sh","timeout_seconds":10},{"type":"command","event":"stop","matcher":null,"command":"s","timeout_seconds":null}]"#
+        r#"[{"type":"command","event":"pre_tool_use","matcher":"Bash","command":"./check.sh","timeout_seconds":10,"pins":[],"env":{"inherit":true,"scrub":[],"set":[]}},{"type":"command","event":"stop","matcher":null,"command":"s","timeout_seconds":null,"pins":[],"env":{"inherit":true,"scrub":[],"set":[]}}]"#
     );
     assert_eq!(digest_of_previews(&command_previews(&c)), command_digest(&c));
 }

@@ -70,7 +70,7 @@ fn latest_approval_replaces_the_earlier_one_record_per_workspace() {
     assert!(!store.is_approved(ws, D1));
     assert!(store.is_approved(Path::new("/projects/beta"), D1));
     let doc = read_json(&path);
-    assert_eq!(doc["version"], 1);
+    assert_eq!(doc["version"], 2, "the format with pins");
     let wss = doc["workspaces"].as_object().unwrap();
     assert_eq!(wss.len(), 2);
     assert_eq!(wss["/projects/alpha"]["digest"], D2);

@@ -593,6 +593,18 @@ func (o *StopOutcome) decodeField(r *outcomeReader, key string) bool {
 	switch key {
 	case "block_reason":
 		o.BlockReason = r.optStr()
+	case "additional_context":
+		o.AdditionalContext = r.strings()
+	default:
+		return o.Outcome.decodeField(r, key)
+	}
+	return true
+}
+
+func (o *SubagentStartOutcome) decodeField(r *outcomeReader, key string) bool {
+	switch key {
+	case "additional_context":
+		o.AdditionalContext = r.strings()
 	default:
 		return o.Outcome.decodeField(r, key)
 	}

@@ -54,6 +54,7 @@ func decodeEveryType(t *testing.T, label, text string) int {
 		decodeBothWays[PostToolUseOutcome](t, label, text),
 		decodeBothWays[PermissionRequestOutcome](t, label, text),
 		decodeBothWays[StopOutcome](t, label, text),
+		decodeBothWays[SubagentStartOutcome](t, label, text),
 	} {
 		if ok {
 			n++

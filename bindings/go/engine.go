@@ -278,6 +278,22 @@ func (e *Engine) Previews() ([]CommandPreview, error) {
 	return previews, nil
 }
 
+// ConfigWarnings returns the entries of the hooks configuration that were
+// skipped the way the agent skips them (hl_engine_config_warnings): a
+// malformed entry or an unknown handler type in a Claude Code settings
+// file does not reject the file; every other hook loads. Empty when none.
+func (e *Engine) ConfigWarnings() ([]ConfigWarning, error) {
+	b, err := e.getString(func(out, em **C.char) C.hl_status { return C.hl_engine_config_warnings(e.ptr, out, em) })
+	if err != nil {
+		return nil, err
+	}
+	warnings := []ConfigWarning{}
+	if err := json.Unmarshal(b, &warnings); err != nil {
+		return nil, err
+	}
+	return warnings, nil
+}
+
 func (e *Engine) getString(call func(out, em **C.char) C.hl_status) ([]byte, error) {
 	if !e.life.acquire() {
 		return nil, errClosed("engine")
@@ -426,8 +442,8 @@ func (e *Engine) runText(ctx context.Context, event Event, input []byte) (json.R
 // hookline's run table all the same, so ctx cancellation and Close keep
 // the same linearizable cancel-versus-completion rule. It costs one thread
 // hand-off per named run, which fire rarely (compaction, setup).
-func (e *Engine) RunNamed(ctx context.Context, name string, input any) (Outcome, error) {
-	var out Outcome
+func (e *Engine) RunNamed(ctx context.Context, name string, input any) (NamedOutcome, error) {
+	var out NamedOutcome
 	text, err := inputText(input)
 	if err != nil {
 		return out, err
@@ -629,9 +645,10 @@ func (e *Engine) SessionEnd(ctx context.Context, in SessionEndInput) (Outcome, e
 	return runTyped[Outcome](e, ctx, EventSessionEnd, in, in.Extra)
 }
 
-// SubagentStart runs the SubagentStart hooks.
-func (e *Engine) SubagentStart(ctx context.Context, in SubagentInput) (Outcome, error) {
-	return runTyped[Outcome](e, ctx, EventSubagentStart, in, in.Extra)
+// SubagentStart runs the SubagentStart hooks. With a Claude Code config
+// AdditionalContext is what the hooks add to the subagent's context.
+func (e *Engine) SubagentStart(ctx context.Context, in SubagentInput) (SubagentStartOutcome, error) {
+	return runTyped[SubagentStartOutcome](e, ctx, EventSubagentStart, in, in.Extra)
 }
 
 // SubagentStop runs the SubagentStop hooks. With a Claude Code config a

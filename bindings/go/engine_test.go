@@ -292,7 +292,8 @@ func TestPersistedApprovalCarriesToANewEngineAndReloadWithNewCommandsRevokesIt(t
 		t.Fatalf("digest %s -> %s, needs approval %v: changed commands must need approval", d1, d2, e2.NeedsApproval())
 	}
 	bad := opts
-	bad.Hooks = json.RawMessage(`{"PreToolUse":[{"matcher":"Bash","hooks":[]}]}`)
+	// A VT Code config rejects a malformed entry (a Claude Code one skips it).
+	bad.Hooks = json.RawMessage(`{"lifecycle":{"pre_tool_use":[{"matcher":"Bash","hooks":[]}]}}`)
 	if err := e2.Reload(bad); !errors.Is(err, hookline.ErrInvalidConfig) {
 		t.Fatalf("bad reload: err = %v, want ErrInvalidConfig", err)
 	}
@@ -330,16 +331,19 @@ func TestEngineOptionErrorsCarryStatuses(t *testing.T) {
 		t.Fatalf("missing workspace: err = %v, want ErrInvalidArgument", err)
 	}
 	_, err = hookline.NewEngine(hookline.EngineOptions{Workspace: w.dir, SessionID: "s",
-		Hooks: json.RawMessage(`{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"  "}]}]}`)})
+		Hooks: json.RawMessage(`{"lifecycle":{"pre_tool_use":[{"matcher":"Bash","hooks":[{"type":"command","command":"  "}]}]}}`)})
 	var he *hookline.Error
-	if !errors.As(err, &he) || he.Status != hookline.StatusInvalidConfig || !strings.Contains(he.Message, "hooks.PreToolUse[0]") {
-		t.Fatalf("blank command: err = %v, want ErrInvalidConfig naming hooks.PreToolUse[0]", err)
+	if !errors.As(err, &he) || he.Status != hookline.StatusInvalidConfig || !strings.Contains(he.Message, "hooks.pre_tool_use[0]") {
+		t.Fatalf("blank command: err = %v, want ErrInvalidConfig naming hooks.pre_tool_use[0]", err)
 	}
 	_, err = hookline.NewEngine(hookline.EngineOptions{Workspace: w.dir, SessionID: "s", HooksFile: filepath.Join(w.dir, "nope.json")})
 	if !errors.Is(err, hookline.ErrIO) {
 		t.Fatalf("unreadable hooks file: err = %v, want ErrIO", err)
 	}
-	_, err = hookline.NewEngine(hookline.EngineOptions{Workspace: w.dir, SessionID: "s", Trigger: "sometime"})
+	// The VT Code profile accepts only its trigger values (the Claude Code
+	// profile, and an engine without hooks, accept any source).
+	_, err = hookline.NewEngine(hookline.EngineOptions{Workspace: w.dir, SessionID: "s", Trigger: "sometime",
+		Hooks: json.RawMessage(`{"lifecycle":{"stop":[{"hooks":[{"command":"true"}]}]}}`)})
 	if !errors.Is(err, hookline.ErrInvalidArgument) {
 		t.Fatalf("bad trigger: err = %v, want ErrInvalidArgument", err)
 	}

@@ -1,6 +1,9 @@
 package hookline
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"fmt"
+)
 
 // SessionStartTrigger is the engine's "trigger" option (SessionStart source).
 type SessionStartTrigger string
@@ -65,8 +68,13 @@ type SubagentInput struct {
 	Background      bool   `json:"background"`
 	Status          string `json:"status"`
 	// TranscriptPath (the child's), when set, replaces the session's in the payload.
-	TranscriptPath string         `json:"transcript_path,omitempty"`
-	Extra          map[string]any `json:"-"`
+	TranscriptPath string `json:"transcript_path,omitempty"`
+	// AgentID and AgentType are Claude Code's fields; with a Claude Code
+	// config the matchers of SubagentStart and SubagentStop test AgentType
+	// (with a VT Code config, AgentName).
+	AgentID   string         `json:"agent_id,omitempty"`
+	AgentType string         `json:"agent_type,omitempty"`
+	Extra     map[string]any `json:"-"`
 }
 
 // UserPromptSubmitInput is the input of UserPromptSubmit.
@@ -284,6 +292,10 @@ const (
 	DecisionAllow    PreToolUseDecision = "allow"
 	DecisionDeny     PreToolUseDecision = "deny"
 	DecisionAsk      PreToolUseDecision = "ask"
+	// DecisionDefer (Claude Code's permissionDecision "defer"): pause at this
+	// tool call so that the host can resume it later; a host that cannot
+	// defer treats it like DecisionContinue.
+	DecisionDefer PreToolUseDecision = "defer"
 )
 
 // PreToolUseOutcome is the outcome of PreToolUse.
@@ -322,10 +334,56 @@ type PermissionRequestOutcome struct {
 	Decision *PermissionDecision `json:"decision"`
 }
 
-// StopOutcome is the outcome of Stop.
+// StopOutcome is the outcome of Stop (and SubagentStop, PreCompact).
 type StopOutcome struct {
 	Outcome
+	// BlockReason: with a Claude Code config, every blocking hook's reason,
+	// in configuration order, one per line.
 	BlockReason string `json:"block_reason"`
+	// AdditionalContext (Claude Code's Stop and SubagentStop): feedback
+	// that keeps the conversation going without an error.
+	AdditionalContext []string `json:"additional_context,omitempty"`
+}
+
+// SubagentStartOutcome is the outcome of SubagentStart; AdditionalContext
+// is the subagent's context (Claude Code config; nil with a VT Code one).
+type SubagentStartOutcome struct {
+	Outcome
+	AdditionalContext []string `json:"additional_context,omitempty"`
+}
+
+// NamedOutcome is the outcome of an event fired by name (Engine.RunNamed):
+// the common fields, and the fields of the event's family (docs/profiles.md,
+// "Events by name"); a field the event does not have keeps its zero value.
+type NamedOutcome struct {
+	Outcome
+	// BlockReason: TaskCreated, TaskCompleted, TeammateIdle, ConfigChange,
+	// PostToolBatch, UserPromptExpansion (and Stop fired by name).
+	BlockReason string `json:"block_reason"`
+	// AllowPrompt: UserPromptExpansion (nil for other events).
+	AllowPrompt *bool `json:"allow_prompt"`
+	// AdditionalContext: Setup, UserPromptExpansion, PostToolBatch.
+	AdditionalContext []string `json:"additional_context"`
+	// Env: what Setup hooks wrote to CLAUDE_ENV_FILE.
+	Env map[string]string `json:"env"`
+	// Retry: PermissionDenied; the model may retry the denied call.
+	Retry bool `json:"retry"`
+	// WorktreePath: WorktreeCreate; "" when creating the worktree fails.
+	WorktreePath string `json:"worktree_path"`
+	// Action ("accept", "decline", "cancel"; "" when no hook answered) and
+	// Content: Elicitation, ElicitationResult.
+	Action  string          `json:"action"`
+	Content json.RawMessage `json:"content"`
+}
+
+// ConfigWarning is an entry of the hooks configuration that was skipped
+// the way the agent skips it (a malformed entry or an unknown handler type
+// in a Claude Code settings file): Engine.ConfigWarnings.
+type ConfigWarning struct {
+	// Path names the entry (hooks.PreToolUse[0].hooks[1]), prefixed with
+	// its file or hook_sources[i].
+	Path    string `json:"path"`
+	Message string `json:"message"`
 }
 
 // CommandPreview is one configured command as the approval digest sees it.
@@ -339,6 +397,89 @@ type CommandPreview struct {
 	Matcher        *string `json:"matcher"`
 	Command        string  `json:"command"`
 	TimeoutSeconds *int64  `json:"timeout_seconds"`
+	// Pins are the files the command executes, as they are now: what an
+	// approval made now binds (empty on an ungated engine).
+	Pins []Pin `json:"pins"`
+	// Env is the environment policy the command runs under.
+	Env EnvPreview `json:"env"`
+}
+
+// Pin is a file an approval binds: its canonical path and the SHA-256 of
+// its content (lowercase hex).
+type Pin struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+}
+
+// EnvPreview is the environment policy of a previewed command: what it
+// inherits of the host's environment (everything, nothing, or the names and
+// globs in InheritOnly), the globs scrubbed, and the names set (not their
+// values).
+type EnvPreview struct {
+	InheritAll  bool
+	InheritOnly []string
+	Scrub       []string
+	Set         []string
+}
+
+// UnmarshalJSON reads {"inherit": true|false|[...], "scrub": [...], "set": [...]}.
+func (p *EnvPreview) UnmarshalJSON(b []byte) error {
+	var raw struct {
+		Inherit json.RawMessage `json:"inherit"`
+		Scrub   []string        `json:"scrub"`
+		Set     []string        `json:"set"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	*p = EnvPreview{Scrub: raw.Scrub, Set: raw.Set}
+	if len(raw.Inherit) > 0 && raw.Inherit[0] == '[' {
+		return json.Unmarshal(raw.Inherit, &p.InheritOnly)
+	}
+	return json.Unmarshal(raw.Inherit, &p.InheritAll)
+}
+
+// EnvPolicy is an environment policy for hook processes (EngineOptions
+// HookEnv and UntrustedHookEnv; docs/trust.md). The zero value inherits
+// everything and changes nothing.
+type EnvPolicy struct {
+	// InheritNone: inherit nothing of the host's environment.
+	InheritNone bool
+	// InheritOnly: inherit only the variables matching these names or globs
+	// (* any run, ? one character). Not together with InheritNone.
+	InheritOnly []string
+	// ScrubSecrets removes the names of the "secrets" preset (*_TOKEN,
+	// *_KEY, AWS_*, SSH_AUTH_SOCK, ...). Not together with Scrub.
+	ScrubSecrets bool
+	// Scrub removes the variables matching these names or globs.
+	Scrub []string
+	// Set adds variables after scrubbing.
+	Set map[string]string
+}
+
+// MarshalJSON writes the option object {"inherit", "scrub", "set"}.
+func (p EnvPolicy) MarshalJSON() ([]byte, error) {
+	m := map[string]any{}
+	switch {
+	case p.InheritNone && p.InheritOnly != nil:
+		return nil, fmt.Errorf("EnvPolicy: InheritNone and InheritOnly exclude each other")
+	case p.InheritNone:
+		m["inherit"] = false
+	case p.InheritOnly != nil:
+		m["inherit"] = p.InheritOnly
+	}
+	switch {
+	case p.ScrubSecrets && p.Scrub != nil:
+		return nil, fmt.Errorf("EnvPolicy: ScrubSecrets and Scrub exclude each other")
+	case p.ScrubSecrets:
+		m["scrub"] = "secrets"
+	case p.Scrub != nil:
+		m["scrub"] = p.Scrub
+	}
+	if p.Set != nil {
+		m["set"] = p.Set
+	}
+	return json.Marshal(m)
 }
 
 // EngineOptions mirrors the options JSON of hl_engine_new (docs/protocol.md §7).
@@ -351,7 +492,8 @@ type EngineOptions struct {
 	// Workspace is an existing directory; hooks run there.
 	Workspace string `json:"workspace"`
 	SessionID string `json:"session_id"`
-	// Trigger defaults to startup.
+	// Trigger defaults to startup. With a Claude Code config (or none) any
+	// source is accepted, e.g. SessionStartTrigger("fork").
 	Trigger SessionStartTrigger `json:"trigger,omitempty"`
 	// WorkspaceGated makes the engine spawn no command until approved.
 	WorkspaceGated bool `json:"workspace_gated"`
@@ -368,6 +510,14 @@ type EngineOptions struct {
 	EnvRemove      []string          `json:"env_remove,omitempty"`
 	// MaxOutputBytes caps each hook's stdout and stderr (0: the default, 1 MiB).
 	MaxOutputBytes uint64 `json:"max_output_bytes,omitempty"`
+	// StopHookBlockCap: after this many consecutive stops of the session
+	// that Stop hooks kept from ending, the next one is allowed with a
+	// warning (Claude Code profile). nil: the default, 8; 0: no cap.
+	StopHookBlockCap *uint32 `json:"stop_hook_block_cap,omitempty"`
+	// HookEnv is the environment policy of every hook (nil: inherit everything).
+	HookEnv *EnvPolicy `json:"hook_env,omitempty"`
+	// UntrustedHookEnv applies over HookEnv to hooks of untrusted sources only.
+	UntrustedHookEnv *EnvPolicy `json:"untrusted_hook_env,omitempty"`
 	// Dialect names the dialect of Hooks, HooksTOML or HooksFile (empty:
 	// a file is recognised by its path, e.g. .codex/hooks.json is Codex's,
 	// .cursor/hooks.json Cursor's, anything else by its shape).

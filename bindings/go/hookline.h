@@ -550,6 +550,17 @@ hl_status hl_engine_command_digest(hl_engine *engine, char **hex, char **errmsg)
 hl_status hl_engine_command_previews(hl_engine *engine, char **previews_json, char **errmsg);
 
 /**
+ * The entries of the engine's hooks configuration that were skipped the
+ * way the agent itself skips them (a malformed entry or an unknown `type`
+ * in a Claude Code settings file), as a JSON array of
+ * `{"path","message"}` in the order they were read (`[]` when none).
+ * `path` names the entry (`hooks.PreToolUse[0].hooks[1]`, prefixed with
+ * the file or `hook_sources[i]` it is in). Free `*warnings_json` with
+ * `hl_string_free`.
+ */
+hl_status hl_engine_config_warnings(hl_engine *engine, char **warnings_json, char **errmsg);
+
+/**
  * Approve the current command digest; with `persist` also record it in the
  * trust store (`HL_ERR_IO` and nothing approved if that fails).
  */

@@ -233,8 +233,8 @@ export interface EngineOptions {
   /** An existing directory; hooks run there. */
   workspace: string;
   sessionId: string;
-  /** SessionStart source. Default `startup`. */
-  trigger?: 'startup' | 'resume' | 'new_session' | 'compact' | 'clear';
+  /** SessionStart source. Default `startup`. With a Claude Code config (or none) any source is accepted, e.g. `fork`. */
+  trigger?: 'startup' | 'resume' | 'new_session' | 'compact' | 'clear' | (string & {});
   /** Gate commands behind approve(). Default false. */
   workspaceGated?: boolean;
   /** Hooks config as an object (VT Code `{lifecycle: …}` or Claude Code `{PreToolUse: […]}`), passed verbatim. */
@@ -252,6 +252,12 @@ export interface EngineOptions {
   envRemove?: string[];
   /** Per-stream output cap (default 1048576). */
   maxOutputBytes?: number;
+  /** After this many consecutive stops Stop hooks kept from ending, the next is allowed with a warning (Claude Code profile). Default 8; 0: no cap. */
+  stopHookBlockCap?: number;
+  /** The environment policy of every hook (default: inherit everything). */
+  hookEnv?: EnvPolicy | null;
+  /** An environment policy applied over `hookEnv` to hooks of untrusted sources only. */
+  untrustedHookEnv?: EnvPolicy | null;
   /**
    * The dialect of hooks/hooksToml/hooksFile. Default: a file is recognised by its path
    * (`.codex/hooks.json` and `.codex/config.toml` are Codex's, `.cursor/hooks.json` Cursor's, `*.toml` VT Code's),
@@ -306,6 +312,9 @@ export interface SubagentInput extends ExtraInput {
   parentSessionId: string;
   childThreadId: string;
   agentName: string;
+  /** Claude Code's agent type: what SubagentStart/SubagentStop matchers test with a Claude Code config. */
+  agentType?: string;
+  agentId?: string;
   displayLabel: string;
   background: boolean;
   status: string;
@@ -463,7 +472,7 @@ export interface UserPromptSubmitOutcome extends Outcome {
   additionalContext: string[];
 }
 export interface PreToolUseOutcome extends Outcome {
-  decision: 'continue' | 'allow' | 'deny' | 'ask';
+  decision: 'continue' | 'allow' | 'deny' | 'ask' | 'defer';
   reason: string | null;
   /** The tool input as rewritten by hooks (`updatedInput`), else null. */
   updatedInput: Json;
@@ -485,7 +494,38 @@ export interface PermissionDecision {
   message: string | null;
 }
 export interface PermissionRequestOutcome extends Outcome { decision: PermissionDecision | null }
-export interface StopOutcome extends Outcome { blockReason: string | null }
+export interface StopOutcome extends Outcome {
+  /** With a Claude Code config: every blocking hook's reason, in configuration order, one per line. */
+  blockReason: string | null;
+  /** Claude Code's Stop and SubagentStop: feedback that keeps the conversation going. */
+  additionalContext?: string[];
+}
+/** SubagentStart: the subagent's context (Claude Code config). */
+export interface SubagentStartOutcome extends Outcome { additionalContext?: string[] }
+
+/** An entry of the hooks configuration that was skipped (`configWarnings()`). */
+export interface ConfigWarning {
+  /** The entry (`hooks.PreToolUse[0].hooks[1]`), prefixed with its file or `hook_sources[i]`. */
+  path: string;
+  message: string;
+}
+
+/**
+ * An environment policy for hook processes (docs/trust.md): what is inherited of the host's
+ * environment (`true`: all, `false`: nothing, or names and globs), what is scrubbed (globs, or
+ * the `'secrets'` preset), and what is set after scrubbing.
+ */
+export interface EnvPolicy {
+  inherit?: boolean | string[];
+  scrub?: string[] | 'secrets';
+  set?: Record<string, string>;
+}
+
+/** A file an approval binds: its canonical path and the SHA-256 of its content (hex). */
+export interface Pin {
+  path: string;
+  sha256: string;
+}
 
 /** A digested command (`previews()`). */
 export interface CommandPreview {
@@ -497,6 +537,10 @@ export interface CommandPreview {
   matcher: string | null;
   command: string;
   timeoutSeconds: number | null;
+  /** The files the command executes, as they are now (empty on an ungated engine). */
+  pins: Pin[];
+  /** The environment policy it runs under (`set` lists names, not values). */
+  env: { inherit: boolean | string[]; scrub: string[]; set: string[] };
 }
 
 /** The JSON a hook receives on stdin (snake_case wire payload). */
@@ -542,7 +586,7 @@ export declare class Engine {
   sessionStart(input?: SessionStartInput, options?: RunOptions): Promise<SessionStartOutcome>;
   sessionEnd(input: SessionEndInput, options?: RunOptions): Promise<Outcome>;
   /** With a Cursor config subagentStart is a gate: the outcome is a GateOutcome (`decision`, `reason`). */
-  subagentStart(input: SubagentInput, options?: RunOptions): Promise<Outcome>;
+  subagentStart(input: SubagentInput, options?: RunOptions): Promise<SubagentStartOutcome | GateOutcome>;
   /** `blockReason` is set only with a Claude Code config (a hook asks the subagent to go on). */
   subagentStop(input: SubagentInput, options?: RunOptions): Promise<Outcome & { blockReason?: string | null }>;
   userPromptSubmit(input: UserPromptSubmitInput, options?: RunOptions): Promise<UserPromptSubmitOutcome>;
@@ -557,7 +601,7 @@ export declare class Engine {
 
   sessionStartSync(input?: SessionStartInput): SessionStartOutcome;
   sessionEndSync(input: SessionEndInput): Outcome;
-  subagentStartSync(input: SubagentInput): Outcome;
+  subagentStartSync(input: SubagentInput): SubagentStartOutcome;
   subagentStopSync(input: SubagentInput): Outcome & { blockReason?: string | null };
   userPromptSubmitSync(input: UserPromptSubmitInput): UserPromptSubmitOutcome;
   preToolUseSync(input: PreToolUseInput): PreToolUseOutcome;
@@ -577,6 +621,8 @@ export declare class Engine {
   /** Lowercase hex SHA-256 of the configured command set. */
   digest(): string;
   previews(): CommandPreview[];
+  /** The entries of the configuration that were skipped, as the agent skips them (malformed entries, unknown types). */
+  configWarnings(): ConfigWarning[];
   /** Approve the current command set; `persist` records it in the trust store. */
   approve(options?: { persist?: boolean }): void;
   readonly needsApproval: boolean;

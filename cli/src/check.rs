@@ -3,6 +3,11 @@
 //! load at all, such as a Codex file Codex rejects or a Cursor hooks.json
 //! with an unknown hook event, is an error) and warn on likely mistakes.
 //!
+//! Errors: what the library rejects (the file is not JSON, ...), and every
+//! entry a host would skip (a Claude Code settings file's malformed
+//! entries and unknown handler types: a host loads the rest, but the entry
+//! never runs), each named by its path.
+//!
 //! Warnings (a config with warnings still passes, unless `--strict`):
 //!
 //! - every entry the agent itself would skip (Codex: an invalid matcher's
@@ -16,20 +21,27 @@
 //! - Claude permission-rule syntax (`Bash(git *)`) in `matcher`, where only
 //!   the tool name is tested (it belongs in the hook's `if`);
 //! - unknown event keys (with a suggestion when the key is a known event
-//!   spelled differently);
+//!   spelled differently; the events a dialect knows by name, such as
+//!   Claude Code's `TaskCreated`, are not unknown);
 //! - an `if` condition on an event without a tool call (the hook never runs);
 //! - a variable another dialect's hooks get but this one's do not
 //!   (`$CLAUDE_PROJECT_DIR` in a Codex hook);
 //! - commands whose program or script is a file that does not exist or is
-//!   not executable, or a bare program name not found on `PATH`.
+//!   not executable, or a bare program name not found on `PATH`;
+//! - commands of untrusted (gated) sources that name a script that does not
+//!   exist, as the approval gate's resolver reads them (`$CLAUDE_PROJECT_DIR`
+//!   and the other placeholders of the dialect expanded): nothing can be
+//!   pinned for it, and a file created there later needs a new approval.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use hookline::config::{HookGroup, HooksConfig};
+use hookline::config::{HookGroup, HookSpec, HooksConfig};
 use hookline::dialect::matcher::Matcher;
 use hookline::dialect::{self, Dialect};
+use hookline::gate::pins::{references_of, PinCtx};
+use hookline::gate::resolve::Role;
 use hookline::HookEvent;
 
 use crate::common::{self, CliResult, Out, EXIT_ERROR, EXIT_OK};
@@ -79,6 +91,21 @@ pub fn main(out: &Out, a: CheckArgs) -> CliResult {
             Ok(cfg) => {
                 commands = cfg.config.command_count();
                 let ws = a.workspace.clone().unwrap_or_else(|| common::project_dir_of(file));
+                // Absolute, so that expanded placeholders and relative words
+                // name the same paths.
+                let ws = std::path::absolute(&ws).unwrap_or(ws);
+                let ws = std::fs::canonicalize(&ws).unwrap_or(ws);
+                for w in cfg.config.warnings() {
+                    let error = w.entry_skipped || a.strict;
+                    findings.push(Finding { error, text: common::located(&w.path, &w.message) });
+                }
+                if let Some(d) = cfg.config.disable_all_hooks().filter(|d| d.value) {
+                    let whose = if d.trusted { "every hook" } else { "the hooks of untrusted sources" };
+                    findings.push(Finding {
+                        error: a.strict,
+                        text: format!("disableAllHooks is true: a host runs none of {whose} while it is set"),
+                    });
+                }
                 for w in warnings(&cfg.config, &ws) {
                     findings.push(Finding { error: a.strict, text: w });
                 }
@@ -122,16 +149,16 @@ fn group_path(group: &HookGroup) -> String {
     path.rsplit_once(".hooks[").map_or(path, |(g, _)| g).to_owned()
 }
 
-/// The warnings of a valid config: the entries its dialect skipped, then
-/// likely mistakes in what it keeps.
+/// Likely mistakes in what a config keeps (the entries its dialect skipped
+/// are [`HooksConfig::warnings`], errors for `check`).
 pub fn warnings(config: &HooksConfig, workspace: &Path) -> Vec<String> {
-    let mut w: Vec<String> = config.warnings().iter().map(|x| format!("{}: {}", x.path, x.message)).collect();
+    let mut w: Vec<String> = Vec::new();
     for named in config.named_events() {
         let d = named.groups.first().map_or(config.dialect(), HookGroup::dialect);
-        if d.native_event_keys().contains(&named.name.as_str()) {
+        if d.profile().named(&named.name).is_some() || d.native_event_keys().contains(&named.name.as_str()) {
             // An event of the agent's own without a canonical meaning
-            // (Codex's PostCompact, Cursor's beforeReadFile): a host fires it
-            // by name.
+            // (Claude Code's TaskCreated, Codex's PostCompact, Cursor's
+            // beforeReadFile): a host fires it by name.
             continue;
         }
         let hint = match dialect::suggest_event_key(d, &named.name) {
@@ -169,8 +196,21 @@ pub fn warnings(config: &HooksConfig, workspace: &Path) -> Vec<String> {
                 if let Some(c) = hook.command_text() {
                     // Where the hook runs (Cursor: a user's hooks in ~/.cursor).
                     let cwd = hook.source.cwd.as_deref().unwrap_or(workspace);
-                    if let Some(msg) = command_warning(c, cwd) {
+                    let first = command_warning(c, cwd);
+                    if let Some(msg) = &first {
                         w.push(format!("{}: {msg}", hook.path));
+                    }
+                    if !hook.trusted() {
+                        for p in missing_scripts(hook, cwd) {
+                            let shown = p.display().to_string();
+                            if !first.as_deref().is_some_and(|m| m.contains(&shown)) {
+                                w.push(format!(
+                                    "{}: command `{c}` references {shown}, which does not exist: the approval \
+                                     cannot pin it (a file created there later needs a new approval)",
+                                    hook.path
+                                ));
+                            }
+                        }
                     }
                     if let Some(msg) = foreign_variable(c, d) {
                         w.push(format!("{}: {msg}", hook.path));
@@ -309,6 +349,27 @@ fn expand(word: &str, workspace: &Path) -> Option<String> {
         }
     }
     (!s.contains('$') && !s.contains('*') && !s.contains('?')).then_some(s)
+}
+
+/// The script paths a gated hook's command names that hold no file, as the
+/// approval gate's resolver finds them.
+fn missing_scripts(hook: &HookSpec, workspace: &Path) -> Vec<PathBuf> {
+    let ws = workspace.to_owned();
+    let home = std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
+    let ctx = PinCtx { workspace: ws, home };
+    references_of(hook, &ctx)
+        .into_iter()
+        .filter(|r| r.role == Role::Program || is_script_name(&r.word))
+        .filter(|r| std::fs::symlink_metadata(&r.path).is_err())
+        .map(|r| r.path)
+        .collect()
+}
+
+/// A file name with the extension of a script (what an interpreter runs).
+fn is_script_name(word: &str) -> bool {
+    const EXTENSIONS: &[&str] =
+        &["sh", "bash", "zsh", "fish", "py", "js", "mjs", "cjs", "ts", "rb", "pl", "php", "lua", "ps1"];
+    word.rsplit_once('.').is_some_and(|(_, ext)| EXTENSIONS.contains(&ext))
 }
 
 fn on_path(name: &str) -> bool {

@@ -83,6 +83,15 @@ impl Out {
         let _ = writeln!(o, "{s}");
     }
 
+    /// `hookline: warning: msg` on stderr (silenced by `--quiet`).
+    pub fn warning(&self, msg: &str) {
+        if self.quiet {
+            return;
+        }
+        let label = if self.color_err { "\x1b[33mwarning\x1b[0m" } else { "warning" };
+        eprintln!("hookline: {label}: {msg}");
+    }
+
     /// `hookline: error: msg` on stderr (never silenced).
     pub fn error(&self, msg: &str) {
         let label = if self.color_err { "\x1b[31merror\x1b[0m" } else { "error" };
@@ -354,8 +363,11 @@ pub fn build_engine(s: EngineSetup<'_>) -> Result<LifecycleHookEngine, String> {
     o.hooks = s.source;
     o.trust_store = s.trust_store.map(Path::to_owned);
     o.transcript_path = input_str("transcript_path").map(str::to_owned);
-    if let Some(t) = input_str("source").and_then(SessionStartTrigger::parse) {
-        o.trigger = t;
+    if let Some(source) = input_str("source") {
+        match SessionStartTrigger::parse(source) {
+            Some(t) => o.trigger = t,
+            None => o.trigger_name = Some(source.to_owned()),
+        }
     }
     LifecycleHookEngine::with_options(&o).map_err(|e| e.message)
 }
@@ -418,4 +430,14 @@ pub fn contexts(outcome: &Value) -> Vec<String> {
 /// e.g. `/p` for `/p/.claude/settings.json`, else the file's directory).
 pub fn project_dir_of(config: &Path) -> PathBuf {
     hookline::dialect::project_dir_of(config)
+}
+
+/// A config message with its entry path in front, unless the message
+/// already starts with it (`hooks.Stop[0].hooks[0].command must be ...`).
+pub fn located(path: &str, message: &str) -> String {
+    if path.is_empty() || message.starts_with(path) {
+        message.to_owned()
+    } else {
+        format!("{path}: {message}")
+    }
 }

@@ -56,6 +56,13 @@ pub fn main(out: &Out, a: RunArgs) -> CliResult {
     let outcome: Value = serde_json::from_str(&text).map_err(|e| format!("the engine returned invalid JSON: {e}"))?;
     let v = common::verdict(&outcome);
     let format = a.format.unwrap_or(if std::io::stdout().is_terminal() { Format::Text } else { Format::Json });
+    // Entries a host skips are skipped here too, and said so on stderr — in
+    // the text format only: in the others stderr carries the block reason.
+    if format == Format::Text {
+        for w in engine.config_warnings() {
+            out.warning(&common::located(&w.path, &w.message));
+        }
+    }
     match format {
         Format::Json => {
             if !out.quiet {
@@ -106,7 +113,7 @@ pub fn claude_reply(event_name: &EventName, outcome: &Value, v: &Verdict) -> Map
     let ctx = common::contexts(outcome);
     match event {
         Some(HookEvent::PreToolUse) => {
-            if matches!(v.decision.as_str(), "allow" | "ask" | "deny") {
+            if matches!(v.decision.as_str(), "allow" | "ask" | "deny" | "defer") {
                 specific.insert("permissionDecision".into(), json!(v.decision));
                 if let Some(r) = &v.reason {
                     specific.insert("permissionDecisionReason".into(), json!(r));

@@ -1,17 +1,18 @@
-//! `hookline digest` and `hookline trust list|approve|revoke`: the workspace
-//! approval gate from the command line, on the same trust store the library
-//! uses (`--store`, else `$HOOKLINE_TRUST_STORE`, else
+//! `hookline digest` and `hookline trust list|approve|diff|revoke`: the
+//! workspace approval gate from the command line, on the same trust store
+//! the library uses (`--store`, else `$HOOKLINE_TRUST_STORE`, else
 //! `$XDG_CONFIG_HOME/hookline/trust.json`, else
 //! `~/.config/hookline/trust.json`).
 
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
-use hookline::trust::TrustStore;
+use hookline::gate::PinChange;
+use hookline::trust::{TrustRecord, TrustStore};
 use hookline::LifecycleHookEngine;
-use serde_json::json;
+use serde_json::{json, Value};
 
-use crate::common::{self, CliResult, EngineSetup, Out, EXIT_OK};
+use crate::common::{self, CliResult, EngineSetup, Out, EXIT_ERROR, EXIT_OK};
 use crate::explain::ExplainFormat;
 
 #[derive(Args)]
@@ -43,9 +44,22 @@ pub enum TrustCommand {
     #[command(after_help = "Examples:\n  hookline trust approve --workspace ~/src/project\n  \
 hookline trust approve --config .claude/settings.json --store ./trust.json")]
     Approve(ApproveArgs),
+    /// Show which pinned files changed since the workspace was approved
+    /// (exit 1 when something did).
+    #[command(after_help = "Examples:\n  hookline trust diff\n  \
+hookline trust diff --config .claude/settings.json --store ./trust.json --format json")]
+    Diff(DiffArgs),
     /// Remove the workspace's approval.
     #[command(after_help = "Example:\n  hookline trust revoke --workspace ~/src/project")]
     Revoke(RevokeArgs),
+}
+
+#[derive(Args)]
+pub struct DiffArgs {
+    #[command(flatten)]
+    pub digest: DigestArgs,
+    #[command(flatten)]
+    pub store: StoreArg,
 }
 
 #[derive(Args)]
@@ -127,11 +141,102 @@ fn print_previews(out: &Out, engine: &LifecycleHookEngine) {
         let t = p.timeout_seconds.map(|t| format!(" (timeout {t}s)")).unwrap_or_default();
         let d = p.dialect.map(|d| format!("{d} ")).unwrap_or_default();
         out.line(&format!("  {d}{}{m}: {}{t}", p.event, p.command));
+        for pin in &p.pins {
+            out.line(&format!("      pin {}  sha256 {}", pin.path.display(), pin.sha256));
+        }
     }
 }
 
+/// A record as `trust list --format json` shows it.
+fn record_json(r: &TrustRecord) -> Value {
+    let files = r.files.as_ref();
+    json!({
+        "workspace": r.workspace,
+        "digest": r.digest,
+        "approved_at": r.approved_at,
+        "pins": files.map(|_| r.pins().into_iter().map(|(named, p)| json!({"path": p.path, "sha256": p.sha256, "named": named})).collect::<Vec<_>>()),
+        "missing": files.map(|f| f.missing()),
+    })
+}
+
+/// One line per changed file: what was approved and what is there now.
+fn change_lines(c: &PinChange) -> Vec<String> {
+    let named = c.named.display();
+    match (&c.approved, &c.now) {
+        (Some(old), Some(new)) if old.path != new.path => vec![
+            format!("swapped   {named} now resolves to {}", new.path.display()),
+            format!("          approved {}  sha256 {}", old.path.display(), old.sha256),
+            format!("          now      {}  sha256 {}", new.path.display(), new.sha256),
+        ],
+        (Some(old), Some(new)) => vec![
+            format!("changed   {}", new.path.display()),
+            format!("          approved sha256 {}", old.sha256),
+            format!("          now      sha256 {}", new.sha256),
+        ],
+        (Some(old), None) => vec![
+            format!("deleted   {named} (no regular file there now)"),
+            format!("          approved {}  sha256 {}", old.path.display(), old.sha256),
+        ],
+        (None, Some(new)) if c.covered => vec![
+            format!("new       {} (no file was there when approved)", new.path.display()),
+            format!("          now      sha256 {}", new.sha256),
+        ],
+        (None, Some(new)) => vec![
+            format!("unpinned  {} (the approval records no hash for it)", new.path.display()),
+            format!("          now      sha256 {}", new.sha256),
+        ],
+        (None, None) => vec![format!("unpinned  {named} (the approval does not cover it; no file there now)")],
+    }
+}
+
+fn diff_main(out: &Out, a: DiffArgs) -> CliResult {
+    let store = store_of(&a.store)?;
+    let engine = engine_of(&a.digest, Some(store.path()), true)?;
+    let ws = common::workspace_or_cwd(a.digest.workspace.as_deref())?;
+    let ws = std::fs::canonicalize(&ws).unwrap_or(ws);
+    let Some(approval) = store.approval(&ws) else {
+        return Err(format!("{} has no approval in {}: nothing to compare with", ws.display(), store.path().display()));
+    };
+    let digest = engine.command_digest();
+    let changes = engine.pin_changes_against(&approval.files);
+    let same_commands = approval.digest == digest;
+    let differs = !same_commands || !changes.is_empty();
+    if a.digest.format == ExplainFormat::Json {
+        let doc = json!({
+            "workspace": ws,
+            "store": store.path(),
+            "approved_digest": approval.digest,
+            "digest": digest,
+            "commands_changed": !same_commands,
+            "pins_recorded": !approval.files.legacy,
+            "changes": changes,
+        });
+        out.line(&serde_json::to_string_pretty(&doc).unwrap_or_default());
+        return Ok(if differs { EXIT_ERROR } else { EXIT_OK });
+    }
+    if !same_commands {
+        out.line(&format!(
+            "the commands changed since the approval (approved digest {}, now {digest})",
+            approval.digest
+        ));
+    }
+    if approval.files.legacy {
+        out.line("the approval was recorded without pins (an earlier version): every pinned file needs approval");
+    }
+    for c in &changes {
+        for l in change_lines(c) {
+            out.line(&l);
+        }
+    }
+    if !differs && !out.quiet {
+        out.line(&format!("{}: nothing changed since the approval in {}", ws.display(), store.path().display()));
+    }
+    Ok(if differs { EXIT_ERROR } else { EXIT_OK })
+}
+
 pub fn digest_main(out: &Out, a: DigestArgs) -> CliResult {
-    let engine = engine_of(&a, None, false)?;
+    // Gated, so that the previews carry the files the commands execute.
+    let engine = engine_of(&a, None, true)?;
     if a.format == ExplainFormat::Json {
         let doc = json!({"digest": engine.command_digest(), "previews": engine.command_previews()});
         out.line(&serde_json::to_string_pretty(&doc).unwrap_or_default());
@@ -149,10 +254,7 @@ pub fn main(out: &Out, c: TrustCommand) -> CliResult {
             let store = store_of(&a.store)?;
             let records = store.list().map_err(|e| e.message)?;
             if a.format == ExplainFormat::Json {
-                let list: Vec<_> = records
-                    .iter()
-                    .map(|r| json!({"workspace": r.workspace, "digest": r.digest, "approved_at": r.approved_at}))
-                    .collect();
+                let list: Vec<_> = records.iter().map(record_json).collect();
                 out.line(
                     &serde_json::to_string_pretty(&json!({"store": store.path(), "approvals": list}))
                         .unwrap_or_default(),
@@ -169,9 +271,23 @@ pub fn main(out: &Out, c: TrustCommand) -> CliResult {
                     r.digest.as_deref().unwrap_or("(no digest)"),
                     r.approved_at.as_deref().unwrap_or("-")
                 ));
+                match &r.files {
+                    None => out.line("    (no pins: approved by an earlier version; pinned commands need approval)"),
+                    Some(files) => {
+                        for (named, pin) in r.pins() {
+                            let via =
+                                if named != pin.path { format!(" (named {})", named.display()) } else { String::new() };
+                            out.line(&format!("    pin {}  sha256 {}{via}", pin.path.display(), pin.sha256));
+                        }
+                        for m in files.missing() {
+                            out.line(&format!("    missing {}", m.display()));
+                        }
+                    }
+                }
             }
             Ok(EXIT_OK)
         }
+        TrustCommand::Diff(a) => diff_main(out, a),
         TrustCommand::Approve(a) => {
             let store = store_of(&a.store)?;
             let engine = engine_of(&a.digest, Some(store.path()), true)?;

@@ -24,7 +24,8 @@ fuzz_target!(|data: &[u8]| {
             let previews = gate::command_previews(cfg);
             assert_eq!(previews.len(), cfg.command_count());
             assert_eq!(gate::digest_of_previews(&previews), digest);
-            let pj: serde_json::Value = serde_json::from_str(&gate::previews_json(&previews)).expect("previews JSON");
+            let pj: serde_json::Value =
+                serde_json::from_str(&gate::previews_json(&previews).expect("previews")).expect("previews JSON");
             assert_eq!(pj.as_array().map(Vec::len), Some(previews.len()));
             assert_eq!(cfg.is_empty(), cfg.command_count() == 0);
         }

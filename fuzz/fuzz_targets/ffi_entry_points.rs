@@ -102,7 +102,16 @@ fn callback_engine() -> *mut hl_engine {
         for ev in 0..12 {
             let mut err = ptr::null_mut();
             let st = unsafe {
-                hl_engine_add_callback_hook(e, ev, ptr::null(), c"cb".as_ptr(), Some(reply_cb), ptr::null_mut(), None, &mut err)
+                hl_engine_add_callback_hook(
+                    e,
+                    ev,
+                    ptr::null(),
+                    c"cb".as_ptr(),
+                    Some(reply_cb),
+                    ptr::null_mut(),
+                    None,
+                    &mut err,
+                )
             };
             assert_eq!(st, HL_OK);
         }
@@ -117,7 +126,8 @@ fn registry() -> *mut hl_registry {
         let r = hl_registry_new();
         for p in 0..10 {
             let mut err = ptr::null_mut();
-            let st = unsafe { hl_registry_register(r, p, c"cb".as_ptr(), Some(reply_cb), ptr::null_mut(), None, &mut err) };
+            let st =
+                unsafe { hl_registry_register(r, p, c"cb".as_ptr(), Some(reply_cb), ptr::null_mut(), None, &mut err) };
             assert_eq!(st, HL_OK);
         }
         Handle(r)
@@ -177,7 +187,8 @@ unsafe extern "C" fn count_free(_ud: *mut c_void) {
 unsafe fn finish(st: hl_status, out: *mut c_char, err: *mut c_char, what: &str) -> Option<String> {
     assert!((0..=12).contains(&st), "{what}: unknown status {st}");
     assert_ne!(st, HL_ERR_PANIC, "{what}: panic reached the boundary: {}", msg(err));
-    let text = if out.is_null() { None } else { Some(CStr::from_ptr(out).to_str().expect("output is UTF-8").to_owned()) };
+    let text =
+        if out.is_null() { None } else { Some(CStr::from_ptr(out).to_str().expect("output is UTF-8").to_owned()) };
     if st == HL_OK {
         assert!(err.is_null(), "{what}: errmsg set on success");
     } else {
@@ -277,7 +288,15 @@ fuzz_target!(|data: &[u8]| {
                     assert_eq!(st, want);
                 }
                 assert!(
-                    matches!(st, HL_OK | HL_ERR_INVALID_UTF8 | HL_ERR_INVALID_JSON | HL_ERR_INVALID_ARGUMENT | HL_ERR_INVALID_CONFIG | HL_ERR_IO),
+                    matches!(
+                        st,
+                        HL_OK
+                            | HL_ERR_INVALID_UTF8
+                            | HL_ERR_INVALID_JSON
+                            | HL_ERR_INVALID_ARGUMENT
+                            | HL_ERR_INVALID_CONFIG
+                            | HL_ERR_IO
+                    ),
                     "hl_engine_new status {st}"
                 );
                 if !e.is_null() {
@@ -315,7 +334,16 @@ fuzz_target!(|data: &[u8]| {
                 let name = s2.unwrap_or_default();
                 let mut err = ptr::null_mut();
                 let event = enum_arg(eb, 12);
-                let st = hl_engine_add_callback_hook(e, event, matcher, name.as_ptr(), Some(reply_cb), ptr::null_mut(), Some(count_free), &mut err);
+                let st = hl_engine_add_callback_hook(
+                    e,
+                    event,
+                    matcher,
+                    name.as_ptr(),
+                    Some(reply_cb),
+                    ptr::null_mut(),
+                    Some(count_free),
+                    &mut err,
+                );
                 finish(st, ptr::null_mut(), err, "hl_engine_add_callback_hook");
                 assert_eq!(FREED.load(Ordering::SeqCst), before, "free_user_data ran before the engine was freed");
                 if HookEvent::from_i32(event).is_none() {
@@ -330,7 +358,11 @@ fuzz_target!(|data: &[u8]| {
                 run(e, HL_EVENT_PRE_TOOL_USE, &input, 1);
                 hl_engine_free(e);
                 let want = before + usize::from(st == HL_OK);
-                assert_eq!(FREED.load(Ordering::SeqCst), want, "free_user_data must run once per successful registration");
+                assert_eq!(
+                    FREED.load(Ordering::SeqCst),
+                    want,
+                    "free_user_data must run once per successful registration"
+                );
             }
             _ => {
                 let e = empty_engine();

@@ -14,8 +14,8 @@
 #![no_main]
 
 use hookline::dialect::CLAUDE;
-use hookline::interpret::{EventInterpreter, HookFailure, HookReport};
 use hookline::handler::{Answer, HookExecution};
+use hookline::interpret::{EventInterpreter, HookFailure, HookReport};
 use hookline::{HookEvent, RunEvent};
 use libfuzzer_sys::fuzz_target;
 

@@ -121,6 +121,7 @@ pub fn decode_interpret(data: &[u8]) -> Option<InterpretInput> {
                 timeout_seconds: 7,
                 stdout: stdout.clone(),
                 stderr: stderr.clone(),
+                ..HookExecution::default()
             },
             kind: HookKind::Command,
         };
@@ -197,6 +198,7 @@ pub fn report_for(exec: &HookExecution, kind: HookKind) -> HookReport {
         skipped: None,
         failure: None,
         status_message: None,
+        ..HookReport::command("")
     }
 }
 

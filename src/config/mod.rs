@@ -218,8 +218,9 @@ impl HandlerSpec {
 
     /// The fields that identify the hook, in a fixed order, for the digest
     /// and the previews: `command` (and `args`, `shell` when set);
-    /// `url` and `headers` (the header *names*, values are not part of
-    /// it: they may interpolate secrets); `server`, `tool` and `input`;
+    /// `url`, `headers` (the header *names*, values are not part of
+    /// it: they may interpolate secrets) and `allowedEnvVars` (when set);
+    /// `server`, `tool` and `input`;
     /// `prompt` and `model` (and `continueOnBlock` when true).
     pub fn identifying_fields(&self) -> serde_json::Map<String, Value> {
         let mut m = serde_json::Map::new();
@@ -233,9 +234,14 @@ impl HandlerSpec {
                     m.insert("shell".into(), Value::from(shell));
                 }
             }
-            HandlerSpec::Http { url, headers, .. } => {
+            HandlerSpec::Http { url, headers, allowed_env_vars } => {
                 m.insert("url".into(), Value::from(url.as_str()));
                 m.insert("headers".into(), headers.iter().map(|(k, _)| Value::from(k.as_str())).collect());
+                // Which variables the header values may interpolate decides
+                // what the request can carry out of the machine.
+                if !allowed_env_vars.is_empty() {
+                    m.insert("allowedEnvVars".into(), Value::from(allowed_env_vars.clone()));
+                }
             }
             HandlerSpec::McpTool { server, tool, input } => {
                 m.insert("server".into(), Value::from(server.as_str()));
@@ -279,6 +285,18 @@ impl HandlerSpec {
         matches!(self, HandlerSpec::Command { .. })
     }
 
+    /// What the handler executes as words, for the gate's script pins
+    /// (`crate::gate::pins`): the shell text of a shell-form command (under
+    /// any `shell`), the program and arguments of an exec-form one; `None`
+    /// for handler types that run no program.
+    pub fn script_form(&self) -> Option<ScriptForm<'_>> {
+        match self {
+            HandlerSpec::Command { command, args: None, .. } => Some(ScriptForm::Shell(command)),
+            HandlerSpec::Command { command, args: Some(args), .. } => Some(ScriptForm::Exec(command, args)),
+            _ => None,
+        }
+    }
+
     /// Whether the handler blocks on I/O the run does not control (a
     /// process, a request): such hooks of a concurrent event run on their
     /// own threads. Host-answered types run on the run's thread, like
@@ -296,6 +314,16 @@ fn quote_word(word: &str) -> String {
     } else {
         format!("'{}'", word.replace('\'', r"'\''"))
     }
+}
+
+/// What a handler executes, as the script resolver reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScriptForm<'a> {
+    /// Shell text run as `/bin/sh -c <text>` (or the hook's `shell`).
+    Shell(&'a str),
+    /// A program (looked up on `PATH` unless it contains `/`) and its
+    /// argument vector, no shell.
+    Exec(&'a str, &'a [String]),
 }
 
 /// One configured hook.
@@ -482,6 +510,11 @@ pub struct ConfigWarning {
     pub path: String,
     /// What is wrong and what was done about it.
     pub message: String,
+    /// Whether a malformed hooks entry was left out (a Claude Code settings
+    /// file's malformed entry or unknown handler type: `hookline check`
+    /// reports it as an error), rather than a note (a warning).
+    #[serde(skip)]
+    pub entry_skipped: bool,
 }
 
 /// A validated hooks configuration: per-event groups in configuration order.
@@ -492,6 +525,17 @@ pub struct HooksConfig {
     named: Vec<NamedEvent>,
     warnings: Vec<ConfigWarning>,
     http_policy: HttpPolicy,
+    disable_all_hooks: Option<DisableAllHooks>,
+}
+
+/// A source's `disableAllHooks` setting (Claude Code settings).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DisableAllHooks {
+    /// The value the source sets.
+    pub value: bool,
+    /// Whether the source that sets it is trusted: an untrusted source's
+    /// `true` turns off only the hooks of untrusted sources.
+    pub trusted: bool,
 }
 
 impl Default for HooksConfig {
@@ -513,8 +557,21 @@ impl HooksConfig {
             groups: std::array::from_fn(|_| Vec::new()),
             named: Vec::new(),
             warnings: Vec::new(),
+            disable_all_hooks: None,
             http_policy: HttpPolicy::default(),
         }
+    }
+
+    /// A configuration without any hook is in the VT Code dialect (like an
+    /// empty TOML document: its outcomes have the VT Code shape), whatever
+    /// dialect read it; its warnings and `disableAllHooks` are kept.
+    pub fn vtcode_when_empty(mut self) -> Self {
+        if self.is_empty() {
+            self.dialect = dialect::VTCODE;
+            self.groups = std::array::from_fn(|_| Vec::new());
+            self.named.clear();
+        }
+        self
     }
 
     /// Add the groups of a known event (after those already there).
@@ -542,11 +599,69 @@ impl HooksConfig {
         &self.http_policy
     }
 
-    /// Record a skipped entry.
+    /// Record a warning about the configuration (an entry the agent skips
+    /// or adjusts, a key it ignores); `hookline check` shows it as a warning.
     pub fn push_warning(&mut self, path: impl Into<String>, message: impl Into<String>) {
-        let warning = ConfigWarning { path: path.into(), message: message.into() };
+        self.push(ConfigWarning { path: path.into(), message: message.into(), entry_skipped: false });
+    }
+
+    /// Record a malformed hooks entry that was left out (Claude Code's
+    /// settings files): `hookline check` reports it as an error, since the
+    /// hook never runs.
+    pub fn push_skipped(&mut self, path: impl Into<String>, message: impl Into<String>) {
+        self.push(ConfigWarning { path: path.into(), message: message.into(), entry_skipped: true });
+    }
+
+    fn push(&mut self, warning: ConfigWarning) {
         crate::hl_warn!("{}: {}", warning.path, warning.message);
         self.warnings.push(warning);
+    }
+
+    /// Prefix the path of every warning (the file, or `hook_sources[i]`)
+    /// with `prefix` and `": "`.
+    pub fn prefix_warnings(&mut self, prefix: &str) {
+        for w in &mut self.warnings {
+            w.path = format!("{prefix}: {}", w.path);
+        }
+    }
+
+    /// Record the source's `disableAllHooks` setting.
+    pub fn set_disable_all_hooks(&mut self, setting: DisableAllHooks) {
+        self.disable_all_hooks = Some(setting);
+    }
+
+    /// The `disableAllHooks` setting in force: the last source's that sets
+    /// one (settings precedence: local over project over user).
+    pub fn disable_all_hooks(&self) -> Option<DisableAllHooks> {
+        self.disable_all_hooks
+    }
+
+    /// Apply `disableAllHooks: true`, once every source is joined: set by a
+    /// trusted source it turns every hook off; set by an untrusted one (a
+    /// repository's settings, which the workspace gate has not approved) it
+    /// turns off the hooks of untrusted sources only. `false`, or no
+    /// setting, changes nothing.
+    pub fn apply_disable_all_hooks(&mut self) {
+        let Some(DisableAllHooks { value: true, trusted }) = self.disable_all_hooks else {
+            return;
+        };
+        let keep = |h: &HookSpec| !trusted && h.trusted();
+        let strip = |groups: &mut Vec<HookGroup>| {
+            for g in groups.iter_mut() {
+                g.hooks.retain(keep);
+            }
+            groups.retain(|g| !g.hooks.is_empty());
+        };
+        self.groups.iter_mut().for_each(strip);
+        for named in &mut self.named {
+            strip(&mut named.groups);
+        }
+        self.named.retain(|n| !n.groups.is_empty());
+        crate::hl_debug!(
+            "disableAllHooks: true ({} source): {} hook(s) left",
+            if trusted { "a trusted" } else { "an untrusted" },
+            self.command_count()
+        );
     }
 
     /// Join several sources' configurations, in order (user, project,
@@ -559,6 +674,9 @@ impl HooksConfig {
         let mut first = true;
         for mut config in sources {
             out.warnings.append(&mut config.warnings);
+            if config.disable_all_hooks.is_some() {
+                out.disable_all_hooks = config.disable_all_hooks;
+            }
             out.http_policy.join(&config.http_policy);
             if config.is_empty() {
                 continue;

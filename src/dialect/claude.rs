@@ -2,18 +2,37 @@
 //! (or that object alone), with Claude Code's decisions as its hooks
 //! reference documents them (`docs/profiles.md`).
 //!
-//! - Event keys are PascalCase (`PreToolUse`, ...). An unknown key whose
-//!   value is an array is kept as a *named event* (fired by name, e.g.
-//!   `PostCompact`, `TeammateIdle`), validated like any event and part of
-//!   the digest; a non-array value under an unknown key is ignored with a
-//!   warning (it is some other setting).
-//! - Hooks: `{"type": "command", "command": …, "timeout": N}` in matcher
-//!   groups (`protocol/config.rs`), plus `if`,
-//!   `async`, `statusMessage` and `failClosed` (a hookline extension).
+//! - A settings file is read the way Claude Code reads it: text that is not
+//!   JSON, or JSON that is not an object, rejects the file
+//!   (`InvalidConfig`, Claude Code's "Settings Error"); a malformed hooks
+//!   entry (an event, a group, one hook: an unknown `type`, a missing
+//!   command, a bad matcher or timeout) is skipped with a warning and every
+//!   other hook loads (Claude Code's "Settings Warning", since 2.1.101).
+//!   A `hooks` value that is not an object contributes no hooks, with a
+//!   warning. A settings file (`.claude/settings*.json`, a plugin's
+//!   `hooks/hooks.json`) without a `hooks` key contributes no hooks.
+//! - `disableAllHooks` (a boolean) is recorded for the engine to apply once
+//!   every source is joined ([`HooksConfig::apply_disable_all_hooks`]).
+//! - Event keys are PascalCase (`PreToolUse`, ...). The events Claude Code
+//!   has besides the twelve canonical ones (`TaskCreated`, `PostCompact`,
+//!   ...) are in the profile's table of named events ([`NAMED`]), each
+//!   with its own rules; any other key whose value is an array is kept as
+//!   a named event too (fired by name, with observer rules). Named events
+//!   are validated like any event and part of the digest.
+//! - Hooks: every handler type of the reference (`command`, `http`,
+//!   `prompt`, `agent`, `mcp_tool`) in matcher groups
+//!   (`protocol/config.rs`), plus `if`, `async`, `statusMessage` and
+//!   `failClosed` (a hookline extension). A hook of a type its event does
+//!   not run stays, with a warning, and is skipped when the event runs.
+//!   Unknown hook fields are ignored with a warning.
+//! - `allowedHttpHookUrls` and `httpHookAllowedEnvVars` of a trusted source
+//!   restrict http hooks.
 //! - Matchers: absent, `""` or `"*"` match all; a value made only of
 //!   letters, digits, `_`, `-`, space, `,` and `|` is an exact name or a
 //!   list of names; anything else is an unanchored regular expression
-//!   ([`Matcher::claude`]). UserPromptSubmit and Stop ignore matchers.
+//!   ([`Matcher::claude`]; FileChanged and StopFailure use the narrower
+//!   [`Matcher::claude_narrow`]). UserPromptSubmit and Stop ignore
+//!   matchers; SubagentStart and SubagentStop test `agent_type`.
 //! - Files recognised by path: `.claude/settings*.json` and a plugin's
 //!   `hooks/hooks.json`.
 //! - Claude-dialect TOML does not exist.
@@ -25,19 +44,20 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use super::matcher::Matcher;
-use super::protocol::{self, config::GroupShape};
-use super::vtcode::{protocol_environment, PROTOCOL_ENV_NAMES};
-use super::{Dialect, ReadCtx};
-use crate::config::{type_name, HooksConfig, HttpPolicy, Source, SourceInfo};
+use super::protocol::{self, config::GroupShape, config::Malformed, Subjects};
+use super::vtcode::{protocol_environment, PROTOCOL_ENV_NAMES, PROTOCOL_PLACEHOLDERS};
+use super::{Dialect, Placeholder, ReadCtx};
+use crate::config::{type_name, DisableAllHooks, HooksConfig, HttpPolicy, Source, SourceInfo};
 use crate::error::{Error, Result};
 use crate::handler::HookExecution;
-use crate::model::event::{HookEvent, RunEvent};
+use crate::model::event::{EventFamily, HookEvent, RunEvent};
 use crate::model::input::SessionFacts;
 use crate::model::outcome::HookMessageLevel::Error as ErrorLevel;
 use crate::model::reply::HookReply;
 use crate::model::rules::{
-    BlockFields, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, HandlerTimeouts, InputRules, Precedence,
-    Profile, RunOrder, ToolInputFlow,
+    BlockFields, BlockReasons, Budget, Column, CommonFields, Dedupe, EventRules, EventTable, Exit2, Exit2Reason,
+    HandlerTimeouts, InputRules, MatcherRule, NamedEventRules, Precedence, Profile, RunOrder, Subject, ToolInputFlow,
+    CANONICAL_FAMILIES,
 };
 
 /// The Claude Code dialect (see the module documentation).
@@ -51,6 +71,16 @@ const BLOCK: Exit2 = Exit2::Block { reason: Exit2Reason::StdoutThenStderr, needs
 const FEEDBACK: Exit2 = Exit2::Block { reason: Exit2Reason::StdoutThenStderr, needs_stderr: true };
 const BASE: EventRules = EventRules { failure_level: ErrorLevel, ..EventRules::NEUTRAL };
 const OBSERVER: EventRules = EventRules { exit2: Exit2::StderrToUser, ..BASE };
+const IGNORED: EventRules = EventRules { exit2: Exit2::Ignored, ..BASE };
+/// Stop and SubagentStop: "all matching hooks run in parallel"; every
+/// block's reason is fed back; `additionalContext` is non-error feedback.
+const STOP: EventRules = EventRules {
+    block_fields: BlockFields::DecisionOrContinueFalse,
+    exit2: BLOCK,
+    block_reasons: BlockReasons::Joined("\n"),
+    block_context: true,
+    ..BASE
+};
 
 /// The Claude Code profile: Claude Code's decisions, as its hooks reference
 /// documents them.
@@ -65,12 +95,20 @@ pub static PROFILE: Profile = Profile {
     exec_placeholders: &["CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA"],
     inputs: InputRules::Lenient,
     dedupe: Dedupe::IdenticalHandlers,
-    session_start_env_file: true,
+    // SubagentStart "can't block subagent creation, but can inject context":
+    // the context family, whose outcome has `additional_context`.
+    families: EventTable { subagent_start: EventFamily::Context, ..CANONICAL_FAMILIES },
     events: EventTable {
-        session_start: EventRules { context_needs_exit_0: true, ..OBSERVER },
-        session_end: OBSERVER,
-        subagent_start: OBSERVER,
-        subagent_stop: EventRules { block_fields: BlockFields::DecisionOrContinueFalse, exit2: BLOCK, ..BASE },
+        session_start: EventRules { context_needs_exit_0: true, env_file: true, ..OBSERVER },
+        // "SessionEnd hooks share a 1.5-second budget; if your settings set
+        // a longer per-hook timeout, Claude Code raises the budget to
+        // match, up to 60 seconds."
+        session_end: EventRules {
+            budget: Some(Budget { base: Duration::from_millis(1500), max: Duration::from_secs(60) }),
+            ..OBSERVER
+        },
+        subagent_start: EventRules { json_context_only: true, ..OBSERVER },
+        subagent_stop: STOP,
         user_prompt_submit: EventRules {
             context_needs_exit_0: true,
             run_order: RunOrder::Sequential,
@@ -81,25 +119,182 @@ pub static PROFILE: Profile = Profile {
             precedence: Precedence::MostRestrictive,
             tool_input: ToolInputFlow::Original,
             exit2: BLOCK,
+            defer: true,
             ..BASE
         },
         post_tool_use: EventRules { exit2: FEEDBACK, ..BASE },
         permission_request: EventRules { run_order: RunOrder::Sequential, exit2: Exit2::Ignored, ..BASE },
         pre_compact: EventRules { block_fields: BlockFields::Decision, exit2: BLOCK, ..BASE },
-        stop: EventRules {
-            block_fields: BlockFields::DecisionOrContinueFalse,
-            run_order: RunOrder::Sequential,
-            exit2: BLOCK,
-            ..BASE
-        },
+        // "Claude Code overrides the hook and ends the turn after 8
+        // consecutive blocks."
+        stop: EventRules { block_cap: true, ..STOP },
         notification: EventRules { exit2: Exit2::Ignored, ..BASE },
         post_tool_use_failure: EventRules { exit2: FEEDBACK, ..BASE },
     },
-    native_events: &[],
+    named: NAMED,
     unknown_event: OBSERVER,
 };
 
-const SHAPE: GroupShape = GroupShape { timeout_key: "timeout", claude_fields: true, matcher: Matcher::claude };
+const fn named(name: &'static str, family: EventFamily, rules: EventRules, subject: Subject) -> NamedEventRules {
+    NamedEventRules { name, family, rules, subject, matcher: MatcherRule::Standard, tool_event: false }
+}
+
+const DISCARD: CommonFields = CommonFields::Discard;
+
+/// The events Claude Code has besides the twelve canonical ones, each with
+/// the exit-2 and decision rules of the reference's tables ("Exit code 2
+/// behavior per event", "Decision control") and the field its matcher is
+/// tested against.
+pub static NAMED: &[NamedEventRules] = &[
+    // "Setup hooks can't block"; exit 2 "shows stderr to user only";
+    // context only from JSON ("plain stdout is written to the debug log
+    // only"); hooks have CLAUDE_ENV_FILE.
+    named(
+        "Setup",
+        EventFamily::Context,
+        EventRules { json_context_only: true, env_file: true, ..OBSERVER },
+        Subject::Field("trigger"),
+    ),
+    // "Exit code is ignored."
+    named("InstructionsLoaded", EventFamily::Observe, IGNORED, Subject::Field("load_reason")),
+    // "Blocks the expansion"; plain stdout is context as for
+    // UserPromptSubmit.
+    named(
+        "UserPromptExpansion",
+        EventFamily::Prompt,
+        EventRules { context_needs_exit_0: true, exit2: BLOCK, ..BASE },
+        Subject::Field("command_name"),
+    ),
+    // Display only: "the original text is displayed"; systemMessage and
+    // continue are discarded.
+    named("MessageDisplay", EventFamily::Observe, EventRules { common_fields: DISCARD, ..IGNORED }, Subject::None),
+    // "Exit code and stderr are ignored because the denial already
+    // occurred"; `hookSpecificOutput.retry: true`.
+    NamedEventRules {
+        tool_event: true,
+        ..named("PermissionDenied", EventFamily::Retry, IGNORED, Subject::Field("tool_name"))
+    },
+    // "Returning decision: "block" or continue: false stops the agentic
+    // loop before the next model call"; exit 2 blocks with stderr.
+    named(
+        "PostToolBatch",
+        EventFamily::PostTool,
+        EventRules { block_fields: BlockFields::DecisionOrContinueFalse, exit2: BLOCK, ..BASE },
+        Subject::None,
+    ),
+    // "Exit code 2 or decision: "block" cancels the task ... continue:
+    // false is ignored".
+    named(
+        "TaskCreated",
+        EventFamily::Stop,
+        EventRules {
+            block_fields: BlockFields::Decision,
+            exit2: BLOCK,
+            common_fields: CommonFields::IgnoreContinue,
+            ..BASE
+        },
+        Subject::None,
+    ),
+    // "Exit code 2: the task is not marked as completed"; continue: false
+    // stops the teammate (the common `continue`).
+    named("TaskCompleted", EventFamily::Stop, EventRules { exit2: BLOCK, ..BASE }, Subject::None),
+    // "Output and exit code are ignored".
+    NamedEventRules {
+        matcher: MatcherRule::Narrow,
+        ..named(
+            "StopFailure",
+            EventFamily::Observe,
+            EventRules { common_fields: DISCARD, ..IGNORED },
+            Subject::Field("error"),
+        )
+    },
+    // "Exit code 2: the teammate receives the stderr message as feedback
+    // and continues working"; continue: false stops the teammate.
+    named("TeammateIdle", EventFamily::Stop, EventRules { exit2: BLOCK, ..BASE }, Subject::None),
+    // "Use exit code 2 or a JSON decision to prevent the change"; Claude
+    // Code "discards systemMessage and continue".
+    named(
+        "ConfigChange",
+        EventFamily::Stop,
+        EventRules { block_fields: BlockFields::Decision, exit2: BLOCK, common_fields: DISCARD, ..BASE },
+        Subject::Field("source"),
+    ),
+    // No decision control; Claude Code "discards continue".
+    named(
+        "CwdChanged",
+        EventFamily::Observe,
+        EventRules { common_fields: CommonFields::IgnoreContinue, ..OBSERVER },
+        Subject::None,
+    ),
+    // "Stderr goes to the debug log"; Claude Code "discards the continue field".
+    named(
+        "DirectoryAdded",
+        EventFamily::Observe,
+        EventRules { common_fields: CommonFields::IgnoreContinue, ..IGNORED },
+        Subject::Field("source"),
+    ),
+    // The matcher filters on the changed file's basename, with the narrow
+    // exact-match set; Claude Code "discards continue".
+    NamedEventRules {
+        matcher: MatcherRule::Narrow,
+        ..named(
+            "FileChanged",
+            EventFamily::Observe,
+            EventRules { common_fields: CommonFields::IgnoreContinue, ..OBSERVER },
+            Subject::FileName("file_path"),
+        )
+    },
+    // "Any non-zero exit code causes worktree creation to fail"; the path
+    // on stdout; systemMessage and continue discarded.
+    named("WorktreeCreate", EventFamily::Worktree, EventRules { common_fields: DISCARD, ..BASE }, Subject::None),
+    // "Failures are logged in debug mode only"; JSON output discarded.
+    named("WorktreeRemove", EventFamily::Observe, EventRules { common_fields: DISCARD, ..IGNORED }, Subject::None),
+    // No decision control; systemMessage and continue discarded.
+    named(
+        "PostCompact",
+        EventFamily::Observe,
+        EventRules { common_fields: DISCARD, ..OBSERVER },
+        Subject::Field("trigger"),
+    ),
+    // "Exit code 2 denies the elicitation"; hookSpecificOutput.action.
+    named(
+        "Elicitation",
+        EventFamily::Elicitation,
+        EventRules {
+            exit2: Exit2::Block { reason: Exit2Reason::StderrIgnoringStdout, needs_stderr: false },
+            common_fields: DISCARD,
+            ..BASE
+        },
+        Subject::Field("mcp_server_name"),
+    ),
+    // "Exit code 2 blocks the response, changing the effective action to decline".
+    named(
+        "ElicitationResult",
+        EventFamily::Elicitation,
+        EventRules {
+            exit2: Exit2::Block { reason: Exit2Reason::StderrIgnoringStdout, needs_stderr: false },
+            common_fields: DISCARD,
+            ..BASE
+        },
+        Subject::Field("mcp_server_name"),
+    ),
+];
+
+/// Claude Code's matcher subjects: UserPromptSubmit and Stop ignore
+/// matchers; SubagentStart and SubagentStop "receive agent_type with the
+/// agent name that the matcher filters on".
+const SUBJECTS: Subjects = Subjects { prompt_and_stop: false, subagent: "agent_type" };
+
+/// The matcher rule of an event key's groups.
+fn matcher_of(key: &str, raw: Option<&str>) -> std::result::Result<Matcher, regex::Error> {
+    match PROFILE.named(key).map(|n| n.matcher) {
+        Some(MatcherRule::Narrow) => Matcher::claude_narrow(raw),
+        _ => Matcher::claude(raw),
+    }
+}
+
+const SHAPE: GroupShape =
+    GroupShape { timeout_key: "timeout", claude_fields: true, matcher: matcher_of, malformed: Malformed::Skipped };
 
 /// Claude Code's built-in tool names.
 pub const TOOLS: &[&str] = &[
@@ -123,46 +318,59 @@ pub const TOOLS: &[&str] = &[
     "KillShell",
     "SlashCommand",
     "Skill",
+    "PowerShell",
+    "AskUserQuestion",
 ];
 
 fn cfg_err(msg: impl Into<String>) -> Error {
     Error::invalid_config(msg)
 }
 
+/// Whether `v` has the shape of an event's matcher groups (an array of
+/// objects): how keys next to other settings are told apart when a
+/// settings object has no `hooks` key.
+fn looks_like_groups(v: &Value) -> bool {
+    v.as_array().is_some_and(|a| !a.is_empty() && a.iter().all(Value::is_object))
+}
+
 impl Claude {
-    /// The object whose keys are PascalCase event names.
-    fn from_events(obj: &Map<String, Value>, info: &SourceInfo) -> Result<HooksConfig> {
+    /// The object whose keys are PascalCase event names. `under_hooks`:
+    /// the object is a settings file's `hooks` (every key is an event key);
+    /// otherwise it is a settings object without `hooks`, whose keys that
+    /// are no event (by name, or by the shape of their value) are other
+    /// settings.
+    fn from_events(
+        obj: &Map<String, Value>,
+        info: &SourceInfo,
+        cfg: &mut HooksConfig,
+        under_hooks: bool,
+    ) -> Result<()> {
         let source = Arc::new(Source::new(info.clone(), false));
-        let mut cfg = HooksConfig::empty_of(&CLAUDE);
-        let mut any_event = false;
         for event in HookEvent::ALL {
             if let Some(v) = obj.get(event.name()) {
-                any_event = true;
-                let groups = protocol::config::parse_groups(&SHAPE, &source, event.name(), v, &mut cfg)?;
-                warn_unsupported(&mut cfg, event.name(), &groups);
+                let groups = protocol::config::parse_groups(&SHAPE, &source, event.name(), v, cfg)?;
+                warn_unsupported(cfg, event.name(), &groups);
                 cfg.push_groups(event, groups);
             }
         }
         for (key, value) in obj.iter().filter(|(k, _)| HookEvent::from_name(k).is_none()) {
-            if HTTP_POLICY_KEYS.contains(&key.as_str()) {
+            let known = PROFILE.named(key).is_some();
+            if !under_hooks && !known && !looks_like_groups(value) {
+                crate::hl_debug!("`{key}` is not a hooks event; ignored as another setting");
                 continue;
             }
-            if value.is_array() && !key.trim().is_empty() {
-                any_event = true;
-                let groups = protocol::config::parse_groups(&SHAPE, &source, key, value, &mut cfg)?;
-                warn_unsupported(&mut cfg, key, &groups);
-                cfg.push_named(key, groups);
-            } else {
-                crate::hl_warn!("ignoring unknown key `{key}` in the hooks configuration");
+            if key.trim().is_empty() || (!known && !value.is_array()) {
+                cfg.push_skipped(
+                    format!("hooks.{key}"),
+                    format!("hooks.{key} is not an event's array of matcher groups; it is skipped"),
+                );
+                continue;
             }
+            let groups = protocol::config::parse_groups(&SHAPE, &source, key, value, cfg)?;
+            warn_unsupported(cfg, key, &groups);
+            cfg.push_named(key, groups);
         }
-        // An object without any event key (`{}`, `{"hooks": {}}`, a settings
-        // file without hooks) is the empty configuration, in the VT Code
-        // dialect like an empty TOML document.
-        if !any_event {
-            return Ok(HooksConfig::empty());
-        }
-        Ok(cfg)
+        Ok(())
     }
 }
 
@@ -189,22 +397,47 @@ impl Dialect for Claude {
             || (parent == "hooks" && name == "hooks.json")
     }
 
-    /// A whole settings.json (`{"hooks": {...}, ...}`; other top-level keys
-    /// are other settings) or its `hooks` object alone. A trusted source's
-    /// `allowedHttpHookUrls` and `httpHookAllowedEnvVars` restrict http
-    /// hooks (an untrusted source's are ignored).
+    /// A whole settings.json (`{"hooks": {...}, "disableAllHooks": …, ...}`;
+    /// other top-level keys are other settings) or its `hooks` object
+    /// alone (see the module documentation for what is skipped). A trusted
+    /// source's `allowedHttpHookUrls` and `httpHookAllowedEnvVars` restrict
+    /// http hooks (an untrusted source's are ignored).
     fn read_json(&self, v: &Value, info: &SourceInfo) -> Result<HooksConfig> {
         let Value::Object(top) = v else {
             return Err(cfg_err(format!("hooks configuration must be a JSON object, got {}", type_name(v))));
         };
         let policy = http_policy(top, info)?;
-        let mut cfg = match top.get("hooks") {
-            Some(Value::Object(hooks)) => Self::from_events(hooks, info),
-            Some(other) => Err(cfg_err(format!("hooks must be an object, got {}", type_name(other)))),
-            None => Self::from_events(top, info),
-        }?;
+        let mut cfg = HooksConfig::empty_of(&CLAUDE);
         cfg.join_http_policy(&policy);
-        Ok(cfg)
+        match top.get("disableAllHooks") {
+            None | Some(Value::Null) => {}
+            Some(Value::Bool(value)) => {
+                cfg.set_disable_all_hooks(DisableAllHooks { value: *value, trusted: info.trusted })
+            }
+            Some(other) => cfg.push_skipped(
+                "disableAllHooks",
+                format!("disableAllHooks must be a boolean, got {}; it is ignored", type_name(other)),
+            ),
+        }
+        let settings_file = info.path.as_deref().is_some_and(|p| self.recognises_path(p));
+        match top.get("hooks") {
+            Some(Value::Object(hooks)) => Self::from_events(hooks, info, &mut cfg, true)?,
+            // "A source file without a `hooks` key contributes no hooks."
+            None | Some(Value::Null) if settings_file => {}
+            None | Some(Value::Null) => {
+                let events: Map<String, Value> = top
+                    .iter()
+                    .filter(|(k, _)| *k != "disableAllHooks" && !HTTP_POLICY_KEYS.contains(&k.as_str()))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                Self::from_events(&events, info, &mut cfg, false)?
+            }
+            Some(other) => cfg.push_skipped(
+                "hooks",
+                format!("hooks must be an object, got {}; the file contributes no hooks", type_name(other)),
+            ),
+        }
+        Ok(cfg.vtcode_when_empty())
     }
 
     fn event_keys(&self, event: HookEvent) -> &'static [&'static str] {
@@ -212,11 +445,11 @@ impl Dialect for Claude {
     }
 
     fn match_subject<'a>(&self, event: &RunEvent, input: &'a Value, trigger: &'a str) -> Option<&'a str> {
-        protocol::match_subject(event, input, trigger, false)
+        protocol::match_subject(event, input, trigger, SUBJECTS, &PROFILE)
     }
 
     fn match_subject_field(&self, event: &RunEvent) -> Option<&'static str> {
-        protocol::match_subject_field(event, false)
+        protocol::match_subject_field(event, SUBJECTS, &PROFILE)
     }
 
     fn payload(
@@ -237,12 +470,16 @@ impl Dialect for Claude {
         PROTOCOL_ENV_NAMES
     }
 
+    fn placeholders(&self) -> &'static [Placeholder] {
+        PROTOCOL_PLACEHOLDERS
+    }
+
     fn read_reply(&self, cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply {
         protocol::read(cx, exec)
     }
 
     fn honours(&self, event: &RunEvent) -> &'static [Column] {
-        protocol::honours(event)
+        protocol::honours(PROFILE.family_of(event))
     }
 
     /// Digest lines without a dialect (the format stored approvals use).

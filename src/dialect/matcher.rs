@@ -105,6 +105,24 @@ impl Matcher {
         Ok(Matcher::Regex(compile(p)?))
     }
 
+    /// Compile a matcher with Claude Code's narrower rule for FileChanged
+    /// and StopFailure: like [`Matcher::claude`], but only letters, digits,
+    /// `_` and `|` make a name list (split on `|` only); a hyphen, space or
+    /// comma keeps the matcher on the regular-expression path.
+    pub fn claude_narrow(raw: Option<&str>) -> Result<Matcher, regex::Error> {
+        let Some(p) = raw.map(str::trim) else {
+            return Ok(Matcher::All);
+        };
+        if p.is_empty() || p == "*" {
+            return Ok(Matcher::All);
+        }
+        if p.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '|')) {
+            let names = p.split('|').filter(|s| !s.is_empty()).map(str::to_owned).collect();
+            return Ok(Matcher::Names(names));
+        }
+        Ok(Matcher::Regex(compile(p)?))
+    }
+
     /// Compile a matcher with the Codex rule: `None`, `""` and `"*"` match
     /// all; a value made only of ASCII letters, digits, `_` and `|` is a
     /// list of exact names split on `|` (never trimmed: `"Edit|Write"`,

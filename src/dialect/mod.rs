@@ -49,7 +49,7 @@ use serde_json::{Map, Value};
 use crate::config::{HooksConfig, SourceInfo};
 use crate::error::{Error, Result};
 use crate::handler::HookExecution;
-use crate::model::event::{HookEvent, RunEvent};
+use crate::model::event::{EventFamily, HookEvent, RunEvent};
 use crate::model::input::SessionFacts;
 use crate::model::reply::HookReply;
 use crate::model::rules::{Column, EventRules, Profile};
@@ -59,6 +59,8 @@ use crate::model::rules::{Column, EventRules, Profile};
 pub struct ReadCtx<'a> {
     /// The event being run.
     pub event: &'a RunEvent,
+    /// The event's family in the hook's dialect (which reader reads it).
+    pub family: EventFamily,
     /// The event's rules in the hook's dialect.
     pub rules: &'a EventRules,
     /// `quiet_success_output` of the hook's source (VT Code).
@@ -138,6 +140,16 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
     /// it sets it on a given run): inherited variables of these names are
     /// never passed on.
     fn environment_names(&self) -> &'static [&'static str];
+
+    /// The variables of this dialect that hold a path a command may name
+    /// its scripts by (`$CLAUDE_PROJECT_DIR/h.sh`,
+    /// `${CLAUDE_PLUGIN_ROOT}/a.js`): the script resolver of the approval
+    /// gate expands them ([`crate::gate::resolve`]). The default is the
+    /// plugin root as `CLAUDE_PLUGIN_ROOT` (the default
+    /// [`plugin_root_variables`](Self::plugin_root_variables)).
+    fn placeholders(&self) -> &'static [Placeholder] {
+        &[Placeholder { name: "CLAUDE_PLUGIN_ROOT", value: PlaceholderValue::PluginRoot }]
+    }
 
     /// Read one hook's result into the canonical reply.
     fn read_reply(&self, cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply;
@@ -276,6 +288,24 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
         let _ = (native_event, event, input);
         true
     }
+}
+
+/// What a [`Placeholder`] stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlaceholderValue {
+    /// The canonical workspace.
+    ProjectDir,
+    /// The plugin root of the hook's source (when it has one).
+    PluginRoot,
+}
+
+/// A variable a dialect gives its hooks that holds a path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placeholder {
+    /// The variable's name (`CLAUDE_PROJECT_DIR`).
+    pub name: &'static str,
+    /// What it holds.
+    pub value: PlaceholderValue,
 }
 
 /// Every dialect hookline implements, in the order names are listed.
@@ -465,8 +495,16 @@ pub fn suggest_event_key(dialect: &dyn Dialect, key: &str) -> Option<&'static st
 
 /// What a callback hook's matcher (`hl_engine_add_callback_hook`) is tested
 /// against: callback hooks are host code, and their matchers follow the
-/// Claude Code rule whatever the config's dialect.
+/// Claude Code rule whatever the config's dialect — except that on
+/// SubagentStart and SubagentStop an input without Claude Code's
+/// `agent_type` is matched on VT Code's `agent_name`, so that a VT Code
+/// host's callback matchers keep working.
 pub fn callback_match_subject<'a>(event: &RunEvent, input: &'a Value, trigger: &'a str) -> Option<&'a str> {
+    if matches!(event, RunEvent::Known(HookEvent::SubagentStart | HookEvent::SubagentStop))
+        && !input.get("agent_type").is_some_and(Value::is_string)
+    {
+        return VTCODE.match_subject(event, input, trigger);
+    }
     CLAUDE.match_subject(event, input, trigger)
 }
 
@@ -550,10 +588,15 @@ mod tests {
     /// event's reader in that dialect or by the canonical merge.
     #[test]
     fn every_column_a_table_sets_is_honoured_by_its_reader_or_the_merge() {
-        let native = ALL.iter().flat_map(|d| d.profile().native_events).map(|(k, _)| RunEvent::Named((*k).into()));
-        let events =
-            HookEvent::ALL.iter().map(|e| RunEvent::Known(*e)).chain([RunEvent::Named("Custom".into())]).chain(native);
-        for event in events {
+        let named = ALL.iter().flat_map(|d| d.profile().named).map(|n| RunEvent::Named(n.name.into()));
+        let events: Vec<RunEvent> = HookEvent::ALL
+            .iter()
+            .map(|e| RunEvent::Known(*e))
+            .chain(named)
+            .chain([RunEvent::Named("Custom".into())])
+            .collect();
+        for event in &events {
+            let event = event.clone();
             for d in ALL {
                 for column in d.profile().rules_of(&event).set_columns() {
                     assert!(
@@ -567,8 +610,10 @@ mod tests {
     }
 
     fn honoured(d: &dyn Dialect, event: &RunEvent, column: Column) -> bool {
-        let rules = d.profile().rules_of(event);
-        d.honours(event).contains(&column) || crate::merge::honours(event, rules).contains(&column)
+        let family = d.profile().family_of(event);
+        d.honours(event).contains(&column)
+            || crate::merge::honours(family).contains(&column)
+            || crate::handler::layer::timeout::HONOURS.contains(&column)
     }
 
     #[test]
@@ -586,7 +631,7 @@ mod tests {
     fn match_subject_follows_the_event_table() {
         use HookEvent::*;
         let input = json!({
-            "reason": "exit", "agent_name": "explorer", "prompt": "hi",
+            "reason": "exit", "agent_name": "explorer", "agent_type": "Explore", "prompt": "hi",
             "tool_name": "Bash", "trigger": "auto", "notification_type": "idle_prompt"
         });
         let subject = |d: &dyn Dialect, e: HookEvent, trigger: &'static str| {
@@ -595,13 +640,17 @@ mod tests {
         for d in [VTCODE, CLAUDE] {
             assert_eq!(subject(d, SessionStart, "resume").as_deref(), Some("resume"));
             assert_eq!(subject(d, SessionEnd, "startup").as_deref(), Some("exit"));
-            assert_eq!(subject(d, SubagentStart, "startup").as_deref(), Some("explorer"));
-            assert_eq!(subject(d, SubagentStop, "startup").as_deref(), Some("explorer"));
             for e in [PreToolUse, PostToolUse, PermissionRequest, PostToolUseFailure] {
                 assert_eq!(subject(d, e, "startup").as_deref(), Some("Bash"));
             }
             assert_eq!(subject(d, PreCompact, "startup").as_deref(), Some("auto"));
             assert_eq!(subject(d, Notification, "startup").as_deref(), Some("idle_prompt"));
+        }
+        // VT Code matches `agent_name`; Claude Code "receive[s] agent_type with
+        // the agent name that the matcher filters on".
+        for e in [SubagentStart, SubagentStop] {
+            assert_eq!(subject(VTCODE, e, "startup").as_deref(), Some("explorer"));
+            assert_eq!(subject(CLAUDE, e, "startup").as_deref(), Some("Explore"));
         }
         assert_eq!(subject(VTCODE, UserPromptSubmit, "startup").as_deref(), Some("hi"));
         assert_eq!(subject(CLAUDE, UserPromptSubmit, "startup"), None);

@@ -27,8 +27,8 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use super::matcher::Matcher;
-use super::protocol::{self, config::GroupShape};
-use super::{Dialect, ReadCtx};
+use super::protocol::{self, config::GroupShape, config::Malformed, Subjects};
+use super::{Dialect, Placeholder, PlaceholderValue, ReadCtx};
 use crate::config::{type_name, HooksConfig, Source, SourceInfo};
 use crate::error::{Error, Result};
 use crate::handler::HookExecution;
@@ -38,7 +38,7 @@ use crate::model::outcome::HookMessageLevel::{Error as ErrorLevel, Warning};
 use crate::model::reply::HookReply;
 use crate::model::rules::{
     BlockFields, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, HandlerTimeouts, InputRules, OnFailure,
-    Profile, RunOrder,
+    Profile, RunOrder, CANONICAL_FAMILIES,
 };
 
 /// The VT Code dialect (see the module documentation).
@@ -59,7 +59,7 @@ pub static PROFILE: Profile = Profile {
     exec_placeholders: &[],
     inputs: InputRules::Strict,
     dedupe: Dedupe::None,
-    session_start_env_file: false,
+    families: CANONICAL_FAMILIES,
     events: EventTable {
         session_start: OBSERVER,
         session_end: OBSERVER,
@@ -83,15 +83,23 @@ pub static PROFILE: Profile = Profile {
         notification: OBSERVER,
         post_tool_use_failure: EventRules { failure_level: Warning, ..EventRules::NEUTRAL },
     },
-    native_events: &[],
+    named: &[],
     unknown_event: OBSERVER,
 };
+
+/// VT Code's matcher subjects: the prompt, the literal `stop`, `agent_name`.
+const SUBJECTS: Subjects = Subjects { prompt_and_stop: true, subagent: "agent_name" };
 
 /// `task_completion` / `task_completed`: aliases of `stop`, appended after
 /// `stop` in this order.
 const STOP_KEYS: &[&str] = &["stop", "task_completion", "task_completed"];
 
-const SHAPE: GroupShape = GroupShape { timeout_key: "timeout_seconds", claude_fields: false, matcher: Matcher::vtcode };
+const SHAPE: GroupShape = GroupShape {
+    timeout_key: "timeout_seconds",
+    claude_fields: false,
+    matcher: |_, raw| Matcher::vtcode(raw),
+    malformed: Malformed::Rejects,
+};
 
 /// The variables VT Code hooks get besides the canonical ones (VT Code's
 /// own names, and Claude Code's, which scripts written for either read).
@@ -125,6 +133,15 @@ pub(crate) fn protocol_environment(
 
 /// The names [`protocol_environment`] sets.
 pub(crate) const PROTOCOL_ENV_NAMES: &[&str] = ENV_NAMES;
+
+/// The path variables of the hooks-protocol dialects: the project
+/// directory under VT Code's and Claude Code's names, and Claude Code's
+/// plugin root (given to the hooks of a source with a plugin root).
+pub(crate) const PROTOCOL_PLACEHOLDERS: &[Placeholder] = &[
+    Placeholder { name: "CLAUDE_PROJECT_DIR", value: PlaceholderValue::ProjectDir },
+    Placeholder { name: "VT_PROJECT_DIR", value: PlaceholderValue::ProjectDir },
+    Placeholder { name: "CLAUDE_PLUGIN_ROOT", value: PlaceholderValue::PluginRoot },
+];
 
 /// VT Code's tool names (current and legacy).
 pub const TOOLS: &[&str] = &[
@@ -313,11 +330,11 @@ impl Dialect for VtCode {
     }
 
     fn match_subject<'a>(&self, event: &RunEvent, input: &'a Value, trigger: &'a str) -> Option<&'a str> {
-        protocol::match_subject(event, input, trigger, true)
+        protocol::match_subject(event, input, trigger, SUBJECTS, &PROFILE)
     }
 
     fn match_subject_field(&self, event: &RunEvent) -> Option<&'static str> {
-        protocol::match_subject_field(event, true)
+        protocol::match_subject_field(event, SUBJECTS, &PROFILE)
     }
 
     fn payload(
@@ -338,12 +355,16 @@ impl Dialect for VtCode {
         ENV_NAMES
     }
 
+    fn placeholders(&self) -> &'static [Placeholder] {
+        PROTOCOL_PLACEHOLDERS
+    }
+
     fn read_reply(&self, cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply {
         protocol::read(cx, exec)
     }
 
     fn honours(&self, event: &RunEvent) -> &'static [Column] {
-        protocol::honours(event)
+        protocol::honours(PROFILE.family_of(event))
     }
 
     /// Digest lines without a dialect (the format stored approvals use).

@@ -40,13 +40,16 @@ macro_rules! expect_outcome {
     };
 }
 
-/// The common fields of SubagentStop's and PreCompact's outcome: an
-/// observer's in the VT Code profile; in the Claude Code profile they may
-/// block, and their `block_reason` is in [`run_event`](LifecycleHookEngine::run_event)'s outcome.
+/// The common fields of SubagentStart's, SubagentStop's and PreCompact's
+/// outcome: an observer's in the VT Code profile; in the Claude Code
+/// profile SubagentStop and PreCompact may block and SubagentStart returns
+/// context, and those fields are in
+/// [`run_event`](LifecycleHookEngine::run_event)'s outcome.
 fn common_outcome(outcome: HookOutcome) -> Result<CommonOutcome> {
     match outcome {
         HookOutcome::Other(o) => Ok(o),
         HookOutcome::SubagentStop(o) | HookOutcome::PreCompact(o) => Ok(o.common),
+        HookOutcome::Context(o) => Ok(o.common),
         other => Err(Error::new(Status::Panic, format!("unexpected outcome kind: {:?}", other.to_json()))),
     }
 }
@@ -120,7 +123,7 @@ impl LifecycleHookEngine {
             status,
             transcript_path,
         );
-        expect_outcome!(self.run_event(HookEvent::SubagentStart, input).await?, Other)
+        common_outcome(self.run_event(HookEvent::SubagentStart, input).await?)
     }
 
     /// SubagentStop.

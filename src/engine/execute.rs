@@ -316,14 +316,19 @@ impl LifecycleHookEngine {
         if !plan.background.is_empty() {
             self.start_background(setup, event, input, &plan.background);
         }
+        let rules = plan.dialect.profile().rules_of(event);
         if plan.is_empty() && !self.has_deliveries() {
+            if rules.block_cap {
+                // A stop no hook kept from ending ends the streak.
+                self.state.stop_blocks.ended(&setup.session_id);
+            }
             return Ok(None);
         }
         let mut interp = EventInterpreter::for_dialect(event, plan.dialect, setup.config.quiet_success_output())
             .with_run_facts(input, &self.state.follow_ups, &setup.session_id);
         self.deliver(&mut interp);
         if plan.is_empty() {
-            return Ok(Some(interp.finish(Vec::new())));
+            return Ok(Some(self.capped(setup, rules, interp.finish(Vec::new()))));
         }
         let sync_run;
         let reserved_token;
@@ -339,7 +344,7 @@ impl LifecycleHookEngine {
             }
         };
         let reports = self.execute_plan(event, setup, input, &plan, &mut interp, token)?;
-        let outcome = interp.finish(reports);
+        let outcome = self.capped(setup, rules, interp.finish(reports));
         self.remember_session_env(event, plan.dialect, &outcome);
         Ok(Some(outcome))
     }
@@ -366,6 +371,14 @@ impl LifecycleHookEngine {
         }
     }
 
+    /// The Stop block cap applied to an outcome whose row asks for it.
+    fn capped(&self, setup: &Setup, rules: &crate::model::rules::EventRules, mut outcome: HookOutcome) -> HookOutcome {
+        if rules.block_cap {
+            self.state.stop_blocks.apply(&setup.session_id, setup.stop_hook_block_cap, &mut outcome);
+        }
+        outcome
+    }
+
     fn execute_plan(
         &self,
         event: &RunEvent,
@@ -377,20 +390,19 @@ impl LifecycleHookEngine {
     ) -> Result<Vec<HookReport>> {
         let transcript = self.transcript_path_arc();
         let facts = setup.facts(transcript.as_deref());
-        // SessionStart in dialects with an env file: one private file per hook.
-        let env_files = match event {
-            RunEvent::Known(HookEvent::SessionStart)
-                if plan.dialect.profile().session_start_env_file && plan.has_processes() =>
-            {
-                match EnvFiles::create(plan.hooks.len()) {
-                    Ok(files) => Some(files),
-                    Err(e) => {
-                        crate::hl_warn!("cannot create CLAUDE_ENV_FILE files: {e}");
-                        None
-                    }
+        let rules = plan.dialect.profile().rules_of(event);
+        // Events whose row gives hooks an env file (SessionStart, Setup in
+        // the Claude Code profile): one private file per hook.
+        let env_files = if rules.env_file && plan.has_processes() {
+            match EnvFiles::create(plan.hooks.len()) {
+                Ok(files) => Some(files),
+                Err(e) => {
+                    crate::hl_warn!("cannot create CLAUDE_ENV_FILE files: {e}");
+                    None
                 }
             }
-            _ => None,
+        } else {
+            None
         };
         let handlers = self.host_handlers();
         let ctx = RunCtx {
@@ -401,6 +413,7 @@ impl LifecycleHookEngine {
                 cwd: &setup.workspace,
                 max_output_bytes: setup.max_output_bytes,
                 token,
+                budget: rules.budget.map(|b| layer::timeout::budget(b, plan.hooks.iter().filter_map(|h| h.spec()))),
                 handlers: &handlers,
                 http: &setup.http,
                 http_client: &self.state.http_client,
@@ -558,10 +571,13 @@ pub(crate) fn outcome_json(setup: &Setup, event: &RunEvent, outcome: Option<Hook
     }
 }
 
-/// The process environments of one run: one per dialect among its hooks,
-/// built once (only when a process hook runs).
+/// The process environments of one run: one per dialect and environment
+/// policy among its hooks, built once (only when a process hook runs).
 pub(crate) struct Environments {
-    envs: Vec<(&'static dyn Dialect, Environment)>,
+    envs: Vec<(&'static dyn Dialect, bool, Environment)>,
+    /// Whether hooks of untrusted sources run under another policy than
+    /// those of trusted ones (`untrusted_hook_env`).
+    split: bool,
 }
 
 impl Environments {
@@ -579,12 +595,14 @@ impl Environments {
         plan: &Plan<'_>,
         session: &[(&'static str, Vec<(String, String)>)],
     ) -> Environments {
-        let mut envs: Vec<(&'static dyn Dialect, Environment)> = Vec::new();
+        let split = !Arc::ptr_eq(&setup.env.trusted, &setup.env.untrusted);
+        let mut out = Environments { envs: Vec::new(), split };
         for hook in plan.hooks.iter().filter(|h| h.is_process()) {
             let d = hook.dialect().unwrap_or(plan.dialect);
-            if !envs.iter().any(|(x, _)| dialect::same(*x, d)) {
+            let trusted = out.class(*hook);
+            if !out.envs.iter().any(|(x, t, _)| dialect::same(*x, d) && *t == trusted) {
                 let env = match session.iter().find(|(name, _)| *name == d.name()) {
-                    None => hook_environment(&setup.env, d, event, facts),
+                    None => hook_environment(&setup.env, setup.env.policy(trusted), d, event, facts),
                     Some((_, vars)) => {
                         let mut settings = setup.env.clone();
                         for (k, v) in vars {
@@ -592,18 +610,25 @@ impl Environments {
                                 settings.set.push((k.clone(), v.clone()));
                             }
                         }
-                        hook_environment(&settings, d, event, facts)
+                        hook_environment(&settings, settings.policy(trusted), d, event, facts)
                     }
                 };
-                envs.push((d, env));
+                out.envs.push((d, trusted, env));
             }
         }
-        Environments { envs }
+        out
     }
 
-    /// The environment of hooks of dialect `d` (empty for callback hooks).
-    pub(crate) fn of(&self, d: &dyn Dialect) -> Option<&Environment> {
-        self.envs.iter().find(|(x, _)| dialect::same(*x, d)).map(|(_, e)| e)
+    /// Which policy `hook` runs under: `true` for `hook_env` alone.
+    fn class(&self, hook: Hook<'_>) -> bool {
+        !self.split || hook.spec().is_none_or(|s| s.trusted())
+    }
+
+    /// The environment of process hook `hook` of dialect `d` (empty for
+    /// callback hooks).
+    pub(crate) fn of(&self, d: &dyn Dialect, hook: Hook<'_>) -> Option<&Environment> {
+        let trusted = self.class(hook);
+        self.envs.iter().find(|(x, t, _)| dialect::same(*x, d) && *t == trusted).map(|(_, _, e)| e)
     }
 }
 
@@ -648,13 +673,13 @@ impl RunCtx<'_> {
         Payload::with_newline(&payload, d.payload_ends_with_newline())
     }
 
-    /// The environment of one process hook: its dialect's, plus its
-    /// source's plugin root (`CLAUDE_PLUGIN_ROOT`, and what else its
-    /// dialect names it) and its SessionStart `CLAUDE_ENV_FILE`.
+    /// The environment of one process hook: its dialect's under its
+    /// policy, plus its source's plugin root (`CLAUDE_PLUGIN_ROOT`, and what
+    /// else its dialect names it) and its SessionStart `CLAUDE_ENV_FILE`.
     fn env_of(&self, i: usize, hook: Hook<'_>) -> std::io::Result<Cow<'_, Environment>> {
         static NONE: std::sync::OnceLock<Environment> = std::sync::OnceLock::new();
         let d = hook.dialect().unwrap_or(self.plan.dialect);
-        let mut env = match self.envs.of(d) {
+        let mut env = match self.envs.of(d, hook) {
             Some(env) => Cow::Borrowed(env),
             None => Cow::Borrowed(NONE.get_or_init(Environment::new)),
         };

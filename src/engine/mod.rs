@@ -39,7 +39,7 @@ use crate::callback::{CallbackSlot, HostCallback, Rejected, SharedCallback, Snap
 use crate::config::HooksConfig;
 use crate::dialect::matcher::Matcher;
 use crate::error::{Error, Result, Status};
-use crate::gate::{Approval, LifecycleHookCommandPreview};
+use crate::gate::{Approval, LifecycleHookCommandPreview, PinChange};
 use crate::handler::host::HandlerType;
 use crate::handler::{CallbackHook, HostHandler};
 use crate::merge::follow_up::FollowUpCounts;
@@ -48,7 +48,9 @@ use crate::model::input::SessionStartTrigger;
 use crate::runtime::ForkGuard;
 
 use options::Setup;
-pub use options::{EngineOptions, HookSourceOption, HooksSource, DEFAULT_MAX_OUTPUT_BYTES};
+pub use options::{
+    EngineOptions, HookSourceOption, HooksSource, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_STOP_HOOK_BLOCK_CAP,
+};
 pub use plan::{PlannedEntry, Verdict};
 
 /// Everything the clones of one engine share.
@@ -75,6 +77,8 @@ struct EngineState {
     next_run_id: AtomicU64,
     /// What `async` hooks produced, for the next outcome.
     deliveries: Mutex<runs::Deliveries>,
+    /// Consecutive stops Stop hooks kept from ending (the block cap).
+    stop_blocks: crate::merge::StopBlocks,
     has_deliveries: AtomicBool,
     /// The follow-ups each hook triggered in each session, where the rules
     /// bound them by a loop limit (Cursor's stop hooks).
@@ -154,6 +158,7 @@ impl LifecycleHookEngine {
                 closed: AtomicBool::new(false),
                 next_run_id: AtomicU64::new(1),
                 deliveries: Mutex::new(runs::Deliveries::default()),
+                stop_blocks: Default::default(),
                 has_deliveries: AtomicBool::new(false),
                 follow_ups: FollowUpCounts::new(),
                 session_env: RwLock::new(Vec::new()),
@@ -211,9 +216,32 @@ impl LifecycleHookEngine {
         self.setup().commands.digest.clone()
     }
 
-    /// The commands an approval covers, in digest order.
+    /// The commands an approval covers, in digest order, each with the
+    /// files it executes as they are now (`pins`) and its environment
+    /// policy.
     pub fn command_previews(&self) -> Vec<LifecycleHookCommandPreview> {
-        self.setup().commands.previews.clone()
+        self.setup().commands.previews_now()
+    }
+
+    /// The pinned files that differ from the approval now (changed,
+    /// swapped, deleted, new); every watched file when the digest is not
+    /// approved. Empty on an ungated engine.
+    pub fn pin_changes(&self) -> Vec<PinChange> {
+        let setup = self.setup();
+        self.approval().changes(&setup.commands)
+    }
+
+    /// The pinned files that differ from what `approved` says (an approval
+    /// read from the trust store: [`crate::trust::TrustStore::approval`]),
+    /// whatever the engine's own approval. Empty on an ungated engine.
+    pub fn pin_changes_against(&self, approved: &crate::gate::pins::ApprovedFiles) -> Vec<PinChange> {
+        self.setup().commands.pins.changes(approved)
+    }
+
+    /// The entries of the configuration that were skipped (a Claude Code
+    /// settings file's malformed entries), in the order they were read.
+    pub fn config_warnings(&self) -> Vec<crate::config::ConfigWarning> {
+        self.setup().config.warnings().to_vec()
     }
 
     /// Whether this engine gates workspace hooks behind approval.
@@ -221,13 +249,15 @@ impl LifecycleHookEngine {
         self.setup().commands.gated
     }
 
-    /// True when gated, with commands, and the current digest is not approved.
+    /// True when gated, with commands, and the current digest is not
+    /// approved or a file a command executes changed since the approval.
     pub fn workspace_hooks_need_approval(&self) -> bool {
         self.approval().needs_approval(&self.setup().commands)
     }
 
-    /// Approve the current digest; with `persist`, also record it in the
-    /// trust store (a failure to persist approves nothing).
+    /// Approve the current digest and the files the commands execute as they
+    /// are now; with `persist`, also record both in the trust store (a
+    /// failure to persist approves nothing).
     pub fn approve_workspace_hooks(&self, persist: bool) -> Result<()> {
         self.check_forked()?;
         self.approval().approve(&self.setup().commands, persist)

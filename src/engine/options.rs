@@ -13,8 +13,9 @@ use crate::dialect::{self, Dialect};
 use crate::error::{Error, Result};
 use crate::gate::trust::TrustStore;
 use crate::gate::CommandSet;
-use crate::handler::environment::EnvSettings;
+use crate::handler::environment::{EnvPolicy, EnvSettings};
 use crate::model::input::{SessionFacts, SessionStartTrigger};
+use crate::model::rules::InputRules;
 
 /// Default per-stream output cap (1 MiB).
 pub const DEFAULT_MAX_OUTPUT_BYTES: usize = 1024 * 1024;
@@ -71,8 +72,11 @@ impl HookSourceOption {
 impl HooksSource {
     /// Read the configured hooks. `explicit` is the `dialect` option (for
     /// `Sources`, each entry's own `dialect` instead).
+    /// `disableAllHooks` is applied once every source is joined.
     fn load(&self, explicit: Option<&'static dyn Dialect>) -> Result<HooksConfig> {
-        self.load_source(explicit, false, None)
+        let mut config = self.load_source(explicit, false, None)?;
+        config.apply_disable_all_hooks();
+        Ok(config.vtcode_when_empty())
     }
 
     fn load_source(
@@ -92,13 +96,22 @@ impl HooksSource {
                 let d = explicit.unwrap_or(dialect::VTCODE);
                 d.read_toml(t, &info(d))
             }
-            HooksSource::File(p) => HooksConfig::read_file(p, explicit, trusted, plugin_root.clone()),
+            HooksSource::File(p) => {
+                let mut config = HooksConfig::read_file(p, explicit, trusted, plugin_root.clone())?;
+                config.prefix_warnings(&p.display().to_string());
+                Ok(config)
+            }
             HooksSource::Sources(sources) => {
                 let mut configs = Vec::with_capacity(sources.len());
                 for (i, source) in sources.iter().enumerate() {
                     let root = source.plugin_root.as_deref().map(Arc::from);
                     match source.hooks.load_source(source.dialect, source.trusted, root) {
-                        Ok(config) => configs.push(config),
+                        Ok(mut config) => {
+                            if !matches!(source.hooks, HooksSource::File(_)) {
+                                config.prefix_warnings(&format!("hook_sources[{i}]"));
+                            }
+                            configs.push(config);
+                        }
                         // The agent rejects this one file and loads the others.
                         Err(e) if e.status == crate::Status::InvalidConfig && source.skips_invalid() => {
                             let what = match &source.hooks {
@@ -205,6 +218,11 @@ pub struct EngineOptions {
     pub workspace: PathBuf,
     pub session_id: String,
     pub trigger: SessionStartTrigger,
+    /// The `trigger` option as the host wrote it, when it is none of
+    /// [`SessionStartTrigger`]'s values: the Claude Code profile accepts
+    /// any SessionStart source (`fork`, and those Claude Code adds later);
+    /// the VT Code profile rejects it. It replaces `trigger` when set.
+    pub trigger_name: Option<String>,
     pub workspace_gated: bool,
     pub hooks: HooksSource,
     /// Option `dialect`: the dialect of `hooks`/`hooks_toml`/`hooks_file`
@@ -214,7 +232,16 @@ pub struct EngineOptions {
     pub trust_store: Option<PathBuf>,
     pub env: Vec<(String, String)>,
     pub env_remove: Vec<String>,
+    /// Option `hook_env`: the environment policy of every hook.
+    pub hook_env: Option<EnvPolicy>,
+    /// Option `untrusted_hook_env`: the policy applied over `hook_env` for
+    /// hooks of untrusted sources.
+    pub untrusted_hook_env: Option<EnvPolicy>,
     pub max_output_bytes: usize,
+    /// Option `stop_hook_block_cap`: after this many consecutive stops of a
+    /// session that Stop hooks kept from ending, the next stop is allowed
+    /// with a warning (Claude Code profile; 0: no cap).
+    pub stop_hook_block_cap: u32,
     /// Option `allowed_http_hook_urls`: URL patterns (`*` any text) an
     /// http hook's URL must match (`None`: any URL).
     pub allowed_http_hook_urls: Option<Vec<String>>,
@@ -223,6 +250,10 @@ pub struct EngineOptions {
     pub http_hook_allowed_env_vars: Option<Vec<String>>,
 }
 
+/// The default `stop_hook_block_cap` (Claude Code "ends the turn after 8
+/// consecutive blocks").
+pub const DEFAULT_STOP_HOOK_BLOCK_CAP: u32 = 8;
+
 impl EngineOptions {
     /// Options for a workspace and session with everything else defaulted.
     pub fn new(workspace: impl Into<PathBuf>, session_id: impl Into<String>) -> Self {
@@ -230,6 +261,7 @@ impl EngineOptions {
             workspace: workspace.into(),
             session_id: session_id.into(),
             trigger: SessionStartTrigger::Startup,
+            trigger_name: None,
             workspace_gated: false,
             hooks: HooksSource::None,
             dialect: None,
@@ -237,10 +269,19 @@ impl EngineOptions {
             trust_store: None,
             env: Vec::new(),
             env_remove: Vec::new(),
+            hook_env: None,
+            untrusted_hook_env: None,
             max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES,
+            stop_hook_block_cap: DEFAULT_STOP_HOOK_BLOCK_CAP,
             allowed_http_hook_urls: None,
             http_hook_allowed_env_vars: None,
         }
+    }
+
+    /// The SessionStart source the engine reports: `trigger_name` when
+    /// set, else `trigger`.
+    pub fn trigger_text(&self) -> &str {
+        self.trigger_name.as_deref().unwrap_or(self.trigger.as_str())
     }
 
     /// Parse `options_json` (already parsed to a value). A missing or
@@ -264,8 +305,13 @@ impl EngineOptions {
         let mut o = EngineOptions::new(workspace, session_id);
         if let Some(t) = opt("trigger") {
             let s = t.as_str().ok_or_else(|| bad("trigger", "a string"))?;
-            o.trigger = SessionStartTrigger::parse(s)
-                .ok_or_else(|| bad("trigger", "one of startup, resume, new_session, compact, clear"))?;
+            match SessionStartTrigger::parse(s) {
+                Some(trigger) => o.trigger = trigger,
+                // Whether another source is accepted depends on the
+                // profile of the configuration (`Setup::build`).
+                None if !s.trim().is_empty() && !s.contains('\0') => o.trigger_name = Some(s.to_owned()),
+                None => return Err(bad("trigger", "a non-empty string without NUL characters")),
+            }
         }
         if let Some(g) = opt("workspace_gated") {
             o.workspace_gated = g.as_bool().ok_or_else(|| bad("workspace_gated", "a boolean"))?;
@@ -307,9 +353,22 @@ impl EngineOptions {
                 o.env_remove.push(v.as_str().ok_or_else(|| bad(&format!("env_remove[{i}]"), "a string"))?.to_string());
             }
         }
+        if let Some(p) = opt("hook_env") {
+            o.hook_env = Some(EnvPolicy::from_json(p, "hook_env")?);
+        }
+        if let Some(p) = opt("untrusted_hook_env") {
+            o.untrusted_hook_env = Some(EnvPolicy::from_json(p, "untrusted_hook_env")?);
+        }
         if let Some(m) = opt("max_output_bytes") {
             let n = m.as_u64().filter(|n| *n > 0).ok_or_else(|| bad("max_output_bytes", "a positive integer"))?;
             o.max_output_bytes = usize::try_from(n).unwrap_or(usize::MAX);
+        }
+        if let Some(c) = opt("stop_hook_block_cap") {
+            let n = c
+                .as_u64()
+                .and_then(|n| u32::try_from(n).ok())
+                .ok_or_else(|| bad("stop_hook_block_cap", "a non-negative integer (0: no cap)"))?;
+            o.stop_hook_block_cap = n;
         }
         let strings = |field: &str, v: &Value| -> Result<Vec<String>> {
             let items = v.as_array().ok_or_else(|| bad(field, "an array of strings"))?;
@@ -345,12 +404,15 @@ pub(crate) struct Setup {
     /// The same as UTF-8 text (payload `cwd`, environment).
     pub(crate) workspace_str: String,
     pub(crate) session_id: String,
-    pub(crate) trigger: SessionStartTrigger,
+    /// The SessionStart source (`startup`, ..., or any string where the
+    /// Claude Code profile applies).
+    pub(crate) trigger: String,
     pub(crate) config: HooksConfig,
     /// The command set the approval gate guards.
     pub(crate) commands: CommandSet,
     pub(crate) env: EnvSettings,
     pub(crate) max_output_bytes: usize,
+    pub(crate) stop_hook_block_cap: u32,
     /// The http hook settings: the engine's options joined with those of
     /// the trusted sources.
     pub(crate) http: HttpPolicy,
@@ -359,7 +421,7 @@ pub(crate) struct Setup {
 impl Setup {
     /// The session facts every payload carries.
     pub(crate) fn facts<'a>(&'a self, transcript_path: Option<&'a str>) -> SessionFacts<'a> {
-        SessionFacts { session_id: &self.session_id, cwd: &self.workspace_str, transcript_path, trigger: self.trigger }
+        SessionFacts { session_id: &self.session_id, cwd: &self.workspace_str, transcript_path, trigger: &self.trigger }
     }
 
     pub(crate) fn build(options: &EngineOptions, config: Option<HooksConfig>) -> Result<Setup> {
@@ -396,22 +458,39 @@ impl Setup {
             Some(c) => c,
             None => options.hooks.load(options.dialect)?,
         };
+        if let Some(name) = &options.trigger_name {
+            if !config.is_empty() && config.profile().inputs == InputRules::Strict {
+                return Err(Error::invalid_argument(format!(
+                    "option `trigger` must be one of {} under the {} profile, got {name:?} (the Claude Code profile \
+                     accepts any SessionStart source)",
+                    SessionStartTrigger::ALL.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(", "),
+                    config.dialect().title()
+                )));
+            }
+        }
         let mut http = HttpPolicy {
             allowed_urls: options.allowed_http_hook_urls.clone(),
             allowed_env_vars: options.http_hook_allowed_env_vars.clone(),
         };
         http.join(config.http_policy());
         let trust_store = TrustStore::resolve(options.trust_store.as_deref());
-        let commands = CommandSet::new(workspace.clone(), options.workspace_gated, &config, trust_store);
+        let env = EnvSettings::new(
+            options.env.clone(),
+            options.env_remove.clone(),
+            options.hook_env.as_ref(),
+            options.untrusted_hook_env.as_ref(),
+        );
+        let commands = CommandSet::with_env(workspace.clone(), options.workspace_gated, &config, trust_store, &env);
         Ok(Setup {
             workspace,
             workspace_str,
             session_id: options.session_id.clone(),
-            trigger: options.trigger,
+            trigger: options.trigger_text().to_owned(),
             config,
             commands,
-            env: EnvSettings { set: options.env.clone(), remove: options.env_remove.clone() },
+            env,
             max_output_bytes: options.max_output_bytes,
+            stop_hook_block_cap: options.stop_hook_block_cap,
             http,
         })
     }

@@ -466,6 +466,8 @@ impl LifecycleHookEngine {
                 cwd: &setup.workspace,
                 max_output_bytes: setup.max_output_bytes,
                 token: Some(token),
+                // Background hooks are not waited for: no shared budget.
+                budget: None,
                 handlers: &handlers,
                 http: &setup.http,
                 http_client: &self.state.http_client,

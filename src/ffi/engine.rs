@@ -466,6 +466,27 @@ pub unsafe extern "C" fn hl_engine_command_previews(
     })
 }
 
+/// The entries of the engine's hooks configuration that were skipped the
+/// way the agent itself skips them (a malformed entry or an unknown `type`
+/// in a Claude Code settings file), as a JSON array of
+/// `{"path","message"}` in the order they were read (`[]` when none).
+/// `path` names the entry (`hooks.PreToolUse[0].hooks[1]`, prefixed with
+/// the file or `hook_sources[i]` it is in). Free `*warnings_json` with
+/// `hl_string_free`.
+#[no_mangle]
+pub unsafe extern "C" fn hl_engine_config_warnings(
+    engine: *mut hl_engine,
+    warnings_json: *mut *mut c_char,
+    errmsg: *mut *mut c_char,
+) -> hl_status {
+    ffi_status!(errmsg, clear[warnings_json], {
+        let engine = unsafe { engine_checked(engine)? };
+        let out = string_out(warnings_json, "warnings_json")?;
+        out.set(Error::to_json_string(&engine.config_warnings(), "the configuration warnings")?);
+        Ok(())
+    })
+}
+
 /// Approve the current command digest; with `persist` also record it in the
 /// trust store (`HL_ERR_IO` and nothing approved if that fails).
 #[no_mangle]

@@ -4,8 +4,11 @@
 //! The gate lives in this module tree and nowhere else:
 //!
 //! - here: the command set's previews and digest;
-//! - [`approval`]: the approval state of one engine (which digest is
-//!   approved, what a reload carries over, the check before every spawn);
+//! - [`approval`]: the approval state of one engine (which digest and which
+//!   files are approved, what a reload carries over, the check before every
+//!   spawn);
+//! - [`resolve`]: which files a command names (the script resolver);
+//! - [`pins`]: those files hashed, watched and re-verified before a spawn;
 //! - [`trust`]: the trust store that persists approvals across processes.
 //!
 //! A configuration's *command set* is listed as one
@@ -20,9 +23,15 @@
 //! ```
 //!
 //! and its preview (`hl_engine_command_previews`) the same with `"type"`
-//! first: `{"type":"command","event":"pre_tool_use",...}`. The digest of a
-//! command-only VT Code or Claude Code config is therefore exactly the one
-//! earlier versions computed, and stored approvals stay valid.
+//! first and the files it executes and its environment policy last:
+//! `{"type":"command","event":"pre_tool_use",...,"pins":[{"path":…,"sha256":…}],"env":{…}}`.
+//! The digest of a command-only VT Code or Claude Code config is therefore
+//! exactly the one earlier versions computed, and stored approvals stay
+//! valid. A hook of another handler type digests as a line tagged with its
+//! type first, then `event`, `matcher`, the fields that identify it
+//! ([`crate::config::HandlerSpec::identifying_fields`]) and `timeout_seconds`
+//! ([`digest_line`]); pins are not part of the digest (the approval records
+//! them beside it).
 //!
 //! - `event` is the snake_case key in both dialects (`stop` for VT Code's
 //!   `task_completion` / `task_completed` aliases);
@@ -49,36 +58,53 @@
 //! Callback hooks are host code and not part of the digest.
 
 pub mod approval;
+pub mod pins;
+pub mod resolve;
 pub mod trust;
 
 pub use approval::{Approval, CommandSet};
+pub use pins::{Pin, PinChange};
 
+use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::config::HooksConfig;
+use crate::config::{HookSpec, HooksConfig};
+use crate::handler::environment::{EffectivePolicy, EnvPreview};
 use crate::model::event::HookEvent;
 use crate::model::outcome::HookKind;
 
-/// One configured hook as the approval gate sees it. Serialises with its
-/// keys in exactly the declared order.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// One configured hook as the approval gate sees it.
+///
+/// Serialises (`hl_engine_command_previews`) with its keys in exactly this
+/// order: `type`, `dialect` (only for dialects named in the digest),
+/// `event`, `matcher`, the handler's identifying fields (`command` for a
+/// shell-form command), `timeout_seconds`, `pins`, `env`.
+#[derive(Clone, Debug, PartialEq)]
 pub struct LifecycleHookCommandPreview {
     /// The handler type (`"type"`: `command`, ...).
-    #[serde(rename = "type")]
     pub kind: HookKind,
     /// The hook's dialect, for dialects other than VT Code and Claude Code
     /// (serialised only then).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub dialect: Option<&'static str>,
     /// snake_case event key (`pre_tool_use`, ...).
     pub event: String,
     /// The matcher as written, `None` when absent.
     pub matcher: Option<String>,
-    /// The command as written.
+    /// The command as written (another handler type: how reports name it).
     pub command: String,
     /// The timeout as written, `None` when absent.
     pub timeout_seconds: Option<u64>,
+    /// The fields that identify the hook, in digest order
+    /// ([`crate::config::HandlerSpec::identifying_fields`]):
+    /// `[("command", …)]` for a shell-form command.
+    pub fields: Vec<(String, Value)>,
+    /// The files the command executes, as they are now (only a gated
+    /// engine pins files; see [`pins`]).
+    pub pins: Vec<Pin>,
+    /// The environment policy the hook runs under.
+    pub env: EnvPreview,
 }
 
 impl LifecycleHookCommandPreview {
@@ -89,19 +115,66 @@ impl LifecycleHookCommandPreview {
         command: impl Into<String>,
         timeout_seconds: Option<u64>,
     ) -> Self {
+        let command = command.into();
         LifecycleHookCommandPreview {
             kind: HookKind::Command,
             dialect: None,
             event: event.into(),
             matcher,
-            command: command.into(),
+            fields: vec![("command".to_owned(), Value::from(command.as_str()))],
+            command,
             timeout_seconds,
+            pins: Vec::new(),
+            env: EffectivePolicy::default().preview(),
+        }
+    }
+
+    /// The preview of one configured hook (no pins yet).
+    fn of(event: &str, matcher: &Option<String>, hook: &HookSpec, env: &EnvPreview) -> Self {
+        let d = hook.dialect();
+        LifecycleHookCommandPreview {
+            kind: hook.handler.kind(),
+            dialect: d.named_in_digest().then(|| d.name()),
+            event: event.to_owned(),
+            matcher: matcher.clone(),
+            command: hook.label().to_owned(),
+            timeout_seconds: hook.timeout_seconds,
+            fields: hook.handler.identifying_fields().into_iter().collect(),
+            pins: Vec::new(),
+            env: env.clone(),
+        }
+    }
+
+    /// The `"type"` tag of its handler type.
+    pub fn type_tag(&self) -> String {
+        match serde_json::to_value(self.kind) {
+            Ok(Value::String(s)) => s,
+            _ => String::new(),
         }
     }
 }
 
-/// A command's digest line: the preview without its type tag, keys in
-/// exactly this order (the format every stored approval was made with).
+impl Serialize for LifecycleHookCommandPreview {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut m = serializer.serialize_map(Some(7 + self.fields.len()))?;
+        m.serialize_entry("type", &self.kind)?;
+        if let Some(d) = self.dialect {
+            m.serialize_entry("dialect", d)?;
+        }
+        m.serialize_entry("event", &self.event)?;
+        m.serialize_entry("matcher", &self.matcher)?;
+        for (k, v) in &self.fields {
+            m.serialize_entry(k, v)?;
+        }
+        m.serialize_entry("timeout_seconds", &self.timeout_seconds)?;
+        m.serialize_entry("pins", &self.pins)?;
+        m.serialize_entry("env", &self.env)?;
+        m.end()
+    }
+}
+
+/// A command's digest line: the format every stored approval was made
+/// with, keys in exactly this order.
 #[derive(Serialize)]
 struct CommandLine<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -112,48 +185,70 @@ struct CommandLine<'a> {
     timeout_seconds: Option<u64>,
 }
 
-/// The digest line of one preview.
-fn digest_line(p: &LifecycleHookCommandPreview) -> Vec<u8> {
-    // Serialising strings and integers cannot fail.
-    let line = CommandLine {
-        dialect: p.dialect,
-        event: &p.event,
-        matcher: &p.matcher,
-        command: &p.command,
-        timeout_seconds: p.timeout_seconds,
-    };
-    serde_json::to_vec(&line).unwrap_or_default()
-}
-
-/// The previews of every configured command, in digest order.
-///
-/// Events kept by a config key the dialect does not know (Claude Code
-/// dialect) follow the twelve, in configuration order, with that key as
-/// `event`. Commands of trusted sources (`hook_sources`) run without
-/// approval and are left out.
-pub fn command_previews(config: &HooksConfig) -> Vec<LifecycleHookCommandPreview> {
-    let mut out = Vec::with_capacity(config.command_count());
-    let known = HookEvent::ALL.iter().map(|e| (e.key(), config.groups(*e)));
-    let named = config.named_events().iter().map(|n| (n.name.as_str(), n.groups.as_slice()));
-    for (event, groups) in known.chain(named) {
-        for group in groups {
-            for hook in group.hooks.iter().filter(|h| !h.trusted() && h.native_event.is_none()) {
-                let d = hook.dialect();
-                out.push(LifecycleHookCommandPreview {
-                    kind: hook.handler.kind(),
-                    dialect: d.named_in_digest().then(|| d.name()),
-                    event: event.to_owned(),
-                    matcher: group.matcher_raw.clone(),
-                    // Until every handler type has its own digest line, a
-                    // hook of another type is digested by all the fields
-                    // that identify it (its `command` is their JSON).
-                    command: hook.handler.digest_text(),
-                    timeout_seconds: hook.timeout_seconds,
-                });
-            }
+/// The digest line of a hook: a shell-form command's is the line of
+/// earlier versions (no type tag), any other hook's (another handler type,
+/// or a command with `args` or `shell`) is tagged with its type first:
+/// `{"type":"http","event":…,"matcher":…,"url":…,"headers":[…],"timeout_seconds":…}`.
+/// `dialect` (Codex, …) comes before `event` in both shapes.
+pub fn digest_line(
+    type_tag: &str,
+    dialect: Option<&str>,
+    event: &str,
+    matcher: &Option<String>,
+    fields: &[(String, Value)],
+    timeout_seconds: Option<u64>,
+) -> Vec<u8> {
+    // Serialising strings, integers and JSON values cannot fail.
+    if let ("command", [(key, Value::String(command))]) = (type_tag, fields) {
+        if key == "command" {
+            let line = CommandLine { dialect, event, matcher, command, timeout_seconds };
+            return serde_json::to_vec(&line).unwrap_or_default();
         }
     }
-    out
+    let mut m = serde_json::Map::new();
+    m.insert("type".into(), Value::from(type_tag));
+    if let Some(d) = dialect {
+        m.insert("dialect".into(), Value::from(d));
+    }
+    m.insert("event".into(), Value::from(event));
+    m.insert("matcher".into(), matcher.clone().map_or(Value::Null, Value::from));
+    for (k, v) in fields {
+        m.insert(k.clone(), v.clone());
+    }
+    m.insert("timeout_seconds".into(), timeout_seconds.map_or(Value::Null, Value::from));
+    serde_json::to_vec(&Value::Object(m)).unwrap_or_default()
+}
+
+/// The digest line of one preview.
+fn line_of(p: &LifecycleHookCommandPreview) -> Vec<u8> {
+    digest_line(&p.type_tag(), p.dialect, &p.event, &p.matcher, &p.fields, p.timeout_seconds)
+}
+
+/// The hooks the gate covers, in digest order, each with its event key and
+/// group matcher: events in `hl_event` order, then events kept by a config
+/// key the dialect does not know, in configuration order; within an
+/// event, configuration order. Hooks of trusted sources are left out.
+pub fn gated_hooks(config: &HooksConfig) -> impl Iterator<Item = (&str, &Option<String>, &HookSpec)> {
+    let known = HookEvent::ALL.iter().map(|e| (e.key(), config.groups(*e)));
+    let named = config.named_events().iter().map(|n| (n.name.as_str(), n.groups.as_slice()));
+    known.chain(named).flat_map(|(event, groups)| {
+        groups.iter().flat_map(move |group| {
+            group.hooks.iter().filter(|h| !h.trusted() && h.native_event.is_none()).map(move |hook| (event, &group.matcher_raw, hook))
+        })
+    })
+}
+
+/// The previews of every gated hook, in digest order (no pins, the default
+/// environment policy).
+pub fn command_previews(config: &HooksConfig) -> Vec<LifecycleHookCommandPreview> {
+    command_previews_with(config, &EffectivePolicy::default().preview())
+}
+
+/// [`command_previews`] with the environment policy of untrusted hooks.
+pub fn command_previews_with(config: &HooksConfig, env: &EnvPreview) -> Vec<LifecycleHookCommandPreview> {
+    gated_hooks(config)
+        .map(|(event, matcher, hook)| LifecycleHookCommandPreview::of(event, matcher, hook, env))
+        .collect()
 }
 
 /// The digest of a configuration's command set (lowercase hex SHA-256).
@@ -169,7 +264,7 @@ pub fn digest_of_previews(previews: &[LifecycleHookCommandPreview]) -> String {
         if i > 0 {
             hasher.update(b"\n");
         }
-        hasher.update(digest_line(p));
+        hasher.update(line_of(p));
     }
     hex(&hasher.finalize())
 }
@@ -179,7 +274,8 @@ pub fn previews_json(previews: &[LifecycleHookCommandPreview]) -> crate::error::
     crate::error::Error::to_json_string(previews, "the previews")
 }
 
-fn hex(bytes: &[u8]) -> String {
+/// Lowercase hex of bytes.
+pub(crate) fn hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut s = String::with_capacity(bytes.len() * 2);
     for b in bytes {
@@ -187,6 +283,20 @@ fn hex(bytes: &[u8]) -> String {
         s.push(DIGITS[usize::from(b & 0x0f)] as char);
     }
     s
+}
+
+/// The bytes of lowercase or uppercase hex of exactly 32 bytes.
+pub(crate) fn unhex32(s: &str) -> Option<[u8; 32]> {
+    let b = s.as_bytes();
+    if b.len() != 64 {
+        return None;
+    }
+    let nib = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
+    let mut out = [0u8; 32];
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = nib(b[2 * i])? << 4 | nib(b[2 * i + 1])?;
+    }
+    Some(out)
 }
 
 #[cfg(test)]
@@ -200,11 +310,58 @@ mod tests {
     }
 
     #[test]
+    fn a_command_line_keeps_the_format_of_earlier_versions() {
+        let fields = [("command".to_owned(), Value::from("./check.sh"))];
+        let line = digest_line("command", None, "pre_tool_use", &Some("Bash".into()), &fields, Some(10));
+        assert_eq!(
+            String::from_utf8(line).unwrap(),
+            r#"{"event":"pre_tool_use","matcher":"Bash","command":"./check.sh","timeout_seconds":10}"#
+        );
+    }
+
+    /// A handler type other than `command`: its line is tagged with its
+    /// type first and lists its identifying fields in order.
+    #[test]
+    fn another_handler_type_digests_as_a_type_tagged_line_of_its_identifying_fields() {
+        let fields = [
+            ("url".to_owned(), Value::from("https://hooks.example/check")),
+            ("headers".to_owned(), serde_json::json!(["Authorization", "X-Team"])),
+        ];
+        let line = String::from_utf8(digest_line("http", None, "pre_tool_use", &None, &fields, None)).unwrap();
+        assert_eq!(
+            line,
+            r#"{"type":"http","event":"pre_tool_use","matcher":null,"url":"https://hooks.example/check","headers":["Authorization","X-Team"],"timeout_seconds":null}"#
+        );
+        // Fields in another order, or a command-shaped field list under
+        // another type, make another line: nothing collides with a command.
+        let other = String::from_utf8(digest_line(
+            "prompt",
+            None,
+            "pre_tool_use",
+            &None,
+            &[("command".to_owned(), Value::from("./check.sh"))],
+            None,
+        ))
+        .unwrap();
+        assert!(other.starts_with(r#"{"type":"prompt","#), "{other}");
+    }
+
+    #[test]
+    fn unhex32_reads_what_hex_writes() {
+        let bytes: [u8; 32] = std::array::from_fn(|i| (i * 7) as u8);
+        assert_eq!(unhex32(&hex(&bytes)), Some(bytes));
+        assert_eq!(unhex32(&hex(&bytes).to_uppercase()), Some(bytes));
+        assert_eq!(unhex32("zz"), None);
+        assert_eq!(unhex32(&"g".repeat(64)), None);
+        assert_eq!(unhex32("é".repeat(32).as_str()), None);
+    }
+
+    #[test]
     fn a_codex_line_names_its_dialect_and_so_digests_differently() {
         let claude = LifecycleHookCommandPreview::command("pre_tool_use", Some("Bash".into()), "./check.sh", Some(10));
         let codex = LifecycleHookCommandPreview { dialect: Some("codex"), ..claude.clone() };
         assert_eq!(
-            String::from_utf8(digest_line(&codex)).unwrap(),
+            String::from_utf8(line_of(&codex)).unwrap(),
             r#"{"dialect":"codex","event":"pre_tool_use","matcher":"Bash","command":"./check.sh","timeout_seconds":10}"#
         );
         assert_ne!(digest_of_previews(&[codex]), digest_of_previews(&[claude]));

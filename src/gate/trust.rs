@@ -7,16 +7,31 @@
 //!
 //! ```json
 //! {
-//!   "version": 1,
+//!   "version": 2,
 //!   "workspaces": {
 //!     "/abs/canonical/workspace": {
 //!       "digest": "dab52b17…",
-//!       "approved_at": "2026-11-30T12:00:00Z"
+//!       "approved_at": "2026-11-30T12:00:00Z",
+//!       "pins_digest": "dab52b17…",
+//!       "pins": [
+//!         {"path": "/abs/canonical/workspace/.claude/hooks/guard.sh",
+//!          "sha256": "9f86d0…", "named": "/abs/canonical/workspace/.claude/hooks/guard.sh"}
+//!       ],
+//!       "missing": ["/abs/canonical/workspace/hooks/not-yet.sh"]
 //!     }
 //!   }
 //! }
 //! ```
 //!
+//! - Version 2 (this one) adds the files of the approval: `pins`, one per
+//!   file a command executes (`path`: its canonical path, `sha256`: its
+//!   content, `named`: the path as the command names it), and `missing`,
+//!   the paths the commands name where no file was. They belong to the
+//!   digest in `pins_digest`; a record whose `pins_digest` is not its
+//!   `digest` (written by version 1, which keeps unknown keys) or that has
+//!   no `pins` is a version-1 approval: it still approves its digest, but
+//!   no file, so a command that executes a file needs a new approval
+//!   ([`ApprovedFiles::legacy`]). Version 1 stores read as such records.
 //! - One record per workspace, keyed by its canonical path; the latest
 //!   approval replaces the earlier. A path that is not valid UTF-8 is keyed
 //!   as `hex:` followed by the hex of its bytes (canonical paths start with
@@ -53,10 +68,11 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde_json::{Map, Value};
 
+use super::pins::{ApprovedFile, ApprovedFiles, Pin};
 use crate::error::{Error, Result, Status};
 
 /// The trust store format version written by this library.
-pub const TRUST_STORE_VERSION: u64 = 1;
+pub const TRUST_STORE_VERSION: u64 = 2;
 
 /// A trust store file (see the module documentation for its format).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,6 +89,56 @@ pub struct TrustRecord {
     pub digest: Option<String>,
     /// When it was approved (RFC 3339 UTC), if recorded.
     pub approved_at: Option<String>,
+    /// The files of the approval (`None`: a version-1 record, without pins).
+    pub files: Option<ApprovedFiles>,
+}
+
+impl TrustRecord {
+    /// The pins of the record, sorted by the path the commands name them
+    /// by: `(named, pin)`.
+    pub fn pins(&self) -> Vec<(PathBuf, Pin)> {
+        self.files.as_ref().map(ApprovedFiles::pins).unwrap_or_default()
+    }
+}
+
+/// A persisted approval of one workspace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredApproval {
+    /// The approved digest.
+    pub digest: String,
+    /// What it says about the files ([`ApprovedFiles::legacy`] for a
+    /// version-1 record).
+    pub files: ApprovedFiles,
+}
+
+/// The files of a record: its pins and missing paths when they belong to
+/// its digest, else `None` (a version-1 approval).
+fn files_of(record: &Value) -> Option<ApprovedFiles> {
+    let digest = record.get("digest")?.as_str()?;
+    if record.get("pins_digest").and_then(Value::as_str) != Some(digest) {
+        return None;
+    }
+    let mut files = ApprovedFiles::default();
+    for pin in record.get("pins")?.as_array()? {
+        let s = |k: &str| pin.get(k).and_then(Value::as_str);
+        // An entry that cannot be read approves nothing (its file then
+        // needs a new approval).
+        if let (Some(path), Some(sha), Some(named)) = (s("path"), s("sha256"), s("named")) {
+            if let Some(sha256) = super::unhex32(sha) {
+                files.by_named.insert(PathBuf::from(named), ApprovedFile::File { path: PathBuf::from(path), sha256 });
+            }
+        }
+    }
+    for named in record.get("missing").and_then(Value::as_array).into_iter().flatten() {
+        if let Some(n) = named.as_str() {
+            files.by_named.entry(PathBuf::from(n)).or_insert(ApprovedFile::Missing);
+        }
+    }
+    Some(files)
+}
+
+fn path_text(p: &Path) -> String {
+    p.to_string_lossy().into_owned()
 }
 
 /// Why reading the store failed.
@@ -122,6 +188,13 @@ impl TrustStore {
     /// has no approvals; a corrupt, unreadable or symlinked one reads as no
     /// approvals, with a warning.
     pub fn approved_digest(&self, canonical_workspace: &Path) -> Option<String> {
+        self.approval(canonical_workspace).map(|a| a.digest)
+    }
+
+    /// The approval persisted for `canonical_workspace`: its digest and
+    /// files. Never fails: a missing, corrupt, unreadable or symlinked store
+    /// has none (with a warning for the last three).
+    pub fn approval(&self, canonical_workspace: &Path) -> Option<StoredApproval> {
         let doc = match self.read() {
             Ok(Some(doc)) => doc,
             Ok(None) => return None,
@@ -132,7 +205,8 @@ impl TrustStore {
         };
         let workspaces = doc.get("workspaces")?.as_object()?;
         let record = workspaces.get(&workspace_key(canonical_workspace))?;
-        record.get("digest")?.as_str().map(str::to_owned)
+        let digest = record.get("digest")?.as_str()?.to_owned();
+        Some(StoredApproval { digest, files: files_of(record).unwrap_or_else(ApprovedFiles::legacy) })
     }
 
     /// True when the store has a record for this canonical workspace with
@@ -141,11 +215,19 @@ impl TrustStore {
         self.approved_digest(canonical_workspace).is_some_and(|d| d == digest)
     }
 
-    /// Record `{workspace → digest, approved_at: now}`, replacing an earlier
-    /// record of the same workspace. Atomic, safe against concurrent writers
-    /// (threads and processes), refuses symlinks ([`Status::Io`], nothing
-    /// written).
+    /// Record `{workspace → digest, approved_at: now}` without pins (an
+    /// approval of a command set that executes no file), replacing an
+    /// earlier record of the same workspace. Atomic, safe against
+    /// concurrent writers (threads and processes), refuses symlinks
+    /// ([`Status::Io`], nothing written).
     pub fn record(&self, canonical_workspace: &Path, digest: &str) -> Result<()> {
+        self.record_approval(canonical_workspace, digest, &ApprovedFiles::default())
+    }
+
+    /// Record an approval: the digest and what it says about each file the
+    /// commands execute (`pins`, `missing`), replacing an earlier record of
+    /// the same workspace. Same guarantees as [`record`](Self::record).
+    pub fn record_approval(&self, canonical_workspace: &Path, digest: &str, files: &ApprovedFiles) -> Result<()> {
         let path = &self.path;
         let display = path.display();
         if path.as_os_str().is_empty() || path.file_name().is_none() {
@@ -191,6 +273,17 @@ impl TrustStore {
             };
             rec.insert("digest".into(), Value::from(digest));
             rec.insert("approved_at".into(), Value::from(rfc3339_utc(SystemTime::now())));
+            rec.insert("pins_digest".into(), Value::from(digest));
+            let pins: Vec<Value> = files
+                .pins()
+                .into_iter()
+                .map(|(named, pin)| {
+                    serde_json::json!({"path": path_text(&pin.path), "sha256": pin.sha256, "named": path_text(&named)})
+                })
+                .collect();
+            rec.insert("pins".into(), Value::from(pins));
+            let missing: Vec<Value> = files.missing().iter().map(|n| Value::from(path_text(n))).collect();
+            rec.insert("missing".into(), Value::from(missing));
             ws.insert(key, Value::Object(rec));
         }
         let mut text = serde_json::to_vec_pretty(&Value::Object(doc))
@@ -220,6 +313,7 @@ impl TrustStore {
                 workspace: k.clone(),
                 digest: str_of(r, "digest"),
                 approved_at: str_of(r, "approved_at"),
+                files: files_of(r),
             })
             .collect())
     }

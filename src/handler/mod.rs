@@ -12,7 +12,7 @@
 //! | layer | file | what it does |
 //! |---|---|---|
 //! | support | `layer/support.rs` | a handler type the dialect does not run on the event is skipped |
-//! | gate | `layer/gate.rs` | a hook of an untrusted source runs only while its command set is approved |
+//! | gate | `layer/gate.rs` | a hook of an untrusted source runs only while its command set is approved and its pinned files are unchanged |
 //! | url policy | `layer/url_policy.rs` | an http hook runs only when its URL is allowed |
 //! | condition | `layer/condition.rs` | `if`: the hook runs only for matching tool calls |
 //! | dedupe | `layer/dedupe.rs` | identical hooks of one event run once (where the dialect says so) |
@@ -117,6 +117,9 @@ pub(crate) struct Call<'a> {
     pub(crate) http_client: &'a http::Client,
     /// The engine's `env` and `env_remove` (what http headers interpolate).
     pub(crate) env_settings: &'a environment::EnvSettings,
+    /// Whether the hook's source is trusted (which environment policy
+    /// applies: `hook_env`, or `untrusted_hook_env` over it).
+    pub(crate) trusted: bool,
 }
 
 /// What a handler's call gave (returned once per hook and taken apart at
@@ -350,6 +353,9 @@ pub(crate) struct Executed {
 pub(crate) enum Output {
     /// The workspace gate did not let it run.
     NotApproved,
+    /// The workspace gate did not let it run: a file it executes changed
+    /// since the approval (the text names it).
+    Changed(String),
     /// Another layer left it out: the report's `skipped` value and why.
     Skipped { why: String },
     /// It could not be started.
@@ -366,6 +372,10 @@ impl Executed {
         match &self.output {
             Output::NotApproved => {
                 interp.absorb_not_approved(label);
+                false
+            }
+            Output::Changed(why) => {
+                interp.absorb_changed_since_approval(label, why);
                 false
             }
             Output::Skipped { why, .. } => {

@@ -7,19 +7,22 @@
 //! |---|---|
 //! | UserPromptSubmit | the first block's reason is `block_reason` (`allow_prompt` false; `block_reasons: Joined`: every block's reason, in order, joined); a sequential run stops there; context from every hook |
 //! | PermissionRequest | the first decision is the outcome's; a sequential run stops there. `precedence: MostRestrictive`: any deny wins (the first deny's message), else an allow; only a deny stops a sequential run |
-//! | Stop, SubagentStop, PreCompact | the first block's reason is `block_reason`; a sequential run stops there (a table where nothing blocks SubagentStop or PreCompact gives them the observer outcome). `block_reasons: Joined`: every block's reason, in order, joined; `halt_clears_block`: a hook's `continue: false` leaves no block (the agent stops) |
+//! | Stop, SubagentStop, PreCompact (and the named events of the family) | the first block's reason is `block_reason`; a sequential run stops there (a table where nothing blocks an event gives it the observer outcome). `block_reasons: Joined`: every block's reason, in order, joined (Claude Code's Stop and SubagentStop, run concurrently, with `"\n"`); `halt_clears_block`: a hook's `continue: false` leaves no block (the agent stops); `block_context`: context from every hook |
+//! | Stop with `block_cap` | after `stop_hook_block_cap` consecutive continued stops of a session, the next one is allowed with a warning ([`StopBlocks`]) |
 //! | PostToolUse, PostToolUseFailure | the first feedback is `block_reason` (`block_reasons: Joined`: every feedback, in order, joined); the tool already ran, nothing stops |
-//! | SessionStart | context from every hook, in order; the env file's variables (`session_env_from_output`: the `env` of every hook's output, by name, the first hook that sets a name winning) |
+//! | SessionStart (and the context family) | context from every hook, in order; `env_file`: the env file's variables (`session_env_from_output`: the `env` of every hook's output, by name, the first hook that sets a name winning) |
 //!
 //! Stop and SubagentStop blocks bounded by a loop limit, and those that
 //! need a `completed` status, are filtered before they get here
 //! (`follow_up.rs`, [`super::EventInterpreter`]).
 
+use std::sync::Mutex;
+
 use serde_json::{Map, Value};
 
 use crate::model::outcome::{
-    CommonOutcome, PermissionBehavior, PermissionDecision, PermissionRequestHookOutcome, PostToolHookOutcome,
-    SessionStartHookOutcome, StopHookOutcome, UserPromptHookOutcome,
+    CommonOutcome, HookMessage, HookOutcome, PermissionBehavior, PermissionDecision, PermissionRequestHookOutcome,
+    PostToolHookOutcome, SessionStartHookOutcome, StopHookOutcome, UserPromptHookOutcome,
 };
 use crate::model::reply::{Decision, HookReply};
 use crate::model::rules::{BlockReasons, Column, EventRules, Precedence};
@@ -49,17 +52,18 @@ pub(crate) const STOP_HONOURS: &[Column] = &[
     Column::FollowUpLoopLimit,
     Column::BlockNeedsCompletedStatus,
     Column::NeverFailsClosed,
+    Column::BlockContext,
+    Column::BlockCap,
 ];
+
+/// SessionStart and the context family.
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) const CONTEXT_HONOURS: &[Column] = &[Column::EnvFile, Column::FirstGivenHaltReason, Column::SessionEnvFromOutput, Column::NeverFailsClosed];
 
 /// PostToolUse, PostToolUseFailure.
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) const POST_TOOL_HONOURS: &[Column] =
     &[Column::JoinedBlockReasons, Column::FirstGivenHaltReason, Column::NeverFailsClosed];
-
-/// SessionStart.
-#[cfg_attr(not(test), allow(dead_code))]
-pub(crate) const SESSION_START_HONOURS: &[Column] =
-    &[Column::SessionEnvFromOutput, Column::FirstGivenHaltReason, Column::NeverFailsClosed];
 
 /// A block reason under `block_reasons`: the first counts, or every one is
 /// kept (in order) to be joined.
@@ -152,13 +156,21 @@ impl PermissionMerge {
 }
 
 /// Stop, SubagentStop, PreCompact so far.
-#[derive(Default)]
 pub(crate) struct StopMerge {
     reasons: Vec<String>,
+    /// `Some` where the row reads context (`block_context`).
+    context: Option<Vec<String>>,
 }
 
 impl StopMerge {
+    pub(crate) fn new(rules: &EventRules) -> StopMerge {
+        StopMerge { reasons: Vec::new(), context: rules.block_context.then(Vec::new) }
+    }
+
     pub(crate) fn absorb(&mut self, rules: &EventRules, reply: HookReply) -> bool {
+        if let Some(context) = &mut self.context {
+            context.extend(reply.context);
+        }
         add_block(&mut self.reasons, rules.block_reasons, reply.decision);
         !self.reasons.is_empty()
     }
@@ -166,6 +178,11 @@ impl StopMerge {
     /// Whether a hook blocked (the agent goes on).
     pub(crate) fn blocked(&self) -> bool {
         !self.reasons.is_empty()
+    }
+
+    /// Where delivered context goes (`None` where the row reads none).
+    pub(crate) fn context_slot(&mut self) -> Option<&mut Vec<String>> {
+        self.context.as_mut()
     }
 
     /// With `halt_clears_block`, a hook that asked the agent to stop
@@ -176,7 +193,61 @@ impl StopMerge {
             true => None,
             false => block_reason(self.reasons, rules.block_reasons),
         };
-        StopHookOutcome { block_reason, common }
+        StopHookOutcome { block_reason, additional_context: self.context, common }
+    }
+}
+
+/// The Stop block cap: consecutive stops of one session that hooks kept
+/// from ending (a block, or `additionalContext`, which "keeps the
+/// conversation going through the same loop protections"). After `cap`
+/// of them the next is allowed: its `block_reason` and context are
+/// dropped, with a warning. A stop that ends resets the count, and so does
+/// a new session id.
+#[derive(Debug, Default)]
+pub(crate) struct StopBlocks {
+    state: Mutex<Option<(String, u32)>>,
+}
+
+impl StopBlocks {
+    /// A stop of `session` that no hook kept from ending: the streak is over.
+    pub(crate) fn ended(&self, session: &str) {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((s, n)) = &mut *state {
+            if s == session {
+                *n = 0;
+            }
+        }
+    }
+
+    /// Apply the cap (`cap` 0: off) to a Stop outcome of `session`.
+    pub(crate) fn apply(&self, session: &str, cap: u32, outcome: &mut HookOutcome) {
+        let HookOutcome::Stop(o) = outcome else {
+            return;
+        };
+        let continues = o.block_reason.is_some() || o.additional_context.as_ref().is_some_and(|c| !c.is_empty());
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let count = match &mut *state {
+            Some((s, n)) if s == session => n,
+            slot => &mut slot.insert((session.to_owned(), 0)).1,
+        };
+        if !continues || cap == 0 {
+            *count = 0;
+            return;
+        }
+        *count += 1;
+        if *count <= cap {
+            return;
+        }
+        *count = 0;
+        drop(state);
+        o.block_reason = None;
+        if let Some(context) = &mut o.additional_context {
+            context.clear();
+        }
+        o.common.messages.push(HookMessage::warning(format!(
+            "Stop hooks kept {cap} consecutive stops of this session from ending; this stop is allowed \
+             (stop_hook_block_cap)"
+        )));
     }
 }
 

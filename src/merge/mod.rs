@@ -10,11 +10,15 @@
 //! precedence, input flow, failure policy. The merge knows no format and
 //! no dialect, only canonical decisions.
 //!
-//! | event | merger |
+//! | event family | merger |
 //! |---|---|
 //! | PreToolUse | `pre_tool.rs` |
-//! | UserPromptSubmit, PermissionRequest, Stop, SubagentStop, PreCompact, PostToolUse(Failure), SessionStart | `decisions.rs` |
-//! | SessionEnd, SubagentStart, Notification, events fired by name | only the shared fields, here |
+//! | UserPromptSubmit, PermissionRequest, Stop, SubagentStop, PreCompact, PostToolUse(Failure), SessionStart (and the named events of those families) | `decisions.rs` |
+//! | PermissionDenied, WorktreeCreate, Elicitation(Result) | `named.rs` |
+//! | SessionEnd, Notification, other events fired by name | only the shared fields, here |
+//!
+//! Which merger merges an event is its family in the run's profile
+//! ([`Profile::family_of`]).
 //!
 //! An event whose rules make it a gate (`tool_gate`: Cursor's
 //! subagentStart, beforeReadFile, ...) merges as PreToolUse does and has
@@ -32,7 +36,10 @@
 
 mod decisions;
 pub mod follow_up;
+mod named;
 mod pre_tool;
+
+pub(crate) use decisions::StopBlocks;
 
 use std::borrow::Cow;
 
@@ -45,23 +52,23 @@ use crate::hl_debug;
 use crate::model::event::{EventFamily, HookEvent, RunEvent};
 use crate::model::outcome::{CommonOutcome, HookFailure, HookMessage, HookMessageLevel, HookOutcome, HookReport};
 use crate::model::reply::HookReply;
-use crate::model::rules::{BlockFields, Column, EventRules, HaltReason, Profile, RunOrder, ToolInputFlow};
+use crate::model::rules::{Column, EventRules, HaltReason, Profile, RunOrder, ToolInputFlow};
 
 use follow_up::FollowUpRun;
 
-/// The merge columns the merger of `event` honours under `rules` (the
+/// The merge columns the merger of an event of `family` honours (the
 /// reader columns are the reader's: [`crate::dialect::protocol`]). Every
 /// list includes the fail-closed layer's [`Column::NeverFailsClosed`].
 #[cfg_attr(not(test), allow(dead_code))]
-pub(crate) fn honours(event: &RunEvent, rules: &EventRules) -> &'static [Column] {
-    match rules.family_of(event) {
+pub(crate) fn honours(family: EventFamily) -> &'static [Column] {
+    match family {
         EventFamily::Tool => pre_tool::HONOURS_ALL,
         EventFamily::Prompt => decisions::PROMPT_HONOURS,
         EventFamily::Permission => decisions::PERMISSION_HONOURS,
         EventFamily::Stop => decisions::STOP_HONOURS,
         EventFamily::PostTool => decisions::POST_TOOL_HONOURS,
-        EventFamily::SessionStart => decisions::SESSION_START_HONOURS,
-        EventFamily::Observe => COMMON_HONOURS,
+        EventFamily::Context => decisions::CONTEXT_HONOURS,
+        EventFamily::Retry | EventFamily::Worktree | EventFamily::Elicitation | EventFamily::Observe => COMMON_HONOURS,
     }
 }
 
@@ -134,12 +141,15 @@ impl Common {
 
 /// The per-event merge state.
 enum Merge {
-    SessionStart(decisions::SessionStartMerge),
+    Context(decisions::SessionStartMerge),
     Prompt(decisions::PromptMerge),
     Tool(pre_tool::PreToolMerge),
     PostTool(decisions::PostToolMerge),
     Permission(decisions::PermissionMerge),
     Stop(decisions::StopMerge),
+    Retry(named::RetryMerge),
+    Worktree(named::WorktreeMerge),
+    Elicitation(named::ElicitationMerge),
     Observe,
 }
 
@@ -155,6 +165,7 @@ pub struct EventInterpreter {
     /// The dialect whose rules merge (the run's).
     dialect: &'static dyn Dialect,
     rules: &'static EventRules,
+    family: EventFamily,
     quiet_success_output: bool,
     common: Common,
     merge: Merge,
@@ -198,16 +209,20 @@ impl EventInterpreter {
     pub fn for_dialect(event: &RunEvent, dialect: &'static dyn Dialect, quiet_success_output: bool) -> Self {
         let profile = dialect.profile();
         let rules = profile.rules_of(event);
-        let merge = match rules.family_of(event) {
-            EventFamily::SessionStart => Merge::SessionStart(decisions::SessionStartMerge {
-                env: (profile.session_start_env_file || rules.session_env_from_output).then(serde_json::Map::new),
+        let family = profile.family_of(event);
+        let merge = match family {
+            EventFamily::Context => Merge::Context(decisions::SessionStartMerge {
+                env: (rules.env_file || rules.session_env_from_output).then(serde_json::Map::new),
                 ..Default::default()
             }),
             EventFamily::Prompt => Merge::Prompt(Default::default()),
             EventFamily::Tool => Merge::Tool(Default::default()),
             EventFamily::PostTool => Merge::PostTool(Default::default()),
             EventFamily::Permission => Merge::Permission(Default::default()),
-            EventFamily::Stop => Merge::Stop(Default::default()),
+            EventFamily::Stop => Merge::Stop(decisions::StopMerge::new(rules)),
+            EventFamily::Retry => Merge::Retry(Default::default()),
+            EventFamily::Worktree => Merge::Worktree(Default::default()),
+            EventFamily::Elicitation => Merge::Elicitation(Default::default()),
             EventFamily::Observe => Merge::Observe,
         };
         let event_name = match event {
@@ -219,6 +234,7 @@ impl EventInterpreter {
             event_name,
             dialect,
             rules,
+            family,
             quiet_success_output,
             common: Common::new(),
             merge,
@@ -248,7 +264,7 @@ impl EventInterpreter {
         counts: &std::sync::Arc<follow_up::FollowUpCounts>,
         session: &str,
     ) -> Self {
-        if self.rules.family_of(&self.event) == EventFamily::Stop {
+        if self.family == EventFamily::Stop {
             self.status_completed = input.get("status").and_then(Value::as_str) == Some("completed");
             self.follow_ups = Some(FollowUpRun {
                 counts: counts.clone(),
@@ -334,12 +350,14 @@ impl EventInterpreter {
             self.failures.push(None);
             return true;
         }
+        let profile = dialect.profile();
         let native = extras.native_event.map(|n| RunEvent::Named(n.into()));
         let event = native.as_ref().unwrap_or(&self.event);
-        let rules = dialect.profile().rules_of(event);
-        let cx = ReadCtx { event, rules, quiet_success_output, fail_closed, background: self.background };
+        let rules = profile.rules_of(event);
+        let family = profile.family_of(event);
+        let cx = ReadCtx { event, family, rules, quiet_success_output, fail_closed, background: self.background };
         let mut reply = dialect.read_reply(&cx, exec);
-        fail_closed::apply(&mut reply, fail_closed, rules, event);
+        fail_closed::apply(&mut reply, fail_closed, rules, family);
         self.common.absorb_dialect_fields(dialect, std::mem::take(&mut reply.dialect_fields));
         self.bound_follow_up(rules, &mut reply, &exec.label, &extras);
         self.merge_reply(&exec.label, reply)
@@ -350,7 +368,7 @@ impl EventInterpreter {
     /// or of a hook at its loop limit, is dropped with an info message; the
     /// first one kept counts against its hook.
     fn bound_follow_up(&mut self, rules: &EventRules, reply: &mut HookReply, label: &str, extras: &HookExtras<'_>) {
-        if self.rules.family_of(&self.event) != EventFamily::Stop
+        if self.family != EventFamily::Stop
             || !matches!(reply.decision, Some(crate::model::reply::Decision::Block(_)))
         {
             return;
@@ -390,12 +408,15 @@ impl EventInterpreter {
         let rules = self.rules;
         self.common.absorb(rules, &mut reply);
         let stop = match &mut self.merge {
-            Merge::SessionStart(m) => m.absorb(rules, reply),
+            Merge::Context(m) => m.absorb(rules, reply),
             Merge::Prompt(m) => m.absorb(rules, reply),
             Merge::Tool(m) => m.absorb(&mut self.common, rules, label, reply),
             Merge::PostTool(m) => m.absorb(rules, reply),
             Merge::Permission(m) => m.absorb(rules, reply),
             Merge::Stop(m) => m.absorb(rules, reply),
+            Merge::Retry(m) => m.absorb(reply),
+            Merge::Worktree(m) => m.absorb(reply),
+            Merge::Elicitation(m) => m.absorb(reply),
             Merge::Observe => false,
         };
         self.stopped = stop && rules.run_order == RunOrder::Sequential;
@@ -413,6 +434,22 @@ impl EventInterpreter {
         reply.push(
             HookMessageLevel::Error,
             format!("{} hook `{label}` was not run: workspace hooks are not approved", self.event_name),
+        );
+        self.merge_reply(label, reply);
+    }
+
+    /// A hook the workspace gate skipped because a file it executes changed
+    /// since the approval: an error message naming the hook and the file
+    /// (`why`). It makes no decision.
+    pub fn absorb_changed_since_approval(&mut self, label: &str, why: &str) {
+        if self.stopped {
+            self.failures.push(None);
+            return;
+        }
+        let mut reply = HookReply::default();
+        reply.push(
+            HookMessageLevel::Error,
+            format!("{} hook `{label}` was not run: {why}; the workspace hooks need approval again", self.event_name),
         );
         self.merge_reply(label, reply);
     }
@@ -449,7 +486,7 @@ impl EventInterpreter {
         let mut reply = HookReply::default();
         reply.push(HookMessageLevel::Error, text.clone());
         reply.failure = Some(crate::model::reply::Failure { kind: HookFailure::Spawn, text, timeout_or_lost: false });
-        fail_closed::apply(&mut reply, fail_closed, self.rules, &self.event);
+        fail_closed::apply(&mut reply, fail_closed, self.rules, self.family);
         self.merge_reply(label, reply)
     }
 
@@ -472,18 +509,19 @@ impl EventInterpreter {
         }
         let event = RunEvent::Named(native.into());
         let rules = self.dialect.profile().rules_of(&event);
+        let family = self.dialect.profile().family_of(&event);
         let text = format!("{native} hook `{label}` could not be started: {}", error.trim());
         let mut reply = HookReply::default();
         reply.push(HookMessageLevel::Error, text.clone());
         reply.failure = Some(crate::model::reply::Failure { kind: HookFailure::Spawn, text, timeout_or_lost: false });
-        fail_closed::apply(&mut reply, fail_closed, rules, &event);
+        fail_closed::apply(&mut reply, fail_closed, rules, family);
         self.merge_reply(label, reply)
     }
 
     /// SessionStart (dialects with an env file): the variables the hooks
     /// wrote, returned as the outcome's `env`. Ignored elsewhere.
     pub fn set_env(&mut self, env: serde_json::Map<String, Value>) {
-        if let Merge::SessionStart(m) = &mut self.merge {
+        if let Merge::Context(m) = &mut self.merge {
             if m.env.is_some() {
                 m.env = Some(env);
             }
@@ -528,10 +566,11 @@ impl EventInterpreter {
 
     fn context_slot(&mut self) -> Option<&mut Vec<String>> {
         match &mut self.merge {
-            Merge::SessionStart(m) => Some(&mut m.additional_context),
+            Merge::Context(m) => Some(&mut m.additional_context),
             Merge::Prompt(m) => Some(&mut m.additional_context),
             Merge::Tool(m) => Some(&mut m.additional_context),
             Merge::PostTool(m) => Some(&mut m.additional_context),
+            Merge::Stop(m) => m.context_slot(),
             _ => None,
         }
     }
@@ -567,14 +606,20 @@ impl EventInterpreter {
         let rules = self.rules;
         let common = self.common.into_outcome(hooks);
         match self.merge {
-            Merge::SessionStart(m) => HookOutcome::SessionStart(m.finish(common)),
+            Merge::Context(m) => match self.event.known() {
+                Some(HookEvent::SessionStart) => HookOutcome::SessionStart(m.finish(common)),
+                _ => HookOutcome::Context(m.finish(common)),
+            },
             Merge::Prompt(m) => HookOutcome::UserPromptSubmit(m.finish(rules, common)),
             Merge::Tool(m) => HookOutcome::PreToolUse(m.finish(rules, common)),
             Merge::PostTool(m) => HookOutcome::PostToolUse(m.finish(rules, common)),
             Merge::Permission(m) => HookOutcome::PermissionRequest(m.finish(common)),
+            Merge::Retry(m) => HookOutcome::Retry(m.finish(common)),
+            Merge::Worktree(m) => HookOutcome::Worktree(m.finish(common)),
+            Merge::Elicitation(m) => HookOutcome::Elicitation(m.finish(common)),
             // Where nothing blocks them, SubagentStop and PreCompact are
             // observers and their outcome has only the common fields.
-            Merge::Stop(_) if rules.block_fields == BlockFields::None => HookOutcome::Other(common),
+            Merge::Stop(_) if !rules.can_block() => HookOutcome::Other(common),
             Merge::Stop(m) => match self.event.known() {
                 Some(HookEvent::SubagentStop) => HookOutcome::SubagentStop(m.finish(rules, common)),
                 Some(HookEvent::PreCompact) => HookOutcome::PreCompact(m.finish(rules, common)),

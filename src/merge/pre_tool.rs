@@ -3,7 +3,7 @@
 //! | column | rule |
 //! |---|---|
 //! | `precedence: FirstAllowOrDeny` (VT Code) | the run stops at the first `allow` or `deny`; `ask` does not stop, a later `allow` or `deny` replaces it; the first `ask`'s reason is kept while the decision stays `ask` |
-//! | `precedence: MostRestrictive` (Claude Code) | every hook counts and the most restrictive decision wins, deny > ask > allow > continue; the reason is the first one given (in configuration order) by a hook with the winning decision |
+//! | `precedence: MostRestrictive` (Claude Code) | every hook counts and the most restrictive decision wins, deny > defer > ask > allow > continue ("When multiple PreToolUse hooks return different decisions, precedence is deny > defer > ask > allow"); the reason is the first one given (in configuration order) by a hook with the winning decision |
 //! | `tool_input: Chained` | a hook's `updatedInput` replaces `tool_input` for every later hook |
 //! | `tool_input: Original` | every hook receives the original input; the last rewrite in configuration order wins, and a warning names the conflict when rewrites differ |
 //! | `on_failure: DenyTimeoutsUnlessAsk` | a hook that timed out or whose exit status was lost **denies** (reason = its failure message), unless the decision so far is `ask` |
@@ -57,7 +57,8 @@ fn rank(decision: PreToolHookDecision) -> u8 {
         PreToolHookDecision::Continue => 0,
         PreToolHookDecision::Allow => 1,
         PreToolHookDecision::Ask => 2,
-        PreToolHookDecision::Deny => 3,
+        PreToolHookDecision::Defer => 3,
+        PreToolHookDecision::Deny => 4,
     }
 }
 
@@ -120,7 +121,7 @@ impl PreToolMerge {
                 self.decision = PreToolHookDecision::Ask;
                 false
             }
-            PreToolHookDecision::Allow | PreToolHookDecision::Deny => {
+            PreToolHookDecision::Allow | PreToolHookDecision::Deny | PreToolHookDecision::Defer => {
                 self.decision = decision;
                 self.reason = reason;
                 true

@@ -182,31 +182,43 @@ impl From<HookEvent> for RunEvent {
 }
 
 /// Events that share an outcome shape and the reading and merging rules
-/// that go with it.
+/// that go with it. A profile gives every event its family
+/// ([`Profile::family_of`](crate::model::rules::Profile::family_of)); the
+/// canonical events start from [`HookEvent::family`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EventFamily {
-    /// SessionStart: context, the env file.
-    SessionStart,
-    /// UserPromptSubmit: block the prompt, context.
+    /// SessionStart (and, where a profile says so, SubagentStart and
+    /// Setup): context for the model, the env file.
+    Context,
+    /// UserPromptSubmit (and UserPromptExpansion): block the prompt, context.
     Prompt,
-    /// PreToolUse: allow, deny, ask; rewrite the input; context.
+    /// PreToolUse: allow, deny, ask, defer; rewrite the input; context.
     Tool,
-    /// PostToolUse, PostToolUseFailure: feedback for the model, context.
+    /// PostToolUse, PostToolUseFailure (and PostToolBatch): feedback for
+    /// the model, context.
     PostTool,
     /// PermissionRequest: grant or refuse.
     Permission,
-    /// Stop, SubagentStop, PreCompact: block.
+    /// Stop, SubagentStop, PreCompact (and TaskCreated, TaskCompleted,
+    /// TeammateIdle, ConfigChange): block.
     Stop,
-    /// SessionEnd, SubagentStart, Notification, events fired by name:
-    /// messages only.
+    /// PermissionDenied: tell the model it may retry.
+    Retry,
+    /// WorktreeCreate: the path of the created worktree.
+    Worktree,
+    /// Elicitation, ElicitationResult: accept, decline or cancel.
+    Elicitation,
+    /// SessionEnd, SubagentStart, Notification, events fired by name the
+    /// profile does not know: messages only.
     Observe,
 }
 
 impl HookEvent {
-    /// The event's family.
+    /// The event's family in the canonical model (a profile may give
+    /// SubagentStart the context family).
     pub const fn family(self) -> EventFamily {
         match self {
-            HookEvent::SessionStart => EventFamily::SessionStart,
+            HookEvent::SessionStart => EventFamily::Context,
             HookEvent::UserPromptSubmit => EventFamily::Prompt,
             HookEvent::PreToolUse => EventFamily::Tool,
             HookEvent::PostToolUse | HookEvent::PostToolUseFailure => EventFamily::PostTool,
@@ -214,12 +226,5 @@ impl HookEvent {
             HookEvent::Stop | HookEvent::SubagentStop | HookEvent::PreCompact => EventFamily::Stop,
             HookEvent::SessionEnd | HookEvent::SubagentStart | HookEvent::Notification => EventFamily::Observe,
         }
-    }
-}
-
-impl RunEvent {
-    /// The event's family (events fired by name are observers).
-    pub fn family(&self) -> EventFamily {
-        self.known().map_or(EventFamily::Observe, HookEvent::family)
     }
 }

@@ -211,7 +211,8 @@ pub struct SessionFacts<'a> {
     pub session_id: &'a str,
     pub cwd: &'a str,
     pub transcript_path: Option<&'a str>,
-    pub trigger: SessionStartTrigger,
+    /// The SessionStart source (the engine's `trigger`).
+    pub trigger: &'a str,
 }
 
 #[cfg(test)]

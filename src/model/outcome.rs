@@ -100,10 +100,11 @@ pub struct HookReport {
     pub stdout_truncated: bool,
     /// Whether stderr exceeded `max_output_bytes` and was cut.
     pub stderr_truncated: bool,
-    /// Why the hook did not run: `"not_approved"` (workspace gate),
-    /// `"unsupported_on_event"` (the dialect does not run this handler type
-    /// on this event), `"url_not_allowed"` (an http hook whose URL is not
-    /// in the allowed list), else `None`.
+    /// Why the hook did not run: `"not_approved"` or
+    /// `"changed_since_approval"` (workspace gate), `"unsupported_on_event"`
+    /// (the dialect does not run this handler type on this event),
+    /// `"url_not_allowed"` (an http hook whose URL is not in the allowed
+    /// list), else `None`.
     pub skipped: Option<String>,
     /// How the hook failed, `None` when it ran and answered (a deliberate
     /// exit 2 is an answer, not a failure). Lets a host tell a deny from a crash.
@@ -171,6 +172,10 @@ impl HookReport {
     /// The `skipped` value of an http hook whose URL the allowed list
     /// (`allowed_http_hook_urls`) does not match.
     pub const URL_NOT_ALLOWED: &'static str = "url_not_allowed";
+
+    /// The `skipped` value of a command the workspace gate did not run
+    /// because a file it executes changed since the approval.
+    pub const CHANGED_SINCE_APPROVAL: &'static str = "changed_since_approval";
 
     /// The report of a command skipped by the workspace gate:
     /// `"skipped":"not_approved"`, `exit_code` null, `timed_out` false,
@@ -341,6 +346,32 @@ pub enum PreToolHookDecision {
     Deny,
     /// Ask the user.
     Ask,
+    /// Pause at this tool call so that the host can resume it later
+    /// (Claude Code's `permissionDecision: "defer"`; a host that cannot
+    /// defer treats it as it treats a call no hook decided).
+    Defer,
+}
+
+impl PreToolHookDecision {
+    /// Every decision, in declaration order.
+    pub const ALL: [PreToolHookDecision; 5] = [
+        PreToolHookDecision::Continue,
+        PreToolHookDecision::Allow,
+        PreToolHookDecision::Deny,
+        PreToolHookDecision::Ask,
+        PreToolHookDecision::Defer,
+    ];
+
+    /// The wire name (`"continue"`, ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PreToolHookDecision::Continue => "continue",
+            PreToolHookDecision::Allow => "allow",
+            PreToolHookDecision::Deny => "deny",
+            PreToolHookDecision::Ask => "ask",
+            PreToolHookDecision::Defer => "defer",
+        }
+    }
 }
 
 /// PreToolUse outcome.
@@ -421,11 +452,72 @@ pub struct PermissionRequestHookOutcome {
     pub common: CommonOutcome,
 }
 
-/// Stop outcome (also SubagentStop's and PreCompact's).
+/// Stop outcome (also SubagentStop's and PreCompact's, and that of the
+/// events fired by name that block: TaskCreated, TaskCompleted,
+/// TeammateIdle, ConfigChange).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct StopHookOutcome {
-    /// Why the agent must not stop yet (`None`: it may stop).
+    /// Why the agent must not stop yet (`None`: it may stop). Where every
+    /// blocking hook's reason counts (Claude Code's Stop and SubagentStop),
+    /// the reasons in configuration order, one per line.
     pub block_reason: Option<String>,
+    /// Context for the model that keeps the conversation going without an
+    /// error (Claude Code's Stop and SubagentStop
+    /// `hookSpecificOutput.additionalContext`); absent where the profile
+    /// reads none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub additional_context: Option<Vec<String>>,
+    /// Common fields.
+    #[serde(flatten)]
+    pub common: CommonOutcome,
+}
+
+/// The outcome of a context event other than SessionStart (SubagentStart
+/// and Setup in the Claude Code profile): the same fields.
+pub type ContextHookOutcome = SessionStartHookOutcome;
+
+/// PermissionDenied outcome.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RetryHookOutcome {
+    /// True when a hook returned `hookSpecificOutput.retry: true`: the host
+    /// tells the model it may retry the denied tool call.
+    pub retry: bool,
+    /// Common fields.
+    #[serde(flatten)]
+    pub common: CommonOutcome,
+}
+
+/// WorktreeCreate outcome.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct WorktreeHookOutcome {
+    /// The path of the worktree the hooks created; `None`: creation failed
+    /// (a hook failed, or none printed a path).
+    pub worktree_path: Option<String>,
+    /// Common fields.
+    #[serde(flatten)]
+    pub common: CommonOutcome,
+}
+
+/// How an Elicitation or ElicitationResult hook answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ElicitationAction {
+    /// Accept, with `content`.
+    Accept,
+    /// Decline.
+    Decline,
+    /// Cancel.
+    Cancel,
+}
+
+/// Elicitation and ElicitationResult outcome.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ElicitationHookOutcome {
+    /// The hooks' answer; `None`: no hook answered (the host asks the user,
+    /// or keeps the user's response).
+    pub action: Option<ElicitationAction>,
+    /// The form values of an `accept`.
+    pub content: Option<Value>,
     /// Common fields.
     #[serde(flatten)]
     pub common: CommonOutcome,
@@ -451,6 +543,15 @@ pub enum HookOutcome {
     SubagentStop(StopHookOutcome),
     /// PreCompact in a profile where it can block (Claude Code; in VT Code's it is `Other`).
     PreCompact(StopHookOutcome),
+    /// A context event other than SessionStart (SubagentStart and Setup in
+    /// the Claude Code profile).
+    Context(ContextHookOutcome),
+    /// PermissionDenied (fired by name, Claude Code profile).
+    Retry(RetryHookOutcome),
+    /// WorktreeCreate (fired by name, Claude Code profile).
+    Worktree(WorktreeHookOutcome),
+    /// Elicitation, ElicitationResult (fired by name, Claude Code profile).
+    Elicitation(ElicitationHookOutcome),
     /// SessionEnd, SubagentStart, Notification, and events fired by name
     /// that the profile does not know.
     Other(CommonOutcome),
@@ -474,7 +575,10 @@ impl HookOutcome {
     /// The common fields.
     pub fn common(&self) -> &CommonOutcome {
         match self {
-            HookOutcome::SessionStart(o) => &o.common,
+            HookOutcome::SessionStart(o) | HookOutcome::Context(o) => &o.common,
+            HookOutcome::Retry(o) => &o.common,
+            HookOutcome::Worktree(o) => &o.common,
+            HookOutcome::Elicitation(o) => &o.common,
             HookOutcome::UserPromptSubmit(o) => &o.common,
             HookOutcome::PreToolUse(o) => &o.common,
             HookOutcome::PostToolUse(o) => &o.common,
@@ -487,7 +591,10 @@ impl HookOutcome {
     /// The common fields, mutably (e.g. to attach the `hooks` report).
     pub fn common_mut(&mut self) -> &mut CommonOutcome {
         match self {
-            HookOutcome::SessionStart(o) => &mut o.common,
+            HookOutcome::SessionStart(o) | HookOutcome::Context(o) => &mut o.common,
+            HookOutcome::Retry(o) => &mut o.common,
+            HookOutcome::Worktree(o) => &mut o.common,
+            HookOutcome::Elicitation(o) => &mut o.common,
             HookOutcome::UserPromptSubmit(o) => &mut o.common,
             HookOutcome::PreToolUse(o) => &mut o.common,
             HookOutcome::PostToolUse(o) => &mut o.common,

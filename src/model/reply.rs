@@ -10,8 +10,8 @@
 use serde_json::{Map, Value};
 
 use crate::model::outcome::{
-    HookFailure, HookMessage, HookMessageLevel, PermissionBehavior, PermissionDecision, PermissionScope,
-    PreToolHookDecision,
+    ElicitationAction, HookFailure, HookMessage, HookMessageLevel, PermissionBehavior, PermissionDecision,
+    PermissionScope, PreToolHookDecision,
 };
 
 /// How a hook failed, for the report and for the failure policy.
@@ -39,6 +39,12 @@ pub enum Decision {
     Block(String),
     /// PermissionRequest: grant or refuse.
     Permission(PermissionDecision),
+    /// PermissionDenied: the model may retry the denied call.
+    Retry,
+    /// WorktreeCreate: the path of the worktree the hook created.
+    Path(String),
+    /// Elicitation, ElicitationResult: the hook's answer.
+    Elicitation(ElicitationAction, Option<Value>),
 }
 
 impl Decision {
@@ -57,6 +63,7 @@ impl Decision {
                 message: Some(reason),
             })),
             DecisionFamily::Block => Some(Decision::Block(reason)),
+            DecisionFamily::Elicitation => Some(Decision::Elicitation(ElicitationAction::Decline, None)),
             DecisionFamily::None => None,
         }
     }
@@ -70,8 +77,10 @@ pub enum DecisionFamily {
     /// PermissionRequest: deny.
     Permission,
     /// UserPromptSubmit, Stop (and, where the profile lets them block,
-    /// SubagentStop and PreCompact): block.
+    /// SubagentStop, PreCompact and the blocking events fired by name): block.
     Block,
+    /// Elicitation, ElicitationResult: decline.
+    Elicitation,
     /// Everything else: nothing blocks.
     None,
 }

@@ -28,7 +28,7 @@
 
 use std::time::Duration;
 
-use crate::model::event::HookEvent;
+use crate::model::event::{EventFamily, HookEvent, RunEvent};
 use crate::model::outcome::HookMessageLevel;
 
 /// How the matching hooks of one event run.
@@ -147,6 +147,32 @@ pub enum BlockFields {
     FollowupMessage,
 }
 
+/// Which of the JSON fields every event shares (`systemMessage`,
+/// `continue`) an event reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CommonFields {
+    /// Both.
+    Read,
+    /// `systemMessage`, but `continue: false` is ignored (TaskCreated,
+    /// CwdChanged, FileChanged, DirectoryAdded).
+    IgnoreContinue,
+    /// Neither: the agent discards them (ConfigChange, WorktreeCreate,
+    /// Elicitation, ...).
+    Discard,
+}
+
+/// A time budget the hooks of one run share (Claude Code's SessionEnd):
+/// every hook's timeout is at most the budget, which is `base` raised to
+/// the largest timeout configured by a non-plugin hook of the event, at
+/// most `max`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// The budget when no hook sets a longer timeout.
+    pub base: Duration,
+    /// The largest budget.
+    pub max: Duration,
+}
+
 /// What a hook that fails (times out, cannot start, is killed, exits
 /// non-zero other than a meaningful exit 2, prints invalid JSON) does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -221,6 +247,24 @@ pub struct EventRules {
     pub context_needs_exit_0: bool,
     /// Stop, SubagentStop, PreCompact: which fields block (reader column).
     pub block_fields: BlockFields,
+    /// Stop family: `hookSpecificOutput.additionalContext` is context for
+    /// the model, returned as the outcome's `additional_context` (reader
+    /// and merge column).
+    pub block_context: bool,
+    /// Context family: only JSON `additionalContext` is context; plain
+    /// stdout is an info message (reader column).
+    pub json_context_only: bool,
+    /// PreToolUse: `permissionDecision: "defer"` is a decision (reader column).
+    pub defer: bool,
+    /// Which common JSON fields are read (reader column).
+    pub common_fields: CommonFields,
+    /// Context family: each hook gets `CLAUDE_ENV_FILE`, and what the hooks
+    /// write there is the outcome's `env` (merge column).
+    pub env_file: bool,
+    /// Stop: the engine's `stop_hook_block_cap` applies (merge column).
+    pub block_cap: bool,
+    /// A time budget the run's hooks share (timeout layer column).
+    pub budget: Option<Budget>,
     /// PreToolUse: whether a deny drops the rewrites (merge column).
     pub rewrite_on_deny: RewriteOnDeny,
     /// PostToolUse, Stop, SubagentStop: how several blocking reasons
@@ -281,6 +325,20 @@ pub enum Column {
     ContextNeedsExit0,
     /// `block_fields: Decision` or `DecisionOrContinueFalse`.
     BlockFields,
+    /// `block_context: true`.
+    BlockContext,
+    /// `json_context_only: true`.
+    JsonContextOnly,
+    /// `defer: true`.
+    Defer,
+    /// `common_fields: IgnoreContinue` or `Discard`.
+    CommonFields,
+    /// `env_file: true`.
+    EnvFile,
+    /// `block_cap: true`.
+    BlockCap,
+    /// `budget: Some(..)`.
+    Budget,
     /// `rewrite_on_deny: Dropped`.
     RewriteDroppedOnDeny,
     /// `block_reasons: Joined(..)`.
@@ -330,6 +388,13 @@ impl EventRules {
         failure_level: HookMessageLevel::Warning,
         context_needs_exit_0: false,
         block_fields: BlockFields::None,
+        block_context: false,
+        json_context_only: false,
+        defer: false,
+        common_fields: CommonFields::Read,
+        env_file: false,
+        block_cap: false,
+        budget: None,
         rewrite_on_deny: RewriteOnDeny::Kept,
         block_reasons: BlockReasons::First,
         halt_clears_block: false,
@@ -401,6 +466,16 @@ impl EventRules {
         if self.session_env_from_output {
             out.push(Column::SessionEnvFromOutput);
         }
+        let flags = [
+            (self.block_context, Column::BlockContext),
+            (self.json_context_only, Column::JsonContextOnly),
+            (self.defer, Column::Defer),
+            (self.common_fields != n.common_fields, Column::CommonFields),
+            (self.env_file, Column::EnvFile),
+            (self.block_cap, Column::BlockCap),
+            (self.budget.is_some(), Column::Budget),
+        ];
+        out.extend(flags.into_iter().filter(|(set, _)| *set).map(|(_, c)| c));
         if self.rewrite_on_deny != n.rewrite_on_deny {
             out.push(Column::RewriteDroppedOnDeny);
         }
@@ -416,15 +491,9 @@ impl EventRules {
         out
     }
 
-    /// The family whose outcome and merge `event` takes under these rules:
-    /// PreToolUse's for a gate ([`tool_gate`](Self::tool_gate)), else the
-    /// event's own.
-    pub fn family_of(&self, event: &crate::model::event::RunEvent) -> crate::model::event::EventFamily {
-        if self.tool_gate {
-            crate::model::event::EventFamily::Tool
-        } else {
-            event.family()
-        }
+    /// Whether a hook of this row can block (exit 2 or a JSON field).
+    pub fn can_block(&self) -> bool {
+        self.block_fields != BlockFields::None || matches!(self.exit2, Exit2::Block { .. })
     }
 }
 
@@ -466,6 +535,67 @@ impl<T> EventTable<T> {
     }
 }
 
+/// Every canonical event's family ([`HookEvent::family`]), where a
+/// profile's [`Profile::families`] starts.
+pub const CANONICAL_FAMILIES: EventTable<EventFamily> = EventTable {
+    session_start: HookEvent::SessionStart.family(),
+    session_end: HookEvent::SessionEnd.family(),
+    subagent_start: HookEvent::SubagentStart.family(),
+    subagent_stop: HookEvent::SubagentStop.family(),
+    user_prompt_submit: HookEvent::UserPromptSubmit.family(),
+    pre_tool_use: HookEvent::PreToolUse.family(),
+    post_tool_use: HookEvent::PostToolUse.family(),
+    permission_request: HookEvent::PermissionRequest.family(),
+    pre_compact: HookEvent::PreCompact.family(),
+    stop: HookEvent::Stop.family(),
+    notification: HookEvent::Notification.family(),
+    post_tool_use_failure: HookEvent::PostToolUseFailure.family(),
+};
+
+/// What the matcher of an event fired by name is tested against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Subject {
+    /// Nothing: the event has no matcher support and every group matches.
+    None,
+    /// A string field of the input (`tool_name`, `source`, ...).
+    Field(&'static str),
+    /// The file name (last path component) of a string field of the input
+    /// (FileChanged: the changed file's basename).
+    FileName(&'static str),
+}
+
+/// Which matcher rule an event's groups compile with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MatcherRule {
+    /// The dialect's rule.
+    Standard,
+    /// Claude Code's narrower exact-match set (letters, digits, `_` and
+    /// `|` only; FileChanged, StopFailure): a hyphen, space or comma keeps
+    /// the matcher on the regular-expression path.
+    Narrow,
+}
+
+/// One event a dialect knows by name that is none of the twelve canonical
+/// ones: its family (outcome shape, reader, merger), its rules, and what
+/// its matcher is tested against.
+#[derive(Clone, Copy, Debug)]
+pub struct NamedEventRules {
+    /// The config key, exactly (`TaskCreated`).
+    pub name: &'static str,
+    /// Which reader and merger read it, and the shape of its outcome.
+    pub family: EventFamily,
+    /// Its row.
+    pub rules: EventRules,
+    /// What its matcher is tested against (the input's `matcher_value`,
+    /// when the host gives one, comes first).
+    pub subject: Subject,
+    /// Its matcher rule.
+    pub matcher: MatcherRule,
+    /// Whether it carries a tool call (`tool_name`, `tool_input`): `if`
+    /// conditions are evaluated on it.
+    pub tool_event: bool,
+}
+
 /// The default timeouts of the handler types other than `command` (whose
 /// default is [`Profile::default_timeout`]), and the events that lower it.
 #[derive(Debug)]
@@ -495,16 +625,16 @@ pub struct Profile {
     pub inputs: InputRules,
     /// Which duplicate hooks of one event run.
     pub dedupe: Dedupe,
-    /// Whether SessionStart hooks get `CLAUDE_ENV_FILE` and the outcome
-    /// returns what they wrote there as `env`.
-    pub session_start_env_file: bool,
+    /// The family of each canonical event (usually
+    /// [`CANONICAL_FAMILIES`]).
+    pub families: EventTable<EventFamily>,
     /// The rules per event.
     pub events: EventTable<EventRules>,
-    /// The rules of the events the dialect defines that have no canonical
-    /// meaning (fired by name), by their config key (Cursor's
-    /// `beforeReadFile`, ...).
-    pub native_events: &'static [(&'static str, EventRules)],
-    /// The rules of other events fired by name.
+    /// The events the dialect knows by name besides the twelve (fired with
+    /// `hl_engine_run_named`), each with its own rules.
+    pub named: &'static [NamedEventRules],
+    /// The rules of events fired by a name the dialect does not know (an
+    /// observer's, in the observer family).
     pub unknown_event: EventRules,
 }
 
@@ -515,14 +645,33 @@ impl Profile {
     }
 
     /// The rules of an event of a run (known or fired by name).
-    pub fn rules_of(&self, event: &crate::model::event::RunEvent) -> &EventRules {
+    pub fn rules_of(&self, event: &RunEvent) -> &EventRules {
         match event {
-            crate::model::event::RunEvent::Known(e) => self.rules(*e),
-            crate::model::event::RunEvent::Named(name) => self
-                .native_events
-                .iter()
-                .find(|(key, _)| *key == &**name)
-                .map_or(&self.unknown_event, |(_, rules)| rules),
+            RunEvent::Known(e) => self.rules(*e),
+            RunEvent::Named(name) => self.named(name).map_or(&self.unknown_event, |n| &n.rules),
+        }
+    }
+
+    /// The family of an event of a run: the profile's for a canonical
+    /// event, its named row's, else the observer family.
+    pub fn family_of(&self, event: &RunEvent) -> EventFamily {
+        match event {
+            RunEvent::Known(e) => *self.families.get(*e),
+            RunEvent::Named(name) => self.named(name).map_or(EventFamily::Observe, |n| n.family),
+        }
+    }
+
+    /// The row of an event the profile knows by `name` (none of the twelve).
+    pub fn named(&self, name: &str) -> Option<&NamedEventRules> {
+        self.named.iter().find(|n| n.name == name)
+    }
+
+    /// Whether an event of a run carries a tool call (`if` conditions are
+    /// evaluated on it).
+    pub fn is_tool_event(&self, event: &RunEvent) -> bool {
+        match event {
+            RunEvent::Known(e) => e.is_tool_event(),
+            RunEvent::Named(name) => self.named(name).is_some_and(|n| n.tool_event),
         }
     }
 }

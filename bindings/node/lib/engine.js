@@ -562,6 +562,18 @@ class Engine {
     return JSON.parse(takeString(json[0])).map(camelKeys);
   }
 
+  /**
+   * The entries of the hooks configuration that were skipped the way the agent skips them
+   * (hl_engine_config_warnings): a malformed entry or an unknown handler type in a Claude Code
+   * settings file does not reject the file; every other hook loads. `[{path, message}]`.
+   */
+  configWarnings() {
+    const json = out();
+    const err = out();
+    check(N.hl_engine_config_warnings(this.#handle(), json, err), err);
+    return JSON.parse(takeString(json[0]));
+  }
+
   /** Approve the current command set; `persist` records it in the trust store. */
   approve({ persist = false } = {}) {
     const err = out();

@@ -121,6 +121,8 @@ const DECLS = {
   hl_engine_command_digest: 'int32_t hl_engine_command_digest(void *engine, _Out_ void **hex, _Out_ void **errmsg)',
   hl_engine_command_previews:
     'int32_t hl_engine_command_previews(void *engine, _Out_ void **previews_json, _Out_ void **errmsg)',
+  hl_engine_config_warnings:
+    'int32_t hl_engine_config_warnings(void *engine, _Out_ void **warnings_json, _Out_ void **errmsg)',
   hl_engine_approve_workspace_hooks:
     'int32_t hl_engine_approve_workspace_hooks(void *engine, bool persist, _Out_ void **errmsg)',
   hl_engine_workspace_gated: 'bool hl_engine_workspace_gated(void *engine)',

@@ -123,7 +123,9 @@ test('digest_and_previews_follow_the_worked_example', (t) => {
     }),
   );
   assert.equal(e.digest(), 'dab52b17fd76003bdb76b274ea78a3c98e23aee6eadbe388d34d5d946751bc89');
-  assert.deepEqual(e.previews(), [{ type: 'command', event: 'pre_tool_use', matcher: 'Bash', command: './check.sh', timeoutSeconds: 10 }]);
+  assert.deepEqual(e.previews(), [
+    { type: 'command', event: 'pre_tool_use', matcher: 'Bash', command: './check.sh', timeoutSeconds: 10, pins: [], env: { inherit: true, scrub: [], set: [] } },
+  ]);
 });
 
 test('hooks_toml_option_is_read', (t) => {
@@ -135,7 +137,8 @@ test('hooks_toml_option_is_read', (t) => {
 test('bad_options_are_errors_with_status', (t) => {
   const base = engineOptions(t);
   assert.throws(
-    () => new Engine({ ...base, hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [] }] } }),
+    // A VT Code config rejects a malformed entry (a Claude Code one skips it: configWarnings()).
+    () => new Engine({ ...base, hooks: { lifecycle: { pre_tool_use: [{ matcher: 'Bash', hooks: [] }] } } }),
     (err) => err instanceof HooklineError && err.status === Status.HL_ERR_INVALID_CONFIG && err.code === 'HL_ERR_INVALID_CONFIG',
   );
   assert.throws(
@@ -163,7 +166,8 @@ test('failed_reload_changes_nothing', (t) => {
   const opts = engineOptions(t, { hooks: claudePreToolUse(['true']) });
   const e = engine(t, opts);
   const digest = e.digest();
-  assert.throws(() => e.reload({ ...opts, hooks: { PreToolUse: [{ hooks: [{ command: '  ' }] }] } }), (err) => err.status === Status.HL_ERR_INVALID_CONFIG);
+  const bad = { lifecycle: { pre_tool_use: [{ hooks: [{ command: '  ' }] }] } };
+  assert.throws(() => e.reload({ ...opts, hooks: bad }), (err) => err.status === Status.HL_ERR_INVALID_CONFIG);
   assert.equal(e.digest(), digest);
 });
 
@@ -579,6 +583,8 @@ test('hooks_file_option_is_read', (t) => {
   const file = path.join(dir, 'settings.json');
   fs.writeFileSync(file, JSON.stringify({ hooks: claudePreToolUse(['./check.sh']) }));
   const e = engine(t, engineOptions(t, { hooksFile: file }));
-  assert.deepEqual(e.previews(), [{ type: 'command', event: 'pre_tool_use', matcher: 'Bash', command: './check.sh', timeoutSeconds: null }]);
+  assert.deepEqual(e.previews(), [
+    { type: 'command', event: 'pre_tool_use', matcher: 'Bash', command: './check.sh', timeoutSeconds: null, pins: [], env: { inherit: true, scrub: [], set: [] } },
+  ]);
   assert.throws(() => new Engine(engineOptions(t, { hooksFile: path.join(dir, 'missing.json') })), (err) => err.status === Status.HL_ERR_IO);
 });

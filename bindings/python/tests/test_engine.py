@@ -164,9 +164,10 @@ def test_reload_swaps_the_config_and_a_changed_digest_needs_a_new_approval(make_
     assert engine.digest() == d1 and not engine.needs_approval
     engine.reload({**opts, "hooks": claude("PreToolUse", "echo changed >&2; exit 2")})
     assert engine.digest() != d1 and engine.needs_approval
-    # A failed reload changes nothing.
+    # A failed reload changes nothing (a VT Code config rejects a malformed entry; a Claude Code
+    # one skips it, see config_warnings).
     with pytest.raises(hookline.InvalidConfigError):
-        engine.reload({**opts, "hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": ""}]}]}})
+        engine.reload({**opts, "hooks": {"lifecycle": {"pre_tool_use": [{"hooks": [{"type": "command", "command": ""}]}]}}})
     assert engine.needs_approval and engine.previews()[0].command == "echo changed >&2; exit 2"
 
 
@@ -216,3 +217,13 @@ def test_async_runs_call_callback_hooks_on_hookline_threads(make_engine: Any) ->
     assert [h.kind for h in o.hooks] == ["command", "callback"]
     assert len(threads) == 1 and threads[0] != threading.get_ident()
     assert json.dumps(o.raw)  # the raw outcome is plain JSON
+
+
+def test_config_warnings_name_a_skipped_claude_entry_and_the_rest_loads(make_engine: Any) -> None:
+    # "Fixed a malformed hooks entry in settings.json no longer invalidating the entire file".
+    hooks = {"PreToolUse": [{"hooks": [{"type": "command"}, {"type": "command", "command": "cat >/dev/null; echo no >&2; exit 2"}]}]}
+    engine = make_engine(hooks)
+    (w,) = engine.config_warnings()
+    assert w["path"] == "hooks.PreToolUse[0].hooks[0]" and "must specify a command" in w["message"]
+    assert engine.pre_tool_use(tool_name="Bash").decision == "deny"
+    assert make_engine(claude("Stop", "true")).config_warnings() == []

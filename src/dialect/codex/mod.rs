@@ -39,7 +39,8 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use super::matcher::Matcher;
-use super::{protocol, Dialect, ReadCtx};
+use super::protocol::Subjects;
+use super::{protocol, Dialect, Placeholder, PlaceholderValue, ReadCtx};
 use crate::config::{HooksConfig, SourceInfo};
 use crate::error::Result;
 use crate::handler::HookExecution;
@@ -49,7 +50,7 @@ use crate::model::outcome::HookMessageLevel::Error as ErrorLevel;
 use crate::model::reply::HookReply;
 use crate::model::rules::{
     BlockFields, BlockReasons, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, HaltReason, HandlerTimeouts,
-    InputRules, Precedence, Profile, RewriteOnDeny, ToolInputFlow,
+    InputRules, Precedence, Profile, RewriteOnDeny, ToolInputFlow, CANONICAL_FAMILIES,
 };
 
 /// The Codex dialect (see the module documentation).
@@ -112,7 +113,6 @@ pub static PROFILE: Profile = Profile {
     default_timeout: Duration::from_secs(600),
     inputs: InputRules::Lenient,
     dedupe: Dedupe::None,
-    session_start_env_file: false,
     // Codex configures command hooks only.
     handler_timeouts: HandlerTimeouts {
         prompt: Duration::from_secs(600),
@@ -120,6 +120,7 @@ pub static PROFILE: Profile = Profile {
         lowered: &[],
     },
     exec_placeholders: &[],
+    families: CANONICAL_FAMILIES,
     events: EventTable {
         session_start: BASE,
         session_end: BASE,
@@ -146,9 +147,13 @@ pub static PROFILE: Profile = Profile {
         post_tool_use_failure: BASE,
     },
     // PostCompact.
-    native_events: &[],
+    named: &[],
     unknown_event: BASE,
 };
+
+/// The subjects of the events Codex's matchers share with the hooks
+/// protocol (Notification, PostToolUseFailure).
+const SUBJECTS: Subjects = Subjects { prompt_and_stop: false, subagent: "agent_type" };
 
 /// The tool names Codex's hooks see (and the aliases a matcher may use).
 pub const TOOLS: &[&str] = &[
@@ -239,7 +244,7 @@ impl Dialect for Codex {
             HookEvent::PreCompact => Some(field(input, "trigger").unwrap_or("")),
             HookEvent::UserPromptSubmit | HookEvent::Stop => None,
             HookEvent::Notification | HookEvent::PostToolUseFailure => {
-                protocol::match_subject(&RunEvent::Known(event), input, trigger, false)
+                protocol::match_subject(&RunEvent::Known(event), input, trigger, SUBJECTS, &PROFILE)
             }
         }
     }
@@ -258,7 +263,7 @@ impl Dialect for Codex {
             HookEvent::PreCompact => Some("trigger"),
             HookEvent::UserPromptSubmit | HookEvent::Stop => None,
             HookEvent::Notification | HookEvent::PostToolUseFailure => {
-                protocol::match_subject_field(&RunEvent::Known(event), false)
+                protocol::match_subject_field(&RunEvent::Known(event), SUBJECTS, &PROFILE)
             }
         }
     }
@@ -356,6 +361,13 @@ impl Dialect for Codex {
 
     fn plugin_root_variables(&self) -> &'static [&'static str] {
         &["PLUGIN_ROOT", "CLAUDE_PLUGIN_ROOT"]
+    }
+
+    fn placeholders(&self) -> &'static [Placeholder] {
+        &[
+            Placeholder { name: "PLUGIN_ROOT", value: PlaceholderValue::PluginRoot },
+            Placeholder { name: "CLAUDE_PLUGIN_ROOT", value: PlaceholderValue::PluginRoot },
+        ]
     }
 
     fn native_event_keys(&self) -> &'static [&'static str] {

@@ -233,10 +233,11 @@ impl Builder<'_> {
 
 /// SessionStart's `source` (and its matcher subject): the trigger, with
 /// `new_session` as Codex's `clear`.
-pub(super) fn source(trigger: SessionStartTrigger) -> &'static str {
-    match trigger {
-        SessionStartTrigger::NewSession => "clear",
-        other => other.as_str(),
+pub(super) fn source(trigger: &str) -> &str {
+    if trigger == SessionStartTrigger::NewSession.as_str() {
+        "clear"
+    } else {
+        trigger
     }
 }
 
@@ -246,12 +247,7 @@ mod tests {
     use serde_json::json;
 
     fn facts() -> SessionFacts<'static> {
-        SessionFacts {
-            session_id: "s-1",
-            cwd: "/ws",
-            transcript_path: Some("/t.jsonl"),
-            trigger: SessionStartTrigger::Resume,
-        }
+        SessionFacts { session_id: "s-1", cwd: "/ws", transcript_path: Some("/t.jsonl"), trigger: "resume" }
     }
 
     fn keys(event: RunEvent, input: Value) -> Vec<String> {
@@ -359,8 +355,8 @@ mod tests {
 
     #[test]
     fn session_start_source_is_the_trigger_and_new_session_is_clear() {
-        assert_eq!(source(SessionStartTrigger::NewSession), "clear");
-        assert_eq!(source(SessionStartTrigger::Compact), "compact");
+        assert_eq!(source("new_session"), "clear");
+        assert_eq!(source("compact"), "compact");
         assert_eq!(
             keys(RunEvent::Known(HookEvent::SessionStart), json!({})),
             ["session_id", "transcript_path", "cwd", "hook_event_name", "model", "permission_mode", "source"]

@@ -110,7 +110,7 @@ pub(crate) fn read(v: &Value, info: &SourceInfo) -> Result<HooksConfig> {
 fn unknown_event(key: &str) -> String {
     let lower = key.to_ascii_lowercase();
     let all = HookEvent::ALL.iter().map(|e| *super::KEYS.get(*e)).filter(|k| !k.is_empty());
-    let known = all.chain(super::NATIVE.iter().map(|(k, _)| *k)).find(|k| k.to_ascii_lowercase() == lower);
+    let known = all.chain(super::NAMED.iter().map(|n| n.name)).find(|k| k.to_ascii_lowercase() == lower);
     let hint = match (HookEvent::from_name(key), known) {
         (Some(_), Some(k)) => format!(
             "; `{key}` is Claude Code's name, Cursor's is `{k}` (Cursor reads Claude Code hooks only from \

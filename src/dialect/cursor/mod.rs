@@ -17,7 +17,7 @@
 //! Cursor), `subagentStop` SubagentStop, `preCompact` PreCompact,
 //! `sessionStart` and `sessionEnd` SessionStart and SessionEnd. The other
 //! eleven have no canonical meaning and are fired by name with their own
-//! rules ([`NATIVE`]): the gates `beforeShellExecution` and
+//! rules ([`NAMED`]): the gates `beforeShellExecution` and
 //! `beforeMCPExecution` (allow, deny, ask) and `beforeReadFile` and
 //! `beforeTabFileRead` (allow, deny), and the observers `after*` and
 //! `workspaceOpen`. `beforeShellExecution` is PreToolUse restricted to the
@@ -44,12 +44,13 @@ use super::{Dialect, ReadCtx};
 use crate::config::{HooksConfig, SourceInfo};
 use crate::error::Result;
 use crate::handler::HookExecution;
-use crate::model::event::{HookEvent, RunEvent};
+use crate::model::event::{EventFamily, HookEvent, RunEvent};
 use crate::model::input::SessionFacts;
 use crate::model::reply::HookReply;
 use crate::model::rules::{
     AskRule, BlockFields, BlockReasons, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, HandlerTimeouts,
-    InputRules, OnFailure, Precedence, Profile, RewriteOnDeny, ToolInputFlow,
+    InputRules, MatcherRule, NamedEventRules, OnFailure, Precedence, Profile, RewriteOnDeny, Subject, ToolInputFlow,
+    CANONICAL_FAMILIES,
 };
 
 /// The Cursor dialect (see the module documentation).
@@ -106,7 +107,8 @@ pub static PROFILE: Profile = Profile {
     default_timeout: Duration::from_secs(60),
     inputs: InputRules::Lenient,
     dedupe: Dedupe::None,
-    session_start_env_file: false,
+    // subagentStart is a gate: allowed or denied as a tool call is.
+    families: EventTable { subagent_start: EventFamily::Tool, ..CANONICAL_FAMILIES },
     // Cursor runs command hooks only (its `prompt` hooks are skipped when
     // the file is read).
     handler_timeouts: HandlerTimeouts { prompt: Duration::from_secs(60), agent: Duration::from_secs(60), lowered: &[] },
@@ -139,27 +141,33 @@ pub static PROFILE: Profile = Profile {
         notification: OBSERVER,
         post_tool_use_failure: OBSERVER,
     },
-    native_events: NATIVE,
+    named: NAMED,
     unknown_event: OBSERVER,
 };
 
-/// The rules of Cursor's events that have no canonical meaning, fired by
-/// name.
-pub const NATIVE: &[(&str, EventRules)] = &[
-    ("beforeShellExecution", GATE3),
-    ("beforeMCPExecution", GATE3),
-    ("beforeReadFile", GATE2),
-    ("beforeTabFileRead", GATE2),
-    ("afterShellExecution", OBSERVER),
-    ("afterMCPExecution", OBSERVER),
-    ("afterFileEdit", OBSERVER),
-    ("afterAgentResponse", OBSERVER),
-    ("afterAgentThought", OBSERVER),
-    ("afterTabFileEdit", OBSERVER),
-    ("workspaceOpen", OBSERVER),
+/// Cursor's events that have no canonical meaning, fired by name: the
+/// gates merge as PreToolUse does (tool family), the others observe.
+/// Cursor's own matching reads their subject ([`Dialect::match_subject`]).
+pub const NAMED: &[NamedEventRules] = &[
+    native("beforeShellExecution", EventFamily::Tool, GATE3),
+    native("beforeMCPExecution", EventFamily::Tool, GATE3),
+    native("beforeReadFile", EventFamily::Tool, GATE2),
+    native("beforeTabFileRead", EventFamily::Tool, GATE2),
+    native("afterShellExecution", EventFamily::Observe, OBSERVER),
+    native("afterMCPExecution", EventFamily::Observe, OBSERVER),
+    native("afterFileEdit", EventFamily::Observe, OBSERVER),
+    native("afterAgentResponse", EventFamily::Observe, OBSERVER),
+    native("afterAgentThought", EventFamily::Observe, OBSERVER),
+    native("afterTabFileEdit", EventFamily::Observe, OBSERVER),
+    native("workspaceOpen", EventFamily::Observe, OBSERVER),
 ];
 
-/// The keys of [`NATIVE`].
+/// A row of [`NAMED`].
+const fn native(name: &'static str, family: EventFamily, rules: EventRules) -> NamedEventRules {
+    NamedEventRules { name, family, rules, subject: Subject::None, matcher: MatcherRule::Standard, tool_event: false }
+}
+
+/// The keys of [`NAMED`].
 const NATIVE_KEYS: &[&str] = &[
     "beforeShellExecution",
     "beforeMCPExecution",
@@ -207,7 +215,7 @@ pub(crate) fn has_shape(v: &Value) -> bool {
 
 /// Whether `key` is one of Cursor's events without a canonical meaning.
 pub(crate) fn is_native(key: &str) -> bool {
-    NATIVE.iter().any(|(k, _)| *k == key)
+    NAMED.iter().any(|n| n.name == key)
 }
 
 /// The native events whose hooks also run in PreToolUse, and for which
@@ -461,8 +469,8 @@ mod tests {
         assert!(CURSOR.event_keys(HookEvent::PermissionRequest).is_empty());
         assert!(CURSOR.event_keys(HookEvent::Notification).is_empty());
         assert!(is_native("beforeReadFile") && !is_native("preToolUse"));
-        assert_eq!(NATIVE.len(), 11);
-        assert_eq!(NATIVE.iter().map(|(k, _)| *k).collect::<Vec<_>>(), NATIVE_KEYS);
+        assert_eq!(NAMED.len(), 11);
+        assert_eq!(NAMED.iter().map(|n| n.name).collect::<Vec<_>>(), NATIVE_KEYS);
     }
 
     #[test]

@@ -73,11 +73,15 @@ pub(crate) fn honours(family: EventFamily) -> &'static [Column] {
             Column::FailureLevelError,
         ],
         EventFamily::Stop => &[Column::FollowupMessage, Column::Exit2Ignored, Column::FailureLevelError],
-        EventFamily::SessionStart => {
+        EventFamily::Context => {
             &[Column::ContextNeedsExit0, Column::SessionEnvFromOutput, Column::Exit2Ignored, Column::FailureLevelError]
         }
         EventFamily::PostTool => &[Column::ContextNeedsExit0, Column::Exit2Ignored, Column::FailureLevelError],
-        EventFamily::Permission | EventFamily::Observe => &[Column::Exit2Ignored, Column::FailureLevelError],
+        EventFamily::Permission
+        | EventFamily::Retry
+        | EventFamily::Worktree
+        | EventFamily::Elicitation
+        | EventFamily::Observe => &[Column::Exit2Ignored, Column::FailureLevelError],
     }
 }
 
@@ -125,7 +129,7 @@ const CLAUDE_FIELDS: &[&str] = &["hookSpecificOutput", "decision", "systemMessag
 /// Read one hook's result (see the module documentation).
 pub(crate) fn read(cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply {
     let name = event_name(cx.event);
-    let family = cx.rules.family_of(cx.event);
+    let family = cx.family;
     let mut r = Reader { cx, exec, name, family, reply: HookReply::default() };
     r.read();
     r.reply
@@ -405,5 +409,5 @@ impl Reader<'_> {
 
 /// The columns the Cursor reader honours for `event`.
 pub(crate) fn honours_event(event: &crate::model::event::RunEvent) -> &'static [Column] {
-    honours(super::PROFILE.rules_of(event).family_of(event))
+    honours(super::PROFILE.family_of(event))
 }

@@ -1,19 +1,38 @@
 //! The matcher-group shape the Claude Code hooks protocol's configs share:
 //! an event key holds an array of groups `{"matcher": …, "hooks": [{"type":
 //! "command", "command": …, <timeout key>: N, …}]}`. VT Code's `lifecycle`
-//! and Claude Code's settings differ only in the timeout key, the matcher
-//! rule and the hook fields Claude Code adds; each dialect passes its
-//! [`GroupShape`].
+//! and Claude Code's settings differ in the timeout key, the matcher rule,
+//! the hook fields Claude Code adds and what a malformed entry does; each
+//! dialect passes its [`GroupShape`].
 //!
-//! Validation (every error is `InvalidConfig` naming the entry with the
-//! dialect's event key, e.g. `hooks.pre_tool_use[0].hooks[1] must specify a
-//! command`): a group without `hooks` or with an empty `hooks` array; a
-//! handler without its required fields or of an unknown `type`
-//! (`handlers.rs`; a missing `type` means `command`); a timeout that is not a positive
-//! integer; a matcher that does not compile; JSON values of the wrong type.
-//! A `null` matcher is the same as an absent one; unknown keys are ignored,
-//! each listed in the config's warnings (with the closest field name the
-//! dialect reads, if one is close: `"matchr"`, did you mean `matcher`?).
+//! The structure, one function per level:
+//!
+//! | level | function | reads |
+//! |---|---|---|
+//! | an event key's value | [`parse_groups`] | an array of groups |
+//! | a group | `parse_group` | `matcher`, `hooks` |
+//! | a hook: the fields every handler type shares | `parse_hook` | `type`, the timeout key, `if`, `async`, `asyncRewake`, `statusMessage`, `failClosed` |
+//! | a hook: its handler type's own fields | `handlers::parse_handler` | `command` (and `args`, `shell`) for `"command"`; `url`, `headers`, … for the other types |
+//!
+//! What is malformed (every message names the entry with the dialect's
+//! event key, e.g. `hooks.pre_tool_use[0].hooks[1] must specify a command`):
+//! an event value that is not an array; a group that is not an object,
+//! without `hooks` or with an empty `hooks` array, or whose matcher does not
+//! compile; a hook that is not an object, a handler without its required
+//! fields (a missing, empty or blank `command`, an http hook's `url`, …)
+//! or of an unknown `type` (a missing `type` means `command`); a timeout
+//! that is not a positive integer; an `if` condition that does not parse;
+//! JSON values of the wrong type. A `null` matcher is the same as an
+//! absent one; unknown keys are ignored, each listed in the config's
+//! warnings (with the closest field name the dialect reads, if one is
+//! close: `"matchr"`, did you mean `matcher`?).
+//!
+//! What happens to a malformed entry is the shape's
+//! [`Malformed`] rule: VT Code rejects the whole configuration
+//! (`InvalidConfig`); Claude Code (since 2.1.101) skips that entry — the
+//! event, the group or the one hook — records a warning
+//! ([`HooksConfig::push_skipped`], `hl_engine_config_warnings`) and loads
+//! everything else. This holds for a hook of every handler type.
 
 use std::sync::Arc;
 
@@ -25,6 +44,15 @@ use crate::dialect::warn_unknown_fields;
 use crate::error::{Error, Result};
 use crate::rule::Rule;
 
+/// What a malformed entry does to the configuration it is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Malformed {
+    /// The whole configuration is rejected (`InvalidConfig`).
+    Rejects,
+    /// The entry is left out with a warning; the rest loads.
+    Skipped,
+}
+
 /// What a dialect's groups look like.
 pub(crate) struct GroupShape {
     /// The key of a hook's timeout in seconds (`timeout_seconds`, `timeout`).
@@ -33,16 +61,42 @@ pub(crate) struct GroupShape {
     /// `statusMessage` and `failClosed` are read, and the handler types
     /// besides `command` (`handlers.rs`).
     pub(crate) claude_fields: bool,
-    /// The dialect's matcher rule.
-    pub(crate) matcher: fn(Option<&str>) -> std::result::Result<Matcher, regex::Error>,
+    /// The dialect's matcher rule for the groups of an event key.
+    pub(crate) matcher: fn(&str, Option<&str>) -> std::result::Result<Matcher, regex::Error>,
+    /// What a malformed entry does.
+    pub(crate) malformed: Malformed,
 }
 
-fn cfg_err(msg: impl Into<String>) -> Error {
-    Error::invalid_config(msg)
+/// A malformed entry: the entry's path and the sentence saying what is
+/// wrong (which names the path too, as the error a rejecting dialect returns).
+struct Bad {
+    path: String,
+    message: String,
 }
 
-/// The groups under one event key (`key` names it in error paths). Keys
-/// of groups and hooks the dialect does not read go to `cfg`'s warnings
+impl Bad {
+    fn new(path: &str, message: String) -> Bad {
+        Bad { path: path.to_owned(), message }
+    }
+}
+
+type Entry<T> = std::result::Result<T, Bad>;
+
+/// Apply the shape's rule to a malformed entry: `Err` when it rejects the
+/// configuration, else a warning (`what` names what is left out).
+fn malformed(shape: &GroupShape, cfg: &mut HooksConfig, bad: Bad, what: &str) -> Result<()> {
+    match shape.malformed {
+        Malformed::Rejects => Err(Error::invalid_config(bad.message)),
+        Malformed::Skipped => {
+            cfg.push_skipped(bad.path, format!("{}; {what} is skipped", bad.message));
+            Ok(())
+        }
+    }
+}
+
+/// The groups under one event key (`key` names it in paths). Malformed
+/// entries follow `shape.malformed`; their warnings go to `cfg`, and so do
+/// keys of groups and hooks the dialect does not read
 /// ([`Dialect::group_field_names`](crate::dialect::Dialect::group_field_names),
 /// [`hook_field_names`](crate::dialect::Dialect::hook_field_names)).
 pub(crate) fn parse_groups(
@@ -52,62 +106,88 @@ pub(crate) fn parse_groups(
     v: &Value,
     cfg: &mut HooksConfig,
 ) -> Result<Vec<HookGroup>> {
+    let path = format!("hooks.{key}");
     let Value::Array(items) = v else {
-        return Err(cfg_err(format!("hooks.{key} must be an array, got {}", type_name(v))));
+        let bad = Bad::new(&path, format!("{path} must be an array, got {}", type_name(v)));
+        malformed(shape, cfg, bad, "this event")?;
+        return Ok(Vec::new());
     };
-    items.iter().enumerate().map(|(i, g)| parse_group(shape, source, &format!("hooks.{key}[{i}]"), g, cfg)).collect()
+    let mut groups = Vec::with_capacity(items.len());
+    for (i, g) in items.iter().enumerate() {
+        let path = format!("{path}[{i}]");
+        match parse_group(shape, source, key, &path, g, cfg)? {
+            Ok(Some(group)) => groups.push(group),
+            Ok(None) => {}
+            Err(bad) => malformed(shape, cfg, bad, "this group")?,
+        }
+    }
+    Ok(groups)
 }
 
+/// One group: `Ok(None)` when every hook of it was skipped.
 fn parse_group(
     shape: &GroupShape,
     source: &Arc<Source>,
+    key: &str,
     path: &str,
     v: &Value,
     cfg: &mut HooksConfig,
-) -> Result<HookGroup> {
+) -> Result<Entry<Option<HookGroup>>> {
     let Value::Object(obj) = v else {
-        return Err(cfg_err(format!("{path} must be an object, got {}", type_name(v))));
+        return Ok(Err(Bad::new(path, format!("{path} must be an object, got {}", type_name(v)))));
     };
     let dialect = source.dialect();
-    warn_unknown_fields(cfg, path, v, dialect.group_field_names());
     let matcher_raw = match obj.get("matcher") {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) => Some(s.clone()),
-        Some(other) => return Err(cfg_err(format!("{path}.matcher must be a string, got {}", type_name(other)))),
+        Some(other) => {
+            return Ok(Err(Bad::new(path, format!("{path}.matcher must be a string, got {}", type_name(other)))))
+        }
     };
-    let matcher =
-        (shape.matcher)(matcher_raw.as_deref()).map_err(|e| cfg_err(format!("Invalid matcher in {path}: {e}")))?;
+    let matcher = match (shape.matcher)(key, matcher_raw.as_deref()) {
+        Ok(m) => m,
+        Err(e) => return Ok(Err(Bad::new(path, format!("Invalid matcher in {path}: {e}")))),
+    };
     let hooks = match obj.get("hooks") {
-        None | Some(Value::Null) => {
-            return Err(cfg_err(format!("{path} must define at least one hook command in `hooks`")))
+        Some(Value::Array(a)) if !a.is_empty() => a,
+        None | Some(Value::Null) | Some(Value::Array(_)) => {
+            return Ok(Err(Bad::new(path, format!("{path} must define at least one hook command in `hooks`"))))
         }
-        Some(Value::Array(a)) if a.is_empty() => {
-            return Err(cfg_err(format!("{path} must define at least one hook command in `hooks`")))
+        Some(other) => {
+            return Ok(Err(Bad::new(path, format!("{path}.hooks must be an array, got {}", type_name(other)))))
         }
-        Some(Value::Array(a)) => a,
-        Some(other) => return Err(cfg_err(format!("{path}.hooks must be an array, got {}", type_name(other)))),
     };
+    warn_unknown_fields(cfg, path, v, dialect.group_field_names());
     let mut specs = Vec::with_capacity(hooks.len());
     for (j, h) in hooks.iter().enumerate() {
         let path = format!("{path}.hooks[{j}]");
-        specs.push(parse_hook(shape, source, &path, h)?);
-        warn_unknown_fields(cfg, &path, h, dialect.hook_field_names());
+        match parse_hook(shape, source, &path, h) {
+            Ok(spec) => {
+                specs.push(spec);
+                warn_unknown_fields(cfg, &path, h, dialect.hook_field_names());
+            }
+            Err(bad) => malformed(shape, cfg, bad, "this hook")?,
+        }
     }
-    let hooks = specs;
-    Ok(HookGroup { matcher_raw, matcher, hooks })
+    if specs.is_empty() {
+        return Ok(Ok(None));
+    }
+    Ok(Ok(Some(HookGroup { matcher_raw, matcher, hooks: specs })))
 }
 
-fn parse_hook(shape: &GroupShape, source: &Arc<Source>, path: &str, v: &Value) -> Result<HookSpec> {
+/// One hook: the fields every handler type shares, then its handler.
+fn parse_hook(shape: &GroupShape, source: &Arc<Source>, path: &str, v: &Value) -> Entry<HookSpec> {
     let Value::Object(obj) = v else {
-        return Err(cfg_err(format!("{path} must be an object, got {}", type_name(v))));
+        return Err(Bad::new(path, format!("{path} must be an object, got {}", type_name(v))));
     };
-    let handler = super::handlers::parse_handler(obj, path, shape.claude_fields)?;
+    let handler =
+        super::handlers::parse_handler(obj, path, shape.claude_fields).map_err(|e| Bad::new(path, e.message))?;
     let timeout_key = shape.timeout_key;
     let timeout_seconds = match obj.get(timeout_key) {
         None => None,
         Some(t) => match t.as_u64() {
             Some(n) if n > 0 => Some(n),
-            _ => return Err(cfg_err(format!("{path}.{timeout_key} must be a positive integer, got {t}"))),
+            _ => return Err(Bad::new(path, format!("{path}.{timeout_key} must be a positive integer, got {t}"))),
         },
     };
     let mut hook = HookSpec {
@@ -125,11 +205,11 @@ fn parse_hook(shape: &GroupShape, source: &Arc<Source>, path: &str, v: &Value) -
         source: source.clone(),
     };
     if shape.claude_fields {
-        let flag = |key: &str| -> Result<bool> {
+        let flag = |key: &str| -> Entry<bool> {
             match obj.get(key) {
                 None | Some(Value::Null) => Ok(false),
                 Some(Value::Bool(b)) => Ok(*b),
-                Some(other) => Err(cfg_err(format!("{path}.{key} must be a boolean, got {}", type_name(other)))),
+                Some(other) => Err(Bad::new(path, format!("{path}.{key} must be a boolean, got {}", type_name(other)))),
             }
         };
         // `async` and `asyncRewake` exist on command hooks only (others ignore them).
@@ -142,15 +222,16 @@ fn parse_hook(shape: &GroupShape, source: &Arc<Source>, path: &str, v: &Value) -
             None | Some(Value::Null) => None,
             Some(Value::String(m)) => Some(m.clone()),
             Some(other) => {
-                return Err(cfg_err(format!("{path}.statusMessage must be a string, got {}", type_name(other))))
+                return Err(Bad::new(path, format!("{path}.statusMessage must be a string, got {}", type_name(other))))
             }
         };
         hook.if_rule = match obj.get("if") {
             None | Some(Value::Null) => None,
-            Some(Value::String(rule)) => {
-                Some(Rule::parse(rule).map_err(|e| cfg_err(format!("Invalid if condition in {path}: {e}")))?)
-            }
-            Some(other) => return Err(cfg_err(format!("{path}.if must be a string, got {}", type_name(other)))),
+            Some(Value::String(rule)) => match Rule::parse(rule) {
+                Ok(rule) => Some(rule),
+                Err(e) => return Err(Bad::new(path, format!("Invalid if condition in {path}: {e}"))),
+            },
+            Some(other) => return Err(Bad::new(path, format!("{path}.if must be a string, got {}", type_name(other)))),
         };
     }
     Ok(hook)

@@ -14,11 +14,18 @@
 //! |---|---|
 //! | PreToolUse | `pre_tool.rs` |
 //! | UserPromptSubmit | `prompt.rs` |
-//! | SessionStart | `session_start.rs` |
-//! | PostToolUse, PostToolUseFailure | `post_tool.rs` |
+//! | SessionStart (and Claude Code's SubagentStart, Setup) | `session_start.rs` |
+//! | PostToolUse, PostToolUseFailure (and PostToolBatch) | `post_tool.rs` |
 //! | PermissionRequest | `permission.rs` |
-//! | Stop, SubagentStop, PreCompact | `stop.rs` |
-//! | SessionEnd, SubagentStart, Notification, events fired by name | `observe.rs` |
+//! | Stop, SubagentStop, PreCompact (and TaskCreated, TaskCompleted, TeammateIdle, ConfigChange) | `stop.rs` |
+//! | PermissionDenied | `retry.rs` |
+//! | WorktreeCreate | `worktree.rs` |
+//! | Elicitation, ElicitationResult | `elicitation.rs` |
+//! | SessionEnd, SubagentStart, Notification, other events fired by name | `observe.rs` |
+//!
+//! Which reader reads an event is its family in the hook's profile
+//! ([`Profile::family_of`]): the canonical events' families, and for events
+//! fired by name the profile's table of named events.
 //!
 //! Each reader declares the columns of the rule table it honours
 //! (`honours`); what differs between dialects (what exit 2 means, context
@@ -40,15 +47,18 @@ pub(crate) mod config;
 pub(crate) mod handlers;
 pub(crate) mod payload;
 
+mod elicitation;
 mod http;
 mod observe;
 mod permission;
 mod post_tool;
 mod pre_tool;
 mod prompt;
+mod retry;
 mod session_start;
 mod stop;
 mod verdict;
+mod worktree;
 
 use serde_json::{Map, Value};
 
@@ -58,7 +68,7 @@ use crate::hl_debug;
 use crate::model::event::{EventFamily, HookEvent, RunEvent};
 use crate::model::outcome::{HookFailure, HookMessage, HookMessageLevel};
 use crate::model::reply::{Failure, HookReply};
-use crate::model::rules::{Column, EventRules, Exit2, Exit2Reason};
+use crate::model::rules::{Column, CommonFields, EventRules, Exit2, Exit2Reason, Profile, Subject};
 
 /// Read one hook's result (the hooks protocol's tables). An http hook's
 /// response and a prompt or agent hook's verdict read as the command
@@ -96,13 +106,16 @@ fn failed(cx: &ReadCtx<'_>, exec: &HookExecution, kind: HookFailure, message: &s
 fn read_command_result(cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply {
     let run = HookRun::new(cx.event.name(), exec);
     let mut out = Out { reply: HookReply::default(), rules: cx.rules, quiet: cx.quiet_success_output };
-    match cx.rules.family_of(cx.event) {
-        EventFamily::SessionStart => session_start::read(&mut out, &run),
+    match cx.family {
+        EventFamily::Context => session_start::read(&mut out, &run),
         EventFamily::Prompt => prompt::read(&mut out, &run),
         EventFamily::Tool => pre_tool::read(&mut out, &run),
         EventFamily::PostTool => post_tool::read(&mut out, &run),
         EventFamily::Permission => permission::read(&mut out, &run),
         EventFamily::Stop => stop::read(&mut out, &run),
+        EventFamily::Retry => retry::read(&mut out, &run),
+        EventFamily::Worktree => worktree::read(&mut out, &run),
+        EventFamily::Elicitation => elicitation::read(&mut out, &run),
         EventFamily::Observe => observe::read(&mut out, &run),
     }
     out.reply.failure = run.failure(cx.rules).map(|kind| Failure {
@@ -113,69 +126,102 @@ fn read_command_result(cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply {
     out.reply
 }
 
-/// The reader columns each event's reader honours (the merge columns are
-/// [`crate::merge::honours`]'s).
-pub(crate) fn honours(event: &RunEvent) -> &'static [Column] {
-    match event.family() {
-        EventFamily::SessionStart => session_start::HONOURS,
+/// The reader columns the reader of an event of `family` honours (the
+/// merge columns are [`crate::merge::honours`]'s).
+pub(crate) fn honours(family: EventFamily) -> &'static [Column] {
+    match family {
+        EventFamily::Context => session_start::HONOURS,
         EventFamily::Prompt => prompt::HONOURS,
         EventFamily::Tool => pre_tool::HONOURS,
         EventFamily::PostTool => post_tool::HONOURS,
         EventFamily::Permission => permission::HONOURS,
         EventFamily::Stop => stop::HONOURS,
+        EventFamily::Retry => retry::HONOURS,
+        EventFamily::Worktree => worktree::HONOURS,
+        EventFamily::Elicitation => elicitation::HONOURS,
         EventFamily::Observe => observe::HONOURS,
     }
 }
 
+/// How a dialect of the hooks protocol picks matcher subjects.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Subjects {
+    /// UserPromptSubmit's matcher is tested against the prompt and Stop's
+    /// against the literal `stop` (VT Code); otherwise both ignore matchers
+    /// (Claude Code).
+    pub(crate) prompt_and_stop: bool,
+    /// The input field SubagentStart's and SubagentStop's matchers are
+    /// tested against (`agent_name` in VT Code, `agent_type` in Claude Code).
+    pub(crate) subagent: &'static str,
+}
+
 /// What the hooks protocol's events test their matchers against.
-/// `prompt_and_stop`: UserPromptSubmit's matcher is tested against the
-/// prompt and Stop's against the literal `stop` (VT Code); otherwise both
-/// ignore matchers (Claude Code). SessionStart → the session trigger;
-/// SessionEnd → `reason`; Subagent* → `agent_name`; tool events →
-/// `tool_name`; PreCompact → `trigger`; Notification →
-/// `notification_type`; an event fired by name → the input's
-/// `matcher_value`, else nothing.
+/// SessionStart → the session trigger; SessionEnd → `reason`; Subagent* →
+/// `subjects.subagent`; tool events → `tool_name`; PreCompact → `trigger`;
+/// Notification → `notification_type`; UserPromptSubmit and Stop as
+/// `subjects.prompt_and_stop` says; an event fired by name → the input's
+/// `matcher_value`, else what the profile's row of that event names, else
+/// nothing (every group matches).
 pub(crate) fn match_subject<'a>(
     event: &RunEvent,
     input: &'a Value,
     trigger: &'a str,
-    prompt_and_stop: bool,
+    subjects: Subjects,
+    profile: &Profile,
 ) -> Option<&'a str> {
     let field = |name: &str| input.get(name).and_then(Value::as_str).unwrap_or("");
-    let Some(event) = event.known() else {
-        return input.get("matcher_value").and_then(Value::as_str);
+    let event = match event {
+        RunEvent::Known(e) => *e,
+        RunEvent::Named(name) => {
+            if let Some(value) = input.get("matcher_value").and_then(Value::as_str) {
+                return Some(value);
+            }
+            return match profile.named(name).map(|n| n.subject) {
+                None | Some(Subject::None) => None,
+                Some(Subject::Field(f)) => Some(field(f)),
+                Some(Subject::FileName(f)) => Some(field(f).rsplit('/').next().unwrap_or("")),
+            };
+        }
     };
     match event {
         HookEvent::SessionStart => Some(trigger),
         HookEvent::SessionEnd => Some(field("reason")),
-        HookEvent::SubagentStart | HookEvent::SubagentStop => Some(field("agent_name")),
-        HookEvent::UserPromptSubmit => prompt_and_stop.then(|| field("prompt")),
+        HookEvent::SubagentStart | HookEvent::SubagentStop => Some(field(subjects.subagent)),
+        HookEvent::UserPromptSubmit => subjects.prompt_and_stop.then(|| field("prompt")),
         HookEvent::PreToolUse
         | HookEvent::PostToolUse
         | HookEvent::PermissionRequest
         | HookEvent::PostToolUseFailure => Some(field("tool_name")),
         HookEvent::PreCompact => Some(field("trigger")),
-        HookEvent::Stop => prompt_and_stop.then_some("stop"),
+        HookEvent::Stop => subjects.prompt_and_stop.then_some("stop"),
         HookEvent::Notification => Some(field("notification_type")),
     }
 }
 
 /// The field [`match_subject`] reads, for people.
-pub(crate) fn match_subject_field(event: &RunEvent, prompt_and_stop: bool) -> Option<&'static str> {
-    let Some(event) = event.known() else {
-        return Some("matcher_value");
+pub(crate) fn match_subject_field(event: &RunEvent, subjects: Subjects, profile: &Profile) -> Option<&'static str> {
+    let event = match event {
+        RunEvent::Known(e) => *e,
+        RunEvent::Named(name) => {
+            return match profile.named(name).map(|n| n.subject) {
+                None => Some("matcher_value"),
+                Some(Subject::None) => None,
+                Some(Subject::Field(f)) => Some(f),
+                Some(Subject::FileName(f)) => Some(f),
+            };
+        }
     };
     match event {
         HookEvent::SessionStart => Some("the session trigger (source)"),
         HookEvent::SessionEnd => Some("reason"),
-        HookEvent::SubagentStart | HookEvent::SubagentStop => Some("agent_name"),
-        HookEvent::UserPromptSubmit => prompt_and_stop.then_some("prompt"),
+        HookEvent::SubagentStart | HookEvent::SubagentStop => Some(subjects.subagent),
+        HookEvent::UserPromptSubmit => subjects.prompt_and_stop.then_some("prompt"),
         HookEvent::PreToolUse
         | HookEvent::PostToolUse
         | HookEvent::PermissionRequest
         | HookEvent::PostToolUseFailure => Some("tool_name"),
         HookEvent::PreCompact => Some("trigger"),
-        HookEvent::Stop => prompt_and_stop.then_some("the literal \"stop\""),
+        HookEvent::Stop => subjects.prompt_and_stop.then_some("the literal \"stop\""),
         HookEvent::Notification => Some("notification_type"),
     }
 }
@@ -473,12 +519,18 @@ impl Out<'_> {
     }
 
     /// The common JSON fields: `systemMessage` → info; `continue: false` →
-    /// `continue` false and, for the first such hook, its `stopReason`.
+    /// `continue` false and, for the first such hook, its `stopReason`
+    /// (as the row's `common_fields` says: an event may ignore `continue`,
+    /// or both).
     pub(crate) fn common_json(&mut self, run: &HookRun) {
+        let fields = self.rules.common_fields;
+        if fields == CommonFields::Discard {
+            return;
+        }
         if let Some(message) = run.text("systemMessage") {
             self.push(HookMessageLevel::Info, message);
         }
-        if run.continue_false() && self.reply.halt.is_none() {
+        if fields == CommonFields::Read && run.continue_false() && self.reply.halt.is_none() {
             self.reply.halt = Some(run.text("stopReason"));
         }
     }
@@ -512,10 +564,12 @@ mod tests {
     }
 
     fn read_with(event: HookEvent, rules: EventRules, e: &HookExecution) -> HookReply {
+        let family = event.family();
         let event = RunEvent::Known(event);
         read(
             &ReadCtx {
                 event: &event,
+                family,
                 rules: &rules,
                 quiet_success_output: false,
                 fail_closed: false,

@@ -10,8 +10,8 @@
 //! | exit 2 | *profile*: like any non-zero exit; `StderrToUser`: stderr is an error message; `Ignored`: no message |
 //! | exit 0 with stderr | error message |
 //! | plain stdout | info message (none with `quiet_success_output` on exit 0) |
-//! | `systemMessage` | info message |
-//! | `continue: false` | outcome `continue` false, `stop_reason` |
+//! | `systemMessage` | info message (*profile* `common_fields: Discard`: ignored) |
+//! | `continue: false` | outcome `continue` false, `stop_reason` (*profile* `common_fields`: ignored) |
 //!
 //! Never blocks; no other JSON field has a meaning here.
 
@@ -19,7 +19,8 @@ use super::{Exit, HookRun, Out};
 use crate::model::rules::Column;
 
 /// The reader columns this reader honours.
-pub(crate) const HONOURS: &[Column] = &[Column::Exit2StderrToUser, Column::Exit2Ignored, Column::FailureLevelError];
+pub(crate) const HONOURS: &[Column] =
+    &[Column::Exit2StderrToUser, Column::Exit2Ignored, Column::FailureLevelError, Column::CommonFields];
 
 pub(crate) fn read(out: &mut Out<'_>, run: &HookRun<'_>) {
     if run.exit == Exit::TimedOut {

@@ -42,7 +42,7 @@ pub fn build_payload(
     p.insert("cwd".into(), Value::String(facts.cwd.to_string()));
     p.insert("hook_event_name".into(), Value::String(event.name().to_string()));
     if event == HookEvent::SessionStart {
-        p.insert("source".into(), Value::String(facts.trigger.as_str().to_string()));
+        p.insert("source".into(), Value::String(facts.trigger.to_owned()));
     }
     if event.is_tool_event() {
         p.insert("tool_use_id".into(), input.get("tool_call_id").cloned().unwrap_or(Value::Null));
@@ -85,13 +85,11 @@ pub fn build_named_payload(name: &str, facts: &SessionFacts<'_>, input: &Map<Str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::input::SessionStartTrigger;
     use serde_json::json;
 
     #[test]
     fn payload_carries_engine_fields_and_passes_extras_through() {
-        let facts =
-            SessionFacts { session_id: "s-1", cwd: "/ws", transcript_path: None, trigger: SessionStartTrigger::Resume };
+        let facts = SessionFacts { session_id: "s-1", cwd: "/ws", transcript_path: None, trigger: "resume" };
         let input = json!({"tool_name":"Bash","tool_input":{"command":"ls"},"tool_call_id":"c1","permission_mode":"default","session_id":"evil"});
         let p = build_payload(HookEvent::PreToolUse, &facts, input.as_object().unwrap(), None);
         assert_eq!(p["session_id"], "s-1");

@@ -36,7 +36,14 @@ use crate::model::rules::Column;
 
 /// The reader columns this reader honours.
 pub(crate) const HONOURS: &[Column] =
-    &[Column::Exit2Block, Column::Exit2StderrToUser, Column::Exit2Ignored, Column::FailureLevelError];
+    // `common_fields` through `Out::standard`.
+    &[
+        Column::Exit2Block,
+        Column::Exit2StderrToUser,
+        Column::Exit2Ignored,
+        Column::FailureLevelError,
+        Column::CommonFields,
+    ];
 
 pub(crate) fn read(out: &mut Out<'_>, run: &HookRun<'_>) {
     if run.exit == Exit::TimedOut {

@@ -1,4 +1,5 @@
-//! PostToolUse and PostToolUseFailure: the exit-code table.
+//! PostToolUse and PostToolUseFailure (and, in the Claude Code profile,
+//! PostToolBatch, fired by name): the exit-code table.
 //!
 //! | hook result | effect |
 //! |---|---|
@@ -8,6 +9,7 @@
 //! | exit 0 with stderr | message at the profile's failure level |
 //! | plain stdout | info message (none with `quiet_success_output` on exit 0) |
 //! | JSON `decision: "block"` + `reason` | `block_reason`; without a non-empty reason: error message, no block |
+//! | JSON `continue: false` + `stopReason` | *profile* `block_fields: DecisionOrContinueFalse` (PostToolBatch): `block_reason` = stopReason |
 //! | `hookSpecificOutput.additionalContext`, top-level `additional_context` (unless `suppressOutput`) | `additional_context` (string or array of strings; *profile* `context_needs_exit_0`: only on exit 0) |
 //!
 //! The tool already ran, so nothing stops the run: every hook runs (the
@@ -18,7 +20,7 @@
 use super::{push_context, Exit, HookRun, Out};
 use crate::model::outcome::HookMessageLevel;
 use crate::model::reply::Decision;
-use crate::model::rules::Column;
+use crate::model::rules::{BlockFields, Column, Exit2};
 
 /// The reader columns this reader honours.
 pub(crate) const HONOURS: &[Column] = &[
@@ -27,6 +29,8 @@ pub(crate) const HONOURS: &[Column] = &[
     Column::Exit2Ignored,
     Column::FailureLevelError,
     Column::ContextNeedsExit0,
+    Column::BlockFields,
+    Column::CommonFields,
 ];
 
 pub(crate) fn read(out: &mut Out<'_>, run: &HookRun<'_>) {
@@ -46,6 +50,12 @@ pub(crate) fn read(out: &mut Out<'_>, run: &HookRun<'_>) {
                 ),
             }
         }
+        if json_reason.is_none()
+            && out.rules.block_fields == BlockFields::DecisionOrContinueFalse
+            && run.continue_false()
+        {
+            json_reason = run.text("stopReason");
+        }
         if run.context_allowed(out.rules) {
             if let Some(spec) = run.specific() {
                 push_context(&mut out.reply.context, spec.get("additionalContext"));
@@ -59,7 +69,10 @@ pub(crate) fn read(out: &mut Out<'_>, run: &HookRun<'_>) {
         // Exit 2: stderr is fed back to the model (a JSON reason first).
         json_reason = json_reason.or_else(|| run.stderr.map(str::to_owned));
         if json_reason.is_none() {
-            out.exit2_without_stderr(run);
+            match out.rules.exit2 {
+                Exit2::Block { needs_stderr: false, .. } => json_reason = Some(run.exit2_default_reason()),
+                _ => out.exit2_without_stderr(run),
+            }
         }
     }
     out.reply.decision = json_reason.map(Decision::Block);

@@ -12,7 +12,7 @@
 //! | exit 0 with stderr | message at the profile's failure level |
 //! | plain stdout | info message (none with `quiet_success_output` on exit 0) |
 //! | JSON `continue: false` | **deny**; reason: a `deny` decision's own reason, else `stopReason`, else `reason` |
-//! | `hookSpecificOutput.permissionDecision` | `allow` / `deny` / `ask`, reason = `permissionDecisionReason` |
+//! | `hookSpecificOutput.permissionDecision` | `allow` / `deny` / `ask`, reason = `permissionDecisionReason`; *profile* `defer` (Claude Code): also `defer`, whose reason, `updatedInput` and `additionalContext` are ignored |
 //! | legacy top-level `decision` | `approve` → allow, `block` → deny, reason = top-level `reason` (used only without `permissionDecision`) |
 //! | `hookSpecificOutput.updatedInput` | an object is the hook's rewrite of the tool input; `null` is no rewrite; anything else is ignored with a warning |
 //! | `hookSpecificOutput.additionalContext` | string or array of strings, collected (*profile*: with `context_needs_exit_0`, only when the hook exited 0) |
@@ -31,6 +31,8 @@ pub(crate) const HONOURS: &[Column] = &[
     Column::ContextNeedsExit0,
     Column::Exit2StderrToUser,
     Column::Exit2Ignored,
+    Column::Defer,
+    Column::CommonFields,
 ];
 
 pub(crate) fn read(out: &mut Out<'_>, run: &HookRun<'_>) {
@@ -118,7 +120,7 @@ fn read_json(
     if let Some(spec) = spec {
         if let Some(value) = spec.get("permissionDecision").and_then(Value::as_str) {
             let reason = text_field(spec, "permissionDecisionReason");
-            match parse_decision(value) {
+            match parse_decision(value, out.rules.defer) {
                 Some(decision) => verdict = Some((decision, reason)),
                 None => out.push(
                     HookMessageLevel::Warning,
@@ -150,6 +152,12 @@ fn read_json(
             }
         };
     }
+    if let Some((PreToolHookDecision::Defer, reason)) = &mut verdict {
+        // "For `defer`, ignored": the reason, the rewrite and the context.
+        *reason = None;
+        out.reply.updated_input = None;
+        out.reply.context.clear();
+    }
     verdict
 }
 
@@ -157,12 +165,14 @@ fn needs_stderr(exit2: Exit2) -> bool {
     matches!(exit2, Exit2::Block { needs_stderr: true, .. })
 }
 
-/// `permissionDecision` values (case-insensitive, trimmed).
-fn parse_decision(value: &str) -> Option<PreToolHookDecision> {
+/// `permissionDecision` values (case-insensitive, trimmed); `defer` only
+/// where the row reads it.
+fn parse_decision(value: &str, defer: bool) -> Option<PreToolHookDecision> {
     match value.trim().to_ascii_lowercase().as_str() {
         "allow" => Some(PreToolHookDecision::Allow),
         "deny" => Some(PreToolHookDecision::Deny),
         "ask" => Some(PreToolHookDecision::Ask),
+        "defer" if defer => Some(PreToolHookDecision::Defer),
         _ => None,
     }
 }

@@ -29,6 +29,7 @@ pub(crate) const HONOURS: &[Column] = &[
     Column::Exit2Ignored,
     Column::FailureLevelError,
     Column::ContextNeedsExit0,
+    Column::CommonFields,
 ];
 
 pub(crate) fn read(out: &mut Out<'_>, run: &HookRun<'_>) {

@@ -1,10 +1,13 @@
-//! Stop, SubagentStop and PreCompact: the exit-code table.
+//! Stop, SubagentStop and PreCompact (and, in the Claude Code profile, the
+//! events fired by name that block: TaskCreated, TaskCompleted,
+//! TeammateIdle, ConfigChange): the exit-code table.
 //!
-//! The three share an outcome shape (`block_reason`); which fields block
-//! each of them is the `block_fields` column of the hook's rule table. In
-//! the VT Code profile only Stop blocks (SubagentStop and PreCompact are
-//! observers: their rows below never block and non-zero exits are errors);
-//! in the Claude Code profile all three do.
+//! They share an outcome shape (`block_reason`); which fields block each
+//! of them is the `block_fields` column of the hook's rule table, and what
+//! exit 2 does its `exit2` column. In the VT Code profile only Stop blocks
+//! (SubagentStop and PreCompact are observers: their rows below never
+//! block and non-zero exits are errors); in the Claude Code profile all
+//! three do, and TaskCompleted and TeammateIdle block by exit 2 only.
 //!
 //! | hook result | effect |
 //! |---|---|
@@ -17,9 +20,11 @@
 //! | JSON `decision: "block"` without a reason | error message; then `continue: false` is looked at |
 //! | JSON `continue: false` + `stopReason` | **block**, `block_reason` = stopReason (Stop, SubagentStop) |
 //! | `hookSpecificOutput.decision: "block"` + `reason` | **block** (VT Code places it there too) (Stop, SubagentStop) |
+//! | `hookSpecificOutput.additionalContext` | *profile* `block_context` (Claude Code Stop, SubagentStop): `additional_context`, feedback that keeps the conversation going without an error |
 //!
-//! The merge keeps the first block in configuration order; Stop's
-//! sequential run stops there.
+//! The merge keeps the first block in configuration order (VT Code's
+//! sequential Stop stops there), or every block's reason (`reasons: All`,
+//! Claude Code's Stop and SubagentStop, whose hooks all run).
 
 use super::{text_field, Exit, HookRun, Out};
 use crate::model::outcome::HookMessageLevel;
@@ -33,6 +38,8 @@ pub(crate) const HONOURS: &[Column] = &[
     Column::Exit2Ignored,
     Column::FailureLevelError,
     Column::BlockFields,
+    Column::BlockContext,
+    Column::CommonFields,
 ];
 
 pub(crate) fn read(out: &mut Out<'_>, run: &HookRun<'_>) {
@@ -42,6 +49,11 @@ pub(crate) fn read(out: &mut Out<'_>, run: &HookRun<'_>) {
     }
     let rules = out.rules;
     out.standard(run);
+    if rules.block_context {
+        if let Some(spec) = run.specific() {
+            super::push_context(&mut out.reply.context, spec.get("additionalContext"));
+        }
+    }
     let mut reason = None;
     if run.json().is_some() && rules.block_fields != BlockFields::None {
         if run.is("decision", "block") {

@@ -88,8 +88,10 @@ pub(crate) fn run(hook: &HttpHook<'_>, call: &Call<'_>) -> io::Result<Ran> {
     // The deadline is the scope's: every wait of the request is bounded by it.
     let mut request = call.http_client.agent().post(hook.url);
     for (name, value) in hook.headers {
-        request =
-            request.header(name.as_str(), interpolate(value, hook.allowed_env_vars, call.http, call.env_settings));
+        request = request.header(
+            name.as_str(),
+            interpolate(value, hook.allowed_env_vars, call.http, call.env_settings, call.trusted),
+        );
     }
     let request = request.header("Content-Type", "application/json");
     let response = match request.send(call.payload.text().as_bytes()) {
@@ -160,8 +162,16 @@ fn read_capped(reader: &mut impl Read, cap: usize) -> io::Result<(Vec<u8>, bool)
 
 /// A header value with `$NAME` / `${NAME}` replaced: by the variable's
 /// value when `NAME` is in `allowed` (and in the engine's allowed list,
-/// when it has one), else by `""`. A `$` not followed by a name stays.
-pub(crate) fn interpolate(value: &str, allowed: &[String], policy: &HttpPolicy, env: &EnvSettings) -> String {
+/// when it has one) and the hook's environment policy would give it a
+/// process hook (`trusted`: which policy), else by `""`. A `$` not
+/// followed by a name stays.
+pub(crate) fn interpolate(
+    value: &str,
+    allowed: &[String],
+    policy: &HttpPolicy,
+    env: &EnvSettings,
+    trusted: bool,
+) -> String {
     if !value.contains('$') {
         return value.to_owned();
     }
@@ -194,7 +204,7 @@ pub(crate) fn interpolate(value: &str, allowed: &[String], policy: &HttpPolicy, 
         match name {
             Some(name) => {
                 if permitted(name) {
-                    out.push_str(&env.lookup(name).unwrap_or_default());
+                    out.push_str(&env.lookup_as(name, trusted).unwrap_or_default());
                 }
                 rest = &after[consumed..];
             }
@@ -211,9 +221,29 @@ pub(crate) fn interpolate(value: &str, allowed: &[String], policy: &HttpPolicy, 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::handler::environment::EnvPolicy;
 
     fn env() -> EnvSettings {
-        EnvSettings { set: vec![("TOKEN".into(), "t0k".into()), ("OTHER".into(), "o".into())], remove: Vec::new() }
+        EnvSettings::new(vec![("TOKEN".into(), "t0k".into()), ("OTHER".into(), "o".into())], Vec::new(), None, None)
+    }
+
+    /// The environment policy of the hook's source applies to what its
+    /// headers interpolate, as it does to a command's environment: a name
+    /// `untrusted_hook_env` scrubs is empty for an untrusted source's hook.
+    #[test]
+    fn header_values_of_an_untrusted_hook_interpolate_under_its_environment_policy() {
+        let scrub =
+            EnvPolicy::from_json(&serde_json::json!({"scrub": ["TOK*"], "set": {"OTHER": "set"}}), "o").unwrap();
+        let env = EnvSettings::new(
+            vec![("TOKEN".into(), "t0k".into()), ("OTHER".into(), "o".into())],
+            Vec::new(),
+            None,
+            Some(&scrub),
+        );
+        let allowed = vec!["TOKEN".to_owned(), "OTHER".to_owned()];
+        let open = HttpPolicy::default();
+        assert_eq!(interpolate("$TOKEN/$OTHER", &allowed, &open, &env, true), "t0k/o");
+        assert_eq!(interpolate("$TOKEN/$OTHER", &allowed, &open, &env, false), "/set");
     }
 
     /// "Only variables listed in `allowedEnvVars` are resolved; all other
@@ -222,11 +252,11 @@ mod tests {
     fn header_values_interpolate_only_the_hooks_allowed_variables() {
         let allowed = vec!["TOKEN".to_owned()];
         let open = HttpPolicy::default();
-        assert_eq!(interpolate("Bearer $TOKEN", &allowed, &open, &env()), "Bearer t0k");
-        assert_eq!(interpolate("Bearer ${TOKEN}!", &allowed, &open, &env()), "Bearer t0k!");
-        assert_eq!(interpolate("$OTHER-${OTHER}", &allowed, &open, &env()), "-");
-        assert_eq!(interpolate("$5 and ${} and $", &allowed, &open, &env()), "$5 and ${} and $");
-        assert_eq!(interpolate("no refs", &[], &open, &env()), "no refs");
+        assert_eq!(interpolate("Bearer $TOKEN", &allowed, &open, &env(), true), "Bearer t0k");
+        assert_eq!(interpolate("Bearer ${TOKEN}!", &allowed, &open, &env(), true), "Bearer t0k!");
+        assert_eq!(interpolate("$OTHER-${OTHER}", &allowed, &open, &env(), true), "-");
+        assert_eq!(interpolate("$5 and ${} and $", &allowed, &open, &env(), true), "$5 and ${} and $");
+        assert_eq!(interpolate("no refs", &[], &open, &env(), true), "no refs");
     }
 
     /// "a hook can use a variable only if both its own `allowedEnvVars` and
@@ -235,7 +265,7 @@ mod tests {
     fn the_engines_allowed_list_narrows_every_hooks_list() {
         let allowed = vec!["TOKEN".to_owned(), "OTHER".to_owned()];
         let policy = HttpPolicy { allowed_env_vars: Some(vec!["OTHER".into()]), ..HttpPolicy::default() };
-        assert_eq!(interpolate("$TOKEN/$OTHER", &allowed, &policy, &env()), "/o");
+        assert_eq!(interpolate("$TOKEN/$OTHER", &allowed, &policy, &env(), true), "/o");
     }
 
     #[test]

@@ -1,7 +1,10 @@
 //! The condition layer: a hook with an `if` condition (Claude Code's
 //! permission-rule syntax, [`crate::rule`]) is left out of the run, before
 //! it starts, unless the event's tool call matches it. On events without a
-//! tool call a hook with `if` never runs.
+//! tool call a hook with `if` never runs ("Only evaluated on tool events:
+//! PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, and
+//! PermissionDenied. On other events, a hook with if set never runs"; the
+//! hook's profile says which events carry a tool call).
 
 use std::path::Path;
 
@@ -15,6 +18,7 @@ pub(crate) fn admits(hook: &HookSpec, event: &RunEvent, input: &Value, workspace
     let Some(rule) = &hook.if_rule else {
         return true;
     };
-    let tool = if event.is_tool_event() { input.get("tool_name").and_then(Value::as_str) } else { None };
+    let tool_event = hook.dialect().profile().is_tool_event(event);
+    let tool = if tool_event { input.get("tool_name").and_then(Value::as_str) } else { None };
     rule.matches(tool, input.get("tool_input"), workspace)
 }

@@ -3,8 +3,11 @@
 //! already planned for the event — same handler type and
 //! [`dedupe_key`](crate::config::HandlerSpec::dedupe_key): the same command
 //! (with its `args` and `shell`), the same URL for http hooks, the same
-//! fields for the host-answered types — runs once, across every source of
-//! the engine.
+//! fields for the host-answered types — runs once, across the engine's
+//! settings sources: "If you define the same handler in more than one
+//! settings file, it runs once. A plugin's or skill's copy of the same
+//! handler stays separate." A hook of a source with a plugin root is
+//! identical only to hooks of the same plugin root.
 
 use crate::config::HookSpec;
 use crate::model::outcome::HookKind;
@@ -13,8 +16,7 @@ use crate::model::rules::Dedupe;
 /// The hooks planned so far, for deduplication.
 #[derive(Default)]
 pub(crate) struct Seen<'a> {
-    seen: Vec<(HookKind, String)>,
-    _hooks: std::marker::PhantomData<&'a HookSpec>,
+    seen: Vec<(HookKind, String, Option<&'a str>)>,
 }
 
 impl<'a> Seen<'a> {
@@ -23,7 +25,7 @@ impl<'a> Seen<'a> {
         if hook.dialect().profile().dedupe == Dedupe::None {
             return true;
         }
-        let key = (hook.handler.kind(), hook.handler.dedupe_key());
+        let key = (hook.handler.kind(), hook.handler.dedupe_key(), hook.plugin_root());
         if self.seen.contains(&key) {
             return false;
         }

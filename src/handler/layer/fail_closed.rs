@@ -1,37 +1,44 @@
 //! The fail-closed layer: a failing hook that sets `failClosed: true` (a
 //! hookline extension) takes its event's blocking decision instead of
 //! failing open — PreToolUse and PermissionRequest deny, UserPromptSubmit
-//! and Stop (and SubagentStop, PreCompact) block — with its failure as the
+//! and Stop (and SubagentStop, PreCompact, the blocking events fired by
+//! name) block, Elicitation declines — with its failure as the
 //! reason. Only where the rules fail open (`on_failure:
 //! OpenUnlessFailClosed`; never where they say `Open`); events without a
 //! blocking decision are not affected. A decision of the same kind the hook
 //! made itself stands (its own reason first). An event the rules make a
 //! gate (`tool_gate`) denies as PreToolUse does.
 
-use crate::model::event::{EventFamily, RunEvent};
-use crate::model::outcome::{PermissionBehavior, PreToolHookDecision};
+use crate::model::event::EventFamily;
+use crate::model::outcome::{ElicitationAction, PermissionBehavior, PreToolHookDecision};
 use crate::model::reply::{Decision, DecisionFamily, HookReply};
 use crate::model::rules::{EventRules, OnFailure};
 
-/// The kind of blocking decision `event` has under `rules`.
-pub fn decision_family(event: &RunEvent, rules: &EventRules) -> DecisionFamily {
-    match rules.family_of(event) {
+/// The kind of blocking decision an event of `family` has.
+pub fn decision_family(family: EventFamily) -> DecisionFamily {
+    match family {
         EventFamily::Tool => DecisionFamily::Tool,
         EventFamily::Permission => DecisionFamily::Permission,
         EventFamily::Prompt | EventFamily::Stop => DecisionFamily::Block,
-        EventFamily::SessionStart | EventFamily::PostTool | EventFamily::Observe => DecisionFamily::None,
+        EventFamily::Elicitation => DecisionFamily::Elicitation,
+        EventFamily::Context
+        | EventFamily::PostTool
+        | EventFamily::Retry
+        | EventFamily::Worktree
+        | EventFamily::Observe => DecisionFamily::None,
     }
 }
 
-/// Turn a failing `failClosed` hook's reply into the event's blocking decision.
-pub fn apply(reply: &mut HookReply, fail_closed: bool, rules: &EventRules, event: &RunEvent) {
+/// Turn a failing `failClosed` hook's reply into the blocking decision of
+/// its event (of `family`).
+pub fn apply(reply: &mut HookReply, fail_closed: bool, rules: &EventRules, family: EventFamily) {
     if !fail_closed || rules.on_failure != OnFailure::OpenUnlessFailClosed {
         return;
     }
     let Some(failure) = &reply.failure else {
         return;
     };
-    let family = decision_family(event, rules);
+    let family = decision_family(family);
     if family == DecisionFamily::None {
         return;
     }
@@ -41,6 +48,7 @@ pub fn apply(reply: &mut HookReply, fail_closed: bool, rules: &EventRules, event
         Some(Decision::Tool(PreToolHookDecision::Deny, reason @ None)) => *reason = Some(text),
         Some(Decision::Permission(d)) if d.behavior == PermissionBehavior::Deny => {}
         Some(Decision::Block(_)) => {}
+        Some(Decision::Elicitation(ElicitationAction::Decline | ElicitationAction::Cancel, _)) => {}
         decision => *decision = Decision::fail_closed(family, text),
     }
 }

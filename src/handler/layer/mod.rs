@@ -27,6 +27,7 @@ use super::environment::EnvSettings;
 use super::{Call, Executed, Hook, HostHandler, Payload, Ran};
 use crate::config::HttpPolicy;
 use crate::error::Result;
+use crate::gate::pins::Verdict;
 use crate::gate::{Approval, CommandSet};
 use crate::model::event::RunEvent;
 use crate::model::outcome::HookReport;
@@ -43,6 +44,8 @@ pub(crate) struct Stack<'a> {
     pub(crate) max_output_bytes: usize,
     /// The run's cancellation token.
     pub(crate) token: Option<&'a CancelToken>,
+    /// The time budget the run's hooks share, if its row has one.
+    pub(crate) budget: Option<std::time::Duration>,
     /// The handlers the host set, as the run took them.
     pub(crate) handlers: &'a [Arc<HostHandler>],
     /// The engine's http hook settings.
@@ -55,16 +58,18 @@ pub(crate) struct Stack<'a> {
 
 /// Run one planned hook through the layers: support (a handler type its
 /// dialect does not run on the event is skipped), the gate (a hook of an
-/// untrusted source runs only while the command set is approved; checked
-/// right before every start), the URL policy (http hooks), the cancel
-/// check, its timeout, the handler, and its report. `Err(Cancelled)` when
-/// the run was cancelled.
+/// untrusted source runs only while the command set is approved and its
+/// files are as approved; checked right before every start), the URL
+/// policy (http hooks), the cancel check, its timeout, the handler, and
+/// its report. `Err(Cancelled)` when the run was cancelled.
 pub(crate) fn invoke(stack: &Stack<'_>, hook: Hook<'_>, env: &Environment, payload: &Payload) -> Result<Executed> {
     if let Some(why) = support::refuses(stack.event, hook) {
         return Ok(report::skipped(hook, HookReport::UNSUPPORTED_ON_EVENT, why));
     }
-    if !gate::admits(stack, hook) {
-        return Ok(report::not_approved(hook));
+    match gate::admits(stack, hook) {
+        Verdict::Run => {}
+        Verdict::NotApproved => return Ok(report::not_approved(hook)),
+        Verdict::Changed(why) => return Ok(report::changed_since_approval(hook, why)),
     }
     if let Some(why) = url_policy::refuses(stack.http, hook) {
         return Ok(report::skipped(hook, HookReport::URL_NOT_ALLOWED, why));
@@ -78,13 +83,14 @@ pub(crate) fn invoke(stack: &Stack<'_>, hook: Hook<'_>, env: &Environment, paylo
         payload,
         env,
         cwd: hook.spec().and_then(|s| s.source.cwd.as_deref()).unwrap_or(stack.cwd),
-        timeout: timeout::of(hook, stack.event),
+        timeout: timeout::of(hook, stack.event, stack.budget),
         max_output_bytes: stack.max_output_bytes,
         token: stack.token,
         handlers: stack.handlers,
         http: stack.http,
         http_client: stack.http_client,
         env_settings: stack.env_settings,
+        trusted: hook.spec().is_none_or(|s| s.trusted()),
     };
     let started = Instant::now();
     match hook.handler().call(&call) {

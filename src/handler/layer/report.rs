@@ -60,6 +60,14 @@ pub(crate) fn not_approved(hook: Hook<'_>) -> Executed {
     executed(hook, report, Output::NotApproved)
 }
 
+/// A hook the gate skipped because a file it executes changed since the
+/// approval: `"skipped": "changed_since_approval"`, no exit code, 0 ms;
+/// `why` names the file.
+pub(crate) fn changed_since_approval(hook: Hook<'_>, why: String) -> Executed {
+    let report = HookReport { skipped: Some(HookReport::CHANGED_SINCE_APPROVAL.to_owned()), ..base(hook) };
+    executed(hook, report, Output::Changed(why))
+}
+
 /// A hook another layer left out: `"skipped": reason`, no exit code, 0 ms.
 pub(crate) fn skipped(hook: Hook<'_>, reason: &'static str, why: String) -> Executed {
     let report = HookReport { skipped: Some(reason.to_owned()), ..base(hook) };

@@ -18,7 +18,11 @@ async function main() {
   fields?.agent_message?.trim(); fields?.pluginPaths?.length; gate.decision; gate.hooks[0]?.failure === 'no_output';
   cursor.previews()[0].dialect;
   const o: PreToolUseOutcome = await e.preToolUse({ toolName: 'Bash', toolInput: { command: 'ls' }, toolCallId: 'x' }, { signal: AbortSignal.timeout(1000) });
-  const d: 'continue' | 'allow' | 'deny' | 'ask' = o.decision;
+  const d: 'continue' | 'allow' | 'deny' | 'ask' | 'defer' = o.decision;
+  const forked = new Engine({ workspace: '.', sessionId: 's', trigger: 'fork', stopHookBlockCap: 0 });
+  forked.configWarnings()[0]?.path.toUpperCase();
+  (await forked.subagentStart({ parentSessionId: 'p', childThreadId: 'c', agentName: 'a', agentType: 'Explore', displayLabel: 'A', background: false, status: 'ok' })).additionalContext?.length;
+  (await forked.stop({ lastAssistantMessage: 'x', stopHookActive: false })).additionalContext?.length;
   o.hooks[0].exitCode?.toFixed();
   const s = e.sessionStartSync();
   s.additionalContext.map((x) => x.toUpperCase());

@@ -432,6 +432,13 @@ class Engine:
         text = self._call_out(N.hl_engine_command_previews) or "[]"
         return [CommandPreview.from_json(p) for p in decode(text.encode())]
 
+    def config_warnings(self) -> List[Dict[str, str]]:
+        """The entries of the hooks configuration that were skipped the way the agent skips them
+        (a malformed entry or an unknown handler type in a Claude Code settings file does not
+        reject the file; every other hook loads): ``[{"path": ..., "message": ...}]``."""
+        text = self._call_out(N.hl_engine_config_warnings) or "[]"
+        return [{"path": str(w["path"]), "message": str(w["message"])} for w in decode(text.encode())]
+
     def approve(self, persist: bool = False) -> None:
         """Approve the current command set; ``persist`` also records it in the trust store, so
         later engines for this workspace and these commands start approved."""

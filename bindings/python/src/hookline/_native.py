@@ -131,6 +131,7 @@ hl_engine_set_transcript_path = _declare("hl_engine_set_transcript_path", c_int3
 hl_engine_transcript_path = _declare("hl_engine_transcript_path", c_int32, _P, _out, _out)
 hl_engine_command_digest = _declare("hl_engine_command_digest", c_int32, _P, _out, _out)
 hl_engine_command_previews = _declare("hl_engine_command_previews", c_int32, _P, _out, _out)
+hl_engine_config_warnings = _declare("hl_engine_config_warnings", c_int32, _P, _out, _out)
 hl_engine_approve_workspace_hooks = _declare("hl_engine_approve_workspace_hooks", c_int32, _P, c_bool, _out)
 hl_engine_workspace_gated = _declare("hl_engine_workspace_gated", c_bool, _P)
 hl_engine_workspace_hooks_need_approval = _declare("hl_engine_workspace_hooks_need_approval", c_bool, _P)
