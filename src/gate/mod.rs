@@ -233,7 +233,11 @@ pub fn gated_hooks(config: &HooksConfig) -> impl Iterator<Item = (&str, &Option<
     let named = config.named_events().iter().map(|n| (n.name.as_str(), n.groups.as_slice()));
     known.chain(named).flat_map(|(event, groups)| {
         groups.iter().flat_map(move |group| {
-            group.hooks.iter().filter(|h| !h.trusted() && h.native_event.is_none()).map(move |hook| (event, &group.matcher_raw, hook))
+            group
+                .hooks
+                .iter()
+                .filter(|h| !h.trusted() && h.native_event.is_none())
+                .map(move |hook| (event, &group.matcher_raw, hook))
         })
     })
 }
@@ -372,7 +376,7 @@ mod tests {
         let claude = LifecycleHookCommandPreview::command("pre_tool_use", Some("Shell".into()), "./check.sh", Some(10));
         let cursor = LifecycleHookCommandPreview { dialect: Some("cursor"), ..claude.clone() };
         assert_eq!(
-            String::from_utf8(digest_line(&cursor)).unwrap(),
+            String::from_utf8(line_of(&cursor)).unwrap(),
             r#"{"dialect":"cursor","event":"pre_tool_use","matcher":"Shell","command":"./check.sh","timeout_seconds":10}"#
         );
         assert_ne!(digest_of_previews(&[cursor]), digest_of_previews(&[claude]));

@@ -58,7 +58,8 @@ pub(crate) const STOP_HONOURS: &[Column] = &[
 
 /// SessionStart and the context family.
 #[cfg_attr(not(test), allow(dead_code))]
-pub(crate) const CONTEXT_HONOURS: &[Column] = &[Column::EnvFile, Column::FirstGivenHaltReason, Column::SessionEnvFromOutput, Column::NeverFailsClosed];
+pub(crate) const CONTEXT_HONOURS: &[Column] =
+    &[Column::EnvFile, Column::FirstGivenHaltReason, Column::SessionEnvFromOutput, Column::NeverFailsClosed];
 
 /// PostToolUse, PostToolUseFailure.
 #[cfg_attr(not(test), allow(dead_code))]

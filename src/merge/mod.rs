@@ -368,8 +368,7 @@ impl EventInterpreter {
     /// or of a hook at its loop limit, is dropped with an info message; the
     /// first one kept counts against its hook.
     fn bound_follow_up(&mut self, rules: &EventRules, reply: &mut HookReply, label: &str, extras: &HookExtras<'_>) {
-        if self.family != EventFamily::Stop
-            || !matches!(reply.decision, Some(crate::model::reply::Decision::Block(_)))
+        if self.family != EventFamily::Stop || !matches!(reply.decision, Some(crate::model::reply::Decision::Block(_)))
         {
             return;
         }

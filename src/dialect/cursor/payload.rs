@@ -279,10 +279,9 @@ fn native(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::input::SessionStartTrigger;
 
     fn facts() -> SessionFacts<'static> {
-        SessionFacts { session_id: "conv-1", cwd: "/ws", transcript_path: None, trigger: SessionStartTrigger::Startup }
+        SessionFacts { session_id: "conv-1", cwd: "/ws", transcript_path: None, trigger: "startup" }
     }
 
     fn obj(v: Value) -> Map<String, Value> {
