@@ -59,6 +59,7 @@ const LATENCY = [
   ['clock_overhead', 'clock_gettime pair (measurement overhead)'],
   ['nomatch_c', '1. hl_engine_run(PreToolUse), configured hook does not match (C)'],
   ['nohooks_c', '1. hl_engine_run(PreToolUse), engine without hooks (C)'],
+  ['nomatch_traced_c', '1. no hook matches, trace handler set (C)'],
   ['nomatch_1000_hooks_c', '1. same, engine with 1000 hooks (250 PreToolUse groups), none matching (C)'],
   ['callback_hook_sync_c', '1. hl_engine_run(PreToolUse), 1 in-process C callback hook that allows'],
   ['callback_hook_async_c', '1. same through hl_engine_run_async, caller waits for done (C)'],
@@ -80,6 +81,7 @@ const LATENCY = [
   ['spawn_floor_c', '3. floor: posix_spawn `/bin/sh -c` + pipes + payload + wait (C)'],
   ['spawn_hookline_c', '3. hl_engine_run(PreToolUse), 1 command hook (C)'],
   ['spawn_hookline_async_c', '3. same through hl_engine_run_async, caller waits for done (C)'],
+  ['spawn_hookline_traced_c', '3. one command hook, trace handler set (C)'],
   ['spawn_hookline_gated_pinned_c', '3. one command hook, gated with a pinned script (C)'],
   ['spawn_osexec_go', '4. Go os/exec (exec.Command + Run)'],
   ['spawn_hookline_go', '4. hookline from Go (Engine.PreToolUse, async run)'],
@@ -138,6 +140,18 @@ absolute('1. async hand-off: 1 C callback hook through hl_engine_run_async + don
     '',
   ]);
 }
+{
+  // Tracing: what a trace handler adds to a run that matches nothing (medians; target 0.3 µs).
+  const a = stat('nomatch_traced_c');
+  const b = stat('nomatch_c');
+  const d = a && b ? a.median - b.median : null;
+  rows.push([
+    '1. no hook matches, trace handler set − without (C; medians)',
+    d == null ? 'n/a' : `${d < 0 ? '−' : ''}${fmtNs(Math.abs(d))}`,
+    '≤ 300 ns',
+    d == null ? '' : d <= 300 ? 'PASS' : 'MISS',
+  ]);
+}
 absolute('1. engine without hooks, from Go through the binding (median)', 'nohooks_go', 5000);
 absolute('1. engine without hooks, from Node, sync (median)', 'nohooks_sync_node', 5000);
 absolute('1. engine without hooks, from Node, Promise (median)', 'nohooks_node', 5000);
@@ -154,6 +168,7 @@ ratio('2. registry, 10 callbacks / serde_json floor (median)', 'registry_10cb_c'
 ratio('3. one command hook: hookline / posix_spawn floor (median)', 'spawn_hookline_c', 'spawn_floor_c', 1.1);
 ratio('3. one command hook: hookline / posix_spawn floor (p99)', 'spawn_hookline_c', 'spawn_floor_c', null, 'p99');
 ratio('3. one command hook: hookline async / posix_spawn floor (median)', 'spawn_hookline_async_c', 'spawn_floor_c', null);
+ratio('3. one command hook, trace handler set / without (C; median)', 'spawn_hookline_traced_c', 'spawn_hookline_c', 1.02);
 ratio('3. gated with a pinned script / ungated, one command hook (median)', 'spawn_hookline_gated_pinned_c', 'spawn_hookline_c', 1.03);
 ratio('4. Go: hookline via binding / os/exec (median)', 'spawn_hookline_go', 'spawn_osexec_go', 1.0);
 ratio('4. Go: direct blocking hl_engine_run / os/exec (median; reference)', 'spawn_hookline_cgo_sync_go', 'spawn_osexec_go', null);

@@ -96,6 +96,15 @@ typedef void (*hl_free_fn)(void *user_data);
 typedef int32_t hl_hook_point;
 
 /**
+ * Receives one finished span as JSON (`docs/c-api.md` §12):
+ * `{"trace_id","span_id","parent_span_id","trace_flags","level","name",
+ * "start_unix_nano","end_unix_nano","status","attributes":{…}}`. Called on a hookline thread,
+ * one span at a time; `span_json` is NUL-terminated and borrowed for the
+ * call only.
+ */
+typedef void (*hl_trace_fn)(void *user_data, const char *span_json);
+
+/**
  * Success.
  */
 #define HL_OK 0
@@ -664,6 +673,25 @@ hl_status hl_registry_entries(hl_registry *registry, char **entries_json, char *
  * static, do not free). NULL for an unknown value.
  */
 const char *hl_point_name(hl_hook_point point);
+
+/**
+ * Set the engine's trace handler (`fn` NULL removes it; `user_data` and
+ * `free` are then ignored). From the next run on, every run that runs a
+ * hook sends one span for itself and one for each hook to `fn`, on a
+ * hookline thread, after each ends (`docs/c-api.md` §12). Replacing or
+ * removing the handler never waits: runs already started deliver to the
+ * handler they started with, and `free(user_data)` (may be NULL) runs
+ * exactly once, after the last span for it, never during a call (also
+ * when the engine is freed: `hl_engine_free` returns after it). On
+ * failure `free` is not called (the caller keeps `user_data`). Statuses:
+ * `HL_ERR_NULL_ARGUMENT` (engine), `HL_ERR_CLOSED`, `HL_ERR_FORKED`,
+ * `HL_ERR_IO` (the delivery thread cannot start).
+ */
+hl_status hl_engine_set_trace_handler(hl_engine *engine,
+                                      hl_trace_fn fn,
+                                      void *user_data,
+                                      hl_free_fn free,
+                                      char **errmsg);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -2,8 +2,8 @@
 # Compile and run every C, Go, TypeScript and Python snippet of the READMEs, so that
 # the documentation runs as written (`make test-readme`, part of `make test`).
 #
-# A fenced block tagged ```c, ```go or ```ts in README.md or
-# bindings/*/README.md is a complete program:
+# A fenced block tagged ```c, ```go or ```ts in README.md, bindings/*/README.md
+# or bindings/go/otelhookline/README.md is a complete program:
 #   c   compiled with -std=c11 -Wall -Wextra -Werror against include/ and
 #       target/release/libhookline.so (rpath recorded), then run;
 #   go  `go run` in a scratch module that requires the Go binding (replaced
@@ -29,7 +29,7 @@ lib="$root/target/release"
 [ -f "$lib/libhookline.so" ] || { echo "readme-snippets: build the library first (make lib)" >&2; exit 1; }
 [ -f "$root/build/pkgconfig/hookline.pc" ] || { echo "readme-snippets: run 'make pc-uninstalled' first (the Go binding links through pkg-config)" >&2; exit 1; }
 
-readmes=(README.md bindings/*/README.md)
+readmes=(README.md bindings/*/README.md bindings/go/otelhookline/README.md)
 # Extract: one file per block, named <readme-slug>-<n>.<ext>; print "lang path source:line".
 extract() {
   awk -v dir="$1" -v slug="$2" -v src="$3" '
@@ -88,8 +88,21 @@ for s in "${snippets[@]}"; do
       mod="$out/${name%.go}"
       mkdir -p "$mod"
       mv "$file" "$mod/main.go"
-      printf 'module readmesnippet\n\ngo 1.22\n\nrequire %s v0.0.0\n\nreplace %s => %s\n' \
-        "$go_module" "$go_module" "$root/bindings/go" >"$mod/go.mod"
+      src_dir="$(dirname "${where%%:*}")"
+      if [ "$src_dir" != bindings/go ] && [ -f "$src_dir/go.mod" ]; then
+        # The README of a module of its own (bindings/go/otelhookline): the scratch module
+        # requires it with its requirements and checksums (all in the module cache after setup).
+        sub_module="$(awk '/^module /{print $2; exit}' "$src_dir/go.mod")"
+        { printf 'module readmesnippet\n\n'
+          grep -v -e '^module ' -e '^replace ' -e '^//' "$src_dir/go.mod"
+          printf '\nrequire %s v0.0.0\n\nreplace %s => %s\n\nreplace %s => %s\n' \
+            "$sub_module" "$sub_module" "$root/$src_dir" "$go_module" "$root/bindings/go"
+        } >"$mod/go.mod"
+        cp "$src_dir/go.sum" "$mod/go.sum"
+      else
+        printf 'module readmesnippet\n\ngo 1.22\n\nrequire %s v0.0.0\n\nreplace %s => %s\n' \
+          "$go_module" "$go_module" "$root/bindings/go" >"$mod/go.mod"
+      fi
       # The binding links through pkg-config: the in-tree build's .pc (make pc-uninstalled).
       if ! (cd "$mod" && PKG_CONFIG_PATH="$root/build/pkgconfig" LD_LIBRARY_PATH="$lib" GOFLAGS=-mod=mod go run .) >"$log" 2>&1; then ok=0; fi
       ;;

@@ -6,7 +6,7 @@
 #
 #   scripts/setup.sh          everything `make test` needs: cargo >= 1.85, a C
 #                             and C++ compiler, cmake, make, pkg-config,
-#                             python3 (node-gyp), gcc's sanitizer runtimes,
+#                             python3 (node-gyp), jq (hook scripts in tests), gcc's sanitizer runtimes,
 #                             go >= 1.22, node >= 20 with npm, python3 >= 3.9
 #                             with venv; then the Node, Go and Python
 #                             dependencies of the bindings
@@ -67,6 +67,7 @@ if [ "$mode" = full ]; then
   if command -v python3 >/dev/null && ! python3 -c 'import venv, ensurepip' 2>/dev/null; then
     need_apt+=(python3-venv)                              # the Python binding's tool environment
   fi
+  command -v jq >/dev/null || need_apt+=(jq)              # hook scripts written as Copilot CLI users write them
   if command -v dpkg >/dev/null; then                     # gcc's sanitizer runtimes (make test-c-sanitize)
     dpkg -s libasan8 >/dev/null 2>&1 || need_apt+=(libasan8)
     dpkg -s libubsan1 >/dev/null 2>&1 || need_apt+=(libubsan1)
@@ -82,6 +83,7 @@ command -v cc >/dev/null || die "a C compiler (cc) is required; found none"
 
 command -v c++ >/dev/null || die "a C++ compiler (c++) is required; found none"
 command -v cmake >/dev/null || die "cmake is required; found none"
+command -v jq >/dev/null || die "jq is required (the Copilot CLI hook tests' scripts use it); found none"
 go_v="$(go env GOVERSION 2>/dev/null || true)"
 go_v="${go_v#go}"
 version_ge "${go_v:-0}" "$MIN_GO" || die "go >= $MIN_GO is required; found ${go_v:-none}"
@@ -104,8 +106,9 @@ if [ ! -d "$node_dir/node_modules" ] || [ "$node_dir/package-lock.json" -nt "$no
   (cd "$node_dir" && npm ci --no-audit --no-fund --loglevel=error) || die "npm ci in bindings/node failed"
 fi
 
-# --- Go modules of bindings/go.
+# --- Go modules of bindings/go and of its OpenTelemetry adapter (its own module).
 (cd "$root/bindings/go" && go mod download) || die "go mod download in bindings/go failed"
+(cd "$root/bindings/go/otelhookline" && go mod download) || die "go mod download in bindings/go/otelhookline failed"
 
 # --- Python tools of bindings/python (pytest, mypy, build, auditwheel), pinned, in build/python/venv.
 "$root/bindings/python/scripts/dev-env.sh" || die "setting up build/python/venv failed"

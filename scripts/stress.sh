@@ -12,10 +12,12 @@
 #           completion, free with runs in flight, callbacks in flight),
 #           test_engine_blocking_cancel (reserved blocking runs: cancel before,
 #           during, racing with completion, free in flight),
-#           test_registry_threads (runners + registrars), test_gate_pins
-#           (threads spawning pinned hooks while the script changes), every
-#           test of test_engine_handlers (host handlers replaced in flight,
-#           deferred replies, timeouts, an http hook on loopback) and
+#           test_engine_trace (trace handlers replaced while runs are in
+#           flight, free with runs in flight), test_registry_threads
+#           (runners + registrars), test_gate_pins (threads spawning pinned
+#           hooks while the script changes), every test of
+#           test_engine_handlers (host handlers replaced in flight, deferred
+#           replies, timeouts, an http hook on loopback) and
 #           test_claude_rules (Claude Code's Stop hooks, run concurrently)
 #   c-asan  the same binaries built with AddressSanitizer/LSan/UBSan
 #   rust    cargo tests for cancellation and close (tests/engine.rs), the
@@ -23,9 +25,9 @@
 #           the script pins (tests/pins.rs: concurrent re-verification,
 #           the re-check window, rapid same-size rewrites), the concurrent
 #           Claude Code rules (tests/claude_rules.rs: Stop, the Stop block
-#           cap, the SessionEnd budget) and every handler test
+#           cap, the SessionEnd budget), every handler test
 #           (tests/handlers.rs: loopback HTTP servers, cancels, handlers
-#           replaced in flight)
+#           replaced in flight) and the tracing tests (tests/trace.rs)
 #   go      go test -race -count=20 of the Go concurrency tests (one round)
 #   node    the Node concurrency tests (abort, close in flight, many runs)
 #   python  the Python concurrency tests (foreign-thread callbacks, task cancellation, close
@@ -95,7 +97,7 @@ for suite in "${suites[@]}"; do
     c)
       { cmake -S ctests -B "$c_build" -DCMAKE_BUILD_TYPE=Debug >/dev/null && cmake --build "$c_build" -j2 >/dev/null; } ||
         { echo "stress: C test build failed"; exit 2; }
-      for b in test_engine_async test_engine_blocking_cancel test_registry_threads test_gate_pins; do
+      for b in test_engine_async test_engine_blocking_cancel test_engine_trace test_registry_threads test_gate_pins; do
         repeat c "$b" env HOOKLINE_TEST_ROOT="$root" HL_TEST_FILTER="$c_filter" "$c_build/$b"
       done
       repeat c test_claude_rules env HOOKLINE_TEST_ROOT="$root" HL_TEST_FILTER="stop" "$c_build/test_claude_rules"
@@ -104,7 +106,7 @@ for suite in "${suites[@]}"; do
     c-asan)
       HOOKLINE_SKIP_BUILD=1 scripts/sanitize-ctests.sh -R '^test_common$' >"$logs/asan-build.log" 2>&1 ||
         { cat "$logs/asan-build.log"; echo "stress: sanitizer build failed"; exit 2; }
-      for b in test_engine_async test_engine_blocking_cancel test_registry_threads test_gate_pins test_engine_handlers; do
+      for b in test_engine_async test_engine_blocking_cancel test_engine_trace test_registry_threads test_gate_pins test_engine_handlers; do
         filter="$c_filter"
         [ "$b" = test_engine_handlers ] && filter=""
         repeat c-asan "$b" env HOOKLINE_TEST_ROOT="$root" HL_TEST_FILTER="$filter" \
@@ -129,6 +131,9 @@ for suite in "${suites[@]}"; do
       exe=$(test_exe handlers)
       [ -x "$exe" ] || { cat "$logs/rust-build.log"; echo "stress: Rust test build failed"; exit 2; }
       repeat rust handlers "$exe" -q
+      exe=$(test_exe trace)
+      [ -x "$exe" ] || { cat "$logs/rust-build.log"; echo "stress: Rust test build failed"; exit 2; }
+      repeat rust trace "$exe" -q
       ;;
     go)
       # One round of -count=20 (20 runs of each test) under the race detector.
@@ -137,6 +142,8 @@ for suite in "${suites[@]}"; do
       repeat go concurrency env -C bindings/go PKG_CONFIG_PATH="$root/build/pkgconfig" \
         LD_LIBRARY_PATH="$root/target/release" go test -race -count=20 \
         -run 'Concurrent|Cancel|Close|Context|Parallel|Racing|Reenter|Inside|Handler' ./...
+      repeat go otel-concurrency env -C bindings/go/otelhookline PKG_CONFIG_PATH="$root/build/pkgconfig" \
+        LD_LIBRARY_PATH="$root/target/release" go test -race -count=20 -run 'Concurrent' ./...
       rounds=$saved
       ;;
     python)

@@ -39,6 +39,7 @@ pub mod rule;
 pub mod runner;
 pub(crate) mod runtime;
 pub mod suggest;
+pub mod trace;
 
 /// Reading the results of hooks a host ran itself: the interpreter every
 /// run uses (read by the hook's dialect, merged canonically), and the

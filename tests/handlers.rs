@@ -1156,3 +1156,70 @@ fn async_rewake_exit_2_delivers_stderr_as_a_system_reminder_with_the_next_outcom
     reminders.sort();
     assert_eq!(reminders, ["only stdout", "tests failed"]);
 }
+
+// ------------------------------------------------------------ http: trace context
+
+/// Every span delivered to it.
+struct SpanLog(Arc<Mutex<Vec<hookline::trace::Span>>>);
+
+impl hookline::trace::SpanSink for SpanLog {
+    fn span(&self, span: &hookline::trace::Span) {
+        self.0.lock().unwrap().push(span.clone());
+    }
+}
+
+/// Issue 26: with a trace handler set, an http hook's request carries the
+/// W3C trace context as headers, `traceparent` naming the hook's own span
+/// as the parent and the run's `tracestate`; they replace configured
+/// headers of those names. Without a trace handler the request is as
+/// configured.
+#[test]
+fn http_requests_of_a_traced_run_carry_traceparent_naming_the_hooks_span() {
+    use hookline::trace::context::hex;
+    use hookline::trace::SpanLevel;
+    let server = Server::start(Mode::Respond(204, "text/plain", String::new()));
+    let ws = Ws::new();
+    let engine = ws.engine(
+        "PreToolUse",
+        vec![json!({
+            "type": "http", "url": server.url("/"), "timeout": 5,
+            "headers": {"traceparent": "configured", "TraceState": "configured=1", "X-Other": "kept"}
+        })],
+    );
+    run(&engine, HookEvent::PreToolUse);
+    let spans = Arc::new(Mutex::new(Vec::new()));
+    engine.set_trace_sink(SpanLog(spans.clone())).map_err(|r| r.error).unwrap();
+    let mut traced = input(HookEvent::PreToolUse);
+    traced["traceparent"] = json!("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
+    traced["tracestate"] = json!("rojo=00f067aa0ba902b7");
+    engine.run_blocking(HookEvent::PreToolUse, &traced).unwrap();
+    engine.run_blocking(HookEvent::PreToolUse, &input(HookEvent::PreToolUse)).unwrap();
+    engine.close(); // every span delivered
+    let requests = server.requests();
+    assert_eq!(requests.len(), 3, "{requests:#?}");
+    assert_eq!(requests[0].header("traceparent"), Some("configured"), "untraced: as configured");
+    assert_eq!(requests[0].header("tracestate"), Some("configured=1"));
+
+    let spans = spans.lock().unwrap();
+    let hooks: Vec<_> = spans.iter().filter(|s| s.level == SpanLevel::Hook).collect();
+    assert_eq!(hooks.len(), 2, "{spans:#?}");
+    let count = |r: &Request, name: &str| r.headers.iter().filter(|(k, _)| k.eq_ignore_ascii_case(name)).count();
+    let joined = &requests[1];
+    let span = hooks.iter().find(|s| hex(&s.trace_id) == "4bf92f3577b34da6a3ce929d0e0e4736").unwrap();
+    assert_eq!(
+        joined.header("traceparent"),
+        Some(format!("00-4bf92f3577b34da6a3ce929d0e0e4736-{}-01", hex(&span.span_id)).as_str()),
+        "the hook's own span is the parent"
+    );
+    assert_eq!(joined.header("tracestate"), Some("rojo=00f067aa0ba902b7"));
+    assert_eq!((count(joined, "traceparent"), count(joined, "tracestate")), (1, 1), "{joined:#?}");
+    assert_eq!(joined.header("x-other"), Some("kept"));
+
+    // A run that started its own trace has no tracestate to hand on.
+    let fresh = &requests[2];
+    let span = hooks.iter().find(|s| hex(&s.trace_id) != "4bf92f3577b34da6a3ce929d0e0e4736").unwrap();
+    let expected = format!("00-{}-{}-{}", hex(&span.trace_id), hex(&span.span_id), hex(&[span.trace_flags]));
+    assert_eq!(fresh.header("traceparent"), Some(expected.as_str()));
+    assert_eq!(count(fresh, "traceparent"), 1);
+    assert_eq!(fresh.header("tracestate"), None, "a configured tracestate would describe another trace");
+}

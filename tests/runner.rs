@@ -1072,3 +1072,23 @@ fn hookline_runner_variable_selects_the_backend_for_the_process() {
         }
     }
 }
+
+/// A program run directly (exec form), without a shell: arguments arrive
+/// as given (no word splitting, globbing or expansion), on every backend
+/// and with both spawners; a program that does not exist cannot be started.
+#[test]
+fn exec_runs_the_program_directly_on_every_backend_and_spawner() {
+    let _g = lock();
+    let job = Job::new("printf");
+    let args: Vec<String> = ["%s|", "a b", "*", "$HOME"].iter().map(|s| s.to_string()).collect();
+    let spec = CommandSpec { program: Program::Exec { path: Path::new("/usr/bin/printf"), args: &args }, ..job.spec() };
+    for &b in Backend::ALL {
+        for out in [run_command_on(b, &spec, None).unwrap(), run_command_with_std_spawn(b, &spec, None).unwrap()] {
+            assert_eq!(out.exit_code, Some(0), "{b:?}");
+            assert_eq!(String::from_utf8_lossy(&out.stdout), "a b|*|$HOME|", "{b:?}");
+        }
+        let missing = Program::Exec { path: Path::new("/no/such/program"), args: &[] };
+        let e = run_command_on(b, &CommandSpec { program: missing, ..job.spec() }, None).unwrap_err();
+        assert!(e.to_string().contains("/no/such/program"), "{e}");
+    }
+}

@@ -474,6 +474,20 @@ static int32_t cb_hook_allow(void *ud, const char *payload, size_t len, hl_reply
 }
 
 
+/* A trace handler that only counts the spans (what an exporter's queue push costs, roughly). */
+static atomic_long spans_seen;
+static void count_span(void *ud, const char *span_json) {
+  (void)ud;
+  (void)span_json;
+  atomic_fetch_add_explicit(&spans_seen, 1, memory_order_relaxed);
+}
+
+static hl_engine *traced(hl_engine *e) {
+  char *em = NULL;
+  check(hl_engine_set_trace_handler(e, count_span, NULL, NULL, &em), em, "hl_engine_set_trace_handler");
+  return e;
+}
+
 static int scenario_payload(int argc, char **argv) {
   if (argc < 3) die("usage: hlbench payload <file>");
   size_t len;
@@ -491,6 +505,7 @@ static int scenario_nomatch(void) {
   char *cfg = hooks_config("PreToolUse", "Write|Edit", "./never-runs.sh", 1);
   hl_engine *e = engine_with(cfg);
   hl_engine *none = engine_with(NULL);
+  hl_engine *et = traced(engine_with(cfg));
   char *o = run_engine(e, HL_EVENT_PRE_TOOL_USE, TOOL_INPUT);
   expect_contains(o, "\"hooks\":[]", "nomatch outcome");
   hl_string_free(o);
@@ -502,15 +517,15 @@ static int scenario_nomatch(void) {
   }
   emit_samples("clock_overhead", s, (size_t)n);
 
-  /* The two engines alternate in 10 rounds, so that drift on a shared machine hits both. */
-  hl_engine *cases[] = {e, none};
-  uint64_t *s2 = malloc(sizeof *s2 * (size_t)n);
-  uint64_t *dst[] = {s, s2};
-  for (int c = 0; c < 2; c++)
+  /* The three engines alternate in 10 rounds, so that drift on a shared machine hits each. */
+  hl_engine *cases[] = {e, none, et};
+  uint64_t *s2 = malloc(sizeof *s2 * (size_t)n), *s3 = malloc(sizeof *s3 * (size_t)n);
+  uint64_t *dst[] = {s, s2, s3};
+  for (int c = 0; c < 3; c++)
     for (long i = 0; i < n / 10; i++) hl_string_free(run_engine(cases[c], HL_EVENT_PRE_TOOL_USE, TOOL_INPUT));
   long per = n / 10, k = 0;
   for (long r = 0; r < 10; r++, k += per) {
-    for (int c = 0; c < 2; c++) {
+    for (int c = 0; c < 3; c++) {
       for (long i = k; i < k + per; i++) {
         char *out = NULL, *em = NULL;
         uint64_t t0 = now_ns();
@@ -523,7 +538,11 @@ static int scenario_nomatch(void) {
   }
   emit_samples("nomatch_c", s, (size_t)k);
   emit_samples("nohooks_c", s2, (size_t)k);
+  emit_samples("nomatch_traced_c", s3, (size_t)k);
+  if (atomic_load(&spans_seen) != 0) die("nomatch: a run that matched nothing sent a span");
   free(s2);
+  free(s3);
+  hl_engine_free(et);
   /* The fixed cost of an asynchronous run: a callback hook that allows, run through
    * hl_engine_run_async from one thread that waits for done, vs the same run through hl_engine_run. */
   hl_engine *cbe = engine_with(NULL);
@@ -645,7 +664,8 @@ static int scenario_spawn(void) {
   long per = n / rounds > 0 ? n / rounds : 1;
   n = per * rounds;
   uint64_t *se = malloc(sizeof *se * (size_t)n), *sf = malloc(sizeof *sf * (size_t)n),
-           *sa = malloc(sizeof *sa * (size_t)n), *sg = malloc(sizeof *sg * (size_t)n);
+           *sa = malloc(sizeof *sa * (size_t)n), *sg = malloc(sizeof *sg * (size_t)n),
+           *st = malloc(sizeof *st * (size_t)n);
   /* The pinned script: the hook's text in a file, read by the shell itself (`. ./hook.sh`), so
    * the process work is the ungated row's plus one small file read. Written first: a pin is
    * re-hashed at every check until the file is 2 s old, and the steady state is measured. */
@@ -664,6 +684,7 @@ static int scenario_spawn(void) {
   floor_spec fs = {HOOK_CMD, payload, plen, hook_envp("PreToolUse")};
   char *cfg = hooks_config("PreToolUse", "Bash", HOOK_CMD, 1);
   hl_engine *e = engine_with(cfg);
+  hl_engine *et = traced(engine_with(cfg));
   char *o = run_engine(e, HL_EVENT_PRE_TOOL_USE, TOOL_INPUT);
   expect_contains(o, "\"decision\":\"allow\"", "command hook outcome");
   hl_string_free(o);
@@ -682,10 +703,11 @@ static int scenario_spawn(void) {
   for (int i = 0; i < 20; i++) {
     floor_spawn(&fs, out, sizeof out);
     hl_string_free(run_engine(e, HL_EVENT_PRE_TOOL_USE, TOOL_INPUT));
+    hl_string_free(run_engine(et, HL_EVENT_PRE_TOOL_USE, TOOL_INPUT));
     hl_string_free(run_engine(g, HL_EVENT_PRE_TOOL_USE, TOOL_INPUT));
   }
   while (now_ns() - script_written < 2200000000ull) usleep(10000);
-  long k = 0, j = 0, m = 0, q = 0;
+  long k = 0, j = 0, m = 0, q = 0, u = 0;
   for (long r = 0; r < rounds; r++) {
     for (long i = 0; i < per; i++) {
       uint64_t t0 = now_ns();
@@ -710,13 +732,23 @@ static int scenario_spawn(void) {
       if (!strstr(oo, "\"decision\":\"allow\"")) die("gated pinned-script hook stopped allowing: %s", oo);
       hl_string_free(oo);
     }
+    for (long i = 0; i < per; i++) {
+      uint64_t t0 = now_ns();
+      char *oo = run_engine(et, HL_EVENT_PRE_TOOL_USE, TOOL_INPUT);
+      hl_string_free(oo);
+      st[u++] = now_ns() - t0;
+    }
   }
   emit_samples("spawn_floor_c", sf, (size_t)k);
   emit_samples("spawn_hookline_c", se, (size_t)j);
   emit_samples("spawn_hookline_async_c", sa, (size_t)m);
+  emit_samples("spawn_hookline_traced_c", st, (size_t)u);
   emit_samples("spawn_hookline_gated_pinned_c", sg, (size_t)q);
   free(sa);
   free(sg);
+  free(st);
+  hl_engine_free(et); /* returns once every span is delivered */
+  if (atomic_load(&spans_seen) != 2 * (u + 20)) die("spawn: %ld spans for %ld traced runs", atomic_load(&spans_seen), u + 20);
   hl_engine_free(g);
   free(gcfg);
   unlink(script);

@@ -175,6 +175,10 @@ var unusualOutcomes = []decodeCase{
 	{"raw values", `{"updated_input":{"a":[1,{"b":null}],"a":2,"s":"\u00e9"},"decision":{"behavior":"allow","scope":"once","updated_input":  [ 1 , 2 ] ,"permission_updates":[{"type":"addRules"},null,"x"],"interrupt":false,"message":null}}`},
 	{"decision string vs object", `{"decision":"allow"}`},
 	{"messages with extra key", `{"messages":[{"level":"info","text":"x","extra":1}]}`},
+	{"dialect fields", `{"continue":true,"dialect_fields":{"copilot":{"modifiedResult":{"resultType":"success","textResultForLlm":"x"}},"vscode":{"additionalContext":"c"}}}`},
+	{"dialect fields null", `{"dialect_fields":null}`},
+	{"dialect fields repeated", `{"dialect_fields":{"copilot":{},"copilot":{"a":1}}}`},
+	{"dialect fields not an object", `{"dialect_fields":[1]}`},
 	{"hooks every field", `{"hooks":[{"kind":"command","command":"c","name":null,"exit_code":null,"signal":9,"timed_out":true,"duration_ms":12.5,"stdout_truncated":true,"stderr_truncated":false,"skipped":"not_approved","failure":"signal","status_message":"s"}]}`},
 }
 

@@ -67,6 +67,7 @@ type Engine struct {
 	life     *life
 	sink     *failureSink
 	blocking blockingRuns
+	traceCtx traceContextSlot // SetTraceContext
 }
 
 // blockingRuns is the set of reserved runs in progress on callers'
@@ -389,7 +390,7 @@ func (e *Engine) runText(ctx context.Context, event Event, input []byte) (json.R
 		return nil, errClosed("engine")
 	}
 	defer e.life.release()
-	cs, err := cBytes(input, "input")
+	cs, err := cBytes(e.withTraceContext(ctx, input), "input")
 	if err != nil {
 		return nil, err
 	}
@@ -463,7 +464,7 @@ func (e *Engine) RunNamed(ctx context.Context, name string, input any) (NamedOut
 		return out, errClosed("engine")
 	}
 	defer e.life.release()
-	cs, err := cBytes(text, "input")
+	cs, err := cBytes(e.withTraceContext(ctx, text), "input")
 	if err != nil {
 		return out, err
 	}

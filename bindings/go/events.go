@@ -204,7 +204,7 @@ type Outcome struct {
 	// DialectFields holds what hooks wrote that has no canonical field, by
 	// dialect and then by the agent's own field name (nil when none did),
 	// e.g. DialectFields["codex"]["additionalContext"] for SubagentStart.
-	// [Outcome.Cursor] decodes Cursor's.
+	// [Outcome.Cursor], [Outcome.Copilot] and [Outcome.VSCode] decode them.
 	DialectFields map[Dialect]map[string]json.RawMessage `json:"dialect_fields,omitempty"`
 	// Raw is the whole outcome JSON as hookline returned it.
 	Raw json.RawMessage `json:"-"`
@@ -228,6 +228,40 @@ type CursorFields struct {
 	PluginPaths []string `json:"pluginPaths,omitempty"`
 }
 
+// CopilotToolResult is a Copilot CLI tool result (postToolUse's
+// modifiedResult).
+type CopilotToolResult struct {
+	// ResultType is "success" (or "failure", which routes the call to
+	// postToolUseFailure).
+	ResultType       string `json:"resultType"`
+	TextResultForLLM string `json:"textResultForLlm"`
+}
+
+// CopilotFields are the answers of Copilot CLI hooks that have no
+// canonical slot in the outcome (the last hook that gave each wins).
+type CopilotFields struct {
+	// ModifiedResult (postToolUse) replaces the tool's result.
+	ModifiedResult *CopilotToolResult `json:"modifiedResult,omitempty"`
+	// ModifiedResponse (subagentStop) replaces the subagent's response
+	// when it is allowed to finish (a block discards it).
+	ModifiedResponse *string `json:"modifiedResponse,omitempty"`
+	// AdditionalContext (subagentStart, notification): prepended to the
+	// subagent's prompt, or injected into the session.
+	AdditionalContext *string `json:"additionalContext,omitempty"`
+	// ModifiedTransformedPrompt (userPromptTransformed) replaces the
+	// model-facing prompt.
+	ModifiedTransformedPrompt *string `json:"modifiedTransformedPrompt,omitempty"`
+	// MetaToUse (preMcpToolCall) is the MCP request's _meta.
+	MetaToUse json.RawMessage `json:"metaToUse,omitempty"`
+}
+
+// VSCodeFields are the answers of VS Code hooks that have no canonical
+// slot in the outcome.
+type VSCodeFields struct {
+	// AdditionalContext (SubagentStart) is added to the subagent's conversation.
+	AdditionalContext *string `json:"additionalContext,omitempty"`
+}
+
 // DialectField decodes the dialect fields of dialect into v; false when
 // no hook of that dialect gave one.
 func (o *Outcome) DialectField(dialect Dialect, v any) (bool, error) {
@@ -235,11 +269,21 @@ func (o *Outcome) DialectField(dialect Dialect, v any) (bool, error) {
 	if !ok {
 		return false, nil
 	}
-	raw, err := json.Marshal(fields)
+	b, err := json.Marshal(fields)
 	if err != nil {
 		return true, err
 	}
-	return true, json.Unmarshal(raw, v)
+	return true, json.Unmarshal(b, v)
+}
+
+// Copilot returns the Copilot CLI dialect fields of the outcome, nil when
+// no Copilot CLI hook gave one.
+func (o *Outcome) Copilot() (*CopilotFields, error) {
+	var f CopilotFields
+	if ok, err := o.DialectField(DialectCopilot, &f); !ok || err != nil {
+		return nil, err
+	}
+	return &f, nil
 }
 
 // Cursor returns the Cursor dialect fields of the outcome, nil when no
@@ -247,6 +291,16 @@ func (o *Outcome) DialectField(dialect Dialect, v any) (bool, error) {
 func (o *Outcome) Cursor() (*CursorFields, error) {
 	var f CursorFields
 	if ok, err := o.DialectField(DialectCursor, &f); !ok || err != nil {
+		return nil, err
+	}
+	return &f, nil
+}
+
+// VSCode returns the VS Code dialect fields of the outcome, nil when no
+// VS Code hook gave one.
+func (o *Outcome) VSCode() (*VSCodeFields, error) {
+	var f VSCodeFields
+	if ok, err := o.DialectField(DialectVSCode, &f); !ok || err != nil {
 		return nil, err
 	}
 	return &f, nil
@@ -397,6 +451,13 @@ type CommandPreview struct {
 	Matcher        *string `json:"matcher"`
 	Command        string  `json:"command"`
 	TimeoutSeconds *int64  `json:"timeout_seconds"`
+	// Argv is the program and arguments started instead of
+	// /bin/sh -c Command (a Copilot CLI bash or exec entry), else nil.
+	Argv []string `json:"argv,omitempty"`
+	// Cwd is the working directory the config gives, as written ("": the workspace).
+	Cwd string `json:"cwd,omitempty"`
+	// ConfigEnv holds the variables the config adds (its "env"), as written.
+	ConfigEnv map[string]string `json:"configEnv,omitempty"`
 	// Pins are the files the command executes, as they are now: what an
 	// approval made now binds (empty on an ungated engine).
 	Pins []Pin `json:"pins"`
@@ -498,7 +559,7 @@ type EngineOptions struct {
 	// WorkspaceGated makes the engine spawn no command until approved.
 	WorkspaceGated bool `json:"workspace_gated"`
 	// Hooks is a hooks config as JSON (VT Code "lifecycle" or Claude Code
-	// settings dialect).
+	// settings dialect, or the one Dialect names).
 	Hooks json.RawMessage `json:"hooks,omitempty"`
 	// HooksTOML is a vtcode.toml text (or its [lifecycle] tables).
 	HooksTOML string `json:"hooks_toml,omitempty"`
@@ -520,7 +581,7 @@ type EngineOptions struct {
 	UntrustedHookEnv *EnvPolicy `json:"untrusted_hook_env,omitempty"`
 	// Dialect names the dialect of Hooks, HooksTOML or HooksFile (empty:
 	// a file is recognised by its path, e.g. .codex/hooks.json is Codex's,
-	// .cursor/hooks.json Cursor's, anything else by its shape).
+	// .cursor/hooks.json Cursor's, .github/hooks/*.json Copilot CLI's, anything else by its shape).
 	Dialect Dialect `json:"dialect,omitempty"`
 	// HookSources loads several configs into one engine, in order (user,
 	// project, local, plugins), instead of Hooks, HooksTOML or HooksFile.
@@ -564,4 +625,8 @@ const (
 	// DialectCursor: Cursor's .cursor/hooks.json
 	// ({"version": 1, "hooks": {"preToolUse": [{"command": …}]}}).
 	DialectCursor Dialect = "cursor"
+	// DialectCopilot: GitHub Copilot CLI hooks files (.github/hooks/*.json).
+	DialectCopilot Dialect = "copilot"
+	// DialectVSCode: VS Code agent hooks (chosen by the option only).
+	DialectVSCode Dialect = "vscode"
 )

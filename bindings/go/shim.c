@@ -11,6 +11,10 @@ static __thread int hlgo_depth;
 
 int hlgo_in_callback(void) { return hlgo_depth > 0; }
 
+// The trace handler counts as a callback too (it runs on hookline's delivery thread).
+void hlgo_trace_enter(void) { hlgo_depth++; }
+void hlgo_trace_leave(void) { hlgo_depth--; }
+
 int32_t hlgo_callback(void *user_data, const char *context_json, size_t context_len, hl_reply *reply) {
     hlgo_depth++;
     int32_t rc = hlgoCallback((uintptr_t)user_data, (char *)context_json, context_len, reply);

@@ -1,11 +1,13 @@
-// C shims for the engine: callback hooks and async runs carry a Go
-// cgo.Handle as user_data.
+// C shims for the engine: callback hooks, async runs and the trace handler
+// carry a Go cgo.Handle as user_data.
 #include <stdint.h>
 #include "hookline.h"
 #include "_cgo_export.h"
 
 int32_t hlgo_callback(void *user_data, const char *context_json, size_t context_len, hl_reply *reply);
 void hlgo_free(void *user_data);
+void hlgo_trace_enter(void);
+void hlgo_trace_leave(void);
 
 static void hlgo_done(void *user_data, hl_status status, const char *outcome_json, const char *errmsg) {
     hlgoDone((uintptr_t)user_data, status, (char *)outcome_json, (char *)errmsg);
@@ -25,6 +27,17 @@ hl_status hlgo_engine_add_callback_hook(hl_engine *engine, hl_event event, const
                                         uintptr_t handle, char **errmsg) {
     return hl_engine_add_callback_hook(engine, event, matcher, name, hlgo_callback, (void *)handle, hlgo_free,
                                        errmsg);
+}
+
+static void hlgo_trace(void *user_data, const char *span_json) {
+    hlgo_trace_enter();
+    hlgoTrace((uintptr_t)user_data, (char *)span_json);
+    hlgo_trace_leave();
+}
+
+hl_status hlgo_engine_set_trace_handler(hl_engine *engine, uintptr_t handle, char **errmsg) {
+    if (handle == 0) return hl_engine_set_trace_handler(engine, NULL, NULL, NULL, errmsg);
+    return hl_engine_set_trace_handler(engine, hlgo_trace, (void *)handle, hlgo_free, errmsg);
 }
 
 int32_t hlgo_handler(void *user_data, const char *request_json, size_t request_len, hl_reply *reply) {

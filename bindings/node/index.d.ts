@@ -260,8 +260,8 @@ export interface EngineOptions {
   untrustedHookEnv?: EnvPolicy | null;
   /**
    * The dialect of hooks/hooksToml/hooksFile. Default: a file is recognised by its path
-   * (`.codex/hooks.json` and `.codex/config.toml` are Codex's, `.cursor/hooks.json` Cursor's, `*.toml` VT Code's),
-   * anything else by its shape.
+   * (`.codex/hooks.json` and `.codex/config.toml` are Codex's, `.cursor/hooks.json` Cursor's, `.github/hooks/*.json`
+   * Copilot CLI's, `*.toml` VT Code's), anything else by its shape; VS Code's (`vscode`) is chosen by this option only.
    */
   dialect?: Dialect;
   /** Several configs in one engine, in order (user, project, local, plugins), instead of hooks/hooksToml/hooksFile. */
@@ -284,7 +284,7 @@ export interface HookSource {
 }
 
 /** A hooks format: the agent a config was written for; its hooks get that agent's payload and decisions. */
-export type Dialect = 'vtcode' | 'claude' | 'codex' | 'cursor';
+export type Dialect = 'vtcode' | 'claude' | 'codex' | 'cursor' | 'copilot' | 'vscode';
 
 /** Per-call options of the async event methods. */
 export interface RunOptions {
@@ -441,9 +441,37 @@ export interface CursorFields {
   pluginPaths?: string[];
 }
 
+/** A Copilot CLI tool result (postToolUse `modifiedResult`). */
+export interface CopilotToolResult {
+  resultType: 'success' | 'failure' | (string & {});
+  textResultForLlm: string;
+}
+
+/** Copilot CLI hooks' answers without a canonical slot (the last hook that gave each wins). */
+export interface CopilotFields {
+  /** postToolUse: replaces the tool's result. */
+  modifiedResult?: CopilotToolResult;
+  /** subagentStop: replaces the subagent's response when it may finish. */
+  modifiedResponse?: string;
+  /** subagentStart, notification: prepended to the subagent's prompt, or injected into the session. */
+  additionalContext?: string;
+  /** userPromptTransformed: replaces the model-facing prompt. */
+  modifiedTransformedPrompt?: string;
+  /** preMcpToolCall: the MCP request's `_meta`. */
+  metaToUse?: JsonObject;
+}
+
+/** VS Code hooks' answers without a canonical slot. */
+export interface VSCodeFields {
+  /** SubagentStart: added to the subagent's conversation. */
+  additionalContext?: string;
+}
+
 /** By dialect, what hooks answered that has no canonical slot (vendor field names, unchanged). */
 export interface DialectFields {
   cursor?: CursorFields;
+  copilot?: CopilotFields;
+  vscode?: VSCodeFields;
   codex?: Record<string, Json>;
   vtcode?: Record<string, Json>;
   claude?: Record<string, Json>;
@@ -457,7 +485,8 @@ export interface Outcome {
   hooks: HookReport[];
   /**
    * What hooks wrote that has no canonical field, by dialect and the agent's own field name
-   * (e.g. `dialectFields.codex.additionalContext` on SubagentStart, Cursor's `agent_message`); absent when none did.
+   * (e.g. Copilot CLI's `dialectFields.copilot.modifiedResult`, `dialectFields.codex.additionalContext`
+   * on SubagentStart, Cursor's `agent_message`); absent when none did.
    */
   dialectFields?: DialectFields;
 }
@@ -537,6 +566,12 @@ export interface CommandPreview {
   matcher: string | null;
   command: string;
   timeoutSeconds: number | null;
+  /** The program and arguments started instead of `/bin/sh -c command` (Copilot CLI `bash`/`exec` entries). */
+  argv?: string[];
+  /** The working directory the config gives, as written. */
+  cwd?: string;
+  /** Variables the config adds (its `env`), as written. */
+  configEnv?: Record<string, string>;
   /** The files the command executes, as they are now (empty on an ungated engine). */
   pins: Pin[];
   /** The environment policy it runs under (`set` lists names, not values). */
@@ -631,12 +666,53 @@ export declare class Engine {
   reload(options: EngineOptions): void;
   setTranscriptPath(path: string | null): void;
   readonly transcriptPath: string | null;
+  /**
+   * Send the spans of this engine's runs to `fn` (one per run that runs a hook, one per hook),
+   * on the JS thread; `null` removes the handler. With a handler set, use close(), not closeSync().
+   */
+  setTraceHandler(fn: ((span: Span) => void) | null): this;
+  /** Make every run join the trace `fn()` returns when the run is started (`null` removes it). */
+  setTraceContext(fn: (() => TraceContext | null | undefined) | null): this;
   readonly closed: boolean;
   /** Free the engine off the JS thread; in-flight runs reject with HL_ERR_CLOSED ("<Event> run interrupted: engine closed"), never reported as unhandled. Idempotent. */
   close(): Promise<void>;
-  /** Free the engine on the JS thread; throws when async runs are in flight. */
+  /** Free the engine on the JS thread; throws when async runs are in flight or a trace handler was set. */
   closeSync(): void;
   [Symbol.asyncDispose](): Promise<void>;
+}
+
+// ---------------------------------------------------------------- tracing
+
+/** A span attribute value. */
+export type SpanAttributeValue = string | number | boolean;
+
+/** One finished span of a run or of a hook (docs/c-api.md §12). */
+export interface Span {
+  /** 32 lowercase hex digits: the host's trace (from the input's traceparent) or a new one. */
+  traceId: string;
+  /** 16 lowercase hex digits. */
+  spanId: string;
+  /** A hook's run span; a run's: the host's span, or null for a new trace. */
+  parentSpanId: string | null;
+  /** W3C trace-flags (bit 0: sampled). */
+  traceFlags: number;
+  level: 'run' | 'hook';
+  /** "hooks PreToolUse", "hook command", ... */
+  name: string;
+  /** Nanoseconds since the Unix epoch. */
+  startUnixNano: bigint;
+  endUnixNano: bigint;
+  status: 'ok' | 'error';
+  /** Why it is an error; null when it is not. */
+  statusMessage: string | null;
+  /** OpenTelemetry-style attributes: "hook.event", "hook.exit_code", ... */
+  attributes: Record<string, SpanAttributeValue>;
+}
+
+/** A W3C trace context a run joins. */
+export interface TraceContext {
+  traceparent: string;
+  tracestate?: string;
 }
 
 // ---------------------------------------------------------------- misc

@@ -49,8 +49,8 @@ use crate::common::{self, CliResult, Out, EXIT_ERROR, EXIT_OK};
 #[derive(Args)]
 pub struct CheckArgs {
     /// Config files (Claude Code settings .json, Codex .codex/hooks.json or
-    /// .codex/config.toml, Cursor .cursor/hooks.json, VT Code .json or
-    /// vtcode.toml).
+    /// .codex/config.toml, Cursor .cursor/hooks.json, Copilot CLI
+    /// .github/hooks/*.json, VT Code .json or vtcode.toml).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// The workspace relative command paths are resolved against (default:
@@ -61,7 +61,7 @@ pub struct CheckArgs {
     /// Treat warnings as errors (exit 1).
     #[arg(long)]
     pub strict: bool,
-    /// Read every file in this dialect (vtcode, claude, codex, cursor) instead of
+    /// Read every file in this dialect (vtcode, claude, codex, cursor, copilot, vscode) instead of
     /// recognising it by its path or shape.
     #[arg(long, value_name = "NAME", value_parser = common::parse_dialect)]
     pub dialect: Option<common::DialectArg>,
@@ -194,14 +194,23 @@ pub fn warnings(config: &HooksConfig, workspace: &Path) -> Vec<String> {
                     }
                 }
                 if let Some(c) = hook.command_text() {
-                    // Where the hook runs (Cursor: a user's hooks in ~/.cursor).
-                    let cwd = hook.source.cwd.as_deref().unwrap_or(workspace);
-                    let first = command_warning(c, cwd);
+                    // Where the hook runs (Cursor: a user's hooks in ~/.cursor;
+                    // Copilot CLI, VS Code: the launch's cwd, relative to it).
+                    let base = hook.source.cwd.as_deref().unwrap_or(workspace);
+                    let launch = hook.handler.launch().cloned().unwrap_or_default();
+                    let dir = launch.cwd.as_ref().map_or_else(|| base.to_owned(), |d| base.join(d));
+                    let first = match launch.argv.as_deref() {
+                        // A program started directly: its first word is the program.
+                        Some([program, ..]) if !launch.make_script_executable => {
+                            command_warning(&shell_quote(program), &dir, true)
+                        }
+                        _ => command_warning(c, &dir, !launch.make_script_executable),
+                    };
                     if let Some(msg) = &first {
                         w.push(format!("{}: {msg}", hook.path));
                     }
                     if !hook.trusted() {
-                        for p in missing_scripts(hook, cwd) {
+                        for p in missing_scripts(hook, &dir) {
                             let shown = p.display().to_string();
                             if !first.as_deref().is_some_and(|m| m.contains(&shown)) {
                                 w.push(format!(
@@ -257,7 +266,9 @@ fn matcher_warnings(path: &str, dialect: &dyn Dialect, m: &Matcher, raw: &str) -
              name; use \"matcher\": {tool:?} and put \"if\": {raw:?} on the hook"
         )];
     }
-    if m.is_all() || raw.contains("mcp__") || raw.contains("MCP:") {
+    // MCP tool names are open-ended (`mcp__server__tool`, `server/tool`,
+    // Cursor's `MCP:tool`).
+    if m.is_all() || raw.contains("mcp__") || raw.contains("MCP:") || raw.contains('/') {
         return Vec::new();
     }
     let known = || dialect.tool_names().iter();
@@ -339,7 +350,7 @@ fn expand(word: &str, workspace: &Path) -> Option<String> {
     let ws = workspace.display().to_string();
     let home = std::env::var("HOME").unwrap_or_default();
     let mut s = word.to_owned();
-    for var in ["CLAUDE_PROJECT_DIR", "HOOKLINE_PROJECT_DIR", "VT_PROJECT_DIR", "CURSOR_PROJECT_DIR"] {
+    for var in ["CLAUDE_PROJECT_DIR", "HOOKLINE_PROJECT_DIR", "VT_PROJECT_DIR", "CURSOR_PROJECT_DIR", "COPILOT_PROJECT_DIR"] {
         s = s.replace(&format!("${{{var}}}"), &ws).replace(&format!("${var}"), &ws);
     }
     if !home.is_empty() {
@@ -381,7 +392,15 @@ fn on_path(name: &str) -> bool {
     })
 }
 
-fn command_warning(cmd: &str, workspace: &Path) -> Option<String> {
+/// A word quoted for `first_words` (single quotes).
+fn shell_quote(word: &str) -> String {
+    format!("'{}'", word.replace('\'', "'\\''"))
+}
+
+/// A likely mistake in a command run in `workspace`; `needs_exec_bit`:
+/// whether a script without execute permission fails (some dialects make
+/// it executable before they start it).
+fn command_warning(cmd: &str, workspace: &Path, needs_exec_bit: bool) -> Option<String> {
     let words = first_words(cmd)?;
     let mut it = words.iter().skip_while(|w| {
         w.find('=').is_some_and(|i| i > 0 && w[..i].chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
@@ -417,7 +436,7 @@ fn command_warning(cmd: &str, workspace: &Path) -> Option<String> {
         return match p.metadata() {
             Err(_) => Some(format!("command `{cmd}`: {} does not exist", p.display())),
             Ok(m) if !m.is_file() => Some(format!("command `{cmd}`: {} is not a file", p.display())),
-            Ok(m) if m.permissions().mode() & 0o111 == 0 => Some(format!(
+            Ok(m) if needs_exec_bit && m.permissions().mode() & 0o111 == 0 => Some(format!(
                 "command `{cmd}`: {} is not executable (chmod +x it, or run it with its interpreter)",
                 p.display()
             )),

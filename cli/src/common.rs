@@ -83,6 +83,21 @@ impl Out {
         let _ = writeln!(o, "{s}");
     }
 
+    /// Paint `s` with an SGR code when stderr gets colour.
+    pub fn paint_err(&self, code: &str, s: &str) -> String {
+        if self.color_err {
+            format!("\x1b[{code}m{s}\x1b[0m")
+        } else {
+            s.to_owned()
+        }
+    }
+
+    /// Print a line on stderr.
+    pub fn err_line(&self, s: &str) {
+        let mut o = std::io::stderr().lock();
+        let _ = writeln!(o, "{s}");
+    }
+
     /// `hookline: warning: msg` on stderr (silenced by `--quiet`).
     pub fn warning(&self, msg: &str) {
         if self.quiet {
@@ -118,6 +133,14 @@ impl EventName {
             return Err("the event name is empty".into());
         }
         if let Some(e) = HookEvent::from_name(s).or_else(|| HookEvent::from_key(s)) {
+            return Ok(EventName::Known(e));
+        }
+        // A dialect's own key of a known event (`preToolUse`, `agentStop`).
+        let by_key = HookEvent::ALL
+            .iter()
+            .copied()
+            .find(|e| hookline::dialect::ALL.iter().any(|d| d.event_keys(*e).contains(&s)));
+        if let Some(e) = by_key {
             return Ok(EventName::Known(e));
         }
         if s == "task_completion" || s == "task_completed" {

@@ -9,6 +9,7 @@ mod check;
 mod common;
 mod explain;
 mod run;
+mod trace;
 mod trust;
 
 use std::path::PathBuf;
@@ -22,10 +23,11 @@ use crate::common::{Out, EXIT_ERROR};
 #[command(
     name = "hookline",
     version,
-    about = "Run, check, explain and test lifecycle-hook configs (Claude Code, Codex, Cursor and VT Code dialects)",
+    about = "Run, check, explain and test lifecycle-hook configs (Claude Code, Codex, Cursor, Copilot CLI, VS Code, VT Code)",
     long_about = "Run, check, explain and test lifecycle-hook configurations of the Claude Code \
 settings dialect, the OpenAI Codex dialect (.codex/hooks.json, config.toml [hooks]), the Cursor \
-dialect (.cursor/hooks.json) and the VT Code \
+dialect (.cursor/hooks.json), GitHub Copilot CLI hooks files (.github/hooks/*.json), VS Code agent \
+hooks (--dialect vscode) and the VT Code \
 dialect with the hookline engine, and manage workspace trust.\n\n\
 Exit status: 0 proceed or success, 2 denied or blocked (run), 1 error.",
     after_help = "Examples:\n  hookline check .claude/settings.json\n  \
@@ -55,8 +57,8 @@ pub enum Format {
 #[derive(Args, Clone, Debug)]
 pub struct ConfigArgs {
     /// A hooks config (a Claude Code settings .json, a Codex .codex/hooks.json
-    /// or .codex/config.toml, a Cursor .cursor/hooks.json, VT Code JSON or a
-    /// vtcode.toml); repeat to load several configs in order, each in its
+    /// or .codex/config.toml, a Cursor .cursor/hooks.json, a Copilot CLI
+    /// .github/hooks/*.json, VT Code JSON or a vtcode.toml); repeat to load several configs in order, each in its
     /// own dialect. Default: the settings a host loads for the workspace
     /// (user, project, local).
     #[arg(long = "config", short = 'c', value_name = "FILE")]
@@ -65,8 +67,8 @@ pub struct ConfigArgs {
     /// for a plugin's `.../hooks/hooks.json`, the directory above `hooks/`.
     #[arg(long, value_name = "DIR")]
     pub plugin_root: Option<PathBuf>,
-    /// Read every --config file in this dialect (vtcode, claude, codex, cursor)
-    /// instead of recognising it by its path or shape.
+    /// Read every --config file in this dialect (vtcode, claude, codex,
+    /// cursor, copilot, vscode) instead of recognising it by its path or shape.
     #[arg(long, value_name = "NAME", value_parser = common::parse_dialect)]
     pub dialect: Option<common::DialectArg>,
     /// The workspace hooks run in (default: the current directory).

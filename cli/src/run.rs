@@ -9,6 +9,7 @@ use serde_json::{json, Map, Value};
 
 use crate::common::{self, CliResult, EngineSetup, EventName, Out, Verdict, EXIT_BLOCKED, EXIT_OK};
 use crate::explain::{self, PlannedHook};
+use crate::trace;
 use crate::{ConfigArgs, Format};
 use hookline::engine::Verdict as Planned;
 
@@ -38,6 +39,10 @@ pub struct RunArgs {
     /// `hookline-cli`).
     #[arg(long, value_name = "ID")]
     pub session_id: Option<String>,
+    /// Print a timeline of the run on stderr: one line per hook with its
+    /// start offset, duration and result (the outcome stays on stdout).
+    #[arg(long)]
+    pub trace: bool,
 }
 
 pub fn main(out: &Out, a: RunArgs) -> CliResult {
@@ -52,6 +57,7 @@ pub fn main(out: &Out, a: RunArgs) -> CliResult {
         session_id: a.session_id.as_deref(),
         input: Some(&input),
     })?;
+    let timeline = if a.trace { Some(trace::Timeline::install(&engine)?) } else { None };
     let text = common::fire(&engine, &event_name, &input)?;
     let outcome: Value = serde_json::from_str(&text).map_err(|e| format!("the engine returned invalid JSON: {e}"))?;
     let v = common::verdict(&outcome);
@@ -63,6 +69,17 @@ pub fn main(out: &Out, a: RunArgs) -> CliResult {
             out.warning(&common::located(&w.path, &w.message));
         }
     }
+    let planned = if (format == Format::Text && !out.quiet) || timeline.is_some() {
+        Some(explain::plan(&engine, &event_name, &input)?)
+    } else {
+        None
+    };
+    if let Some(t) = timeline {
+        // A run has a span when a hook ran or an async hook started.
+        let ran = outcome.get("hooks").and_then(Value::as_array).is_some_and(|h| !h.is_empty())
+            || planned.iter().flatten().any(|h| h.verdict == Planned::Background);
+        t.print(out, ran);
+    }
     match format {
         Format::Json => {
             if !out.quiet {
@@ -70,10 +87,9 @@ pub fn main(out: &Out, a: RunArgs) -> CliResult {
             }
         }
         Format::Text => {
-            if !out.quiet {
+            if let (false, Some(planned)) = (out.quiet, &planned) {
                 out.line(&configs.describe());
-                let planned = explain::plan(&engine, &event_name, &input)?;
-                print_summary(out, event_name.display(), &planned, &outcome, &v);
+                print_summary(out, event_name.display(), planned, &outcome, &v);
             }
         }
         Format::Claude => {

@@ -17,12 +17,14 @@ use crate::explain::ExplainFormat;
 
 #[derive(Args)]
 pub struct DigestArgs {
-    /// Hooks configs (default: the workspace's .claude/settings.json,
-    /// .claude/settings.local.json, .codex/hooks.json, .codex/config.toml,
-    /// .cursor/hooks.json and vtcode.toml that exist).
+    /// Hooks configs (default: the workspace's hooks files that exist:
+    /// vtcode.toml, .claude/settings.json, .claude/settings.local.json,
+    /// .codex/hooks.json, .codex/config.toml, .cursor/hooks.json,
+    /// .github/hooks/*.json, .github/copilot/settings*.json).
     #[arg(long = "config", short = 'c', value_name = "FILE")]
     pub configs: Vec<PathBuf>,
-    /// Read every --config file in this dialect (vtcode, claude, codex, cursor).
+    /// Read every --config file in this dialect (vtcode, claude, codex,
+    /// cursor, copilot, vscode).
     #[arg(long, value_name = "NAME", value_parser = common::parse_dialect)]
     pub dialect: Option<common::DialectArg>,
     /// The workspace (default: the current directory).
@@ -111,7 +113,7 @@ fn configs_of(a: &DigestArgs) -> Result<Vec<PathBuf>, String> {
     // The configs a workspace holds, in the dialects' order: the ones that
     // exist are loaded as the engine's sources.
     let files = hookline::dialect::workspace_files();
-    let found: Vec<PathBuf> = files.iter().map(|c| ws.join(c)).filter(|p| p.is_file()).collect();
+    let found: Vec<PathBuf> = hookline::dialect::workspace_configs(&ws);
     if found.is_empty() {
         return Err(format!(
             "no hooks config found in {} (looked for {}); pass --config FILE",

@@ -120,6 +120,47 @@ fn run_denied_exits_2_with_the_reason_on_stderr() {
 }
 
 #[test]
+fn run_trace_prints_a_timeline_on_stderr_one_line_per_hook() {
+    let sb = Sandbox::new();
+    let cfg = sb.write_json(
+        "slow.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "sleep 0.3"},
+            {"type": "command", "command": "exit 1"},
+            {"type": "command", "command": "true"}
+        ]}]}}),
+    );
+    let r = sb.run_stdin(&["run", "PreToolUse", "-c", s(&cfg), "--input", "-", "--format", "json", "--trace"], BASH_LS);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.json()["hooks"].as_array().unwrap().len(), 3, "stdout is still the outcome");
+    let lines: Vec<&str> = r.stderr.lines().collect();
+    assert!(
+        lines[0].starts_with("trace ") && lines[0].contains("PreToolUse") && lines[0].contains("3 hook(s)"),
+        "{}",
+        r.stderr
+    );
+    let line_of = |cmd: &str| {
+        *lines.iter().find(|l| l.ends_with(cmd)).unwrap_or_else(|| panic!("no line for {cmd}: {}", r.stderr))
+    };
+    let took = |line: &str| -> f64 {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        assert!(fields[0].starts_with('+'), "{line}");
+        fields[2].parse().unwrap()
+    };
+    assert!(took(line_of("sleep 0.3")) >= 300.0, "{}", r.stderr);
+    assert!(took(line_of("true")) < 300.0, "{}", r.stderr);
+    assert!(line_of("exit 1").contains("failed: exit"), "{}", r.stderr);
+    assert!(line_of("true").contains("exit 0"), "{}", r.stderr);
+
+    let r = sb.run_stdin(
+        &["run", "PreToolUse", "-c", s(&cfg), "--input", "-", "--format", "json", "--trace"],
+        r#"{"tool_name":"Write","tool_input":{}}"#,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stderr.trim(), "trace: no hook ran");
+}
+
+#[test]
 fn run_proceed_exits_0_and_json_format_prints_the_outcome() {
     let sb = Sandbox::new();
     let cfg = claude_config(&sb);
@@ -877,6 +918,87 @@ fn explain_plans_like_the_engine_duplicates_once_async_in_the_background() {
     let text = sb.run_stdin(&args[..6], BASH_LS).stdout;
     assert!(text.contains("an identical hook already runs"), "{text}");
     assert!(text.contains("runs in the background"), "{text}");
+}
+
+// ------------------------------------------------- Copilot CLI, VS Code
+
+/// A Copilot CLI hooks file in the sandbox workspace (`ws/.github/hooks/<name>`).
+fn copilot_file(sb: &Sandbox, name: &str, config: &Value) -> PathBuf {
+    sb.write_json(&format!("ws/.github/hooks/{name}"), config)
+}
+
+#[test]
+fn run_reads_a_copilot_hooks_file_by_its_path_and_copilot_event_names() {
+    let sb = Sandbox::new();
+    let guard = "input=$(cat); cmd=$(jq -r '.toolArgs | fromjson | .command' <<<\"$input\"); \
+                 [[ $cmd == rm* ]] && echo '{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"no rm\"}'; true";
+    let file = copilot_file(
+        &sb,
+        "guard.json",
+        &json!({"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": guard}]}}),
+    );
+    let input = r#"{"tool_name":"bash","tool_input":{"command":"rm -rf /"}}"#;
+    let r = sb.run_stdin(
+        &["run", "preToolUse", "-c", s(&file), "-w", s(&sb.ws()), "--input", "-", "--format", "json"],
+        input,
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(r.json()["decision"], "deny");
+    assert!(r.stderr.contains("no rm"), "{}", r.stderr);
+}
+
+#[test]
+fn check_reports_what_copilot_cli_rejects_and_what_it_skips() {
+    let sb = Sandbox::new();
+    let bad = copilot_file(&sb, "bad.json", &json!({"version": 2, "hooks": {}}));
+    let r = sb.run(&["check", s(&bad)]);
+    assert_eq!(r.code, 1);
+    assert!(r.stdout.contains("Unsupported hooks config version: 2"), "{}", r.stdout);
+    let skipped = copilot_file(
+        &sb,
+        "skip.json",
+        &json!({"hooks": {"preToolUse": [
+        {"type": "command", "bash": "true", "matcher": "*"},
+        {"type": "command", "exec": "true", "bash": "true"},
+        {"type": "command", "bash": "true"}
+    ], "agentstop": []}}),
+    );
+    let r = sb.run(&["check", s(&skipped)]);
+    assert_eq!(r.code, 0, "skipped entries are warnings: {}", r.stdout);
+    assert!(r.stdout.contains("hooks.preToolUse[0]: Invalid matcher regex in preToolUse hook: '*'"), "{}", r.stdout);
+    assert!(r.stdout.contains("hooks.preToolUse[1]: Specify either 'exec'"), "{}", r.stdout);
+    assert!(r.stdout.contains("did you mean `agentStop`"), "{}", r.stdout);
+    assert!(r.stdout.contains("(1 hook, 3 warnings)"), "{}", r.stdout);
+    assert_eq!(sb.run(&["check", "--strict", s(&skipped)]).code, 1);
+}
+
+#[test]
+fn dialect_flag_reads_a_file_as_vscode_and_digest_finds_the_workspace_hooks_files() {
+    let sb = Sandbox::new();
+    let ask = "cat >/dev/null; echo '{\"hookSpecificOutput\":{\"permissionDecision\":\"ask\"}}'";
+    let file = copilot_file(
+        &sb,
+        "a.json",
+        &json!({"hooks": {"PreToolUse": [{"type": "command", "command": ask, "matcher": "Edit"}]}}),
+    );
+    let input = r#"{"tool_name":"runTerminalCommand","tool_input":{}}"#;
+    let r = sb.run_stdin(
+        &["run", "PreToolUse", "-c", s(&file), "--dialect", "vscode", "--input", "-", "--format", "json"],
+        input,
+    );
+    assert_eq!(r.json()["decision"], "ask", "VS Code ignores the matcher: {}", r.stdout);
+    let r = sb.run_stdin(&["run", "PreToolUse", "-c", s(&file), "--input", "-", "--format", "json"], input);
+    assert_eq!(r.json()["decision"], "continue", "Copilot CLI applies it: {}", r.stdout);
+    let r = sb.run(&["run", "PreToolUse", "-c", s(&file), "--dialect", "cursr"]);
+    assert_ne!(r.code, 0);
+    assert!(r.stderr.contains("unknown dialect \"cursr\""), "{}", r.stderr);
+    // `digest` without --config: the workspace's .github/hooks/*.json.
+    copilot_file(&sb, "b.json", &json!({"hooks": {"sessionStart": [{"type": "command", "bash": "echo hi"}]}}));
+    let r = sb.run(&["digest", "-w", s(&sb.ws()), "--format", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let previews = r.json()["previews"].as_array().unwrap().clone();
+    assert_eq!(previews.len(), 2);
+    assert!(previews.iter().all(|p| p["dialect"] == "copilot"), "{previews:?}");
 }
 
 // ------------------------------------------------------------------ Codex

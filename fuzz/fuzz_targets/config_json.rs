@@ -1,5 +1,6 @@
-//! Fuzz the JSON hooks configuration parser (both dialects, detected by
-//! shape): `HooksConfig::from_json_str` and `from_json_value`.
+//! Fuzz the JSON hooks configuration parser (VT Code and Claude Code
+//! detected by shape: `HooksConfig::from_json_str` and `from_json_value`),
+//! and every dialect's reader on the same value (`HooksConfig::read`).
 //!
 //! Oracles (docs/protocol.md §2, §10): every failure is `InvalidConfig`; the text
 //! and the parsed-value entry points agree; an accepted configuration has
@@ -7,7 +8,7 @@
 //! preview per command, and previews that serialise to a JSON array.
 #![no_main]
 
-use hookline::config::HooksConfig;
+use hookline::config::{HooksConfig, SourceInfo};
 use hookline::gate;
 use hookline::Status;
 use libfuzzer_sys::fuzz_target;
@@ -31,6 +32,18 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     if let Ok(v) = serde_json::from_str::<serde_json::Value>(text) {
+        // Every dialect: a rejection is `InvalidConfig`, an accepted config
+        // has a digest equal to its previews'.
+        for d in hookline::dialect::ALL {
+            match HooksConfig::read(&v, &SourceInfo::new(*d)) {
+                Err(e) => assert_eq!(e.status, Status::InvalidConfig, "{}: {e}", d.name()),
+                Ok(cfg) => {
+                    let previews = gate::command_previews(&cfg);
+                    assert_eq!(previews.len(), cfg.command_count(), "{}", d.name());
+                    assert_eq!(gate::digest_of_previews(&previews), gate::command_digest(&cfg));
+                }
+            }
+        }
         let from_value = HooksConfig::from_json_value(&v);
         match (&from_text, &from_value) {
             (Ok(a), Ok(b)) => assert_eq!(gate::command_digest(a), gate::command_digest(b)),

@@ -35,6 +35,7 @@ fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let ctx = ResolveCtx {
         workspace: Path::new("/ws"),
+        cwd: None,
         plugin_root: Some(Path::new("/plug/in")),
         home: Some(Path::new("/home/u")),
         placeholders: PLACEHOLDERS,

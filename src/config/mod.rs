@@ -122,6 +122,11 @@ pub enum HandlerSpec {
         args: Option<Vec<String>>,
         /// `shell` (shell form only).
         shell: Shell,
+        /// How its process starts, where the config says more than the
+        /// command text (a program of its own, a working directory,
+        /// variables). The default: as `args` and `shell` say, in the
+        /// workspace.
+        launch: Launch,
     },
     /// An HTTP endpoint the hook input is POSTed to (`"type": "http"`).
     Http {
@@ -163,10 +168,47 @@ pub enum HandlerSpec {
 /// Longest prompt text a label shows (the report and the digest carry all of it).
 const PROMPT_LABEL_CHARS: usize = 60;
 
+/// How a command hook's process is started, beyond its command text. Every
+/// field is covered by the approval digest when it is set.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Launch {
+    /// The program and its arguments, started directly instead of
+    /// `/bin/sh -c <command>`: `argv[0]` is a path, or a name looked up on
+    /// the hook's `PATH`.
+    pub argv: Option<Vec<String>>,
+    /// The working directory: absolute, or relative to the workspace.
+    /// `None`: the workspace.
+    pub cwd: Option<String>,
+    /// Variables added to the hook's environment, in order (they replace
+    /// inherited ones of the same name, not the engine's own).
+    pub env: Vec<(String, String)>,
+    /// Whether `$NAME` and `${NAME}` in `env` values expand to the hook's
+    /// environment (an unset name expands to nothing).
+    pub expand_env: bool,
+    /// Whether a script named by the command's first word (a path) that
+    /// has no execute permission is made executable before it starts.
+    pub make_script_executable: bool,
+}
+
+impl Launch {
+    /// Whether this is the default launch (`/bin/sh -c` in the workspace).
+    pub fn is_default(&self) -> bool {
+        *self == Launch::default()
+    }
+}
+
 impl HandlerSpec {
     /// A shell-form command hook.
     pub fn command(command: impl Into<String>) -> HandlerSpec {
-        HandlerSpec::Command { command: command.into(), args: None, shell: Shell::Sh }
+        HandlerSpec::Command { command: command.into(), args: None, shell: Shell::Sh, launch: Launch::default() }
+    }
+
+    /// The launch of a command hook (`None` for other handler types).
+    pub fn launch(&self) -> Option<&Launch> {
+        match self {
+            HandlerSpec::Command { launch, .. } => Some(launch),
+            _ => None,
+        }
     }
 
     /// The report's `kind` of this handler.
@@ -204,20 +246,34 @@ impl HandlerSpec {
         }
     }
 
+    /// The span attribute that holds the [`label`](Self::label):
+    /// `hook.command`, `hook.url`, `hook.tool` (`server/tool`) or
+    /// `hook.prompt`.
+    pub fn label_attribute(&self) -> &'static str {
+        match self {
+            HandlerSpec::Command { .. } => "hook.command",
+            HandlerSpec::Http { .. } => "hook.url",
+            HandlerSpec::McpTool { .. } => "hook.tool",
+            HandlerSpec::Prompt { .. } | HandlerSpec::Agent { .. } => "hook.prompt",
+        }
+    }
+
     /// What makes two hooks "the same handler" for deduplication: the
     /// handler type and these fields (a command's text, args and shell;
     /// an http hook's URL, as Claude Code dedupes it; everything of the
     /// host-answered types).
     pub fn dedupe_key(&self) -> String {
         match self {
-            HandlerSpec::Command { command, args: None, shell: Shell::Sh } => command.clone(),
+            HandlerSpec::Command { command, args: None, shell: Shell::Sh, .. } => command.clone(),
             HandlerSpec::Http { url, .. } => url.clone(),
             _ => Value::Object(self.identifying_fields()).to_string(),
         }
     }
 
     /// The fields that identify the hook, in a fixed order, for the digest
-    /// and the previews: `command` (and `args`, `shell` when set);
+    /// and the previews: `command` (and `args`, `shell` when set, then the
+    /// launch's `argv`, `cwd` and `configEnv` — the config's `env`, values
+    /// as written — when set);
     /// `url`, `headers` (the header *names*, values are not part of
     /// it: they may interpolate secrets) and `allowedEnvVars` (when set);
     /// `server`, `tool` and `input`;
@@ -225,13 +281,25 @@ impl HandlerSpec {
     pub fn identifying_fields(&self) -> serde_json::Map<String, Value> {
         let mut m = serde_json::Map::new();
         match self {
-            HandlerSpec::Command { command, args, shell } => {
+            HandlerSpec::Command { command, args, shell, launch } => {
                 m.insert("command".into(), Value::from(command.as_str()));
                 if let Some(args) = args {
                     m.insert("args".into(), Value::from(args.clone()));
                 }
                 if let Some(shell) = shell.config_name() {
                     m.insert("shell".into(), Value::from(shell));
+                }
+                // How the process starts decides what runs as much as the
+                // command text: the program run directly, where, with what.
+                if let Some(argv) = &launch.argv {
+                    m.insert("argv".into(), Value::from(argv.clone()));
+                }
+                if let Some(cwd) = &launch.cwd {
+                    m.insert("cwd".into(), Value::from(cwd.as_str()));
+                }
+                if !launch.env.is_empty() {
+                    let env = launch.env.iter().map(|(k, v)| (k.clone(), Value::from(v.as_str())));
+                    m.insert("configEnv".into(), Value::Object(env.collect()));
                 }
             }
             HandlerSpec::Http { url, headers, allowed_env_vars } => {
@@ -269,7 +337,7 @@ impl HandlerSpec {
     /// [`identifying_fields`](Self::identifying_fields) with `"type"` first.
     pub fn digest_text(&self) -> String {
         match self {
-            HandlerSpec::Command { command, args: None, shell: Shell::Sh } => command.clone(),
+            HandlerSpec::Command { command, args: None, shell: Shell::Sh, .. } => command.clone(),
             _ => {
                 let mut m = serde_json::Map::new();
                 m.insert("type".into(), Value::from(self.kind().as_str()));
@@ -291,6 +359,12 @@ impl HandlerSpec {
     /// for handler types that run no program.
     pub fn script_form(&self) -> Option<ScriptForm<'_>> {
         match self {
+            // A program started directly (Copilot CLI `exec`): its argv.
+            HandlerSpec::Command { launch: Launch { argv: Some(argv), make_script_executable: false, .. }, .. } => {
+                argv.split_first().map(|(program, rest)| ScriptForm::Exec(program, rest))
+            }
+            // A script a shell of the launch runs (`bash -c <command>`,
+            // Copilot CLI `bash`/`powershell`) reads like shell text.
             HandlerSpec::Command { command, args: None, .. } => Some(ScriptForm::Shell(command)),
             HandlerSpec::Command { command, args: Some(args), .. } => Some(ScriptForm::Exec(command, args)),
             _ => None,

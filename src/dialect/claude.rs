@@ -56,8 +56,8 @@ use crate::model::outcome::HookMessageLevel::Error as ErrorLevel;
 use crate::model::reply::HookReply;
 use crate::model::rules::{
     BlockFields, BlockReasons, Budget, Column, CommonFields, Dedupe, EventRules, EventTable, Exit2, Exit2Reason,
-    HandlerTimeouts, InputRules, MatcherRule, NamedEventRules, Precedence, Profile, RunOrder, Subject, ToolInputFlow,
-    CANONICAL_FAMILIES,
+    FieldMerge, HandlerTimeouts, InputRules, MatcherRule, NamedEventRules, Precedence, Profile, RunOrder, Subject,
+    ToolInputFlow, CANONICAL_FAMILIES,
 };
 
 /// The Claude Code dialect (see the module documentation).
@@ -95,6 +95,7 @@ pub static PROFILE: Profile = Profile {
     exec_placeholders: &["CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA"],
     inputs: InputRules::Lenient,
     dedupe: Dedupe::IdenticalHandlers,
+    dialect_fields: FieldMerge::FirstOrAppended,
     // SubagentStart "can't block subagent creation, but can inject context":
     // the context family, whose outcome has `additional_context`.
     families: EventTable { subagent_start: EventFamily::Context, ..CANONICAL_FAMILIES },

@@ -15,6 +15,15 @@
 //!   list of names split on `|` and `,` (elements trimmed, empty elements
 //!   dropped); anything else is an unanchored regular expression
 //!   (`.*Edit` matches `NotebookEdit`).
+//! - **Copilot CLI** ([`Matcher::anchored`]): the pattern exactly as written
+//!   is the regular expression `^(?:P)$`, with no special case (`*` alone
+//!   is an invalid expression); absent matches everything. Entries under
+//!   PascalCase keys of tool events use **Claude-format matchers**
+//!   ([`Matcher::claude_format`]): absent, `""`, `*` or `**` match
+//!   everything; a value made only of letters, digits, `_` and `|` is a
+//!   list of names, each compared with the runtime tool name and with its
+//!   Claude names; anything else is `^(?:P)$` tested against the tool's
+//!   first Claude name (its runtime name when it has none).
 //! - **Codex dialect** ([`Matcher::codex`]): absent, `""` or `"*"` match
 //!   everything; a value made only of ASCII letters, digits, `_` and `|`
 //!   is an exact name or a `|` list of names (nothing trimmed); anything
@@ -48,7 +57,17 @@ pub enum Matcher {
     /// A regular expression (anchored `^(?:P)$` in the VT Code dialect,
     /// unanchored in the Claude dialect).
     Regex(regex::Regex),
+    /// Claude-format names (Copilot CLI, PascalCase tool events): a name
+    /// matches the subject itself or one of its aliases.
+    AliasNames(Vec<String>, Aliases),
+    /// Claude-format regex (Copilot CLI, PascalCase tool events), tested
+    /// against the subject's first alias (the subject when it has none).
+    AliasRegex(regex::Regex, Aliases),
 }
+
+/// The other names of a subject (Copilot CLI: the Claude names of a runtime
+/// tool name).
+pub type Aliases = fn(&str) -> &'static [&'static str];
 
 /// Longest matcher pattern accepted (bytes). Real matchers are tool-name
 /// alternations of a few hundred bytes at most; compiling a regex costs
@@ -103,6 +122,35 @@ impl Matcher {
             return Ok(Matcher::Names(names));
         }
         Ok(Matcher::Regex(compile(p)?))
+    }
+
+    /// Compile a matcher with Copilot CLI's native rule: `None` matches
+    /// all; anything else, exactly as written, is the regular expression
+    /// `^(?:P)$` (so `*` alone is invalid, as it is for Copilot CLI).
+    pub fn anchored(raw: Option<&str>) -> Result<Matcher, regex::Error> {
+        match raw {
+            None => Ok(Matcher::All),
+            Some(p) => Ok(Matcher::Regex(compile(&format!("^(?:{p})$"))?)),
+        }
+    }
+
+    /// Compile a Claude-format matcher the way Copilot CLI applies it to
+    /// PascalCase tool events: `None`, `""`, `"*"` and `"**"` match all; a
+    /// value made only of `[A-Za-z0-9_|]` is a list of names split on `|`,
+    /// each compared with the subject and its `aliases`; anything else is
+    /// `^(?:P)$` tested against the subject's first alias.
+    pub fn claude_format(raw: Option<&str>, aliases: Aliases) -> Result<Matcher, regex::Error> {
+        let Some(p) = raw else {
+            return Ok(Matcher::All);
+        };
+        if p.is_empty() || p == "*" || p == "**" {
+            return Ok(Matcher::All);
+        }
+        if p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|') {
+            let names = p.split('|').filter(|s| !s.is_empty()).map(str::to_owned).collect();
+            return Ok(Matcher::AliasNames(names, aliases));
+        }
+        Ok(Matcher::AliasRegex(compile(&format!("^(?:{p})$"))?, aliases))
     }
 
     /// Compile a matcher with Claude Code's narrower rule for FileChanged
@@ -163,6 +211,11 @@ impl Matcher {
             Matcher::All => true,
             Matcher::Names(names) => names.iter().any(|n| n == subject),
             Matcher::Regex(re) => re.is_match(subject),
+            Matcher::AliasNames(names, aliases) => {
+                let other = aliases(subject);
+                names.iter().any(|n| n == subject || other.contains(&n.as_str()))
+            }
+            Matcher::AliasRegex(re, aliases) => re.is_match(aliases(subject).first().copied().unwrap_or(subject)),
         }
     }
 
@@ -190,6 +243,14 @@ impl Matcher {
             ),
             Matcher::Regex(re) if anchored => format!("{title} regex, anchored: {}", re.as_str()),
             Matcher::Regex(re) => format!("{title} regex, unanchored: {}", re.as_str()),
+            Matcher::AliasNames(names, _) => format!(
+                "{title} Claude-format tool name{} {} (runtime or Claude name)",
+                if names.len() == 1 { "" } else { "s" },
+                names.iter().map(|n| format!("{n:?}")).collect::<Vec<_>>().join(" | ")
+            ),
+            Matcher::AliasRegex(re, _) => {
+                format!("{title} Claude-format regex, anchored, tested against the Claude tool name: {}", re.as_str())
+            }
         }
     }
 
@@ -339,6 +400,46 @@ mod tests {
     fn matches_subject_none_always_matches() {
         assert!(cl("Bash").matches_subject(None));
         assert!(!cl("Bash").matches_subject(Some("Edit")));
+    }
+}
+
+#[cfg(test)]
+mod copilot_tests {
+    use super::*;
+
+    fn aliases(s: &str) -> &'static [&'static str] {
+        match s {
+            "bash" => &["Bash"],
+            "task" => &["Agent", "Task"],
+            _ => &[],
+        }
+    }
+
+    #[test]
+    fn copilot_native_matchers_are_anchored_and_star_alone_is_invalid() {
+        let m = Matcher::anchored(Some("bash|edit")).unwrap();
+        assert!(m.matches("bash") && m.matches("edit"));
+        assert!(!m.matches("Bash") && !m.matches("bashful"));
+        assert!(Matcher::anchored(Some("*")).is_err());
+        assert!(Matcher::anchored(None).unwrap().is_all());
+        // Not trimmed: the spaces are part of the pattern.
+        assert!(!Matcher::anchored(Some(" bash")).unwrap().matches("bash"));
+    }
+
+    #[test]
+    fn claude_format_matchers_accept_runtime_and_claude_names() {
+        for all in [None, Some(""), Some("*"), Some("**")] {
+            assert!(Matcher::claude_format(all, aliases).unwrap().is_all());
+        }
+        let m = Matcher::claude_format(Some("Bash"), aliases).unwrap();
+        assert!(m.matches("bash"), "the Claude name of the runtime tool");
+        let m = Matcher::claude_format(Some("bash|Task"), aliases).unwrap();
+        assert!(m.matches("bash") && m.matches("task"));
+        assert!(!m.matches("edit"));
+        let m = Matcher::claude_format(Some("Ba.*"), aliases).unwrap();
+        assert!(m.matches("bash"), "a regex is tested against the first Claude name");
+        assert!(!Matcher::claude_format(Some("Tas.*"), aliases).unwrap().matches("task"), "Agent is the first");
+        assert!(Matcher::claude_format(Some("my_.*"), aliases).unwrap().matches("my_tool"));
     }
 }
 

@@ -21,6 +21,8 @@
 //! | `claude` | [`claude`] | `.claude/settings*.json`, a plugin's `hooks/hooks.json` |
 //! | `codex` | [`codex`] | `.codex/hooks.json`, the `[hooks]` of `.codex/config.toml` |
 //! | `cursor` | [`cursor`] | `.cursor/hooks.json` (project and user), the enterprise `hooks.json` |
+//! | `copilot` | [`copilot`] | `.github/hooks/*.json`, Copilot's `settings*.json` (and `.claude/settings.json` by the option) |
+//! | `vscode` | [`vscode`] | by the `dialect` option only (VS Code reads the files of the others) |
 //!
 //! Selection ([`select`]): the `dialect` option (or `hook_sources[i].dialect`)
 //! names one; without it a `hooks_file` is recognised by its path, and
@@ -36,10 +38,12 @@
 
 pub mod claude;
 pub mod codex;
+pub mod copilot;
 pub mod cursor;
 pub mod handler_support;
 pub mod matcher;
 pub mod protocol;
+pub mod vscode;
 pub mod vtcode;
 
 use std::path::Path;
@@ -311,8 +315,17 @@ pub struct Placeholder {
 /// Every dialect hookline implements, in the order names are listed.
 /// Recognition by path ([`for_path`]) asks them in the reverse order: a
 /// later dialect's file names are more specific (VT Code's `*.toml` is the
-/// fallback for `.toml` files no other dialect claims).
-pub static ALL: &[&dyn Dialect] = &[&vtcode::VTCODE, &claude::CLAUDE, &codex::CODEX, &cursor::CURSOR];
+/// fallback for `.toml` files no other dialect claims; Copilot CLI's
+/// `.github/hooks/hooks.json` is not a Claude Code plugin's `hooks/hooks.json`).
+pub static ALL: &[&dyn Dialect] =
+    &[
+    &vtcode::VTCODE,
+    &claude::CLAUDE,
+    &codex::CODEX,
+    &cursor::CURSOR,
+    &copilot::COPILOT,
+    &vscode::VSCODE,
+];
 
 /// The VT Code dialect.
 pub static VTCODE: &dyn Dialect = &vtcode::VTCODE;
@@ -325,6 +338,12 @@ pub static CODEX: &dyn Dialect = &codex::CODEX;
 
 /// The Cursor dialect.
 pub static CURSOR: &dyn Dialect = &cursor::CURSOR;
+
+/// The GitHub Copilot CLI dialect.
+pub static COPILOT: &dyn Dialect = &copilot::COPILOT;
+
+/// The VS Code agent hooks dialect.
+pub static VSCODE: &dyn Dialect = &vscode::VSCODE;
 
 /// Two dialect values are the same dialect.
 pub fn same(a: &dyn Dialect, b: &dyn Dialect) -> bool {
@@ -446,7 +465,7 @@ pub fn project_dir_of(config: &Path) -> std::path::PathBuf {
         let mut matched = true;
         for part in Path::new(rel).components().rev() {
             match dir {
-                Some(d) if d.file_name() == Some(part.as_os_str()) => dir = d.parent(),
+                Some(d) if d.file_name().is_some_and(|name| name_matches(part.as_os_str(), name)) => dir = d.parent(),
                 _ => {
                     matched = false;
                     break;
@@ -461,6 +480,46 @@ pub fn project_dir_of(config: &Path) -> std::path::PathBuf {
         Some(d) if !d.as_os_str().is_empty() => d.to_owned(),
         _ => Path::new(".").to_owned(),
     }
+}
+
+/// A file name against a workspace-file pattern: exact, or `*.ext` (any
+/// name with that extension).
+fn name_matches(pattern: &std::ffi::OsStr, name: &std::ffi::OsStr) -> bool {
+    match (pattern.to_str().and_then(|p| p.strip_prefix('*')), name.to_str()) {
+        (Some(suffix), Some(name)) => name.len() > suffix.len() && name.ends_with(suffix),
+        _ => pattern == name,
+    }
+}
+
+/// The hooks files of a workspace, in the dialects' order: every
+/// [`Dialect::workspace_files`] entry that exists under `workspace`, a
+/// `*.json` pattern giving the directory's JSON files in name order.
+pub fn workspace_configs(workspace: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for rel in workspace_files() {
+        let rel = Path::new(rel);
+        let pattern = rel.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_prefix('*'));
+        match (pattern, rel.parent()) {
+            (Some(suffix), Some(dir)) => {
+                let Ok(entries) = std::fs::read_dir(workspace.join(dir)) else { continue };
+                let mut files: Vec<_> = entries
+                    .filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| {
+                        p.is_file() && p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(suffix))
+                    })
+                    .collect();
+                files.sort();
+                out.extend(files);
+            }
+            _ => {
+                let path = workspace.join(rel);
+                if path.is_file() {
+                    out.push(path);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The dialect that recognises a hooks file by its path, if one does (the
@@ -618,11 +677,12 @@ mod tests {
 
     #[test]
     fn the_coverage_check_rejects_a_column_nothing_honours() {
-        // Exit 2 has no blocking meaning on SessionStart, and nothing merges
-        // SessionStart sequentially: a table setting either would fail.
+        // Exit 2 has no blocking meaning on SessionStart, and SessionStart
+        // has no decisions to stop at: a table setting either would fail.
         let session_start = RunEvent::Known(HookEvent::SessionStart);
         assert!(!honoured(CLAUDE, &session_start, Column::Exit2Block));
-        assert!(!honoured(CLAUDE, &session_start, Column::Sequential));
+        assert!(!honoured(CLAUDE, &session_start, Column::FirstDenyStops));
+        assert!(!honoured(COPILOT, &session_start, Column::Exit2Context));
         assert!(!honoured(CLAUDE, &RunEvent::Known(HookEvent::Stop), Column::MostRestrictive));
         assert!(honoured(CLAUDE, &RunEvent::Known(HookEvent::PreToolUse), Column::MostRestrictive));
     }
@@ -670,6 +730,18 @@ mod tests {
         assert_eq!(project_dir_of(Path::new("/p/conf/hooks.json")), Path::new("/p/conf"));
         assert_eq!(project_dir_of(Path::new(".claude/settings.json")), Path::new("."));
         assert_eq!(project_dir_of(Path::new("hooks.json")), Path::new("."));
+        assert_eq!(project_dir_of(Path::new("/p/.github/hooks/guard.json")), Path::new("/p"));
+        assert_eq!(project_dir_of(Path::new("/p/.github/copilot/settings.json")), Path::new("/p"));
+    }
+
+    #[test]
+    fn copilot_hooks_files_are_copilot_by_path_claude_settings_stay_claude() {
+        assert_eq!(select(None, Some(Path::new("/p/.github/hooks/hooks.json")), None).name(), "copilot");
+        assert_eq!(select(None, Some(Path::new("/p/.github/hooks/guard.json")), None).name(), "copilot");
+        assert_eq!(select(None, Some(Path::new("/p/.claude/settings.json")), None).name(), "claude");
+        assert_eq!(select(Some(COPILOT), Some(Path::new("/p/.claude/settings.json")), None).name(), "copilot");
+        assert_eq!(select(None, Some(Path::new("/plugins/x/hooks/hooks.json")), None).name(), "claude");
+        assert_eq!(select(Some(VSCODE), Some(Path::new("/p/.github/hooks/guard.json")), None).name(), "vscode");
     }
 
     #[test]

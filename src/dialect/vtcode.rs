@@ -37,8 +37,8 @@ use crate::model::input::SessionFacts;
 use crate::model::outcome::HookMessageLevel::{Error as ErrorLevel, Warning};
 use crate::model::reply::HookReply;
 use crate::model::rules::{
-    BlockFields, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, HandlerTimeouts, InputRules, OnFailure,
-    Profile, RunOrder, CANONICAL_FAMILIES,
+    BlockFields, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, FieldMerge, HandlerTimeouts, InputRules,
+    OnFailure, Profile, RunOrder, CANONICAL_FAMILIES,
 };
 
 /// The VT Code dialect (see the module documentation).
@@ -59,6 +59,7 @@ pub static PROFILE: Profile = Profile {
     exec_placeholders: &[],
     inputs: InputRules::Strict,
     dedupe: Dedupe::None,
+    dialect_fields: FieldMerge::FirstOrAppended,
     families: CANONICAL_FAMILIES,
     events: EventTable {
         session_start: OBSERVER,

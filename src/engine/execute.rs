@@ -37,6 +37,7 @@ use crate::model::outcome::{HookMessage, HookOutcome, HookReport};
 use crate::model::rules::RunOrder;
 use crate::runner::{CancelToken, Environment};
 use crate::runtime;
+use crate::trace::{RunContext, RunFacts, RunTrace};
 
 pub(crate) use cancel::cancelled_error;
 
@@ -313,8 +314,37 @@ impl LifecycleHookEngine {
             Value::Object(m) => m,
             _ => return Err(Error::invalid_argument(format!("{} input must be a JSON object", event.name()))),
         };
+        // A run that runs no hook has no span, traced or not.
+        let trace = if plan.is_empty() && plan.background.is_empty() {
+            None
+        } else {
+            self.state.trace.begin(RunFacts {
+                event: event.name(),
+                dialect: plan.dialect.name(),
+                session_id: &setup.session_id,
+                input,
+                hooks: plan.hooks.len(),
+                background: plan.background.len(),
+            })
+        };
+        let result = self.execute_planned(setup, event, input, &plan, how, trace.as_ref().map(RunTrace::context));
+        if let Some(trace) = trace {
+            trace.end(result.as_ref().map(Option::as_ref));
+        }
+        result
+    }
+
+    fn execute_planned(
+        &self,
+        setup: &Arc<Setup>,
+        event: &RunEvent,
+        input: &Map<String, Value>,
+        plan: &Plan<'_>,
+        how: RunToken<'_>,
+        trace: Option<&Arc<RunContext>>,
+    ) -> Result<Option<HookOutcome>> {
         if !plan.background.is_empty() {
-            self.start_background(setup, event, input, &plan.background);
+            self.start_background(setup, event, input, &plan.background, trace);
         }
         let rules = plan.dialect.profile().rules_of(event);
         if plan.is_empty() && !self.has_deliveries() {
@@ -343,7 +373,7 @@ impl LifecycleHookEngine {
                 Some(&reserved_token)
             }
         };
-        let reports = self.execute_plan(event, setup, input, &plan, &mut interp, token)?;
+        let reports = self.execute_plan(event, setup, input, plan, &mut interp, RunScope { token, trace })?;
         let outcome = self.capped(setup, rules, interp.finish(reports));
         self.remember_session_env(event, plan.dialect, &outcome);
         Ok(Some(outcome))
@@ -386,7 +416,7 @@ impl LifecycleHookEngine {
         input: &Map<String, Value>,
         plan: &Plan<'_>,
         interp: &mut EventInterpreter,
-        token: Option<&CancelToken>,
+        RunScope { token, trace }: RunScope<'_>,
     ) -> Result<Vec<HookReport>> {
         let transcript = self.transcript_path_arc();
         let facts = setup.facts(transcript.as_deref());
@@ -418,6 +448,7 @@ impl LifecycleHookEngine {
                 http: &setup.http,
                 http_client: &self.state.http_client,
                 env_settings: &setup.env,
+                trace,
             },
             plan,
             facts: &facts,
@@ -471,7 +502,7 @@ impl LifecycleHookEngine {
                 let hook = hooks[i];
                 cancel::check(token)?;
                 let payload = self.hook_payload(ctx, hook, interp.updated_input().or(rewrite))?;
-                let done = self.follow_up_identity(ctx, hook, ctx.run_one(i, hook, &payload)?);
+                let mut done = self.follow_up_identity(ctx, hook, ctx.run_one(i, hook, &payload)?);
                 let stop = done.absorb_into(interp);
                 reports.push(done.report);
                 if stop {
@@ -511,16 +542,22 @@ impl LifecycleHookEngine {
             }
         });
         let mut cancelled = false;
+        let mut failed = None;
         for (i, r) in stage.zip(results).filter_map(|(i, r)| r.map(|r| (i, r))) {
             match r {
-                Ok(done) => {
-                    let done = self.follow_up_identity(ctx, hooks[i], done);
+                Ok(done) if !cancelled && failed.is_none() => {
+                    let mut done = self.follow_up_identity(ctx, hooks[i], done);
                     done.absorb_into(interp);
                     reports.push(done.report);
                 }
+                // The run ends without reading it: its span ends all the same.
+                Ok(mut done) => done.abandon(),
                 Err(e) if e.status == Status::Cancelled => cancelled = true,
-                Err(e) => return Err(e),
+                Err(e) => failed = failed.or(Some(e)),
             }
+        }
+        if let Some(e) = failed {
+            return Err(e);
         }
         if cancelled {
             return Err(cancelled_error());
@@ -560,6 +597,12 @@ impl LifecycleHookEngine {
         }
         done
     }
+}
+
+/// What a run's hooks run under: its cancellation token and its trace.
+struct RunScope<'a> {
+    token: Option<&'a CancelToken>,
+    trace: Option<&'a Arc<RunContext>>,
 }
 
 /// The outcome JSON of a run: the outcome's, or the event's empty one.
@@ -701,7 +744,7 @@ impl RunCtx<'_> {
         }
         match self.env_of(i, hook) {
             Ok(env) => layer::invoke(&self.stack, hook, &env, payload),
-            Err(e) => Ok(layer::report::spawn_failed(hook, e.to_string(), std::time::Duration::ZERO)),
+            Err(e) => Ok(layer::not_started(&self.stack, hook, e.to_string())),
         }
     }
 }

@@ -46,6 +46,7 @@ use crate::merge::follow_up::FollowUpCounts;
 use crate::model::event::HookEvent;
 use crate::model::input::SessionStartTrigger;
 use crate::runtime::ForkGuard;
+use crate::trace::{SpanSink, TraceSlot};
 
 use options::Setup;
 pub use options::{
@@ -86,6 +87,8 @@ struct EngineState {
     /// Per dialect, the variables the last SessionStart's hooks returned in
     /// `env`, for the session's later hooks (where the rules say so).
     session_env: RwLock<SessionEnv>,
+    /// The trace handler (`hl_engine_set_trace_handler`).
+    trace: TraceSlot,
 }
 
 /// Per dialect name, the session's variables from SessionStart output.
@@ -162,6 +165,7 @@ impl LifecycleHookEngine {
                 has_deliveries: AtomicBool::new(false),
                 follow_ups: FollowUpCounts::new(),
                 session_env: RwLock::new(Vec::new()),
+                trace: TraceSlot::default(),
             }),
         }
     }
@@ -339,6 +343,30 @@ impl LifecycleHookEngine {
             }
             (list, old)
         });
+    }
+
+    // ----- tracing ----------------------------------------------------------------
+
+    /// Send a span of every run (that runs a hook) and of every hook to
+    /// `sink`, replacing the sink set before (`docs/c-api.md` §12). Spans
+    /// are delivered on a hookline thread, one at a time, after each ends;
+    /// runs already started keep the sink they started with, and a sink
+    /// replaced is dropped once its last span has been delivered. On
+    /// failure (a forked or closed engine, no delivery thread) the sink is
+    /// handed back untouched.
+    pub fn set_trace_sink<S: SpanSink + 'static>(&self, sink: S) -> std::result::Result<(), Rejected<S>> {
+        if let Err(error) = self.check_usable() {
+            return Err(Rejected { error, callback: sink });
+        }
+        self.state.trace.set(sink)
+    }
+
+    /// Remove the trace sink: runs started from now on are not traced (runs
+    /// in flight still deliver to it; it is dropped after their last span).
+    pub fn remove_trace_sink(&self) -> Result<()> {
+        self.check_forked()?;
+        self.state.trace.remove();
+        Ok(())
     }
 
     // ----- callback hooks -------------------------------------------------------

@@ -32,6 +32,7 @@ use crate::model::event::{HookEvent, RunEvent};
 use crate::model::outcome::{HookMessage, HookMessageLevel, HookOutcome};
 use crate::runner::CancelToken;
 use crate::runtime;
+use crate::trace::RunContext;
 
 /// What `async` hooks produced, waiting for the engine's next outcome.
 #[derive(Debug, Default)]
@@ -310,10 +311,11 @@ impl LifecycleHookEngine {
 
     /// Close the engine: new runs fail with `Closed`, runs in flight are
     /// cancelled, and (unless called from a hookline thread) this returns
-    /// after every pending `done` has been called. Every callback hook has
-    /// been released (its `free_user_data` has run) when this returns,
+    /// after every pending `done` has been called. Every callback hook and
+    /// trace sink has been released (its `free_user_data` has run; every
+    /// span of a run that ended has been delivered) when this returns,
     /// unless it is called from inside a callback or on a hookline thread:
-    /// there the last run using a callback releases it.
+    /// there the last run using a callback (or the last span) releases it.
     pub fn close(&self) {
         if !self.state.fork.same_process() {
             return; // the runs belong to the parent's threads
@@ -335,6 +337,9 @@ impl LifecycleHookEngine {
         // drops its engine reference (see `CallbackSlot::close`).
         self.state.callbacks.close();
         self.state.handlers.close();
+        // The same for the trace handler, once the spans of the runs that
+        // ended have been delivered.
+        self.state.trace.close();
     }
 
     /// Register a cancellation token for a synchronous run so that `close`
@@ -395,6 +400,7 @@ impl LifecycleHookEngine {
         event: &RunEvent,
         input: &Map<String, serde_json::Value>,
         hooks: &[&HookSpec],
+        trace: Option<&Arc<RunContext>>,
     ) {
         let token = match CancelToken::new() {
             Ok(t) => t,
@@ -417,9 +423,10 @@ impl LifecycleHookEngine {
         let event = event.clone();
         let input = input.clone();
         let hooks: Vec<HookSpec> = hooks.iter().map(|h| (*h).clone()).collect();
+        let trace = trace.cloned();
         let spawned = runtime::spawn_run(move || {
             let produced = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                engine.run_background(&setup, &event, &input, &hooks, &token)
+                engine.run_background(&setup, &event, &input, &hooks, &token, trace.as_ref())
             }))
             .ok()
             .flatten();
@@ -453,6 +460,7 @@ impl LifecycleHookEngine {
         input: &Map<String, serde_json::Value>,
         hooks: &[HookSpec],
         token: &CancelToken,
+        trace: Option<&Arc<RunContext>>,
     ) -> Option<(Vec<HookMessage>, Vec<String>)> {
         let transcript = self.transcript_path_arc();
         let facts = setup.facts(transcript.as_deref());
@@ -472,6 +480,7 @@ impl LifecycleHookEngine {
                 http: &setup.http,
                 http_client: &self.state.http_client,
                 env_settings: &setup.env,
+                trace,
             },
             plan: &plan,
             facts: &facts,
@@ -496,13 +505,14 @@ impl LifecycleHookEngine {
             handles.into_iter().map(|h| h.join().ok()).collect()
         });
         if token.is_cancelled() {
+            results.into_iter().flatten().flatten().for_each(|mut done| done.abandon());
             return None;
         }
         let mut interp =
             EventInterpreter::for_dialect(event, plan.dialect, setup.config.quiet_success_output()).in_background();
         let mut reminders = Vec::new();
         for (hook, done) in hooks.iter().zip(results) {
-            let Some(Ok(done)) = done else { continue };
+            let Some(Ok(mut done)) = done else { continue };
             done.absorb_into(&mut interp);
             if let Some(text) = background::rewake_reminder(hook, &done) {
                 reminders.push(HookMessage { level: HookMessageLevel::SystemReminder, text });

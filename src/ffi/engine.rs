@@ -38,7 +38,7 @@ pub struct hl_engine {
 }
 
 /// The engine behind a handle, for core methods that apply the fork rule.
-unsafe fn engine_arg<'a>(e: *const hl_engine) -> Result<&'a LifecycleHookEngine> {
+pub(super) unsafe fn engine_arg<'a>(e: *const hl_engine) -> Result<&'a LifecycleHookEngine> {
     non_null(e, "engine")?;
     Ok(&(*e).engine)
 }

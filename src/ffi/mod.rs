@@ -23,6 +23,7 @@ pub mod callback;
 pub mod common;
 pub mod engine;
 pub mod registry;
+pub mod trace;
 
 pub use abi::*;
 
@@ -217,6 +218,7 @@ mod tests {
             ("common.rs", include_str!("common.rs")),
             ("engine.rs", include_str!("engine.rs")),
             ("registry.rs", include_str!("registry.rs")),
+            ("trace.rs", include_str!("trace.rs")),
         ];
         let mut count = 0;
         for (file, text) in files {
@@ -233,6 +235,6 @@ mod tests {
                 count += 1;
             }
         }
-        assert!(count >= 29, "expected every exported function, found {count}");
+        assert!(count >= 30, "expected every exported function, found {count}");
     }
 }

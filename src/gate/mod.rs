@@ -52,6 +52,16 @@
 //! A hook configured under an event of its dialect that also runs as part
 //! of a canonical one (Cursor's `beforeShellExecution`) is listed once,
 //! under its own event's name.
+//! A command whose config says more about how it starts (Copilot CLI, VS
+//! Code: a program run directly, a working directory, variables) is no
+//! shell-form command of earlier versions: its line is tagged, and those
+//! settings are identifying fields after `command`, each only when set
+//! (`argv`, `cwd`, and `configEnv`, the config's `env` with its values as
+//! written):
+//!
+//! ```text
+//! {"type":"command","dialect":"copilot","event":"pre_tool_use","matcher":"bash","command":"./guard.sh","argv":["bash","--norc","--noprofile","-c","./guard.sh"],"cwd":"scripts","configEnv":{"LEVEL":"strict"},"timeout_seconds":null}
+//! ```
 //!
 //! The digest is the lowercase hex SHA-256 of those lines joined by `\n` (no
 //! trailing newline); no commands digest as SHA-256 of the empty string.

@@ -358,13 +358,14 @@ pub struct PinChange {
     pub now: Option<Pin>,
 }
 
-/// The key a hook's files are found under: its script, its plugin root and
-/// its dialect (they decide what the words name).
+/// The key a hook's files are found under: its script, its plugin root,
+/// its dialect and its working directory (they decide what the words name).
 #[derive(Debug)]
 struct HookKey {
     script: OwnedForm,
     plugin_root: Option<String>,
     dialect: &'static str,
+    cwd: Option<String>,
 }
 
 /// An owned [`ScriptForm`].
@@ -380,7 +381,12 @@ impl HookKey {
             ScriptForm::Shell(text) => OwnedForm::Shell(text.to_owned()),
             ScriptForm::Exec(command, args) => OwnedForm::Exec(command.to_owned(), args.to_vec()),
         };
-        Some(HookKey { script, plugin_root: spec.plugin_root().map(str::to_owned), dialect: spec.dialect().name() })
+        Some(HookKey {
+            script,
+            plugin_root: spec.plugin_root().map(str::to_owned),
+            dialect: spec.dialect().name(),
+            cwd: hook_cwd(spec).map(str::to_owned),
+        })
     }
 
     fn hash_of(spec: &HookSpec) -> Option<u64> {
@@ -389,6 +395,7 @@ impl HookKey {
         form.hash(&mut h);
         spec.plugin_root().hash(&mut h);
         spec.dialect().name().hash(&mut h);
+        hook_cwd(spec).hash(&mut h);
         Some(h.finish())
     }
 
@@ -400,7 +407,13 @@ impl HookKey {
         spec.handler.script_form() == Some(form)
             && self.plugin_root.as_deref() == spec.plugin_root()
             && self.dialect == spec.dialect().name()
+            && self.cwd.as_deref() == hook_cwd(spec)
     }
+}
+
+/// The working directory a hook's config gives (relative to the workspace).
+fn hook_cwd(spec: &HookSpec) -> Option<&str> {
+    spec.handler.launch().and_then(|l| l.cwd.as_deref())
 }
 
 /// The files of the hooks with one key.
@@ -443,6 +456,7 @@ pub fn references_of(spec: &HookSpec, ctx: &PinCtx) -> Vec<Reference> {
     }
     let rctx = ResolveCtx {
         workspace: &ctx.workspace,
+        cwd: hook_cwd(spec).map(Path::new),
         plugin_root: root.map(Path::new),
         home: ctx.home.as_deref(),
         placeholders: &values,

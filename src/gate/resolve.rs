@@ -21,7 +21,7 @@
 //! - [`exec_references`]: an exec-form command (`command` plus `args`, no
 //!   shell) is already a word list; the dialect's `${NAME}` placeholders are
 //!   substituted literally and relative paths resolve against the
-//!   workspace.
+//!   hook's working directory (the workspace, or the `cwd` its config gives).
 //! - [`shell_references`]: a shell command is split into simple commands and
 //!   words as a POSIX shell does (quotes, backslashes, `;` `&&` `||` `|` `&`
 //!   and newlines, redirections, comments, here-documents), with `~`, `$HOME`
@@ -53,8 +53,12 @@ pub const MAX_REFERENCES: usize = 64;
 /// What a resolver knows about where a command runs.
 #[derive(Clone, Copy, Debug)]
 pub struct ResolveCtx<'a> {
-    /// The canonical workspace: the commands' working directory.
+    /// The canonical workspace: the commands' working directory unless
+    /// `cwd` names another.
     pub workspace: &'a Path,
+    /// The hook's own working directory (a Copilot CLI or VS Code `cwd`):
+    /// absolute, or relative to the workspace; `None`: the workspace.
+    pub cwd: Option<&'a Path>,
     /// The source's plugin root, if any (absolute, or relative to the
     /// workspace).
     pub plugin_root: Option<&'a Path>,
@@ -63,6 +67,16 @@ pub struct ResolveCtx<'a> {
     /// The placeholders the hook's dialect gives (`CLAUDE_PROJECT_DIR` →
     /// the workspace, …), by name.
     pub placeholders: &'a [(&'a str, &'a str)],
+}
+
+impl ResolveCtx<'_> {
+    /// The directory the command starts in (lexically normalised).
+    fn working_dir(&self) -> PathBuf {
+        match self.cwd {
+            Some(dir) => normalize(&self.workspace.join(dir)),
+            None => self.workspace.to_path_buf(),
+        }
+    }
 }
 
 /// How a referenced file is used by the command.
@@ -96,7 +110,7 @@ pub struct Reference {
 pub fn exec_references(words: &[&str], ctx: &ResolveCtx<'_>) -> Vec<Reference> {
     let mut out = Vec::new();
     let expanded: Vec<Word> = words.iter().map(|w| Word::known(substitute_braced(w, ctx.placeholders))).collect();
-    let cwd = Some(ctx.workspace.to_path_buf());
+    let cwd = Some(ctx.working_dir());
     references_of_words(&expanded, cwd.as_deref(), ctx, &mut out);
     out
 }
@@ -104,7 +118,7 @@ pub fn exec_references(words: &[&str], ctx: &ResolveCtx<'_>) -> Vec<Reference> {
 /// The references of a shell command (`/bin/sh -c <command>`).
 pub fn shell_references(command: &str, ctx: &ResolveCtx<'_>) -> Vec<Reference> {
     let mut out = Vec::new();
-    let mut cwd = Some(ctx.workspace.to_path_buf());
+    let mut cwd = Some(ctx.working_dir());
     shell_into(command.as_bytes(), ctx, 0, &mut cwd, &mut out);
     out
 }
@@ -790,7 +804,13 @@ mod tests {
     const WS: &str = "/ws";
 
     fn ctx<'a>(placeholders: &'a [(&'a str, &'a str)], root: Option<&'a Path>) -> ResolveCtx<'a> {
-        ResolveCtx { workspace: Path::new(WS), plugin_root: root, home: Some(Path::new("/home/u")), placeholders }
+        ResolveCtx {
+            workspace: Path::new(WS),
+            cwd: None,
+            plugin_root: root,
+            home: Some(Path::new("/home/u")),
+            placeholders,
+        }
     }
 
     const CLAUDE: &[(&str, &str)] =
@@ -806,6 +826,17 @@ mod tests {
 
     fn paths(cmd: &str) -> Vec<String> {
         refs(cmd).into_iter().map(|(p, _)| p).collect()
+    }
+
+    /// A hook with its own `cwd` (Copilot CLI, VS Code) names files
+    /// relative to that directory, in both forms.
+    #[test]
+    fn relative_paths_resolve_against_the_hooks_cwd() {
+        let c = ResolveCtx { cwd: Some(Path::new("scripts")), ..ctx(CLAUDE, None) };
+        let shell: Vec<_> = shell_references("./guard.sh", &c).into_iter().map(|r| r.path).collect();
+        assert_eq!(shell, [Path::new("/ws/scripts/guard.sh")]);
+        let exec: Vec<_> = exec_references(&["./guard.sh"], &c).into_iter().map(|r| r.path).collect();
+        assert_eq!(exec, [Path::new("/ws/scripts/guard.sh")]);
     }
 
     #[test]

@@ -14,39 +14,77 @@
 //!   `${CLAUDE_PLUGIN_DATA}` in Claude Code's) are replaced literally in
 //!   `command` and in each argument by the values the hook's environment
 //!   gives those variables (empty when unset).
+//!
+//! A command's [`Launch`] can say more (configs of some dialects do): a
+//! program started directly (`argv`, its first word looked up on the
+//! hook's `PATH` when it is a bare name), a working directory (relative to
+//! the workspace), variables added to the environment (their `$NAME` and
+//! `${NAME}` expanded when the launch asks for it), and a script named by
+//! the command's first word made executable before it starts.
+//!
+//! A traced run hands its trace context on in the environment
+//! (`TRACEPARENT`, `TRACESTATE`).
 
+use std::borrow::Cow;
 use std::ffi::OsStr;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use super::environment::{with_trace_context, HOOKLINE_NAMES};
 use super::{Call, HookExecution, Ran};
-use crate::config::Shell;
+use crate::config::{Launch, Shell};
 use crate::runner::{self, CommandSpec, Environment, Program};
 
 /// The `PATH` searched when the hook environment has none.
 const DEFAULT_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 
 /// Run a command hook.
-pub(crate) fn run(command: &str, args: Option<&[String]>, shell: Shell, call: &Call<'_>) -> io::Result<Ran> {
+pub(crate) fn run(
+    command: &str,
+    args: Option<&[String]>,
+    shell: Shell,
+    launch: &Launch,
+    call: &Call<'_>,
+) -> io::Result<Ran> {
+    let cwd: Cow<'_, Path> = match &launch.cwd {
+        Some(dir) => Cow::Owned(call.cwd.join(dir)),
+        None => Cow::Borrowed(call.cwd),
+    };
+    let env = environment(launch, call.env, call.reserved_env)?;
+    let env: Cow<'_, Environment> = match call.trace {
+        Some(trace) => Cow::Owned(with_trace_context(&env, trace)?),
+        None => env,
+    };
+    let env: &Environment = &env;
+    if launch.make_script_executable {
+        make_script_executable(command, &cwd);
+    }
     let argv0;
     let substituted;
     let resolved;
-    let (command_text, program) = match args {
-        Some(args) => {
-            argv0 = substitute(command, call.placeholders, call.env);
-            substituted = args.iter().map(|a| substitute(a, call.placeholders, call.env)).collect::<Vec<_>>();
-            resolved = resolve_executable(&argv0, call.cwd, call.env)?;
+    let (command_text, program) = match (launch.argv.as_deref(), args) {
+        (Some(argv), _) => {
+            let Some((first, rest)) = argv.split_first().filter(|(first, _)| !first.is_empty()) else {
+                return Err(io::Error::new(io::ErrorKind::InvalidInput, "the hook's program is empty"));
+            };
+            resolved = resolve_program(first, &cwd, env)?;
+            (first.as_str(), Program::Exec { path: &resolved, args: rest })
+        }
+        (None, Some(args)) => {
+            argv0 = substitute(command, call.placeholders, env);
+            substituted = args.iter().map(|a| substitute(a, call.placeholders, env)).collect::<Vec<_>>();
+            resolved = resolve_executable(&argv0, &cwd, env)?;
             (argv0.as_str(), Program::Exec { path: &resolved, args: &substituted })
         }
-        None => match shell {
+        (None, None) => match shell {
             Shell::Sh => (command, Program::Sh),
             Shell::Bash => {
-                resolved = find_on_path("bash", call.env)
+                resolved = find_on_path("bash", env)
                     .ok_or_else(|| not_found("the hook's shell is bash, which is not on PATH"))?;
                 (command, Program::Shell { path: &resolved, flags: &["-c"] })
             }
             Shell::PowerShell => {
-                resolved = find_on_path("pwsh", call.env)
+                resolved = find_on_path("pwsh", env)
                     .ok_or_else(|| not_found("the hook's shell is powershell, which needs pwsh on PATH (not found)"))?;
                 (command, Program::Shell { path: &resolved, flags: &["-NoProfile", "-Command"] })
             }
@@ -55,8 +93,8 @@ pub(crate) fn run(command: &str, args: Option<&[String]>, shell: Shell, call: &C
     let spec = CommandSpec {
         command: command_text,
         program,
-        cwd: call.cwd,
-        env: call.env,
+        cwd: &cwd,
+        env,
         stdin: call.payload.as_bytes(),
         timeout: call.timeout,
         max_output_bytes: call.max_output_bytes,
@@ -80,6 +118,100 @@ pub(crate) fn run(command: &str, args: Option<&[String]>, shell: Shell, call: &C
             ..HookExecution::default()
         },
     })
+}
+
+/// The hook's environment with the launch's variables added (borrowed
+/// unchanged when it adds none). The engine's own variables (`HOOKLINE_*`
+/// and the `reserved` names of the hook's dialect) are not replaced.
+fn environment<'a>(launch: &Launch, base: &'a Environment, reserved: &[&str]) -> io::Result<Cow<'a, Environment>> {
+    if launch.env.is_empty() {
+        return Ok(Cow::Borrowed(base));
+    }
+    let mut env = base.clone();
+    let own = |name: &str| HOOKLINE_NAMES.contains(&name) || reserved.contains(&name);
+    for (name, value) in launch.env.iter().filter(|(name, _)| !own(name)) {
+        let value = if launch.expand_env { expand(value, base) } else { Cow::Borrowed(value.as_str()) };
+        env.set(OsStr::new(name), OsStr::new(value.as_ref()))?;
+    }
+    Ok(Cow::Owned(env))
+}
+
+/// `$NAME` and `${NAME}` in `value` replaced by the variable's value in
+/// `env` (nothing when unset); `$` followed by anything else stays as it is.
+pub(crate) fn expand<'v>(value: &'v str, env: &Environment) -> Cow<'v, str> {
+    if !value.contains('$') {
+        return Cow::Borrowed(value);
+    }
+    let lookup = |name: &str| env.get(OsStr::new(name)).map(|v| v.to_string_lossy().into_owned()).unwrap_or_default();
+    let is_name = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut out = String::with_capacity(value.len());
+    let mut rest = value;
+    while let Some(at) = rest.find('$') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        if let Some(braced) = after.strip_prefix('{') {
+            if let Some(end) = braced.find('}') {
+                let name = &braced[..end];
+                if !name.is_empty() && name.chars().all(is_name) {
+                    out.push_str(&lookup(name));
+                    rest = &braced[end + 1..];
+                    continue;
+                }
+            }
+        } else {
+            let len = after.find(|c: char| !is_name(c)).unwrap_or(after.len());
+            if len > 0 && !after.starts_with(|c: char| c.is_ascii_digit()) {
+                out.push_str(&lookup(&after[..len]));
+                rest = &after[len..];
+                continue;
+            }
+        }
+        out.push('$');
+        rest = after;
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
+}
+
+/// The program of a launch's `argv`: a name without `/` is looked up on
+/// the hook environment's `PATH`, as a shell would; a path is kept
+/// (relative paths are relative to `cwd`).
+fn resolve_program(program: &str, cwd: &Path, env: &Environment) -> io::Result<PathBuf> {
+    if program.contains('/') {
+        return Ok(cwd.join(program));
+    }
+    find_on_path(program, env).ok_or_else(|| not_found(&format!("{program}: not found on the hook's PATH")))
+}
+
+/// The script a command starts with, when its first word is a path (`/…`,
+/// `./…`, `../…`, or any word with a `/`), resolved against `cwd`.
+pub(crate) fn script_of(command: &str, cwd: &Path) -> Option<PathBuf> {
+    let first = command.split_whitespace().next()?;
+    let first = first.trim_matches(|c| c == '"' || c == '\'');
+    first.contains('/').then(|| cwd.join(first))
+}
+
+/// Add execute permission to the script a command starts with, when it is a
+/// regular file that has none (what a failure here means is left to the
+/// start of the command: it fails as it would have).
+fn make_script_executable(command: &str, cwd: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let Some(script) = script_of(command, cwd) else {
+        return;
+    };
+    let Ok(meta) = std::fs::metadata(&script) else {
+        return;
+    };
+    let mode = meta.permissions().mode();
+    if !meta.is_file() || mode & 0o111 != 0 {
+        return;
+    }
+    // Execute permission for whoever may read the file.
+    let mode = mode | ((mode & 0o444) >> 2);
+    match std::fs::set_permissions(&script, std::fs::Permissions::from_mode(mode)) {
+        Ok(()) => crate::hl_debug!("made {} executable (mode {mode:o})", script.display()),
+        Err(e) => crate::hl_warn!("cannot make {} executable: {e}", script.display()),
+    }
 }
 
 fn not_found(message: &str) -> io::Error {
@@ -131,6 +263,25 @@ fn find_on_path(name: &str, env: &Environment) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn env_values_expand_dollar_names_and_braced_names() {
+        let env = Environment::from_pairs([("HOME", "/home/u"), ("A_B", "x")]).unwrap();
+        assert_eq!(expand("$HOME/logs", &env), "/home/u/logs");
+        assert_eq!(expand("${HOME}x-${A_B}", &env), "/home/ux-x");
+        assert_eq!(expand("$UNSET.", &env), ".");
+        assert_eq!(expand("cost: 5$ and $1 and ${not valid}", &env), "cost: 5$ and $1 and ${not valid}");
+        assert_eq!(expand("plain", &env), "plain");
+    }
+
+    #[test]
+    fn the_script_of_a_command_is_its_first_word_when_it_is_a_path() {
+        let cwd = Path::new("/repo");
+        assert_eq!(script_of("./scripts/guard.sh --strict", cwd), Some(PathBuf::from("/repo/./scripts/guard.sh")));
+        assert_eq!(script_of("/opt/h.sh", cwd), Some(PathBuf::from("/opt/h.sh")));
+        assert_eq!(script_of("python3 hook.py", cwd), None);
+        assert_eq!(script_of("\"./a b.sh\"", cwd), Some(PathBuf::from("/repo/./a")));
+    }
 
     /// "path placeholders like `${CLAUDE_PLUGIN_ROOT}` are substituted into
     /// `command` and into each `args` element as plain strings."

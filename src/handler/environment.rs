@@ -7,6 +7,13 @@
 //! policy, as one block ([`Environment`]); the copies of the inherited
 //! variables are freed before any hook starts.
 //!
+//! When the run is traced, each hook process also gets `TRACEPARENT` (its
+//! own span as the parent) and `TRACESTATE` (the run's, when it joined a
+//! trace that has one): OpenTelemetry's propagation through environment
+//! variables ([`with_trace_context`]). They replace any inherited or
+//! configured value; an inherited `TRACESTATE` is removed when the run has
+//! none, so the two never describe different traces.
+//!
 //! # Environment policy
 //!
 //! Options `hook_env` (every hook) and `untrusted_hook_env` (hooks of
@@ -38,6 +45,7 @@ use crate::error::{Error, Result};
 use crate::model::event::RunEvent;
 use crate::model::input::SessionFacts;
 use crate::runner::Environment;
+use crate::trace::context::HookTraceContext;
 
 /// The `"secrets"` scrub preset: names that commonly hold credentials.
 pub const SECRETS: &[&str] = &[
@@ -454,6 +462,22 @@ pub fn hook_environment(
     }
     dialect.environment(event, facts, &mut |name, value| add(OsStr::new(name), OsStr::new(value)));
     env
+}
+
+/// The names of the trace context variables ([`with_trace_context`]).
+pub const TRACE_NAMES: &[&str] = &["TRACEPARENT", "TRACESTATE"];
+
+/// `env` with one hook's trace context: `TRACEPARENT` set, `TRACESTATE` set
+/// or removed. A copy per traced hook (the run's block is shared by its
+/// hooks, each of which has a span of its own).
+pub fn with_trace_context(env: &Environment, trace: &HookTraceContext) -> std::io::Result<Environment> {
+    let mut env = env.clone();
+    env.set(OsStr::new("TRACEPARENT"), OsStr::new(trace.traceparent()))?;
+    match trace.tracestate() {
+        Some(state) => env.set(OsStr::new("TRACESTATE"), OsStr::new(state))?,
+        None => env.remove(OsStr::new("TRACESTATE")),
+    }
+    Ok(env)
 }
 
 #[cfg(test)]

@@ -21,6 +21,7 @@
 //! | timeout | `layer/timeout.rs` | the hook's effective timeout (its own, else its type's and event's default) |
 //! | fail closed | `layer/fail_closed.rs` | a failing `failClosed` hook takes the event's blocking decision |
 //! | report | `layer/report.rs` | the hook's entry in the outcome's `hooks` list, timed |
+//! | trace | `layer/trace.rs` | the hook's span, when a trace handler is set |
 //!
 //! The handler types: `command.rs` (the process runner), `http/` (an HTTP
 //! client), `host.rs` (prompt, agent and mcp_tool: the host's handlers) and
@@ -47,6 +48,8 @@ use crate::error::{Error, Result};
 use crate::model::event::{HookEvent, RunEvent};
 use crate::model::outcome::{HookFailure, HookKind};
 use crate::runner::{CancelToken, Environment};
+use crate::trace::context::HookTraceContext;
+use crate::trace::HookSpan;
 
 pub(crate) use callback::CallbackHook;
 pub(crate) use host::HostHandler;
@@ -101,6 +104,10 @@ pub(crate) struct Call<'a> {
     pub(crate) payload: &'a Payload,
     /// The complete environment of a hook process.
     pub(crate) env: &'a Environment,
+    /// The variables the engine sets itself for this hook (its dialect's,
+    /// besides the canonical `HOOKLINE_*`): a config's own variables do not
+    /// replace them.
+    pub(crate) reserved_env: &'static [&'static str],
     /// The working directory (the workspace).
     pub(crate) cwd: &'a Path,
     /// The hook's effective timeout ([`layer::timeout`]).
@@ -117,6 +124,12 @@ pub(crate) struct Call<'a> {
     pub(crate) http_client: &'a http::Client,
     /// The engine's `env` and `env_remove` (what http headers interpolate).
     pub(crate) env_settings: &'a environment::EnvSettings,
+    /// The trace context to hand on when the run is traced: a command gets
+    /// it as `TRACEPARENT` / `TRACESTATE`
+    /// ([`environment::with_trace_context`]), a handler that sends a
+    /// request as the `traceparent` / `tracestate` headers. `None` when no
+    /// trace handler is set.
+    pub(crate) trace: Option<&'a HookTraceContext>,
     /// Whether the hook's source is trusted (which environment policy
     /// applies: `hook_env`, or `untrusted_hook_env` over it).
     pub(crate) trusted: bool,
@@ -143,7 +156,9 @@ pub(crate) trait Handler {
 impl Handler for HandlerSpec {
     fn call(&self, call: &Call<'_>) -> io::Result<Ran> {
         match self {
-            HandlerSpec::Command { command, args, shell } => command::run(command, args.as_deref(), *shell, call),
+            HandlerSpec::Command { command, args, shell, launch } => {
+                command::run(command, args.as_deref(), *shell, launch, call)
+            }
             HandlerSpec::Http { url, headers, allowed_env_vars } => {
                 http::run(&http::HttpHook { url, headers, allowed_env_vars }, call)
             }
@@ -189,6 +204,14 @@ impl<'a> Hook<'a> {
         match self {
             Hook::Configured(spec) => spec.label(),
             Hook::Callback(cb) => cb.name.clone(),
+        }
+    }
+
+    /// The span attribute that holds its label (`hook.command`, `hook.name`, …).
+    pub(crate) fn label_attribute(&self) -> &'static str {
+        match self {
+            Hook::Configured(spec) => spec.handler.label_attribute(),
+            Hook::Callback(_) => "hook.name",
         }
     }
 
@@ -347,6 +370,8 @@ pub(crate) struct Executed {
     /// What identifies it among the session's follow-up counts (set by the
     /// executor where the rules count follow-ups).
     pub(crate) identity: Option<String>,
+    /// Its span, when the run is traced: ended once the result is read.
+    pub(crate) span: Option<HookSpan>,
 }
 
 /// What happened to one hook.
@@ -366,8 +391,25 @@ pub(crate) enum Output {
 
 impl Executed {
     /// Feed the result to the run's interpreter; true when a sequential
-    /// run must stop here.
-    pub(crate) fn absorb_into(&self, interp: &mut crate::merge::EventInterpreter) -> bool {
+    /// run must stop here. The hook's span, if any, ends with what was read.
+    pub(crate) fn absorb_into(&mut self, interp: &mut crate::merge::EventInterpreter) -> bool {
+        let stop = self.absorb(interp);
+        if let Some(span) = self.span.take() {
+            let (failure, decision) = interp.last_read();
+            layer::trace::end(span, &self.report, failure, decision);
+        }
+        stop
+    }
+
+    /// The run was cancelled before this result was read: its span ends so.
+    pub(crate) fn abandon(&mut self) {
+        if let Some(mut span) = self.span.take() {
+            span.set_cancelled();
+            layer::trace::end(span, &self.report, None, None);
+        }
+    }
+
+    fn absorb(&self, interp: &mut crate::merge::EventInterpreter) -> bool {
         let label = self.label.as_str();
         match &self.output {
             Output::NotApproved => {
@@ -383,7 +425,7 @@ impl Executed {
                 false
             }
             Output::SpawnFailed(error) => {
-                interp.absorb_spawn_failure_as(label, error, self.fail_closed, self.native_event)
+                interp.absorb_spawn_failure_as(label, error, self.fail_closed, self.dialect, self.native_event)
             }
             Output::Ran(exec) => match (self.dialect, self.quiet) {
                 (Some(dialect), Some(quiet)) => {

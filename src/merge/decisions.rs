@@ -15,6 +15,14 @@
 //! Stop and SubagentStop blocks bounded by a loop limit, and those that
 //! need a `completed` status, are filtered before they get here
 //! (`follow_up.rs`, [`super::EventInterpreter`]).
+//!
+//! With `later_overrides` (Copilot CLI) a later hook's answer replaces an
+//! earlier one's, the way objects spread over each other in configuration
+//! order: PermissionRequest's last decision is the outcome's, Stop's and
+//! SubagentStop's last `block` or `allow` decides (an `allow` clears an
+//! earlier block), SessionStart's last context is the only one kept. A hook
+//! that answers nothing changes nothing, and such runs never stop early.
+//! PostToolUse's sequential runs stop at the first feedback (`block`).
 
 use std::sync::Mutex;
 
@@ -40,7 +48,13 @@ pub(crate) const PROMPT_HONOURS: &[Column] =
 /// PermissionRequest.
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) const PERMISSION_HONOURS: &[Column] =
-    &[Column::Sequential, Column::MostRestrictive, Column::FirstGivenHaltReason, Column::NeverFailsClosed];
+    &[
+        Column::Sequential,
+        Column::MostRestrictive,
+        Column::LaterOverrides,
+        Column::FirstGivenHaltReason,
+        Column::NeverFailsClosed,
+    ];
 
 /// Stop, SubagentStop, PreCompact.
 #[cfg_attr(not(test), allow(dead_code))]
@@ -48,6 +62,7 @@ pub(crate) const STOP_HONOURS: &[Column] = &[
     Column::Sequential,
     Column::JoinedBlockReasons,
     Column::HaltClearsBlock,
+    Column::LaterOverrides,
     Column::FirstGivenHaltReason,
     Column::FollowUpLoopLimit,
     Column::BlockNeedsCompletedStatus,
@@ -59,12 +74,20 @@ pub(crate) const STOP_HONOURS: &[Column] = &[
 /// SessionStart and the context family.
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) const CONTEXT_HONOURS: &[Column] =
-    &[Column::EnvFile, Column::FirstGivenHaltReason, Column::SessionEnvFromOutput, Column::NeverFailsClosed];
+    &[
+        Column::Sequential,
+        Column::LaterOverrides,
+        Column::EnvFile,
+        Column::FirstGivenHaltReason,
+        Column::SessionEnvFromOutput,
+        Column::NeverFailsClosed,
+    ];
 
-/// PostToolUse, PostToolUseFailure.
+/// PostToolUse, PostToolUseFailure (a sequential run stops at the first
+/// feedback when only the first reason counts).
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) const POST_TOOL_HONOURS: &[Column] =
-    &[Column::JoinedBlockReasons, Column::FirstGivenHaltReason, Column::NeverFailsClosed];
+    &[Column::Sequential, Column::JoinedBlockReasons, Column::FirstGivenHaltReason, Column::NeverFailsClosed];
 
 /// A block reason under `block_reasons`: the first counts, or every one is
 /// kept (in order) to be joined.
@@ -124,6 +147,13 @@ pub(crate) struct PermissionMerge {
 
 impl PermissionMerge {
     pub(crate) fn absorb(&mut self, rules: &EventRules, reply: HookReply) -> bool {
+        if rules.later_overrides {
+            // A later decision replaces an earlier one; the run never stops.
+            if let Some(Decision::Permission(d)) = reply.decision {
+                self.decision = Some(d);
+            }
+            return false;
+        }
         let Some(Decision::Permission(d)) = reply.decision else {
             return self.decision.is_some() && rules.precedence != Precedence::MostRestrictive;
         };
@@ -137,7 +167,7 @@ impl PermissionMerge {
                 }
                 denied(&self.decision)
             }
-            Precedence::FirstAllowOrDeny => {
+            Precedence::FirstAllowOrDeny | Precedence::FirstDenyStops => {
                 if self.decision.is_none() {
                     self.decision = Some(d);
                 }
@@ -171,6 +201,15 @@ impl StopMerge {
     pub(crate) fn absorb(&mut self, rules: &EventRules, reply: HookReply) -> bool {
         if let Some(context) = &mut self.context {
             context.extend(reply.context);
+        }
+        if rules.later_overrides {
+            // The last `block` or `allow` decides; the run never stops.
+            match reply.decision {
+                Some(Decision::Block(reason)) => self.reasons = vec![reason],
+                Some(Decision::Allow) => self.reasons.clear(),
+                _ => {}
+            }
+            return false;
         }
         add_block(&mut self.reasons, rules.block_reasons, reply.decision);
         !self.reasons.is_empty()
@@ -263,7 +302,7 @@ impl PostToolMerge {
     pub(crate) fn absorb(&mut self, rules: &EventRules, reply: HookReply) -> bool {
         self.additional_context.extend(reply.context);
         add_block(&mut self.reasons, rules.block_reasons, reply.decision);
-        false
+        !self.reasons.is_empty() && rules.block_reasons == BlockReasons::First
     }
 
     pub(crate) fn finish(self, rules: &EventRules, common: CommonOutcome) -> PostToolHookOutcome {
@@ -286,7 +325,11 @@ pub(crate) struct SessionStartMerge {
 
 impl SessionStartMerge {
     pub(crate) fn absorb(&mut self, rules: &EventRules, reply: HookReply) -> bool {
-        self.additional_context.extend(reply.context);
+        if rules.later_overrides && !reply.context.is_empty() {
+            self.additional_context = reply.context;
+        } else {
+            self.additional_context.extend(reply.context);
+        }
         if rules.session_env_from_output {
             if let Some(env) = &mut self.env {
                 for (name, value) in reply.env {

@@ -51,8 +51,8 @@ use crate::handler::HookExecution;
 use crate::hl_debug;
 use crate::model::event::{EventFamily, HookEvent, RunEvent};
 use crate::model::outcome::{CommonOutcome, HookFailure, HookMessage, HookMessageLevel, HookOutcome, HookReport};
-use crate::model::reply::HookReply;
-use crate::model::rules::{Column, EventRules, HaltReason, Profile, RunOrder, ToolInputFlow};
+use crate::model::reply::{Decision, HookReply};
+use crate::model::rules::{Column, EventRules, FieldMerge, HaltReason, Profile, RunOrder, ToolInputFlow};
 
 use follow_up::FollowUpRun;
 
@@ -68,13 +68,22 @@ pub(crate) fn honours(family: EventFamily) -> &'static [Column] {
         EventFamily::Stop => decisions::STOP_HONOURS,
         EventFamily::PostTool => decisions::POST_TOOL_HONOURS,
         EventFamily::Context => decisions::CONTEXT_HONOURS,
-        EventFamily::Retry | EventFamily::Worktree | EventFamily::Elicitation | EventFamily::Observe => COMMON_HONOURS,
+        EventFamily::Retry | EventFamily::Worktree | EventFamily::Elicitation => COMMON_HONOURS,
+        // Observers never stop a run: a sequential one runs every hook in order.
+        EventFamily::Observe => OBSERVE_HONOURS,
     }
 }
 
-/// The merge columns the shared fields honour (every event).
+/// The merge columns of the retry, worktree and elicitation families: the
+/// shared fields'.
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) const COMMON_HONOURS: &[Column] = &[Column::FirstGivenHaltReason, Column::NeverFailsClosed];
+
+/// The merge columns of observer events (SessionEnd, Notification, events
+/// fired by name): the shared fields', and a sequential run (every hook in
+/// order; nothing stops it).
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) const OBSERVE_HONOURS: &[Column] = &[Column::Sequential, Column::FirstGivenHaltReason];
 
 /// The shared fields of every outcome, as they accumulate.
 pub(crate) struct Common {
@@ -110,20 +119,23 @@ impl Common {
         }
     }
 
-    /// The fields a hook of `dialect` wrote that have no canonical slot.
+    /// The fields a hook of `dialect` wrote that have no canonical slot,
+    /// combined as its profile says ([`FieldMerge`]).
     fn absorb_dialect_fields(&mut self, dialect: &dyn Dialect, fields: Map<String, Value>) {
         if fields.is_empty() {
             return;
         }
+        let how = dialect.profile().dialect_fields;
         let slot = self.dialect_fields.entry(dialect.name()).or_insert_with(|| Value::Object(Map::new()));
         let Value::Object(slot) = slot else { return };
         for (key, value) in fields {
-            match (slot.get_mut(&key), value) {
-                (None, value) => {
+            match (slot.get_mut(&key), value, how) {
+                (None, value, _) => {
                     slot.insert(key, value);
                 }
-                (Some(Value::Array(items)), Value::Array(more)) => items.extend(more),
-                (Some(_), _) => {}
+                (Some(old), value, FieldMerge::Last) => *old = value,
+                (Some(Value::Array(items)), Value::Array(more), FieldMerge::FirstOrAppended) => items.extend(more),
+                (Some(_), _, FieldMerge::FirstOrAppended) => {}
             }
         }
     }
@@ -179,6 +191,8 @@ pub struct EventInterpreter {
     follow_ups: Option<FollowUpRun>,
     /// The input's `status` is `completed` (`block_needs_completed_status`).
     status_completed: bool,
+    /// The decision of the hook absorbed last (for its span).
+    last_decision: Option<&'static str>,
 }
 
 /// What the engine knows about one hook besides its raw result.
@@ -243,6 +257,7 @@ impl EventInterpreter {
             follow_ups: None,
             status_completed: false,
             background: false,
+            last_decision: None,
         }
     }
 
@@ -294,6 +309,12 @@ impl EventInterpreter {
     /// Whether a decision already stopped the run.
     pub fn stopped(&self) -> bool {
         self.stopped
+    }
+
+    /// How the hook absorbed last failed, and the decision it made (what
+    /// its span reports as `hook.failure` and `hook.decision`).
+    pub(crate) fn last_read(&self) -> (Option<HookFailure>, Option<&'static str>) {
+        (self.failures.last().copied().flatten(), self.last_decision)
     }
 
     /// Absorb one executed hook, read with the interpreter's dialect.
@@ -348,6 +369,7 @@ impl EventInterpreter {
         if self.stopped {
             hl_debug!("{} hook `{}` ignored: the run already stopped", self.event_name, exec.label);
             self.failures.push(None);
+            self.last_decision = None;
             return true;
         }
         let profile = dialect.profile();
@@ -404,6 +426,7 @@ impl EventInterpreter {
     /// failure's); true when the run must stop here.
     fn merge_reply(&mut self, label: &str, mut reply: HookReply) -> bool {
         self.failures.push(reply.failure.as_ref().map(|f| f.kind));
+        self.last_decision = reply.decision.as_ref().map(Decision::name);
         let rules = self.rules;
         self.common.absorb(rules, &mut reply);
         let stop = match &mut self.merge {
@@ -427,6 +450,7 @@ impl EventInterpreter {
     pub fn absorb_not_approved(&mut self, label: &str) {
         if self.stopped {
             self.failures.push(None);
+            self.last_decision = None;
             return;
         }
         let mut reply = HookReply::default();
@@ -459,6 +483,7 @@ impl EventInterpreter {
     pub fn absorb_skipped(&mut self, label: &str, why: &str) {
         if self.stopped {
             self.failures.push(None);
+            self.last_decision = None;
             return;
         }
         let mut reply = HookReply::default();
@@ -471,21 +496,31 @@ impl EventInterpreter {
     /// the same as a failing hook, not a timeout, so the tool is not denied
     /// because of it) unless the rules let a `failClosed` hook decide.
     pub fn absorb_spawn_error(&mut self, label: &str, error: &str) {
-        self.absorb_spawn_failure(label, error, false);
+        self.absorb_spawn_failure(label, error, false, None);
     }
 
     /// [`absorb_spawn_error`](Self::absorb_spawn_error) for a hook that may
-    /// be `failClosed`. Returns true when the run must stop here.
-    pub fn absorb_spawn_failure(&mut self, label: &str, error: &str, fail_closed: bool) -> bool {
+    /// be `failClosed`, of `dialect` (`None`: the run's), whose rules for the
+    /// event say what a hook that cannot start decides. Returns true when
+    /// the run must stop here.
+    pub fn absorb_spawn_failure(
+        &mut self,
+        label: &str,
+        error: &str,
+        fail_closed: bool,
+        dialect: Option<&'static dyn Dialect>,
+    ) -> bool {
         if self.stopped {
             self.failures.push(Some(HookFailure::Spawn));
+            self.last_decision = None;
             return true;
         }
         let text = format!("{} hook `{label}` could not be started: {}", self.event_name, error.trim());
         let mut reply = HookReply::default();
         reply.push(HookMessageLevel::Error, text.clone());
         reply.failure = Some(crate::model::reply::Failure { kind: HookFailure::Spawn, text, timeout_or_lost: false });
-        fail_closed::apply(&mut reply, fail_closed, self.rules, self.family);
+        let rules = dialect.map_or(self.rules, |d| d.profile().rules_of(&self.event));
+        fail_closed::apply(&mut reply, fail_closed, rules, self.family);
         self.merge_reply(label, reply)
     }
 
@@ -497,18 +532,21 @@ impl EventInterpreter {
         label: &str,
         error: &str,
         fail_closed: bool,
+        dialect: Option<&'static dyn Dialect>,
         native_event: Option<&'static str>,
     ) -> bool {
         let Some(native) = native_event else {
-            return self.absorb_spawn_failure(label, error, fail_closed);
+            return self.absorb_spawn_failure(label, error, fail_closed, dialect);
         };
         if self.stopped {
             self.failures.push(Some(HookFailure::Spawn));
+            self.last_decision = None;
             return true;
         }
         let event = RunEvent::Named(native.into());
-        let rules = self.dialect.profile().rules_of(&event);
-        let family = self.dialect.profile().family_of(&event);
+        let d = dialect.unwrap_or(self.dialect);
+        let rules = d.profile().rules_of(&event);
+        let family = d.profile().family_of(&event);
         let text = format!("{native} hook `{label}` could not be started: {}", error.trim());
         let mut reply = HookReply::default();
         reply.push(HookMessageLevel::Error, text.clone());

@@ -6,8 +6,10 @@
 //! | `precedence: MostRestrictive` (Claude Code) | every hook counts and the most restrictive decision wins, deny > defer > ask > allow > continue ("When multiple PreToolUse hooks return different decisions, precedence is deny > defer > ask > allow"); the reason is the first one given (in configuration order) by a hook with the winning decision |
 //! | `tool_input: Chained` | a hook's `updatedInput` replaces `tool_input` for every later hook |
 //! | `tool_input: Original` | every hook receives the original input; the last rewrite in configuration order wins, and a warning names the conflict when rewrites differ |
+//! | `precedence: FirstDenyStops` (Copilot CLI) | hooks run in order; the first `deny` is the outcome and the run stops there; until then the most restrictive decision so far stands (ask > allow > continue), the reason of the first hook that gave it |
 //! | `on_failure: DenyTimeoutsUnlessAsk` | a hook that timed out or whose exit status was lost **denies** (reason = its failure message), unless the decision so far is `ask` |
-//! | `block_reasons: Joined(sep)` (with `MostRestrictive`) | the reason is every reason given with the winning decision, in configuration order, joined with `sep` |
+//! | `block_reasons: Joined(sep)` (with `MostRestrictive` or `FirstDenyStops`) | the reason is every reason given with the winning decision, in configuration order, joined with `sep` |
+//! | `on_failure: DenyFailuresExceptTimeouts` | a hook that failed in any way but a timeout (non-zero exit, signal, lost status, could not start) **denies** whatever its stdout said (reason = its failure message); a timeout decides nothing |
 //! | `rewrite_on_deny: Kept` | `updated_input` is the last rewrite in force, returned also when a later hook denies |
 //! | `rewrite_on_deny: Dropped` | a denied call has no rewrite: `updated_input` is null when the decision is `deny` |
 //! | `tool_gate` | another event (Cursor's subagentStart, beforeReadFile, ...) merged as PreToolUse |
@@ -16,7 +18,7 @@
 
 use serde_json::Value;
 
-use crate::model::outcome::{CommonOutcome, HookMessageLevel, PreToolHookDecision, PreToolHookOutcome};
+use crate::model::outcome::{CommonOutcome, HookFailure, HookMessageLevel, PreToolHookDecision, PreToolHookOutcome};
 use crate::model::reply::{Decision, HookReply};
 use crate::model::rules::{BlockReasons, Column, EventRules, OnFailure, Precedence, RewriteOnDeny, ToolInputFlow};
 
@@ -31,6 +33,8 @@ pub(crate) const HONOURS_ALL: &[Column] = &[
     Column::OriginalToolInput,
     Column::DenyTimeoutsUnlessAsk,
     Column::JoinedBlockReasons,
+    Column::FirstDenyStops,
+    Column::DenyFailuresExceptTimeouts,
     Column::RewriteDroppedOnDeny,
     Column::ToolGate,
     Column::NeverFailsClosed,
@@ -84,10 +88,14 @@ impl PreToolMerge {
         }
         self.additional_context.extend(reply.context);
         if let Some(failure) = &reply.failure {
-            if rules.on_failure == OnFailure::DenyTimeoutsUnlessAsk
-                && failure.timeout_or_lost
-                && self.decision != PreToolHookDecision::Ask
-            {
+            let denies = match rules.on_failure {
+                OnFailure::DenyTimeoutsUnlessAsk => {
+                    failure.timeout_or_lost && self.decision != PreToolHookDecision::Ask
+                }
+                OnFailure::DenyFailuresExceptTimeouts => failure.kind != HookFailure::Timeout,
+                OnFailure::OpenUnlessFailClosed | OnFailure::Open => false,
+            };
+            if denies {
                 return self.decide(rules, PreToolHookDecision::Deny, Some(failure.text.clone()));
             }
         }
@@ -99,7 +107,8 @@ impl PreToolMerge {
 
     /// Apply one hook's decision; true when the run stops (first allow or deny).
     fn decide(&mut self, rules: &EventRules, decision: PreToolHookDecision, reason: Option<String>) -> bool {
-        if rules.precedence == Precedence::MostRestrictive {
+        let precedence = rules.precedence;
+        if matches!(precedence, Precedence::MostRestrictive | Precedence::FirstDenyStops) {
             let joined = rules.block_reasons != BlockReasons::First;
             if rank(decision) > rank(self.decision) {
                 self.decision = decision;
@@ -110,7 +119,7 @@ impl PreToolMerge {
             } else if let (true, true, Some(reason)) = (joined, decision == self.decision, reason) {
                 self.more_reasons.push(reason);
             }
-            return false;
+            return precedence == Precedence::FirstDenyStops && self.decision == PreToolHookDecision::Deny;
         }
         match decision {
             PreToolHookDecision::Continue => false,

@@ -33,7 +33,8 @@ impl HookKind {
     pub const CONFIGURED: [HookKind; 5] =
         [HookKind::Command, HookKind::Http, HookKind::McpTool, HookKind::Prompt, HookKind::Agent];
 
-    /// The wire name (`"command"`, `"mcp_tool"`, ...): a config's `type`.
+    /// The wire name (`"command"`, `"mcp_tool"`, ...): a config's `type`,
+    /// the report's `kind`, a span's `hook.type`.
     pub fn as_str(self) -> &'static str {
         match self {
             HookKind::Command => "command",
@@ -273,9 +274,11 @@ pub struct CommonOutcome {
     pub stop_reason: Option<String>,
     /// One report per hook that ran or was skipped by the gate, in configuration order.
     pub hooks: Vec<HookReport>,
-    /// Fields hooks wrote that have no canonical slot, per dialect:
-    /// `{"<dialect>": {"<the vendor's field name>": …}}`. Serialised only
-    /// when a hook wrote one (so outcomes without any stay as they were).
+    /// What hooks answered that has no canonical slot, per dialect:
+    /// `{"<dialect>": {"<the vendor's field name>": …}}` (how several hooks'
+    /// values of one field combine is the dialect's `FieldMerge`).
+    /// Serialised only when a hook wrote one (so outcomes without any stay
+    /// as they were).
     #[serde(default, skip_serializing_if = "serde_json::Map::is_empty")]
     pub dialect_fields: serde_json::Map<String, Value>,
 }
@@ -412,6 +415,16 @@ pub enum PermissionBehavior {
     Deny,
 }
 
+impl PermissionBehavior {
+    /// The wire name (`"allow"`, `"deny"`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PermissionBehavior::Allow => "allow",
+            PermissionBehavior::Deny => "deny",
+        }
+    }
+}
+
 /// How long a PermissionRequest decision holds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -510,6 +523,17 @@ pub enum ElicitationAction {
     Cancel,
 }
 
+impl ElicitationAction {
+    /// The wire name (`"accept"`, `"decline"`, `"cancel"`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ElicitationAction::Accept => "accept",
+            ElicitationAction::Decline => "decline",
+            ElicitationAction::Cancel => "cancel",
+        }
+    }
+}
+
 /// Elicitation and ElicitationResult outcome.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ElicitationHookOutcome {
@@ -570,6 +594,31 @@ impl HookOutcome {
     /// internal error, never a made-up outcome.
     pub fn to_json_string(&self) -> crate::error::Result<String> {
         crate::error::Error::to_json_string(self, "the outcome")
+    }
+
+    /// The merged decision in one word, when the hooks made one: PreToolUse
+    /// `allow`, `deny` or `ask`; PermissionRequest `allow` or `deny`;
+    /// `block` where a hook blocked (a prompt, a stop, a compaction) or gave
+    /// PostToolUse feedback; `retry` (PermissionDenied), `path` (a
+    /// WorktreeCreate hook gave the worktree's path), the Elicitation
+    /// action. `None` when no hook decided. (A run span's `hook.decision`.)
+    pub fn decision_name(&self) -> Option<&'static str> {
+        match self {
+            HookOutcome::PreToolUse(o) => match o.decision {
+                PreToolHookDecision::Continue => None,
+                d => Some(d.as_str()),
+            },
+            HookOutcome::PermissionRequest(o) => o.decision.as_ref().map(|d| d.behavior.as_str()),
+            HookOutcome::UserPromptSubmit(o) => (!o.allow_prompt).then_some("block"),
+            HookOutcome::PostToolUse(o) => o.block_reason.as_ref().map(|_| "block"),
+            HookOutcome::Stop(o) | HookOutcome::SubagentStop(o) | HookOutcome::PreCompact(o) => {
+                o.block_reason.as_ref().map(|_| "block")
+            }
+            HookOutcome::Retry(o) => o.retry.then_some("retry"),
+            HookOutcome::Worktree(o) => o.worktree_path.as_ref().map(|_| "path"),
+            HookOutcome::Elicitation(o) => o.action.map(ElicitationAction::as_str),
+            HookOutcome::SessionStart(_) | HookOutcome::Context(_) | HookOutcome::Other(_) => None,
+        }
     }
 
     /// The common fields.

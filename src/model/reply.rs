@@ -39,6 +39,11 @@ pub enum Decision {
     Block(String),
     /// PermissionRequest: grant or refuse.
     Permission(PermissionDecision),
+    /// Stop, SubagentStop: the hook let the agent stop (`decision:
+    /// "allow"`). Where a later hook's answer overrides an earlier one's
+    /// ([`EventRules::later_overrides`](crate::model::rules::EventRules)), it
+    /// clears an earlier block; otherwise it decides nothing.
+    Allow,
     /// PermissionDenied: the model may retry the denied call.
     Retry,
     /// WorktreeCreate: the path of the worktree the hook created.
@@ -48,6 +53,23 @@ pub enum Decision {
 }
 
 impl Decision {
+    /// The decision in one word (a hook span's `hook.decision`): `allow`,
+    /// `deny`, `ask` (PreToolUse), `allow` or `deny` (PermissionRequest),
+    /// `block` (a block, or PostToolUse feedback), `allow` (a Stop hook that
+    /// let the agent stop), `retry`
+    /// (PermissionDenied), `path` (WorktreeCreate), the action (Elicitation).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Decision::Tool(d, _) => d.as_str(),
+            Decision::Block(_) => "block",
+            Decision::Allow => "allow",
+            Decision::Permission(p) => p.behavior.as_str(),
+            Decision::Retry => "retry",
+            Decision::Path(_) => "path",
+            Decision::Elicitation(a, _) => a.as_str(),
+        }
+    }
+
     /// The decision a failing `failClosed` hook takes on `family`'s event,
     /// `None` where the event has no blocking decision (observers, and
     /// PostToolUse, whose tool already ran).

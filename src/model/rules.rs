@@ -54,6 +54,11 @@ pub enum Precedence {
     /// deny wins, else any allow (Codex). The reason or message is the
     /// first one (in configuration order) of the winning decision.
     MostRestrictive,
+    /// Hooks run in order and the first `deny` stops the rest: it is the
+    /// outcome, with its reason, and later hooks do not run. Until then the
+    /// most restrictive decision so far stands (ask > allow > continue);
+    /// an earlier `allow` does not keep a later hook from denying.
+    FirstDenyStops,
 }
 
 /// PreToolUse: what becomes of `updatedInput` rewrites when the tool call
@@ -112,6 +117,9 @@ pub enum Exit2Reason {
     /// reason as it stands), else a fixed text naming the hook; stderr is
     /// not a reason (Cursor).
     RawStdout,
+    /// Only stdout JSON gives the reason; stderr is ignored. Every other
+    /// stdout field is still read.
+    StdoutIgnoringStderr,
 }
 
 /// What exit 2 means for one event.
@@ -129,6 +137,14 @@ pub enum Exit2 {
     StderrToUser,
     /// stderr is discarded and no message is given; stdout is still read.
     Ignored,
+    /// A warning: stderr becomes a warning message for the user, stdout is
+    /// still read as on exit 0, nothing blocks, and the hook counts as
+    /// having answered (not a failure).
+    Warning,
+    /// The hook's output becomes context for the model (the event's
+    /// failure guidance): stdout's `additionalContext` when it is JSON,
+    /// else stdout's text, else stderr. Not a failure.
+    Context,
 }
 
 /// The JSON fields that block the events sharing Stop's outcome shape
@@ -145,6 +161,10 @@ pub enum BlockFields {
     /// A non-empty `followup_message`: the message the agent is given to
     /// work on next instead of stopping (Cursor's stop and subagentStop).
     FollowupMessage,
+    /// `decision: "block"` + `reason`, else `hookSpecificOutput.decision:
+    /// "block"` + `reason`; `continue: false` halts the agent instead of
+    /// blocking the stop.
+    DecisionOrSpecific,
 }
 
 /// Which of the JSON fields every event shares (`systemMessage`,
@@ -189,6 +209,11 @@ pub enum OnFailure {
     /// failure never decides the event (Cursor's stop, whose only
     /// "block" is a follow-up message the hook writes).
     Open,
+    /// A hook that fails in any way but a timeout (exits non-zero where
+    /// that exit has no meaning, is killed, cannot start, loses its exit
+    /// status) **denies** whatever its stdout said, with its failure as the
+    /// reason; a timeout fails open (PreToolUse).
+    DenyFailuresExceptTimeouts,
 }
 
 /// What a hook's `ask` means on a gate event.
@@ -226,6 +251,19 @@ pub enum Dedupe {
     IdenticalHandlers,
 }
 
+/// How the same dialect field given by several hooks combines
+/// (`dialect_fields` of the outcome).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldMerge {
+    /// An array collects every hook's values in configuration order; any
+    /// other value is the first hook's (Codex).
+    FirstOrAppended,
+    /// The last hook (in configuration order) that gave the field wins, as
+    /// objects spread over each other (Copilot CLI's rewrites:
+    /// `modifiedResult`, `modifiedResponse`, …).
+    Last,
+}
+
 /// The rules of one event in one profile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EventRules {
@@ -247,6 +285,14 @@ pub struct EventRules {
     pub context_needs_exit_0: bool,
     /// Stop, SubagentStop, PreCompact: which fields block (reader column).
     pub block_fields: BlockFields,
+    /// Whether a later hook's answer replaces an earlier one's, as objects
+    /// spread one over the other in configuration order: a later decision
+    /// (PermissionRequest allow or deny; Stop and SubagentStop block or
+    /// allow) replaces an earlier one, and a later hook's SessionStart
+    /// context replaces the earlier context; a hook that answers nothing
+    /// leaves what was there. Such events never stop early. Otherwise the
+    /// first decision counts and every context is kept (merge column).
+    pub later_overrides: bool,
     /// Stop family: `hookSpecificOutput.additionalContext` is context for
     /// the model, returned as the outcome's `additional_context` (reader
     /// and merge column).
@@ -313,6 +359,16 @@ pub enum Column {
     OriginalToolInput,
     /// `on_failure: DenyTimeoutsUnlessAsk`.
     DenyTimeoutsUnlessAsk,
+    /// `precedence: FirstDenyStops`.
+    FirstDenyStops,
+    /// `on_failure: DenyFailuresExceptTimeouts`.
+    DenyFailuresExceptTimeouts,
+    /// `exit2: Warning`.
+    Exit2Warning,
+    /// `exit2: Context`.
+    Exit2Context,
+    /// `later_overrides: true`.
+    LaterOverrides,
     /// `exit2: Block { .. }`.
     Exit2Block,
     /// `exit2: StderrToUser`.
@@ -323,7 +379,7 @@ pub enum Column {
     FailureLevelError,
     /// `context_needs_exit_0: true`.
     ContextNeedsExit0,
-    /// `block_fields: Decision` or `DecisionOrContinueFalse`.
+    /// `block_fields` other than `None`.
     BlockFields,
     /// `block_context: true`.
     BlockContext,
@@ -388,6 +444,7 @@ impl EventRules {
         failure_level: HookMessageLevel::Warning,
         context_needs_exit_0: false,
         block_fields: BlockFields::None,
+        later_overrides: false,
         block_context: false,
         json_context_only: false,
         defer: false,
@@ -414,8 +471,10 @@ impl EventRules {
         if self.run_order != n.run_order {
             out.push(Column::Sequential);
         }
-        if self.precedence != n.precedence {
-            out.push(Column::MostRestrictive);
+        match self.precedence {
+            Precedence::FirstAllowOrDeny => {}
+            Precedence::MostRestrictive => out.push(Column::MostRestrictive),
+            Precedence::FirstDenyStops => out.push(Column::FirstDenyStops),
         }
         if self.tool_input != n.tool_input {
             out.push(Column::OriginalToolInput);
@@ -424,6 +483,7 @@ impl EventRules {
             OnFailure::OpenUnlessFailClosed => {}
             OnFailure::DenyTimeoutsUnlessAsk => out.push(Column::DenyTimeoutsUnlessAsk),
             OnFailure::Open => out.push(Column::NeverFailsClosed),
+            OnFailure::DenyFailuresExceptTimeouts => out.push(Column::DenyFailuresExceptTimeouts),
         }
         match self.exit2 {
             Exit2::Ordinary => {}
@@ -434,6 +494,8 @@ impl EventRules {
             Exit2::Block { .. } => out.push(Column::Exit2Block),
             Exit2::StderrToUser => out.push(Column::Exit2StderrToUser),
             Exit2::Ignored => out.push(Column::Exit2Ignored),
+            Exit2::Warning => out.push(Column::Exit2Warning),
+            Exit2::Context => out.push(Column::Exit2Context),
         }
         if self.failure_level == HookMessageLevel::Error {
             out.push(Column::FailureLevelError);
@@ -444,7 +506,9 @@ impl EventRules {
         match self.block_fields {
             BlockFields::None => {}
             BlockFields::FollowupMessage => out.push(Column::FollowupMessage),
-            BlockFields::Decision | BlockFields::DecisionOrContinueFalse => out.push(Column::BlockFields),
+            BlockFields::Decision | BlockFields::DecisionOrContinueFalse | BlockFields::DecisionOrSpecific => {
+                out.push(Column::BlockFields)
+            }
         }
         match self.ask {
             AskRule::Kept => {}
@@ -465,6 +529,9 @@ impl EventRules {
         }
         if self.session_env_from_output {
             out.push(Column::SessionEnvFromOutput);
+        }
+        if self.later_overrides {
+            out.push(Column::LaterOverrides);
         }
         let flags = [
             (self.block_context, Column::BlockContext),
@@ -625,6 +692,8 @@ pub struct Profile {
     pub inputs: InputRules,
     /// Which duplicate hooks of one event run.
     pub dedupe: Dedupe,
+    /// How one dialect field given by several hooks combines.
+    pub dialect_fields: FieldMerge,
     /// The family of each canonical event (usually
     /// [`CANONICAL_FAMILIES`]).
     pub families: EventTable<EventFamily>,

@@ -2,7 +2,8 @@
 //! did ([`CommandOutput`]), cancellation ([`CancelToken`]), and the choice of
 //! operating-system backend.
 //!
-//! A command is `/bin/sh -c <command>` in its own process group, with the
+//! A command is `/bin/sh -c <command>` (or another shell, or a program
+//! run directly: [`Program`]) in its own process group, with the
 //! payload written to its stdin while stdout and stderr are read, each
 //! stream capped, the whole group killed at the timeout or on cancel, and
 //! every direct child reaped before [`run_command`] returns. The loop that

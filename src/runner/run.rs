@@ -320,7 +320,7 @@ fn above_stdio(fd: OwnedFd) -> io::Result<OwnedFd> {
     Ok(rustix::io::fcntl_dupfd_cloexec(&fd, 3)?)
 }
 
-/// Start `/bin/sh -c <command>` with `stdin` (the read end of the payload
+/// Start `/bin/sh -c <command>` (or `argv`) with `stdin` (the read end of the payload
 /// pipe) as its stdin and fresh pipes for its stdout and stderr.
 fn start_shell(spec: &CommandSpec<'_>, backend: Backend, spawner: Spawner, stdin: OwnedFd) -> io::Result<Started> {
     match spawner {

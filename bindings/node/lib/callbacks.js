@@ -10,7 +10,7 @@
 // JS thread (the hookline thread waits for the JS function to return), so
 // these functions always run on the JS thread.
 
-const { koffi, N, CallbackFn, FreeFn, DoneFn, check, out } = require('./native');
+const { koffi, N, CallbackFn, FreeFn, DoneFn, TraceFn, check, out } = require('./native');
 
 /**
  * A reply built with `allow()`, `deny(message)` or `replyJson(value)`: the
@@ -38,6 +38,7 @@ function replyJson(value) {
 }
 
 const handlers = new Map(); // id (BigInt) -> { fn, kind, name, onError }
+// (trace handlers: `kind` 'trace'; counted below, for the event loop)
 let nextHandlerId = 1n;
 
 /**
@@ -47,12 +48,25 @@ let nextHandlerId = 1n;
 function addHandler(handler) {
   const id = nextHandlerId++;
   handlers.set(id, handler);
+  if (handler.kind === 'trace') {
+    traceHandlers++;
+    updateKeepAlive();
+  }
   return id;
 }
 
 /** Forget a callback whose registration failed (hookline will not free it). */
 function dropHandler(id) {
+  forget(id);
+}
+
+function forget(id) {
+  const handler = handlers.get(id);
   handlers.delete(id);
+  if (handler && handler.kind === 'trace') {
+    traceHandlers--;
+    updateKeepAlive();
+  }
 }
 
 function setJson(reply, value) {
@@ -109,6 +123,17 @@ function callbackTrampoline(userData, contextJson, _contextLen, reply) {
   } catch (err) {
     reportError(handler, err);
     return 1; // a callback failure
+  }
+}
+
+// void hl_trace_fn(void *user_data, const char *span_json)
+function traceTrampoline(userData, spanJson) {
+  const handler = handlers.get(userData);
+  if (!handler) return;
+  try {
+    handler.fn(spanFromWire(JSON.parse(spanJson)));
+  } catch (err) {
+    reportError(handler, err); // the span is dropped; nothing may escape to C
   }
 }
 
@@ -180,31 +205,64 @@ function handlerTrampoline(userData, requestJson, _len, reply) {
   return 0;
 }
 
-// void hl_free_fn(void *user_data)
-function freeTrampoline(userData) {
-  handlers.delete(userData);
+/**
+ * A span's JSON (docs/c-api.md §12) as the object trace handlers receive:
+ * camelCase keys, times as BigInt nanoseconds since the epoch (they do not
+ * fit a Number exactly), attributes as they are.
+ */
+function spanFromWire(w) {
+  return {
+    traceId: w.trace_id,
+    spanId: w.span_id,
+    parentSpanId: w.parent_span_id,
+    traceFlags: parseInt(w.trace_flags, 16) || 0,
+    level: w.level,
+    name: w.name,
+    startUnixNano: BigInt(w.start_unix_nano),
+    endUnixNano: BigInt(w.end_unix_nano),
+    status: w.status,
+    statusMessage: w.status_message === undefined ? null : w.status_message,
+    attributes: w.attributes || {},
+  };
 }
 
-// Pending async runs, and a referenced timer that keeps the event loop alive
-// while any run is pending (koffi's cross-thread queue does not).
+// void hl_free_fn(void *user_data)
+function freeTrampoline(userData) {
+  forget(userData);
+}
+
+// Pending async runs, trace handlers not yet freed, and a referenced timer
+// that keeps the event loop alive while there is any (koffi's cross-thread
+// queue does not, and a call from a hookline thread into JS once the loop has
+// ended aborts the process). A trace handler may receive a span from
+// hookline's delivery thread at any time until its free_user_data: the
+// process stays alive until then (the handler is removed, or the engine
+// closed).
 const runs = new Map(); // id (BigInt) -> { settle(status, outcomeJson, errmsg) }
 let nextRunId = 1n;
+let traceHandlers = 0;
 let keepAlive = null;
+
+function updateKeepAlive() {
+  const needed = runs.size > 0 || traceHandlers > 0;
+  if (needed && keepAlive === null) keepAlive = setInterval(() => {}, 1 << 30);
+  else if (!needed && keepAlive !== null) {
+    clearInterval(keepAlive);
+    keepAlive = null;
+  }
+}
 
 function addRun(entry) {
   const id = nextRunId++;
   runs.set(id, entry);
-  if (keepAlive === null) keepAlive = setInterval(() => {}, 1 << 30);
+  updateKeepAlive();
   return id;
 }
 
 function removeRun(id) {
   const entry = runs.get(id);
   runs.delete(id);
-  if (runs.size === 0 && keepAlive !== null) {
-    clearInterval(keepAlive);
-    keepAlive = null;
-  }
+  updateKeepAlive();
   return entry;
 }
 
@@ -223,12 +281,14 @@ const CALLBACK = koffi.register(callbackTrampoline, koffi.pointer(CallbackFn));
 const HANDLER = koffi.register(handlerTrampoline, koffi.pointer(CallbackFn));
 const FREE = koffi.register(freeTrampoline, koffi.pointer(FreeFn));
 const DONE = koffi.register(doneTrampoline, koffi.pointer(DoneFn));
+const TRACE = koffi.register(traceTrampoline, koffi.pointer(TraceFn));
 
 module.exports = {
   CALLBACK,
   HANDLER,
   FREE,
   DONE,
+  TRACE,
   Reply,
   allow,
   deny,

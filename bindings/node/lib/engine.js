@@ -6,7 +6,7 @@
 
 const { N, check, out, takeString, withSlots, slotPointer, checkSlot } = require('./native');
 const { HooklineError, AbortError, Status } = require('./errors');
-const { CALLBACK, HANDLER, FREE, DONE, addHandler, dropHandler, addRun, removeRun } = require('./callbacks');
+const { CALLBACK, HANDLER, FREE, DONE, TRACE, addHandler, dropHandler, addRun, removeRun } = require('./callbacks');
 
 /** A model verdict as the library reads it: `{ok, reason, impossible}`. */
 function encodeModelReply(v) {
@@ -222,8 +222,8 @@ function withOptionNames(names, fn) {
  * pass-through fields the typed inputs do not name (e.g. `permission_mode`).
  * A typed field wins over an `extra` field of the same wire name.
  */
-function inputJson(input) {
-  if (input === undefined) return '{}';
+function inputJson(input, traceContext = null) {
+  if (input === undefined) input = {};
   if (!isPlainObject(input)) return JSON.stringify(input); // the library rejects what is not an object
   const { extra, ...fields } = input;
   const wire = snakeKeys(fields);
@@ -235,7 +235,21 @@ function inputJson(input) {
       if (!Object.prototype.hasOwnProperty.call(wire, k)) wire[k] = v;
     }
   }
-  return JSON.stringify(wire);
+  return JSON.stringify(withTraceContext(wire, traceContext));
+}
+
+/**
+ * The trace context the engine's `setTraceContext` function finds now (the
+ * active context, for the OpenTelemetry adapter), put ahead of the input's
+ * fields: an input that has its own `traceparent` keeps it.
+ */
+function withTraceContext(wire, traceContext) {
+  if (traceContext === null || Object.prototype.hasOwnProperty.call(wire, 'traceparent')) return wire;
+  const tc = traceContext();
+  if (!tc || typeof tc.traceparent !== 'string' || tc.traceparent === '') return wire;
+  const head = { traceparent: tc.traceparent };
+  if (typeof tc.tracestate === 'string' && tc.tracestate !== '') head.tracestate = tc.tracestate;
+  return { ...head, ...wire };
 }
 
 const EVENT_NAMES = Object.freeze(Object.fromEntries(Object.entries(HookEvent).map(([name, n]) => [n, name])));
@@ -288,6 +302,8 @@ class Engine {
   // needs the JS thread, and a sync run may still call its callback hooks.
   #inflight = new Set(); // ids of pending async runs
   #syncDepth = 0; // sync runs on the stack (re-entrant calls from callbacks)
+  #traceContext = null; // setTraceContext
+  #traced = false; // a trace handler was set: spans may wait for the JS thread
 
   constructor(options) {
     const { json, names } = optionsWire(options);
@@ -350,7 +366,7 @@ class Engine {
 
   /** `runNamed` on the calling thread (hl_engine_run_named). */
   runNamedSync(name, input) {
-    const json = inputJson(input);
+    const json = inputJson(input, this.#traceContext);
     const ptr = this.#handle();
     return this.#blockingRun((outcome, err) => N.hl_engine_run_named(ptr, String(name), json, outcome, err));
   }
@@ -386,7 +402,7 @@ class Engine {
       const ptr = this.#handle();
       const signal = options && options.signal;
       if (signal && signal.aborted) throw abortError(signal);
-      const json = inputJson(input);
+      const json = inputJson(input, this.#traceContext);
       const answered = inline === null ? null : inline(ptr, json);
       if (answered !== null) {
         resolve(answered);
@@ -446,7 +462,7 @@ class Engine {
    */
   runSync(event, input) {
     const ev = eventNumber(event);
-    const json = inputJson(input);
+    const json = inputJson(input, this.#traceContext);
     const ptr = this.#handle();
     return this.#blockingRun((outcome, err) => N.hl_engine_run(ptr, ev, json, outcome, err));
   }
@@ -546,6 +562,53 @@ class Engine {
     check(status, err);
   }
 
+  /**
+   * Send the spans of this engine's runs to `fn(span)`: one span per run
+   * that runs a hook (`level` "run") and one per hook (`level` "hook",
+   * `parentSpanId` the run's `spanId`), after each ends (docs/c-api.md
+   * §12). `fn` runs on the JS thread, called from hookline's delivery
+   * thread (which waits for it), so keep it short; an exception in it drops
+   * the span. `null` removes the handler. Runs already started keep the
+   * handler they started with. With a handler set, close the engine with
+   * close(), not closeSync(). See also setTraceContext and `hookline/otel`.
+   */
+  setTraceHandler(fn) {
+    const ptr = this.#handle();
+    const err = out();
+    if (fn === null || fn === undefined) {
+      check(N.hl_engine_set_trace_handler(ptr, null, null, null, err), err);
+      return this;
+    }
+    if (typeof fn !== 'function') throw new TypeError('fn must be a function or null');
+    const id = addHandler({ fn, kind: 'trace', name: 'trace handler', onError: this.#onError });
+    let status;
+    try {
+      status = N.hl_engine_set_trace_handler(ptr, TRACE, id, FREE, err);
+    } catch (e) {
+      dropHandler(id);
+      throw e;
+    }
+    if (status !== Status.HL_OK) dropHandler(id); // a failed registration does not call free
+    check(status, err);
+    this.#traced = true;
+    return this;
+  }
+
+  /**
+   * Make every run join the trace `fn()` returns at the time of the call:
+   * `{traceparent, tracestate}` (W3C values) put into the run's input,
+   * unless the input has a `traceparent` of its own or `fn` returns
+   * nothing. `hookline/otel` installs one that reads the active
+   * OpenTelemetry context. `null` removes it.
+   */
+  setTraceContext(fn) {
+    if (fn !== null && fn !== undefined && typeof fn !== 'function') {
+      throw new TypeError('fn must be a function or null');
+    }
+    this.#traceContext = fn || null;
+    return this;
+  }
+
   /** The SHA-256 hex digest of the configured command set (the approval gate, docs/protocol.md). */
   digest() {
     const hex = out();
@@ -642,12 +705,18 @@ class Engine {
   /**
    * Free the engine on the JS thread. Only for engines without runs in
    * flight (an async run's completion needs the JS thread; a sync run may
-   * still call its callback hooks): throws otherwise.
+   * still call its callback hooks) and without a trace handler (spans are
+   * delivered on the JS thread before the free returns): throws otherwise.
    */
   closeSync() {
     if (this.#ptr === null) return;
     if (this.#inflight.size > 0 || this.#syncDepth > 0) {
       throw new HooklineError(Status.HL_ERR_CLOSED, 'runs are in flight: use close()');
+    }
+    if (this.#traced) {
+      // hl_engine_free waits for spans to be delivered, and delivering one
+      // needs this thread.
+      throw new HooklineError(Status.HL_ERR_CLOSED, 'a trace handler was set: use close()');
     }
     const ptr = this.#ptr;
     this.#ptr = null;

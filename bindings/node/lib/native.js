@@ -62,6 +62,7 @@ const DoneFn = proto(
   'hl_done_fn',
   'void hl_done_fn(void *user_data, int32_t status, const char *outcome_json, const char *errmsg)',
 );
+const TraceFn = proto('hl_trace_fn', 'void hl_trace_fn(void *user_data, const char *span_json)');
 
 // Handles (hl_engine *, hl_registry *, hl_reply *) are `void *` (BigInt in JS).
 const DECLS = {
@@ -127,6 +128,9 @@ const DECLS = {
     'int32_t hl_engine_approve_workspace_hooks(void *engine, bool persist, _Out_ void **errmsg)',
   hl_engine_workspace_gated: 'bool hl_engine_workspace_gated(void *engine)',
   hl_engine_workspace_hooks_need_approval: 'bool hl_engine_workspace_hooks_need_approval(void *engine)',
+  hl_engine_set_trace_handler:
+    'int32_t hl_engine_set_trace_handler(void *engine, hl_trace_fn *fn, void *user_data, hl_free_fn *free, ' +
+    '_Out_ void **errmsg)',
   hl_event_name: 'const char *hl_event_name(int32_t event)',
 };
 
@@ -249,6 +253,7 @@ module.exports = {
   CallbackFn,
   FreeFn,
   DoneFn,
+  TraceFn,
   takeString,
   check,
   out,

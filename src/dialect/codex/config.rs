@@ -394,7 +394,7 @@ fn build_hook(
         cfg.push_warning(path, format!("ignoring additionalContextLimit for {key} hook"));
     }
     Some(HookSpec {
-        handler: HandlerSpec::Command { command, args: None, shell: crate::config::Shell::Sh },
+        handler: HandlerSpec::command(command),
         timeout_seconds,
         default_timeout,
         if_rule: None,

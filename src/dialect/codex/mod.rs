@@ -49,8 +49,8 @@ use crate::model::input::SessionFacts;
 use crate::model::outcome::HookMessageLevel::Error as ErrorLevel;
 use crate::model::reply::HookReply;
 use crate::model::rules::{
-    BlockFields, BlockReasons, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, HaltReason, HandlerTimeouts,
-    InputRules, Precedence, Profile, RewriteOnDeny, ToolInputFlow, CANONICAL_FAMILIES,
+    BlockFields, BlockReasons, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, FieldMerge, HaltReason,
+    HandlerTimeouts, InputRules, Precedence, Profile, RewriteOnDeny, ToolInputFlow, CANONICAL_FAMILIES,
 };
 
 /// The Codex dialect (see the module documentation).
@@ -120,6 +120,7 @@ pub static PROFILE: Profile = Profile {
         lowered: &[],
     },
     exec_placeholders: &[],
+    dialect_fields: FieldMerge::FirstOrAppended,
     families: CANONICAL_FAMILIES,
     events: EventTable {
         session_start: BASE,

@@ -243,7 +243,12 @@ fn parse_entry(cfg: &mut HooksConfig, source: &Arc<Source>, path: &str, v: &Valu
     };
     report_unknown_fields(cfg, path, obj);
     let hook = HookSpec {
-        handler: HandlerSpec::Command { command, args: None, shell: crate::config::Shell::Sh },
+        handler: HandlerSpec::Command {
+            command,
+            args: None,
+            shell: crate::config::Shell::Sh,
+            launch: crate::config::Launch::default(),
+        },
         timeout_seconds,
         default_timeout: super::PROFILE.default_timeout,
         if_rule: None,

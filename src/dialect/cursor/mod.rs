@@ -48,7 +48,7 @@ use crate::model::event::{EventFamily, HookEvent, RunEvent};
 use crate::model::input::SessionFacts;
 use crate::model::reply::HookReply;
 use crate::model::rules::{
-    AskRule, BlockFields, BlockReasons, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, HandlerTimeouts,
+    AskRule, BlockFields, BlockReasons, Column, Dedupe, EventRules, FieldMerge, EventTable, Exit2, Exit2Reason, HandlerTimeouts,
     InputRules, MatcherRule, NamedEventRules, OnFailure, Precedence, Profile, RewriteOnDeny, Subject, ToolInputFlow,
     CANONICAL_FAMILIES,
 };
@@ -107,6 +107,8 @@ pub static PROFILE: Profile = Profile {
     default_timeout: Duration::from_secs(60),
     inputs: InputRules::Lenient,
     dedupe: Dedupe::None,
+    // The first hook that gave a field wins (arrays collect every hook's).
+    dialect_fields: FieldMerge::FirstOrAppended,
     // subagentStart is a gate: allowed or denied as a tool call is.
     families: EventTable { subagent_start: EventFamily::Tool, ..CANONICAL_FAMILIES },
     // Cursor runs command hooks only (its `prompt` hooks are skipped when

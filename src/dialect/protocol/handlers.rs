@@ -59,7 +59,7 @@ pub(crate) fn parse_handler(obj: &Map<String, Value>, path: &str, all_types: boo
                     return Err(cfg_err(format!("{path}.shell must be \"bash\" or \"powershell\", got {s:?}")));
                 }
             };
-            HandlerSpec::Command { command, args, shell }
+            HandlerSpec::Command { command, args, shell, launch: crate::config::Launch::default() }
         }
         HookKind::Http => {
             let url = f.required_text("url", "must specify a url")?;

@@ -20,6 +20,7 @@
 //! | JSON `decision: "block"` without a reason | error message; then `continue: false` is looked at |
 //! | JSON `continue: false` + `stopReason` | **block**, `block_reason` = stopReason (Stop, SubagentStop) |
 //! | `hookSpecificOutput.decision: "block"` + `reason` | **block** (VT Code places it there too) (Stop, SubagentStop) |
+//! | (`block_fields: DecisionOrSpecific`, VS Code) | `decision` or `hookSpecificOutput.decision` block; `continue: false` halts the agent and blocks nothing |
 //! | `hookSpecificOutput.additionalContext` | *profile* `block_context` (Claude Code Stop, SubagentStop): `additional_context`, feedback that keeps the conversation going without an error |
 //!
 //! The merge keeps the first block in configuration order (VT Code's
@@ -65,8 +66,8 @@ pub(crate) fn read(out: &mut Out<'_>, run: &HookRun<'_>) {
                 );
             }
         }
-        if rules.block_fields == BlockFields::DecisionOrContinueFalse {
-            if reason.is_none() && run.continue_false() {
+        if matches!(rules.block_fields, BlockFields::DecisionOrContinueFalse | BlockFields::DecisionOrSpecific) {
+            if reason.is_none() && run.continue_false() && rules.block_fields == BlockFields::DecisionOrContinueFalse {
                 reason = run.text("stopReason");
             }
             if reason.is_none() {

@@ -17,6 +17,12 @@
 //!   the hook environment's sources: the engine's `env` option, else the
 //!   inherited environment (minus `env_remove`).
 //! - No proxy is used (a hook URL is reached directly).
+//! - When the run is traced, the request carries the W3C trace context:
+//!   `traceparent` naming the hook's own span as the parent, and the run's
+//!   `tracestate` when it has one. They replace configured headers of those
+//!   names (a configured `tracestate` is dropped when the run has none, so
+//!   the two never describe different traces). Untraced, headers are sent
+//!   as configured.
 
 mod transport;
 
@@ -88,10 +94,19 @@ pub(crate) fn run(hook: &HttpHook<'_>, call: &Call<'_>) -> io::Result<Ran> {
     // The deadline is the scope's: every wait of the request is bounded by it.
     let mut request = call.http_client.agent().post(hook.url);
     for (name, value) in hook.headers {
+        if call.trace.is_some() && is_trace_header(name) {
+            continue; // the run's trace context replaces it
+        }
         request = request.header(
             name.as_str(),
             interpolate(value, hook.allowed_env_vars, call.http, call.env_settings, call.trusted),
         );
+    }
+    if let Some(trace) = call.trace {
+        request = request.header("traceparent", trace.traceparent());
+        if let Some(state) = trace.tracestate() {
+            request = request.header("tracestate", state);
+        }
     }
     let request = request.header("Content-Type", "application/json");
     let response = match request.send(call.payload.text().as_bytes()) {
@@ -125,6 +140,12 @@ pub(crate) fn run(hook: &HttpHook<'_>, call: &Call<'_>) -> io::Result<Ran> {
     };
     exec.answer = Answer::Http { status, body: String::from_utf8_lossy(&body).into_owned(), truncated };
     Ok(done(exec, truncated))
+}
+
+/// Whether a configured header is one the trace context sets (header names
+/// compare case-insensitively).
+fn is_trace_header(name: &str) -> bool {
+    name.eq_ignore_ascii_case("traceparent") || name.eq_ignore_ascii_case("tracestate")
 }
 
 /// Read at most `cap` bytes of the body; `true` when there was more (left unread).

@@ -8,9 +8,15 @@
 //! blocking decision are not affected. A decision of the same kind the hook
 //! made itself stands (its own reason first). An event the rules make a
 //! gate (`tool_gate`) denies as PreToolUse does.
+//!
+//! Where the rules deny every failure but a timeout (`on_failure:
+//! DenyFailuresExceptTimeouts`, Copilot CLI's PreToolUse), a failing hook
+//! denies whatever it printed — `failClosed` or not, and even when its
+//! stdout allowed — so that the deny holds under any merge, including a
+//! run that joins hooks of several dialects.
 
 use crate::model::event::EventFamily;
-use crate::model::outcome::{ElicitationAction, PermissionBehavior, PreToolHookDecision};
+use crate::model::outcome::{ElicitationAction, HookFailure, PermissionBehavior, PreToolHookDecision};
 use crate::model::reply::{Decision, DecisionFamily, HookReply};
 use crate::model::rules::{EventRules, OnFailure};
 
@@ -32,6 +38,10 @@ pub fn decision_family(family: EventFamily) -> DecisionFamily {
 /// Turn a failing `failClosed` hook's reply into the blocking decision of
 /// its event (of `family`).
 pub fn apply(reply: &mut HookReply, fail_closed: bool, rules: &EventRules, family: EventFamily) {
+    if rules.on_failure == OnFailure::DenyFailuresExceptTimeouts {
+        deny_failures_except_timeouts(reply, family);
+        return;
+    }
     if !fail_closed || rules.on_failure != OnFailure::OpenUnlessFailClosed {
         return;
     }
@@ -50,5 +60,20 @@ pub fn apply(reply: &mut HookReply, fail_closed: bool, rules: &EventRules, famil
         Some(Decision::Block(_)) => {}
         Some(Decision::Elicitation(ElicitationAction::Decline | ElicitationAction::Cancel, _)) => {}
         decision => *decision = Decision::fail_closed(family, text),
+    }
+}
+
+/// `on_failure: DenyFailuresExceptTimeouts`: a PreToolUse hook that failed
+/// other than by timing out denies, its failure the reason (a deny reason
+/// it gave itself stands).
+fn deny_failures_except_timeouts(reply: &mut HookReply, family: EventFamily) {
+    let Some(failure) = reply.failure.as_ref().filter(|f| f.kind != HookFailure::Timeout) else {
+        return;
+    };
+    if decision_family(family) != DecisionFamily::Tool {
+        return;
+    }
+    if !matches!(reply.decision, Some(Decision::Tool(PreToolHookDecision::Deny, Some(_)))) {
+        reply.decision = Some(Decision::Tool(PreToolHookDecision::Deny, Some(failure.text.clone())));
     }
 }

@@ -4,8 +4,9 @@
 //! Planning (which hooks of an event run) applies, in order, the
 //! [`condition`] (`if`), [`dedupe`] and [`background`] (`async`) layers;
 //! `invoke` then runs one planned hook through [`support`] → [`gate`] →
-//! [`url_policy`] → [`cancel`] → [`timeout`] → the handler → [`report`];
-//! reading its result applies [`fail_closed`]. A handler type only
+//! [`url_policy`] → [`cancel`] → [`timeout`] → the handler → [`report`],
+//! timed by its [`trace`] span when the run is traced; reading its result
+//! applies [`fail_closed`] and ends the span. A handler type only
 //! implements `Handler`: input in, raw result out.
 
 pub mod background;
@@ -17,6 +18,7 @@ pub mod gate;
 pub mod report;
 pub mod support;
 pub mod timeout;
+pub mod trace;
 pub mod url_policy;
 
 use std::path::Path;
@@ -32,6 +34,7 @@ use crate::gate::{Approval, CommandSet};
 use crate::model::event::RunEvent;
 use crate::model::outcome::HookReport;
 use crate::runner::{CancelToken, Environment};
+use crate::trace::RunContext;
 
 /// What the layers need from the run a hook belongs to.
 pub(crate) struct Stack<'a> {
@@ -54,25 +57,30 @@ pub(crate) struct Stack<'a> {
     pub(crate) http_client: &'a crate::handler::http::Client,
     /// The engine's `env` and `env_remove`.
     pub(crate) env_settings: &'a EnvSettings,
+    /// The run's trace, when a trace handler is set.
+    pub(crate) trace: Option<&'a Arc<RunContext>>,
 }
 
-/// Run one planned hook through the layers: support (a handler type its
-/// dialect does not run on the event is skipped), the gate (a hook of an
-/// untrusted source runs only while the command set is approved and its
-/// files are as approved; checked right before every start), the URL
-/// policy (http hooks), the cancel check, its timeout, the handler, and
-/// its report. `Err(Cancelled)` when the run was cancelled.
+/// Run one planned hook through the layers: its span starts (when the run
+/// is traced), support (a handler type its dialect does not run on the
+/// event is skipped), the gate (a hook of an untrusted source runs only
+/// while the command set is approved and its files are as approved;
+/// checked right before every start), the URL policy (http hooks), the
+/// cancel check, its timeout, the handler, and its report. `Err(Cancelled)`
+/// when the run was cancelled (a hook cancelled while it ran ends its span
+/// so).
 pub(crate) fn invoke(stack: &Stack<'_>, hook: Hook<'_>, env: &Environment, payload: &Payload) -> Result<Executed> {
+    let mut span = stack.trace.map(|run| trace::start(run, hook, stack.event, stack.budget));
     if let Some(why) = support::refuses(stack.event, hook) {
-        return Ok(report::skipped(hook, HookReport::UNSUPPORTED_ON_EVENT, why));
+        return Ok(trace::attach(report::skipped(hook, HookReport::UNSUPPORTED_ON_EVENT, why), span));
     }
     match gate::admits(stack, hook) {
         Verdict::Run => {}
-        Verdict::NotApproved => return Ok(report::not_approved(hook)),
-        Verdict::Changed(why) => return Ok(report::changed_since_approval(hook, why)),
+        Verdict::NotApproved => return Ok(trace::attach(report::not_approved(hook), span)),
+        Verdict::Changed(why) => return Ok(trace::attach(report::changed_since_approval(hook, why), span)),
     }
     if let Some(why) = url_policy::refuses(stack.http, hook) {
-        return Ok(report::skipped(hook, HookReport::URL_NOT_ALLOWED, why));
+        return Ok(trace::attach(report::skipped(hook, HookReport::URL_NOT_ALLOWED, why), span));
     }
     cancel::check(stack.token)?;
     let label = hook.label();
@@ -82,6 +90,7 @@ pub(crate) fn invoke(stack: &Stack<'_>, hook: Hook<'_>, env: &Environment, paylo
         placeholders: hook.dialect().map_or(&[], |d| d.profile().exec_placeholders),
         payload,
         env,
+        reserved_env: hook.dialect().map_or(&[], |d| d.environment_names()),
         cwd: hook.spec().and_then(|s| s.source.cwd.as_deref()).unwrap_or(stack.cwd),
         timeout: timeout::of(hook, stack.event, stack.budget),
         max_output_bytes: stack.max_output_bytes,
@@ -90,17 +99,38 @@ pub(crate) fn invoke(stack: &Stack<'_>, hook: Hook<'_>, env: &Environment, paylo
         http: stack.http,
         http_client: stack.http_client,
         env_settings: stack.env_settings,
+        trace: span.as_ref().map(|s| s.trace_context()),
         trusted: hook.spec().is_none_or(|s| s.trusted()),
     };
     let started = Instant::now();
-    match hook.handler().call(&call) {
-        Err(e) => Ok(report::spawn_failed(hook, e.to_string(), started.elapsed())),
-        Ok(Ran::Cancelled) => Err(cancel::cancelled_error()),
+    let ran = hook.handler().call(&call);
+    if let Some(s) = &mut span {
+        s.stop();
+    }
+    match ran {
+        Err(e) => Ok(trace::attach(report::spawn_failed(hook, e.to_string(), started.elapsed()), span)),
+        Ok(Ran::Cancelled) => {
+            trace::cancelled(span);
+            Err(cancel::cancelled_error())
+        }
         Ok(Ran::Done { exec, duration, stdout_truncated, stderr_truncated }) => {
             // Host code cannot be interrupted: a cancel that came while it
             // ran is seen now.
-            cancel::check(stack.token)?;
-            Ok(report::ran(hook, exec, duration, stdout_truncated, stderr_truncated))
+            if let Err(e) = cancel::check(stack.token) {
+                trace::cancelled(span);
+                return Err(e);
+            }
+            Ok(trace::attach(report::ran(hook, exec, duration, stdout_truncated, stderr_truncated), span))
         }
     }
+}
+
+/// A hook that could not be given what it needs to start (its process
+/// environment): reported as a spawn failure, with its span.
+pub(crate) fn not_started(stack: &Stack<'_>, hook: Hook<'_>, error: String) -> Executed {
+    let mut span = stack.trace.map(|run| trace::start(run, hook, stack.event, stack.budget));
+    if let Some(s) = &mut span {
+        s.stop();
+    }
+    trace::attach(report::spawn_failed(hook, error, std::time::Duration::ZERO), span)
 }

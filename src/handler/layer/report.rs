@@ -51,6 +51,7 @@ fn executed(hook: Hook<'_>, report: HookReport, output: Output) -> Executed {
         native_event: spec.and_then(|s| s.native_event),
         loop_limit: spec.and_then(|s| s.loop_limit),
         identity: None,
+        span: None,
     }
 }
 

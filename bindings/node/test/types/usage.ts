@@ -1,5 +1,5 @@
 // Type-checked by test/types.test.js: typed use of the API that must compile under --strict.
-import hookline, { Engine, Registry, deny, allow, replyJson, HooklineError, AbortError, Status, HookEvent, PreToolUseOutcome, GateOutcome, CursorFields } from 'hookline';
+import hookline, { Engine, Registry, deny, allow, replyJson, HooklineError, AbortError, Status, HookEvent, PreToolUseOutcome, GateOutcome, CursorFields, Span } from 'hookline';
 async function main() {
   const e = new Engine({ workspace: '.', sessionId: 's', workspaceGated: true, hooks: { PreToolUse: [] }, maxOutputBytes: 10 });
   const sources = new Engine({ workspace: '.', sessionId: 's', trigger: 'clear',
@@ -33,6 +33,12 @@ async function main() {
   e.approve({ persist: true });
   const b: boolean = e.needsApproval && e.workspaceGated;
   e.previews()[0].timeoutSeconds;
+  const copilot = new Engine({ workspace: '.', sessionId: 's', hooksFile: '.github/hooks/guard.json', dialect: 'copilot',
+    hookSources: [{ hooksFile: '.claude/settings.json', dialect: 'vscode' }] });
+  const post = await copilot.postToolUse({ toolName: 'bash', toolResponse: 'x' });
+  const text: string | undefined = post.dialectFields?.copilot?.modifiedResult?.textResultForLlm;
+  copilot.previews()[0].argv?.join(' '); copilot.previews()[0].dialect;
+  void text;
   e.setModelHandler(async (req, { signal }) => ({ ok: req.type === 'prompt' && !signal.aborted, reason: req.prompt }))
    .setMcpHandler((req) => (req.server === 's' ? 'text' : { text: req.tool, isError: true }))
    .setModelHandler(null);
@@ -55,3 +61,16 @@ async function main() {
   void d; void b;
 }
 main();
+
+// Tracing: spans to a handler, the trace context of each run.
+{
+  const traced = new Engine({ workspace: '/tmp', sessionId: 's' });
+  traced.setTraceHandler((span: Span) => {
+    const ns: bigint = span.endUnixNano - span.startUnixNano;
+    const parent: string | null = span.parentSpanId;
+    const level: 'run' | 'hook' = span.level;
+    void [ns, parent, level, span.attributes['hook.exit_code']];
+  });
+  traced.setTraceContext(() => ({ traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' }));
+  traced.setTraceHandler(null).setTraceContext(null);
+}

@@ -1,0 +1,459 @@
+//! The GitHub Copilot CLI dialect: `.github/hooks/*.json` hooks files
+//! (`{"version": 1, "hooks": {…}}`), the inline `hooks` of Copilot's
+//! `settings.json` files, and Claude Code settings read the way Copilot CLI
+//! reads them — with Copilot CLI's decisions, as GitHub's hooks reference
+//! documents them (`docs/dialects.md` has the table of rules).
+//!
+//! - Event keys are camelCase (`preToolUse`, `agentStop`, …). PascalCase
+//!   keys (`PreToolUse`, `Stop`, …, the names VS Code and Claude Code use)
+//!   are accepted too: their entries run after the camelCase entries of the
+//!   same event, receive the snake_case ("VS Code compatible") payload, and
+//!   PreToolUse / PostToolUse / PermissionRequest entries under them match
+//!   with Claude Code's matcher semantics against Claude tool names. Those
+//!   entries are read by [`COPILOT_COMPAT`], a second value of this dialect
+//!   (same name, same rule table). Events without a canonical meaning
+//!   (`userPromptTransformed`, `preMcpToolCall`, `errorOccurred`) are kept
+//!   as named events, fired with `hl_engine_run_named` by their camelCase
+//!   name.
+//! - Entries are flat (`{"type": "command", "bash": …, "matcher": …}`);
+//!   Claude-style groups (`{"matcher": …, "hooks": [...]}`) are flattened
+//!   (`copilot/config.rs`).
+//! - Every event's hooks run one after another in configuration order.
+//! - The payload is camelCase with `toolArgs` a JSON-encoded *string*
+//!   (`copilot/payload.rs`); replies are flat JSON objects (`copilot/reply.rs`).
+//! - Files recognised by path: `.github/hooks/*.json`, `.copilot/hooks/*.json`,
+//!   `github-copilot/policy.d/*.json`, `.github/copilot/settings*.json`
+//!   and `.copilot/settings.json`. A `.claude/settings.json` stays Claude
+//!   Code's unless the `dialect` option says `copilot`.
+
+pub(crate) mod config;
+pub(crate) mod payload;
+pub(crate) mod reply;
+
+use std::path::Path;
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+use super::matcher::Matcher;
+use super::{Dialect, ReadCtx};
+use crate::config::{HooksConfig, SourceInfo};
+use crate::error::Result;
+use crate::handler::HookExecution;
+use crate::model::event::{HookEvent, RunEvent};
+use crate::model::input::SessionFacts;
+use crate::model::reply::HookReply;
+use crate::model::rules::{
+    BlockFields, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, FieldMerge, HandlerTimeouts, InputRules,
+    OnFailure, Precedence, Profile, RunOrder, CANONICAL_FAMILIES,
+};
+
+/// The Copilot CLI dialect (see the module documentation). `compat`: the
+/// value that reads entries configured under PascalCase event keys.
+#[derive(Debug)]
+pub struct Copilot {
+    pub(crate) compat: bool,
+}
+
+/// The Copilot CLI dialect's value (entries under camelCase keys).
+pub static COPILOT: Copilot = Copilot { compat: false };
+
+/// The value that reads entries configured under PascalCase keys (the
+/// "VS Code compatible" payload, Claude-format matchers on tool events,
+/// `hookSpecificOutput` read first on PreToolUse). Same name and rule
+/// table as [`COPILOT`].
+pub static COPILOT_COMPAT: Copilot = Copilot { compat: true };
+
+/// Every hook runs in order; exit 2 is a warning (stderr for the user,
+/// stdout still read).
+const BASE: EventRules = EventRules { run_order: RunOrder::Sequential, exit2: Exit2::Warning, ..EventRules::NEUTRAL };
+
+/// The Copilot CLI profile: Copilot CLI's decisions, as GitHub's hooks
+/// reference documents them.
+pub static PROFILE: Profile = Profile {
+    name: "copilot",
+    default_timeout: Duration::from_secs(30),
+    inputs: InputRules::Lenient,
+    dedupe: Dedupe::None,
+    families: CANONICAL_FAMILIES,
+    named: &[],
+    dialect_fields: FieldMerge::Last,
+    // Its configs have command hooks only (no prompt or agent type, no exec
+    // form with placeholders).
+    handler_timeouts: HandlerTimeouts { prompt: Duration::from_secs(30), agent: Duration::from_secs(30), lowered: &[] },
+    exec_placeholders: &[],
+    events: EventTable {
+        session_start: EventRules { later_overrides: true, ..BASE },
+        session_end: BASE,
+        subagent_start: BASE,
+        subagent_stop: EventRules { block_fields: BlockFields::Decision, later_overrides: true, ..BASE },
+        user_prompt_submit: BASE,
+        pre_tool_use: EventRules {
+            precedence: Precedence::FirstDenyStops,
+            on_failure: OnFailure::DenyFailuresExceptTimeouts,
+            exit2: Exit2::Block { reason: Exit2Reason::StdoutThenStderr, needs_stderr: false },
+            ..BASE
+        },
+        post_tool_use: BASE,
+        permission_request: EventRules {
+            exit2: Exit2::Block { reason: Exit2Reason::StdoutIgnoringStderr, needs_stderr: false },
+            later_overrides: true,
+            ..BASE
+        },
+        pre_compact: BASE,
+        stop: EventRules { block_fields: BlockFields::Decision, later_overrides: true, ..BASE },
+        notification: BASE,
+        post_tool_use_failure: EventRules { exit2: Exit2::Context, ..BASE },
+    },
+    unknown_event: BASE,
+};
+
+/// Copilot CLI's runtime tool names (what `toolName` and native matchers see).
+pub const TOOLS: &[&str] = &[
+    "bash",
+    "powershell",
+    "view",
+    "create",
+    "edit",
+    "str_replace_editor",
+    "apply_patch",
+    "grep",
+    "rg",
+    "glob",
+    "web_fetch",
+    "web_search",
+    "ask_user",
+    "update_todo",
+    "task",
+    "store_memory",
+];
+
+/// The Claude tool names of a runtime tool, the first one what
+/// PascalCase payloads report and Claude-format regexes are tested
+/// against; empty for tools without one.
+pub fn claude_names(runtime: &str) -> &'static [&'static str] {
+    match runtime {
+        "bash" => &["Bash"],
+        "powershell" => &["Bash", "PowerShell"],
+        "view" => &["Read"],
+        "create" => &["Write"],
+        "edit" | "str_replace_editor" | "apply_patch" => &["Edit"],
+        "grep" | "rg" => &["Grep"],
+        "glob" => &["Glob"],
+        "web_fetch" => &["WebFetch"],
+        "web_search" => &["WebSearch"],
+        "ask_user" => &["AskUserQuestion"],
+        "update_todo" => &["TodoWrite"],
+        "task" => &["Agent", "Task"],
+        _ => &[],
+    }
+}
+
+/// The runtime name of a tool the host names: a Claude Code tool name
+/// (`Bash`, `Read`, …) becomes Copilot CLI's (`bash`, `view`, …); any other
+/// name is already a runtime name.
+pub fn runtime_name(tool: &str) -> &str {
+    match tool {
+        "Bash" => "bash",
+        "Read" => "view",
+        "Write" => "create",
+        "Edit" => "edit",
+        "Grep" => "grep",
+        "Glob" => "glob",
+        "WebFetch" => "web_fetch",
+        "WebSearch" => "web_search",
+        "AskUserQuestion" => "ask_user",
+        "TodoWrite" => "update_todo",
+        "Agent" | "Task" => "task",
+        other => other,
+    }
+}
+
+/// The tool name a PascalCase payload reports: the runtime tool's first
+/// Claude name, else the runtime name.
+pub fn claude_name(runtime: &str) -> &str {
+    claude_names(runtime).first().copied().unwrap_or(runtime)
+}
+
+/// The camelCase config key of each event.
+pub(crate) static KEYS: EventTable<&str> = EventTable {
+    session_start: "sessionStart",
+    session_end: "sessionEnd",
+    subagent_start: "subagentStart",
+    subagent_stop: "subagentStop",
+    user_prompt_submit: "userPromptSubmitted",
+    pre_tool_use: "preToolUse",
+    post_tool_use: "postToolUse",
+    permission_request: "permissionRequest",
+    pre_compact: "preCompact",
+    stop: "agentStop",
+    notification: "notification",
+    post_tool_use_failure: "postToolUseFailure",
+};
+
+/// The PascalCase alias of each event (`Stop` for `agentStop`,
+/// `UserPromptSubmit` for `userPromptSubmitted`).
+pub(crate) static PASCAL_KEYS: EventTable<&str> = EventTable {
+    session_start: "SessionStart",
+    session_end: "SessionEnd",
+    subagent_start: "SubagentStart",
+    subagent_stop: "SubagentStop",
+    user_prompt_submit: "UserPromptSubmit",
+    pre_tool_use: "PreToolUse",
+    post_tool_use: "PostToolUse",
+    permission_request: "PermissionRequest",
+    pre_compact: "PreCompact",
+    stop: "Stop",
+    notification: "Notification",
+    post_tool_use_failure: "PostToolUseFailure",
+};
+
+/// The events without a canonical meaning, by camelCase key and
+/// PascalCase alias (fired by the camelCase name).
+pub(crate) const NATIVE_EVENTS: &[(&str, Option<&str>)] = &[
+    ("userPromptTransformed", None),
+    ("preMcpToolCall", Some("PreMcpToolCall")),
+    ("errorOccurred", Some("ErrorOccurred")),
+];
+
+/// Both key spellings of every canonical event, for [`Dialect::event_keys`].
+static BOTH_KEYS: EventTable<[&str; 2]> = EventTable {
+    session_start: ["sessionStart", "SessionStart"],
+    session_end: ["sessionEnd", "SessionEnd"],
+    subagent_start: ["subagentStart", "SubagentStart"],
+    subagent_stop: ["subagentStop", "SubagentStop"],
+    user_prompt_submit: ["userPromptSubmitted", "UserPromptSubmit"],
+    pre_tool_use: ["preToolUse", "PreToolUse"],
+    post_tool_use: ["postToolUse", "PostToolUse"],
+    permission_request: ["permissionRequest", "PermissionRequest"],
+    pre_compact: ["preCompact", "PreCompact"],
+    stop: ["agentStop", "Stop"],
+    notification: ["notification", "Notification"],
+    post_tool_use_failure: ["postToolUseFailure", "PostToolUseFailure"],
+};
+
+impl Copilot {
+    /// Whether entries of `event` have a matcher in Copilot CLI (a matcher
+    /// on any other event is ignored).
+    pub(crate) fn has_matcher(event: &RunEvent) -> bool {
+        match event {
+            RunEvent::Known(e) => matches!(
+                e,
+                HookEvent::PreToolUse
+                    | HookEvent::PostToolUse
+                    | HookEvent::PermissionRequest
+                    | HookEvent::SubagentStart
+                    | HookEvent::PreCompact
+                    | HookEvent::Notification
+            ),
+            RunEvent::Named(name) => &**name == "preMcpToolCall",
+        }
+    }
+}
+
+impl Dialect for Copilot {
+    fn name(&self) -> &'static str {
+        "copilot"
+    }
+
+    fn title(&self) -> &'static str {
+        "Copilot CLI"
+    }
+
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
+    }
+
+    /// `.github/hooks/*.json`, `.copilot/hooks/*.json` (`~/.copilot`),
+    /// `github-copilot/policy.d/*.json`, `.github/copilot/settings*.json`
+    /// and `.copilot/settings.json`.
+    fn recognises_path(&self, path: &Path) -> bool {
+        fn part(p: Option<&Path>) -> &str {
+            p.and_then(Path::file_name).and_then(|n| n.to_str()).unwrap_or("")
+        }
+        let name = part(Some(path));
+        let parent = part(path.parent());
+        let grandparent = part(path.parent().and_then(Path::parent));
+        if !name.ends_with(".json") {
+            return false;
+        }
+        matches!((grandparent, parent), (".github" | ".copilot", "hooks") | ("github-copilot", "policy.d"))
+            || ((grandparent, parent) == (".github", "copilot") && name.starts_with("settings"))
+            || (parent == ".copilot" && name == "settings.json")
+    }
+
+    fn read_json(&self, value: &Value, source: &SourceInfo) -> Result<HooksConfig> {
+        config::read(value, source)
+    }
+
+    fn event_keys(&self, event: HookEvent) -> &'static [&'static str] {
+        BOTH_KEYS.get(event)
+    }
+
+    fn match_subject<'a>(&self, event: &RunEvent, input: &'a Value, _trigger: &'a str) -> Option<&'a str> {
+        let field = |name: &str| input.get(name).and_then(Value::as_str).unwrap_or("");
+        if !Self::has_matcher(event) {
+            return None;
+        }
+        match event.known() {
+            Some(HookEvent::PreToolUse | HookEvent::PostToolUse | HookEvent::PermissionRequest) => {
+                Some(runtime_name(field("tool_name")))
+            }
+            Some(HookEvent::SubagentStart) => Some(field("agent_name")),
+            Some(HookEvent::PreCompact) => Some(field("trigger")),
+            Some(HookEvent::Notification) => Some(field("notification_type")),
+            _ => Some(input.get("matcher_value").and_then(Value::as_str).unwrap_or("")),
+        }
+    }
+
+    fn match_subject_field(&self, event: &RunEvent) -> Option<&'static str> {
+        if !Self::has_matcher(event) {
+            return None;
+        }
+        Some(match event.known() {
+            Some(HookEvent::PreToolUse | HookEvent::PostToolUse | HookEvent::PermissionRequest) => {
+                if self.compat {
+                    "the tool's Claude name (tool_name, runtime names accepted in name lists)"
+                } else {
+                    "the runtime tool name (tool_name: bash, edit, …)"
+                }
+            }
+            Some(HookEvent::SubagentStart) => "agent_name",
+            Some(HookEvent::PreCompact) => "trigger",
+            Some(HookEvent::Notification) => "notification_type",
+            _ => "matcher_value (\"<server>/<tool>\")",
+        })
+    }
+
+    fn payload(
+        &self,
+        event: &RunEvent,
+        facts: &SessionFacts<'_>,
+        input: &Map<String, Value>,
+        tool_input: Option<&Value>,
+    ) -> Map<String, Value> {
+        payload::payload(self.compat, event, facts, input, tool_input)
+    }
+
+    fn environment(&self, _event: &RunEvent, facts: &SessionFacts<'_>, add: &mut dyn FnMut(&'static str, &str)) {
+        add("COPILOT_CLI", "1");
+        add("CLAUDE_PROJECT_DIR", facts.cwd);
+        add("COPILOT_PROJECT_DIR", facts.cwd);
+    }
+
+    fn environment_names(&self) -> &'static [&'static str] {
+        &["COPILOT_CLI", "CLAUDE_PROJECT_DIR", "COPILOT_PROJECT_DIR"]
+    }
+
+    fn read_reply(&self, cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply {
+        reply::read(self.compat, cx, exec)
+    }
+
+    fn describe_matcher(&self, matcher: &Matcher, raw: Option<&str>) -> String {
+        matcher.describe(self.title(), true, raw)
+    }
+
+    fn tool_names(&self) -> &'static [&'static str] {
+        TOOLS
+    }
+
+    fn native_event_keys(&self) -> &'static [&'static str] {
+        &["userPromptTransformed", "preMcpToolCall", "errorOccurred"]
+    }
+
+    /// Copilot CLI writes the payload with `JSON.stringify`, no newline.
+    fn payload_ends_with_newline(&self) -> bool {
+        false
+    }
+
+    /// A plugin's hooks get its root in Copilot CLI's names and Claude
+    /// Code's.
+    fn plugin_root_variables(&self) -> &'static [&'static str] {
+        &["PLUGIN_ROOT", "COPILOT_PLUGIN_ROOT", "CLAUDE_PLUGIN_ROOT"]
+    }
+
+    fn workspace_files(&self) -> &'static [&'static str] {
+        &[".github/hooks/*.json", ".github/copilot/settings.json", ".github/copilot/settings.local.json"]
+    }
+
+    /// `$COPILOT_HOME/hooks/*.json` (default `~/.copilot/hooks/`), by
+    /// name, then the inline hooks of `~/.copilot/settings.json`.
+    fn user_files(&self, home: &Path) -> Vec<std::path::PathBuf> {
+        let dir = match std::env::var_os("COPILOT_HOME").filter(|d| !d.is_empty()) {
+            Some(d) => std::path::PathBuf::from(d),
+            None => home.join(".copilot"),
+        };
+        let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir.join("hooks"))
+            .map(|entries| {
+                entries
+                    .filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| p.extension().is_some_and(|x| x == "json"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        files.sort();
+        files.push(dir.join("settings.json"));
+        files
+    }
+
+    /// A Claude-style group's keys (flat entries have no group).
+    fn group_field_names(&self) -> &'static [&'static str] {
+        &["matcher", "hooks"]
+    }
+
+    fn hook_field_names(&self) -> &'static [&'static str] {
+        &["type", "bash", "powershell", "command", "exec", "args", "cwd", "env", "timeoutSec", "timeout", "matcher"]
+    }
+
+    fn honours(&self, event: &RunEvent) -> &'static [Column] {
+        reply::honours(event)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn copilot_runs_every_event_in_order_with_a_30_second_default_timeout() {
+        for event in HookEvent::ALL {
+            assert_eq!(PROFILE.rules(event).run_order, RunOrder::Sequential, "{event}");
+        }
+        assert_eq!(PROFILE.unknown_event.run_order, RunOrder::Sequential);
+        assert_eq!(PROFILE.default_timeout, Duration::from_secs(30));
+    }
+
+    #[test]
+    fn hooks_files_and_copilot_settings_are_recognised_by_path() {
+        for p in [
+            "/r/.github/hooks/guard.json",
+            "/r/.github/hooks/hooks.json",
+            "/home/u/.copilot/hooks/audit.json",
+            "/etc/github-copilot/policy.d/00-org.json",
+            "/r/.github/copilot/settings.json",
+            "/r/.github/copilot/settings.local.json",
+            "/home/u/.copilot/settings.json",
+        ] {
+            assert!(COPILOT.recognises_path(Path::new(p)), "{p}");
+        }
+        for p in ["/r/.claude/settings.json", "/r/hooks/hooks.json", "/r/.github/hooks/x.toml", "/r/.github/x.json"] {
+            assert!(!COPILOT.recognises_path(Path::new(p)), "{p}");
+        }
+    }
+
+    #[test]
+    fn claude_names_map_both_ways() {
+        assert_eq!(runtime_name("Bash"), "bash");
+        assert_eq!(runtime_name("bash"), "bash");
+        assert_eq!(runtime_name("Read"), "view");
+        assert_eq!(runtime_name("my_tool"), "my_tool");
+        assert_eq!(claude_name("powershell"), "Bash");
+        assert_eq!(claude_name("task"), "Agent");
+        assert_eq!(claude_name("github/create_issue"), "github/create_issue");
+        for tool in TOOLS {
+            if let Some(claude) = claude_names(tool).first() {
+                assert_eq!(claude_name(runtime_name(claude)), *claude, "{tool}");
+            }
+        }
+    }
+}
