@@ -1005,11 +1005,13 @@ fn digest_lines_name_the_cursor_dialect_and_list_each_hook_once() {
         "beforeShellExecution": [{"command": "b"}]
     }));
     let previews: Vec<Value> = e.command_previews().iter().map(|p| serde_json::to_value(p).unwrap()).collect();
+    // Each preview carries its pins and the environment policy it runs under.
+    let env = json!({"inherit": true, "scrub": [], "set": []});
     assert_eq!(
         previews,
         [
-            json!({"type": "command", "dialect": "cursor", "event": "pre_tool_use", "matcher": "Shell", "command": "a", "timeout_seconds": 10}),
-            json!({"type": "command", "dialect": "cursor", "event": "beforeShellExecution", "matcher": null, "command": "b", "timeout_seconds": null}),
+            json!({"type": "command", "dialect": "cursor", "event": "pre_tool_use", "matcher": "Shell", "command": "a", "timeout_seconds": 10, "pins": [], "env": env}),
+            json!({"type": "command", "dialect": "cursor", "event": "beforeShellExecution", "matcher": null, "command": "b", "timeout_seconds": null, "pins": [], "env": env}),
         ]
     );
     let claude = LifecycleHookEngine::from_options_json(
