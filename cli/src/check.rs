@@ -350,7 +350,9 @@ fn expand(word: &str, workspace: &Path) -> Option<String> {
     let ws = workspace.display().to_string();
     let home = std::env::var("HOME").unwrap_or_default();
     let mut s = word.to_owned();
-    for var in ["CLAUDE_PROJECT_DIR", "HOOKLINE_PROJECT_DIR", "VT_PROJECT_DIR", "CURSOR_PROJECT_DIR", "COPILOT_PROJECT_DIR"] {
+    for var in
+        ["CLAUDE_PROJECT_DIR", "HOOKLINE_PROJECT_DIR", "VT_PROJECT_DIR", "CURSOR_PROJECT_DIR", "COPILOT_PROJECT_DIR"]
+    {
         s = s.replace(&format!("${{{var}}}"), &ws).replace(&format!("${var}"), &ws);
     }
     if !home.is_empty() {

@@ -318,14 +318,7 @@ pub struct Placeholder {
 /// fallback for `.toml` files no other dialect claims; Copilot CLI's
 /// `.github/hooks/hooks.json` is not a Claude Code plugin's `hooks/hooks.json`).
 pub static ALL: &[&dyn Dialect] =
-    &[
-    &vtcode::VTCODE,
-    &claude::CLAUDE,
-    &codex::CODEX,
-    &cursor::CURSOR,
-    &copilot::COPILOT,
-    &vscode::VSCODE,
-];
+    &[&vtcode::VTCODE, &claude::CLAUDE, &codex::CODEX, &cursor::CURSOR, &copilot::COPILOT, &vscode::VSCODE];
 
 /// The VT Code dialect.
 pub static VTCODE: &dyn Dialect = &vtcode::VTCODE;

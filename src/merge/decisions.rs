@@ -47,14 +47,13 @@ pub(crate) const PROMPT_HONOURS: &[Column] =
 
 /// PermissionRequest.
 #[cfg_attr(not(test), allow(dead_code))]
-pub(crate) const PERMISSION_HONOURS: &[Column] =
-    &[
-        Column::Sequential,
-        Column::MostRestrictive,
-        Column::LaterOverrides,
-        Column::FirstGivenHaltReason,
-        Column::NeverFailsClosed,
-    ];
+pub(crate) const PERMISSION_HONOURS: &[Column] = &[
+    Column::Sequential,
+    Column::MostRestrictive,
+    Column::LaterOverrides,
+    Column::FirstGivenHaltReason,
+    Column::NeverFailsClosed,
+];
 
 /// Stop, SubagentStop, PreCompact.
 #[cfg_attr(not(test), allow(dead_code))]
@@ -73,15 +72,14 @@ pub(crate) const STOP_HONOURS: &[Column] = &[
 
 /// SessionStart and the context family.
 #[cfg_attr(not(test), allow(dead_code))]
-pub(crate) const CONTEXT_HONOURS: &[Column] =
-    &[
-        Column::Sequential,
-        Column::LaterOverrides,
-        Column::EnvFile,
-        Column::FirstGivenHaltReason,
-        Column::SessionEnvFromOutput,
-        Column::NeverFailsClosed,
-    ];
+pub(crate) const CONTEXT_HONOURS: &[Column] = &[
+    Column::Sequential,
+    Column::LaterOverrides,
+    Column::EnvFile,
+    Column::FirstGivenHaltReason,
+    Column::SessionEnvFromOutput,
+    Column::NeverFailsClosed,
+];
 
 /// PostToolUse, PostToolUseFailure (a sequential run stops at the first
 /// feedback when only the first reason counts).

@@ -48,9 +48,9 @@ use crate::model::event::{EventFamily, HookEvent, RunEvent};
 use crate::model::input::SessionFacts;
 use crate::model::reply::HookReply;
 use crate::model::rules::{
-    AskRule, BlockFields, BlockReasons, Column, Dedupe, EventRules, FieldMerge, EventTable, Exit2, Exit2Reason, HandlerTimeouts,
-    InputRules, MatcherRule, NamedEventRules, OnFailure, Precedence, Profile, RewriteOnDeny, Subject, ToolInputFlow,
-    CANONICAL_FAMILIES,
+    AskRule, BlockFields, BlockReasons, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, FieldMerge,
+    HandlerTimeouts, InputRules, MatcherRule, NamedEventRules, OnFailure, Precedence, Profile, RewriteOnDeny, Subject,
+    ToolInputFlow, CANONICAL_FAMILIES,
 };
 
 /// The Cursor dialect (see the module documentation).
