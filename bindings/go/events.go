@@ -186,7 +186,8 @@ type HookReport struct {
 	Skipped string `json:"skipped"`
 	// Failure says how the hook failed: "" when it answered, else
 	// "timeout", "signal", "spawn", "invalid_output", "exit", "http",
-	// "no_handler", "handler" or "tool_error".
+	// "no_handler", "handler", "tool_error" or "no_output" (a Cursor
+	// failClosed hook that printed nothing).
 	Failure string `json:"failure"`
 	// StatusMessage is the hook's configured statusMessage (Claude Code dialect).
 	StatusMessage string `json:"status_message,omitempty"`
@@ -203,6 +204,8 @@ type Outcome struct {
 	// DialectFields holds what hooks wrote that has no canonical field, by
 	// dialect and then by the agent's own field name (nil when none did),
 	// e.g. DialectFields["codex"]["additionalContext"] for SubagentStart.
+	// [Outcome.Gemini], [Outcome.Cursor], [Outcome.Copilot] and
+	// [Outcome.VSCode] decode them.
 	DialectFields map[Dialect]map[string]json.RawMessage `json:"dialect_fields,omitempty"`
 	// Raw is the whole outcome JSON as hookline returned it.
 	Raw json.RawMessage `json:"-"`
@@ -257,6 +260,24 @@ type GeminiToolConfig struct {
 type GeminiToolCall struct {
 	Name string          `json:"name"`
 	Args json.RawMessage `json:"args,omitempty"`
+}
+
+// CursorFields are the answers of Cursor hooks that have no canonical slot
+// in the outcome, under Cursor's own names (the first hook that gave each
+// wins).
+type CursorFields struct {
+	// Permission is "ask" when a preToolUse hook asked: Cursor accepts it
+	// and does not enforce it, so the decision stays "continue".
+	Permission string `json:"permission,omitempty"`
+	// AgentMessage (preToolUse, beforeShellExecution, beforeMCPExecution)
+	// is the message a hook wrote for the agent; the deny reason is the
+	// user_message when there is one.
+	AgentMessage string `json:"agent_message,omitempty"`
+	// UpdatedMCPToolOutput (postToolUse) replaces an MCP tool's output as
+	// the model sees it.
+	UpdatedMCPToolOutput json.RawMessage `json:"updated_mcp_tool_output,omitempty"`
+	// PluginPaths (workspaceOpen) are plugin directories to load.
+	PluginPaths []string `json:"pluginPaths,omitempty"`
 }
 
 // CopilotToolResult is a Copilot CLI tool result (postToolUse's
@@ -317,6 +338,16 @@ func (o *Outcome) Copilot() (*CopilotFields, error) {
 	return &f, nil
 }
 
+// Cursor returns the Cursor dialect fields of the outcome, nil when no
+// Cursor hook gave one.
+func (o *Outcome) Cursor() (*CursorFields, error) {
+	var f CursorFields
+	if ok, err := o.DialectField(DialectCursor, &f); !ok || err != nil {
+		return nil, err
+	}
+	return &f, nil
+}
+
 // VSCode returns the VS Code dialect fields of the outcome, nil when no
 // VS Code hook gave one.
 func (o *Outcome) VSCode() (*VSCodeFields, error) {
@@ -325,6 +356,20 @@ func (o *Outcome) VSCode() (*VSCodeFields, error) {
 		return nil, err
 	}
 	return &f, nil
+}
+
+// Gate decodes the outcome of an event the hooks' dialect makes a gate
+// (Cursor's subagentStart, and beforeShellExecution, beforeMCPExecution,
+// beforeReadFile and beforeTabFileRead fired with [Engine.RunNamed]):
+// PreToolUse's shape, a decision with its reason.
+func (o *Outcome) Gate() (PreToolUseOutcome, error) {
+	var g PreToolUseOutcome
+	if err := json.Unmarshal(o.Raw, &g); err != nil {
+		return g, err
+	}
+	g.Raw = o.Raw
+	g.UpdatedInput = nullToNil(g.UpdatedInput)
+	return g, nil
 }
 
 // SessionStartOutcome is the outcome of SessionStart.
@@ -597,8 +642,8 @@ type EngineOptions struct {
 	UntrustedHookEnv *EnvPolicy `json:"untrusted_hook_env,omitempty"`
 	// Dialect names the dialect of Hooks, HooksTOML or HooksFile (empty:
 	// a file is recognised by its path, e.g. .codex/hooks.json is Codex's,
-	// .github/hooks/*.json Copilot CLI's, .gemini/settings.json Gemini
-	// CLI's, anything else by its shape).
+	// .cursor/hooks.json Cursor's, .github/hooks/*.json Copilot CLI's,
+	// .gemini/settings.json Gemini CLI's, anything else by its shape).
 	Dialect Dialect `json:"dialect,omitempty"`
 	// HookSources loads several configs into one engine, in order (user,
 	// project, local, plugins), instead of Hooks, HooksTOML or HooksFile.
@@ -639,11 +684,14 @@ const (
 	// DialectCodex: OpenAI Codex .codex/hooks.json or the [hooks] of
 	// .codex/config.toml.
 	DialectCodex Dialect = "codex"
+	// DialectGemini: Gemini CLI .gemini/settings.json or an extension's
+	// hooks/hooks.json.
+	DialectGemini Dialect = "gemini"
+	// DialectCursor: Cursor's .cursor/hooks.json
+	// ({"version": 1, "hooks": {"preToolUse": [{"command": …}]}}).
+	DialectCursor Dialect = "cursor"
 	// DialectCopilot: GitHub Copilot CLI hooks files (.github/hooks/*.json).
 	DialectCopilot Dialect = "copilot"
 	// DialectVSCode: VS Code agent hooks (chosen by the option only).
 	DialectVSCode Dialect = "vscode"
-	// DialectGemini: Gemini CLI .gemini/settings.json or an extension's
-	// hooks/hooks.json.
-	DialectGemini Dialect = "gemini"
 )

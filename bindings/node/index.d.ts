@@ -260,9 +260,9 @@ export interface EngineOptions {
   untrustedHookEnv?: EnvPolicy | null;
   /**
    * The dialect of hooks/hooksToml/hooksFile. Default: a file is recognised by its path
-   * (`.codex/hooks.json` and `.codex/config.toml` are Codex's, `.github/hooks/*.json` Copilot CLI's,
-   * `.gemini/settings.json` Gemini CLI's, `*.toml` VT Code's), anything else by its shape; VS Code's
-   * (`vscode`) is chosen by this option only.
+   * (`.codex/hooks.json` and `.codex/config.toml` are Codex's, `.gemini/settings.json` Gemini CLI's,
+   * `.cursor/hooks.json` Cursor's, `.github/hooks/*.json` Copilot CLI's, `*.toml` VT Code's), anything else
+   * by its shape; VS Code's (`vscode`) is chosen by this option only.
    */
   dialect?: Dialect;
   /** Several configs in one engine, in order (user, project, local, plugins), instead of hooks/hooksToml/hooksFile. */
@@ -285,7 +285,7 @@ export interface HookSource {
 }
 
 /** A hooks format: the agent a config was written for; its hooks get that agent's payload and decisions. */
-export type Dialect = 'vtcode' | 'claude' | 'codex' | 'copilot' | 'vscode' | 'gemini';
+export type Dialect = 'vtcode' | 'claude' | 'codex' | 'gemini' | 'cursor' | 'copilot' | 'vscode';
 
 /** Per-call options of the async event methods. */
 export interface RunOptions {
@@ -379,7 +379,7 @@ export interface HookReport {
   stdoutTruncated: boolean;
   stderrTruncated: boolean;
   skipped: null | 'not_approved' | 'unsupported_on_event' | 'url_not_allowed';
-  /** How the hook failed; null when it answered. */
+  /** How the hook failed; null when it answered (`no_output`: a Cursor `failClosed` hook printed nothing). */
   failure:
     | null
     | 'timeout'
@@ -390,7 +390,8 @@ export interface HookReport {
     | 'http'
     | 'no_handler'
     | 'handler'
-    | 'tool_error';
+    | 'tool_error'
+    | 'no_output';
   /** Present when the hook was killed by a signal. */
   signal?: number;
   /** The hook's configured `statusMessage` (Claude Code dialect), when set. */
@@ -429,6 +430,18 @@ export interface HandlerContext { signal: AbortSignal }
 export type ModelHandler = (req: ModelRequest, ctx: HandlerContext) => ModelReply | Promise<ModelReply>;
 export type McpHandler = (req: McpRequest, ctx: HandlerContext) => McpReply | Promise<McpReply>;
 
+/** Cursor hooks' answers without a canonical slot, under Cursor's names (the first hook that gave each wins). */
+export interface CursorFields {
+  /** `'ask'` from a preToolUse hook: Cursor accepts it and does not enforce it (the decision stays `continue`). */
+  permission?: 'ask';
+  /** preToolUse, beforeShellExecution, beforeMCPExecution: the message a hook wrote for the agent. */
+  agent_message?: string;
+  /** postToolUse: replaces an MCP tool's output as the model sees it. */
+  updated_mcp_tool_output?: Json;
+  /** workspaceOpen: plugin directories to load. */
+  pluginPaths?: string[];
+}
+
 /** A Copilot CLI tool result (postToolUse `modifiedResult`). */
 export interface CopilotToolResult {
   resultType: 'success' | 'failure' | (string & {});
@@ -457,6 +470,7 @@ export interface VSCodeFields {
 
 /** By dialect, what hooks answered that has no canonical slot (vendor field names, unchanged). */
 export interface DialectFields {
+  cursor?: CursorFields;
   copilot?: CopilotFields;
   vscode?: VSCodeFields;
   gemini?: GeminiDialectFields;
@@ -474,7 +488,8 @@ export interface Outcome {
   /**
    * What hooks wrote that has no canonical field, by dialect and the agent's own field name
    * (e.g. Copilot CLI's `dialectFields.copilot.modifiedResult`, `dialectFields.codex.additionalContext`
-   * on SubagentStart, `dialectFields.gemini.llm_request` on BeforeModel); absent when none did.
+   * on SubagentStart, `dialectFields.gemini.llm_request` on BeforeModel, Cursor's `agent_message`); absent
+   * when none did.
    */
   dialectFields?: DialectFields;
 }
@@ -513,6 +528,12 @@ export interface PreToolUseOutcome extends Outcome {
   updatedInput: Json;
   additionalContext: string[];
 }
+/**
+ * The outcome of an event the hooks' dialect makes a gate, in PreToolUse's shape: Cursor's
+ * subagentStart, and beforeShellExecution, beforeMCPExecution, beforeReadFile and
+ * beforeTabFileRead fired with runNamed.
+ */
+export type GateOutcome = PreToolUseOutcome;
 export interface PostToolUseOutcome extends Outcome {
   blockReason: string | null;
   /** `blockReason` replaces the tool's result for the model (Gemini CLI's AfterTool); absent otherwise. */
@@ -617,16 +638,18 @@ export declare class Engine {
   runSync(event: EventId, input?: object): Outcome & Record<string, unknown>;
   /**
    * Fire an event by its config key (hl_engine_run_named_async). Known events keep
-   * their rules; other keys run with observer rules. `input.matcherValue` is what
-   * matchers are tested against.
+   * their rules; other keys run with observer rules, or with their dialect's rules
+   * (`runNamed<GateOutcome>('beforeReadFile', …)` for Cursor's gates). `input.matcherValue`
+   * is what matchers are tested against.
    */
-  runNamed(name: string, input?: object, options?: RunOptions): Promise<Outcome & Record<string, unknown>>;
+  runNamed<T extends Outcome = Outcome & Record<string, unknown>>(name: string, input?: object, options?: RunOptions): Promise<T>;
   /** `runNamed` on the JS thread (hl_engine_run_named). */
-  runNamedSync(name: string, input?: object): Outcome & Record<string, unknown>;
+  runNamedSync<T extends Outcome = Outcome & Record<string, unknown>>(name: string, input?: object): T;
 
   sessionStart(input?: SessionStartInput, options?: RunOptions): Promise<SessionStartOutcome>;
   sessionEnd(input: SessionEndInput, options?: RunOptions): Promise<Outcome>;
-  subagentStart(input: SubagentInput, options?: RunOptions): Promise<SubagentStartOutcome>;
+  /** With a Cursor config subagentStart is a gate: the outcome is a GateOutcome (`decision`, `reason`). */
+  subagentStart(input: SubagentInput, options?: RunOptions): Promise<SubagentStartOutcome | GateOutcome>;
   /** `blockReason` is set only with a Claude Code config (a hook asks the subagent to go on). */
   subagentStop(input: SubagentInput, options?: RunOptions): Promise<Outcome & { blockReason?: string | null }>;
   userPromptSubmit(input: UserPromptSubmitInput, options?: RunOptions): Promise<UserPromptSubmitOutcome>;

@@ -1,6 +1,7 @@
 //! `hookline check`: validate configs of every dialect (the library's own
-//! validation, so an error names the entry; a Codex file Codex would not
-//! load at all is an error) and warn on likely mistakes.
+//! validation, so an error names the entry; a file the agent would not
+//! load at all, such as a Codex file Codex rejects or a Cursor hooks.json
+//! with an unknown hook event, is an error) and warn on likely mistakes.
 //!
 //! Errors: what the library rejects (the file is not JSON, ...), and every
 //! entry a host would skip (a Claude Code settings file's malformed
@@ -11,10 +12,12 @@
 //!
 //! - every entry the agent itself would skip (Codex: an invalid matcher's
 //!   group, an empty command, prompt/agent/mcp_tool handlers, unknown event
-//!   keys, a clamped SessionEnd timeout, …), with the agent's own words;
+//!   keys, a clamped SessionEnd timeout, …, with the agent's own words;
+//!   Cursor: `prompt` hooks, fields Cursor does not read, a matcher that is
+//!   not a regular expression), with the reason;
 //! - a tool event's matcher that can never match a known tool name (the
-//!   dialect's tools; matchers mentioning `mcp_` are not judged, MCP tool
-//!   names are open-ended);
+//!   dialect's tools; matchers mentioning `mcp_` or `MCP:` are not judged,
+//!   MCP tool names are open-ended);
 //! - Claude permission-rule syntax (`Bash(git *)`) in `matcher`, where only
 //!   the tool name is tested (it belongs in the hook's `if`);
 //! - unknown event keys (with a suggestion when the key is a known event
@@ -48,7 +51,8 @@ use crate::common::{self, CliResult, Out, EXIT_ERROR, EXIT_OK};
 #[derive(Args)]
 pub struct CheckArgs {
     /// Config files (Claude Code settings .json, Codex .codex/hooks.json or
-    /// .codex/config.toml, Gemini CLI .gemini/settings.json, VT Code .json or
+    /// .codex/config.toml, Gemini CLI .gemini/settings.json, Cursor
+    /// .cursor/hooks.json, Copilot CLI .github/hooks/*.json, VT Code .json or
     /// vtcode.toml).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
@@ -60,8 +64,8 @@ pub struct CheckArgs {
     /// Treat warnings as errors (exit 1).
     #[arg(long)]
     pub strict: bool,
-    /// Read every file in this dialect (vtcode, claude, codex, copilot, vscode,
-    /// gemini) instead of recognising it by its path or shape.
+    /// Read every file in this dialect (vtcode, claude, codex, gemini, cursor,
+    /// copilot, vscode) instead of recognising it by its path or shape.
     #[arg(long, value_name = "NAME", value_parser = common::parse_dialect)]
     pub dialect: Option<common::DialectArg>,
 }
@@ -166,7 +170,8 @@ pub fn warnings(config: &HooksConfig, workspace: &Path) -> Vec<String> {
         let d = named.groups.first().map_or(config.dialect(), HookGroup::dialect);
         if d.profile().named(&named.name).is_some() || d.native_event_keys().contains(&named.name.as_str()) {
             // An event of the agent's own without a canonical meaning
-            // (Claude Code's TaskCreated, Codex's PostCompact, Gemini CLI's BeforeModel): a host fires it by name.
+            // (Claude Code's TaskCreated, Codex's PostCompact, Gemini CLI's
+            // BeforeModel, Cursor's beforeReadFile): a host fires it by name.
             continue;
         }
         let other = dialect::ALL.iter().find(|o| {
@@ -187,6 +192,10 @@ pub fn warnings(config: &HooksConfig, workspace: &Path) -> Vec<String> {
     let named = config.named_events().iter().map(|n| (None, n.groups.as_slice()));
     for (event, groups) in known.chain(named) {
         for group in groups {
+            if group.hooks.first().is_some_and(|h| h.native_event.is_some()) {
+                // Listed again under its own (named) event.
+                continue;
+            }
             let path = group_path(group);
             let d = group.dialect();
             if let (Some(e), Some(m)) = (event, group.matcher_raw.as_deref()) {
@@ -206,8 +215,11 @@ pub fn warnings(config: &HooksConfig, workspace: &Path) -> Vec<String> {
                     }
                 }
                 if let Some(c) = hook.command_text() {
+                    // Where the hook runs (Cursor: a user's hooks in ~/.cursor;
+                    // Copilot CLI, VS Code: the launch's cwd, relative to it).
+                    let base = hook.source.cwd.as_deref().unwrap_or(workspace);
                     let launch = hook.handler.launch().cloned().unwrap_or_default();
-                    let dir = launch.cwd.as_ref().map_or_else(|| workspace.to_owned(), |d| workspace.join(d));
+                    let dir = launch.cwd.as_ref().map_or_else(|| base.to_owned(), |d| base.join(d));
                     let first = match launch.argv.as_deref() {
                         // A program started directly: its first word is the program.
                         Some([program, ..]) if !launch.make_script_executable => {
@@ -219,7 +231,7 @@ pub fn warnings(config: &HooksConfig, workspace: &Path) -> Vec<String> {
                         w.push(format!("{}: {msg}", hook.path));
                     }
                     if !hook.trusted() {
-                        for p in missing_scripts(hook, workspace) {
+                        for p in missing_scripts(hook, &dir) {
                             let shown = p.display().to_string();
                             if !first.as_deref().is_some_and(|m| m.contains(&shown)) {
                                 w.push(format!(
@@ -280,8 +292,8 @@ fn matcher_warnings(path: &str, dialect: &dyn Dialect, m: &Matcher, raw: &str) -
         )];
     }
     // MCP tool names are open-ended (`mcp__server__tool`, Gemini CLI's
-    // `mcp_server_tool`, `server/tool`).
-    if m.is_all() || raw.contains("mcp_") || raw.contains('/') {
+    // `mcp_server_tool`, `server/tool`, Cursor's `MCP:tool`).
+    if m.is_all() || raw.contains("mcp_") || raw.contains("MCP:") || raw.contains('/') {
         return Vec::new();
     }
     let known = || dialect.tool_names().iter();
@@ -367,6 +379,7 @@ fn expand(word: &str, workspace: &Path) -> Option<String> {
         "CLAUDE_PROJECT_DIR",
         "HOOKLINE_PROJECT_DIR",
         "VT_PROJECT_DIR",
+        "CURSOR_PROJECT_DIR",
         "COPILOT_PROJECT_DIR",
         "GEMINI_PROJECT_DIR",
         "GEMINI_CWD",

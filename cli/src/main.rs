@@ -23,12 +23,12 @@ use crate::common::{Out, EXIT_ERROR};
 #[command(
     name = "hookline",
     version,
-    about = "Run, check, explain and test lifecycle-hook configs (Claude Code, Codex, Copilot CLI, VS Code, VT Code, Gemini CLI)",
+    about = "Run, check, explain and test lifecycle-hook configs (Claude Code, Codex, Gemini CLI, Cursor, Copilot CLI, VS Code, VT Code)",
     long_about = "Run, check, explain and test lifecycle-hook configurations of the Claude Code \
-settings dialect, the OpenAI Codex dialect (.codex/hooks.json, config.toml [hooks]), GitHub Copilot \
-CLI hooks files (.github/hooks/*.json), VS Code agent hooks (--dialect vscode), the VT Code \
-dialect and the Gemini CLI settings dialect (.gemini/settings.json) with the hookline engine, and \
-manage workspace trust.\n\n\
+settings dialect, the OpenAI Codex dialect (.codex/hooks.json, config.toml [hooks]), the Gemini CLI \
+settings dialect (.gemini/settings.json), the Cursor dialect (.cursor/hooks.json), GitHub Copilot \
+CLI hooks files (.github/hooks/*.json), VS Code agent hooks (--dialect vscode) and the VT Code \
+dialect with the hookline engine, and manage workspace trust.\n\n\
 Exit status: 0 proceed or success, 2 denied or blocked (run), 1 error.",
     after_help = "Examples:\n  hookline check .claude/settings.json\n  \
 echo '{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"rm -rf /\"}}' |\n    \
@@ -57,8 +57,8 @@ pub enum Format {
 #[derive(Args, Clone, Debug)]
 pub struct ConfigArgs {
     /// A hooks config (a Claude Code settings .json, a Codex .codex/hooks.json
-    /// A hooks config (a Claude Code settings .json, a Codex .codex/hooks.json
-    /// or .codex/config.toml, a Gemini CLI .gemini/settings.json, VT Code JSON
+    /// or .codex/config.toml, a Gemini CLI .gemini/settings.json, a Cursor
+    /// .cursor/hooks.json, a Copilot CLI .github/hooks/*.json, VT Code JSON
     /// or a vtcode.toml); repeat to load several configs in order, each in its
     /// own dialect. Default: the settings a host loads for the workspace
     /// (user, project, local).
@@ -69,7 +69,8 @@ pub struct ConfigArgs {
     #[arg(long, value_name = "DIR")]
     pub plugin_root: Option<PathBuf>,
     /// Read every --config file in this dialect (vtcode, claude, codex,
-    /// copilot, vscode, gemini) instead of recognising it by its path or shape.
+    /// gemini, cursor, copilot, vscode) instead of recognising it by its path
+    /// or shape.
     #[arg(long, value_name = "NAME", value_parser = common::parse_dialect)]
     pub dialect: Option<common::DialectArg>,
     /// The workspace hooks run in (default: the current directory).

@@ -19,12 +19,13 @@ use crate::explain::ExplainFormat;
 pub struct DigestArgs {
     /// Hooks configs (default: the workspace's hooks files that exist:
     /// vtcode.toml, .claude/settings.json, .claude/settings.local.json,
-    /// .codex/hooks.json, .codex/config.toml, .github/hooks/*.json,
-    /// .github/copilot/settings*.json, .gemini/settings.json).
+    /// .codex/hooks.json, .codex/config.toml, .gemini/settings.json,
+    /// .cursor/hooks.json, .github/hooks/*.json,
+    /// .github/copilot/settings*.json).
     #[arg(long = "config", short = 'c', value_name = "FILE")]
     pub configs: Vec<PathBuf>,
     /// Read every --config file in this dialect (vtcode, claude, codex,
-    /// copilot, vscode, gemini).
+    /// gemini, cursor, copilot, vscode).
     #[arg(long, value_name = "NAME", value_parser = common::parse_dialect)]
     pub dialect: Option<common::DialectArg>,
     /// The workspace (default: the current directory).

@@ -1225,7 +1225,7 @@ fn the_dialect_flag_forces_a_dialect_on_every_config() {
     assert_eq!(r.json()["previews"][0]["dialect"], "codex");
     let r = sb.run(&["check", "--dialect", "cursr", s(&cfg)]);
     assert_ne!(r.code, 0);
-    assert!(r.stderr.contains("the dialects are vtcode, claude, codex"), "{}", r.stderr);
+    assert!(r.stderr.contains("the dialects are vtcode, claude, codex, cursor"), "{}", r.stderr);
 }
 
 #[test]
@@ -1263,6 +1263,118 @@ fn test_cases_may_name_the_dialect() {
     );
     let r = sb.run(&["test", s(&cases)]);
     assert_eq!(r.code, 0, "{}", r.stdout);
+    assert!(r.stdout.contains("2 passed, 0 failed"), "{}", r.stdout);
+}
+
+// ------------------------------------------------------------------ Cursor
+
+/// A Cursor project: `ws/.cursor/hooks.json`.
+fn cursor_config(sb: &Sandbox, hooks: Value) -> PathBuf {
+    sb.write_json("ws/.cursor/hooks.json", &json!({"version": 1, "hooks": hooks}))
+}
+
+const SHELL_PUSH: &str = r#"{"tool_name":"Shell","tool_input":{"command":"git push --force"}}"#;
+
+#[test]
+fn cursor_configs_run_explain_and_digest_by_their_path() {
+    let sb = Sandbox::new();
+    let deny = "cat >/dev/null; echo '{\"permission\":\"deny\",\"user_message\":\"no force pushes\"}'";
+    let cfg = cursor_config(
+        &sb,
+        json!({
+            "preToolUse": [{"command": "cat >/dev/null; echo '{}'", "matcher": "Shell"}],
+            "beforeShellExecution": [{"command": deny, "matcher": "--force"}],
+            "beforeReadFile": [{"command": "cat >/dev/null; echo secrets; exit 2"}]
+        }),
+    );
+    let ws = sb.ws();
+    let base = ["-c", s(&cfg), "-w", s(&ws), "--input", "-"];
+    let r = sb.run_stdin(&[&["run", "PreToolUse"], &base[..], &["--format", "json"]].concat(), SHELL_PUSH);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert_eq!(r.stderr.trim(), "no force pushes");
+    assert_eq!(r.json()["hooks"].as_array().unwrap().len(), 2);
+    // Cursor's own names: a native gate, and a canonical event by its camelCase key.
+    let r =
+        sb.run_stdin(&[&["run", "beforeReadFile"], &base[..], &["--format", "json"]].concat(), r#"{"file_path":"/a"}"#);
+    assert_eq!((r.code, r.json()["reason"].as_str()), (2, Some("secrets")), "{}", r.stderr);
+    let r = sb.run_stdin(&[&["run", "preToolUse"], &base[..], &["--format", "json"]].concat(), SHELL_PUSH);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    // explain: the shell hook's matcher is tested against the command.
+    let r = sb.run_stdin(&[&["explain", "PreToolUse"], &base[..], &["--format", "json"]].concat(), SHELL_PUSH);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let entries = r.json();
+    let shell =
+        entries["hooks"].as_array().unwrap().iter().find(|e| e["path"] == "hooks.beforeShellExecution[0]").unwrap();
+    assert_eq!(shell["subject"], "the shell command = \"git push --force\"");
+    assert_eq!(shell["verdict"], "runs");
+    // digest lines name the dialect; the shell hook is listed once.
+    let r = sb.run(&["digest", "-w", s(&ws)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("cursor beforeShellExecution [--force]"), "{}", r.stdout);
+    assert_eq!(r.stdout.matches("no force pushes").count(), 1, "{}", r.stdout);
+}
+
+#[test]
+fn check_reports_what_cursor_rejects_and_what_it_skips() {
+    let sb = Sandbox::new();
+    let cfg = cursor_config(&sb, json!({"PreToolUse": [{"command": "true"}]}));
+    let r = sb.run(&["check", s(&cfg)]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(
+        r.stdout.contains("unknown Cursor hook event `PreToolUse`") && r.stdout.contains("`preToolUse`"),
+        "{}",
+        r.stdout
+    );
+    let cfg = cursor_config(
+        &sb,
+        json!({
+            "beforeShellExecution": [{"type": "prompt", "prompt": "safe?"}, {"command": "true", "async": true}],
+            "preToolUse": [{"command": "true", "matcher": "Bash"}],
+            "afterFileEdit": [{"command": "true"}]
+        }),
+    );
+    let r = sb.run(&["check", s(&cfg)]);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    let out = &r.stdout;
+    assert!(out.contains("hooks.beforeShellExecution[0]") && out.contains("skipped"), "{out}");
+    assert!(out.contains("hooks.beforeShellExecution[1].async"), "{out}");
+    assert!(out.contains("\"Bash\" can never match a known tool name (Cursor rule)"), "{out}");
+    assert!(!out.contains("unknown event key"), "Cursor's own events are not unknown keys: {out}");
+    assert!(sb.run(&["check", "--strict", s(&cfg)]).code == 1);
+}
+
+#[test]
+fn the_dialect_flag_reads_any_file_as_cursor() {
+    let sb = Sandbox::new();
+    let cfg = sb.write_json(
+        "policy.json",
+        &json!({"hooks": {"stop": [{"command": "cat >/dev/null; echo '{\"followup_message\":\"run the tests\"}'"}]}}),
+    );
+    let input = r#"{"status":"completed"}"#;
+    let r =
+        sb.run_stdin(&["run", "Stop", "-c", s(&cfg), "--dialect", "cursor", "--input", "-", "--format", "json"], input);
+    assert_eq!((r.code, r.json()["block_reason"].as_str()), (2, Some("run the tests")), "{}", r.stderr);
+    // Read by its shape instead (no version: Claude Code's), its flat entries are not matcher
+    // groups: Claude Code skips such a group and reports it, and no hook runs.
+    let r = sb.run_stdin(&["run", "Stop", "-c", s(&cfg), "--input", "-", "--format", "json"], input);
+    assert_eq!((r.code, r.json()["block_reason"].as_str()), (0, None), "{}", r.stderr);
+    assert_eq!(r.json()["hooks"], json!([]), "{}", r.stdout);
+    let r = sb.run(&["check", s(&cfg)]);
+    assert!(r.stdout.contains("hooks.stop[0]") && r.stdout.contains("skipped"), "{}", r.stdout);
+    let r = sb.run(&["check", "--dialect", "cursr", s(&cfg)]);
+    assert_ne!(r.code, 0);
+    assert!(r.stderr.contains("cursor"), "{}", r.stderr);
+    let cases = sb.write_json(
+        "cases.json",
+        &json!({"config": "policy.json", "dialect": "cursor", "cases": [
+            {"name": "keeps going", "event": "Stop", "input": {"status": "completed"},
+             "expect": {"blocked": true, "reason_contains": "tests"}},
+            {"name": "not after an error", "event": "stop", "input": {"status": "completed", "loop_count": 9},
+             "expect": {"blocked": false}}
+        ]}),
+    );
+    let r = sb.run(&["test", s(&cases)]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("2 passed, 0 failed"), "{}", r.stdout);
 }
 

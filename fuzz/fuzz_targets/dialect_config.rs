@@ -1,6 +1,7 @@
 //! Fuzz every dialect's config reader: byte 0 picks the dialect (VT Code,
-//! Claude Code, Codex, Gemini CLI, in `dialect::ALL` order) and whether the rest is
-//! read as JSON (`Dialect::read_json`) or as TOML (`Dialect::read_toml`).
+//! Claude Code, Codex, Gemini CLI, Cursor, Copilot CLI, VS Code, in
+//! `dialect::ALL` order) and whether the rest is read as JSON
+//! (`Dialect::read_json`) or as TOML (`Dialect::read_toml`).
 //!
 //! Oracles: every failure is `InvalidConfig` (bad input is an error, never
 //! a crash); reading the same text twice gives the same digest, previews

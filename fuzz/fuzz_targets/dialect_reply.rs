@@ -1,8 +1,8 @@
 //! Fuzz every dialect's reply reader (`Dialect::read_reply` through the
 //! canonical merge): byte 0 picks the dialect (VT Code, Claude Code, Codex,
-//! Gemini CLI, in `dialect::ALL` order), byte 1 the event (the canonical
-//! ones, then the dialect's own events without a canonical meaning, such as
-//! Gemini CLI's `BeforeModel`), byte 2 how
+//! Gemini CLI, Cursor, Copilot CLI, VS Code, in `dialect::ALL` order), byte
+//! 1 the event (the canonical ones, then the dialect's named events, such as
+//! Gemini CLI's `BeforeModel` or Cursor's `beforeReadFile`), byte 2 how
 //! the hook ended (exit 0, 1, 2, another code, a signal, a timeout, an http
 //! answer with the status in bytes 3-4, where the dialect runs http hooks); the rest is stdout, then stderr
 //! after the first 0x01 byte (an http answer's body is all of it).

@@ -63,6 +63,17 @@ pub struct Source {
     /// `quiet_success_output` (VT Code): plain stdout of successful hooks
     /// gives no message.
     pub quiet_success_output: bool,
+    /// The directory the source's hooks run in, where the dialect says it
+    /// is not the workspace (Cursor: a user's `~/.cursor/hooks.json` runs
+    /// in `~/.cursor`); `None`: the workspace.
+    pub cwd: Option<PathBuf>,
+}
+
+impl Source {
+    /// A source with `info` whose hooks run in the workspace.
+    pub fn new(info: SourceInfo, quiet_success_output: bool) -> Source {
+        Source { info, quiet_success_output, cwd: None }
+    }
 }
 
 impl Source {
@@ -419,6 +430,17 @@ pub struct HookSpec {
     /// Variables set last in the hook's environment, over everything else
     /// (Gemini CLI's per-hook `env`), in configuration order.
     pub env: Vec<(String, String)>,
+    /// The dialect's own event the hook is configured under, when it runs
+    /// as part of a canonical event whose own key that is not (Cursor's
+    /// `beforeShellExecution` hooks run in PreToolUse, after its own
+    /// hooks, for the shell tool only): its payload, matcher subject and
+    /// rules are that event's. `None`: the event's own hook.
+    pub native_event: Option<&'static str>,
+    /// `loop_limit` (Cursor): the most follow-ups the hook may trigger in
+    /// one session where the rules count them
+    /// ([`EventRules::follow_up_loop_limit`](crate::model::rules::EventRules::follow_up_loop_limit));
+    /// `None`: no limit.
+    pub loop_limit: Option<u64>,
     /// Where the entry is in its config (`hooks.PreToolUse[0].hooks[1]`).
     pub path: String,
     /// The source it comes from.
@@ -440,8 +462,10 @@ impl HookSpec {
             fail_closed: false,
             name: None,
             env: Vec::new(),
+            native_event: None,
+            loop_limit: None,
             path: String::new(),
-            source: Arc::new(Source { info: SourceInfo::new(dialect::VTCODE), quiet_success_output: false }),
+            source: Arc::new(Source::new(SourceInfo::new(dialect::VTCODE), false)),
         }
     }
 
@@ -473,6 +497,14 @@ impl HookSpec {
     /// `hooksConfig.disabled`: its `name`, else its label (the command).
     pub fn display_name(&self) -> &str {
         self.name.as_deref().filter(|n| !n.is_empty()).or_else(|| self.command_text()).unwrap_or_default()
+    }
+
+    /// What tells the hook apart from every other configured hook, across
+    /// reloads of the same config (its file, its place in it, its
+    /// command): the key of its follow-up count.
+    pub fn identity(&self) -> String {
+        let file = self.source.info.path.as_deref().map(|p| p.display().to_string()).unwrap_or_default();
+        format!("{file}\n{}\n{}", self.path, self.label())
     }
 
     /// Whether the hook's source is trusted (runs without approval).
@@ -969,9 +1001,13 @@ impl HooksConfig {
         self.all_groups().map(|g| g.hooks.len()).sum()
     }
 
-    /// Every group: the twelve events in `hl_event` order, then the named ones.
+    /// Every group: the twelve events in `hl_event` order, then the named
+    /// ones. The groups of hooks that also run as part of a canonical event
+    /// ([`HookSpec::native_event`]) are listed once, under their own named
+    /// event.
     pub fn all_groups(&self) -> impl Iterator<Item = &HookGroup> {
-        self.groups.iter().flatten().chain(self.named.iter().flat_map(|n| &n.groups))
+        let own = |g: &&HookGroup| g.hooks.first().is_none_or(|h| h.native_event.is_none());
+        self.groups.iter().flatten().filter(own).chain(self.named.iter().flat_map(|n| &n.groups))
     }
 }
 

@@ -347,7 +347,7 @@ impl Claude {
         cfg: &mut HooksConfig,
         under_hooks: bool,
     ) -> Result<()> {
-        let source = Arc::new(Source { info: info.clone(), quiet_success_output: false });
+        let source = Arc::new(Source::new(info.clone(), false));
         for event in HookEvent::ALL {
             if let Some(v) = obj.get(event.name()) {
                 let groups = protocol::config::parse_groups(&SHAPE, &source, event.name(), v, cfg)?;

@@ -35,6 +35,12 @@
 //!   with the tool name exactly. SessionStart, SessionEnd and PreCompress
 //!   ([`Matcher::gemini_exact`]): the trimmed matcher is compared exactly
 //!   (`"startup|resume"` matches nothing).
+//! - **Cursor dialect** ([`Matcher::search`]): absent, `""` or `"*"` match
+//!   everything; anything else, untrimmed (`"nc "` keeps its space), is an
+//!   unanchored regular expression searched for in the subject (`curl|wget`
+//!   matches every command containing either). A pattern that is not a
+//!   valid regular expression is a literal text searched for
+//!   ([`Matcher::substring`]), with a warning.
 //! - Matching is case-sensitive in every dialect.
 //!
 //! Choices the hooks protocols leave open (documented here on purpose):
@@ -218,6 +224,21 @@ impl Matcher {
             None | Some("" | "*") => Matcher::All,
             Some(p) => Matcher::Names(vec![p.to_owned()]),
         }
+    }
+
+    /// Compile a matcher with the Cursor rule: `None`, `""` and `"*"`
+    /// match all; anything else (untrimmed) is an unanchored regular
+    /// expression searched for in the subject.
+    pub fn search(raw: Option<&str>) -> Result<Matcher, regex::Error> {
+        match raw {
+            None | Some("") | Some("*") => Ok(Matcher::All),
+            Some(p) => Ok(Matcher::Regex(compile(p)?)),
+        }
+    }
+
+    /// A matcher for subjects that contain `text` literally.
+    pub fn substring(text: &str) -> Result<Matcher, regex::Error> {
+        Ok(Matcher::Regex(compile(&regex::escape(text))?))
     }
 
     /// Whether `subject` matches (case-sensitive).

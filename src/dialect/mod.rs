@@ -20,9 +20,10 @@
 //! | `vtcode` | [`vtcode`] | `vtcode.toml` `[hooks.lifecycle]`, `{"lifecycle": …}` JSON |
 //! | `claude` | [`claude`] | `.claude/settings*.json`, a plugin's `hooks/hooks.json` |
 //! | `codex` | [`codex`] | `.codex/hooks.json`, the `[hooks]` of `.codex/config.toml` |
+//! | `gemini` | [`gemini`] | `.gemini/settings.json` (user, workspace, system), an extension's `hooks/hooks.json` |
+//! | `cursor` | [`cursor`] | `.cursor/hooks.json` (project and user), the enterprise `hooks.json` |
 //! | `copilot` | [`copilot`] | `.github/hooks/*.json`, Copilot's `settings*.json` (and `.claude/settings.json` by the option) |
 //! | `vscode` | [`vscode`] | by the `dialect` option only (VS Code reads the files of the others) |
-//! | `gemini` | [`gemini`] | `.gemini/settings.json` (user, workspace, system), an extension's `hooks/hooks.json` |
 //!
 //! Selection ([`select`]): the `dialect` option (or `hook_sources[i].dialect`)
 //! names one; without it a `hooks_file` is recognised by its path, and
@@ -34,12 +35,15 @@
 //! [`protocol`], parameterised by each dialect's table. Codex speaks a
 //! stricter variant of it and has its own reader ([`codex`]); Gemini CLI's
 //! hooks read differently (JSON honoured on any exit code, plain text that
-//! denies, milliseconds) and have their own reader ([`gemini`]).
+//! denies, milliseconds) and have their own reader ([`gemini`]); Cursor's
+//! hooks answer in flat snake_case JSON and have their own reader
+//! ([`cursor`]).
 
 pub mod claude;
 pub mod codex;
 pub mod copilot;
 pub mod gemini;
+pub mod cursor;
 pub mod handler_support;
 pub mod matcher;
 pub mod protocol;
@@ -76,6 +80,9 @@ pub struct ReadCtx<'a> {
     /// whatever the reader says, and a dialect may read it more leniently
     /// (Codex does not report invalid control fields of async hooks).
     pub background: bool,
+    /// The hook sets `failClosed` (readers whose rules make some answers
+    /// failures only then: [`EventRules::empty_output_fails_closed`]).
+    pub fail_closed: bool,
 }
 
 /// One dialect: everything hookline knows about one agent's hooks format.
@@ -184,6 +191,13 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
         false
     }
 
+    /// Whether the agent reads its [user files](Self::user_files) after its
+    /// [workspace files](Self::workspace_files) instead of before them
+    /// (Cursor: project hooks take precedence over the user's).
+    fn user_files_come_last(&self) -> bool {
+        false
+    }
+
     /// The plugin root of a hooks file at `path` when the path is where this
     /// agent's plugins keep their hooks (a plugin's `hooks/hooks.json`: the
     /// directory above `hooks/`); its hooks get it in the
@@ -248,9 +262,28 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
         true
     }
 
+    /// Whether this dialect's reader reads the hooks protocol of Claude Code
+    /// (exit codes, `hookSpecificOutput`): a callback hook's reply is in
+    /// that protocol (`hl_reply_deny` is exit 2 with its message on stderr,
+    /// `hl_reply_allow` a `permissionDecision`), so in a run of a dialect
+    /// whose answers read otherwise (Cursor's flat fields) callback hooks
+    /// are read by the Claude Code reader, with the run's rules merging.
+    fn reads_hooks_protocol(&self) -> bool {
+        true
+    }
+
+    /// Whether an invalid config of this dialect among several sources
+    /// (`hook_sources`) is left out and reported (a warning naming it and
+    /// what is wrong) instead of failing the engine: the agent rejects that
+    /// one file and keeps loading its other sources (Cursor).
+    fn skips_invalid_source(&self) -> bool {
+        false
+    }
+
     /// Event keys the agent defines that have no canonical meaning: they
     /// are kept as named events (fired with `hl_engine_run_named`) and are
-    /// not unknown keys (Codex: `PostCompact`).
+    /// not unknown keys (Codex: `PostCompact`; Cursor: `beforeReadFile`,
+    /// `afterFileEdit`, ...).
     fn native_event_keys(&self) -> &'static [&'static str] {
         &[]
     }
@@ -290,6 +323,18 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
     fn command_line<'a>(&self, hook: &'a HookSpec, facts: &SessionFacts<'_>, env: &Environment) -> Cow<'a, str> {
         let _ = (facts, env);
         Cow::Borrowed(hook.command_text().unwrap_or_default())
+    }
+
+    /// Hooks configured under one of the dialect's own events that also run
+    /// as part of a canonical event ([`HookSpec::native_event`](crate::config::HookSpec::native_event): Cursor's
+    /// `beforeShellExecution` hooks run in PreToolUse): whether those of
+    /// `native_event` run for this input of `event` (Cursor: only for the
+    /// shell tool). Their matcher is then tested against what
+    /// [`match_subject`](Self::match_subject) says for the native event,
+    /// and they read its payload and rules.
+    fn native_event_applies(&self, native_event: &str, event: &RunEvent, input: &Value) -> bool {
+        let _ = (native_event, event, input);
+        true
     }
 }
 
@@ -348,7 +393,7 @@ pub struct Placeholder {
 /// and a Gemini CLI extension's `hooks/hooks.json` is a Claude Code plugin's
 /// file name too).
 pub static ALL: &[&dyn Dialect] =
-    &[&vtcode::VTCODE, &claude::CLAUDE, &codex::CODEX, &gemini::GEMINI, &copilot::COPILOT, &vscode::VSCODE];
+    &[&vtcode::VTCODE, &claude::CLAUDE, &codex::CODEX, &gemini::GEMINI, &cursor::CURSOR, &copilot::COPILOT, &vscode::VSCODE];
 
 /// The VT Code dialect.
 pub static VTCODE: &dyn Dialect = &vtcode::VTCODE;
@@ -358,6 +403,9 @@ pub static CLAUDE: &dyn Dialect = &claude::CLAUDE;
 
 /// The OpenAI Codex dialect.
 pub static CODEX: &dyn Dialect = &codex::CODEX;
+
+/// The Cursor dialect.
+pub static CURSOR: &dyn Dialect = &cursor::CURSOR;
 
 /// The GitHub Copilot CLI dialect.
 pub static COPILOT: &dyn Dialect = &copilot::COPILOT;
@@ -412,7 +460,7 @@ pub struct SettingsFile {
 /// settings a host would load: per dialect, in the order of [`ALL`], its
 /// [user files](Dialect::user_files) (trusted) and then its
 /// [workspace files](Dialect::workspace_files) (Claude Code: user, project,
-/// local), or only the first of them that exists for a dialect whose user
+/// local; Cursor: project, then user), or only the first of them that exists for a dialect whose user
 /// files are a fallback (VT Code).
 pub fn settings_files(workspace: &Path, home: Option<&Path>) -> Vec<SettingsFile> {
     let mut out = Vec::new();
@@ -431,6 +479,9 @@ pub fn settings_files(workspace: &Path, home: Option<&Path>) -> Vec<SettingsFile
                 Some(first) => out.push(first),
                 None => out.extend(user.take(1).map(|p| file(p, true))),
             }
+        } else if d.user_files_come_last() {
+            out.extend(project);
+            out.extend(user.map(|p| file(p, true)));
         } else {
             out.extend(user.map(|p| file(p, true)));
             out.extend(project);
@@ -550,11 +601,14 @@ pub fn for_path(path: &Path) -> Option<&'static dyn Dialect> {
 
 /// The dialect of a JSON config by its shape, when neither an option nor
 /// the file's path names one: a `lifecycle` key (at the top level or under
-/// `hooks`) is VT Code, anything else Claude Code.
+/// `hooks`) is VT Code; `version` with a `hooks` object of Cursor's
+/// camelCase events only is Cursor; anything else Claude Code.
 pub fn for_shape(value: &Value) -> &'static dyn Dialect {
     let has_lifecycle = |v: &Value| v.as_object().is_some_and(|o| o.contains_key("lifecycle"));
     if has_lifecycle(value) || value.get("hooks").is_some_and(has_lifecycle) {
         VTCODE
+    } else if cursor::has_shape(value) {
+        CURSOR
     } else {
         CLAUDE
     }
@@ -624,6 +678,18 @@ mod tests {
         assert_eq!(for_shape(&json!({"hooks": {"lifecycle": {}}})).name(), "vtcode");
         assert_eq!(for_shape(&json!({"PreToolUse": []})).name(), "claude");
         assert_eq!(for_shape(&json!({"hooks": {"Stop": []}})).name(), "claude");
+        assert_eq!(for_shape(&json!({"version": 1, "hooks": {"stop": [], "beforeReadFile": []}})).name(), "cursor");
+        assert_eq!(for_shape(&json!({"hooks": {"stop": []}})).name(), "claude", "Cursor's shape has a version");
+        assert_eq!(for_shape(&json!({"version": 1, "hooks": {"Stop": []}})).name(), "claude");
+    }
+
+    #[test]
+    fn cursor_files_are_recognised_by_path_and_belong_to_the_project_above() {
+        assert_eq!(for_path(Path::new("/p/.cursor/hooks.json")).map(|d| d.name()), Some("cursor"));
+        assert_eq!(for_path(Path::new("/etc/cursor/hooks.json")).map(|d| d.name()), Some("cursor"));
+        assert_eq!(for_path(Path::new("/p/hooks/hooks.json")).map(|d| d.name()), Some("claude"));
+        assert_eq!(project_dir_of(Path::new("/p/.cursor/hooks.json")), Path::new("/p"));
+        assert_eq!(select(Some(CURSOR), Some(Path::new("/p/hooks.json")), None).name(), "cursor");
     }
 
     #[test]

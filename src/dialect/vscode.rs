@@ -201,6 +201,8 @@ fn entry_of(
         fail_closed: false,
         name: None,
         env: Vec::new(),
+        native_event: None,
+        loop_limit: None,
         path: path.to_owned(),
         source: source.clone(),
     };
@@ -215,7 +217,7 @@ fn entry_of(
 
 impl VsCode {
     fn read_events(hooks: &Map<String, Value>, info: &SourceInfo) -> HooksConfig {
-        let source = Arc::new(Source { info: info.clone(), quiet_success_output: false });
+        let source = Arc::new(Source::new(info.clone(), false));
         let mut cfg = HooksConfig::empty_of(&VSCODE);
         for (key, value) in hooks {
             let Some(event) = event_of(key) else {

@@ -239,7 +239,7 @@ impl VtCode {
                 cfg.push_warning(format!("hooks.{key}"), format!("unknown event key `{key}`{hint}"));
             }
         }
-        let source = Arc::new(Source { info: info.clone(), quiet_success_output: quiet });
+        let source = Arc::new(Source::new(info.clone(), quiet));
         for event in HookEvent::ALL {
             for key in VTCODE.event_keys(event) {
                 if let Some(v) = obj.get(*key) {

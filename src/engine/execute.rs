@@ -92,9 +92,17 @@ pub(crate) fn validate(setup: &Setup, event: &RunEvent, input: &Value) -> Result
     }
 }
 
-/// A named event that is the config key of a canonical event in the
-/// dialect of the engine's hooks (Gemini CLI's `BeforeTool`) is that event,
-/// unless hooks are configured under that name as a named event.
+/// The event of an event name: one of the twelve by its PascalCase name,
+/// else a named event. A blank name or one with NUL is refused.
+pub(crate) fn run_event_named(name: &str) -> Result<RunEvent> {
+    RunEvent::from_name(name)
+        .ok_or_else(|| Error::invalid_argument("event name must be non-empty, without NUL characters"))
+}
+
+/// A named event whose name is the config key a dialect of the
+/// configuration gives one of the twelve (Cursor's `preToolUse`, `stop`,
+/// Gemini CLI's `BeforeTool`) is that event, unless the configuration has a named event of that very
+/// name; any other event is itself.
 pub(crate) fn resolve_named(setup: &Setup, event: RunEvent) -> RunEvent {
     let RunEvent::Named(name) = &event else {
         return event;
@@ -102,24 +110,12 @@ pub(crate) fn resolve_named(setup: &Setup, event: RunEvent) -> RunEvent {
     if !setup.config.groups_named(name).is_empty() {
         return event;
     }
-    let mut seen: Vec<&'static dyn Dialect> = Vec::new();
-    for d in setup.config.all_groups().map(|g| g.dialect()) {
-        if seen.iter().any(|s| dialect::same(*s, d)) {
-            continue;
-        }
-        seen.push(d);
-        if let Some(e) = HookEvent::ALL.iter().find(|e| d.event_keys(**e).contains(&&**name)) {
-            return RunEvent::Known(*e);
-        }
+    let mut dialects = setup.config.all_groups().map(|g| g.dialect());
+    let known = dialects.find_map(|d| HookEvent::ALL.into_iter().find(|e| d.event_keys(*e).contains(&&**name)));
+    match known {
+        Some(e) => RunEvent::Known(e),
+        None => event,
     }
-    event
-}
-
-/// The event of an event name: one of the twelve by its PascalCase name,
-/// else a named event. A blank name or one with NUL is refused.
-pub(crate) fn run_event_named(name: &str) -> Result<RunEvent> {
-    RunEvent::from_name(name)
-        .ok_or_else(|| Error::invalid_argument("event name must be non-empty, without NUL characters"))
 }
 
 /// The warning a run by name (`hl_engine_run_named`) gets when no hooks
@@ -361,7 +357,8 @@ impl LifecycleHookEngine {
             }
             return Ok(None);
         }
-        let mut interp = EventInterpreter::for_dialect(event, plan.dialect, setup.config.quiet_success_output());
+        let mut interp = EventInterpreter::for_dialect(event, plan.dialect, setup.config.quiet_success_output())
+            .with_run_facts(input, &self.state.follow_ups, &setup.session_id);
         self.deliver(&mut interp);
         if plan.is_empty() {
             return Ok(Some(self.capped(setup, rules, interp.finish(Vec::new()))));
@@ -380,7 +377,31 @@ impl LifecycleHookEngine {
             }
         };
         let reports = self.execute_plan(event, setup, input, plan, &mut interp, RunScope { token, trace })?;
-        Ok(Some(self.capped(setup, rules, interp.finish(reports))))
+        let outcome = self.capped(setup, rules, interp.finish(reports));
+        self.remember_session_env(event, plan.dialect, &outcome);
+        Ok(Some(outcome))
+    }
+
+    /// SessionStart where the rules take `env` from the hooks' output: the
+    /// session's later hooks of the dialect get those variables.
+    fn remember_session_env(&self, event: &RunEvent, d: &'static dyn Dialect, outcome: &HookOutcome) {
+        if !d.profile().rules_of(event).session_env_from_output {
+            return;
+        }
+        if let HookOutcome::SessionStart(o) = outcome {
+            let vars: Vec<(String, String)> = o
+                .env
+                .iter()
+                .flatten()
+                .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_owned())))
+                .filter(|(k, v)| !k.is_empty() && !k.contains(['=', '\0']) && !v.contains('\0'))
+                .collect();
+            let mut envs = self.state.session_env.write().unwrap_or_else(|e| e.into_inner());
+            envs.retain(|(name, _)| *name != d.name());
+            if !vars.is_empty() {
+                envs.push((d.name(), vars));
+            }
+        }
     }
 
     /// The Stop block cap applied to an outcome whose row asks for it.
@@ -436,32 +457,74 @@ impl LifecycleHookEngine {
             plan,
             facts: &facts,
             input,
-            envs: Environments::new(setup, event, &facts, plan),
+            envs: Environments::with_session_env(setup, event, &facts, plan, &self.session_env()),
             env_files: env_files.as_ref(),
         };
-        let hooks = &plan.hooks;
-        let mut reports = Vec::with_capacity(hooks.len());
-        let run_order = rules.run_order;
+        let mut reports = Vec::with_capacity(plan.hooks.len());
+        // The event's own hooks (and callback hooks) first; the hooks
+        // configured under another event of their dialect that run as part
+        // of this one start after them, unless the event is blocked by
+        // then, and read the rewrite in force.
+        let stages = [0..plan.first_stage, plan.first_stage..plan.hooks.len()];
+        for (n, stage) in stages.into_iter().enumerate() {
+            if stage.is_empty() {
+                continue;
+            }
+            if n > 0 && interp.blocked() {
+                break;
+            }
+            let rewrite = if n > 0 { interp.rewrite_in_force().cloned() } else { None };
+            if self.run_stage(&ctx, stage, rewrite.as_ref(), interp, token, &mut reports)? {
+                break;
+            }
+        }
+        if let Some(files) = &env_files {
+            interp.set_env(files.collect());
+        }
+        Ok(reports)
+    }
+
+    /// Run the hooks `stage` of the plan (one after another with an early
+    /// stop where the rules run the event sequentially, concurrently
+    /// otherwise) and merge them; true when a sequential run stopped.
+    /// `rewrite`: the `tool_input` of a later stage (the rewrite in force
+    /// after the earlier ones).
+    fn run_stage(
+        &self,
+        ctx: &RunCtx<'_>,
+        stage: std::ops::Range<usize>,
+        rewrite: Option<&Value>,
+        interp: &mut EventInterpreter,
+        token: Option<&CancelToken>,
+        reports: &mut Vec<HookReport>,
+    ) -> Result<bool> {
+        let hooks = &ctx.plan.hooks;
+        let event = ctx.stack.event;
+        let run_order = ctx.plan.dialect.profile().rules_of(event).run_order;
         if run_order == RunOrder::Sequential {
             // One after another, in order; stop at the first decision.
-            for (i, hook) in hooks.iter().enumerate() {
+            for i in stage {
+                let hook = hooks[i];
                 cancel::check(token)?;
-                let payload = ctx.payload(*hook, interp.updated_input())?;
-                let mut done = ctx.run_one(i, *hook, &payload)?;
+                let payload = self.hook_payload(ctx, hook, interp.updated_input().or(rewrite))?;
+                let mut done = self.follow_up_identity(ctx, hook, ctx.run_one(i, hook, &payload)?);
                 let stop = done.absorb_into(interp);
                 reports.push(done.report);
                 if stop {
-                    break;
+                    return Ok(true);
                 }
             }
-        } else if run_order == RunOrder::SequentialWhenAsked && plan.sequential_asked {
+            return Ok(false);
+        }
+        if run_order == RunOrder::SequentialWhenAsked && ctx.plan.sequential_asked {
             // A group asked for it: one after another, in order, every hook
             // running, each reading the input as the hooks before it left it.
-            let mut current = Cow::Borrowed(input);
-            for (i, hook) in hooks.iter().enumerate() {
+            let mut current = Cow::Borrowed(ctx.input);
+            for i in stage {
+                let hook = hooks[i];
                 cancel::check(token)?;
-                let payload = ctx.payload_of(*hook, &current, None)?;
-                let mut done = ctx.run_one(i, *hook, &payload)?;
+                let payload = ctx.payload_of(hook, &current, rewrite)?;
+                let mut done = self.follow_up_identity(ctx, hook, ctx.run_one(i, hook, &payload)?);
                 if let (Output::Ran(exec), Some(d)) = (&done.output, hook.dialect()) {
                     if let Some(next) = d.chain_input(event, &current, exec) {
                         current = Cow::Owned(next);
@@ -470,62 +533,93 @@ impl LifecycleHookEngine {
                 done.absorb_into(interp);
                 reports.push(done.report);
             }
-        } else {
-            // Concurrently; merged in configuration order. Every hook reads
-            // the original input, one payload per dialect.
-            let payloads = hooks.iter().map(|h| ctx.payload(*h, None)).collect::<Result<Vec<_>>>()?;
-            let processes: Vec<usize> =
-                hooks.iter().enumerate().filter(|(_, h)| h.runs_apart()).map(|(i, _)| i).collect();
-            let mut results: Vec<Option<Result<Executed>>> = (0..hooks.len()).map(|_| None).collect();
-            std::thread::scope(|scope| {
-                let mut handles = Vec::new();
-                // Processes and requests run on scoped threads, except that
-                // the first one runs on this thread when no callback hook or
-                // host handler needs it meanwhile.
-                let inline = if plan.has_callbacks() { None } else { processes.first().copied() };
-                for &i in processes.iter().filter(|&&i| Some(i) != inline) {
-                    let (ctx, payload, hook) = (&ctx, &payloads[i], hooks[i]);
-                    handles.push((i, scope.spawn(move || ctx.run_one(i, hook, payload))));
-                }
-                if let Some(first) = inline {
-                    results[first] = Some(ctx.run_one(first, hooks[first], &payloads[first]));
-                }
-                for (i, hook) in hooks.iter().enumerate() {
-                    if !hook.runs_apart() {
-                        results[i] = Some(ctx.run_one(i, *hook, &payloads[i]));
-                    }
-                }
-                for (i, h) in handles {
-                    results[i] =
-                        Some(h.join().unwrap_or_else(|_| Err(Error::new(Status::Panic, "hook thread panicked"))));
-                }
-            });
-            let mut cancelled = false;
-            let mut failed = None;
-            for r in results.into_iter().flatten() {
-                match r {
-                    Ok(mut done) if !cancelled && failed.is_none() => {
-                        done.absorb_into(interp);
-                        reports.push(done.report);
-                    }
-                    // The run ends without reading it: its span ends all the same.
-                    Ok(mut done) => done.abandon(),
-                    Err(e) if e.status == Status::Cancelled => cancelled = true,
-                    Err(e) => failed = failed.or(Some(e)),
-                }
-            }
-            if let Some(e) = failed {
-                return Err(e);
-            }
-            if cancelled {
-                return Err(cancelled_error());
-            }
-            cancel::check(token)?;
+            return Ok(false);
         }
-        if let Some(files) = &env_files {
-            interp.set_env(files.collect());
+        // Concurrently; merged in configuration order. Every hook reads
+        // the stage's input, one payload per dialect.
+        let payloads = stage.clone().map(|i| self.hook_payload(ctx, hooks[i], rewrite)).collect::<Result<Vec<_>>>()?;
+        let processes: Vec<usize> = stage.clone().filter(|&i| hooks[i].runs_apart()).collect();
+        let mut results: Vec<Option<Result<Executed>>> = stage.clone().map(|_| None).collect();
+        let at = |i: usize| i - stage.start;
+        std::thread::scope(|scope| {
+            let mut handles = Vec::new();
+            // Processes and requests run on scoped threads, except that the
+            // first one runs on this thread when no callback hook or host
+            // handler needs it meanwhile.
+            let on_this_thread = stage.clone().any(|i| !hooks[i].runs_apart());
+            let inline = if on_this_thread { None } else { processes.first().copied() };
+            for &i in processes.iter().filter(|&&i| Some(i) != inline) {
+                let (payload, hook) = (&payloads[at(i)], hooks[i]);
+                handles.push((i, scope.spawn(move || ctx.run_one(i, hook, payload))));
+            }
+            if let Some(first) = inline {
+                results[at(first)] = Some(ctx.run_one(first, hooks[first], &payloads[at(first)]));
+            }
+            for i in stage.clone() {
+                if !hooks[i].runs_apart() {
+                    results[at(i)] = Some(ctx.run_one(i, hooks[i], &payloads[at(i)]));
+                }
+            }
+            for (i, h) in handles {
+                results[at(i)] =
+                    Some(h.join().unwrap_or_else(|_| Err(Error::new(Status::Panic, "hook thread panicked"))));
+            }
+        });
+        let mut cancelled = false;
+        let mut failed = None;
+        for (i, r) in stage.zip(results).filter_map(|(i, r)| r.map(|r| (i, r))) {
+            match r {
+                Ok(done) if !cancelled && failed.is_none() => {
+                    let mut done = self.follow_up_identity(ctx, hooks[i], done);
+                    done.absorb_into(interp);
+                    reports.push(done.report);
+                }
+                // The run ends without reading it: its span ends all the same.
+                Ok(mut done) => done.abandon(),
+                Err(e) if e.status == Status::Cancelled => cancelled = true,
+                Err(e) => failed = failed.or(Some(e)),
+            }
         }
-        Ok(reports)
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        if cancelled {
+            return Err(cancelled_error());
+        }
+        cancel::check(token)?;
+        Ok(false)
+    }
+
+    /// The payload `hook` reads, with `tool_input` the rewrite in force.
+    /// Where its rules count follow-ups and the input has no `loop_count`,
+    /// the engine's count of the follow-ups the hook has triggered in the
+    /// session is the payload's `loop_count`.
+    fn hook_payload(&self, ctx: &RunCtx<'_>, hook: Hook<'_>, tool_input: Option<&Value>) -> Result<Payload> {
+        let counted = hook.spec().filter(|spec| {
+            spec.dialect().profile().rules_of(ctx.stack.event).follow_up_loop_limit
+                && !ctx.input.contains_key("loop_count")
+        });
+        match counted {
+            None => ctx.payload(hook, tool_input),
+            Some(spec) => {
+                let scope = crate::merge::follow_up::scope(ctx.stack.event, ctx.facts.session_id, ctx.input);
+                let count = self.state.follow_ups.count(&scope, &spec.identity());
+                let mut input = ctx.input.clone();
+                input.insert("loop_count".to_owned(), Value::from(count));
+                ctx.payload_of(hook, &input, tool_input)
+            }
+        }
+    }
+
+    /// Name the hook among the session's follow-up counts where its rules
+    /// count follow-ups.
+    fn follow_up_identity(&self, ctx: &RunCtx<'_>, hook: Hook<'_>, mut done: Executed) -> Executed {
+        if let Some(spec) = hook.spec() {
+            if spec.dialect().profile().rules_of(ctx.stack.event).follow_up_loop_limit {
+                done.identity = Some(spec.identity());
+            }
+        }
+        done
     }
 }
 
@@ -555,13 +649,37 @@ pub(crate) struct Environments {
 
 impl Environments {
     pub(crate) fn new(setup: &Setup, event: &RunEvent, facts: &SessionFacts<'_>, plan: &Plan<'_>) -> Environments {
+        Self::with_session_env(setup, event, facts, plan, &[])
+    }
+
+    /// [`new`](Self::new), the hooks of each dialect in `session` also
+    /// getting its variables (what SessionStart hooks returned in `env`),
+    /// as if they were the engine's `env` option.
+    pub(crate) fn with_session_env(
+        setup: &Setup,
+        event: &RunEvent,
+        facts: &SessionFacts<'_>,
+        plan: &Plan<'_>,
+        session: &[(&'static str, Vec<(String, String)>)],
+    ) -> Environments {
         let split = !Arc::ptr_eq(&setup.env.trusted, &setup.env.untrusted);
         let mut out = Environments { envs: Vec::new(), split };
         for hook in plan.hooks.iter().filter(|h| h.is_process()) {
             let d = hook.dialect().unwrap_or(plan.dialect);
             let trusted = out.class(*hook);
             if !out.envs.iter().any(|(x, t, _)| dialect::same(*x, d) && *t == trusted) {
-                let env = hook_environment(&setup.env, setup.env.policy(trusted), d, event, facts);
+                let env = match session.iter().find(|(name, _)| *name == d.name()) {
+                    None => hook_environment(&setup.env, setup.env.policy(trusted), d, event, facts),
+                    Some((_, vars)) => {
+                        let mut settings = setup.env.clone();
+                        for (k, v) in vars {
+                            if !settings.set.iter().any(|(s, _)| s == k) {
+                                settings.set.push((k.clone(), v.clone()));
+                            }
+                        }
+                        hook_environment(&settings, settings.policy(trusted), d, event, facts)
+                    }
+                };
                 out.envs.push((d, trusted, env));
             }
         }
@@ -600,18 +718,27 @@ impl RunCtx<'_> {
     }
 
     /// [`payload`](Self::payload) of another input than the run's (a run
-    /// whose hooks chain their input).
+    /// whose hooks chain their input, a follow-up count). A hook configured
+    /// under another event of its dialect reads that event's payload; a
+    /// callback hook the payload of the run's dialect, or Claude Code's
+    /// when that dialect does not speak the hooks protocol.
     pub(crate) fn payload_of(
         &self,
         hook: Hook<'_>,
         input: &Map<String, Value>,
         tool_input: Option<&Value>,
     ) -> Result<Payload> {
-        let d = hook.dialect().unwrap_or(self.plan.dialect);
-        Payload::with_newline(
-            &d.payload(self.stack.event, self.facts, input, tool_input),
-            d.payload_ends_with_newline(),
-        )
+        // A callback hook (host code) speaks the hooks protocol: in a run of
+        // a dialect that does not, it reads Claude Code's payload.
+        let d = hook.dialect().unwrap_or(match self.plan.dialect.reads_hooks_protocol() {
+            true => self.plan.dialect,
+            false => dialect::CLAUDE,
+        });
+        let payload = match hook.spec().and_then(|s| s.native_event) {
+            Some(native) => d.payload(&RunEvent::Named(native.into()), self.facts, input, tool_input),
+            None => d.payload(self.stack.event, self.facts, input, tool_input),
+        };
+        Payload::with_newline(&payload, d.payload_ends_with_newline())
     }
 
     /// The environment of one process hook: its dialect's under its

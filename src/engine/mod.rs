@@ -42,6 +42,7 @@ use crate::error::{Error, Result, Status};
 use crate::gate::{Approval, LifecycleHookCommandPreview, PinChange};
 use crate::handler::host::HandlerType;
 use crate::handler::{CallbackHook, HostHandler};
+use crate::merge::follow_up::FollowUpCounts;
 use crate::model::event::HookEvent;
 use crate::model::input::SessionStartTrigger;
 use crate::runtime::ForkGuard;
@@ -80,9 +81,18 @@ struct EngineState {
     /// Consecutive stops Stop hooks kept from ending (the block cap).
     stop_blocks: crate::merge::StopBlocks,
     has_deliveries: AtomicBool,
+    /// The follow-ups each hook triggered in each session, where the rules
+    /// bound them by a loop limit (Cursor's stop hooks).
+    follow_ups: Arc<FollowUpCounts>,
+    /// Per dialect, the variables the last SessionStart's hooks returned in
+    /// `env`, for the session's later hooks (where the rules say so).
+    session_env: RwLock<SessionEnv>,
     /// The trace handler (`hl_engine_set_trace_handler`).
     trace: TraceSlot,
 }
+
+/// Per dialect name, the session's variables from SessionStart output.
+type SessionEnv = Vec<(&'static str, Vec<(String, String)>)>;
 
 /// The lifecycle hook engine. `Clone` is cheap (shared state).
 #[derive(Clone)]
@@ -153,6 +163,8 @@ impl LifecycleHookEngine {
                 deliveries: Mutex::new(runs::Deliveries::default()),
                 stop_blocks: Default::default(),
                 has_deliveries: AtomicBool::new(false),
+                follow_ups: FollowUpCounts::new(),
+                session_env: RwLock::new(Vec::new()),
                 trace: TraceSlot::default(),
             }),
         }
@@ -172,6 +184,12 @@ impl LifecycleHookEngine {
 
     fn approval(&self) -> &Approval {
         &self.state.approval
+    }
+
+    /// The variables SessionStart hooks returned for the session's later
+    /// hooks, per dialect (a copy: the lock is not held while hooks run).
+    fn session_env(&self) -> SessionEnv {
+        self.state.session_env.read().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
     fn transcript_path_arc(&self) -> Option<Arc<str>> {

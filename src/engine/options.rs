@@ -54,6 +54,19 @@ impl HookSourceOption {
     pub fn new(hooks: HooksSource) -> HookSourceOption {
         HookSourceOption { hooks, dialect: None, trusted: false, plugin_root: None }
     }
+
+    /// Whether an invalid config of this source is left out (and reported)
+    /// instead of failing the engine: its dialect's rule
+    /// ([`Dialect::skips_invalid_source`]), the dialect named or recognised
+    /// by the file's path or the JSON's shape.
+    fn skips_invalid(&self) -> bool {
+        let d = self.dialect.or_else(|| match &self.hooks {
+            HooksSource::File(p) => dialect::for_path(p),
+            HooksSource::Json(v) => Some(dialect::for_shape(v)),
+            _ => None,
+        });
+        d.is_some_and(|d| d.skips_invalid_source())
+    }
 }
 
 impl HooksSource {
@@ -92,14 +105,25 @@ impl HooksSource {
                 let mut configs = Vec::with_capacity(sources.len());
                 for (i, source) in sources.iter().enumerate() {
                     let root = source.plugin_root.as_deref().map(Arc::from);
-                    let mut config = source
-                        .hooks
-                        .load_source(source.dialect, source.trusted, root)
-                        .map_err(|e| Error::new(e.status, format!("hook_sources[{i}]: {}", e.message)))?;
-                    if !matches!(source.hooks, HooksSource::File(_)) {
-                        config.prefix_warnings(&format!("hook_sources[{i}]"));
+                    match source.hooks.load_source(source.dialect, source.trusted, root) {
+                        Ok(mut config) => {
+                            if !matches!(source.hooks, HooksSource::File(_)) {
+                                config.prefix_warnings(&format!("hook_sources[{i}]"));
+                            }
+                            configs.push(config);
+                        }
+                        // The agent rejects this one file and loads the others.
+                        Err(e) if e.status == crate::Status::InvalidConfig && source.skips_invalid() => {
+                            let what = match &source.hooks {
+                                HooksSource::File(p) => p.display().to_string(),
+                                _ => format!("hook_sources[{i}]"),
+                            };
+                            let mut skipped = HooksConfig::empty();
+                            skipped.push_warning(what, format!("not loaded: {}", e.message));
+                            configs.push(skipped);
+                        }
+                        Err(e) => return Err(Error::new(e.status, format!("hook_sources[{i}]: {}", e.message))),
                     }
-                    configs.push(config);
                 }
                 Ok(HooksConfig::merge(configs))
             }

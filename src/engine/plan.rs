@@ -4,7 +4,11 @@
 //! what the command shows cannot disagree.
 //!
 //! Order: the configured hooks of every matching group, in configuration
-//! order, then the matching callback hooks, in the order they were added.
+//! order, then the matching callback hooks, in the order they were added,
+//! then the hooks configured under another event of their dialect that run
+//! as part of this one (Cursor's `beforeShellExecution` hooks in
+//! PreToolUse: [`HookSpec::native_event`]), which the executor starts only
+//! once the others finished without blocking.
 //! A group's matcher is tested against what its dialect says
 //! ([`Dialect::match_subject`](crate::dialect::Dialect::match_subject), and
 //! the names it also goes by, [`Dialect::match_aliases`](crate::dialect::Dialect::match_aliases));
@@ -42,6 +46,11 @@ pub(crate) struct Plan<'a> {
     /// (`sequential: true`, for events whose rules are
     /// [`SequentialWhenAsked`](crate::model::rules::RunOrder)).
     pub(crate) sequential_asked: bool,
+    /// How many of `hooks` run in the first stage: the event's own hooks
+    /// and the callback hooks; the rest (hooks configured under another
+    /// event of their dialect) start once those finished, unless they
+    /// blocked the event.
+    pub(crate) first_stage: usize,
 }
 
 /// What the planner decided for one configured hook.
@@ -112,12 +121,21 @@ fn plan_configured<'a>(
     let mut seen = dedupe::Seen::default();
     for group in groups {
         let d = group.dialect();
-        let subject = d.match_subject(event, input, trigger);
-        // The subject, or one of the names the dialect also matches it by
-        // (Codex's `apply_patch` is `Write` and `Edit` too): each hook of
-        // the group is planned once either way.
-        let matched = group.matches(subject)
-            || subject.is_some_and(|s| d.match_aliases(event, s).iter().any(|a| group.matches(Some(a))));
+        let (subject, matched) = match group.hooks.first().and_then(|h| h.native_event) {
+            None => {
+                let subject = d.match_subject(event, input, trigger);
+                // The subject, or one of the names the dialect also matches
+                // it by (Codex's `apply_patch` is `Write` and `Edit` too):
+                // each hook of the group is planned once either way.
+                let matched = group.matches(subject)
+                    || subject.is_some_and(|s| d.match_aliases(event, s).iter().any(|a| group.matches(Some(a))));
+                (subject, matched)
+            }
+            Some(native) => {
+                let subject = d.match_subject(&RunEvent::Named(native.into()), input, trigger);
+                (subject, d.native_event_applies(native, event, input) && group.matches(subject))
+            }
+        };
         for hook in &group.hooks {
             let verdict = if !matched {
                 Verdict::NoMatch
@@ -141,10 +159,15 @@ impl<'a> Plan<'a> {
     /// Match `event`'s configured groups and callback hooks against `input`.
     pub(crate) fn new(setup: &'a Setup, callbacks: &'a [Arc<CallbackHook>], event: &RunEvent, input: &Value) -> Self {
         let mut hooks = Vec::new();
+        let mut later = Vec::new();
         let mut background = Vec::new();
         let mut sequential_asked = false;
         plan_configured(setup, event, input, |hook, group, _, verdict| match verdict {
             // An unsupported hook runs through the layers only to be reported as skipped.
+            Verdict::Runs | Verdict::Unsupported if hook.native_event.is_some() => {
+                sequential_asked |= group.sequential;
+                later.push(Hook::Configured(hook))
+            }
             Verdict::Runs | Verdict::Unsupported => {
                 sequential_asked |= group.sequential;
                 hooks.push(Hook::Configured(hook))
@@ -152,7 +175,8 @@ impl<'a> Plan<'a> {
             Verdict::Background => background.push(hook),
             _ => {}
         });
-        let dialect = run_dialect(hooks.iter().filter_map(Hook::spec).chain(background.iter().copied()), setup);
+        let dialect =
+            run_dialect(hooks.iter().chain(&later).filter_map(Hook::spec).chain(background.iter().copied()), setup);
         if let Some(known) = event.known() {
             if callbacks.iter().any(|c| c.event == known) {
                 let subject = dialect::callback_match_subject(event, input, setup.trigger.as_str());
@@ -161,7 +185,10 @@ impl<'a> Plan<'a> {
                 }
             }
         }
-        Plan { hooks, background, dialect, sequential_asked }
+        // Callback hooks run with the event's own hooks, in the first stage.
+        let first_stage = hooks.len();
+        hooks.extend(later);
+        Plan { hooks, background, dialect, sequential_asked, first_stage }
     }
 
     /// The plan of `async` hooks started in the background.
@@ -171,6 +198,7 @@ impl<'a> Plan<'a> {
             background: Vec::new(),
             dialect: run_dialect(hooks.iter(), setup),
             sequential_asked: false,
+            first_stage: hooks.len(),
         }
     }
 
@@ -182,12 +210,6 @@ impl<'a> Plan<'a> {
     /// cancellation token).
     pub(crate) fn has_processes(&self) -> bool {
         self.hooks.iter().any(Hook::is_process)
-    }
-
-    /// Whether a hook runs on the run's own thread (a callback hook or a
-    /// host handler): then no process takes that thread meanwhile.
-    pub(crate) fn has_callbacks(&self) -> bool {
-        self.hooks.iter().any(|h| !h.runs_apart())
     }
 
     /// Whether a hook must be reachable by a cancel while it runs (every
@@ -234,7 +256,10 @@ impl LifecycleHookEngine {
                 label: hook.label(),
                 matcher: group.matcher_raw.clone(),
                 rule: d.describe_matcher(&group.matcher, group.matcher_raw.as_deref()),
-                subject_field: d.match_subject_field(&event),
+                subject_field: match hook.native_event {
+                    Some(native) => d.match_subject_field(&RunEvent::Named(native.into())),
+                    None => d.match_subject_field(&event),
+                },
                 subject: subject.map(str::to_owned),
                 matched: verdict != Verdict::NoMatch,
                 condition: hook.if_rule.as_ref().map(|r| r.raw().to_owned()),

@@ -56,6 +56,9 @@
 //! `PATH`, say), and its preview lists their names in the `set` of its
 //! environment policy (`"env"`).
 //!
+//! A hook configured under an event of its dialect that also runs as part
+//! of a canonical one (Cursor's `beforeShellExecution`) is listed once,
+//! under its own event's name.
 //! A command whose config says more about how it starts (Copilot CLI, VS
 //! Code: a program run directly, a working directory, variables) is no
 //! shell-form command of earlier versions: its line is tagged, and those
@@ -283,7 +286,11 @@ pub fn gated_hooks(config: &HooksConfig) -> impl Iterator<Item = (&str, &Option<
     let named = config.named_events().iter().map(|n| (n.name.as_str(), n.groups.as_slice()));
     known.chain(named).flat_map(|(event, groups)| {
         groups.iter().flat_map(move |group| {
-            group.hooks.iter().filter(|h| !h.trusted()).map(move |hook| (event, &group.matcher_raw, hook))
+            group
+                .hooks
+                .iter()
+                .filter(|h| !h.trusted() && h.native_event.is_none())
+                .map(move |hook| (event, &group.matcher_raw, hook))
         })
     })
 }
@@ -435,6 +442,17 @@ mod tests {
             r#"{"dialect":"codex","event":"pre_tool_use","matcher":"Bash","command":"./check.sh","timeout_seconds":10}"#
         );
         assert_ne!(digest_of_previews(&[codex]), digest_of_previews(&[claude]));
+    }
+
+    #[test]
+    fn a_cursor_line_names_its_dialect_and_so_digests_differently() {
+        let claude = LifecycleHookCommandPreview::command("pre_tool_use", Some("Shell".into()), "./check.sh", Some(10));
+        let cursor = LifecycleHookCommandPreview { dialect: Some("cursor"), ..claude.clone() };
+        assert_eq!(
+            String::from_utf8(digest_line(&cursor)).unwrap(),
+            r#"{"dialect":"cursor","event":"pre_tool_use","matcher":"Shell","command":"./check.sh","timeout_seconds":10}"#
+        );
+        assert_ne!(digest_of_previews(&[cursor]), digest_of_previews(&[claude]));
     }
 
     #[test]

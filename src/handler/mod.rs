@@ -370,6 +370,14 @@ pub(crate) struct Executed {
     pub(crate) dialect: Option<&'static dyn Dialect>,
     /// `quiet_success_output` of its source (callback hooks: the run's).
     pub(crate) quiet: Option<bool>,
+    /// The dialect's own event it is configured under, when it runs as part
+    /// of another event ([`HookSpec::native_event`]).
+    pub(crate) native_event: Option<&'static str>,
+    /// Its `loop_limit` ([`HookSpec::loop_limit`]).
+    pub(crate) loop_limit: Option<u64>,
+    /// What identifies it among the session's follow-up counts (set by the
+    /// executor where the rules count follow-ups).
+    pub(crate) identity: Option<String>,
     /// Its span, when the run is traced: ended once the result is read.
     pub(crate) span: Option<HookSpan>,
 }
@@ -424,10 +432,19 @@ impl Executed {
                 interp.absorb_skipped(label, why);
                 false
             }
-            Output::SpawnFailed(error) => interp.absorb_spawn_failure(label, error, self.fail_closed, self.dialect),
+            Output::SpawnFailed(error) => {
+                interp.absorb_spawn_failure_as(label, error, self.fail_closed, self.dialect, self.native_event)
+            }
             Output::Ran(exec) => match (self.dialect, self.quiet) {
-                (Some(dialect), Some(quiet)) => interp.absorb_from(dialect, quiet, exec, self.fail_closed),
-                _ => interp.absorb_hook(exec, self.fail_closed),
+                (Some(dialect), Some(quiet)) => {
+                    let extras = crate::merge::HookExtras {
+                        native_event: self.native_event,
+                        loop_limit: self.loop_limit,
+                        identity: self.identity.as_deref(),
+                    };
+                    interp.absorb_with(dialect, quiet, exec, self.fail_closed, extras)
+                }
+                _ => interp.absorb_callback(exec),
             },
         }
     }

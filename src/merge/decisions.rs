@@ -5,12 +5,16 @@
 //!
 //! | event | rule |
 //! |---|---|
-//! | UserPromptSubmit | the first block's reason is `block_reason` (`allow_prompt` false); a sequential run stops there; context from every hook |
+//! | UserPromptSubmit | the first block's reason is `block_reason` (`allow_prompt` false; `block_reasons: Joined`: every block's reason, in order, joined); a sequential run stops there; context from every hook |
 //! | PermissionRequest | the first decision is the outcome's; a sequential run stops there. `precedence: MostRestrictive`: any deny wins (the first deny's message), else an allow; only a deny stops a sequential run |
 //! | Stop, SubagentStop, PreCompact (and the named events of the family) | the first block's reason is `block_reason`; a sequential run stops there (a table where nothing blocks an event gives it the observer outcome). `block_reasons: Joined`: every block's reason, in order, joined (Claude Code's Stop and SubagentStop, run concurrently, with `"\n"`); `halt_clears_block`: a hook's `continue: false` leaves no block (the agent stops); `block_context`: context from every hook |
 //! | Stop with `block_cap` | after `stop_hook_block_cap` consecutive continued stops of a session, the next one is allowed with a warning ([`StopBlocks`]) |
 //! | PostToolUse, PostToolUseFailure | the first feedback is `block_reason` (`block_reasons: Joined`: every feedback, in order, joined); the tool already ran, nothing stops. `block_replaces_result`: the outcome says the reason replaces the tool's result |
-//! | SessionStart (and the context family) | context from every hook, in order; `env_file`: the env file's variables |
+//! | SessionStart (and the context family) | context from every hook, in order; `env_file`: the env file's variables (`session_env_from_output`: the `env` of every hook's output, by name, the first hook that sets a name winning) |
+//!
+//! Stop and SubagentStop blocks bounded by a loop limit, and those that
+//! need a `completed` status, are filtered before they get here
+//! (`follow_up.rs`, [`super::EventInterpreter`]).
 //!
 //! With `later_overrides` (Copilot CLI) a later hook's answer replaces an
 //! earlier one's, the way objects spread over each other in configuration
@@ -35,13 +39,17 @@ use crate::model::reply::{Decision, HookReply};
 use crate::model::rules::{BlockReasons, Column, EventRules, Precedence};
 
 // The merge columns each merger honours (with the shared fields' column,
-// `FirstGivenHaltReason`, which every event's outcome honours).
+// `FirstGivenHaltReason`, which every event's outcome honours, and the
+// fail-closed layer's `NeverFailsClosed`, applied to every reply before it
+// is merged).
 
 /// UserPromptSubmit.
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) const PROMPT_HONOURS: &[Column] = &[
     Column::Sequential,
+    Column::JoinedBlockReasons,
     Column::FirstGivenHaltReason,
+    Column::NeverFailsClosed,
     Column::EveryReasonJoined,
     Column::SequentialWhenAsked,
     Column::HaltLastWord,
@@ -54,6 +62,7 @@ pub(crate) const PERMISSION_HONOURS: &[Column] = &[
     Column::MostRestrictive,
     Column::LaterOverrides,
     Column::FirstGivenHaltReason,
+    Column::NeverFailsClosed,
     Column::SequentialWhenAsked,
     Column::HaltLastWord,
 ];
@@ -66,6 +75,9 @@ pub(crate) const STOP_HONOURS: &[Column] = &[
     Column::HaltClearsBlock,
     Column::LaterOverrides,
     Column::FirstGivenHaltReason,
+    Column::FollowUpLoopLimit,
+    Column::BlockNeedsCompletedStatus,
+    Column::NeverFailsClosed,
     Column::BlockContext,
     Column::BlockCap,
     Column::EveryReasonJoined,
@@ -80,6 +92,8 @@ pub(crate) const CONTEXT_HONOURS: &[Column] = &[
     Column::LaterOverrides,
     Column::EnvFile,
     Column::FirstGivenHaltReason,
+    Column::SessionEnvFromOutput,
+    Column::NeverFailsClosed,
     Column::SequentialWhenAsked,
     Column::HaltLastWord,
 ];
@@ -91,6 +105,7 @@ pub(crate) const POST_TOOL_HONOURS: &[Column] = &[
     Column::Sequential,
     Column::JoinedBlockReasons,
     Column::FirstGivenHaltReason,
+    Column::NeverFailsClosed,
     Column::EveryReasonJoined,
     Column::BlockReplacesResult,
     Column::SequentialWhenAsked,
@@ -101,13 +116,6 @@ pub(crate) const POST_TOOL_HONOURS: &[Column] = &[
 /// every reason, else the blocking hooks' own.
 fn joined_or(own: Option<String>, joined: Option<String>) -> Option<String> {
     own.map(|own| joined.unwrap_or(own))
-}
-
-/// A block reason: the first counts.
-fn first_block(slot: &mut Option<String>, decision: Option<Decision>) {
-    if let (None, Some(Decision::Block(reason))) = (&slot, decision) {
-        *slot = Some(reason);
-    }
 }
 
 /// A block reason under `block_reasons`: the first counts, or every one is
@@ -132,21 +140,28 @@ fn block_reason(reasons: Vec<String>, how: BlockReasons) -> Option<String> {
 /// UserPromptSubmit so far.
 #[derive(Default)]
 pub(crate) struct PromptMerge {
-    block_reason: Option<String>,
+    /// The first block's reason, and (`block_reasons: Joined`) every later one.
+    reasons: Vec<String>,
     pub(crate) additional_context: Vec<String>,
 }
 
 impl PromptMerge {
-    pub(crate) fn absorb(&mut self, reply: HookReply) -> bool {
+    pub(crate) fn absorb(&mut self, rules: &EventRules, reply: HookReply) -> bool {
         self.additional_context.extend(reply.context);
-        first_block(&mut self.block_reason, reply.decision);
-        self.block_reason.is_some()
+        add_block(&mut self.reasons, rules.block_reasons, reply.decision);
+        self.blocked()
     }
 
-    pub(crate) fn finish(self, joined: Option<String>, common: CommonOutcome) -> UserPromptHookOutcome {
+    /// Whether a hook blocked the prompt.
+    pub(crate) fn blocked(&self) -> bool {
+        !self.reasons.is_empty()
+    }
+
+    pub(crate) fn finish(self, rules: &EventRules, joined: Option<String>, common: CommonOutcome) -> UserPromptHookOutcome {
+        let block_reason = joined_or(block_reason(self.reasons, rules.block_reasons), joined);
         UserPromptHookOutcome {
-            allow_prompt: self.block_reason.is_none(),
-            block_reason: joined_or(self.block_reason, joined),
+            allow_prompt: block_reason.is_none(),
+            block_reason,
             additional_context: self.additional_context,
             common,
         }
@@ -190,6 +205,11 @@ impl PermissionMerge {
         }
     }
 
+    /// Whether the decision is a deny.
+    pub(crate) fn denied(&self) -> bool {
+        self.decision.as_ref().is_some_and(|d| d.behavior == PermissionBehavior::Deny)
+    }
+
     pub(crate) fn finish(self, common: CommonOutcome) -> PermissionRequestHookOutcome {
         PermissionRequestHookOutcome { decision: self.decision, common }
     }
@@ -221,6 +241,11 @@ impl StopMerge {
             return false;
         }
         add_block(&mut self.reasons, rules.block_reasons, reply.decision);
+        !self.reasons.is_empty()
+    }
+
+    /// Whether a hook blocked (the agent goes on).
+    pub(crate) fn blocked(&self) -> bool {
         !self.reasons.is_empty()
     }
 
@@ -340,6 +365,13 @@ impl SessionStartMerge {
             self.additional_context = reply.context;
         } else {
             self.additional_context.extend(reply.context);
+        }
+        if rules.session_env_from_output {
+            if let Some(env) = &mut self.env {
+                for (name, value) in reply.env {
+                    env.entry(name).or_insert(value);
+                }
+            }
         }
         false
     }

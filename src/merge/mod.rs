@@ -20,6 +20,11 @@
 //! Which merger merges an event is its family in the run's profile
 //! ([`Profile::family_of`]).
 //!
+//! An event whose rules make it a gate (`tool_gate`: Cursor's
+//! subagentStart, beforeReadFile, ...) merges as PreToolUse does and has
+//! its outcome shape. Stop follow-ups bounded by a loop limit are
+//! `follow_up.rs`'s.
+//!
 //! Shared by every event (here): messages in configuration order of the
 //! hooks that gave them; `continue` false when any hook asked to halt, with
 //! the first such hook's `stopReason` (`halt_reason: FirstGiven`: the first
@@ -40,6 +45,7 @@
 //! they stop a `Sequential` run early.
 
 mod decisions;
+pub mod follow_up;
 mod named;
 mod pre_tool;
 
@@ -58,8 +64,11 @@ use crate::model::outcome::{CommonOutcome, HookFailure, HookMessage, HookMessage
 use crate::model::reply::{Decision, HookReply};
 use crate::model::rules::{Column, EventRules, HaltReason, HaltRule, Profile, Reasons, RunOrder, ToolInputFlow};
 
+use follow_up::FollowUpRun;
+
 /// The merge columns the merger of an event of `family` honours (the
-/// reader columns are the reader's: [`crate::dialect::protocol`]).
+/// reader columns are the reader's: [`crate::dialect::protocol`]). Every
+/// list includes the fail-closed layer's [`Column::NeverFailsClosed`].
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) fn honours(family: EventFamily) -> &'static [Column] {
     match family {
@@ -79,7 +88,7 @@ pub(crate) fn honours(family: EventFamily) -> &'static [Column] {
 /// shared fields' (and the executor's run order).
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) const COMMON_HONOURS: &[Column] =
-    &[Column::FirstGivenHaltReason, Column::SequentialWhenAsked, Column::HaltLastWord];
+    &[Column::FirstGivenHaltReason, Column::NeverFailsClosed, Column::SequentialWhenAsked, Column::HaltLastWord];
 
 /// The merge columns of observer events (SessionEnd, Notification, events
 /// fired by name): the shared fields', and a sequential run (every hook in
@@ -220,8 +229,26 @@ pub struct EventInterpreter {
     failures: Vec<Option<HookFailure>>,
     /// The hooks ran in the background (`async`).
     background: bool,
+    /// Follow-ups bounded by a loop limit (`follow_up_loop_limit`).
+    follow_ups: Option<FollowUpRun>,
+    /// The input's `status` is `completed` (`block_needs_completed_status`).
+    status_completed: bool,
     /// The decision of the hook absorbed last (for its span).
     last_decision: Option<&'static str>,
+}
+
+/// What the engine knows about one hook besides its raw result.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HookExtras<'a> {
+    /// The dialect's own event the hook is configured under, when it runs
+    /// as part of another event
+    /// ([`HookSpec::native_event`](crate::config::HookSpec::native_event)):
+    /// it is read with that event's rules.
+    pub native_event: Option<&'static str>,
+    /// Its `loop_limit` (`None`: no limit).
+    pub loop_limit: Option<u64>,
+    /// What identifies it among the session's follow-up counts.
+    pub identity: Option<&'a str>,
 }
 
 impl EventInterpreter {
@@ -241,7 +268,7 @@ impl EventInterpreter {
         let family = profile.family_of(event);
         let merge = match family {
             EventFamily::Context => Merge::Context(decisions::SessionStartMerge {
-                env: rules.env_file.then(serde_json::Map::new),
+                env: (rules.env_file || rules.session_env_from_output).then(serde_json::Map::new),
                 ..Default::default()
             }),
             EventFamily::Prompt => Merge::Prompt(Default::default()),
@@ -269,6 +296,8 @@ impl EventInterpreter {
             merge,
             stopped: false,
             failures: Vec::new(),
+            follow_ups: None,
+            status_completed: false,
             background: false,
             last_decision: None,
         }
@@ -278,6 +307,28 @@ impl EventInterpreter {
     /// readers know it (see [`ReadCtx::background`]).
     pub(crate) fn in_background(mut self) -> Self {
         self.background = true;
+        self
+    }
+
+    /// What the merge columns that depend on the run's input need from it
+    /// (`status` for `block_needs_completed_status`, `loop_count` for
+    /// `follow_up_loop_limit`), and the engine's follow-up counts of
+    /// `session`: kept for Stop-like events, whose hooks' rules may use
+    /// them.
+    pub(crate) fn with_run_facts(
+        mut self,
+        input: &Map<String, Value>,
+        counts: &std::sync::Arc<follow_up::FollowUpCounts>,
+        session: &str,
+    ) -> Self {
+        if self.family == EventFamily::Stop {
+            self.status_completed = input.get("status").and_then(Value::as_str) == Some("completed");
+            self.follow_ups = Some(FollowUpRun {
+                counts: counts.clone(),
+                session: follow_up::scope(&self.event, session, input),
+                host_count: input.get("loop_count").and_then(Value::as_u64),
+            });
+        }
         self
     }
 
@@ -324,6 +375,14 @@ impl EventInterpreter {
         self.absorb_from(self.dialect, self.quiet_success_output, exec, fail_closed)
     }
 
+    /// A callback hook's result: read by the run's dialect when it reads
+    /// the hooks protocol the callback's reply is in, else by Claude Code's
+    /// ([`Dialect::reads_hooks_protocol`]).
+    pub(crate) fn absorb_callback(&mut self, exec: &HookExecution) -> bool {
+        let reader = if self.dialect.reads_hooks_protocol() { self.dialect } else { dialect::CLAUDE };
+        self.absorb_from(reader, self.quiet_success_output, exec, false)
+    }
+
     /// [`absorb_hook`](Self::absorb_hook) for a hook of another dialect than
     /// the interpreter's (a run joining sources of several dialects): the
     /// hook's own dialect reads it, with its own rules for the event.
@@ -334,6 +393,21 @@ impl EventInterpreter {
         exec: &HookExecution,
         fail_closed: bool,
     ) -> bool {
+        self.absorb_with(dialect, quiet_success_output, exec, fail_closed, HookExtras::default())
+    }
+
+    /// [`absorb_from`](Self::absorb_from) with what the engine knows about
+    /// the hook besides its result: a hook configured under another event
+    /// of its dialect is read with that event's rules, and a follow-up is
+    /// bounded by its loop limit.
+    pub fn absorb_with(
+        &mut self,
+        dialect: &'static dyn Dialect,
+        quiet_success_output: bool,
+        exec: &HookExecution,
+        fail_closed: bool,
+        extras: HookExtras<'_>,
+    ) -> bool {
         if self.stopped {
             hl_debug!("{} hook `{}` ignored: the run already stopped", self.event_name, exec.label);
             self.failures.push(None);
@@ -341,13 +415,53 @@ impl EventInterpreter {
             return true;
         }
         let profile = dialect.profile();
-        let rules = profile.rules_of(&self.event);
-        let family = profile.family_of(&self.event);
-        let cx = ReadCtx { event: &self.event, family, rules, quiet_success_output, background: self.background };
+        let native = extras.native_event.map(|n| RunEvent::Named(n.into()));
+        let event = native.as_ref().unwrap_or(&self.event);
+        let rules = profile.rules_of(event);
+        let family = profile.family_of(event);
+        let cx = ReadCtx { event, family, rules, quiet_success_output, fail_closed, background: self.background };
         let mut reply = dialect.read_reply(&cx, exec);
         fail_closed::apply(&mut reply, fail_closed, rules, family);
-        self.common.absorb_dialect_fields(dialect, &self.event, std::mem::take(&mut reply.dialect_fields));
+        self.common.absorb_dialect_fields(dialect, event, std::mem::take(&mut reply.dialect_fields));
+        self.bound_follow_up(rules, &mut reply, &exec.label, &extras);
         self.merge_reply(&exec.label, reply)
+    }
+
+    /// Stop and SubagentStop where the rules make blocks follow-ups: a block
+    /// of a run whose `status` is not `completed` (where the rules say so),
+    /// or of a hook at its loop limit, is dropped with an info message; the
+    /// first one kept counts against its hook.
+    fn bound_follow_up(&mut self, rules: &EventRules, reply: &mut HookReply, label: &str, extras: &HookExtras<'_>) {
+        if self.family != EventFamily::Stop || !matches!(reply.decision, Some(crate::model::reply::Decision::Block(_)))
+        {
+            return;
+        }
+        if rules.block_needs_completed_status && !self.status_completed {
+            reply.decision = None;
+            reply.push(
+                HookMessageLevel::Info,
+                format!("{} hook `{label}`: follow-up ignored (the status is not \"completed\")", self.event_name),
+            );
+            return;
+        }
+        let Some(run) = self.follow_ups.as_ref().filter(|_| rules.follow_up_loop_limit) else { return };
+        if matches!(&self.merge, Merge::Stop(m) if m.blocked()) {
+            // Only the first follow-up is used; later ones are not counted.
+            return;
+        }
+        let identity = extras.identity.unwrap_or(label);
+        if !run.counts.take(&run.session, identity, extras.loop_limit, run.host_count) {
+            reply.decision = None;
+            let limit = extras.loop_limit.unwrap_or_default();
+            reply.push(
+                HookMessageLevel::Info,
+                format!(
+                    "{} hook `{label}`: follow-up ignored: it has reached its loop_limit of {limit} follow-up{}",
+                    self.event_name,
+                    if limit == 1 { "" } else { "s" }
+                ),
+            );
+        }
     }
 
     /// Merge a reply made without a dialect reader (the gate's, a spawn
@@ -359,7 +473,7 @@ impl EventInterpreter {
         self.common.absorb(rules, &mut reply);
         let stop = match &mut self.merge {
             Merge::Context(m) => m.absorb(rules, reply),
-            Merge::Prompt(m) => m.absorb(reply),
+            Merge::Prompt(m) => m.absorb(rules, reply),
             Merge::Tool(m) => m.absorb(&mut self.common, rules, label, reply),
             Merge::PostTool(m) => m.absorb(rules, reply),
             Merge::Permission(m) => m.absorb(rules, reply),
@@ -452,6 +566,37 @@ impl EventInterpreter {
         self.merge_reply(label, reply)
     }
 
+    /// [`absorb_spawn_failure`](Self::absorb_spawn_failure) for a hook
+    /// configured under another event of the run's dialect: its fail-closed
+    /// reason is that event's.
+    pub(crate) fn absorb_spawn_failure_as(
+        &mut self,
+        label: &str,
+        error: &str,
+        fail_closed: bool,
+        dialect: Option<&'static dyn Dialect>,
+        native_event: Option<&'static str>,
+    ) -> bool {
+        let Some(native) = native_event else {
+            return self.absorb_spawn_failure(label, error, fail_closed, dialect);
+        };
+        if self.stopped {
+            self.failures.push(Some(HookFailure::Spawn));
+            self.last_decision = None;
+            return true;
+        }
+        let event = RunEvent::Named(native.into());
+        let d = dialect.unwrap_or(self.dialect);
+        let rules = d.profile().rules_of(&event);
+        let family = d.profile().family_of(&event);
+        let text = format!("{native} hook `{label}` could not be started: {}", error.trim());
+        let mut reply = HookReply::default();
+        reply.push(HookMessageLevel::Error, text.clone());
+        reply.failure = Some(crate::model::reply::Failure { kind: HookFailure::Spawn, text, timeout_or_lost: false });
+        fail_closed::apply(&mut reply, fail_closed, rules, family);
+        self.merge_reply(label, reply)
+    }
+
     /// SessionStart (dialects with an env file): the variables the hooks
     /// wrote, returned as the outcome's `env`. Ignored elsewhere.
     pub fn set_env(&mut self, env: serde_json::Map<String, Value>) {
@@ -459,6 +604,28 @@ impl EventInterpreter {
             if m.env.is_some() {
                 m.env = Some(env);
             }
+        }
+    }
+
+    /// Whether the hooks absorbed so far blocked the event: a PreToolUse
+    /// (or gate) deny, a blocked prompt, a Stop block. A run in stages
+    /// starts no later stage then.
+    pub(crate) fn blocked(&self) -> bool {
+        match &self.merge {
+            Merge::Tool(m) => m.denied(),
+            Merge::Prompt(m) => m.blocked(),
+            Merge::Stop(m) => m.blocked(),
+            Merge::Permission(m) => m.denied(),
+            _ => false,
+        }
+    }
+
+    /// The `tool_input` hooks of a later stage receive: the rewrite in
+    /// force whatever the input flow (`None`: the original).
+    pub(crate) fn rewrite_in_force(&self) -> Option<&Value> {
+        match &self.merge {
+            Merge::Tool(m) => m.updated_input(),
+            _ => None,
         }
     }
 
@@ -523,7 +690,7 @@ impl EventInterpreter {
                 Some(HookEvent::SessionStart) => HookOutcome::SessionStart(m.finish(common)),
                 _ => HookOutcome::Context(m.finish(common)),
             },
-            Merge::Prompt(m) => HookOutcome::UserPromptSubmit(m.finish(joined, common)),
+            Merge::Prompt(m) => HookOutcome::UserPromptSubmit(m.finish(rules, joined, common)),
             Merge::Tool(m) => HookOutcome::PreToolUse(m.finish(rules, joined, common)),
             Merge::PostTool(m) => HookOutcome::PostToolUse(m.finish(rules, joined, common)),
             Merge::Permission(m) => HookOutcome::PermissionRequest(m.finish(common)),

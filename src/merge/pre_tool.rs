@@ -8,9 +8,11 @@
 //! | `tool_input: Original` | every hook receives the original input; the last rewrite in configuration order wins, and a warning names the conflict when rewrites differ |
 //! | `precedence: FirstDenyStops` (Copilot CLI) | hooks run in order; the first `deny` is the outcome and the run stops there; until then the most restrictive decision so far stands (ask > allow > continue), the reason of the first hook that gave it |
 //! | `on_failure: DenyTimeoutsUnlessAsk` | a hook that timed out or whose exit status was lost **denies** (reason = its failure message), unless the decision so far is `ask` |
+//! | `block_reasons: Joined(sep)` (with `MostRestrictive` or `FirstDenyStops`) | the reason is every reason given with the winning decision, in configuration order, joined with `sep` |
 //! | `on_failure: DenyFailuresExceptTimeouts` | a hook that failed in any way but a timeout (non-zero exit, signal, lost status, could not start) **denies** whatever its stdout said (reason = its failure message); a timeout decides nothing |
 //! | `rewrite_on_deny: Kept` | `updated_input` is the last rewrite in force, returned also when a later hook denies |
 //! | `rewrite_on_deny: Dropped` | a denied call has no rewrite: `updated_input` is null when the decision is `deny` |
+//! | `tool_gate` | another event (Cursor's subagentStart, beforeReadFile, ...) merged as PreToolUse |
 //!
 //! `updated_input` is the last rewrite in force, returned also when a later
 //! hook denies unless `rewrite_on_deny: Dropped`. `additional_context`
@@ -22,20 +24,24 @@ use serde_json::Value;
 
 use crate::model::outcome::{CommonOutcome, HookFailure, HookMessageLevel, PreToolHookDecision, PreToolHookOutcome};
 use crate::model::reply::{Decision, HookReply};
-use crate::model::rules::{Column, EventRules, OnFailure, Precedence, RewriteOnDeny, ToolInputFlow};
+use crate::model::rules::{BlockReasons, Column, EventRules, OnFailure, Precedence, RewriteOnDeny, ToolInputFlow};
 
 use super::Common;
 
-/// The merge columns this merger honours (and the shared fields').
+/// The merge columns this merger honours (and the shared fields' and the
+/// fail-closed layer's).
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) const HONOURS_ALL: &[Column] = &[
     Column::Sequential,
     Column::MostRestrictive,
     Column::OriginalToolInput,
     Column::DenyTimeoutsUnlessAsk,
+    Column::JoinedBlockReasons,
     Column::FirstDenyStops,
     Column::DenyFailuresExceptTimeouts,
     Column::RewriteDroppedOnDeny,
+    Column::ToolGate,
+    Column::NeverFailsClosed,
     Column::FirstGivenHaltReason,
     Column::EveryReasonJoined,
     Column::SequentialWhenAsked,
@@ -47,6 +53,9 @@ pub(crate) const HONOURS_ALL: &[Column] = &[
 pub(crate) struct PreToolMerge {
     decision: PreToolHookDecision,
     reason: Option<String>,
+    /// `block_reasons: Joined`: the later reasons given with the winning
+    /// decision (the first is `reason`).
+    more_reasons: Vec<String>,
     updated_input: Option<Value>,
     /// Who gave `updated_input` (for the conflict warning).
     updated_by: Option<String>,
@@ -91,26 +100,31 @@ impl PreToolMerge {
                     failure.timeout_or_lost && self.decision != PreToolHookDecision::Ask
                 }
                 OnFailure::DenyFailuresExceptTimeouts => failure.kind != HookFailure::Timeout,
-                OnFailure::OpenUnlessFailClosed => false,
+                OnFailure::OpenUnlessFailClosed | OnFailure::Open => false,
             };
             if denies {
-                return self.decide(rules.precedence, PreToolHookDecision::Deny, Some(failure.text.clone()));
+                return self.decide(rules, PreToolHookDecision::Deny, Some(failure.text.clone()));
             }
         }
         match reply.decision {
-            Some(Decision::Tool(decision, reason)) => self.decide(rules.precedence, decision, reason),
+            Some(Decision::Tool(decision, reason)) => self.decide(rules, decision, reason),
             _ => false,
         }
     }
 
     /// Apply one hook's decision; true when the run stops (first allow or deny).
-    fn decide(&mut self, precedence: Precedence, decision: PreToolHookDecision, reason: Option<String>) -> bool {
+    fn decide(&mut self, rules: &EventRules, decision: PreToolHookDecision, reason: Option<String>) -> bool {
+        let precedence = rules.precedence;
         if matches!(precedence, Precedence::MostRestrictive | Precedence::FirstDenyStops) {
+            let joined = rules.block_reasons != BlockReasons::First;
             if rank(decision) > rank(self.decision) {
                 self.decision = decision;
                 self.reason = reason;
+                self.more_reasons.clear();
             } else if decision == self.decision && self.reason.is_none() {
                 self.reason = reason;
+            } else if let (true, true, Some(reason)) = (joined, decision == self.decision, reason) {
+                self.more_reasons.push(reason);
             }
             return precedence == Precedence::FirstDenyStops && self.decision == PreToolHookDecision::Deny;
         }
@@ -136,6 +150,11 @@ impl PreToolMerge {
         self.updated_input.as_ref()
     }
 
+    /// Whether the decision so far is a deny.
+    pub(crate) fn denied(&self) -> bool {
+        self.decision == PreToolHookDecision::Deny
+    }
+
     pub(crate) fn finish(
         self,
         rules: &EventRules,
@@ -143,13 +162,19 @@ impl PreToolMerge {
         common: CommonOutcome,
     ) -> PreToolHookOutcome {
         let denied = self.decision == PreToolHookDecision::Deny;
+        let reason = match (rules.block_reasons, self.reason) {
+            (BlockReasons::Joined(separator), Some(first)) if !self.more_reasons.is_empty() => {
+                Some(std::iter::once(first).chain(self.more_reasons).collect::<Vec<_>>().join(separator))
+            }
+            (_, reason) => reason,
+        };
         let updated_input = match rules.rewrite_on_deny {
             RewriteOnDeny::Dropped if denied => None,
             _ => self.updated_input,
         };
         let reason = match (denied, joined) {
             (true, Some(joined)) => Some(joined),
-            _ => self.reason,
+            _ => reason,
         };
         PreToolHookOutcome {
             decision: self.decision,

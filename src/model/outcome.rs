@@ -141,6 +141,9 @@ pub enum HookFailure {
     Handler,
     /// An mcp_tool hook's tool answered `isError: true`.
     ToolError,
+    /// Exited 0 without any output where the rules make that a failure of
+    /// a `failClosed` hook (Cursor).
+    NoOutput,
 }
 
 impl HookFailure {
@@ -156,6 +159,7 @@ impl HookFailure {
             HookFailure::NoHandler => "no_handler",
             HookFailure::Handler => "handler",
             HookFailure::ToolError => "tool_error",
+            HookFailure::NoOutput => "no_output",
         }
     }
 }
@@ -297,7 +301,9 @@ pub struct SessionStartHookOutcome {
     /// Context for the model: plain stdout and `additionalContext` values.
     pub additional_context: Vec<String>,
     /// What the hooks wrote to `CLAUDE_ENV_FILE`, for the host to apply to
-    /// later commands (Claude Code profile; absent in VT Code's).
+    /// later commands (Claude Code profile; absent in VT Code's), or the
+    /// `env` objects of their output (Cursor: the engine gives them to the
+    /// session's later hooks).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub env: Option<serde_json::Map<String, Value>>,
     /// Common fields.

@@ -135,6 +135,9 @@ pub struct HookReply {
     /// the last word, [`HaltRule::LastWord`](crate::model::rules::HaltRule),
     /// it undoes an earlier hook's `continue: false`).
     pub resumes: bool,
+    /// SessionStart: variables for the session's later hooks, from the
+    /// hook's output (read where the rules say `session_env_from_output`).
+    pub env: Map<String, Value>,
 }
 
 impl HookReply {

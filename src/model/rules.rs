@@ -17,7 +17,9 @@
 //! - the canonical **merge** ([`crate::merge`]) reads the *merge columns*
 //!   ([`RunOrder`], [`Precedence`], [`ToolInputFlow`], [`OnFailure`],
 //!   [`RewriteOnDeny`], [`BlockReasons`], `halt_clears_block`,
-//!   [`HaltReason`], [`Reasons`], [`HaltRule`], `block_replaces_result`).
+//!   [`HaltReason`], [`Reasons`], [`HaltRule`], `block_replaces_result`,
+//!   `tool_gate`, `follow_up_loop_limit`, `block_needs_completed_status`,
+//!   `session_env_from_output`).
 //!
 //! Each reader and each merger declares the columns it honours
 //! ([`Column`]); a test fails when a table sets a column (gives it a value
@@ -107,18 +109,19 @@ pub enum Precedence {
 pub enum RewriteOnDeny {
     /// The rewrite in force is still returned as `updated_input`.
     Kept,
-    /// A deny drops every rewrite: `updated_input` is null (Codex).
+    /// A deny drops every rewrite: `updated_input` is null (Codex, Cursor).
     Dropped,
 }
 
 /// How the blocking reasons of several hooks combine (PostToolUse
-/// feedback, Stop and SubagentStop continuation reasons).
+/// feedback, Stop and SubagentStop continuation reasons; the reasons given
+/// with the winning PreToolUse decision, a blocked prompt's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BlockReasons {
     /// The first reason in configuration order is the outcome's.
     First,
     /// Every blocking hook's reason, in configuration order, joined with
-    /// the separator (Codex: `"\n\n"`).
+    /// the separator (Codex: `"\n\n"`, Cursor: `"\n\n---\n\n"`).
     Joined(&'static str),
 }
 
@@ -152,6 +155,10 @@ pub enum Exit2Reason {
     /// A blocking reason in stdout JSON first, else stderr; every other
     /// stdout field is still read.
     StdoutThenStderr,
+    /// The raw stdout text, trimmed and not parsed (a JSON answer is the
+    /// reason as it stands), else a fixed text naming the hook; stderr is
+    /// not a reason (Cursor).
+    RawStdout,
     /// Only stdout JSON gives the reason; stderr is ignored. Every other
     /// stdout field is still read.
     StdoutIgnoringStderr,
@@ -193,6 +200,9 @@ pub enum BlockFields {
     /// `decision: "block"` + `reason`, else `continue: false` +
     /// `stopReason`, else `hookSpecificOutput.decision: "block"` + `reason`.
     DecisionOrContinueFalse,
+    /// A non-empty `followup_message`: the message the agent is given to
+    /// work on next instead of stopping (Cursor's stop and subagentStop).
+    FollowupMessage,
     /// `decision: "block"` + `reason`, else `hookSpecificOutput.decision:
     /// "block"` + `reason`; `continue: false` halts the agent instead of
     /// blocking the stop.
@@ -237,11 +247,28 @@ pub enum OnFailure {
     /// event's blocking decision (PreToolUse and PermissionRequest deny,
     /// UserPromptSubmit and Stop block; other events have none).
     OpenUnlessFailClosed,
+    /// A non-blocking error even when the hook sets `failClosed`: a
+    /// failure never decides the event (Cursor's stop, whose only
+    /// "block" is a follow-up message the hook writes).
+    Open,
     /// A hook that fails in any way but a timeout (exits non-zero where
     /// that exit has no meaning, is killed, cannot start, loses its exit
     /// status) **denies** whatever its stdout said, with its failure as the
     /// reason; a timeout fails open (PreToolUse).
     DenyFailuresExceptTimeouts,
+}
+
+/// What a hook's `ask` means on a gate event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AskRule {
+    /// `ask`: the user is asked.
+    Kept,
+    /// `ask` is accepted and not enforced: no decision (the agent's normal
+    /// permission flow applies); the hook's `ask` is reported among the
+    /// outcome's `dialect_fields` (Cursor's preToolUse).
+    Ignored,
+    /// `ask` is treated as `deny` (Cursor's subagentStart).
+    Denies,
 }
 
 /// How strictly event inputs are validated.
@@ -349,6 +376,30 @@ pub struct EventRules {
     /// result with its reason instead of adding feedback next to it (merge
     /// column; the outcome's `block_replaces_result`).
     pub block_replaces_result: bool,
+    /// What `ask` means (reader column).
+    pub ask: AskRule,
+    /// A hook that sets `failClosed` and exits 0 without any output fails
+    /// (a failure of kind `no_output`); without `failClosed` empty output
+    /// is no answer (reader column).
+    pub empty_output_fails_closed: bool,
+    /// The event is a gate whatever its canonical family: its hooks allow,
+    /// deny or ask as PreToolUse's do, and its outcome has PreToolUse's
+    /// shape (Cursor's subagentStart, beforeReadFile, ...; reader and
+    /// merge column).
+    pub tool_gate: bool,
+    /// Stop, SubagentStop: a block is a follow-up message counted against
+    /// the hook's `loop_limit`: a hook that has already triggered that
+    /// many follow-ups in the session (the input's `loop_count`, else the
+    /// engine's count per hook and session) no longer blocks (merge
+    /// column).
+    pub follow_up_loop_limit: bool,
+    /// Stop, SubagentStop: a block counts only when the input's `status` is
+    /// `completed` (merge column).
+    pub block_needs_completed_status: bool,
+    /// SessionStart: the `env` object hooks write in their output is the
+    /// outcome's `env`, and the engine gives it to the session's later
+    /// hooks of the same dialect (merge column).
+    pub session_env_from_output: bool,
 }
 
 /// One column of an [`EventRules`] row with a non-neutral value, as readers
@@ -415,6 +466,26 @@ pub enum Column {
     HaltLastWord,
     /// `block_replaces_result: true`.
     BlockReplacesResult,
+    /// `block_fields: FollowupMessage`.
+    FollowupMessage,
+    /// `exit2: Block { reason: RawStdout, .. }` (with [`Column::Exit2Block`]).
+    Exit2RawStdout,
+    /// `on_failure: Open`.
+    NeverFailsClosed,
+    /// `ask: Ignored`.
+    AskIgnored,
+    /// `ask: Denies`.
+    AskDenies,
+    /// `empty_output_fails_closed: true`.
+    EmptyOutputFailsClosed,
+    /// `tool_gate: true`.
+    ToolGate,
+    /// `follow_up_loop_limit: true`.
+    FollowUpLoopLimit,
+    /// `block_needs_completed_status: true`.
+    BlockNeedsCompletedStatus,
+    /// `session_env_from_output: true`.
+    SessionEnvFromOutput,
 }
 
 impl EventRules {
@@ -424,7 +495,9 @@ impl EventRules {
     /// nothing blocks, rewrites kept on a deny, the first block reason and
     /// the first halting hook's `stopReason` count, a halt leaves blocks
     /// alone, the deciding hook's reasons, any hook halts, a PostToolUse
-    /// block is feedback next to the result. A column differs from it only
+    /// block is feedback next to the result, `ask` asks, empty output is no
+    /// answer, the event's own family, no follow-up limit, blocks whatever
+    /// the status, no env from output. A column differs from it only
     /// where a table asks for a rule,
     /// and every such column must be honoured by its reader or merger.
     pub const NEUTRAL: EventRules = EventRules {
@@ -451,6 +524,12 @@ impl EventRules {
         reasons: Reasons::Deciding,
         halt: HaltRule::AnyHook,
         block_replaces_result: false,
+        ask: AskRule::Kept,
+        empty_output_fails_closed: false,
+        tool_gate: false,
+        follow_up_loop_limit: false,
+        block_needs_completed_status: false,
+        session_env_from_output: false,
     };
 
     /// The columns of this row that differ from [`EventRules::NEUTRAL`].
@@ -473,10 +552,15 @@ impl EventRules {
         match self.on_failure {
             OnFailure::OpenUnlessFailClosed => {}
             OnFailure::DenyTimeoutsUnlessAsk => out.push(Column::DenyTimeoutsUnlessAsk),
+            OnFailure::Open => out.push(Column::NeverFailsClosed),
             OnFailure::DenyFailuresExceptTimeouts => out.push(Column::DenyFailuresExceptTimeouts),
         }
         match self.exit2 {
             Exit2::Ordinary => {}
+            Exit2::Block { reason: Exit2Reason::RawStdout, .. } => {
+                out.push(Column::Exit2Block);
+                out.push(Column::Exit2RawStdout);
+            }
             Exit2::Block { .. } => out.push(Column::Exit2Block),
             Exit2::StderrToUser => out.push(Column::Exit2StderrToUser),
             Exit2::Ignored => out.push(Column::Exit2Ignored),
@@ -489,8 +573,32 @@ impl EventRules {
         if self.context_needs_exit_0 {
             out.push(Column::ContextNeedsExit0);
         }
-        if self.block_fields != BlockFields::None {
-            out.push(Column::BlockFields);
+        match self.block_fields {
+            BlockFields::None => {}
+            BlockFields::FollowupMessage => out.push(Column::FollowupMessage),
+            BlockFields::Decision | BlockFields::DecisionOrContinueFalse | BlockFields::DecisionOrSpecific => {
+                out.push(Column::BlockFields)
+            }
+        }
+        match self.ask {
+            AskRule::Kept => {}
+            AskRule::Ignored => out.push(Column::AskIgnored),
+            AskRule::Denies => out.push(Column::AskDenies),
+        }
+        if self.empty_output_fails_closed {
+            out.push(Column::EmptyOutputFailsClosed);
+        }
+        if self.tool_gate {
+            out.push(Column::ToolGate);
+        }
+        if self.follow_up_loop_limit {
+            out.push(Column::FollowUpLoopLimit);
+        }
+        if self.block_needs_completed_status {
+            out.push(Column::BlockNeedsCompletedStatus);
+        }
+        if self.session_env_from_output {
+            out.push(Column::SessionEnvFromOutput);
         }
         if self.later_overrides {
             out.push(Column::LaterOverrides);

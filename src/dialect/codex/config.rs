@@ -191,7 +191,7 @@ fn read_events(origin: &Origin<'_>, events: &Map<String, Value>) -> Result<Hooks
         };
         cfg.push_warning(format!("hooks.{key}"), format!("Codex has no event `{key}`: ignored{hint}"));
     }
-    let source = Arc::new(Source { info: origin.info.clone(), quiet_success_output: false });
+    let source = Arc::new(Source::new(origin.info.clone(), false));
     for (key, groups) in parsed {
         let built = build_groups(origin, &source, &mut cfg, key, groups);
         match HookEvent::from_name(key) {
@@ -404,6 +404,8 @@ fn build_hook(
         fail_closed: false,
         name: None,
         env: Vec::new(),
+        native_event: None,
+        loop_limit: None,
         path: path.to_owned(),
         source: source.clone(),
     })

@@ -135,10 +135,16 @@ fn read_events(
     strict: bool,
     mut cfg: HooksConfig,
 ) -> Result<HooksConfig> {
-    let camel =
-        Arc::new(Source { info: SourceInfo { dialect: &COPILOT, ..info.clone() }, quiet_success_output: false });
-    let pascal =
-        Arc::new(Source { info: SourceInfo { dialect: &COPILOT_COMPAT, ..info.clone() }, quiet_success_output: false });
+    let camel = Arc::new(Source {
+        info: SourceInfo { dialect: &COPILOT, ..info.clone() },
+        quiet_success_output: false,
+        cwd: None,
+    });
+    let pascal = Arc::new(Source {
+        info: SourceInfo { dialect: &COPILOT_COMPAT, ..info.clone() },
+        quiet_success_output: false,
+        cwd: None,
+    });
     // Every event value must be an array (else the whole file is rejected),
     // whatever the key.
     for (key, value) in hooks {
@@ -411,6 +417,8 @@ fn entry_of(
         fail_closed: false,
         name: None,
         env: Vec::new(),
+        native_event: None,
+        loop_limit: None,
         path: path.to_owned(),
         source: source.clone(),
     };

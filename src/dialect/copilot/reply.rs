@@ -320,7 +320,8 @@ impl Out<'_> {
         if let Some(Exit2::Block { reason: source, .. }) = exit2 {
             // Exit 2 denies whatever stdout said; its reason comes first.
             let reason = match source {
-                Exit2Reason::StdoutIgnoringStderr => reason,
+                // Copilot CLI rows never take the raw text: stdout JSON alone.
+                Exit2Reason::StdoutIgnoringStderr | Exit2Reason::RawStdout => reason,
                 Exit2Reason::StdoutThenStderr => reason.or_else(|| self.run.stderr.map(str::to_owned)),
                 Exit2Reason::StderrThenStdout | Exit2Reason::StderrIgnoringStdout => {
                     self.run.stderr.map(str::to_owned).or(reason)

@@ -75,7 +75,7 @@ pub(super) fn read(value: &Value, info: &SourceInfo) -> Result<HooksConfig> {
             return Ok(cfg);
         }
     };
-    let source = Arc::new(Source { info: info.clone(), quiet_success_output: false });
+    let source = Arc::new(Source::new(info.clone(), false));
     for (key, definitions) in hooks {
         if LEGACY_SWITCHES.contains(&key.as_str()) {
             continue;
@@ -298,6 +298,8 @@ fn hook(cfg: &mut HooksConfig, info: &SourceInfo, source: &Arc<Source>, path: &s
         status_message: None,
         fail_closed: false,
         name,
+        native_event: None,
+        loop_limit: None,
         env,
         path: path.to_owned(),
         source: source.clone(),

@@ -201,6 +201,8 @@ fn parse_hook(shape: &GroupShape, source: &Arc<Source>, path: &str, v: &Value) -
         fail_closed: false,
         name: None,
         env: Vec::new(),
+        native_event: None,
+        loop_limit: None,
         path: path.to_owned(),
         source: source.clone(),
     };

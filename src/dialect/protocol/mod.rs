@@ -566,7 +566,17 @@ mod tests {
     fn read_with(event: HookEvent, rules: EventRules, e: &HookExecution) -> HookReply {
         let family = event.family();
         let event = RunEvent::Known(event);
-        read(&ReadCtx { event: &event, family, rules: &rules, quiet_success_output: false, background: false }, e)
+        read(
+            &ReadCtx {
+                event: &event,
+                family,
+                rules: &rules,
+                quiet_success_output: false,
+                fail_closed: false,
+                background: false,
+            },
+            e,
+        )
     }
 
     #[test]

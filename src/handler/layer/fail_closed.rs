@@ -4,9 +4,10 @@
 //! and Stop (and SubagentStop, PreCompact, the blocking events fired by
 //! name) block, Elicitation declines — with its failure as the
 //! reason. Only where the rules fail open (`on_failure:
-//! OpenUnlessFailClosed`); events without a blocking decision are not
-//! affected. A decision of the same kind the hook made itself stands (its
-//! own reason first).
+//! OpenUnlessFailClosed`; never where they say `Open`); events without a
+//! blocking decision are not affected. A decision of the same kind the hook
+//! made itself stands (its own reason first). An event the rules make a
+//! gate (`tool_gate`) denies as PreToolUse does.
 //!
 //! Where the rules deny every failure but a timeout (`on_failure:
 //! DenyFailuresExceptTimeouts`, Copilot CLI's PreToolUse), a failing hook

@@ -107,7 +107,7 @@ pub(crate) fn invoke(stack: &Stack<'_>, hook: Hook<'_>, env: &Environment, paylo
         shell,
         command_line: command_line.as_deref(),
         reserved_env: hook.dialect().map_or(&[], |d| d.environment_names()),
-        cwd: stack.cwd,
+        cwd: hook.spec().and_then(|s| s.source.cwd.as_deref()).unwrap_or(stack.cwd),
         timeout: timeout::of(hook, stack.event, stack.budget),
         max_output_bytes: stack.max_output_bytes,
         token: stack.token,

@@ -48,6 +48,9 @@ fn executed(hook: Hook<'_>, report: HookReport, output: Output) -> Executed {
         fail_closed: spec.is_some_and(|s| s.fail_closed),
         dialect: hook.dialect(),
         quiet: spec.map(|s| s.source.quiet_success_output),
+        native_event: spec.and_then(|s| s.native_event),
+        loop_limit: spec.and_then(|s| s.loop_limit),
+        identity: None,
         span: None,
     }
 }

@@ -1,5 +1,5 @@
 // Type-checked by test/types.test.js: typed use of the API that must compile under --strict.
-import hookline, { Engine, Registry, deny, allow, replyJson, HooklineError, AbortError, Status, HookEvent, PreToolUseOutcome, Span } from 'hookline';
+import hookline, { Engine, Registry, deny, allow, replyJson, HooklineError, AbortError, Status, HookEvent, PreToolUseOutcome, GateOutcome, CursorFields, Span } from 'hookline';
 async function main() {
   const e = new Engine({ workspace: '.', sessionId: 's', workspaceGated: true, hooks: { PreToolUse: [] }, maxOutputBytes: 10 });
   const sources = new Engine({ workspace: '.', sessionId: 's', trigger: 'clear',
@@ -19,6 +19,12 @@ async function main() {
   gemini.previews()[0].timeoutMs?.toFixed();
   void tail; void replaced;
   (await sources.sessionStart()).env?.['K'];
+  const cursor = new Engine({ workspace: '.', sessionId: 's', hooksFile: '.cursor/hooks.json', dialect: 'cursor',
+    hookSources: [{ hooksFile: '/etc/cursor/hooks.json', dialect: 'cursor', trusted: true }] });
+  const gate = await cursor.runNamed<GateOutcome>('beforeReadFile', { filePath: '/p/.env' });
+  const fields: CursorFields | undefined = gate.dialectFields?.cursor;
+  fields?.agent_message?.trim(); fields?.pluginPaths?.length; gate.decision; gate.hooks[0]?.failure === 'no_output';
+  cursor.previews()[0].dialect;
   const o: PreToolUseOutcome = await e.preToolUse({ toolName: 'Bash', toolInput: { command: 'ls' }, toolCallId: 'x' }, { signal: AbortSignal.timeout(1000) });
   const d: 'continue' | 'allow' | 'deny' | 'ask' | 'defer' = o.decision;
   const forked = new Engine({ workspace: '.', sessionId: 's', trigger: 'fork', stopHookBlockCap: 0 });
