@@ -1225,7 +1225,11 @@ fn the_dialect_flag_forces_a_dialect_on_every_config() {
     assert_eq!(r.json()["previews"][0]["dialect"], "codex");
     let r = sb.run(&["check", "--dialect", "cursr", s(&cfg)]);
     assert_ne!(r.code, 0);
-    assert!(r.stderr.contains("the dialects are vtcode, claude, codex, gemini, cursor, copilot, vscode"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("the dialects are vtcode, claude, codex, gemini, cursor, copilot, vscode"),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]

@@ -42,8 +42,8 @@
 pub mod claude;
 pub mod codex;
 pub mod copilot;
-pub mod gemini;
 pub mod cursor;
+pub mod gemini;
 pub mod handler_support;
 pub mod matcher;
 pub mod protocol;
@@ -392,8 +392,15 @@ pub struct Placeholder {
 /// `.github/hooks/hooks.json` is not a Claude Code plugin's `hooks/hooks.json`,
 /// and a Gemini CLI extension's `hooks/hooks.json` is a Claude Code plugin's
 /// file name too).
-pub static ALL: &[&dyn Dialect] =
-    &[&vtcode::VTCODE, &claude::CLAUDE, &codex::CODEX, &gemini::GEMINI, &cursor::CURSOR, &copilot::COPILOT, &vscode::VSCODE];
+pub static ALL: &[&dyn Dialect] = &[
+    &vtcode::VTCODE,
+    &claude::CLAUDE,
+    &codex::CODEX,
+    &gemini::GEMINI,
+    &cursor::CURSOR,
+    &copilot::COPILOT,
+    &vscode::VSCODE,
+];
 
 /// The VT Code dialect.
 pub static VTCODE: &dyn Dialect = &vtcode::VTCODE;

@@ -157,7 +157,12 @@ impl PromptMerge {
         !self.reasons.is_empty()
     }
 
-    pub(crate) fn finish(self, rules: &EventRules, joined: Option<String>, common: CommonOutcome) -> UserPromptHookOutcome {
+    pub(crate) fn finish(
+        self,
+        rules: &EventRules,
+        joined: Option<String>,
+        common: CommonOutcome,
+    ) -> UserPromptHookOutcome {
         let block_reason = joined_or(block_reason(self.reasons, rules.block_reasons), joined);
         UserPromptHookOutcome {
             allow_prompt: block_reason.is_none(),
