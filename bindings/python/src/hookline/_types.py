@@ -658,7 +658,8 @@ class CommandPreview:
     matcher: Optional[str] = None
     timeout_seconds: Optional[int] = None
     raw: Dict[str, JSON] = field(default_factory=dict, repr=False, compare=False)
-    #: The dialect, for dialects other than VT Code and Claude Code (``"codex"``, ``"gemini"``).
+    #: The dialect, for dialects other than VT Code and Claude Code (``"codex"``, ``"gemini"``,
+    #: ``"cursor"``, ``"copilot"``, ``"vscode"``).
     dialect: Optional[str] = None
     #: The timeout of dialects that write milliseconds (Gemini CLI; ``timeout_seconds`` is then None).
     timeout_ms: Optional[int] = None
