@@ -69,13 +69,27 @@ pub static CLAUDE: Claude = Claude;
 
 const BLOCK: Exit2 = Exit2::Block { reason: Exit2Reason::StdoutThenStderr, needs_stderr: false };
 const FEEDBACK: Exit2 = Exit2::Block { reason: Exit2Reason::StdoutThenStderr, needs_stderr: true };
-const BASE: EventRules = EventRules { failure_level: ErrorLevel, ..EventRules::NEUTRAL };
+/// Every event: "Claude Code reads JSON output fields from stdout on every
+/// exit code, not just 0" (on another code than 0 and 2, "Claude Code
+/// ignores the exit code and the JSON alone decides the outcome ... the hook
+/// isn't reported as an error"), and "Stderr from a hook that exits 0 goes
+/// to the debug log only, never the transcript".
+const BASE: EventRules = EventRules {
+    failure_level: ErrorLevel,
+    json_over_exit_code: true,
+    quiet_success_stderr: true,
+    ..EventRules::NEUTRAL
+};
 const OBSERVER: EventRules = EventRules { exit2: Exit2::StderrToUser, ..BASE };
 const IGNORED: EventRules = EventRules { exit2: Exit2::Ignored, ..BASE };
 /// Stop and SubagentStop: "all matching hooks run in parallel"; every
 /// block's reason is fed back; `additionalContext` is non-error feedback.
+/// `decision: "block"` blocks; `continue: false` "takes precedence over any
+/// event-specific decision fields": Claude stops, and no hook's block
+/// counts.
 const STOP: EventRules = EventRules {
-    block_fields: BlockFields::DecisionOrContinueFalse,
+    block_fields: BlockFields::Decision,
+    halt_clears_block: true,
     exit2: BLOCK,
     block_reasons: BlockReasons::Joined("\n"),
     block_context: true,
@@ -104,8 +118,11 @@ pub static PROFILE: Profile = Profile {
         // "SessionEnd hooks share a 1.5-second budget; if your settings set
         // a longer per-hook timeout, Claude Code raises the budget to
         // match, up to 60 seconds."
+        // "Claude Code discards their JSON output fields, such as
+        // systemMessage."
         session_end: EventRules {
             budget: Some(Budget { base: Duration::from_millis(1500), max: Duration::from_secs(60) }),
+            common_fields: DISCARD,
             ..OBSERVER
         },
         subagent_start: EventRules { json_context_only: true, ..OBSERVER },
@@ -125,11 +142,14 @@ pub static PROFILE: Profile = Profile {
         },
         post_tool_use: EventRules { exit2: FEEDBACK, ..BASE },
         permission_request: EventRules { run_order: RunOrder::Sequential, exit2: Exit2::Ignored, ..BASE },
-        pre_compact: EventRules { block_fields: BlockFields::Decision, exit2: BLOCK, ..BASE },
+        // "Claude Code discards a PreCompact hook's systemMessage and
+        // continue fields."
+        pre_compact: EventRules { block_fields: BlockFields::Decision, exit2: BLOCK, common_fields: DISCARD, ..BASE },
         // "Claude Code overrides the hook and ends the turn after 8
         // consecutive blocks."
         stop: EventRules { block_cap: true, ..STOP },
-        notification: EventRules { exit2: Exit2::Ignored, ..BASE },
+        // "Claude Code discards their systemMessage and continue fields."
+        notification: EventRules { common_fields: DISCARD, ..IGNORED },
         post_tool_use_failure: EventRules { exit2: FEEDBACK, ..BASE },
     },
     named: NAMED,
@@ -156,8 +176,14 @@ pub static NAMED: &[NamedEventRules] = &[
         EventRules { json_context_only: true, env_file: true, ..OBSERVER },
         Subject::Field("trigger"),
     ),
-    // "Exit code is ignored."
-    named("InstructionsLoaded", EventFamily::Observe, IGNORED, Subject::Field("load_reason")),
+    // "Exit code is ignored"; "Claude Code discards their JSON output
+    // fields, such as systemMessage and continue."
+    named(
+        "InstructionsLoaded",
+        EventFamily::Observe,
+        EventRules { common_fields: DISCARD, ..IGNORED },
+        Subject::Field("load_reason"),
+    ),
     // "Blocks the expansion"; plain stdout is context as for
     // UserPromptSubmit.
     named(
@@ -198,20 +224,34 @@ pub static NAMED: &[NamedEventRules] = &[
     ),
     // "Exit code 2: the task is not marked as completed"; continue: false
     // stops the teammate (the common `continue`).
-    named("TaskCompleted", EventFamily::Stop, EventRules { exit2: BLOCK, ..BASE }, Subject::None),
+    // "JSON {"continue": false, "stopReason": "..."} also stops the
+    // teammate entirely, matching Stop hook behavior": a halt, over blocks.
+    named(
+        "TaskCompleted",
+        EventFamily::Stop,
+        EventRules { exit2: BLOCK, halt_clears_block: true, ..BASE },
+        Subject::None,
+    ),
     // "Output and exit code are ignored".
     NamedEventRules {
         matcher: MatcherRule::Narrow,
         ..named(
             "StopFailure",
             EventFamily::Observe,
-            EventRules { common_fields: DISCARD, ..IGNORED },
+            // Events "that discard hook output entirely, like StopFailure,
+            // ignore your JSON on every exit code".
+            EventRules { common_fields: DISCARD, json_over_exit_code: false, ..IGNORED },
             Subject::Field("error"),
         )
     },
     // "Exit code 2: the teammate receives the stderr message as feedback
     // and continues working"; continue: false stops the teammate.
-    named("TeammateIdle", EventFamily::Stop, EventRules { exit2: BLOCK, ..BASE }, Subject::None),
+    named(
+        "TeammateIdle",
+        EventFamily::Stop,
+        EventRules { exit2: BLOCK, halt_clears_block: true, ..BASE },
+        Subject::None,
+    ),
     // "Use exit code 2 or a JSON decision to prevent the change"; Claude
     // Code "discards systemMessage and continue".
     named(
@@ -247,7 +287,14 @@ pub static NAMED: &[NamedEventRules] = &[
     },
     // "Any non-zero exit code causes worktree creation to fail"; the path
     // on stdout; systemMessage and continue discarded.
-    named("WorktreeCreate", EventFamily::Worktree, EventRules { common_fields: DISCARD, ..BASE }, Subject::None),
+    // "WorktreeCreate fails creation on any nonzero exit no matter what
+    // your JSON says."
+    named(
+        "WorktreeCreate",
+        EventFamily::Worktree,
+        EventRules { common_fields: DISCARD, json_over_exit_code: false, ..BASE },
+        Subject::None,
+    ),
     // "Failures are logged in debug mode only"; JSON output discarded.
     named("WorktreeRemove", EventFamily::Observe, EventRules { common_fields: DISCARD, ..IGNORED }, Subject::None),
     // No decision control; systemMessage and continue discarded.
