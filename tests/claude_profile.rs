@@ -1078,3 +1078,52 @@ fn events_that_discard_system_message_and_continue_ignore_them_in_claude_profile
     assert_eq!((out["continue"].clone(), out["stop_reason"].clone()), (json!(false), json!("halt")));
     assert_eq!(texts(&out, "info"), vec!["hello user".to_owned()]);
 }
+
+#[test]
+fn reply_fields_without_a_canonical_slot_reach_dialect_fields_in_claude_profile() {
+    // PostToolUse `updatedToolOutput`: "Replaces the tool's output with the
+    // provided value before it is sent to Claude."
+    let replaced = json!({"stdout": "[redacted]", "stderr": "", "interrupted": false, "isImage": false});
+    let out = run_hooks(
+        D::Claude,
+        HookEvent::PostToolUse,
+        vec![cmd(say(json!({"hookSpecificOutput": {
+            "hookEventName": "PostToolUse", "updatedToolOutput": replaced, "classifierContext": "staging db"
+        }})))],
+    );
+    assert_eq!(out["dialect_fields"]["claude"]["updatedToolOutput"], replaced, "{out}");
+    assert_eq!(out["dialect_fields"]["claude"]["classifierContext"], "staging db");
+    // SessionStart `sessionTitle`, `watchPaths`, `reloadSkills`, next to
+    // its context.
+    let out = run_hooks(
+        D::Claude,
+        HookEvent::SessionStart,
+        vec![cmd(say(json!({"hookSpecificOutput": {
+            "hookEventName": "SessionStart", "additionalContext": "branch main",
+            "sessionTitle": "auth-refactor", "watchPaths": ["/p/.env"], "reloadSkills": true
+        }})))],
+    );
+    assert_eq!(out["additional_context"], json!(["branch main"]));
+    assert_eq!(
+        out["dialect_fields"]["claude"],
+        json!({"sessionTitle": "auth-refactor", "watchPaths": ["/p/.env"], "reloadSkills": true})
+    );
+    // `terminalSequence` "works on events that discard systemMessage and
+    // continue, such as Notification".
+    let out = run_hooks(
+        D::Claude,
+        HookEvent::Notification,
+        vec![cmd(say(json!({"terminalSequence": "\u{1b}]9;done\u{7}", "systemMessage": "discarded"})))],
+    );
+    assert_eq!(out["dialect_fields"]["claude"]["terminalSequence"], "\u{1b}]9;done\u{7}", "{out}");
+    assert_eq!(out["messages"], json!([]));
+    // A field of another event's table stays out; VT Code keeps none.
+    let out = run_hooks(D::Claude, HookEvent::PostToolUse, vec![cmd(say(json!({"sessionTitle": "x"})))]);
+    assert!(out.get("dialect_fields").is_none(), "{out}");
+    let out = run_hooks(
+        D::Vt,
+        HookEvent::PostToolUse,
+        vec![cmd(say(json!({"hookSpecificOutput": {"updatedToolOutput": replaced}})))],
+    );
+    assert!(out.get("dialect_fields").is_none(), "{out}");
+}

@@ -328,6 +328,25 @@ pub static NAMED: &[NamedEventRules] = &[
     ),
 ];
 
+/// The fields of Claude Code's replies that have no canonical slot, for the
+/// host under `dialect_fields.claude`: `terminalSequence` on every event
+/// ("the field works on events that discard systemMessage and continue");
+/// SessionStart's `initialUserMessage`, `sessionTitle`, `watchPaths`,
+/// `reloadSkills`; PostToolUse's `updatedToolOutput` ("Replaces the tool's
+/// output with the provided value before it is sent to Claude"),
+/// `updatedMCPToolOutput`, `classifierContext`; CwdChanged's and
+/// FileChanged's `watchPaths`; MessageDisplay's `displayContent`.
+const OWN_FIELDS: protocol::OwnFields = protocol::OwnFields {
+    every_event: &["terminalSequence"],
+    per_event: &[
+        ("SessionStart", &["initialUserMessage", "sessionTitle", "watchPaths", "reloadSkills"]),
+        ("PostToolUse", &["updatedToolOutput", "updatedMCPToolOutput", "classifierContext"]),
+        ("CwdChanged", &["watchPaths"]),
+        ("FileChanged", &["watchPaths"]),
+        ("MessageDisplay", &["displayContent"]),
+    ],
+};
+
 /// Claude Code's matcher subjects: UserPromptSubmit and Stop ignore
 /// matchers; SubagentStart and SubagentStop "receive agent_type with the
 /// agent name that the matcher filters on".
@@ -523,7 +542,7 @@ impl Dialect for Claude {
     }
 
     fn read_reply(&self, cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply {
-        protocol::read(cx, exec)
+        protocol::read_keeping(cx, exec, &OWN_FIELDS)
     }
 
     fn honours(&self, event: &RunEvent) -> &'static [Column] {

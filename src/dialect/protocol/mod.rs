@@ -80,8 +80,30 @@ use crate::model::rules::{Column, CommonFields, EventRules, Exit2, Exit2Reason, 
 /// result they stand for on the event (`http.rs`, `verdict.rs`); a handler
 /// that failed before it had an answer is a non-blocking error.
 pub(crate) fn read(cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply {
+    read_keeping(cx, exec, &OwnFields::NONE)
+}
+
+/// The fields of a dialect's replies that have no canonical slot: copied,
+/// as the hook gave them, into the reply's `dialect_fields` (the outcome's
+/// `dialect_fields.<dialect>`).
+pub(crate) struct OwnFields {
+    /// Top-level fields read on every event, whatever else the event
+    /// discards (Claude Code's `terminalSequence`).
+    pub(crate) every_event: &'static [&'static str],
+    /// Per event name: fields of `hookSpecificOutput` (else of the top
+    /// level), read when the hook answered (no failure).
+    pub(crate) per_event: &'static [(&'static str, &'static [&'static str])],
+}
+
+impl OwnFields {
+    /// No fields of its own.
+    pub(crate) const NONE: OwnFields = OwnFields { every_event: &[], per_event: &[] };
+}
+
+/// [`read`], keeping the dialect's `own` fields.
+pub(crate) fn read_keeping(cx: &ReadCtx<'_>, exec: &HookExecution, own: &OwnFields) -> HookReply {
     let stands_for = match &exec.answer {
-        Answer::Exited => return read_command_result(cx, exec),
+        Answer::Exited => return read_command_result(cx, exec, own),
         Answer::Failed { kind, message } => Err((*kind, message.clone())),
         Answer::Http { status, body, truncated } => {
             http::as_command_result(exec, *status, body, *truncated).map_err(|m| (HookFailure::Http, m))
@@ -92,7 +114,7 @@ pub(crate) fn read(cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply {
         }
     };
     match stands_for {
-        Ok(result) => read_command_result(cx, &result),
+        Ok(result) => read_command_result(cx, &result, own),
         Err((kind, message)) => failed(cx, exec, kind, &message),
     }
 }
@@ -108,7 +130,7 @@ fn failed(cx: &ReadCtx<'_>, exec: &HookExecution, kind: HookFailure, message: &s
 }
 
 /// Read an exit code, stdout and stderr.
-fn read_command_result(cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply {
+fn read_command_result(cx: &ReadCtx<'_>, exec: &HookExecution, own: &OwnFields) -> HookReply {
     let run = HookRun::new(cx.event.name(), exec);
     let mut out = Out { reply: HookReply::default(), rules: cx.rules, quiet: cx.quiet_success_output };
     match cx.family {
@@ -128,7 +150,30 @@ fn read_command_result(cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply {
         text: run.failure_text(kind),
         timeout_or_lost: matches!(run.exit, Exit::TimedOut | Exit::Signal(None)),
     });
+    keep_own_fields(&mut out.reply, &run, own);
     out.reply
+}
+
+/// Copy the dialect's own fields of a reply into its `dialect_fields`
+/// (null values are absent).
+fn keep_own_fields(reply: &mut HookReply, run: &HookRun<'_>, own: &OwnFields) {
+    let Some(json) = run.json() else { return };
+    for key in own.every_event {
+        if let Some(value) = json.get(*key).filter(|v| !v.is_null()) {
+            reply.dialect_fields.insert((*key).to_owned(), value.clone());
+        }
+    }
+    if reply.failure.is_some() {
+        return;
+    }
+    let Some((_, names)) = own.per_event.iter().find(|(event, _)| *event == run.event_name) else { return };
+    let spec = run.specific();
+    for key in *names {
+        let value = spec.and_then(|s| s.get(*key)).or_else(|| json.get(*key));
+        if let Some(value) = value.filter(|v| !v.is_null()) {
+            reply.dialect_fields.insert((*key).to_owned(), value.clone());
+        }
+    }
 }
 
 /// The reader columns the reader of an event of `family` honours (the
