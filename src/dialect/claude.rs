@@ -462,6 +462,16 @@ impl Dialect for Claude {
         let parent = path.parent().and_then(Path::file_name).and_then(|n| n.to_str()).unwrap_or("");
         (parent == ".claude" && name.starts_with("settings") && name.ends_with(".json"))
             || (parent == "hooks" && name == "hooks.json")
+            || name == "managed-settings.json"
+    }
+
+    /// The managed settings file (`managed-settings.json`).
+    fn system_files(&self) -> &'static [&'static str] {
+        if cfg!(target_os = "macos") {
+            &["/Library/Application Support/ClaudeCode/managed-settings.json"]
+        } else {
+            &["/etc/claude-code/managed-settings.json"]
+        }
     }
 
     /// A whole settings.json (`{"hooks": {...}, "disableAllHooks": …, ...}`;
