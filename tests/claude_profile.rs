@@ -425,16 +425,28 @@ fn session_start_stdout_is_context_only_on_exit_0_in_claude_profile() {
 }
 
 #[test]
-fn user_prompt_submit_stdout_is_context_only_on_exit_0_in_claude_profile() {
-    let failing = format!(
+fn user_prompt_submit_plain_stdout_is_context_only_on_exit_0_and_json_on_any_exit_in_claude_profile() {
+    // "Claude Code reads JSON output fields from stdout on every exit code,
+    // not just 0"; with another code, "Claude Code ignores the exit code and
+    // the JSON alone decides the outcome ... the hook isn't reported as an
+    // error". Plain stdout on exit 1 is "a non-blocking error".
+    let failing_json = format!(
         "{}; exit 1",
         say(json!({"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "json ctx"}}))
     );
-    let hooks = || vec![cmd(failing.clone()), cmd("cat >/dev/null; echo 'plain ctx'")];
+    let hooks = || {
+        vec![
+            cmd(failing_json.clone()),
+            cmd("cat >/dev/null; echo 'plain on exit 1'; exit 1"),
+            cmd("cat >/dev/null; echo 'plain ctx'"),
+        ]
+    };
     let claude = run_hooks(D::Claude, HookEvent::UserPromptSubmit, hooks());
-    assert_eq!(claude["additional_context"], json!(["plain ctx"]));
+    assert_eq!(claude["additional_context"], json!(["json ctx", "plain ctx"]));
+    let failures: Vec<Value> = claude["hooks"].as_array().unwrap().iter().map(|h| h["failure"].clone()).collect();
+    assert_eq!(failures, vec![Value::Null, json!("exit"), Value::Null]);
     let vt = run_hooks(D::Vt, HookEvent::UserPromptSubmit, hooks());
-    assert_eq!(vt["additional_context"], json!(["json ctx", "plain ctx"]));
+    assert_eq!(vt["additional_context"], json!(["json ctx", "plain on exit 1", "plain ctx"]));
 }
 
 // ------------------------------------------------------ SubagentStop block
@@ -981,4 +993,137 @@ fn close_kills_async_hooks_and_waits_for_them() {
     let alive =
         std::process::Command::new("kill").args(["-0", &pid]).stderr(std::process::Stdio::null()).status().unwrap();
     assert!(!alive.success(), "the async hook's shell {pid} outlived close");
+}
+
+// ------------------------------------------ the reference's exit-code output
+
+#[test]
+fn pre_tool_use_json_on_exit_1_decides_and_is_not_an_error_in_claude_profile() {
+    // "With a parsed object that passes schema validation ... Claude Code
+    // ignores the exit code and the JSON alone decides the outcome: Each
+    // field the event supports is honored, including permissionDecision,
+    // additionalContext ... and the hook isn't reported as an error."
+    let deny = format!(
+        "{}; echo oops >&2; exit 1",
+        say(json!({"hookSpecificOutput": {
+            "hookEventName": "PreToolUse", "permissionDecision": "deny",
+            "permissionDecisionReason": "json says no", "additionalContext": "ctx from exit 1"
+        }}))
+    );
+    let out = run_hooks(D::Claude, HookEvent::PreToolUse, vec![cmd(deny)]);
+    assert_eq!(out["decision"], "deny");
+    assert_eq!(out["reason"], "json says no");
+    assert_eq!(out["additional_context"], json!(["ctx from exit 1"]));
+    assert_eq!(out["hooks"][0]["failure"], Value::Null);
+    assert!(texts(&out, "error").is_empty(), "{out}");
+    // "With stdout that Claude Code treats as plain text, or with empty
+    // stdout, it's a non-blocking error."
+    let out = run_hooks(D::Claude, HookEvent::PreToolUse, vec![cmd("cat >/dev/null; echo oops >&2; exit 1")]);
+    assert_eq!(out["hooks"][0]["failure"], "exit");
+    assert_eq!(texts(&out, "error").len(), 1, "{out}");
+}
+
+#[test]
+fn stderr_of_a_hook_that_exits_0_is_no_message_in_claude_profile() {
+    // "Stderr from a hook that exits 0 goes to the debug log only, never the
+    // transcript, and Claude never sees it."
+    for event in [HookEvent::PreToolUse, HookEvent::SessionStart, HookEvent::Stop, HookEvent::PostToolUse] {
+        let out = run_hooks(D::Claude, event, vec![cmd("cat >/dev/null; echo 'just a warning' >&2; exit 0")]);
+        assert_eq!(out["messages"], json!([]), "{event:?}: {out}");
+        assert_eq!(out["hooks"][0]["failure"], Value::Null);
+    }
+    // VT Code shows it.
+    let out = run_hooks(D::Vt, HookEvent::PreToolUse, vec![cmd("cat >/dev/null; echo 'just a warning' >&2; exit 0")]);
+    assert_eq!(out["messages"].as_array().unwrap().len(), 1, "{out}");
+}
+
+#[test]
+fn stop_continue_false_stops_claude_and_overrides_every_block_in_claude_profile() {
+    // continue: "If false, Claude stops processing entirely after the hook
+    // runs. Takes precedence over any event-specific decision fields."
+    for event in [HookEvent::Stop, HookEvent::SubagentStop] {
+        let out = run_hooks(
+            D::Claude,
+            event,
+            vec![
+                cmd(say(json!({"decision": "block", "reason": "keep going"}))),
+                cmd(say(json!({"continue": false, "stopReason": "out of budget"}))),
+            ],
+        );
+        assert_eq!(out["block_reason"], Value::Null, "{event:?}: {out}");
+        assert_eq!(out["continue"], false);
+        assert_eq!(out["stop_reason"], "out of budget");
+        // Alone, decision "block" still blocks.
+        let out = run_hooks(D::Claude, event, vec![cmd(say(json!({"decision": "block", "reason": "keep going"})))]);
+        assert_eq!(out["block_reason"], "keep going");
+        assert_eq!(out["continue"], true);
+    }
+}
+
+#[test]
+fn events_that_discard_system_message_and_continue_ignore_them_in_claude_profile() {
+    // PreCompact: "Claude Code discards a PreCompact hook's systemMessage and
+    // continue fields." Notification: "Claude Code discards their
+    // systemMessage and continue fields." SessionEnd: "Claude Code discards
+    // their JSON output fields, such as systemMessage."
+    let common = say(json!({"continue": false, "stopReason": "halt", "systemMessage": "hello user"}));
+    for event in [HookEvent::PreCompact, HookEvent::Notification, HookEvent::SessionEnd] {
+        let out = run_hooks(D::Claude, event, vec![cmd(common.clone())]);
+        assert_eq!(out["continue"], true, "{event:?}: {out}");
+        assert_eq!(out["stop_reason"], Value::Null, "{event:?}: {out}");
+        assert_eq!(out["messages"], json!([]), "{event:?}: {out}");
+    }
+    // Events that keep them: PostToolUse reads both.
+    let out = run_hooks(D::Claude, HookEvent::PostToolUse, vec![cmd(common)]);
+    assert_eq!((out["continue"].clone(), out["stop_reason"].clone()), (json!(false), json!("halt")));
+    assert_eq!(texts(&out, "info"), vec!["hello user".to_owned()]);
+}
+
+#[test]
+fn reply_fields_without_a_canonical_slot_reach_dialect_fields_in_claude_profile() {
+    // PostToolUse `updatedToolOutput`: "Replaces the tool's output with the
+    // provided value before it is sent to Claude."
+    let replaced = json!({"stdout": "[redacted]", "stderr": "", "interrupted": false, "isImage": false});
+    let out = run_hooks(
+        D::Claude,
+        HookEvent::PostToolUse,
+        vec![cmd(say(json!({"hookSpecificOutput": {
+            "hookEventName": "PostToolUse", "updatedToolOutput": replaced, "classifierContext": "staging db"
+        }})))],
+    );
+    assert_eq!(out["dialect_fields"]["claude"]["updatedToolOutput"], replaced, "{out}");
+    assert_eq!(out["dialect_fields"]["claude"]["classifierContext"], "staging db");
+    // SessionStart `sessionTitle`, `watchPaths`, `reloadSkills`, next to
+    // its context.
+    let out = run_hooks(
+        D::Claude,
+        HookEvent::SessionStart,
+        vec![cmd(say(json!({"hookSpecificOutput": {
+            "hookEventName": "SessionStart", "additionalContext": "branch main",
+            "sessionTitle": "auth-refactor", "watchPaths": ["/p/.env"], "reloadSkills": true
+        }})))],
+    );
+    assert_eq!(out["additional_context"], json!(["branch main"]));
+    assert_eq!(
+        out["dialect_fields"]["claude"],
+        json!({"sessionTitle": "auth-refactor", "watchPaths": ["/p/.env"], "reloadSkills": true})
+    );
+    // `terminalSequence` "works on events that discard systemMessage and
+    // continue, such as Notification".
+    let out = run_hooks(
+        D::Claude,
+        HookEvent::Notification,
+        vec![cmd(say(json!({"terminalSequence": "\u{1b}]9;done\u{7}", "systemMessage": "discarded"})))],
+    );
+    assert_eq!(out["dialect_fields"]["claude"]["terminalSequence"], "\u{1b}]9;done\u{7}", "{out}");
+    assert_eq!(out["messages"], json!([]));
+    // A field of another event's table stays out; VT Code keeps none.
+    let out = run_hooks(D::Claude, HookEvent::PostToolUse, vec![cmd(say(json!({"sessionTitle": "x"})))]);
+    assert!(out.get("dialect_fields").is_none(), "{out}");
+    let out = run_hooks(
+        D::Vt,
+        HookEvent::PostToolUse,
+        vec![cmd(say(json!({"hookSpecificOutput": {"updatedToolOutput": replaced}})))],
+    );
+    assert!(out.get("dialect_fields").is_none(), "{out}");
 }

@@ -1224,3 +1224,24 @@ fn hostile_configs_are_rejected_or_skipped_never_a_panic() {
         }
     }
 }
+
+/// Copilot CLI reads the fields it knows and ignores any other key of an
+/// entry; hookline loads the entry too and names each other key, with a
+/// did-you-mean (a hookline addition: Copilot CLI says nothing).
+#[test]
+fn unknown_entry_fields_are_ignored_and_reported() {
+    let ws = Ws::new();
+    let e = ws.engine(hooks(
+        "preToolUse",
+        vec![json!({"type": "command", "bash": say(json!({"permissionDecision": "deny", "permissionDecisionReason": "loaded"})), "timeoutSecs": 5, "note": "x"})],
+    ));
+    let w = e.config_warnings();
+    assert_eq!(w.len(), 2, "{w:?}");
+    assert!(w.iter().all(|w| w.path.ends_with("hooks.preToolUse[0]")), "{w:?}");
+    assert!(
+        w.iter().any(|w| w.message.contains("unknown field `timeoutSecs` is ignored; did you mean `timeoutSec`?")),
+        "{w:?}"
+    );
+    assert!(w.iter().any(|w| w.message.contains("unknown field `note` is ignored")), "{w:?}");
+    assert_eq!(pre_tool(&e, "ls")["decision"], "deny", "the entry still loads");
+}

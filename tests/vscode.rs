@@ -417,3 +417,27 @@ fn vscode_is_chosen_by_the_option_and_named_in_the_digest() {
     assert_ne!(copilot.command_digest(), vscode.command_digest());
     assert_eq!(run(&vscode, HookEvent::PreToolUse, &terminal("ls"))["decision"], "ask");
 }
+
+/// VS Code reads only the fields it knows and ignores the rest; hookline
+/// loads the entry and names each other key, with a did-you-mean.
+#[test]
+fn unknown_entry_fields_are_ignored_and_reported() {
+    let ws = Ws::new();
+    let e = ws.engine(json!({"hooks": {
+        "PreToolUse": [{"type": "command", "command": "cat >/dev/null; echo ran >> ran", "timout": 5}],
+        "Stop": [{"matcher": "", "hooks": [{"type": "command", "command": "true"}], "hookz": []}],
+    }}));
+    let w = e.config_warnings();
+    assert_eq!(w.len(), 2, "{w:?}");
+    assert!(
+        w.iter().any(|w| w.path.ends_with("hooks.PreToolUse[0]")
+            && w.message.contains("unknown field `timout` is ignored; did you mean `timeout`?")),
+        "{w:?}"
+    );
+    assert!(
+        w.iter().any(|w| w.path.ends_with("hooks.Stop[0]") && w.message.contains("unknown field `hookz`")),
+        "{w:?}"
+    );
+    run(&e, HookEvent::PreToolUse, &terminal("ls"));
+    assert_eq!(ws.read("ran"), "ran\n", "the entry still loads");
+}

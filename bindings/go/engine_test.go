@@ -414,7 +414,7 @@ func TestStopAndPostToolUseBlockReasonsAndObserverEvents(t *testing.T) {
 		"Stop":               {{command: `echo '{"decision":"block","reason":"tests still fail"}'`}},
 		"PostToolUse":        {{command: `echo '{"decision":"block","reason":"output looks wrong"}'`}},
 		"PostToolUseFailure": {{command: `echo '{"hookSpecificOutput":{"additionalContext":"retry with sudo"}}'`}},
-		"Notification":       {{command: `echo '{"systemMessage":"notified"}'`}},
+		"Notification":       {{command: `echo notified`}},
 		"PreCompact":         {{command: `cat > compact.json`}},
 		"SubagentStart":      {{command: `cat > subagent.json`}},
 		"SessionEnd":         {{command: `exit 0`}},

@@ -279,9 +279,10 @@ pub fn load_config_args(a: &ConfigArgs) -> Result<Configs, String> {
 }
 
 /// The settings files that exist which a host of each dialect (or of
-/// `dialect` only) reads for `workspace`: the user's (from `$HOME`,
-/// trusted: they run without workspace approval) and the workspace's
-/// (project, then local), each in its own dialect.
+/// `dialect` only) reads for `workspace`: the machine's managed files and
+/// the user's (from `$HOME`; both trusted: they run without workspace
+/// approval) and the workspace's (project, then local), each in its own
+/// dialect.
 pub fn host_settings(workspace: &Path, dialect: Option<DialectArg>) -> Result<Configs, String> {
     let home = std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
     let files: Vec<_> = hookline::dialect::settings_files(workspace, home.as_deref())
@@ -293,7 +294,9 @@ pub fn host_settings(workspace: &Path, dialect: Option<DialectArg>) -> Result<Co
     for f in files {
         load_file(&f.path, Some(f.dialect))?;
         let name = f.path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        let origin = if f.trusted {
+        let origin = if f.system {
+            "system"
+        } else if f.trusted {
             "user"
         } else if name.contains(".local.") {
             "local"

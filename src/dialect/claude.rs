@@ -69,13 +69,27 @@ pub static CLAUDE: Claude = Claude;
 
 const BLOCK: Exit2 = Exit2::Block { reason: Exit2Reason::StdoutThenStderr, needs_stderr: false };
 const FEEDBACK: Exit2 = Exit2::Block { reason: Exit2Reason::StdoutThenStderr, needs_stderr: true };
-const BASE: EventRules = EventRules { failure_level: ErrorLevel, ..EventRules::NEUTRAL };
+/// Every event: "Claude Code reads JSON output fields from stdout on every
+/// exit code, not just 0" (on another code than 0 and 2, "Claude Code
+/// ignores the exit code and the JSON alone decides the outcome ... the hook
+/// isn't reported as an error"), and "Stderr from a hook that exits 0 goes
+/// to the debug log only, never the transcript".
+const BASE: EventRules = EventRules {
+    failure_level: ErrorLevel,
+    json_over_exit_code: true,
+    quiet_success_stderr: true,
+    ..EventRules::NEUTRAL
+};
 const OBSERVER: EventRules = EventRules { exit2: Exit2::StderrToUser, ..BASE };
 const IGNORED: EventRules = EventRules { exit2: Exit2::Ignored, ..BASE };
 /// Stop and SubagentStop: "all matching hooks run in parallel"; every
 /// block's reason is fed back; `additionalContext` is non-error feedback.
+/// `decision: "block"` blocks; `continue: false` "takes precedence over any
+/// event-specific decision fields": Claude stops, and no hook's block
+/// counts.
 const STOP: EventRules = EventRules {
-    block_fields: BlockFields::DecisionOrContinueFalse,
+    block_fields: BlockFields::Decision,
+    halt_clears_block: true,
     exit2: BLOCK,
     block_reasons: BlockReasons::Joined("\n"),
     block_context: true,
@@ -105,8 +119,11 @@ pub static PROFILE: Profile = Profile {
         // "SessionEnd hooks share a 1.5-second budget; if your settings set
         // a longer per-hook timeout, Claude Code raises the budget to
         // match, up to 60 seconds."
+        // "Claude Code discards their JSON output fields, such as
+        // systemMessage."
         session_end: EventRules {
             budget: Some(Budget { base: Duration::from_millis(1500), max: Duration::from_secs(60) }),
+            common_fields: DISCARD,
             ..OBSERVER
         },
         subagent_start: EventRules { json_context_only: true, ..OBSERVER },
@@ -126,11 +143,14 @@ pub static PROFILE: Profile = Profile {
         },
         post_tool_use: EventRules { exit2: FEEDBACK, ..BASE },
         permission_request: EventRules { run_order: RunOrder::Sequential, exit2: Exit2::Ignored, ..BASE },
-        pre_compact: EventRules { block_fields: BlockFields::Decision, exit2: BLOCK, ..BASE },
+        // "Claude Code discards a PreCompact hook's systemMessage and
+        // continue fields."
+        pre_compact: EventRules { block_fields: BlockFields::Decision, exit2: BLOCK, common_fields: DISCARD, ..BASE },
         // "Claude Code overrides the hook and ends the turn after 8
         // consecutive blocks."
         stop: EventRules { block_cap: true, ..STOP },
-        notification: EventRules { exit2: Exit2::Ignored, ..BASE },
+        // "Claude Code discards their systemMessage and continue fields."
+        notification: EventRules { common_fields: DISCARD, ..IGNORED },
         post_tool_use_failure: EventRules { exit2: FEEDBACK, ..BASE },
     },
     named: NAMED,
@@ -157,8 +177,14 @@ pub static NAMED: &[NamedEventRules] = &[
         EventRules { json_context_only: true, env_file: true, ..OBSERVER },
         Subject::Field("trigger"),
     ),
-    // "Exit code is ignored."
-    named("InstructionsLoaded", EventFamily::Observe, IGNORED, Subject::Field("load_reason")),
+    // "Exit code is ignored"; "Claude Code discards their JSON output
+    // fields, such as systemMessage and continue."
+    named(
+        "InstructionsLoaded",
+        EventFamily::Observe,
+        EventRules { common_fields: DISCARD, ..IGNORED },
+        Subject::Field("load_reason"),
+    ),
     // "Blocks the expansion"; plain stdout is context as for
     // UserPromptSubmit.
     named(
@@ -199,20 +225,34 @@ pub static NAMED: &[NamedEventRules] = &[
     ),
     // "Exit code 2: the task is not marked as completed"; continue: false
     // stops the teammate (the common `continue`).
-    named("TaskCompleted", EventFamily::Stop, EventRules { exit2: BLOCK, ..BASE }, Subject::None),
+    // "JSON {"continue": false, "stopReason": "..."} also stops the
+    // teammate entirely, matching Stop hook behavior": a halt, over blocks.
+    named(
+        "TaskCompleted",
+        EventFamily::Stop,
+        EventRules { exit2: BLOCK, halt_clears_block: true, ..BASE },
+        Subject::None,
+    ),
     // "Output and exit code are ignored".
     NamedEventRules {
         matcher: MatcherRule::Narrow,
         ..named(
             "StopFailure",
             EventFamily::Observe,
-            EventRules { common_fields: DISCARD, ..IGNORED },
+            // Events "that discard hook output entirely, like StopFailure,
+            // ignore your JSON on every exit code".
+            EventRules { common_fields: DISCARD, json_over_exit_code: false, ..IGNORED },
             Subject::Field("error"),
         )
     },
     // "Exit code 2: the teammate receives the stderr message as feedback
     // and continues working"; continue: false stops the teammate.
-    named("TeammateIdle", EventFamily::Stop, EventRules { exit2: BLOCK, ..BASE }, Subject::None),
+    named(
+        "TeammateIdle",
+        EventFamily::Stop,
+        EventRules { exit2: BLOCK, halt_clears_block: true, ..BASE },
+        Subject::None,
+    ),
     // "Use exit code 2 or a JSON decision to prevent the change"; Claude
     // Code "discards systemMessage and continue".
     named(
@@ -248,7 +288,14 @@ pub static NAMED: &[NamedEventRules] = &[
     },
     // "Any non-zero exit code causes worktree creation to fail"; the path
     // on stdout; systemMessage and continue discarded.
-    named("WorktreeCreate", EventFamily::Worktree, EventRules { common_fields: DISCARD, ..BASE }, Subject::None),
+    // "WorktreeCreate fails creation on any nonzero exit no matter what
+    // your JSON says."
+    named(
+        "WorktreeCreate",
+        EventFamily::Worktree,
+        EventRules { common_fields: DISCARD, json_over_exit_code: false, ..BASE },
+        Subject::None,
+    ),
     // "Failures are logged in debug mode only"; JSON output discarded.
     named("WorktreeRemove", EventFamily::Observe, EventRules { common_fields: DISCARD, ..IGNORED }, Subject::None),
     // No decision control; systemMessage and continue discarded.
@@ -281,6 +328,25 @@ pub static NAMED: &[NamedEventRules] = &[
         Subject::Field("mcp_server_name"),
     ),
 ];
+
+/// The fields of Claude Code's replies that have no canonical slot, for the
+/// host under `dialect_fields.claude`: `terminalSequence` on every event
+/// ("the field works on events that discard systemMessage and continue");
+/// SessionStart's `initialUserMessage`, `sessionTitle`, `watchPaths`,
+/// `reloadSkills`; PostToolUse's `updatedToolOutput` ("Replaces the tool's
+/// output with the provided value before it is sent to Claude"),
+/// `updatedMCPToolOutput`, `classifierContext`; CwdChanged's and
+/// FileChanged's `watchPaths`; MessageDisplay's `displayContent`.
+const OWN_FIELDS: protocol::OwnFields = protocol::OwnFields {
+    every_event: &["terminalSequence"],
+    per_event: &[
+        ("SessionStart", &["initialUserMessage", "sessionTitle", "watchPaths", "reloadSkills"]),
+        ("PostToolUse", &["updatedToolOutput", "updatedMCPToolOutput", "classifierContext"]),
+        ("CwdChanged", &["watchPaths"]),
+        ("FileChanged", &["watchPaths"]),
+        ("MessageDisplay", &["displayContent"]),
+    ],
+};
 
 /// Claude Code's matcher subjects: UserPromptSubmit and Stop ignore
 /// matchers; SubagentStart and SubagentStop "receive agent_type with the
@@ -397,6 +463,16 @@ impl Dialect for Claude {
         let parent = path.parent().and_then(Path::file_name).and_then(|n| n.to_str()).unwrap_or("");
         (parent == ".claude" && name.starts_with("settings") && name.ends_with(".json"))
             || (parent == "hooks" && name == "hooks.json")
+            || name == "managed-settings.json"
+    }
+
+    /// The managed settings file (`managed-settings.json`).
+    fn system_files(&self) -> &'static [&'static str] {
+        if cfg!(target_os = "macos") {
+            &["/Library/Application Support/ClaudeCode/managed-settings.json"]
+        } else {
+            &["/etc/claude-code/managed-settings.json"]
+        }
     }
 
     /// A whole settings.json (`{"hooks": {...}, "disableAllHooks": …, ...}`;
@@ -477,7 +553,7 @@ impl Dialect for Claude {
     }
 
     fn read_reply(&self, cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply {
-        protocol::read(cx, exec)
+        protocol::read_keeping(cx, exec, &OWN_FIELDS)
     }
 
     fn honours(&self, event: &RunEvent) -> &'static [Column] {

@@ -184,6 +184,13 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
     /// sources: the user wrote them, so they run without workspace approval.
     fn user_files(&self, home: &Path) -> Vec<std::path::PathBuf>;
 
+    /// The machine-wide hooks files an administrator manages (enterprise,
+    /// system or managed settings), absolute, for this operating system. A
+    /// host reads them first, and they are trusted sources.
+    fn system_files(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// Whether the agent reads its [user files](Self::user_files) only when
     /// none of its [workspace files](Self::workspace_files) exists (VT Code
     /// loads the first `vtcode.toml` it finds), instead of both, user first.
@@ -457,9 +464,11 @@ pub struct SettingsFile {
     pub path: std::path::PathBuf,
     /// The dialect whose file it is.
     pub dialect: &'static dyn Dialect,
-    /// A user file (trusted: runs without workspace approval), not one of
-    /// the workspace's.
+    /// A system or user file (trusted: runs without workspace approval),
+    /// not one of the workspace's.
     pub trusted: bool,
+    /// A [system file](Dialect::system_files).
+    pub system: bool,
 }
 
 /// The hooks files that exist which hosts of the dialects read for
@@ -470,9 +479,22 @@ pub struct SettingsFile {
 /// local; Cursor: project, then user), or only the first of them that exists for a dialect whose user
 /// files are a fallback (VT Code).
 pub fn settings_files(workspace: &Path, home: Option<&Path>) -> Vec<SettingsFile> {
+    settings_files_under(workspace, home, Path::new("/"))
+}
+
+/// [`settings_files`] with the [system files](Dialect::system_files) looked
+/// up under `root` instead of `/`.
+pub fn settings_files_under(workspace: &Path, home: Option<&Path>, root: &Path) -> Vec<SettingsFile> {
     let mut out = Vec::new();
     for d in ALL.iter().copied() {
-        let file = |path: std::path::PathBuf, trusted| SettingsFile { path, dialect: d, trusted };
+        let file = |path: std::path::PathBuf, trusted| SettingsFile { path, dialect: d, trusted, system: false };
+        out.extend(
+            d.system_files()
+                .iter()
+                .map(|p| root.join(p.trim_start_matches('/')))
+                .filter(|p| p.is_file())
+                .map(|path| SettingsFile { path, dialect: d, trusted: true, system: true }),
+        );
         let user = home.map(|h| d.user_files(h)).unwrap_or_default().into_iter().filter(|p| p.is_file());
         let project: Vec<SettingsFile> = d
             .workspace_files()
@@ -880,6 +902,24 @@ mod tests {
         assert_eq!(found(Some(&home))[0], s("ws/vtcode.toml", "vtcode", false), "the workspace's vtcode.toml wins");
         assert_eq!(found(Some(&home)).len(), 6);
         assert!(found(None).iter().all(|f| !f.2), "without a home directory, only the workspace's files");
+        // The machine-wide files come first in each dialect, trusted.
+        let root = dir.path().join("root");
+        let system = |p: &str| root.join(p.trim_start_matches('/'));
+        touch(&system(CLAUDE.system_files()[0]));
+        touch(&system(crate::dialect::cursor::CURSOR.system_files()[0]));
+        touch(&system("/etc/codex/config.toml"));
+        touch(&ws.join(".cursor/hooks.json"));
+        let under: Vec<(String, &'static str, bool)> = settings_files_under(&ws, Some(&home), &root)
+            .into_iter()
+            .map(|f| (f.path.strip_prefix(dir.path()).unwrap().display().to_string(), f.dialect.name(), f.trusted))
+            .collect();
+        let names: Vec<&str> = under.iter().map(|f| f.0.as_str()).collect();
+        let at = |p: &str| names.iter().position(|n| n.ends_with(p)).unwrap_or_else(|| panic!("{p} in {names:?}"));
+        assert!(at("managed-settings.json") < at("home/.claude/settings.json"), "{names:?}");
+        assert!(at("root/etc/codex/config.toml") < at("home/.codex/config.toml"), "{names:?}");
+        let cursor_system = crate::dialect::cursor::CURSOR.system_files()[0].trim_start_matches('/');
+        assert!(at(cursor_system) < at("ws/.cursor/hooks.json"), "{names:?}");
+        assert!(under.iter().filter(|f| f.0.starts_with("root/")).all(|f| f.2), "system files are trusted");
     }
 
     #[test]

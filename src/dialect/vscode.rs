@@ -38,7 +38,7 @@ use serde_json::{Map, Value};
 use super::copilot::config::{cwd_of, env_of, timeout_of};
 use super::copilot::payload::{epoch_millis, iso8601};
 use super::matcher::Matcher;
-use super::{protocol, Dialect, ReadCtx};
+use super::{protocol, warn_unknown_fields, Dialect, ReadCtx};
 use crate::config::{type_name, HandlerSpec, HookGroup, HookSpec, HooksConfig, Launch, Shell, Source, SourceInfo};
 use crate::error::{Error, Result};
 use crate::handler::HookExecution;
@@ -245,6 +245,7 @@ impl VsCode {
                 let group = item.as_object().filter(|o| o.contains_key("hooks") && !o.contains_key("command"));
                 let (entries, matcher, base): (Vec<(&Value, String)>, Option<&str>, &str) = match group {
                     Some(g) => {
+                        warn_unknown_fields(&mut cfg, &path, item, VSCODE.group_field_names());
                         let matcher = g.get("matcher").and_then(Value::as_str);
                         match g.get("hooks") {
                             Some(Value::Array(inner)) => (
@@ -268,7 +269,12 @@ impl VsCode {
                 for (entry, entry_path) in entries {
                     let own = entry.get("matcher").and_then(Value::as_str);
                     match entry_of(&source, entry, own.or(matcher), &entry_path) {
-                        Ok(g) => groups.push(g),
+                        Ok(g) => {
+                            // VS Code ignores the keys it does not read;
+                            // hookline loads the entry and names each one.
+                            warn_unknown_fields(&mut cfg, &entry_path, entry, VSCODE.hook_field_names());
+                            groups.push(g)
+                        }
                         Err(message) => cfg.push_warning(&entry_path, format!("{message}; the entry is skipped")),
                     }
                 }
@@ -414,7 +420,20 @@ impl Dialect for VsCode {
     }
 
     fn hook_field_names(&self) -> &'static [&'static str] {
-        &["type", "command", "linux", "osx", "windows", "cwd", "env", "timeout", "timeoutSec"]
+        &[
+            "type",
+            "command",
+            "linux",
+            "osx",
+            "windows",
+            "bash",
+            "powershell",
+            "cwd",
+            "env",
+            "timeout",
+            "timeoutSec",
+            "matcher",
+        ]
     }
 
     fn honours(&self, event: &RunEvent) -> &'static [Column] {

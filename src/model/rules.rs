@@ -400,6 +400,16 @@ pub struct EventRules {
     /// outcome's `env`, and the engine gives it to the session's later
     /// hooks of the same dialect (merge column).
     pub session_env_from_output: bool,
+    /// A JSON object on the stdout of a hook that exited with a code other
+    /// than 0 and 2 is read as on exit 0: its fields decide, its context is
+    /// kept, and the hook is neither a failure nor given an exit message.
+    /// On exit 2 the JSON's context is kept where exit 2 does not block.
+    /// Plain or empty stdout on such an exit stays a non-blocking error
+    /// (reader column).
+    pub json_over_exit_code: bool,
+    /// Stderr written by a hook that exited 0 goes to the debug log only,
+    /// never into the outcome's messages (reader column).
+    pub quiet_success_stderr: bool,
 }
 
 /// One column of an [`EventRules`] row with a non-neutral value, as readers
@@ -486,6 +496,10 @@ pub enum Column {
     BlockNeedsCompletedStatus,
     /// `session_env_from_output: true`.
     SessionEnvFromOutput,
+    /// `json_over_exit_code: true`.
+    JsonOverExitCode,
+    /// `quiet_success_stderr: true`.
+    QuietSuccessStderr,
 }
 
 impl EventRules {
@@ -530,6 +544,8 @@ impl EventRules {
         follow_up_loop_limit: false,
         block_needs_completed_status: false,
         session_env_from_output: false,
+        json_over_exit_code: false,
+        quiet_success_stderr: false,
     };
 
     /// The columns of this row that differ from [`EventRules::NEUTRAL`].
@@ -611,6 +627,8 @@ impl EventRules {
             (self.env_file, Column::EnvFile),
             (self.block_cap, Column::BlockCap),
             (self.budget.is_some(), Column::Budget),
+            (self.json_over_exit_code, Column::JsonOverExitCode),
+            (self.quiet_success_stderr, Column::QuietSuccessStderr),
         ];
         out.extend(flags.into_iter().filter(|(set, _)| *set).map(|(_, c)| c));
         if self.rewrite_on_deny != n.rewrite_on_deny {

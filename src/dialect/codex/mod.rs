@@ -322,6 +322,12 @@ impl Dialect for Codex {
         &[".codex/hooks.json", ".codex/config.toml"]
     }
 
+    /// The system layer, the lowest: `/etc/codex/hooks.json`, then
+    /// `/etc/codex/config.toml`.
+    fn system_files(&self) -> &'static [&'static str] {
+        &["/etc/codex/hooks.json", "/etc/codex/config.toml"]
+    }
+
     /// The user layer: `hooks.json`, then `config.toml`, in `$CODEX_HOME`
     /// (default `~/.codex`).
     fn user_files(&self, home: &Path) -> Vec<std::path::PathBuf> {

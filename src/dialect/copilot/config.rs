@@ -16,6 +16,7 @@
 //! | a malformed entry inline in a `settings*.json` | the whole `hooks` field is rejected |
 //! | an invalid matcher regex | that entry is skipped: `Invalid matcher regex in <event> hook: '<m>' — hook will be skipped` (in settings files too) |
 //! | an `http` or `prompt` entry | skipped and reported: hookline runs command hooks only |
+//! | an unknown key of a loaded entry or group | ignored, as Copilot CLI ignores it, and reported (`unknown field ... is ignored; did you mean ...?`) |
 //!
 //! An entry is malformed when: it is not an object; its `type` is not
 //! `"command"` (absent means `command`); it gives none of `bash`,
@@ -43,6 +44,7 @@ use serde_json::{Map, Value};
 use super::{claude_names, Copilot, COPILOT, COPILOT_COMPAT, KEYS, NATIVE_EVENTS, PASCAL_KEYS};
 use crate::config::{type_name, HandlerSpec, HookGroup, HookSpec, HooksConfig, Launch, Source, SourceInfo};
 use crate::dialect::matcher::Matcher;
+use crate::dialect::{warn_unknown_fields, Dialect as _};
 use crate::error::{Error, Result};
 use crate::model::event::{HookEvent, RunEvent};
 
@@ -220,6 +222,7 @@ fn read_entries(
         let path = format!("hooks.{key}[{i}]");
         // A Claude-style group: its entries, with its matcher.
         if let Some(inner) = item.as_object().filter(|o| is_group(o)) {
+            warn_unknown_fields(cfg, &path, item, COPILOT.group_field_names());
             let group_matcher = match inner.get("matcher") {
                 None | Some(Value::Null) => None,
                 Some(Value::String(m)) => Some(m.as_str()),
@@ -266,7 +269,12 @@ fn entry_or_skip(
     out: &mut Vec<HookGroup>,
 ) -> Result<()> {
     match entry_of(source, event, key, entry, group_matcher, path) {
-        Ok(group) => out.push(group),
+        Ok(group) => {
+            // Copilot CLI ignores the keys it does not read; hookline loads
+            // the entry and names each such key.
+            warn_unknown_fields(cfg, path, entry, COPILOT.hook_field_names());
+            out.push(group)
+        }
         Err(Bad::Invalid(m)) => skip(cfg, strict, true, path, m)?,
         Err(Bad::Unsupported(m)) | Err(Bad::Matcher(m)) => skip(cfg, strict, false, path, m)?,
     }

@@ -403,6 +403,15 @@ impl Dialect for Cursor {
         &[".cursor/hooks.json"]
     }
 
+    /// The enterprise hooks file, "priority 1 (highest)".
+    fn system_files(&self) -> &'static [&'static str] {
+        if cfg!(target_os = "macos") {
+            &["/Library/Application Support/Cursor/hooks.json"]
+        } else {
+            &["/etc/cursor/hooks.json"]
+        }
+    }
+
     /// The user's `~/.cursor/hooks.json`.
     fn user_files(&self, home: &Path) -> Vec<std::path::PathBuf> {
         vec![home.join(".cursor").join("hooks.json")]

@@ -38,8 +38,13 @@
 //! - stdout that parses as a JSON value other than an object (`42`, `"x"`,
 //!   `[1]`) carries no fields and is read as plain text.
 //! - A non-zero exit's message carries the stderr; a zero exit with stderr
-//!   gives its own message. Plain stdout is read whatever the exit code;
-//!   only `quiet_success_output` looks at the exit code (exit 0).
+//!   gives its own message (*profile* `quiet_success_stderr`: none, the
+//!   stderr goes to the debug log). Plain stdout is read whatever the exit
+//!   code; only `quiet_success_output` looks at the exit code (exit 0).
+//! - *profile* `json_over_exit_code` (every table row below that says
+//!   "other non-zero exit"): a JSON object on stdout replaces the meaning of
+//!   an exit code other than 0 (and 2 where exit 2 has no meaning of its
+//!   own): no message, no failure, the fields read as on exit 0.
 //! - `systemMessage` and plain stdout become messages verbatim (trimmed);
 //!   messages hookline writes itself name the event and the hook.
 
@@ -75,8 +80,30 @@ use crate::model::rules::{Column, CommonFields, EventRules, Exit2, Exit2Reason, 
 /// result they stand for on the event (`http.rs`, `verdict.rs`); a handler
 /// that failed before it had an answer is a non-blocking error.
 pub(crate) fn read(cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply {
+    read_keeping(cx, exec, &OwnFields::NONE)
+}
+
+/// The fields of a dialect's replies that have no canonical slot: copied,
+/// as the hook gave them, into the reply's `dialect_fields` (the outcome's
+/// `dialect_fields.<dialect>`).
+pub(crate) struct OwnFields {
+    /// Top-level fields read on every event, whatever else the event
+    /// discards (Claude Code's `terminalSequence`).
+    pub(crate) every_event: &'static [&'static str],
+    /// Per event name: fields of `hookSpecificOutput` (else of the top
+    /// level), read when the hook answered (no failure).
+    pub(crate) per_event: &'static [(&'static str, &'static [&'static str])],
+}
+
+impl OwnFields {
+    /// No fields of its own.
+    pub(crate) const NONE: OwnFields = OwnFields { every_event: &[], per_event: &[] };
+}
+
+/// [`read`], keeping the dialect's `own` fields.
+pub(crate) fn read_keeping(cx: &ReadCtx<'_>, exec: &HookExecution, own: &OwnFields) -> HookReply {
     let stands_for = match &exec.answer {
-        Answer::Exited => return read_command_result(cx, exec),
+        Answer::Exited => return read_command_result(cx, exec, own),
         Answer::Failed { kind, message } => Err((*kind, message.clone())),
         Answer::Http { status, body, truncated } => {
             http::as_command_result(exec, *status, body, *truncated).map_err(|m| (HookFailure::Http, m))
@@ -87,7 +114,7 @@ pub(crate) fn read(cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply {
         }
     };
     match stands_for {
-        Ok(result) => read_command_result(cx, &result),
+        Ok(result) => read_command_result(cx, &result, own),
         Err((kind, message)) => failed(cx, exec, kind, &message),
     }
 }
@@ -103,7 +130,7 @@ fn failed(cx: &ReadCtx<'_>, exec: &HookExecution, kind: HookFailure, message: &s
 }
 
 /// Read an exit code, stdout and stderr.
-fn read_command_result(cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply {
+fn read_command_result(cx: &ReadCtx<'_>, exec: &HookExecution, own: &OwnFields) -> HookReply {
     let run = HookRun::new(cx.event.name(), exec);
     let mut out = Out { reply: HookReply::default(), rules: cx.rules, quiet: cx.quiet_success_output };
     match cx.family {
@@ -123,7 +150,30 @@ fn read_command_result(cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply {
         text: run.failure_text(kind),
         timeout_or_lost: matches!(run.exit, Exit::TimedOut | Exit::Signal(None)),
     });
+    keep_own_fields(&mut out.reply, &run, own);
     out.reply
+}
+
+/// Copy the dialect's own fields of a reply into its `dialect_fields`
+/// (null values are absent).
+fn keep_own_fields(reply: &mut HookReply, run: &HookRun<'_>, own: &OwnFields) {
+    let Some(json) = run.json() else { return };
+    for key in own.every_event {
+        if let Some(value) = json.get(*key).filter(|v| !v.is_null()) {
+            reply.dialect_fields.insert((*key).to_owned(), value.clone());
+        }
+    }
+    if reply.failure.is_some() {
+        return;
+    }
+    let Some((_, names)) = own.per_event.iter().find(|(event, _)| *event == run.event_name) else { return };
+    let spec = run.specific();
+    for key in *names {
+        let value = spec.and_then(|s| s.get(*key)).or_else(|| json.get(*key));
+        if let Some(value) = value.filter(|v| !v.is_null()) {
+            reply.dialect_fields.insert((*key).to_owned(), value.clone());
+        }
+    }
 }
 
 /// The reader columns the reader of an event of `family` honours (the
@@ -319,6 +369,7 @@ impl<'a> HookRun<'a> {
             Exit::Signal(Some(_)) => Some(HookFailure::Signal),
             Exit::Signal(None) => Some(HookFailure::Exit),
             Exit::Code(2) if rules.exit2 != Exit2::Ordinary => None,
+            Exit::Code(_) if self.json_decides(rules) => None,
             Exit::Code(_) => Some(HookFailure::Exit),
             Exit::Success if self.stdout == Stdout::Invalid => Some(HookFailure::InvalidOutput),
             Exit::Success => None,
@@ -384,9 +435,24 @@ impl<'a> HookRun<'a> {
     }
 
     /// Whether this hook's stdout may become context under `rules` (the
-    /// Claude Code profile: only when it exited 0).
+    /// Claude Code profile: plain stdout only when it exited 0, a JSON
+    /// object's context on any exit code where `json_over_exit_code`).
     pub(crate) fn context_allowed(&self, rules: &EventRules) -> bool {
-        !rules.context_needs_exit_0 || self.exit == Exit::Success
+        !rules.context_needs_exit_0
+            || self.exit == Exit::Success
+            || (rules.json_over_exit_code && matches!(self.exit, Exit::Code(_)) && self.json().is_some())
+    }
+
+    /// Whether this hook exited with a code whose meaning its stdout JSON
+    /// replaces (`json_over_exit_code`: any code but 0, and 2 where exit 2
+    /// has a meaning of its own).
+    pub(crate) fn json_decides(&self, rules: &EventRules) -> bool {
+        let code_has_no_meaning = match self.exit {
+            Exit::Code(2) => rules.exit2 == Exit2::Ordinary,
+            Exit::Code(_) => true,
+            _ => false,
+        };
+        rules.json_over_exit_code && code_has_no_meaning && self.json().is_some()
     }
 
     /// Exit 2 under a profile where it is the event's blocking answer:
@@ -470,11 +536,19 @@ impl Out<'_> {
     }
 
     /// The message for a non-zero exit (with its stderr), or for stderr
-    /// written by a successful hook, at the event's failure level. Exit 2
+    /// written by a successful hook, at the event's failure level (none
+    /// where `quiet_success_stderr`; none for an exit whose meaning the
+    /// stdout JSON replaces, `json_over_exit_code`). Exit 2
     /// follows the profile: a blocking exit 2 gives no message here (the
     /// event rule reads it), an ignored one none at all, one whose stderr is
     /// for the user an error. Nothing for a clean exit 0.
     pub(crate) fn exit_status(&mut self, run: &HookRun) {
+        if run.json_decides(self.rules) || (run.exit == Exit::Success && self.rules.quiet_success_stderr) {
+            if let Some(stderr) = run.stderr {
+                hl_debug!("{} wrote to stderr: {stderr}", run.who());
+            }
+            return;
+        }
         let level = match (run.exit, self.rules.exit2) {
             (Exit::Code(2), Exit2::Block { .. } | Exit2::Ignored) => return,
             (Exit::Code(2), Exit2::StderrToUser) => HookMessageLevel::Error,

@@ -43,6 +43,8 @@ pub(crate) const HONOURS: &[Column] =
         Column::Exit2Ignored,
         Column::FailureLevelError,
         Column::CommonFields,
+        Column::JsonOverExitCode,
+        Column::QuietSuccessStderr,
     ];
 
 pub(crate) fn read(out: &mut Out<'_>, run: &HookRun<'_>) {

@@ -31,6 +31,8 @@ pub(crate) const HONOURS: &[Column] = &[
     Column::ContextNeedsExit0,
     Column::BlockFields,
     Column::CommonFields,
+    Column::JsonOverExitCode,
+    Column::QuietSuccessStderr,
 ];
 
 pub(crate) fn read(out: &mut Out<'_>, run: &HookRun<'_>) {

@@ -33,6 +33,8 @@ pub(crate) const HONOURS: &[Column] = &[
     Column::Exit2Ignored,
     Column::Defer,
     Column::CommonFields,
+    Column::JsonOverExitCode,
+    Column::QuietSuccessStderr,
 ];
 
 pub(crate) fn read(out: &mut Out<'_>, run: &HookRun<'_>) {

@@ -30,6 +30,8 @@ pub(crate) const HONOURS: &[Column] = &[
     Column::FailureLevelError,
     Column::ContextNeedsExit0,
     Column::CommonFields,
+    Column::JsonOverExitCode,
+    Column::QuietSuccessStderr,
 ];
 
 pub(crate) fn read(out: &mut Out<'_>, run: &HookRun<'_>) {

@@ -20,8 +20,14 @@ use crate::model::reply::Decision;
 use crate::model::rules::Column;
 
 /// The reader columns this reader honours.
-pub(crate) const HONOURS: &[Column] =
-    &[Column::Exit2StderrToUser, Column::Exit2Ignored, Column::FailureLevelError, Column::CommonFields];
+pub(crate) const HONOURS: &[Column] = &[
+    Column::Exit2StderrToUser,
+    Column::Exit2Ignored,
+    Column::FailureLevelError,
+    Column::CommonFields,
+    Column::JsonOverExitCode,
+    Column::QuietSuccessStderr,
+];
 
 pub(crate) fn read(out: &mut Out<'_>, run: &HookRun<'_>) {
     if run.exit == Exit::TimedOut {

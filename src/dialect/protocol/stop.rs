@@ -41,6 +41,8 @@ pub(crate) const HONOURS: &[Column] = &[
     Column::BlockFields,
     Column::BlockContext,
     Column::CommonFields,
+    Column::JsonOverExitCode,
+    Column::QuietSuccessStderr,
 ];
 
 pub(crate) fn read(out: &mut Out<'_>, run: &HookRun<'_>) {

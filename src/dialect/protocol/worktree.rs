@@ -20,7 +20,7 @@ use crate::model::reply::Decision;
 use crate::model::rules::Column;
 
 /// The reader columns this reader honours.
-pub(crate) const HONOURS: &[Column] = &[Column::FailureLevelError, Column::CommonFields];
+pub(crate) const HONOURS: &[Column] = &[Column::FailureLevelError, Column::CommonFields, Column::QuietSuccessStderr];
 
 pub(crate) fn read(out: &mut Out<'_>, run: &HookRun<'_>) {
     if run.exit == Exit::TimedOut {
