@@ -191,6 +191,12 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
         &[]
     }
 
+    /// Machine-wide hooks files a host reads after every other file
+    /// (Gemini CLI's system settings), absolute; trusted sources.
+    fn late_system_files(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// Whether the agent reads its [user files](Self::user_files) only when
     /// none of its [workspace files](Self::workspace_files) exists (VT Code
     /// loads the first `vtcode.toml` it finds), instead of both, user first.
@@ -488,13 +494,15 @@ pub fn settings_files_under(workspace: &Path, home: Option<&Path>, root: &Path) 
     let mut out = Vec::new();
     for d in ALL.iter().copied() {
         let file = |path: std::path::PathBuf, trusted| SettingsFile { path, dialect: d, trusted, system: false };
-        out.extend(
-            d.system_files()
+        let system = |files: &'static [&'static str]| {
+            files
                 .iter()
                 .map(|p| root.join(p.trim_start_matches('/')))
                 .filter(|p| p.is_file())
-                .map(|path| SettingsFile { path, dialect: d, trusted: true, system: true }),
-        );
+                .map(|path| SettingsFile { path, dialect: d, trusted: true, system: true })
+                .collect::<Vec<_>>()
+        };
+        out.extend(system(d.system_files()));
         let user = home.map(|h| d.user_files(h)).unwrap_or_default().into_iter().filter(|p| p.is_file());
         let project: Vec<SettingsFile> = d
             .workspace_files()
@@ -515,6 +523,7 @@ pub fn settings_files_under(workspace: &Path, home: Option<&Path>, root: &Path) 
             out.extend(user.map(|p| file(p, true)));
             out.extend(project);
         }
+        out.extend(system(d.late_system_files()));
     }
     out
 }
@@ -920,6 +929,28 @@ mod tests {
         let cursor_system = crate::dialect::cursor::CURSOR.system_files()[0].trim_start_matches('/');
         assert!(at(cursor_system) < at("ws/.cursor/hooks.json"), "{names:?}");
         assert!(under.iter().filter(|f| f.0.starts_with("root/")).all(|f| f.2), "system files are trusted");
+        // Gemini CLI concatenates "system-defaults, user, project, system".
+        let gemini = &crate::dialect::gemini::GEMINI;
+        touch(&system(gemini.system_files()[0]));
+        touch(&system(gemini.late_system_files()[0]));
+        touch(&home.join(".gemini/settings.json"));
+        touch(&ws.join(".gemini/settings.json"));
+        let order: Vec<String> = settings_files_under(&ws, Some(&home), &root)
+            .into_iter()
+            .filter(|f| f.dialect.name() == "gemini")
+            .map(|f| f.path.strip_prefix(dir.path()).unwrap().display().to_string())
+            .collect();
+        let defaults = gemini.system_files()[0].trim_start_matches('/');
+        let settings = gemini.late_system_files()[0].trim_start_matches('/');
+        assert_eq!(
+            order,
+            [
+                format!("root/{defaults}"),
+                "home/.gemini/settings.json".to_owned(),
+                "ws/.gemini/settings.json".to_owned(),
+                format!("root/{settings}"),
+            ]
+        );
     }
 
     #[test]

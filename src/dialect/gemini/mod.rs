@@ -404,6 +404,25 @@ impl Dialect for Gemini {
         &[".gemini/settings.json"]
     }
 
+    /// The system defaults (`system-defaults.json`), merged first.
+    fn system_files(&self) -> &'static [&'static str] {
+        if cfg!(target_os = "macos") {
+            &["/Library/Application Support/GeminiCli/system-defaults.json"]
+        } else {
+            &["/etc/gemini-cli/system-defaults.json"]
+        }
+    }
+
+    /// The system settings: their hooks are concatenated after the user's
+    /// and the project's ("system-defaults, user, project, system").
+    fn late_system_files(&self) -> &'static [&'static str] {
+        if cfg!(target_os = "macos") {
+            &["/Library/Application Support/GeminiCli/settings.json"]
+        } else {
+            &["/etc/gemini-cli/settings.json"]
+        }
+    }
+
     /// `~/.gemini/settings.json` (Gemini CLI's user settings).
     fn user_files(&self, home: &Path) -> Vec<std::path::PathBuf> {
         vec![home.join(".gemini").join("settings.json")]
