@@ -4,8 +4,9 @@
 //! 1 the event (the canonical ones, then the dialect's named events, such as
 //! Gemini CLI's `BeforeModel` or Cursor's `beforeReadFile`), byte 2 how
 //! the hook ended (exit 0, 1, 2, another code, a signal, a timeout, an http
-//! answer with the status in bytes 3-4, where the dialect runs http hooks); the rest is stdout, then stderr
-//! after the first 0x01 byte (an http answer's body is all of it).
+//! answer with the status in bytes 3-4, for the dialects whose configs have
+//! http hooks); the rest is stdout, then stderr after the first 0x01 byte
+//! (an http answer's body is all of it).
 //!
 //! Oracles: reading never panics; exactly one report per hook; a failed
 //! http answer reports `http`; the outcome serialises to a JSON object.
@@ -68,9 +69,15 @@ fuzz_target!(|data: &[u8]| {
         3 => exec.exit_code = Some(i32::from(data[3] as i8)),
         4 => exec.signal = Some(i32::from(data[3] % 32)),
         5 => exec.timed_out = true,
-        // Only where an http hook can exist: Codex's config reader has no
-        // `http` type, and the support table skips it on some events.
-        _ if dialect::same(d, dialect::CODEX) || !d.supports(HookKind::Http, &event) => return,
+        // Only where an http hook can exist: the VT Code and Claude Code
+        // config readers are the ones with an `http` type (Codex, Gemini
+        // CLI, Cursor, Copilot CLI and VS Code run command hooks only), and
+        // the support table skips it on some events.
+        _ if !(dialect::same(d, dialect::CLAUDE) || dialect::same(d, dialect::VTCODE))
+            || !d.supports(HookKind::Http, &event) =>
+        {
+            return
+        }
         _ => {
             exec.answer = Answer::Http {
                 status: u16::from_be_bytes([data[3], data[4]]),
