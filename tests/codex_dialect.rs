@@ -213,10 +213,10 @@ fn hooks_file_rejects_events_outside_hooks_object() {
     assert!(read(json!({})).unwrap().is_empty(), "a file without `hooks` configures nothing");
 }
 
-/// Codex `malformed_hooks_json_is_reported_as_startup_warning`: "`hooks.json`
-/// not valid JSON, wrong types, a missing `type` … → whole file skipped,
-/// `failed to parse hooks config <path>`". hookline rejects the file with
-/// `InvalidConfig` naming the entry (Codex skips it and warns).
+/// "`hooks.json` not valid JSON, wrong types, a missing `type`, an unknown
+/// top-level key → whole file skipped; warning `failed to parse hooks config
+/// <path>: <serde error>`". Read alone, the file is `InvalidConfig` naming
+/// the entry; among several sources it is left out (next test).
 #[test]
 fn a_file_codex_cannot_parse_is_rejected_naming_the_entry() {
     let h = |extra: Value| {
@@ -257,6 +257,41 @@ fn a_file_codex_cannot_parse_is_rejected_naming_the_entry() {
     let e = ws.try_engine(json!({"hooks_file": path})).unwrap_err();
     assert_eq!(e.status, Status::InvalidConfig);
     assert!(e.message.contains("unknown field `PreToolUse`"), "{}", e.message);
+}
+
+/// Codex `malformed_hooks_json_is_reported_as_startup_warning`: "`hooks.json`
+/// not valid JSON, wrong types, a missing `type`, an unknown top-level key …
+/// → whole file skipped; warning `failed to parse hooks config <path>: <serde
+/// error>`" — and the other layers still load ("Codex never aborts the
+/// session for a hooks problem; problems become startup warnings").
+#[test]
+fn malformed_hooks_json_is_reported_as_startup_warning() {
+    let ws = Ws::new();
+    let deny = say(pre("deny", Some("project guard"), json!({})));
+    let good = ws.write(
+        "proj/.codex/hooks.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [cmd(deny)]}]}}).to_string(),
+    );
+    for (name, text) in [
+        ("syntax", "{ not json"),
+        ("root", r#"{"PreToolUse": [{"hooks": [{"type": "command", "command": "true"}]}]}"#),
+        ("type", r#"{"hooks": {"Stop": [{"hooks": [{"command": "true"}]}]}}"#),
+    ] {
+        let bad = ws.write(&format!("{name}/.codex/hooks.json"), text);
+        let toml = ws.write(&format!("{name}/.codex/config.toml"), "[hooks]\nStop = 3\n");
+        let e = ws.engine_with(json!({"hook_sources": [
+            {"hooks_file": bad, "trusted": true}, {"hooks_file": toml, "trusted": true},
+            {"hooks_file": good, "trusted": true}
+        ]}));
+        let out = run(&e, HookEvent::PreToolUse, &input(HookEvent::PreToolUse));
+        assert_eq!(out["decision"], "deny", "{name}: the other layer still loads: {out}");
+        assert_eq!(out["reason"], "project guard");
+        let w: Vec<String> = e.config_warnings().iter().map(|w| format!("{}: {}", w.path, w.message)).collect();
+        assert_eq!(w.len(), 2, "{name}: {w:?}");
+        assert!(w[0].contains(&bad.display().to_string()), "{w:?}");
+        assert!(w[0].contains("failed to parse hooks config") || w[0].contains("not valid JSON"), "{w:?}");
+        assert!(w[1].contains("failed to parse TOML hooks in"), "{w:?}");
+    }
 }
 
 /// "Unknown handler fields (e.g. `if`, `once`, `failClosed`, `shell`,

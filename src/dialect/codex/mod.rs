@@ -381,6 +381,12 @@ impl Dialect for Codex {
     fn native_event_keys(&self) -> &'static [&'static str] {
         &[POST_COMPACT]
     }
+
+    /// Codex skips a `hooks.json` (or a layer's `[hooks]`) it cannot parse,
+    /// warns, and keeps loading its other layers.
+    fn skips_invalid_source(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]
