@@ -1034,24 +1034,30 @@ fn pre_tool_use_any_deny_blocks_with_the_first_reason_and_drops_every_rewrite() 
     assert_eq!((out["decision"].as_str(), &out["updated_input"]), (Some("continue"), &json!({"command": "safe"})));
 }
 
-/// Codex `last_completed_updated_input_wins` picks the rewrite of the hook
-/// that *finished* last — a race. hookline uses configuration order: the
-/// last configured rewrite wins (and every hook reads the original input).
+/// Codex `last_completed_updated_input_wins`: "`updatedInput` = the one
+/// from the hook that **finished last** (completion order, not
+/// configuration order …)"; "every hook receives the **original** input".
 #[test]
-fn the_last_configured_rewrite_wins_instead_of_the_last_finished() {
+fn last_completed_updated_input_wins() {
     let ws = Ws::new();
     let seen = ws.file("seen");
     let slow_first = format!(
-        "cat > '{}'; sleep 0.3; printf '%s' '{}'",
+        "cat > '{}'; sleep 0.5; printf '%s' '{}'",
         seen.display(),
         pre("allow", None, json!({"updatedInput": {"command": "configured first, finishes last"}}))
     );
     let fast_second = say(pre("allow", None, json!({"updatedInput": {"command": "configured last"}})));
-    let e = ws.engine(codex("PreToolUse", &[(None, vec![cmd(slow_first), cmd(fast_second)])]));
+    let e = ws.engine(codex("PreToolUse", &[(None, vec![cmd(slow_first.clone()), cmd(fast_second.clone())])]));
     let out = run(&e, HookEvent::PreToolUse, &input(HookEvent::PreToolUse));
-    assert_eq!(out["updated_input"], json!({"command": "configured last"}));
+    assert_eq!(out["updated_input"], json!({"command": "configured first, finishes last"}), "{out}");
     let payload: Value = serde_json::from_str(&ws.read("seen")).unwrap();
     assert_eq!(payload["tool_input"], json!({"command": "ls"}), "every hook reads the original input");
+    let w = texts(&out, "warning");
+    assert!(w.len() == 1 && w[0].contains("the last to finish wins"), "{w:?}");
+    // The other way round, the slow hook configured last still wins.
+    let e = ws.engine(codex("PreToolUse", &[(None, vec![cmd(fast_second), cmd(slow_first)])]));
+    let out = run(&e, HookEvent::PreToolUse, &input(HookEvent::PreToolUse));
+    assert_eq!(out["updated_input"], json!({"command": "configured first, finishes last"}), "{out}");
 }
 
 // ------------------------------------------------------ PermissionRequest
@@ -1664,4 +1670,15 @@ fn a_python_post_tool_hook_reviews_failed_commands() {
     let out = run(&e, HookEvent::PostToolUse, &input(HookEvent::PostToolUse));
     assert_eq!(out["block_reason"], Value::Null);
     no_errors(&out);
+}
+
+#[test]
+fn zz_probe() {
+    let p = |name: &str, out: Value| println!("=== {name}\n{}", serde_json::to_string(&out).unwrap());
+    p("huge timeout", run_hooks(HookEvent::PreToolUse, vec![json!({"type":"command","command":"cat >/dev/null; echo ok","timeout":u64::MAX})]));
+    p("huge session end", run_hooks(HookEvent::SessionEnd, vec![json!({"type":"command","command":"cat >/dev/null; echo ok","timeout":u64::MAX})]));
+    let r = read(json!({"hooks":{"PreToolUse":[{"matcher":"(","hooks":[cmd("x")]}], "PostCompact":[{"matcher":"(","hooks":[cmd("x")]}], "Stop":[{"matcher":"(","hooks":[cmd("x")]}]}})).unwrap();
+    println!("{:?}", warnings(&r));
+    let r = read(json!({"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"prompt"}, {"type":"agent"}, {"type":"mcp_tool"}, {"type":"command","command":"   "}]}]}})).unwrap();
+    println!("{:?}", warnings(&r));
 }

@@ -50,7 +50,7 @@ use crate::model::outcome::HookMessageLevel::Error as ErrorLevel;
 use crate::model::reply::HookReply;
 use crate::model::rules::{
     BlockFields, BlockReasons, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, FieldMerge, HaltReason,
-    HandlerTimeouts, InputRules, Precedence, Profile, RewriteOnDeny, TimeoutUnit, ToolInputFlow, CANONICAL_FAMILIES,
+    HandlerTimeouts, InputRules, Precedence, Profile, RewriteOnDeny, RewriteWinner, TimeoutUnit, ToolInputFlow, CANONICAL_FAMILIES,
 };
 
 /// The Codex dialect (see the module documentation).
@@ -130,12 +130,14 @@ pub static PROFILE: Profile = Profile {
         subagent_stop: STOP,
         user_prompt_submit: EventRules { exit2: BLOCK, ..BASE },
         // Any deny blocks (the first reason in configuration order); every
-        // hook reads the original input; a deny drops every rewrite.
+        // hook reads the original input; the rewrite of the hook that
+        // finished last wins; a deny drops every rewrite.
         pre_tool_use: EventRules {
             exit2: BLOCK,
             precedence: Precedence::MostRestrictive,
             tool_input: ToolInputFlow::Original,
             rewrite_on_deny: RewriteOnDeny::Dropped,
+            rewrite_winner: RewriteWinner::LastFinished,
             ..BASE
         },
         post_tool_use: EventRules { exit2: BLOCK, block_reasons: JOINED, ..BASE },
