@@ -192,6 +192,22 @@ static KEYS: EventTable<&[&str]> = EventTable {
     post_tool_use_failure: &[],
 };
 
+/// Whether `path` is a `hooks.json` or `config.toml` of a Codex layer
+/// folder: a `.codex` directory, `codex_home` (`$CODEX_HOME`), or
+/// `/etc/codex`.
+fn is_layer_file(path: &Path, codex_home: Option<&std::ffi::OsStr>) -> bool {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    if name != "hooks.json" && name != "config.toml" {
+        return false;
+    }
+    let Some(dir) = path.parent() else {
+        return false;
+    };
+    dir.file_name().is_some_and(|n| n == ".codex")
+        || dir == Path::new("/etc/codex")
+        || codex_home.filter(|h| !h.is_empty()).is_some_and(|h| dir == Path::new(h))
+}
+
 fn field<'a>(input: &'a Value, name: &str) -> Option<&'a str> {
     input.get(name).and_then(Value::as_str)
 }
@@ -209,12 +225,11 @@ impl Dialect for Codex {
         &PROFILE
     }
 
-    /// `hooks.json` and `config.toml` in a `.codex` directory (a project's,
-    /// or `~/.codex`).
+    /// `hooks.json` and `config.toml` in a Codex layer's folder: a `.codex`
+    /// directory (a project's, or `~/.codex`), `$CODEX_HOME`, or the system
+    /// layer's `/etc/codex`.
     fn recognises_path(&self, path: &Path) -> bool {
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        let parent = path.parent().and_then(Path::file_name).and_then(|n| n.to_str()).unwrap_or("");
-        parent == ".codex" && (name == "hooks.json" || name == "config.toml")
+        is_layer_file(path, std::env::var_os("CODEX_HOME").as_deref())
     }
 
     fn read_json(&self, value: &Value, source: &SourceInfo) -> Result<HooksConfig> {
@@ -420,6 +435,22 @@ mod tests {
         assert!(!CODEX.recognises_path(Path::new("/w/.claude/settings.json")));
         assert!(!CODEX.recognises_path(Path::new("/w/hooks.json")));
         assert!(!CODEX.recognises_path(Path::new("/w/.codex/other.json")));
+    }
+
+    /// "system `/etc/codex/config.toml` → … → user `$CODEX_HOME/config.toml`"
+    /// and "For **each layer**: first `hooks.json` in the layer's folder":
+    /// the system layer's folder and `$CODEX_HOME` are Codex layers too.
+    #[test]
+    fn the_system_folder_and_codex_home_are_codex_layers() {
+        let home = std::ffi::OsStr::new("/home/u/codex-home");
+        assert!(is_layer_file(Path::new("/etc/codex/hooks.json"), None));
+        assert!(is_layer_file(Path::new("/etc/codex/config.toml"), None));
+        assert!(!is_layer_file(Path::new("/etc/codex/other.toml"), None));
+        assert!(is_layer_file(Path::new("/home/u/codex-home/hooks.json"), Some(home)));
+        assert!(is_layer_file(Path::new("/home/u/codex-home/config.toml"), Some(home)));
+        assert!(!is_layer_file(Path::new("/home/u/codex-home/hooks.json"), None));
+        assert!(!is_layer_file(Path::new("/home/u/other/hooks.json"), Some(home)));
+        assert!(!is_layer_file(Path::new("/w/hooks.json"), Some(std::ffi::OsStr::new(""))));
     }
 
     /// Codex `hook_names.rs`: "`Write` and `Edit` are accepted as matcher
