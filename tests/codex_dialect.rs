@@ -567,9 +567,38 @@ fn discovers_hooks_from_json_and_toml_in_the_same_layer() {
     assert_eq!(ran, ["json", "toml"]);
 }
 
-/// Codex `profile_user_layers_load_shared_hooks_json_once` is about Codex's
-/// own layer discovery; in hookline the host lists the files, and a
-/// workspace's Codex layer is `.codex/hooks.json` then `.codex/config.toml`.
+/// Codex `profile_user_layers_load_shared_hooks_json_once`: "A folder's
+/// `hooks.json` is loaded once even if two layers share it (profiles)". A
+/// host that lists the user layer and a profile layer gives the same
+/// `hooks.json` twice; its hooks run once.
+#[test]
+fn profile_user_layers_load_shared_hooks_json_once() {
+    let ws = Ws::new();
+    let log = ws.file("log");
+    let hook = cmd(format!("cat >/dev/null; echo x >> '{}'", log.display()));
+    let shared = ws.write("home/.codex/hooks.json", &codex("Stop", &[(None, vec![hook.clone()])]).to_string());
+    let profile = ws.write("home/.codex/work.config.toml", "model = \"o3\"\n");
+    let user_toml = ws.write("home/.codex/config.toml", "model = \"o3\"\n");
+    // The same file by another spelling of its path is the same file.
+    let again = ws.path().join("home/.codex/../.codex/hooks.json");
+    let e = ws.engine_with(json!({"hook_sources": [
+        {"hooks_file": shared, "trusted": true}, {"hooks_file": user_toml, "trusted": true},
+        {"hooks_file": again, "trusted": true}, {"hooks_file": profile, "trusted": true, "dialect": "codex"},
+    ]}));
+    let out = run(&e, HookEvent::Stop, &input(HookEvent::Stop));
+    assert_eq!(out["hooks"].as_array().unwrap().len(), 1, "{out}");
+    assert_eq!(ws.read("log"), "x\n");
+    let w: Vec<String> = e.config_warnings().iter().map(|w| format!("{}: {}", w.path, w.message)).collect();
+    assert!(w.iter().any(|w| w.starts_with("hook_sources[2]") && w.contains("already loaded")), "{w:?}");
+    // Identical hooks in two different files are not one file: both run.
+    let other = ws.write("proj/.codex/hooks.json", &codex("Stop", &[(None, vec![hook])]).to_string());
+    let e = ws.engine_with(json!({"hook_sources": [{"hooks_file": shared, "trusted": true},
+        {"hooks_file": other, "trusted": true}]}));
+    assert_eq!(run(&e, HookEvent::Stop, &input(HookEvent::Stop))["hooks"].as_array().unwrap().len(), 2);
+}
+
+/// In hookline the host lists the files; a workspace's Codex layer is
+/// `.codex/hooks.json` then `.codex/config.toml`.
 #[test]
 fn a_workspace_codex_layer_is_hooks_json_then_config_toml() {
     let files = hookline::dialect::workspace_files();

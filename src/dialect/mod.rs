@@ -293,6 +293,13 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
         false
     }
 
+    /// Whether a file of this dialect listed again among several sources
+    /// (`hook_sources`, the same path) is loaded only once: the agent reads
+    /// a file shared by two of its layers once (Codex).
+    fn loads_a_file_once(&self) -> bool {
+        false
+    }
+
     /// Event keys the agent defines that have no canonical meaning: they
     /// are kept as named events (fired with `hl_engine_run_named`) and are
     /// not unknown keys (Codex: `PostCompact`; Cursor: `beforeReadFile`,

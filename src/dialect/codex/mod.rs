@@ -404,6 +404,12 @@ impl Dialect for Codex {
     fn skips_invalid_source(&self) -> bool {
         true
     }
+
+    /// Codex reads a folder's `hooks.json` once even when two layers share
+    /// the folder (the user layer and a profile's).
+    fn loads_a_file_once(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]
