@@ -1089,6 +1089,51 @@ fn last_completed_updated_input_wins() {
     assert_eq!(out["updated_input"], json!({"command": "configured first, finishes last"}), "{out}");
 }
 
+/// Codex `pre_tool_use_blocks_shell_command_before_execution` and
+/// `pre_tool_use_blocks_apply_patch_with_write_alias`: "`tool_name` is the
+/// **canonical Codex name**: `Bash` for shell tools …, `apply_patch` for file
+/// edits"; "`tool_input` for Bash and apply_patch is `{"command": <string>}`";
+/// "Aliases: `apply_patch` → `Write`, `Edit`. stdin still says `tool_name:
+/// "apply_patch"`".
+#[test]
+fn pre_tool_use_blocks_shell_commands_and_apply_patch_by_its_write_alias() {
+    let ws = Ws::new();
+    let seen = ws.file("seen");
+    let guard = |reason: &str| {
+        format!("cat > '{}'; printf '%s' '{}'", seen.display(), pre("deny", Some(reason), json!({})))
+    };
+    let e = ws.engine(codex("PreToolUse", &[(Some("Bash"), vec![cmd(guard("no shell"))])]));
+    let bash = json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf /tmp/x"}, "tool_call_id": "c1"});
+    let out = run(&e, HookEvent::PreToolUse, &bash);
+    assert_eq!((out["decision"].as_str(), out["reason"].as_str()), (Some("deny"), Some("no shell")));
+    let payload: Value = serde_json::from_str(&ws.read("seen")).unwrap();
+    assert_eq!((&payload["tool_name"], &payload["tool_input"]), (&json!("Bash"), &json!({"command": "rm -rf /tmp/x"})));
+    let e = ws.engine(codex("PreToolUse", &[(Some("Write"), vec![cmd(guard("no edits"))])]));
+    let patch = "*** Begin Patch\n*** Add File: a.txt\n+hi\n*** End Patch";
+    let edit = json!({"tool_name": "apply_patch", "tool_input": {"command": patch}, "tool_call_id": "c2"});
+    let out = run(&e, HookEvent::PreToolUse, &edit);
+    assert_eq!((out["decision"].as_str(), out["reason"].as_str()), (Some("deny"), Some("no edits")));
+    let payload: Value = serde_json::from_str(&ws.read("seen")).unwrap();
+    assert_eq!(payload["tool_name"], "apply_patch");
+    assert_eq!(payload["tool_input"]["command"], patch);
+}
+
+/// Codex `deprecated_block_decision_with_additional_context_blocks_processing`:
+/// "legacy `decision:"block"` + non-empty `reason` (used only when
+/// hookSpecificOutput has none of decision/reason/updatedInput) → block";
+/// "`hookSpecificOutput.additionalContext` … kept also when the hook blocks".
+#[test]
+fn deprecated_block_decision_with_additional_context_blocks_processing() {
+    let out = run_one(
+        HookEvent::PreToolUse,
+        say(json!({"decision": "block", "reason": "do not run that",
+            "hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "remember this"}})),
+    );
+    assert_eq!((out["decision"].as_str(), out["reason"].as_str()), (Some("deny"), Some("do not run that")));
+    assert_eq!(out["additional_context"], json!(["remember this"]));
+    no_errors(&out);
+}
+
 // ------------------------------------------------------ PermissionRequest
 
 /// "`hookSpecificOutput.decision.behavior:"allow"` → approve without prompt;
@@ -1185,6 +1230,32 @@ fn permission_request_deny_overrides_earlier_allow() {
 }
 
 // ------------------------------------------------------------ PostToolUse
+
+/// Codex `post_tool_use_block_decision_replaces_shell_command_output_with_reason`:
+/// "Bash `tool_response` is the output string (… `tool_response ==
+/// "blocked-output"`)"; "`decision:"block"` + non-empty `reason` → feedback:
+/// the tool result the model sees is **replaced by the reason**".
+#[test]
+fn post_tool_use_block_decision_replaces_shell_command_output_with_reason() {
+    let ws = Ws::new();
+    let seen = ws.file("seen");
+    let hook = format!(
+        "cat > '{}'; printf '%s' '{}'",
+        seen.display(),
+        json!({"decision": "block", "reason": "blocked by post hook"})
+    );
+    let e = ws.engine(codex("PostToolUse", &[(Some("Bash"), vec![cmd(hook)])]));
+    let out = run(
+        &e,
+        HookEvent::PostToolUse,
+        &json!({"tool_name": "Bash", "tool_input": {"command": "echo blocked-output"},
+            "tool_response": "blocked-output", "tool_call_id": "c1", "turn_id": "t1"}),
+    );
+    assert_eq!(out["block_reason"], "blocked by post hook");
+    let payload: Value = serde_json::from_str(&ws.read("seen")).unwrap();
+    assert_eq!(payload["tool_response"], "blocked-output", "the output string, as given");
+    assert_eq!(payload["tool_use_id"], "c1");
+}
 
 /// Codex `block_decision_stops_normal_processing`: "`decision:"block"` +
 /// non-empty `reason` → feedback: the tool result the model sees is
@@ -1559,6 +1630,32 @@ fn async_hooks_never_decide_and_their_invalid_control_fields_are_not_errors() {
         !messages.iter().any(|m| m["level"] == "error"),
         "the async Stop block without reason is no error: {messages:?}"
     );
+}
+
+/// Codex `shutdown_aborts_in_flight_async_hooks_without_delivering_context`:
+/// "shutdown aborts them without delivering".
+#[test]
+fn shutdown_aborts_in_flight_async_hooks_without_delivering_context() {
+    let ws = Ws::new();
+    let (started, done) = (ws.file("started"), ws.file("done"));
+    let slow = format!(
+        "cat >/dev/null; : > '{}'; sleep 1; echo late > '{}'; printf '%s' '{}'",
+        started.display(),
+        done.display(),
+        json!({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "late"}})
+    );
+    let e = ws.engine(codex("SessionStart", &[(None, vec![json!({"type": "command", "command": slow, "async": true})])]));
+    let out = run(&e, HookEvent::SessionStart, &input(HookEvent::SessionStart));
+    assert!(out["hooks"].as_array().unwrap().is_empty(), "not waited for: {out}");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !started.exists() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(started.exists(), "the async hook is running");
+    e.close();
+    drop(e);
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(!done.exists(), "the in-flight async hook was killed at shutdown");
 }
 
 // ---------------------------------------------------------------- the gate
