@@ -1099,9 +1099,8 @@ fn last_completed_updated_input_wins() {
 fn pre_tool_use_blocks_shell_commands_and_apply_patch_by_its_write_alias() {
     let ws = Ws::new();
     let seen = ws.file("seen");
-    let guard = |reason: &str| {
-        format!("cat > '{}'; printf '%s' '{}'", seen.display(), pre("deny", Some(reason), json!({})))
-    };
+    let guard =
+        |reason: &str| format!("cat > '{}'; printf '%s' '{}'", seen.display(), pre("deny", Some(reason), json!({})));
     let e = ws.engine(codex("PreToolUse", &[(Some("Bash"), vec![cmd(guard("no shell"))])]));
     let bash = json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf /tmp/x"}, "tool_call_id": "c1"});
     let out = run(&e, HookEvent::PreToolUse, &bash);
@@ -1644,7 +1643,8 @@ fn shutdown_aborts_in_flight_async_hooks_without_delivering_context() {
         done.display(),
         json!({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "late"}})
     );
-    let e = ws.engine(codex("SessionStart", &[(None, vec![json!({"type": "command", "command": slow, "async": true})])]));
+    let e =
+        ws.engine(codex("SessionStart", &[(None, vec![json!({"type": "command", "command": slow, "async": true})])]));
     let out = run(&e, HookEvent::SessionStart, &input(HookEvent::SessionStart));
     assert!(out["hooks"].as_array().unwrap().is_empty(), "not waited for: {out}");
     let deadline = Instant::now() + Duration::from_secs(10);
@@ -1801,8 +1801,20 @@ fn a_python_post_tool_hook_reviews_failed_commands() {
 #[test]
 fn zz_probe() {
     let p = |name: &str, out: Value| println!("=== {name}\n{}", serde_json::to_string(&out).unwrap());
-    p("huge timeout", run_hooks(HookEvent::PreToolUse, vec![json!({"type":"command","command":"cat >/dev/null; echo ok","timeout":u64::MAX})]));
-    p("huge session end", run_hooks(HookEvent::SessionEnd, vec![json!({"type":"command","command":"cat >/dev/null; echo ok","timeout":u64::MAX})]));
+    p(
+        "huge timeout",
+        run_hooks(
+            HookEvent::PreToolUse,
+            vec![json!({"type":"command","command":"cat >/dev/null; echo ok","timeout":u64::MAX})],
+        ),
+    );
+    p(
+        "huge session end",
+        run_hooks(
+            HookEvent::SessionEnd,
+            vec![json!({"type":"command","command":"cat >/dev/null; echo ok","timeout":u64::MAX})],
+        ),
+    );
     let r = read(json!({"hooks":{"PreToolUse":[{"matcher":"(","hooks":[cmd("x")]}], "PostCompact":[{"matcher":"(","hooks":[cmd("x")]}], "Stop":[{"matcher":"(","hooks":[cmd("x")]}]}})).unwrap();
     println!("{:?}", warnings(&r));
     let r = read(json!({"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"prompt"}, {"type":"agent"}, {"type":"mcp_tool"}, {"type":"command","command":"   "}]}]}})).unwrap();

@@ -564,9 +564,8 @@ impl LifecycleHookEngine {
                 }
             }
             for (i, h) in handles {
-                results[at(i)] = Some(
-                    h.join().unwrap_or_else(|_| timed(Err(Error::new(Status::Panic, "hook thread panicked")))),
-                );
+                results[at(i)] =
+                    Some(h.join().unwrap_or_else(|_| timed(Err(Error::new(Status::Panic, "hook thread panicked")))));
             }
         });
         // The completion place of each result (ties: configuration order).

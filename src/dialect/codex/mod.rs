@@ -50,7 +50,8 @@ use crate::model::outcome::HookMessageLevel::Error as ErrorLevel;
 use crate::model::reply::HookReply;
 use crate::model::rules::{
     BlockFields, BlockReasons, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, FieldMerge, HaltReason,
-    HandlerTimeouts, InputRules, Precedence, Profile, RewriteOnDeny, RewriteWinner, TimeoutUnit, ToolInputFlow, CANONICAL_FAMILIES,
+    HandlerTimeouts, InputRules, Precedence, Profile, RewriteOnDeny, RewriteWinner, TimeoutUnit, ToolInputFlow,
+    CANONICAL_FAMILIES,
 };
 
 /// The Codex dialect (see the module documentation).
