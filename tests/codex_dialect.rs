@@ -1427,6 +1427,37 @@ fn plain_stdout_becomes_model_context() {
     assert_eq!(out["additional_context"], json!(["do not inject"]));
 }
 
+/// "plain text / `additionalContext` → developer context": plain text is
+/// the trimmed stdout, while `additionalContext` reaches the model as the
+/// hook wrote it (Codex appends the string unchanged) — a script that
+/// passes on a command's output keeps its newlines. SubagentStart's too.
+#[test]
+fn additional_context_is_kept_as_written_and_plain_text_is_trimmed() {
+    let out = run_one(HookEvent::SessionStart, print("  hello from hook\n"));
+    assert_eq!(out["additional_context"], json!(["hello from hook"]));
+    let written = "  M src/lib.rs\n?? notes.txt\n";
+    for (event, key) in [
+        (HookEvent::SessionStart, "SessionStart"),
+        (HookEvent::UserPromptSubmit, "UserPromptSubmit"),
+        (HookEvent::PreToolUse, "PreToolUse"),
+        (HookEvent::PostToolUse, "PostToolUse"),
+    ] {
+        let out = run_one(event, say(json!({"hookSpecificOutput": {"hookEventName": key, "additionalContext": written}})));
+        assert_eq!(out["additional_context"], json!([written]), "{key}: {out}");
+    }
+    let out = run_one(
+        HookEvent::SubagentStart,
+        say(json!({"hookSpecificOutput": {"hookEventName": "SubagentStart", "additionalContext": written}})),
+    );
+    assert_eq!(out["dialect_fields"]["codex"]["additionalContext"], json!([written]));
+    // An empty context says nothing.
+    let out = run_one(
+        HookEvent::SessionStart,
+        say(json!({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": ""}})),
+    );
+    assert_eq!(out["additional_context"], json!([]));
+}
+
 /// Codex `invalid_json_like_stdout_fails_instead_of_becoming_model_context`;
 /// "Exit 2 → ordinary failure (`hook exited with code 2`)" on SessionStart.
 #[test]

@@ -34,8 +34,9 @@
 //! fields are not reported either, as in Codex.
 //!
 //! Messages name the hook (`PreToolUse hook `cmd`: …`) and then give
-//! Codex's own text. Reasons and contexts are trimmed, and blank ones are
-//! dropped (hookline's canonical rule; Codex keeps context text as written).
+//! Codex's own text. Reasons are trimmed, and blank ones are dropped;
+//! `additionalContext` is kept as written (as Codex keeps it; plain-text
+//! context is the trimmed stdout), an empty one dropped.
 
 use serde_json::Value;
 
@@ -169,8 +170,11 @@ impl Reader<'_> {
         }
     }
 
+    /// Model context as the hook wrote it (Codex does not trim
+    /// `additionalContext`; plain text arrives trimmed); an empty one says
+    /// nothing and is dropped.
     fn context(&mut self, text: Option<&str>) {
-        if let Some(text) = text.and_then(trimmed) {
+        if let Some(text) = text.filter(|t| !t.is_empty()) {
             self.reply.context.push(text.to_owned());
         }
     }
@@ -399,7 +403,7 @@ fn start(r: &mut Reader<'_>, o: wire::Start) {
 /// SubagentStart context: for the child, under `dialect_fields` (the
 /// canonical SubagentStart outcome has no context slot).
 fn subagent_context(r: &mut Reader<'_>, text: &str) {
-    if let Some(text) = trimmed(text) {
+    if !text.is_empty() {
         let slot = r.reply.dialect_fields.entry("additionalContext").or_insert_with(|| Value::Array(Vec::new()));
         if let Value::Array(items) = slot {
             items.push(Value::String(text.to_owned()));
