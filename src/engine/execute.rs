@@ -568,13 +568,14 @@ impl LifecycleHookEngine {
                     Some(h.join().unwrap_or_else(|_| timed(Err(Error::new(Status::Panic, "hook thread panicked")))));
             }
         });
-        // The completion place of each result (ties: configuration order).
+        // The completion place of each result (ties: configuration order),
+        // after every hook of an earlier stage (which finished before).
         let mut by_completion: Vec<(Instant, usize)> =
             results.iter().enumerate().filter_map(|(k, r)| r.as_ref().map(|(_, t)| (*t, k))).collect();
         by_completion.sort();
         let mut place = vec![0; results.len()];
         for (n, (_, k)) in by_completion.into_iter().enumerate() {
-            place[k] = n;
+            place[k] = stage.start + n;
         }
         let start = stage.start;
         let mut cancelled = false;
