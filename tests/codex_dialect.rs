@@ -1512,6 +1512,23 @@ fn invalid_stdout_fails_instead_of_silently_nooping() {
     assert!(the_error(&out).ends_with("Stop hook returned decision:block without a non-empty reason"));
 }
 
+/// A block's `reason` reaches the model as the hook wrote it on PostToolUse
+/// ("`decision:"block"` + non-empty `reason` → feedback: the tool result the
+/// model sees is **replaced by the reason**") and UserPromptSubmit
+/// ("`decision:"block"` + non-empty `reason` → prompt rejected"): Codex only
+/// checks that it is not blank. Stop trims it (next test), exit 2 trims
+/// stderr ("the reason is **trimmed stderr**").
+#[test]
+fn post_tool_use_and_prompt_block_reasons_are_kept_as_written() {
+    let written = "Lint failed:\n  src/lib.rs:3 unused import\n";
+    let out = run_one(HookEvent::PostToolUse, say(json!({"decision": "block", "reason": written})));
+    assert_eq!(out["block_reason"], written);
+    let out = run_one(HookEvent::UserPromptSubmit, say(json!({"decision": "block", "reason": written})));
+    assert_eq!((out["allow_prompt"].as_bool(), out["block_reason"].as_str()), (Some(false), Some(written)));
+    let out = run_one(HookEvent::PostToolUse, exits(2, "", written));
+    assert_eq!(out["block_reason"], written.trim());
+}
+
 /// "`decision:"block"` + non-empty `reason` → continue the turn; the reason
 /// becomes a new user-role continuation prompt"; SubagentStop alike.
 #[test]

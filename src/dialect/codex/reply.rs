@@ -34,7 +34,9 @@
 //! fields are not reported either, as in Codex.
 //!
 //! Messages name the hook (`PreToolUse hook `cmd`: …`) and then give
-//! Codex's own text. Reasons are trimmed, and blank ones are dropped;
+//! Codex's own text. A blank reason is no reason; the `reason` of a
+//! PostToolUse or UserPromptSubmit block is kept as written (Codex passes
+//! it on unchanged), other reasons and stderr are trimmed;
 //! `additionalContext` is kept as written (as Codex keeps it; plain-text
 //! context is the trimmed stdout), an empty one dropped.
 
@@ -358,7 +360,7 @@ fn post_tool_use(r: &mut Reader<'_>, o: wire::PostToolUse) {
         r.block(reason.unwrap_or(stop_text).to_owned());
     } else if let Some(invalid) = invalid.or(invalid_block) {
         r.invalid(&invalid);
-    } else if let (true, Some(reason)) = (blocks, reason) {
+    } else if let (true, Some(reason)) = (blocks, given(o.reason.as_deref())) {
         r.block(reason.to_owned());
     }
 }
@@ -379,7 +381,7 @@ fn user_prompt_submit(r: &mut Reader<'_>, o: wire::UserPromptSubmit) {
         r.block(reason.to_owned());
     } else if let Some(invalid) = invalid_block {
         r.invalid(&invalid);
-    } else if let (true, Some(reason)) = (blocks, reason) {
+    } else if let (true, Some(reason)) = (blocks, given(o.reason.as_deref())) {
         r.block(reason.to_owned());
     }
 }
@@ -491,6 +493,12 @@ fn deny(message: String) -> PermissionDecision {
         interrupt: false,
         message: (!message.is_empty()).then_some(message),
     }
+}
+
+/// A `reason` as the hook wrote it, when it is not blank (Codex checks a
+/// block's reason trimmed and passes it on unchanged).
+fn given(text: Option<&str>) -> Option<&str> {
+    text.filter(|t| !t.trim().is_empty())
 }
 
 fn trimmed(text: &str) -> Option<&str> {
