@@ -1846,25 +1846,3 @@ fn a_python_post_tool_hook_reviews_failed_commands() {
     no_errors(&out);
 }
 
-#[test]
-fn zz_probe() {
-    let p = |name: &str, out: Value| println!("=== {name}\n{}", serde_json::to_string(&out).unwrap());
-    p(
-        "huge timeout",
-        run_hooks(
-            HookEvent::PreToolUse,
-            vec![json!({"type":"command","command":"cat >/dev/null; echo ok","timeout":u64::MAX})],
-        ),
-    );
-    p(
-        "huge session end",
-        run_hooks(
-            HookEvent::SessionEnd,
-            vec![json!({"type":"command","command":"cat >/dev/null; echo ok","timeout":u64::MAX})],
-        ),
-    );
-    let r = read(json!({"hooks":{"PreToolUse":[{"matcher":"(","hooks":[cmd("x")]}], "PostCompact":[{"matcher":"(","hooks":[cmd("x")]}], "Stop":[{"matcher":"(","hooks":[cmd("x")]}]}})).unwrap();
-    println!("{:?}", warnings(&r));
-    let r = read(json!({"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"prompt"}, {"type":"agent"}, {"type":"mcp_tool"}, {"type":"command","command":"   "}]}]}})).unwrap();
-    println!("{:?}", warnings(&r));
-}
