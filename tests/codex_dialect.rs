@@ -1679,6 +1679,37 @@ fn async_hooks_never_decide_and_their_invalid_control_fields_are_not_errors() {
     );
 }
 
+/// "On main (#37533): scheduled in the background, at most **8 running at
+/// once per session**": ten async hooks all run, never more than eight at
+/// a time.
+#[test]
+fn at_most_eight_async_hooks_run_at_once() {
+    let ws = Ws::new();
+    let (running, log) = (ws.file("running"), ws.file("log"));
+    std::fs::create_dir_all(&running).unwrap();
+    let hooks: Vec<Value> = (0..10)
+        .map(|i| {
+            let dir = running.display();
+            let command = format!(
+                "cat >/dev/null; : > '{dir}/{i}'; ls '{dir}' | wc -l >> '{}'; sleep 0.4; rm '{dir}/{i}'",
+                log.display()
+            );
+            json!({"type": "command", "command": command, "async": true})
+        })
+        .collect();
+    let e = ws.engine(codex("Stop", &[(None, hooks)]));
+    run(&e, HookEvent::Stop, &input(HookEvent::Stop));
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while ws.read("log").lines().count() < 10 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let counts: Vec<usize> = ws.read("log").lines().map(|l| l.trim().parse().unwrap()).collect();
+    assert_eq!(counts.len(), 10, "every async hook ran: {counts:?}");
+    let most = counts.iter().copied().max().unwrap();
+    assert!(most <= 8, "at most eight at once: {counts:?}");
+    assert!(most > 1, "they run concurrently: {counts:?}");
+}
+
 /// Codex `shutdown_aborts_in_flight_async_hooks_without_delivering_context`:
 /// "shutdown aborts them without delivering".
 #[test]

@@ -293,6 +293,12 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
         false
     }
 
+    /// How many `async` hooks of this dialect may run at once in one
+    /// engine (a session); the others wait for a slot (`None`: no bound).
+    fn max_async_hooks(&self) -> Option<usize> {
+        None
+    }
+
     /// Whether a file of this dialect listed again among several sources
     /// (`hook_sources`, the same path) is loaded only once: the agent reads
     /// a file shared by two of its layers once (Codex).

@@ -79,6 +79,9 @@ pub(crate) const EVENT_KEYS: &[&str] = &[
     "Stop",
 ];
 
+/// How many `async` hooks Codex runs at once in a session.
+pub(crate) const MAX_ASYNC_HOOKS: usize = 8;
+
 /// What Codex's SessionEnd payload and matcher say the reason is.
 pub(crate) const SESSION_END_REASON: &str = "other";
 
@@ -404,6 +407,11 @@ impl Dialect for Codex {
     /// warns, and keeps loading its other layers.
     fn skips_invalid_source(&self) -> bool {
         true
+    }
+
+    /// At most 8 `async` hooks run at once per session.
+    fn max_async_hooks(&self) -> Option<usize> {
+        Some(MAX_ASYNC_HOOKS)
     }
 
     /// Codex reads a folder's `hooks.json` once even when two layers share
