@@ -1442,7 +1442,8 @@ fn additional_context_is_kept_as_written_and_plain_text_is_trimmed() {
         (HookEvent::PreToolUse, "PreToolUse"),
         (HookEvent::PostToolUse, "PostToolUse"),
     ] {
-        let out = run_one(event, say(json!({"hookSpecificOutput": {"hookEventName": key, "additionalContext": written}})));
+        let out =
+            run_one(event, say(json!({"hookSpecificOutput": {"hookEventName": key, "additionalContext": written}})));
         assert_eq!(out["additional_context"], json!([written]), "{key}: {out}");
     }
     let out = run_one(
@@ -1876,4 +1877,3 @@ fn a_python_post_tool_hook_reviews_failed_commands() {
     assert_eq!(out["block_reason"], Value::Null);
     no_errors(&out);
 }
-
