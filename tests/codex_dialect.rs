@@ -1711,6 +1711,33 @@ fn at_most_eight_async_hooks_run_at_once() {
     assert!(most > 1, "they run concurrently: {counts:?}");
 }
 
+/// "**Shell**: the session's user shell, non-login: `<shell> -c <command>`
+/// for zsh/bash/sh": with `SHELL=/bin/bash` a bash-only command works; a
+/// shell that is not bash, zsh or sh (or no such file) falls back to
+/// `/bin/sh -c`.
+#[test]
+fn hooks_run_in_the_users_shell() {
+    let bash = ["/bin/bash", "/usr/bin/bash"].into_iter().find(|p| Path::new(p).is_file()).expect("bash is installed");
+    let ws = Ws::new();
+    let hook = format!(
+        "cat >/dev/null; if [[ -n \"$BASH_VERSION\" ]]; then printf '%s' '{}'; fi",
+        pre("deny", Some("ran in bash"), json!({}))
+    );
+    let with_shell = |shell: &str| {
+        let e = ws.engine_with(json!({"hooks": codex("PreToolUse", &[(None, vec![cmd(hook.clone())])]),
+            "dialect": "codex", "env": {"SHELL": shell}}));
+        run(&e, HookEvent::PreToolUse, &input(HookEvent::PreToolUse))
+    };
+    let out = with_shell(bash);
+    assert_eq!((out["decision"].as_str(), out["reason"].as_str()), (Some("deny"), Some("ran in bash")), "{out}");
+    for other in ["/usr/bin/fish", "/nonexistent/bash", "bash"] {
+        let out = with_shell(other);
+        let ran_in_bash = out["decision"] == "deny";
+        let sh_is_bash = std::fs::read_link("/bin/sh").is_ok_and(|t| t.ends_with("bash"));
+        assert_eq!(ran_in_bash, sh_is_bash, "SHELL={other}: /bin/sh -c: {out}");
+    }
+}
+
 /// Codex `shutdown_aborts_in_flight_async_hooks_without_delivering_context`:
 /// "shutdown aborts them without delivering".
 #[test]

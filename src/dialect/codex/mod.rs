@@ -409,6 +409,12 @@ impl Dialect for Codex {
         true
     }
 
+    /// The user's shell (`$SHELL -c` for bash, zsh or sh), as Codex runs
+    /// hooks in the session's shell; else `/bin/sh -c`.
+    fn shell(&self) -> crate::config::Shell {
+        crate::config::Shell::User
+    }
+
     /// At most 8 `async` hooks run at once per session.
     fn max_async_hooks(&self) -> Option<usize> {
         Some(MAX_ASYNC_HOOKS)
