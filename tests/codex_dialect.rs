@@ -215,8 +215,8 @@ fn hooks_file_rejects_events_outside_hooks_object() {
 
 /// "`hooks.json` not valid JSON, wrong types, a missing `type`, an unknown
 /// top-level key → whole file skipped; warning `failed to parse hooks config
-/// <path>: <serde error>`". Read alone, the file is `InvalidConfig` naming
-/// the entry; among several sources it is left out (next test).
+/// <path>: <serde error>`". Reading the file is `InvalidConfig` naming the
+/// entry (`hookline check`); an engine loads no hooks from it and warns.
 #[test]
 fn a_file_codex_cannot_parse_is_rejected_naming_the_entry() {
     let h = |extra: Value| {
@@ -251,12 +251,21 @@ fn a_file_codex_cannot_parse_is_rejected_naming_the_entry() {
         assert!(e.message.contains(needle), "{bad}: {}", e.message);
         assert!(e.message.contains("Codex skips the whole file"), "{}", e.message);
     }
-    // A broken hooks_file stops the engine with the same status and message.
+    // "Codex never aborts the session for a hooks problem; problems become
+    // startup warnings": an engine over a broken hooks_file alone starts
+    // with no hooks and the same message as a warning.
     let ws = Ws::new();
-    let path = ws.write(".codex/hooks.json", r#"{"PreToolUse": []}"#);
-    let e = ws.try_engine(json!({"hooks_file": path})).unwrap_err();
-    assert_eq!(e.status, Status::InvalidConfig);
-    assert!(e.message.contains("unknown field `PreToolUse`"), "{}", e.message);
+    let path =
+        ws.write(".codex/hooks.json", r#"{"PreToolUse": [{"hooks": [{"type": "command", "command": "exit 2"}]}]}"#);
+    for options in [json!({"hooks_file": path}), json!({"hooks": {"PreToolUse": 1}, "dialect": "codex"})] {
+        let e = ws.engine_with(options.clone());
+        let w: Vec<String> = e.config_warnings().iter().map(|w| format!("{}: {}", w.path, w.message)).collect();
+        assert!(w.len() == 1 && w[0].contains("not loaded: failed to parse hooks config"), "{options}: {w:?}");
+        let out = run(&e, HookEvent::PreToolUse, &input(HookEvent::PreToolUse));
+        assert!(out["hooks"].as_array().unwrap().is_empty(), "{out}");
+    }
+    let e = ws.engine_with(json!({"hooks_file": path}));
+    assert!(e.config_warnings().iter().any(|w| w.message.contains("unknown field `PreToolUse`")));
 }
 
 /// Codex `malformed_hooks_json_is_reported_as_startup_warning`: "`hooks.json`

@@ -90,7 +90,29 @@ impl HooksSource {
     /// `Sources`, each entry's own `dialect` instead).
     /// `disableAllHooks` is applied once every source is joined.
     fn load(&self, explicit: Option<&'static dyn Dialect>) -> Result<HooksConfig> {
-        let mut config = self.load_source(explicit, false, None)?.apply_switches();
+        let config = match self.load_source(explicit, false, None) {
+            Err(e) if e.status == crate::Status::InvalidConfig => {
+                let dialect = explicit.or_else(|| match self {
+                    HooksSource::File(p) => dialect::for_path(p),
+                    HooksSource::Json(v) => Some(dialect::for_shape(v)),
+                    _ => None,
+                });
+                // The agent never stops for it: no hooks, and a warning.
+                let Some(d) = dialect.filter(|d| d.skips_an_invalid_config_alone()) else {
+                    return Err(e);
+                };
+                let what = match self {
+                    HooksSource::File(p) => p.display().to_string(),
+                    HooksSource::Toml(_) => "hooks_toml".to_owned(),
+                    _ => "hooks".to_owned(),
+                };
+                let mut skipped = HooksConfig::empty_of(d);
+                skipped.push_warning(what, format!("not loaded: {}", e.message));
+                skipped
+            }
+            other => other?,
+        };
+        let mut config = config.apply_switches();
         config.apply_disable_all_hooks();
         Ok(config.vtcode_when_empty())
     }

@@ -420,6 +420,12 @@ impl Dialect for Codex {
         Some(MAX_ASYNC_HOOKS)
     }
 
+    /// Codex never stops for a hooks problem: a file it cannot parse is a
+    /// startup warning, even when it is the only one.
+    fn skips_an_invalid_config_alone(&self) -> bool {
+        true
+    }
+
     /// Codex reads a folder's `hooks.json` once even when two layers share
     /// the folder (the user layer and a profile's).
     fn loads_a_file_once(&self) -> bool {
