@@ -213,10 +213,10 @@ fn hooks_file_rejects_events_outside_hooks_object() {
     assert!(read(json!({})).unwrap().is_empty(), "a file without `hooks` configures nothing");
 }
 
-/// Codex `malformed_hooks_json_is_reported_as_startup_warning`: "`hooks.json`
-/// not valid JSON, wrong types, a missing `type` … → whole file skipped,
-/// `failed to parse hooks config <path>`". hookline rejects the file with
-/// `InvalidConfig` naming the entry (Codex skips it and warns).
+/// "`hooks.json` not valid JSON, wrong types, a missing `type`, an unknown
+/// top-level key → whole file skipped; warning `failed to parse hooks config
+/// <path>: <serde error>`". Reading the file is `InvalidConfig` naming the
+/// entry (`hookline check`); an engine loads no hooks from it and warns.
 #[test]
 fn a_file_codex_cannot_parse_is_rejected_naming_the_entry() {
     let h = |extra: Value| {
@@ -251,12 +251,56 @@ fn a_file_codex_cannot_parse_is_rejected_naming_the_entry() {
         assert!(e.message.contains(needle), "{bad}: {}", e.message);
         assert!(e.message.contains("Codex skips the whole file"), "{}", e.message);
     }
-    // A broken hooks_file stops the engine with the same status and message.
+    // "Codex never aborts the session for a hooks problem; problems become
+    // startup warnings": an engine over a broken hooks_file alone starts
+    // with no hooks and the same message as a warning.
     let ws = Ws::new();
-    let path = ws.write(".codex/hooks.json", r#"{"PreToolUse": []}"#);
-    let e = ws.try_engine(json!({"hooks_file": path})).unwrap_err();
-    assert_eq!(e.status, Status::InvalidConfig);
-    assert!(e.message.contains("unknown field `PreToolUse`"), "{}", e.message);
+    let path =
+        ws.write(".codex/hooks.json", r#"{"PreToolUse": [{"hooks": [{"type": "command", "command": "exit 2"}]}]}"#);
+    for options in [json!({"hooks_file": path}), json!({"hooks": {"PreToolUse": 1}, "dialect": "codex"})] {
+        let e = ws.engine_with(options.clone());
+        let w: Vec<String> = e.config_warnings().iter().map(|w| format!("{}: {}", w.path, w.message)).collect();
+        assert!(w.len() == 1 && w[0].contains("not loaded: failed to parse hooks config"), "{options}: {w:?}");
+        let out = run(&e, HookEvent::PreToolUse, &input(HookEvent::PreToolUse));
+        assert!(out["hooks"].as_array().unwrap().is_empty(), "{out}");
+    }
+    let e = ws.engine_with(json!({"hooks_file": path}));
+    assert!(e.config_warnings().iter().any(|w| w.message.contains("unknown field `PreToolUse`")));
+}
+
+/// Codex `malformed_hooks_json_is_reported_as_startup_warning`: "`hooks.json`
+/// not valid JSON, wrong types, a missing `type`, an unknown top-level key …
+/// → whole file skipped; warning `failed to parse hooks config <path>: <serde
+/// error>`" — and the other layers still load ("Codex never aborts the
+/// session for a hooks problem; problems become startup warnings").
+#[test]
+fn malformed_hooks_json_is_reported_as_startup_warning() {
+    let ws = Ws::new();
+    let deny = say(pre("deny", Some("project guard"), json!({})));
+    let good = ws.write(
+        "proj/.codex/hooks.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [cmd(deny)]}]}}).to_string(),
+    );
+    for (name, text) in [
+        ("syntax", "{ not json"),
+        ("root", r#"{"PreToolUse": [{"hooks": [{"type": "command", "command": "true"}]}]}"#),
+        ("type", r#"{"hooks": {"Stop": [{"hooks": [{"command": "true"}]}]}}"#),
+    ] {
+        let bad = ws.write(&format!("{name}/.codex/hooks.json"), text);
+        let toml = ws.write(&format!("{name}/.codex/config.toml"), "[hooks]\nStop = 3\n");
+        let e = ws.engine_with(json!({"hook_sources": [
+            {"hooks_file": bad, "trusted": true}, {"hooks_file": toml, "trusted": true},
+            {"hooks_file": good, "trusted": true}
+        ]}));
+        let out = run(&e, HookEvent::PreToolUse, &input(HookEvent::PreToolUse));
+        assert_eq!(out["decision"], "deny", "{name}: the other layer still loads: {out}");
+        assert_eq!(out["reason"], "project guard");
+        let w: Vec<String> = e.config_warnings().iter().map(|w| format!("{}: {}", w.path, w.message)).collect();
+        assert_eq!(w.len(), 2, "{name}: {w:?}");
+        assert!(w[0].contains(&bad.display().to_string()), "{w:?}");
+        assert!(w[0].contains("failed to parse hooks config") || w[0].contains("not valid JSON"), "{w:?}");
+        assert!(w[1].contains("failed to parse TOML hooks in"), "{w:?}");
+    }
 }
 
 /// "Unknown handler fields (e.g. `if`, `once`, `failClosed`, `shell`,
@@ -532,9 +576,38 @@ fn discovers_hooks_from_json_and_toml_in_the_same_layer() {
     assert_eq!(ran, ["json", "toml"]);
 }
 
-/// Codex `profile_user_layers_load_shared_hooks_json_once` is about Codex's
-/// own layer discovery; in hookline the host lists the files, and a
-/// workspace's Codex layer is `.codex/hooks.json` then `.codex/config.toml`.
+/// Codex `profile_user_layers_load_shared_hooks_json_once`: "A folder's
+/// `hooks.json` is loaded once even if two layers share it (profiles)". A
+/// host that lists the user layer and a profile layer gives the same
+/// `hooks.json` twice; its hooks run once.
+#[test]
+fn profile_user_layers_load_shared_hooks_json_once() {
+    let ws = Ws::new();
+    let log = ws.file("log");
+    let hook = cmd(format!("cat >/dev/null; echo x >> '{}'", log.display()));
+    let shared = ws.write("home/.codex/hooks.json", &codex("Stop", &[(None, vec![hook.clone()])]).to_string());
+    let profile = ws.write("home/.codex/work.config.toml", "model = \"o3\"\n");
+    let user_toml = ws.write("home/.codex/config.toml", "model = \"o3\"\n");
+    // The same file by another spelling of its path is the same file.
+    let again = ws.path().join("home/.codex/../.codex/hooks.json");
+    let e = ws.engine_with(json!({"hook_sources": [
+        {"hooks_file": shared, "trusted": true}, {"hooks_file": user_toml, "trusted": true},
+        {"hooks_file": again, "trusted": true}, {"hooks_file": profile, "trusted": true, "dialect": "codex"},
+    ]}));
+    let out = run(&e, HookEvent::Stop, &input(HookEvent::Stop));
+    assert_eq!(out["hooks"].as_array().unwrap().len(), 1, "{out}");
+    assert_eq!(ws.read("log"), "x\n");
+    let w: Vec<String> = e.config_warnings().iter().map(|w| format!("{}: {}", w.path, w.message)).collect();
+    assert!(w.iter().any(|w| w.starts_with("hook_sources[2]") && w.contains("already loaded")), "{w:?}");
+    // Identical hooks in two different files are not one file: both run.
+    let other = ws.write("proj/.codex/hooks.json", &codex("Stop", &[(None, vec![hook])]).to_string());
+    let e = ws.engine_with(json!({"hook_sources": [{"hooks_file": shared, "trusted": true},
+        {"hooks_file": other, "trusted": true}]}));
+    assert_eq!(run(&e, HookEvent::Stop, &input(HookEvent::Stop))["hooks"].as_array().unwrap().len(), 2);
+}
+
+/// In hookline the host lists the files; a workspace's Codex layer is
+/// `.codex/hooks.json` then `.codex/config.toml`.
 #[test]
 fn a_workspace_codex_layer_is_hooks_json_then_config_toml() {
     let files = hookline::dialect::workspace_files();
@@ -999,24 +1072,74 @@ fn pre_tool_use_any_deny_blocks_with_the_first_reason_and_drops_every_rewrite() 
     assert_eq!((out["decision"].as_str(), &out["updated_input"]), (Some("continue"), &json!({"command": "safe"})));
 }
 
-/// Codex `last_completed_updated_input_wins` picks the rewrite of the hook
-/// that *finished* last — a race. hookline uses configuration order: the
-/// last configured rewrite wins (and every hook reads the original input).
+/// Codex `last_completed_updated_input_wins`: "`updatedInput` = the one
+/// from the hook that **finished last** (completion order, not
+/// configuration order …)"; "every hook receives the **original** input".
 #[test]
-fn the_last_configured_rewrite_wins_instead_of_the_last_finished() {
+fn last_completed_updated_input_wins() {
     let ws = Ws::new();
     let seen = ws.file("seen");
     let slow_first = format!(
-        "cat > '{}'; sleep 0.3; printf '%s' '{}'",
+        "cat > '{}'; sleep 0.5; printf '%s' '{}'",
         seen.display(),
         pre("allow", None, json!({"updatedInput": {"command": "configured first, finishes last"}}))
     );
     let fast_second = say(pre("allow", None, json!({"updatedInput": {"command": "configured last"}})));
-    let e = ws.engine(codex("PreToolUse", &[(None, vec![cmd(slow_first), cmd(fast_second)])]));
+    let e = ws.engine(codex("PreToolUse", &[(None, vec![cmd(slow_first.clone()), cmd(fast_second.clone())])]));
     let out = run(&e, HookEvent::PreToolUse, &input(HookEvent::PreToolUse));
-    assert_eq!(out["updated_input"], json!({"command": "configured last"}));
+    assert_eq!(out["updated_input"], json!({"command": "configured first, finishes last"}), "{out}");
     let payload: Value = serde_json::from_str(&ws.read("seen")).unwrap();
     assert_eq!(payload["tool_input"], json!({"command": "ls"}), "every hook reads the original input");
+    let w = texts(&out, "warning");
+    assert!(w.len() == 1 && w[0].contains("the last to finish wins"), "{w:?}");
+    // The other way round, the slow hook configured last still wins.
+    let e = ws.engine(codex("PreToolUse", &[(None, vec![cmd(fast_second), cmd(slow_first)])]));
+    let out = run(&e, HookEvent::PreToolUse, &input(HookEvent::PreToolUse));
+    assert_eq!(out["updated_input"], json!({"command": "configured first, finishes last"}), "{out}");
+}
+
+/// Codex `pre_tool_use_blocks_shell_command_before_execution` and
+/// `pre_tool_use_blocks_apply_patch_with_write_alias`: "`tool_name` is the
+/// **canonical Codex name**: `Bash` for shell tools …, `apply_patch` for file
+/// edits"; "`tool_input` for Bash and apply_patch is `{"command": <string>}`";
+/// "Aliases: `apply_patch` → `Write`, `Edit`. stdin still says `tool_name:
+/// "apply_patch"`".
+#[test]
+fn pre_tool_use_blocks_shell_commands_and_apply_patch_by_its_write_alias() {
+    let ws = Ws::new();
+    let seen = ws.file("seen");
+    let guard =
+        |reason: &str| format!("cat > '{}'; printf '%s' '{}'", seen.display(), pre("deny", Some(reason), json!({})));
+    let e = ws.engine(codex("PreToolUse", &[(Some("Bash"), vec![cmd(guard("no shell"))])]));
+    let bash = json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf /tmp/x"}, "tool_call_id": "c1"});
+    let out = run(&e, HookEvent::PreToolUse, &bash);
+    assert_eq!((out["decision"].as_str(), out["reason"].as_str()), (Some("deny"), Some("no shell")));
+    let payload: Value = serde_json::from_str(&ws.read("seen")).unwrap();
+    assert_eq!((&payload["tool_name"], &payload["tool_input"]), (&json!("Bash"), &json!({"command": "rm -rf /tmp/x"})));
+    let e = ws.engine(codex("PreToolUse", &[(Some("Write"), vec![cmd(guard("no edits"))])]));
+    let patch = "*** Begin Patch\n*** Add File: a.txt\n+hi\n*** End Patch";
+    let edit = json!({"tool_name": "apply_patch", "tool_input": {"command": patch}, "tool_call_id": "c2"});
+    let out = run(&e, HookEvent::PreToolUse, &edit);
+    assert_eq!((out["decision"].as_str(), out["reason"].as_str()), (Some("deny"), Some("no edits")));
+    let payload: Value = serde_json::from_str(&ws.read("seen")).unwrap();
+    assert_eq!(payload["tool_name"], "apply_patch");
+    assert_eq!(payload["tool_input"]["command"], patch);
+}
+
+/// Codex `deprecated_block_decision_with_additional_context_blocks_processing`:
+/// "legacy `decision:"block"` + non-empty `reason` (used only when
+/// hookSpecificOutput has none of decision/reason/updatedInput) → block";
+/// "`hookSpecificOutput.additionalContext` … kept also when the hook blocks".
+#[test]
+fn deprecated_block_decision_with_additional_context_blocks_processing() {
+    let out = run_one(
+        HookEvent::PreToolUse,
+        say(json!({"decision": "block", "reason": "do not run that",
+            "hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "remember this"}})),
+    );
+    assert_eq!((out["decision"].as_str(), out["reason"].as_str()), (Some("deny"), Some("do not run that")));
+    assert_eq!(out["additional_context"], json!(["remember this"]));
+    no_errors(&out);
 }
 
 // ------------------------------------------------------ PermissionRequest
@@ -1115,6 +1238,32 @@ fn permission_request_deny_overrides_earlier_allow() {
 }
 
 // ------------------------------------------------------------ PostToolUse
+
+/// Codex `post_tool_use_block_decision_replaces_shell_command_output_with_reason`:
+/// "Bash `tool_response` is the output string (… `tool_response ==
+/// "blocked-output"`)"; "`decision:"block"` + non-empty `reason` → feedback:
+/// the tool result the model sees is **replaced by the reason**".
+#[test]
+fn post_tool_use_block_decision_replaces_shell_command_output_with_reason() {
+    let ws = Ws::new();
+    let seen = ws.file("seen");
+    let hook = format!(
+        "cat > '{}'; printf '%s' '{}'",
+        seen.display(),
+        json!({"decision": "block", "reason": "blocked by post hook"})
+    );
+    let e = ws.engine(codex("PostToolUse", &[(Some("Bash"), vec![cmd(hook)])]));
+    let out = run(
+        &e,
+        HookEvent::PostToolUse,
+        &json!({"tool_name": "Bash", "tool_input": {"command": "echo blocked-output"},
+            "tool_response": "blocked-output", "tool_call_id": "c1", "turn_id": "t1"}),
+    );
+    assert_eq!(out["block_reason"], "blocked by post hook");
+    let payload: Value = serde_json::from_str(&ws.read("seen")).unwrap();
+    assert_eq!(payload["tool_response"], "blocked-output", "the output string, as given");
+    assert_eq!(payload["tool_use_id"], "c1");
+}
 
 /// Codex `block_decision_stops_normal_processing`: "`decision:"block"` +
 /// non-empty `reason` → feedback: the tool result the model sees is
@@ -1287,6 +1436,38 @@ fn plain_stdout_becomes_model_context() {
     assert_eq!(out["additional_context"], json!(["do not inject"]));
 }
 
+/// "plain text / `additionalContext` → developer context": plain text is
+/// the trimmed stdout, while `additionalContext` reaches the model as the
+/// hook wrote it (Codex appends the string unchanged) — a script that
+/// passes on a command's output keeps its newlines. SubagentStart's too.
+#[test]
+fn additional_context_is_kept_as_written_and_plain_text_is_trimmed() {
+    let out = run_one(HookEvent::SessionStart, print("  hello from hook\n"));
+    assert_eq!(out["additional_context"], json!(["hello from hook"]));
+    let written = "  M src/lib.rs\n?? notes.txt\n";
+    for (event, key) in [
+        (HookEvent::SessionStart, "SessionStart"),
+        (HookEvent::UserPromptSubmit, "UserPromptSubmit"),
+        (HookEvent::PreToolUse, "PreToolUse"),
+        (HookEvent::PostToolUse, "PostToolUse"),
+    ] {
+        let out =
+            run_one(event, say(json!({"hookSpecificOutput": {"hookEventName": key, "additionalContext": written}})));
+        assert_eq!(out["additional_context"], json!([written]), "{key}: {out}");
+    }
+    let out = run_one(
+        HookEvent::SubagentStart,
+        say(json!({"hookSpecificOutput": {"hookEventName": "SubagentStart", "additionalContext": written}})),
+    );
+    assert_eq!(out["dialect_fields"]["codex"]["additionalContext"], json!([written]));
+    // An empty context says nothing.
+    let out = run_one(
+        HookEvent::SessionStart,
+        say(json!({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": ""}})),
+    );
+    assert_eq!(out["additional_context"], json!([]));
+}
+
 /// Codex `invalid_json_like_stdout_fails_instead_of_becoming_model_context`;
 /// "Exit 2 → ordinary failure (`hook exited with code 2`)" on SessionStart.
 #[test]
@@ -1339,6 +1520,23 @@ fn invalid_stdout_fails_instead_of_silently_nooping() {
     assert!(the_error(&out).ends_with("hook returned invalid subagent stop hook JSON output"));
     let out = run_one(HookEvent::Stop, say(json!({"decision": "block"})));
     assert!(the_error(&out).ends_with("Stop hook returned decision:block without a non-empty reason"));
+}
+
+/// A block's `reason` reaches the model as the hook wrote it on PostToolUse
+/// ("`decision:"block"` + non-empty `reason` → feedback: the tool result the
+/// model sees is **replaced by the reason**") and UserPromptSubmit
+/// ("`decision:"block"` + non-empty `reason` → prompt rejected"): Codex only
+/// checks that it is not blank. Stop trims it (next test), exit 2 trims
+/// stderr ("the reason is **trimmed stderr**").
+#[test]
+fn post_tool_use_and_prompt_block_reasons_are_kept_as_written() {
+    let written = "Lint failed:\n  src/lib.rs:3 unused import\n";
+    let out = run_one(HookEvent::PostToolUse, say(json!({"decision": "block", "reason": written})));
+    assert_eq!(out["block_reason"], written);
+    let out = run_one(HookEvent::UserPromptSubmit, say(json!({"decision": "block", "reason": written})));
+    assert_eq!((out["allow_prompt"].as_bool(), out["block_reason"].as_str()), (Some(false), Some(written)));
+    let out = run_one(HookEvent::PostToolUse, exits(2, "", written));
+    assert_eq!(out["block_reason"], written.trim());
 }
 
 /// "`decision:"block"` + non-empty `reason` → continue the turn; the reason
@@ -1489,6 +1687,91 @@ fn async_hooks_never_decide_and_their_invalid_control_fields_are_not_errors() {
         !messages.iter().any(|m| m["level"] == "error"),
         "the async Stop block without reason is no error: {messages:?}"
     );
+}
+
+/// "On main (#37533): scheduled in the background, at most **8 running at
+/// once per session**": ten async hooks all run, never more than eight at
+/// a time.
+#[test]
+fn at_most_eight_async_hooks_run_at_once() {
+    let ws = Ws::new();
+    let (running, log) = (ws.file("running"), ws.file("log"));
+    std::fs::create_dir_all(&running).unwrap();
+    let hooks: Vec<Value> = (0..10)
+        .map(|i| {
+            let dir = running.display();
+            let command = format!(
+                "cat >/dev/null; : > '{dir}/{i}'; ls '{dir}' | wc -l >> '{}'; sleep 0.4; rm '{dir}/{i}'",
+                log.display()
+            );
+            json!({"type": "command", "command": command, "async": true})
+        })
+        .collect();
+    let e = ws.engine(codex("Stop", &[(None, hooks)]));
+    run(&e, HookEvent::Stop, &input(HookEvent::Stop));
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while ws.read("log").lines().count() < 10 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let counts: Vec<usize> = ws.read("log").lines().map(|l| l.trim().parse().unwrap()).collect();
+    assert_eq!(counts.len(), 10, "every async hook ran: {counts:?}");
+    let most = counts.iter().copied().max().unwrap();
+    assert!(most <= 8, "at most eight at once: {counts:?}");
+    assert!(most > 1, "they run concurrently: {counts:?}");
+}
+
+/// "**Shell**: the session's user shell, non-login: `<shell> -c <command>`
+/// for zsh/bash/sh": with `SHELL=/bin/bash` a bash-only command works; a
+/// shell that is not bash, zsh or sh (or no such file) falls back to
+/// `/bin/sh -c`.
+#[test]
+fn hooks_run_in_the_users_shell() {
+    let bash = ["/bin/bash", "/usr/bin/bash"].into_iter().find(|p| Path::new(p).is_file()).expect("bash is installed");
+    let ws = Ws::new();
+    let hook = format!(
+        "cat >/dev/null; if [[ -n \"$BASH_VERSION\" ]]; then printf '%s' '{}'; fi",
+        pre("deny", Some("ran in bash"), json!({}))
+    );
+    let with_shell = |shell: &str| {
+        let e = ws.engine_with(json!({"hooks": codex("PreToolUse", &[(None, vec![cmd(hook.clone())])]),
+            "dialect": "codex", "env": {"SHELL": shell}}));
+        run(&e, HookEvent::PreToolUse, &input(HookEvent::PreToolUse))
+    };
+    let out = with_shell(bash);
+    assert_eq!((out["decision"].as_str(), out["reason"].as_str()), (Some("deny"), Some("ran in bash")), "{out}");
+    for other in ["/usr/bin/fish", "/nonexistent/bash", "bash"] {
+        let out = with_shell(other);
+        let ran_in_bash = out["decision"] == "deny";
+        let sh_is_bash = std::fs::read_link("/bin/sh").is_ok_and(|t| t.ends_with("bash"));
+        assert_eq!(ran_in_bash, sh_is_bash, "SHELL={other}: /bin/sh -c: {out}");
+    }
+}
+
+/// Codex `shutdown_aborts_in_flight_async_hooks_without_delivering_context`:
+/// "shutdown aborts them without delivering".
+#[test]
+fn shutdown_aborts_in_flight_async_hooks_without_delivering_context() {
+    let ws = Ws::new();
+    let (started, done) = (ws.file("started"), ws.file("done"));
+    let slow = format!(
+        "cat >/dev/null; : > '{}'; sleep 1; echo late > '{}'; printf '%s' '{}'",
+        started.display(),
+        done.display(),
+        json!({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "late"}})
+    );
+    let e =
+        ws.engine(codex("SessionStart", &[(None, vec![json!({"type": "command", "command": slow, "async": true})])]));
+    let out = run(&e, HookEvent::SessionStart, &input(HookEvent::SessionStart));
+    assert!(out["hooks"].as_array().unwrap().is_empty(), "not waited for: {out}");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !started.exists() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(started.exists(), "the async hook is running");
+    e.close();
+    drop(e);
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(!done.exists(), "the in-flight async hook was killed at shutdown");
 }
 
 // ---------------------------------------------------------------- the gate

@@ -95,6 +95,11 @@ pub enum Shell {
     /// `pwsh -NoProfile -Command <command>` (`"shell": "powershell"`), when
     /// `pwsh` is on `PATH`; else the hook cannot be started.
     PowerShell,
+    /// The user's shell: `$SHELL -c <command>` when `$SHELL` is an
+    /// executable bash, zsh or sh, else `/bin/sh -c <command>` (a dialect's
+    /// default, never a config value: Codex runs hooks in the session's
+    /// shell).
+    User,
 }
 
 impl Shell {
@@ -104,6 +109,7 @@ impl Shell {
             Shell::Sh => None,
             Shell::Bash => Some("bash"),
             Shell::PowerShell => Some("powershell"),
+            Shell::User => None,
         }
     }
 }

@@ -293,6 +293,28 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
         false
     }
 
+    /// Whether an invalid config of this dialect given alone (`hooks`,
+    /// `hooks_file`) loads as no hooks with a warning naming what is wrong
+    /// instead of failing the engine: the agent never stops for a hooks
+    /// problem (Codex). Reading the file itself (`hookline check`) still
+    /// reports the error.
+    fn skips_an_invalid_config_alone(&self) -> bool {
+        false
+    }
+
+    /// How many `async` hooks of this dialect may run at once in one
+    /// engine (a session); the others wait for a slot (`None`: no bound).
+    fn max_async_hooks(&self) -> Option<usize> {
+        None
+    }
+
+    /// Whether a file of this dialect listed again among several sources
+    /// (`hook_sources`, the same path) is loaded only once: the agent reads
+    /// a file shared by two of its layers once (Codex).
+    fn loads_a_file_once(&self) -> bool {
+        false
+    }
+
     /// Event keys the agent defines that have no canonical meaning: they
     /// are kept as named events (fired with `hl_engine_run_named`) and are
     /// not unknown keys (Codex: `PostCompact`; Cursor: `beforeReadFile`,

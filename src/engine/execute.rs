@@ -16,6 +16,7 @@
 use std::borrow::Cow;
 use std::ffi::OsStr;
 use std::sync::Arc;
+use std::time::Instant;
 
 use serde_json::{Map, Value};
 
@@ -539,8 +540,10 @@ impl LifecycleHookEngine {
         // the stage's input, one payload per dialect.
         let payloads = stage.clone().map(|i| self.hook_payload(ctx, hooks[i], rewrite)).collect::<Result<Vec<_>>>()?;
         let processes: Vec<usize> = stage.clone().filter(|&i| hooks[i].runs_apart()).collect();
-        let mut results: Vec<Option<Result<Executed>>> = stage.clone().map(|_| None).collect();
+        // Each result with the moment it was ready (its completion order).
+        let mut results: Vec<Option<(Result<Executed>, Instant)>> = stage.clone().map(|_| None).collect();
         let at = |i: usize| i - stage.start;
+        let timed = |r: Result<Executed>| (r, Instant::now());
         std::thread::scope(|scope| {
             let mut handles = Vec::new();
             // Processes and requests run on scoped threads, except that the
@@ -550,27 +553,38 @@ impl LifecycleHookEngine {
             let inline = if on_this_thread { None } else { processes.first().copied() };
             for &i in processes.iter().filter(|&&i| Some(i) != inline) {
                 let (payload, hook) = (&payloads[at(i)], hooks[i]);
-                handles.push((i, scope.spawn(move || ctx.run_one(i, hook, payload))));
+                handles.push((i, scope.spawn(move || timed(ctx.run_one(i, hook, payload)))));
             }
             if let Some(first) = inline {
-                results[at(first)] = Some(ctx.run_one(first, hooks[first], &payloads[at(first)]));
+                results[at(first)] = Some(timed(ctx.run_one(first, hooks[first], &payloads[at(first)])));
             }
             for i in stage.clone() {
                 if !hooks[i].runs_apart() {
-                    results[at(i)] = Some(ctx.run_one(i, hooks[i], &payloads[at(i)]));
+                    results[at(i)] = Some(timed(ctx.run_one(i, hooks[i], &payloads[at(i)])));
                 }
             }
             for (i, h) in handles {
                 results[at(i)] =
-                    Some(h.join().unwrap_or_else(|_| Err(Error::new(Status::Panic, "hook thread panicked"))));
+                    Some(h.join().unwrap_or_else(|_| timed(Err(Error::new(Status::Panic, "hook thread panicked")))));
             }
         });
+        // The completion place of each result (ties: configuration order),
+        // after every hook of an earlier stage (which finished before).
+        let mut by_completion: Vec<(Instant, usize)> =
+            results.iter().enumerate().filter_map(|(k, r)| r.as_ref().map(|(_, t)| (*t, k))).collect();
+        by_completion.sort();
+        let mut place = vec![0; results.len()];
+        for (n, (_, k)) in by_completion.into_iter().enumerate() {
+            place[k] = stage.start + n;
+        }
+        let start = stage.start;
         let mut cancelled = false;
         let mut failed = None;
-        for (i, r) in stage.zip(results).filter_map(|(i, r)| r.map(|r| (i, r))) {
+        for (i, (r, _)) in stage.zip(results).filter_map(|(i, r)| r.map(|r| (i, r))) {
             match r {
                 Ok(done) if !cancelled && failed.is_none() => {
                     let mut done = self.follow_up_identity(ctx, hooks[i], done);
+                    interp.set_finished(place[i - start]);
                     done.absorb_into(interp);
                     reports.push(done.report);
                 }

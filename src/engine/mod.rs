@@ -76,6 +76,10 @@ struct EngineState {
     pending_cv: Condvar,
     closed: AtomicBool,
     next_run_id: AtomicU64,
+    /// `async` hooks running now, per dialect name (where the dialect
+    /// bounds how many run at once).
+    async_running: Mutex<Vec<(&'static str, usize)>>,
+    async_cv: Condvar,
     /// What `async` hooks produced, for the next outcome.
     deliveries: Mutex<runs::Deliveries>,
     /// Consecutive stops Stop hooks kept from ending (the block cap).
@@ -160,6 +164,8 @@ impl LifecycleHookEngine {
                 pending_cv: Condvar::new(),
                 closed: AtomicBool::new(false),
                 next_run_id: AtomicU64::new(1),
+                async_running: Mutex::new(Vec::new()),
+                async_cv: Condvar::new(),
                 deliveries: Mutex::new(runs::Deliveries::default()),
                 stop_blocks: Default::default(),
                 has_deliveries: AtomicBool::new(false),

@@ -60,12 +60,28 @@ impl HookSourceOption {
     /// ([`Dialect::skips_invalid_source`]), the dialect named or recognised
     /// by the file's path or the JSON's shape.
     fn skips_invalid(&self) -> bool {
-        let d = self.dialect.or_else(|| match &self.hooks {
+        self.known_dialect().is_some_and(|d| d.skips_invalid_source())
+    }
+
+    /// The dialect named, or recognised by the file's path or the JSON's
+    /// shape.
+    fn known_dialect(&self) -> Option<&'static dyn Dialect> {
+        self.dialect.or_else(|| match &self.hooks {
             HooksSource::File(p) => dialect::for_path(p),
             HooksSource::Json(v) => Some(dialect::for_shape(v)),
             _ => None,
-        });
-        d.is_some_and(|d| d.skips_invalid_source())
+        })
+    }
+
+    /// The file of this source when its dialect loads a file listed twice
+    /// only once ([`Dialect::loads_a_file_once`]): its canonical path (else
+    /// the path as given).
+    fn file_loaded_once(&self) -> Option<PathBuf> {
+        let HooksSource::File(p) = &self.hooks else {
+            return None;
+        };
+        self.known_dialect().filter(|d| d.loads_a_file_once())?;
+        Some(std::fs::canonicalize(p).unwrap_or_else(|_| p.clone()))
     }
 }
 
@@ -74,7 +90,29 @@ impl HooksSource {
     /// `Sources`, each entry's own `dialect` instead).
     /// `disableAllHooks` is applied once every source is joined.
     fn load(&self, explicit: Option<&'static dyn Dialect>) -> Result<HooksConfig> {
-        let mut config = self.load_source(explicit, false, None)?.apply_switches();
+        let config = match self.load_source(explicit, false, None) {
+            Err(e) if e.status == crate::Status::InvalidConfig => {
+                let dialect = explicit.or_else(|| match self {
+                    HooksSource::File(p) => dialect::for_path(p),
+                    HooksSource::Json(v) => Some(dialect::for_shape(v)),
+                    _ => None,
+                });
+                // The agent never stops for it: no hooks, and a warning.
+                let Some(d) = dialect.filter(|d| d.skips_an_invalid_config_alone()) else {
+                    return Err(e);
+                };
+                let what = match self {
+                    HooksSource::File(p) => p.display().to_string(),
+                    HooksSource::Toml(_) => "hooks_toml".to_owned(),
+                    _ => "hooks".to_owned(),
+                };
+                let mut skipped = HooksConfig::empty_of(d);
+                skipped.push_warning(what, format!("not loaded: {}", e.message));
+                skipped
+            }
+            other => other?,
+        };
+        let mut config = config.apply_switches();
         config.apply_disable_all_hooks();
         Ok(config.vtcode_when_empty())
     }
@@ -103,7 +141,20 @@ impl HooksSource {
             }
             HooksSource::Sources(sources) => {
                 let mut configs = Vec::with_capacity(sources.len());
+                let mut loaded: Vec<PathBuf> = Vec::new();
                 for (i, source) in sources.iter().enumerate() {
+                    if let Some(file) = source.file_loaded_once() {
+                        if loaded.contains(&file) {
+                            let mut again = HooksConfig::empty();
+                            again.push_warning(
+                                format!("hook_sources[{i}]"),
+                                format!("{} is already loaded by an earlier source: not loaded again", file.display()),
+                            );
+                            configs.push(again);
+                            continue;
+                        }
+                        loaded.push(file);
+                    }
                     let root = source.plugin_root.as_deref().map(Arc::from);
                     match source.hooks.load_source(source.dialect, source.trusted, root) {
                         Ok(mut config) => {

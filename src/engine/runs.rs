@@ -453,6 +453,34 @@ impl LifecycleHookEngine {
         }
     }
 
+    /// One of the `max` slots of `dialect`'s async hooks, waiting until
+    /// one is free; `None` when `token` is cancelled meanwhile.
+    fn async_slot(&self, dialect: &'static str, max: usize, token: &CancelToken) -> Option<AsyncSlot<'_>> {
+        let state = &self.state;
+        let mut running = state.async_running.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if token.is_cancelled() {
+                return None;
+            }
+            let count = match running.iter_mut().find(|(d, _)| *d == dialect) {
+                Some((_, n)) => n,
+                None => {
+                    running.push((dialect, 0));
+                    &mut running.last_mut().expect("just pushed").1
+                }
+            };
+            if *count < max.max(1) {
+                *count += 1;
+                return Some(AsyncSlot { engine: self, dialect });
+            }
+            running = state
+                .async_cv
+                .wait_timeout(running, std::time::Duration::from_millis(50))
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
+
     fn run_background(
         &self,
         setup: &Setup,
@@ -501,9 +529,20 @@ impl LifecycleHookEngine {
                 .hooks
                 .iter()
                 .zip(&payloads)
-                .map(|(hook, payload)| scope.spawn(|| ctx.run_one(usize::MAX, *hook, payload)))
+                .map(|(hook, payload)| {
+                    scope.spawn(|| {
+                        // Where the dialect bounds the async hooks running
+                        // at once, wait for a slot (none once cancelled).
+                        let limit = hook.dialect().unwrap_or(plan.dialect);
+                        let _slot = match limit.max_async_hooks() {
+                            Some(max) => Some(self.async_slot(limit.name(), max, token)?),
+                            None => None,
+                        };
+                        Some(ctx.run_one(usize::MAX, *hook, payload))
+                    })
+                })
                 .collect();
-            handles.into_iter().map(|h| h.join().ok()).collect()
+            handles.into_iter().map(|h| h.join().ok().flatten()).collect()
         });
         if token.is_cancelled() {
             results.into_iter().flatten().flatten().for_each(|mut done| done.abandon());
@@ -522,5 +561,23 @@ impl LifecycleHookEngine {
         let (mut messages, context) = interp.into_delivery();
         messages.extend(reminders);
         Some((messages, context))
+    }
+}
+
+/// A running `async` hook's slot ([`LifecycleHookEngine::async_slot`]),
+/// given back when dropped.
+struct AsyncSlot<'a> {
+    engine: &'a LifecycleHookEngine,
+    dialect: &'static str,
+}
+
+impl Drop for AsyncSlot<'_> {
+    fn drop(&mut self) {
+        let state = &self.engine.state;
+        let mut running = state.async_running.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, n)) = running.iter_mut().find(|(d, _)| *d == self.dialect) {
+            *n = n.saturating_sub(1);
+        }
+        state.async_cv.notify_all();
     }
 }

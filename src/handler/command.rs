@@ -87,6 +87,13 @@ pub(crate) fn run(
                         .ok_or_else(|| not_found("the hook's shell is bash, which is not on PATH"))?;
                     (command, Program::Shell { path: &resolved, flags: &["-c"] })
                 }
+                (Shell::User, command) => match user_shell(env) {
+                    Some(path) => {
+                        resolved = path;
+                        (command, Program::Shell { path: &resolved, flags: &["-c"] })
+                    }
+                    None => (command, Program::Sh),
+                },
                 (Shell::PowerShell, command) => {
                     resolved = find_on_path("pwsh", env).ok_or_else(|| {
                         not_found("the hook's shell is powershell, which needs pwsh on PATH (not found)")
@@ -259,6 +266,17 @@ fn resolve_executable(command: &str, cwd: &Path, env: &Environment) -> io::Resul
 
 /// The first executable regular file named `name` in the directories of
 /// the hook environment's `PATH`.
+/// `$SHELL` of the hook's environment when it is an executable bash, zsh
+/// or sh given by its absolute path ([`Shell::User`]).
+fn user_shell(env: &Environment) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let shell = Path::new(env.get(OsStr::new("SHELL"))?);
+    let name = shell.file_name()?.to_str()?;
+    let known = matches!(name, "bash" | "zsh" | "sh");
+    let runnable = std::fs::metadata(shell).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
+    (shell.is_absolute() && known && runnable).then(|| shell.to_owned())
+}
+
 fn find_on_path(name: &str, env: &Environment) -> Option<PathBuf> {
     use std::os::unix::fs::PermissionsExt;
     let path = env.get(OsStr::new("PATH")).map_or_else(|| DEFAULT_PATH.into(), OsStr::to_string_lossy);

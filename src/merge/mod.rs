@@ -235,6 +235,9 @@ pub struct EventInterpreter {
     status_completed: bool,
     /// The decision of the hook absorbed last (for its span).
     last_decision: Option<&'static str>,
+    /// The completion place of the hook absorbed next, in a concurrent run
+    /// (`rewrite_winner: LastFinished`); taken by that hook.
+    finished: Option<usize>,
 }
 
 /// What the engine knows about one hook besides its raw result.
@@ -300,6 +303,7 @@ impl EventInterpreter {
             status_completed: false,
             background: false,
             last_decision: None,
+            finished: None,
         }
     }
 
@@ -357,6 +361,12 @@ impl EventInterpreter {
     /// its span reports as `hook.failure` and `hook.decision`).
     pub(crate) fn last_read(&self) -> (Option<HookFailure>, Option<&'static str>) {
         (self.failures.last().copied().flatten(), self.last_decision)
+    }
+
+    /// The hook absorbed next finished `place`-th (0: first) among the
+    /// hooks of a concurrent run.
+    pub(crate) fn set_finished(&mut self, place: usize) {
+        self.finished = Some(place);
     }
 
     /// Absorb one executed hook, read with the interpreter's dialect.
@@ -470,11 +480,12 @@ impl EventInterpreter {
         self.failures.push(reply.failure.as_ref().map(|f| f.kind));
         self.last_decision = reply.decision.as_ref().map(Decision::name);
         let rules = self.rules;
+        let finished = self.finished.take();
         self.common.absorb(rules, &mut reply);
         let stop = match &mut self.merge {
             Merge::Context(m) => m.absorb(rules, reply),
             Merge::Prompt(m) => m.absorb(rules, reply),
-            Merge::Tool(m) => m.absorb(&mut self.common, rules, label, reply),
+            Merge::Tool(m) => m.absorb(&mut self.common, rules, label, reply, finished),
             Merge::PostTool(m) => m.absorb(rules, reply),
             Merge::Permission(m) => m.absorb(rules, reply),
             Merge::Stop(m) => m.absorb(rules, reply),

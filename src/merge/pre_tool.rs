@@ -12,6 +12,7 @@
 //! | `on_failure: DenyFailuresExceptTimeouts` | a hook that failed in any way but a timeout (non-zero exit, signal, lost status, could not start) **denies** whatever its stdout said (reason = its failure message); a timeout decides nothing |
 //! | `rewrite_on_deny: Kept` | `updated_input` is the last rewrite in force, returned also when a later hook denies |
 //! | `rewrite_on_deny: Dropped` | a denied call has no rewrite: `updated_input` is null when the decision is `deny` |
+//! | `rewrite_winner: LastFinished` | of several concurrent rewrites, the one of the hook that finished last wins (completion order), not the last configured |
 //! | `tool_gate` | another event (Cursor's subagentStart, beforeReadFile, ...) merged as PreToolUse |
 //!
 //! `updated_input` is the last rewrite in force, returned also when a later
@@ -24,7 +25,9 @@ use serde_json::Value;
 
 use crate::model::outcome::{CommonOutcome, HookFailure, HookMessageLevel, PreToolHookDecision, PreToolHookOutcome};
 use crate::model::reply::{Decision, HookReply};
-use crate::model::rules::{BlockReasons, Column, EventRules, OnFailure, Precedence, RewriteOnDeny, ToolInputFlow};
+use crate::model::rules::{
+    BlockReasons, Column, EventRules, OnFailure, Precedence, RewriteOnDeny, RewriteWinner, ToolInputFlow,
+};
 
 use super::Common;
 
@@ -40,6 +43,7 @@ pub(crate) const HONOURS_ALL: &[Column] = &[
     Column::FirstDenyStops,
     Column::DenyFailuresExceptTimeouts,
     Column::RewriteDroppedOnDeny,
+    Column::LastFinishedRewrite,
     Column::ToolGate,
     Column::NeverFailsClosed,
     Column::FirstGivenHaltReason,
@@ -59,6 +63,9 @@ pub(crate) struct PreToolMerge {
     updated_input: Option<Value>,
     /// Who gave `updated_input` (for the conflict warning).
     updated_by: Option<String>,
+    /// When the hook that gave `updated_input` finished, among the run's
+    /// concurrent hooks (`rewrite_winner: LastFinished`).
+    updated_finish: Option<usize>,
     pub(crate) additional_context: Vec<String>,
 }
 
@@ -74,24 +81,48 @@ fn rank(decision: PreToolHookDecision) -> u8 {
 }
 
 impl PreToolMerge {
-    /// Fold in one hook's reply; true when the run stops here.
-    pub(crate) fn absorb(&mut self, common: &mut Common, rules: &EventRules, label: &str, reply: HookReply) -> bool {
+    /// Fold in one hook's reply; true when the run stops here. `finished`:
+    /// the hook's place in the completion order of a concurrent run.
+    pub(crate) fn absorb(
+        &mut self,
+        common: &mut Common,
+        rules: &EventRules,
+        label: &str,
+        reply: HookReply,
+        finished: Option<usize>,
+    ) -> bool {
         if let Some(input) = reply.updated_input {
+            let by_completion = rules.rewrite_winner == RewriteWinner::LastFinished;
+            let wins = match (by_completion, finished, self.updated_finish) {
+                (true, Some(now), Some(then)) => now > then,
+                _ => true,
+            };
             if rules.tool_input == ToolInputFlow::Original {
                 if let (Some(previous), Some(by)) = (&self.updated_input, &self.updated_by) {
                     if previous != &input {
-                        common.push(
-                            HookMessageLevel::Warning,
-                            format!(
+                        let text = match (by_completion, wins) {
+                            (false, _) => format!(
                                 "PreToolUse hook `{label}` returned an updatedInput that replaces the different one \
                                  of PreToolUse hook `{by}` (the last in configuration order wins)"
                             ),
-                        );
+                            (true, true) => format!(
+                                "PreToolUse hook `{label}` returned an updatedInput that replaces the different one \
+                                 of PreToolUse hook `{by}` (the last to finish wins)"
+                            ),
+                            (true, false) => format!(
+                                "PreToolUse hook `{label}` returned an updatedInput that is replaced by the different \
+                                 one of PreToolUse hook `{by}` (the last to finish wins)"
+                            ),
+                        };
+                        common.push(HookMessageLevel::Warning, text);
                     }
                 }
             }
-            self.updated_by = Some(label.to_owned());
-            self.updated_input = Some(input);
+            if wins {
+                self.updated_by = Some(label.to_owned());
+                self.updated_input = Some(input);
+                self.updated_finish = finished;
+            }
         }
         self.additional_context.extend(reply.context);
         if let Some(failure) = &reply.failure {

@@ -16,7 +16,7 @@
 //!   [`BlockFields`]);
 //! - the canonical **merge** ([`crate::merge`]) reads the *merge columns*
 //!   ([`RunOrder`], [`Precedence`], [`ToolInputFlow`], [`OnFailure`],
-//!   [`RewriteOnDeny`], [`BlockReasons`], `halt_clears_block`,
+//!   [`RewriteOnDeny`], [`RewriteWinner`], [`BlockReasons`], `halt_clears_block`,
 //!   [`HaltReason`], [`Reasons`], [`HaltRule`], `block_replaces_result`,
 //!   `tool_gate`, `follow_up_loop_limit`, `block_needs_completed_status`,
 //!   `session_env_from_output`).
@@ -111,6 +111,17 @@ pub enum RewriteOnDeny {
     Kept,
     /// A deny drops every rewrite: `updated_input` is null (Codex, Cursor).
     Dropped,
+}
+
+/// PreToolUse with concurrent hooks that each read the original input:
+/// whose `updatedInput` wins when several hooks rewrite.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RewriteWinner {
+    /// The last rewrite in configuration order.
+    LastConfigured,
+    /// The rewrite of the hook that finished last (completion order, not
+    /// configuration order; Codex).
+    LastFinished,
 }
 
 /// How the blocking reasons of several hooks combine (PostToolUse
@@ -360,6 +371,8 @@ pub struct EventRules {
     pub budget: Option<Budget>,
     /// PreToolUse: whether a deny drops the rewrites (merge column).
     pub rewrite_on_deny: RewriteOnDeny,
+    /// PreToolUse: which of several rewrites wins (merge column).
+    pub rewrite_winner: RewriteWinner,
     /// PostToolUse, Stop, SubagentStop: how several blocking reasons
     /// combine (merge column).
     pub block_reasons: BlockReasons,
@@ -462,6 +475,8 @@ pub enum Column {
     Budget,
     /// `rewrite_on_deny: Dropped`.
     RewriteDroppedOnDeny,
+    /// `rewrite_winner: LastFinished`.
+    LastFinishedRewrite,
     /// `block_reasons: Joined(..)`.
     JoinedBlockReasons,
     /// `halt_clears_block: true`.
@@ -532,6 +547,7 @@ impl EventRules {
         block_cap: false,
         budget: None,
         rewrite_on_deny: RewriteOnDeny::Kept,
+        rewrite_winner: RewriteWinner::LastConfigured,
         block_reasons: BlockReasons::First,
         halt_clears_block: false,
         halt_reason: HaltReason::FirstHalt,
@@ -633,6 +649,9 @@ impl EventRules {
         out.extend(flags.into_iter().filter(|(set, _)| *set).map(|(_, c)| c));
         if self.rewrite_on_deny != n.rewrite_on_deny {
             out.push(Column::RewriteDroppedOnDeny);
+        }
+        if self.rewrite_winner != n.rewrite_winner {
+            out.push(Column::LastFinishedRewrite);
         }
         if self.block_reasons != n.block_reasons {
             out.push(Column::JoinedBlockReasons);

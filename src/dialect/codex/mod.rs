@@ -50,7 +50,8 @@ use crate::model::outcome::HookMessageLevel::Error as ErrorLevel;
 use crate::model::reply::HookReply;
 use crate::model::rules::{
     BlockFields, BlockReasons, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, FieldMerge, HaltReason,
-    HandlerTimeouts, InputRules, Precedence, Profile, RewriteOnDeny, TimeoutUnit, ToolInputFlow, CANONICAL_FAMILIES,
+    HandlerTimeouts, InputRules, Precedence, Profile, RewriteOnDeny, RewriteWinner, TimeoutUnit, ToolInputFlow,
+    CANONICAL_FAMILIES,
 };
 
 /// The Codex dialect (see the module documentation).
@@ -77,6 +78,9 @@ pub(crate) const EVENT_KEYS: &[&str] = &[
     "SubagentStop",
     "Stop",
 ];
+
+/// How many `async` hooks Codex runs at once in a session.
+pub(crate) const MAX_ASYNC_HOOKS: usize = 8;
 
 /// What Codex's SessionEnd payload and matcher say the reason is.
 pub(crate) const SESSION_END_REASON: &str = "other";
@@ -130,12 +134,14 @@ pub static PROFILE: Profile = Profile {
         subagent_stop: STOP,
         user_prompt_submit: EventRules { exit2: BLOCK, ..BASE },
         // Any deny blocks (the first reason in configuration order); every
-        // hook reads the original input; a deny drops every rewrite.
+        // hook reads the original input; the rewrite of the hook that
+        // finished last wins; a deny drops every rewrite.
         pre_tool_use: EventRules {
             exit2: BLOCK,
             precedence: Precedence::MostRestrictive,
             tool_input: ToolInputFlow::Original,
             rewrite_on_deny: RewriteOnDeny::Dropped,
+            rewrite_winner: RewriteWinner::LastFinished,
             ..BASE
         },
         post_tool_use: EventRules { exit2: BLOCK, block_reasons: JOINED, ..BASE },
@@ -190,6 +196,22 @@ static KEYS: EventTable<&[&str]> = EventTable {
     post_tool_use_failure: &[],
 };
 
+/// Whether `path` is a `hooks.json` or `config.toml` of a Codex layer
+/// folder: a `.codex` directory, `codex_home` (`$CODEX_HOME`), or
+/// `/etc/codex`.
+fn is_layer_file(path: &Path, codex_home: Option<&std::ffi::OsStr>) -> bool {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    if name != "hooks.json" && name != "config.toml" {
+        return false;
+    }
+    let Some(dir) = path.parent() else {
+        return false;
+    };
+    dir.file_name().is_some_and(|n| n == ".codex")
+        || dir == Path::new("/etc/codex")
+        || codex_home.filter(|h| !h.is_empty()).is_some_and(|h| dir == Path::new(h))
+}
+
 fn field<'a>(input: &'a Value, name: &str) -> Option<&'a str> {
     input.get(name).and_then(Value::as_str)
 }
@@ -207,12 +229,11 @@ impl Dialect for Codex {
         &PROFILE
     }
 
-    /// `hooks.json` and `config.toml` in a `.codex` directory (a project's,
-    /// or `~/.codex`).
+    /// `hooks.json` and `config.toml` in a Codex layer's folder: a `.codex`
+    /// directory (a project's, or `~/.codex`), `$CODEX_HOME`, or the system
+    /// layer's `/etc/codex`.
     fn recognises_path(&self, path: &Path) -> bool {
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        let parent = path.parent().and_then(Path::file_name).and_then(|n| n.to_str()).unwrap_or("");
-        parent == ".codex" && (name == "hooks.json" || name == "config.toml")
+        is_layer_file(path, std::env::var_os("CODEX_HOME").as_deref())
     }
 
     fn read_json(&self, value: &Value, source: &SourceInfo) -> Result<HooksConfig> {
@@ -381,6 +402,35 @@ impl Dialect for Codex {
     fn native_event_keys(&self) -> &'static [&'static str] {
         &[POST_COMPACT]
     }
+
+    /// Codex skips a `hooks.json` (or a layer's `[hooks]`) it cannot parse,
+    /// warns, and keeps loading its other layers.
+    fn skips_invalid_source(&self) -> bool {
+        true
+    }
+
+    /// The user's shell (`$SHELL -c` for bash, zsh or sh), as Codex runs
+    /// hooks in the session's shell; else `/bin/sh -c`.
+    fn shell(&self) -> crate::config::Shell {
+        crate::config::Shell::User
+    }
+
+    /// At most 8 `async` hooks run at once per session.
+    fn max_async_hooks(&self) -> Option<usize> {
+        Some(MAX_ASYNC_HOOKS)
+    }
+
+    /// Codex never stops for a hooks problem: a file it cannot parse is a
+    /// startup warning, even when it is the only one.
+    fn skips_an_invalid_config_alone(&self) -> bool {
+        true
+    }
+
+    /// Codex reads a folder's `hooks.json` once even when two layers share
+    /// the folder (the user layer and a profile's).
+    fn loads_a_file_once(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]
@@ -412,6 +462,22 @@ mod tests {
         assert!(!CODEX.recognises_path(Path::new("/w/.claude/settings.json")));
         assert!(!CODEX.recognises_path(Path::new("/w/hooks.json")));
         assert!(!CODEX.recognises_path(Path::new("/w/.codex/other.json")));
+    }
+
+    /// "system `/etc/codex/config.toml` → … → user `$CODEX_HOME/config.toml`"
+    /// and "For **each layer**: first `hooks.json` in the layer's folder":
+    /// the system layer's folder and `$CODEX_HOME` are Codex layers too.
+    #[test]
+    fn the_system_folder_and_codex_home_are_codex_layers() {
+        let home = std::ffi::OsStr::new("/home/u/codex-home");
+        assert!(is_layer_file(Path::new("/etc/codex/hooks.json"), None));
+        assert!(is_layer_file(Path::new("/etc/codex/config.toml"), None));
+        assert!(!is_layer_file(Path::new("/etc/codex/other.toml"), None));
+        assert!(is_layer_file(Path::new("/home/u/codex-home/hooks.json"), Some(home)));
+        assert!(is_layer_file(Path::new("/home/u/codex-home/config.toml"), Some(home)));
+        assert!(!is_layer_file(Path::new("/home/u/codex-home/hooks.json"), None));
+        assert!(!is_layer_file(Path::new("/home/u/other/hooks.json"), Some(home)));
+        assert!(!is_layer_file(Path::new("/w/hooks.json"), Some(std::ffi::OsStr::new(""))));
     }
 
     /// Codex `hook_names.rs`: "`Write` and `Edit` are accepted as matcher

@@ -34,8 +34,11 @@
 //! fields are not reported either, as in Codex.
 //!
 //! Messages name the hook (`PreToolUse hook `cmd`: …`) and then give
-//! Codex's own text. Reasons and contexts are trimmed, and blank ones are
-//! dropped (hookline's canonical rule; Codex keeps context text as written).
+//! Codex's own text. A blank reason is no reason; the `reason` of a
+//! PostToolUse or UserPromptSubmit block is kept as written (Codex passes
+//! it on unchanged), other reasons and stderr are trimmed;
+//! `additionalContext` is kept as written (as Codex keeps it; plain-text
+//! context is the trimmed stdout), an empty one dropped.
 
 use serde_json::Value;
 
@@ -169,8 +172,11 @@ impl Reader<'_> {
         }
     }
 
+    /// Model context as the hook wrote it (Codex does not trim
+    /// `additionalContext`; plain text arrives trimmed); an empty one says
+    /// nothing and is dropped.
     fn context(&mut self, text: Option<&str>) {
-        if let Some(text) = text.and_then(trimmed) {
+        if let Some(text) = text.filter(|t| !t.is_empty()) {
             self.reply.context.push(text.to_owned());
         }
     }
@@ -354,7 +360,7 @@ fn post_tool_use(r: &mut Reader<'_>, o: wire::PostToolUse) {
         r.block(reason.unwrap_or(stop_text).to_owned());
     } else if let Some(invalid) = invalid.or(invalid_block) {
         r.invalid(&invalid);
-    } else if let (true, Some(reason)) = (blocks, reason) {
+    } else if let (true, Some(reason)) = (blocks, given(o.reason.as_deref())) {
         r.block(reason.to_owned());
     }
 }
@@ -375,7 +381,7 @@ fn user_prompt_submit(r: &mut Reader<'_>, o: wire::UserPromptSubmit) {
         r.block(reason.to_owned());
     } else if let Some(invalid) = invalid_block {
         r.invalid(&invalid);
-    } else if let (true, Some(reason)) = (blocks, reason) {
+    } else if let (true, Some(reason)) = (blocks, given(o.reason.as_deref())) {
         r.block(reason.to_owned());
     }
 }
@@ -399,7 +405,7 @@ fn start(r: &mut Reader<'_>, o: wire::Start) {
 /// SubagentStart context: for the child, under `dialect_fields` (the
 /// canonical SubagentStart outcome has no context slot).
 fn subagent_context(r: &mut Reader<'_>, text: &str) {
-    if let Some(text) = trimmed(text) {
+    if !text.is_empty() {
         let slot = r.reply.dialect_fields.entry("additionalContext").or_insert_with(|| Value::Array(Vec::new()));
         if let Value::Array(items) = slot {
             items.push(Value::String(text.to_owned()));
@@ -487,6 +493,12 @@ fn deny(message: String) -> PermissionDecision {
         interrupt: false,
         message: (!message.is_empty()).then_some(message),
     }
+}
+
+/// A `reason` as the hook wrote it, when it is not blank (Codex checks a
+/// block's reason trimmed and passes it on unchanged).
+fn given(text: Option<&str>) -> Option<&str> {
+    text.filter(|t| !t.trim().is_empty())
 }
 
 fn trimmed(text: &str) -> Option<&str> {
