@@ -1269,10 +1269,10 @@ fn an_unknown_key_with_a_non_array_value_does_not_reject_the_file() {
     assert_eq!(ws.try_engine(json!({"hooks_file": path})).unwrap_err().status, Status::InvalidConfig);
 }
 
-/// postToolUse "`decision:\"block\"` + `reason` ([CP63] only): result
-/// replaced by `Tool result blocked: <reason>` (`resultType:\"denied\"`),
-/// later hooks skipped" — the reason replaces the result, it is not
-/// feedback next to it.
+/// postToolUse "`decision:"block"` + `reason` ([CP63] only): result
+/// replaced by `Tool result blocked: <reason>` (`resultType:"denied"`),
+/// later hooks skipped, contexts discarded" — the reason replaces the
+/// result, it is not feedback next to it.
 #[test]
 fn post_tool_use_block_replaces_the_tool_result() {
     let ws = Ws::new();
@@ -1280,6 +1280,18 @@ fn post_tool_use_block_replaces_the_tool_result() {
     let out = run(&e, HookEvent::PostToolUse, &input(HookEvent::PostToolUse));
     assert_eq!(out["block_reason"], "secret in output");
     assert_eq!(out["block_replaces_result"], true, "{out}");
+    // "later hooks skipped, contexts discarded": an earlier hook's context
+    // goes with the result it was meant for.
+    let e = ws.engine(hooks(
+        "postToolUse",
+        vec![
+            bash(say(json!({"additionalContext": "earlier guidance"}))),
+            bash(say(json!({"decision": "block", "reason": "secret in output", "additionalContext": "own"}))),
+        ],
+    ));
+    let out = run(&e, HookEvent::PostToolUse, &input(HookEvent::PostToolUse));
+    assert_eq!(out["block_reason"], "secret in output");
+    assert_eq!(out["additional_context"], json!([]), "{out}");
     // Without a block the result stands (the key is absent).
     let e = ws.engine(hooks("postToolUse", vec![bash(say(json!({"additionalContext": "note"})))]));
     let out = run(&e, HookEvent::PostToolUse, &input(HookEvent::PostToolUse));
@@ -1326,7 +1338,7 @@ fn pascal_permission_request_matchers_are_claude_format_with_every_claude_name()
 }
 
 /// Matcher subjects: "`subagentStart` | `agentName`", "`preCompact` |
-/// `trigger` (`\"manual\"` or `\"auto\"`)", "`notification` |
+/// `trigger` (`"manual"` or `"auto"`)", "`notification` |
 /// `notification_type`", each anchored as `^(?:PATTERN)$`.
 #[test]
 fn subagent_start_pre_compact_and_notification_match_their_own_subjects() {
@@ -1346,7 +1358,7 @@ fn subagent_start_pre_compact_and_notification_match_their_own_subjects() {
 }
 
 /// The PascalCase PostToolUse payload: "`tool_name`, `tool_input`,
-/// `tool_result: {result_type: \"success\", text_result_for_llm}`", with the
+/// `tool_result: {result_type: "success", text_result_for_llm}`", with the
 /// Claude tool name; SubagentStart keeps its camelCase shape under a
 /// PascalCase key ("their builders ignore `_vsCodeCompat`").
 #[test]
