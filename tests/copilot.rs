@@ -1276,7 +1276,8 @@ fn an_unknown_key_with_a_non_array_value_does_not_reject_the_file() {
 #[test]
 fn post_tool_use_block_replaces_the_tool_result() {
     let ws = Ws::new();
-    let e = ws.engine(hooks("postToolUse", vec![bash(say(json!({"decision": "block", "reason": "secret in output"})))]));
+    let e =
+        ws.engine(hooks("postToolUse", vec![bash(say(json!({"decision": "block", "reason": "secret in output"})))]));
     let out = run(&e, HookEvent::PostToolUse, &input(HookEvent::PostToolUse));
     assert_eq!(out["block_reason"], "secret in output");
     assert_eq!(out["block_replaces_result"], true, "{out}");
@@ -1332,8 +1333,11 @@ fn pascal_permission_request_matchers_are_claude_format_with_every_claude_name()
     // Under the camelCase key the same matchers are native regexes against
     // the runtime name: none of them matches.
     let e = ws.engine(json!({"hooks": {"permissionRequest": [deny("PowerShell"), deny("Task")]}}));
-    let out =
-        run(&e, HookEvent::PermissionRequest, &json!({"tool_name": "task", "tool_input": {}, "permission_request": {}}));
+    let out = run(
+        &e,
+        HookEvent::PermissionRequest,
+        &json!({"tool_name": "task", "tool_input": {}, "permission_request": {}}),
+    );
     assert!(out["decision"].is_null(), "{out}");
 }
 
@@ -1364,8 +1368,13 @@ fn subagent_start_pre_compact_and_notification_match_their_own_subjects() {
 #[test]
 fn pascal_post_tool_use_payload_and_subagent_start_keeps_camel_case() {
     let ws = Ws::new();
-    let e = ws.engine(json!({"hooks": {"PostToolUse": [recorder(&ws, "post")], "SubagentStart": [recorder(&ws, "sub")]}}));
-    run(&e, HookEvent::PostToolUse, &json!({"tool_name": "view", "tool_input": {"path": "a"}, "tool_response": "text"}));
+    let e =
+        ws.engine(json!({"hooks": {"PostToolUse": [recorder(&ws, "post")], "SubagentStart": [recorder(&ws, "sub")]}}));
+    run(
+        &e,
+        HookEvent::PostToolUse,
+        &json!({"tool_name": "view", "tool_input": {"path": "a"}, "tool_response": "text"}),
+    );
     let p = &recorded(&ws, "post")[0];
     assert_eq!(p["hook_event_name"], "PostToolUse");
     assert_eq!(p["tool_name"], "Read");

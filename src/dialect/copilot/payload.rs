@@ -463,7 +463,8 @@ mod tests {
     /// compatible payload; the camelCase one keeps `errorContext`.
     #[test]
     fn pascal_error_occurred_names_its_context_in_snake_case() {
-        let input = json!({"error": {"message": "m", "name": "Error"}, "errorContext": "model_call", "recoverable": true});
+        let input =
+            json!({"error": {"message": "m", "name": "Error"}, "errorContext": "model_call", "recoverable": true});
         let event = RunEvent::Named("errorOccurred".into());
         let p = payload(true, &event, &facts(), input.as_object().unwrap(), None);
         assert_eq!(p["hook_event_name"], "ErrorOccurred");
