@@ -1245,3 +1245,157 @@ fn unknown_entry_fields_are_ignored_and_reported() {
     assert!(w.iter().any(|w| w.message.contains("unknown field `note` is ignored")), "{w:?}");
     assert_eq!(pre_tool(&e, "ls")["decision"], "deny", "the entry still loads");
 }
+
+// ------------------------------------------------ review: vendor scenarios
+
+/// "The schema is `passthrough` (unknown keys survive but are not run)":
+/// an unknown key is not an event, so its value is not validated — only
+/// "an event value that is not an array" rejects the file.
+#[test]
+fn an_unknown_key_with_a_non_array_value_does_not_reject_the_file() {
+    let ws = Ws::new();
+    let config = json!({"version": 1, "hooks": {
+        "preToolUse": [bash(say(json!({"permissionDecision": "deny", "permissionDecisionReason": "no"})))],
+        "_comment": "guards for this repo",
+        "x-owner": {"team": "infra"},
+    }});
+    let e = ws.engine(config);
+    let w = e.config_warnings();
+    assert_eq!(w.len(), 2, "{w:?}");
+    assert!(w.iter().all(|w| w.message.contains("unknown event key")), "{w:?}");
+    assert_eq!(pre_tool(&e, "ls")["decision"], "deny", "the file's hooks load");
+    // A known event's value that is not an array still rejects the file.
+    let path = ws.hooks_file("b.json", &json!({"hooks": {"agentStop": "x", "_comment": "c"}}));
+    assert_eq!(ws.try_engine(json!({"hooks_file": path})).unwrap_err().status, Status::InvalidConfig);
+}
+
+/// postToolUse "`decision:"block"` + `reason` ([CP63] only): result
+/// replaced by `Tool result blocked: <reason>` (`resultType:"denied"`),
+/// later hooks skipped, contexts discarded" — the reason replaces the
+/// result, it is not feedback next to it.
+#[test]
+fn post_tool_use_block_replaces_the_tool_result() {
+    let ws = Ws::new();
+    let e =
+        ws.engine(hooks("postToolUse", vec![bash(say(json!({"decision": "block", "reason": "secret in output"})))]));
+    let out = run(&e, HookEvent::PostToolUse, &input(HookEvent::PostToolUse));
+    assert_eq!(out["block_reason"], "secret in output");
+    assert_eq!(out["block_replaces_result"], true, "{out}");
+    // "later hooks skipped, contexts discarded": an earlier hook's context
+    // goes with the result it was meant for.
+    let e = ws.engine(hooks(
+        "postToolUse",
+        vec![
+            bash(say(json!({"additionalContext": "earlier guidance"}))),
+            bash(say(json!({"decision": "block", "reason": "secret in output", "additionalContext": "own"}))),
+        ],
+    ));
+    let out = run(&e, HookEvent::PostToolUse, &input(HookEvent::PostToolUse));
+    assert_eq!(out["block_reason"], "secret in output");
+    assert_eq!(out["additional_context"], json!([]), "{out}");
+    // Without a block the result stands (the key is absent).
+    let e = ws.engine(hooks("postToolUse", vec![bash(say(json!({"additionalContext": "note"})))]));
+    let out = run(&e, HookEvent::PostToolUse, &input(HookEvent::PostToolUse));
+    assert!(out.get("block_replaces_result").is_none(), "{out}");
+}
+
+/// "`postToolUse` matchers were silently ignored before [CL 1.0.63]" — now
+/// "Optional regex tested against `toolName` ... compiled as
+/// `^(?:PATTERN)$`, and must match the entire tool name".
+#[test]
+fn post_tool_use_matchers_are_applied_to_runtime_names() {
+    let ws = Ws::new();
+    let ctx = |m: &str| with(bash(say(json!({"additionalContext": m}))), "matcher", json!(m));
+    let e = ws.engine(hooks("postToolUse", vec![ctx("bash|edit"), ctx("Bash"), ctx("edi")]));
+    let out = run(&e, HookEvent::PostToolUse, &json!({"tool_name": "edit", "tool_input": {}, "tool_response": "ok"}));
+    assert_eq!(out["additional_context"], json!(["bash|edit"]));
+    let out = run(&e, HookEvent::PostToolUse, &json!({"tool_name": "view", "tool_input": {}, "tool_response": "ok"}));
+    assert_eq!(out["additional_context"], json!([]));
+}
+
+/// "Claude-format matchers (PascalCase `PermissionRequest`): Hooks
+/// configured with the PascalCase event name `PermissionRequest` use the
+/// same Claude matcher semantics as `PreToolUse`"; `powershell` →
+/// `Bash, PowerShell`, `task` → `Agent` ("the literal `Task` is also
+/// accepted").
+#[test]
+fn pascal_permission_request_matchers_are_claude_format_with_every_claude_name() {
+    let ws = Ws::new();
+    let deny = |m: &str| with(bash(say(json!({"behavior": "deny", "message": m}))), "matcher", json!(m));
+    let e = ws.engine(json!({"hooks": {"PermissionRequest": [deny("PowerShell"), deny("Task"), deny("Wr.*")]}}));
+    let ask = |tool: &str| {
+        run(&e, HookEvent::PermissionRequest, &json!({"tool_name": tool, "tool_input": {}, "permission_request": {}}))
+    };
+    assert_eq!(ask("powershell")["decision"]["message"], "PowerShell");
+    assert_eq!(ask("task")["decision"]["message"], "Task");
+    assert_eq!(ask("create")["decision"]["message"], "Wr.*", "a regex is tested against the Claude name `Write`");
+    assert!(ask("bash")["decision"].is_null(), "`bash` has only the Claude name `Bash`");
+    // Under the camelCase key the same matchers are native regexes against
+    // the runtime name: none of them matches.
+    let e = ws.engine(json!({"hooks": {"permissionRequest": [deny("PowerShell"), deny("Task")]}}));
+    let out = run(
+        &e,
+        HookEvent::PermissionRequest,
+        &json!({"tool_name": "task", "tool_input": {}, "permission_request": {}}),
+    );
+    assert!(out["decision"].is_null(), "{out}");
+}
+
+/// Matcher subjects: "`subagentStart` | `agentName`", "`preCompact` |
+/// `trigger` (`"manual"` or `"auto"`)", "`notification` |
+/// `notification_type`", each anchored as `^(?:PATTERN)$`.
+#[test]
+fn subagent_start_pre_compact_and_notification_match_their_own_subjects() {
+    let ws = Ws::new();
+    let tag = |m: &str, t: &str| with(bash(format!("cat >/dev/null; echo {t} >> matched")), "matcher", json!(m));
+    let e = ws.engine(json!({"version": 1, "hooks": {
+        "subagentStart": [tag("explore", "explore"), tag("expl", "prefix")],
+        "preCompact": [tag("manual", "manual")],
+        "notification": [tag("agent_.*", "agent")],
+    }}));
+    run(&e, HookEvent::SubagentStart, &input(HookEvent::SubagentStart));
+    run(&e, HookEvent::PreCompact, &json!({"trigger": "auto"}));
+    run(&e, HookEvent::PreCompact, &json!({"trigger": "manual"}));
+    run(&e, HookEvent::Notification, &input(HookEvent::Notification));
+    run(&e, HookEvent::Notification, &json!({"notification_type": "shell_completed", "message": "m"}));
+    assert_eq!(ws.read("matched"), "explore\nmanual\nagent\n");
+}
+
+/// The PascalCase PostToolUse payload: "`tool_name`, `tool_input`,
+/// `tool_result: {result_type: "success", text_result_for_llm}`", with the
+/// Claude tool name; SubagentStart keeps its camelCase shape under a
+/// PascalCase key ("their builders ignore `_vsCodeCompat`").
+#[test]
+fn pascal_post_tool_use_payload_and_subagent_start_keeps_camel_case() {
+    let ws = Ws::new();
+    let e =
+        ws.engine(json!({"hooks": {"PostToolUse": [recorder(&ws, "post")], "SubagentStart": [recorder(&ws, "sub")]}}));
+    run(
+        &e,
+        HookEvent::PostToolUse,
+        &json!({"tool_name": "view", "tool_input": {"path": "a"}, "tool_response": "text"}),
+    );
+    let p = &recorded(&ws, "post")[0];
+    assert_eq!(p["hook_event_name"], "PostToolUse");
+    assert_eq!(p["tool_name"], "Read");
+    assert_eq!(p["tool_input"], json!({"path": "a"}));
+    assert_eq!(p["tool_result"], json!({"result_type": "success", "text_result_for_llm": "text"}));
+    assert!(p["timestamp"].is_string());
+    run(&e, HookEvent::SubagentStart, &input(HookEvent::SubagentStart));
+    let p = &recorded(&ws, "sub")[0];
+    assert_eq!((p["agentName"].clone(), p["sessionId"].clone()), (json!("explore"), json!("s-1")));
+    assert!(p["timestamp"].is_u64() && p.get("hook_event_name").is_none(), "{p}");
+}
+
+/// "`2` | **warning by default**: stderr is surfaced to the user ... and
+/// **stdout is still parsed**" — on sessionStart too: its context stands.
+#[test]
+fn session_start_exit_2_is_a_warning_and_its_context_stands() {
+    let ws = Ws::new();
+    let script = format!("{}; echo 'heads up' >&2; exit 2", say(json!({"additionalContext": "repo notes"})));
+    let e = ws.engine(hooks("sessionStart", vec![bash(script)]));
+    let out = run(&e, HookEvent::SessionStart, &input(HookEvent::SessionStart));
+    assert_eq!(out["additional_context"], json!(["repo notes"]), "{out}");
+    assert!(texts(&out, "warning").iter().any(|t| t.contains("heads up")), "{out}");
+    assert!(out["hooks"][0].get("failure").is_none_or(Value::is_null), "not a failure: {out}");
+}

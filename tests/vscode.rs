@@ -441,3 +441,34 @@ fn unknown_entry_fields_are_ignored_and_reported() {
     run(&e, HookEvent::PreToolUse, &terminal("ls"));
     assert_eq!(ws.read("ran"), "ran\n", "the entry still loads");
 }
+
+/// PostToolUse: "`decision:"block"`+`reason`,
+/// `hookSpecificOutput.additionalContext`" — the block is feedback for the
+/// model next to the tool's result, and the context is kept.
+#[test]
+fn post_tool_use_blocks_with_its_reason_and_keeps_context() {
+    let ws = Ws::new();
+    let e = ws.engine(json!({"hooks": {"PostToolUse": [cmd(say(json!({
+        "decision": "block", "reason": "lint failed",
+        "hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "run the formatter"},
+    })))]}}));
+    let input = json!({"tool_name": "editFiles", "tool_input": {"files": ["a.ts"]}, "tool_response": "ok"});
+    let out = run(&e, HookEvent::PostToolUse, &input);
+    assert_eq!(out["block_reason"], "lint failed", "{out}");
+    assert_eq!(out["additional_context"], json!(["run the formatter"]), "{out}");
+    assert!(out.get("block_replaces_result").is_none(), "{out}");
+}
+
+/// "Copilot CLI files are converted: ... `bash`→`osx`+`linux`", and
+/// "`timeout` seconds **default 30**" with the Copilot CLI file's
+/// `timeoutSec` read too: a converted Copilot CLI entry runs its `bash`.
+#[test]
+fn a_copilot_cli_entry_runs_its_bash_script_under_vscode() {
+    let ws = Ws::new();
+    let e = ws.engine(json!({"version": 1, "hooks": {"preToolUse": [
+        {"type": "command", "bash": "cat >/dev/null; echo bash >> ran", "powershell": "echo ps", "timeoutSec": 5},
+    ]}}));
+    assert!(e.config_warnings().is_empty(), "{:?}", e.config_warnings());
+    run(&e, HookEvent::PreToolUse, &terminal("ls"));
+    assert_eq!(ws.read("ran"), "bash\n");
+}

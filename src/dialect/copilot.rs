@@ -95,7 +95,9 @@ pub static PROFILE: Profile = Profile {
             exit2: Exit2::Block { reason: Exit2Reason::StdoutThenStderr, needs_stderr: false },
             ..BASE
         },
-        post_tool_use: BASE,
+        // A `decision: "block"` replaces the tool's result with its reason;
+        // the hooks' contexts are discarded.
+        post_tool_use: EventRules { block_replaces_result: true, block_drops_context: true, ..BASE },
         permission_request: EventRules {
             exit2: Exit2::Block { reason: Exit2Reason::StdoutIgnoringStderr, needs_stderr: false },
             later_overrides: true,

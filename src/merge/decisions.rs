@@ -9,7 +9,7 @@
 //! | PermissionRequest | the first decision is the outcome's; a sequential run stops there. `precedence: MostRestrictive`: any deny wins (the first deny's message), else an allow; only a deny stops a sequential run |
 //! | Stop, SubagentStop, PreCompact (and the named events of the family) | the first block's reason is `block_reason`; a sequential run stops there (a table where nothing blocks an event gives it the observer outcome). `block_reasons: Joined`: every block's reason, in order, joined (Claude Code's Stop and SubagentStop, run concurrently, with `"\n"`); `halt_clears_block`: a hook's `continue: false` leaves no block (the agent stops); `block_context`: context from every hook |
 //! | Stop with `block_cap` | after `stop_hook_block_cap` consecutive continued stops of a session, the next one is allowed with a warning ([`StopBlocks`]) |
-//! | PostToolUse, PostToolUseFailure | the first feedback is `block_reason` (`block_reasons: Joined`: every feedback, in order, joined); the tool already ran, nothing stops. `block_replaces_result`: the outcome says the reason replaces the tool's result |
+//! | PostToolUse, PostToolUseFailure | the first feedback is `block_reason` (`block_reasons: Joined`: every feedback, in order, joined); the tool already ran, nothing stops. `block_replaces_result`: the outcome says the reason replaces the tool's result; `block_drops_context`: a block leaves no context |
 //! | SessionStart (and the context family) | context from every hook, in order; `env_file`: the env file's variables (`session_env_from_output`: the `env` of every hook's output, by name, the first hook that sets a name winning) |
 //!
 //! Stop and SubagentStop blocks bounded by a loop limit, and those that
@@ -108,6 +108,7 @@ pub(crate) const POST_TOOL_HONOURS: &[Column] = &[
     Column::NeverFailsClosed,
     Column::EveryReasonJoined,
     Column::BlockReplacesResult,
+    Column::BlockDropsContext,
     Column::SequentialWhenAsked,
     Column::HaltLastWord,
 ];
@@ -346,10 +347,14 @@ impl PostToolMerge {
         common: CommonOutcome,
     ) -> PostToolHookOutcome {
         let block_reason = joined_or(block_reason(self.reasons, rules.block_reasons), joined);
+        let mut additional_context = self.additional_context;
+        if rules.block_drops_context && block_reason.is_some() {
+            additional_context.clear();
+        }
         PostToolHookOutcome {
             block_replaces_result: rules.block_replaces_result && block_reason.is_some(),
             block_reason,
-            additional_context: self.additional_context,
+            additional_context,
             common,
         }
     }

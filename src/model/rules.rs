@@ -18,7 +18,7 @@
 //!   ([`RunOrder`], [`Precedence`], [`ToolInputFlow`], [`OnFailure`],
 //!   [`RewriteOnDeny`], [`RewriteWinner`], [`BlockReasons`], `halt_clears_block`,
 //!   [`HaltReason`], [`Reasons`], [`HaltRule`], `block_replaces_result`,
-//!   `tool_gate`, `follow_up_loop_limit`, `block_needs_completed_status`,
+//!   `block_drops_context`, `tool_gate`, `follow_up_loop_limit`, `block_needs_completed_status`,
 //!   `session_env_from_output`).
 //!
 //! Each reader and each merger declares the columns it honours
@@ -389,6 +389,10 @@ pub struct EventRules {
     /// result with its reason instead of adding feedback next to it (merge
     /// column; the outcome's `block_replaces_result`).
     pub block_replaces_result: bool,
+    /// PostToolUse, PostToolUseFailure: whether a block discards the
+    /// context every hook of the run gave (the blocked result is all the
+    /// model gets; merge column).
+    pub block_drops_context: bool,
     /// What `ask` means (reader column).
     pub ask: AskRule,
     /// A hook that sets `failClosed` and exits 0 without any output fails
@@ -491,6 +495,8 @@ pub enum Column {
     HaltLastWord,
     /// `block_replaces_result: true`.
     BlockReplacesResult,
+    /// `block_drops_context: true`.
+    BlockDropsContext,
     /// `block_fields: FollowupMessage`.
     FollowupMessage,
     /// `exit2: Block { reason: RawStdout, .. }` (with [`Column::Exit2Block`]).
@@ -554,6 +560,7 @@ impl EventRules {
         reasons: Reasons::Deciding,
         halt: HaltRule::AnyHook,
         block_replaces_result: false,
+        block_drops_context: false,
         ask: AskRule::Kept,
         empty_output_fails_closed: false,
         tool_gate: false,
@@ -667,6 +674,9 @@ impl EventRules {
         }
         if self.block_replaces_result {
             out.push(Column::BlockReplacesResult);
+        }
+        if self.block_drops_context {
+            out.push(Column::BlockDropsContext);
         }
         if self.halt_reason != n.halt_reason {
             out.push(Column::FirstGivenHaltReason);

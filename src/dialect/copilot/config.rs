@@ -9,6 +9,7 @@
 //! | config | effect |
 //! |---|---|
 //! | not a JSON object; `hooks` not an object; an event's value not an array | the whole file is rejected |
+//! | an unknown key's value, whatever it is | not validated: the key is skipped and reported |
 //! | `version` present and not `1` | rejected: `Unsupported hooks config version: <v>` |
 //! | `disableAllHooks: true` | every hook of the file is skipped (reported) |
 //! | an unknown event key | skipped and reported (Copilot CLI keeps it but never runs it) |
@@ -147,12 +148,10 @@ fn read_events(
         quiet_success_output: false,
         cwd: None,
     });
-    // Every event value must be an array (else the whole file is rejected),
-    // whatever the key.
+    // Every event's value must be an array (else the whole file is
+    // rejected). An unknown key is not validated at all (Copilot CLI's
+    // schema passes it through), whatever its value: reported, never run.
     for (key, value) in hooks {
-        if !value.is_array() {
-            return Err(cfg_err(format!("hooks.{key} must be an array, got {}", type_name(value))));
-        }
         if key_of(key).is_none() {
             let hint = match suggest(key) {
                 Some(k) => format!("; did you mean `{k}`?"),
@@ -162,6 +161,10 @@ fn read_events(
                 format!("hooks.{key}"),
                 format!("unknown event key `{key}`: Copilot CLI never runs its hooks{hint}"),
             );
+            continue;
+        }
+        if !value.is_array() {
+            return Err(cfg_err(format!("hooks.{key} must be an array, got {}", type_name(value))));
         }
     }
     // Per event: the camelCase entries, then the PascalCase ones.

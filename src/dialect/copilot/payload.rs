@@ -410,7 +410,13 @@ fn named(
     p.insert("cwd".into(), Value::String(facts.cwd.to_owned()));
     for (k, v) in input {
         if !OWN.contains(&k.as_str()) {
-            p.insert(k.clone(), v.clone());
+            // The "VS Code compatible" ErrorOccurred payload names the
+            // error's context in snake_case.
+            let key = match (compat, name, k.as_str()) {
+                (true, "errorOccurred", "errorContext") => "error_context".to_owned(),
+                _ => k.clone(),
+            };
+            p.insert(key, v.clone());
         }
     }
     p
@@ -451,6 +457,23 @@ mod tests {
         assert!(p["timestamp"].as_str().is_some_and(|t| t.ends_with('Z')));
         assert_eq!(p["tool_name"], "Bash");
         assert_eq!(p["tool_input"], json!({"command": "ls"}));
+    }
+
+    /// "ErrorOccurred `error`, `error_context`, `recoverable`" in the VS Code
+    /// compatible payload; the camelCase one keeps `errorContext`.
+    #[test]
+    fn pascal_error_occurred_names_its_context_in_snake_case() {
+        let input =
+            json!({"error": {"message": "m", "name": "Error"}, "errorContext": "model_call", "recoverable": true});
+        let event = RunEvent::Named("errorOccurred".into());
+        let p = payload(true, &event, &facts(), input.as_object().unwrap(), None);
+        assert_eq!(p["hook_event_name"], "ErrorOccurred");
+        assert_eq!(p["error_context"], "model_call");
+        assert!(!p.contains_key("errorContext"));
+        assert_eq!(p["recoverable"], true);
+        let p = payload(false, &event, &facts(), input.as_object().unwrap(), None);
+        assert_eq!(p["errorContext"], "model_call");
+        assert!(!p.contains_key("error_context"));
     }
 
     #[test]
