@@ -18,6 +18,7 @@
 //!   ([`RunOrder`], [`Precedence`], [`ToolInputFlow`], [`OnFailure`],
 //!   [`RewriteOnDeny`], [`BlockReasons`], `halt_clears_block`,
 //!   [`HaltReason`], [`Reasons`], [`HaltRule`], `block_replaces_result`,
+//!   `block_drops_context`,
 //!   `tool_gate`, `follow_up_loop_limit`, `block_needs_completed_status`,
 //!   `session_env_from_output`).
 //!
@@ -376,6 +377,11 @@ pub struct EventRules {
     /// result with its reason instead of adding feedback next to it (merge
     /// column; the outcome's `block_replaces_result`).
     pub block_replaces_result: bool,
+    /// UserPromptSubmit, PostToolUse, PostToolUseFailure: a blocked run
+    /// (a block, or `continue: false` read as one) keeps none of its
+    /// hooks' context: the prompt or the tool result the context would be
+    /// added to is discarded or replaced (merge column).
+    pub block_drops_context: bool,
     /// What `ask` means (reader column).
     pub ask: AskRule,
     /// A hook that sets `failClosed` and exits 0 without any output fails
@@ -476,6 +482,8 @@ pub enum Column {
     HaltLastWord,
     /// `block_replaces_result: true`.
     BlockReplacesResult,
+    /// `block_drops_context: true`.
+    BlockDropsContext,
     /// `block_fields: FollowupMessage`.
     FollowupMessage,
     /// `exit2: Block { reason: RawStdout, .. }` (with [`Column::Exit2Block`]).
@@ -538,6 +546,7 @@ impl EventRules {
         reasons: Reasons::Deciding,
         halt: HaltRule::AnyHook,
         block_replaces_result: false,
+        block_drops_context: false,
         ask: AskRule::Kept,
         empty_output_fails_closed: false,
         tool_gate: false,
@@ -648,6 +657,9 @@ impl EventRules {
         }
         if self.block_replaces_result {
             out.push(Column::BlockReplacesResult);
+        }
+        if self.block_drops_context {
+            out.push(Column::BlockDropsContext);
         }
         if self.halt_reason != n.halt_reason {
             out.push(Column::FirstGivenHaltReason);
