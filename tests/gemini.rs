@@ -1804,3 +1804,26 @@ fn after_agent_prompt_response_is_always_the_response_text() {
     assert_eq!(ws.json("payload.json")["prompt_response"], "");
     assert_eq!(ws.json("payload.json")["stop_hook_active"], false);
 }
+
+/// "settings file is not JSON / not an object | that file contributes `{}`
+/// (error shown)": among several sources the broken file is left out and
+/// reported, and the other scopes' hooks still run.
+#[test]
+fn a_broken_settings_file_among_sources_is_left_out_and_the_others_load() {
+    let ws = Ws::new();
+    let bad = ws.file("bad.json");
+    std::fs::write(&bad, "{ \"hooks\": ").unwrap();
+    let array = ws.file("array.json");
+    std::fs::write(&array, "[1]").unwrap();
+    let good = ws.settings_file(&settings("BeforeTool", all(vec![cmd(say(json!({"decision": "deny", "reason": "good"})))])));
+    let e = ws.engine_with(json!({"hook_sources": [
+        {"hooks_file": bad, "dialect": "gemini", "trusted": true},
+        {"hooks_file": array, "dialect": "gemini", "trusted": true},
+        {"hooks_file": good}
+    ]}));
+    assert_eq!(pre(&e, shell_input("ls"))["reason"], "good");
+    let err = LifecycleHookEngine::from_options_json(
+        &json!({"workspace": ws.path(), "dialect": "gemini", "hooks_file": bad}).to_string(),
+    );
+    assert!(err.is_err(), "a lone broken file is still an error");
+}

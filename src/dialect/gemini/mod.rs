@@ -328,6 +328,13 @@ impl Dialect for Gemini {
         config::read(value, source)
     }
 
+    /// A settings file that is not JSON or not an object contributes
+    /// nothing in Gemini CLI (the error is shown): among several sources it
+    /// is left out, reported, and the others load.
+    fn skips_invalid_source(&self) -> bool {
+        true
+    }
+
     /// Gemini CLI settings files may have comments (`//` and `/* */`
     /// outside strings): they are blanked before the JSON is parsed.
     fn json_text<'a>(&self, text: &'a str) -> Cow<'a, str> {
