@@ -1827,3 +1827,15 @@ fn a_broken_settings_file_among_sources_is_left_out_and_the_others_load() {
     );
     assert!(err.is_err(), "a lone broken file is still an error");
 }
+
+/// A `settings.json` holds every setting of Gemini CLI; hooks are only its
+/// `hooks` ("`hooksConfig` (not `hooks`) holds the switches"): a settings
+/// file without hooks configures nothing and warns about nothing.
+#[test]
+fn a_settings_file_without_hooks_has_no_event_keys() {
+    let ws = Ws::new();
+    let path = ws.settings_file(&json!({"theme": "GitHub", "general": {"vimMode": true}}));
+    let c = HooksConfig::from_file(&path).unwrap();
+    assert!(c.is_empty());
+    assert!(warnings(&c).is_empty(), "{:?}", warnings(&c));
+}

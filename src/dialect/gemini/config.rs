@@ -60,7 +60,14 @@ pub(super) fn read(value: &Value, info: &SourceInfo) -> Result<HooksConfig> {
         )));
     };
     let mut cfg = HooksConfig::empty_of(&GEMINI);
-    let settings_shape = top.contains_key("hooks") || top.contains_key("hooksConfig");
+    // A file named as Gemini CLI's settings files is one even without
+    // hooks (its other settings are not event keys).
+    let settings_file = info
+        .path
+        .as_deref()
+        .and_then(|p| p.file_name())
+        .is_some_and(|n| n == "settings.json" || n == "system-defaults.json");
+    let settings_shape = settings_file || top.contains_key("hooks") || top.contains_key("hooksConfig");
     if let Some(switches) = top.get("hooksConfig") {
         read_switches(&mut cfg, info, switches);
     }
