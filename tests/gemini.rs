@@ -1769,10 +1769,8 @@ fn matchers_javascript_rejects_are_exact_tool_names() {
 /// surrogate becomes U+FFFD), not as plain text.
 #[test]
 fn json_with_lone_surrogate_escapes_is_json() {
-    let out = before_tool(vec![cmd(say(json!("PLACEHOLDER")).replace(
-        "\"PLACEHOLDER\"",
-        r#"{"decision":"deny","reason":"bad \ud800 x \udc00 \ud83d\ude00 \\ud800"}"#,
-    ))]);
+    let out = before_tool(vec![cmd(say(json!("PLACEHOLDER"))
+        .replace("\"PLACEHOLDER\"", r#"{"decision":"deny","reason":"bad \ud800 x \udc00 \ud83d\ude00 \\ud800"}"#))]);
     assert_eq!(out["decision"], "deny", "{out}");
     assert_eq!(out["reason"], "bad \u{fffd} x \u{fffd} \u{1f600} \\ud800");
 }
@@ -1815,7 +1813,8 @@ fn a_broken_settings_file_among_sources_is_left_out_and_the_others_load() {
     std::fs::write(&bad, "{ \"hooks\": ").unwrap();
     let array = ws.file("array.json");
     std::fs::write(&array, "[1]").unwrap();
-    let good = ws.settings_file(&settings("BeforeTool", all(vec![cmd(say(json!({"decision": "deny", "reason": "good"})))])));
+    let good =
+        ws.settings_file(&settings("BeforeTool", all(vec![cmd(say(json!({"decision": "deny", "reason": "good"})))])));
     let e = ws.engine_with(json!({"hook_sources": [
         {"hooks_file": bad, "dialect": "gemini", "trusted": true},
         {"hooks_file": array, "dialect": "gemini", "trusted": true},

@@ -62,8 +62,8 @@
 pub(crate) fn js_whitespace(c: char) -> bool {
     matches!(
         c,
-        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'..='\u{200a}'
-            | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | '\u{feff}'
+        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}' | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | '\u{feff}'
     )
 }
 
@@ -95,7 +95,8 @@ fn js_rejects(pattern: &str) -> Option<String> {
                 let ok = rest.starts_with([':', '=', '!'])
                     || rest.starts_with("<=")
                     || rest.starts_with("<!")
-                    || (rest.starts_with('<') && rest[1..].starts_with(|c: char| c.is_alphabetic() || c == '_' || c == '$'))
+                    || (rest.starts_with('<')
+                        && rest[1..].starts_with(|c: char| c.is_alphabetic() || c == '_' || c == '$'))
                     || modifiers;
                 if !ok {
                     return Some(format!(

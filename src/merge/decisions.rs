@@ -170,12 +170,7 @@ impl PromptMerge {
         if rules.block_drops_context && block_reason.is_some() {
             additional_context.clear();
         }
-        UserPromptHookOutcome {
-            allow_prompt: block_reason.is_none(),
-            block_reason,
-            additional_context,
-            common,
-        }
+        UserPromptHookOutcome { allow_prompt: block_reason.is_none(), block_reason, additional_context, common }
     }
 }
 

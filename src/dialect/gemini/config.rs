@@ -398,7 +398,8 @@ pub(super) fn strip_comments(text: &str) -> Cow<'_, str> {
     if !text.contains("//") && !text.contains("/*") {
         return Cow::Borrowed(text);
     }
-    let blank = |out: &mut String, part: &str| out.extend(part.chars().map(|c| if c.is_whitespace() { c } else { ' ' }));
+    let blank =
+        |out: &mut String, part: &str| out.extend(part.chars().map(|c| if c.is_whitespace() { c } else { ' ' }));
     let bytes = text.as_bytes();
     let mut out = String::with_capacity(text.len());
     let (mut i, mut copied, mut in_string) = (0, 0, false);

@@ -72,7 +72,10 @@ pub(super) fn payload(event: &RunEvent, facts: &SessionFacts<'_>, input: &Map<St
             tool(&mut p);
             let mut error = Map::new();
             error.insert("message".into(), text("error"));
-            p.insert("tool_response".into(), tool_response(Value::from(""), Value::from(""), Some(Value::Object(error))));
+            p.insert(
+                "tool_response".into(),
+                tool_response(Value::from(""), Value::from(""), Some(Value::Object(error))),
+            );
             tool_context(&mut p);
             consumed = &["error"];
         }

@@ -335,7 +335,10 @@ mod tests {
         assert_eq!(replace_lone_surrogates(r#"{"a":"\ud800"}"#).as_deref(), Some(r#"{"a":"\ufffd"}"#));
         assert_eq!(replace_lone_surrogates(r#"{"a":"\ud83d\ude00"}"#), None, "a pair is valid");
         assert_eq!(replace_lone_surrogates(r#"{"a":"\\ud800"}"#), None, "an escaped backslash");
-        assert_eq!(replace_lone_surrogates(r#"{"a":"\ud83d\ud83d\ude00"}"#).as_deref(), Some(r#"{"a":"\ufffd\ud83d\ude00"}"#));
+        assert_eq!(
+            replace_lone_surrogates(r#"{"a":"\ud83d\ud83d\ude00"}"#).as_deref(),
+            Some(r#"{"a":"\ufffd\ud83d\ude00"}"#)
+        );
         assert_eq!(json_parse(r#""\udfff""#), Some(Value::from("\u{fffd}")));
         assert_eq!(json_parse("{\"a\":\"\\ud800"), None, "still invalid JSON");
     }
