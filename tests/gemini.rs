@@ -592,20 +592,20 @@ fn a_missing_tool_input_is_an_empty_object_and_the_transcript_path_is_passed() {
 /// `hookEventHandler.test.ts` "should fire AfterTool event with tool
 /// response": `tool_response` is `{llmContent, returnDisplay, error}`;
 /// PostToolUseFailure (which Gemini CLI reports through AfterTool) gives
-/// `error: {message}`.
+/// `error: {message}`. A successful tool's `error` is undefined in Gemini
+/// CLI, so its JSON has no `error` key (not `"error": null`).
 #[test]
 fn after_tool_payload_carries_gemini_s_tool_response() {
     let ws = Ws::new();
     let e = ws.engine(settings("AfterTool", all(vec![cmd("cat > payload.json")])));
     let response = json!({"llmContent": "ok", "returnDisplay": "ok", "error": null});
     run(&e, HookEvent::PostToolUse, json!({"tool_name": "read_file", "tool_input": {}, "tool_response": response}));
-    assert_eq!(ws.json("payload.json")["tool_response"], response);
+    assert_eq!(ws.json("payload.json")["tool_response"], response, "an object is passed as the host gave it");
     assert_eq!(ws.json("payload.json")["hook_event_name"], "AfterTool");
     run(&e, HookEvent::PostToolUse, json!({"tool_name": "read_file", "tool_response": "plain"}));
-    assert_eq!(
-        ws.json("payload.json")["tool_response"],
-        json!({"llmContent": "plain", "returnDisplay": "plain", "error": null})
-    );
+    assert_eq!(ws.json("payload.json")["tool_response"], json!({"llmContent": "plain", "returnDisplay": "plain"}));
+    run(&e, HookEvent::PostToolUse, json!({"tool_name": "read_file"}));
+    assert_eq!(ws.json("payload.json")["tool_response"], json!({"llmContent": "", "returnDisplay": ""}));
     run(&e, HookEvent::PostToolUseFailure, json!({"tool_name": "read_file", "error": "no such file"}));
     let p = ws.json("payload.json");
     assert_eq!(
@@ -1631,4 +1631,210 @@ fn gemini_names_of_canonical_events_fire_them_by_name() {
     assert_eq!(out["block_reason"], "after");
     let err = e.run_named_blocking("BeforeTool", &json!({})).unwrap_err();
     assert!(err.message.contains("tool_name"), "validated as PreToolUse: {}", err.message);
+}
+
+// ------------------------------------------------ review: vendor fixes
+
+/// "BeforeTool | `continue:false` → tool not run …; block → tool not run,
+/// model gets `Tool execution blocked: <r>` (**deny**, `reason`); … `tool_input`
+/// → rebuilt invocation (`updated_input`)": a denied call is never rebuilt,
+/// so a deny (by any hook) or a halt leaves no `updated_input`; an `ask`
+/// keeps it.
+#[test]
+fn a_denied_before_tool_call_keeps_no_rewrite() {
+    let rewrite = json!({"hookSpecificOutput": {"tool_input": {"command": "ls -la"}}});
+    let out = before_tool(vec![cmd(say(rewrite.clone())), cmd(say(json!({"decision": "deny", "reason": "no"})))]);
+    assert_eq!((out["decision"].clone(), out["updated_input"].clone()), (json!("deny"), Value::Null));
+    let out = before_tool(vec![cmd(say(json!({"decision": "block", "hookSpecificOutput": {"tool_input": {"a": 1}}})))]);
+    assert_eq!((out["decision"].clone(), out["updated_input"].clone()), (json!("deny"), Value::Null));
+    let out = before_tool(vec![cmd(say(json!({"continue": false, "hookSpecificOutput": {"tool_input": {"a": 1}}})))]);
+    assert_eq!((out["decision"].clone(), out["updated_input"].clone()), (json!("deny"), Value::Null));
+    let out = before_tool(vec![cmd(say(rewrite)), cmd(say(json!({"decision": "ask"})))]);
+    assert_eq!((out["decision"].clone(), out["updated_input"].clone()), (json!("ask"), json!({"command": "ls -la"})));
+}
+
+/// AfterTool: "block → result **replaced** by `Tool result blocked: <r>`" —
+/// the context another hook gave is not appended to a result that is
+/// replaced; BeforeAgent: "block → turn blocked, prompt discarded" — the
+/// context that would be appended to the prompt goes with it.
+#[test]
+fn a_blocked_after_tool_or_before_agent_run_keeps_no_context() {
+    let ws = Ws::new();
+    let context = cmd(say(json!({"hookSpecificOutput": {"additionalContext": "note"}})));
+    let block = cmd(say(json!({"decision": "block", "reason": "secret"})));
+    let halt = cmd(say(json!({"continue": false, "hookSpecificOutput": {"additionalContext": "own"}})));
+    let e = ws.engine(settings("AfterTool", all(vec![context.clone(), block.clone()])));
+    let out = run(&e, HookEvent::PostToolUse, json!({"tool_name": "read_file", "tool_response": {}}));
+    assert_eq!((out["block_reason"].clone(), out["additional_context"].clone()), (json!("secret"), json!([])));
+    let e = ws.engine(settings("AfterTool", all(vec![halt.clone(), context.clone()])));
+    let out = run(&e, HookEvent::PostToolUseFailure, json!({"tool_name": "read_file", "error": "x"}));
+    assert_eq!((out["continue"].clone(), out["additional_context"].clone()), (json!(false), json!([])));
+    let e = ws.engine(settings("BeforeAgent", all(vec![context.clone(), block])));
+    let out = run(&e, HookEvent::UserPromptSubmit, json!({"prompt": "p"}));
+    assert_eq!((out["allow_prompt"].clone(), out["additional_context"].clone()), (json!(false), json!([])));
+    let e = ws.engine(settings("BeforeAgent", all(vec![halt])));
+    let out = run(&e, HookEvent::UserPromptSubmit, json!({"prompt": "p"}));
+    assert_eq!((out["allow_prompt"].clone(), out["additional_context"].clone()), (json!(false), json!([])));
+    // Unblocked, the context is kept.
+    let e = ws.engine(settings("BeforeAgent", all(vec![context])));
+    assert_eq!(run(&e, HookEvent::UserPromptSubmit, json!({"prompt": "p"}))["additional_context"], json!(["note"]));
+}
+
+/// "`hookSpecificOutput.tailToolCallRequest` `{name, args}` | AfterTool: run
+/// that tool next" is read only after the block check (a blocked result is
+/// replaced, no tail call follows); "other `hookSpecificOutput` keys
+/// shallow-merged, **later wins**" — the last hook's request counts, any
+/// object is one, and a later value that is not an object leaves none.
+#[test]
+fn tail_tool_call_requests_follow_gemini_s_merge_and_block() {
+    let ws = Ws::new();
+    let tail = |v: Value| cmd(say(json!({"hookSpecificOutput": {"tailToolCallRequest": v}})));
+    let after = |hooks: Vec<Value>| {
+        let e = ws.engine(settings("AfterTool", all(hooks)));
+        run(&e, HookEvent::PostToolUse, json!({"tool_name": "read_file", "tool_response": {}}))
+    };
+    let first = json!({"name": "read_file", "args": {"file_path": "a"}});
+    let second = json!({"name": "glob", "args": {}});
+    let out = after(vec![tail(first.clone()), tail(second.clone()), cmd("cat >/dev/null")]);
+    assert_eq!(out["dialect_fields"]["gemini"]["tailToolCallRequest"], second, "the last hook's wins");
+    let out = after(vec![tail(json!({"args": {"x": 1}}))]);
+    assert_eq!(out["dialect_fields"]["gemini"]["tailToolCallRequest"], json!({"args": {"x": 1}}), "any object");
+    let out = after(vec![tail(first.clone()), tail(Value::Null)]);
+    assert!(out["dialect_fields"].get("gemini").is_none(), "{out}");
+    let out = after(vec![tail(first.clone()), cmd(say(json!({"decision": "deny", "reason": "r"})))]);
+    assert_eq!(out["block_reason"], "r");
+    assert!(out["dialect_fields"].get("gemini").is_none(), "a blocked AfterTool requests no tail call: {out}");
+    let out = after(vec![tail(first), cmd(say(json!({"continue": false})))]);
+    assert!(out["dialect_fields"].get("gemini").is_none(), "{out}");
+}
+
+/// Gemini CLI reads its settings files with their comments stripped
+/// (`//` and `/* */`, outside strings); the other dialects keep reading
+/// plain JSON.
+#[test]
+fn gemini_settings_files_may_have_comments() {
+    let ws = Ws::new();
+    let dir = ws.file(".gemini");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("settings.json");
+    let text = r#"{
+  // project hooks
+  "hooks": { /* tools */ "BeforeTool": [
+    {"matcher": "run_shell_command", "hooks": [{"type": "command", "description": "ends in \\", // c
+      "command": "cat >/dev/null; echo '{\"decision\":\"deny\",\"reason\":\"see http://x/*y*/ \\\"q\\\" //\"}'"}]}
+  ]} /* unclosed
+"#;
+    std::fs::write(&path, text.replace("/* unclosed", "} /* unclosed")).unwrap();
+    let e = ws.engine_with(json!({"hooks_file": path}));
+    assert_eq!(pre(&e, shell_input("ls"))["reason"], "see http://x/*y*/ \"q\" //", "strings keep `//` and `/*`");
+    let claude = ws.file("claude.json");
+    std::fs::write(&claude, "{ // no\n \"hooks\": {} }").unwrap();
+    let err = LifecycleHookEngine::from_options_json(
+        &json!({"workspace": ws.path(), "dialect": "claude", "hooks_file": claude}).to_string(),
+    );
+    assert!(err.is_err(), "Claude Code settings stay plain JSON");
+}
+
+/// "A matcher that does not compile is compared with `===`": a pattern
+/// JavaScript's `new RegExp` rejects — Rust's inline flags `(?i)`, its
+/// `(?P<name>…)` groups — is an exact tool name too (with a warning),
+/// even though this engine's regular expressions would take it; JavaScript
+/// groups (`(?:`, lookbehind-free named groups `(?<n>`) stay regexes.
+#[test]
+fn matchers_javascript_rejects_are_exact_tool_names() {
+    let ws = Ws::new();
+    let settings = json!({"hooks": {"BeforeTool": [
+        {"matcher": "(?i)write_file", "hooks": [cmd("echo flags")]},
+        {"matcher": "(?P<t>glob)", "hooks": [cmd("echo python-group")]},
+        {"matcher": "(?<t>read)_(?:file)", "hooks": [cmd("echo js-group")]}
+    ]}});
+    let c = config(settings.clone());
+    let w = warnings(&c);
+    assert_eq!(w.len(), 2, "{w:?}");
+    assert!(w[0].contains("(?i") && w[1].contains("(?P"), "{w:?}");
+    let e = ws.engine(settings);
+    let ran = |tool: &str| -> Vec<String> {
+        let out = pre(&e, json!({"tool_name": tool, "tool_input": {}}));
+        out["hooks"].as_array().unwrap().iter().map(|h| h["command"].as_str().unwrap().to_owned()).collect()
+    };
+    assert!(ran("WRITE_FILE").is_empty());
+    assert!(ran("write_file").is_empty());
+    assert_eq!(ran("(?i)write_file"), ["echo flags"]);
+    assert!(ran("glob").is_empty());
+    assert_eq!(ran("mcp_read_file"), ["echo js-group"]);
+}
+
+/// "`JSON.parse(text)` ok" is JavaScript's: a `\u` escape of a lone
+/// surrogate is valid JSON there, so such output is read as JSON (the lone
+/// surrogate becomes U+FFFD), not as plain text.
+#[test]
+fn json_with_lone_surrogate_escapes_is_json() {
+    let out = before_tool(vec![cmd(say(json!("PLACEHOLDER"))
+        .replace("\"PLACEHOLDER\"", r#"{"decision":"deny","reason":"bad \ud800 x \udc00 \ud83d\ude00 \\ud800"}"#))]);
+    assert_eq!(out["decision"], "deny", "{out}");
+    assert_eq!(out["reason"], "bad \u{fffd} x \u{fffd} \u{1f600} \\ud800");
+}
+
+/// "`text = stdout.trim() || stderr.trim()`" trims what JavaScript's `trim`
+/// does: its whitespace includes the BOM and U+3000 but not U+0085 (NEL), so
+/// JSON followed by a NEL is not JSON and on exit 0 is a system message.
+#[test]
+fn output_is_trimmed_as_javascript_trims() {
+    let out = before_tool(vec![cmd("cat >/dev/null; printf '\\xef\\xbb\\xbf{\"decision\":\"deny\"}\\xe3\\x80\\x80'")]);
+    assert_eq!(out["decision"], "deny", "{out}");
+    let out = before_tool(vec![cmd("cat >/dev/null; printf '{\"decision\":\"deny\"}\\xc2\\x85'")]);
+    assert_eq!(out["decision"], "continue", "{out}");
+    assert!(texts(&out, "info")[0].starts_with("{\"decision\""), "{out}");
+}
+
+/// AfterAgent's "`prompt_response` (accumulated response text)" is a string,
+/// never null: the host's `prompt_response` text, else the canonical
+/// `last_assistant_message`, else `""`.
+#[test]
+fn after_agent_prompt_response_is_always_the_response_text() {
+    let ws = Ws::new();
+    let e = ws.engine(settings("AfterAgent", all(vec![cmd("cat > payload.json")])));
+    run(&e, HookEvent::Stop, json!({"prompt": "p", "prompt_response": "native", "last_assistant_message": "canon"}));
+    assert_eq!(ws.json("payload.json")["prompt_response"], "native");
+    run(&e, HookEvent::Stop, json!({"prompt": "p", "prompt_response": null, "last_assistant_message": "canon"}));
+    assert_eq!(ws.json("payload.json")["prompt_response"], "canon");
+    run(&e, HookEvent::Stop, json!({"prompt": "p"}));
+    assert_eq!(ws.json("payload.json")["prompt_response"], "");
+    assert_eq!(ws.json("payload.json")["stop_hook_active"], false);
+}
+
+/// "settings file is not JSON / not an object | that file contributes `{}`
+/// (error shown)": among several sources the broken file is left out and
+/// reported, and the other scopes' hooks still run.
+#[test]
+fn a_broken_settings_file_among_sources_is_left_out_and_the_others_load() {
+    let ws = Ws::new();
+    let bad = ws.file("bad.json");
+    std::fs::write(&bad, "{ \"hooks\": ").unwrap();
+    let array = ws.file("array.json");
+    std::fs::write(&array, "[1]").unwrap();
+    let good =
+        ws.settings_file(&settings("BeforeTool", all(vec![cmd(say(json!({"decision": "deny", "reason": "good"})))])));
+    let e = ws.engine_with(json!({"hook_sources": [
+        {"hooks_file": bad, "dialect": "gemini", "trusted": true},
+        {"hooks_file": array, "dialect": "gemini", "trusted": true},
+        {"hooks_file": good}
+    ]}));
+    assert_eq!(pre(&e, shell_input("ls"))["reason"], "good");
+    let err = LifecycleHookEngine::from_options_json(
+        &json!({"workspace": ws.path(), "dialect": "gemini", "hooks_file": bad}).to_string(),
+    );
+    assert!(err.is_err(), "a lone broken file is still an error");
+}
+
+/// A `settings.json` holds every setting of Gemini CLI; hooks are only its
+/// `hooks` ("`hooksConfig` (not `hooks`) holds the switches"): a settings
+/// file without hooks configures nothing and warns about nothing.
+#[test]
+fn a_settings_file_without_hooks_has_no_event_keys() {
+    let ws = Ws::new();
+    let path = ws.settings_file(&json!({"theme": "GitHub", "general": {"vimMode": true}}));
+    let c = HooksConfig::from_file(&path).unwrap();
+    assert!(c.is_empty());
+    assert!(warnings(&c).is_empty(), "{:?}", warnings(&c));
 }

@@ -949,6 +949,12 @@ impl HooksConfig {
             let dialect = dialect::select(explicit, Some(path), None);
             dialect.read_toml(&text, &source(dialect))
         } else {
+            // The dialect known before the text is parsed (named, or by the
+            // file's place) says how its agent reads JSON text.
+            let text = match explicit.or_else(|| dialect::for_path(path)) {
+                Some(d) => d.json_text(&text),
+                None => std::borrow::Cow::Borrowed(text.as_str()),
+            };
             let value = parse_json_config(&text, "hooks configuration")?;
             let dialect = dialect::select(explicit, Some(path), Some(&value));
             dialect.read_json(&value, &source(dialect))

@@ -54,6 +54,64 @@
 //!   subject is the empty string: only match-all matchers (and regexes that
 //!   accept `""`) run.
 
+/// Whether `c` is whitespace to JavaScript's `String.prototype.trim`: its
+/// WhiteSpace (tab, vertical tab, form feed, space, no-break space, the
+/// BOM and every other space separator) and LineTerminator (line feed,
+/// carriage return, the line and paragraph separators). Unlike Rust's
+/// whitespace it does not include U+0085 (next line).
+pub(crate) fn js_whitespace(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}' | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | '\u{feff}'
+    )
+}
+
+/// JavaScript's `String.prototype.trim`.
+pub(crate) fn js_trim(s: &str) -> &str {
+    s.trim_matches(js_whitespace)
+}
+
+/// Why JavaScript's `new RegExp(pattern)` (no flags) throws on a pattern
+/// this engine's regular expressions accept: a group opened with `(?`
+/// that is not `(?:`, a lookaround, a named group `(?<name>` or a modifier
+/// group `(?ims-ims:` — Rust's inline flags `(?i)`, `(?x)`, `(?U)` and
+/// its `(?P<name>` groups. `None` when JavaScript takes it.
+fn js_rejects(pattern: &str) -> Option<String> {
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut in_class = false;
+    let mut i = 0;
+    while i < chars.len() {
+        match chars[i] {
+            '\\' => i += 1,
+            '[' if !in_class => in_class = true,
+            ']' if in_class => in_class = false,
+            '(' if !in_class && chars.get(i + 1) == Some(&'?') => {
+                let rest: String = chars[i + 2..].iter().collect();
+                let modifiers = {
+                    let flags: String = rest.chars().take_while(|c| matches!(c, 'i' | 'm' | 's' | '-')).collect();
+                    !flags.is_empty() && flags.matches('-').count() <= 1 && rest[flags.len()..].starts_with(':')
+                };
+                let ok = rest.starts_with([':', '=', '!'])
+                    || rest.starts_with("<=")
+                    || rest.starts_with("<!")
+                    || (rest.starts_with('<')
+                        && rest[1..].starts_with(|c: char| c.is_alphabetic() || c == '_' || c == '$'))
+                    || modifiers;
+                if !ok {
+                    return Some(format!(
+                        "`(?{}` is not a group JavaScript regular expressions accept",
+                        rest.chars().take(2).collect::<String>()
+                    ));
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
 /// A compiled matcher.
 #[derive(Clone, Debug)]
 pub enum Matcher {
@@ -204,13 +262,17 @@ impl Matcher {
     /// JavaScript regular expressions, which accept lookaround and
     /// backreferences this engine does not).
     pub fn gemini_tool(raw: Option<&str>) -> (Matcher, Option<regex::Error>) {
-        let Some(p) = raw.map(str::trim) else {
+        let Some(p) = raw.map(js_trim) else {
             return (Matcher::All, None);
         };
         if p.is_empty() || p == "*" {
             return (Matcher::All, None);
         }
-        match compile(p) {
+        let compiled = match js_rejects(p) {
+            Some(why) => Err(regex::Error::Syntax(why)),
+            None => compile(p),
+        };
+        match compiled {
             Ok(re) => (Matcher::Regex(re), None),
             Err(e) => (Matcher::Names(vec![p.to_owned()]), Some(e)),
         }
@@ -220,7 +282,7 @@ impl Matcher {
     /// PreCompress: trimmed; `None`, `""` and `"*"` match all; anything else
     /// is one exact value (no list, no regex).
     pub fn gemini_exact(raw: Option<&str>) -> Matcher {
-        match raw.map(str::trim) {
+        match raw.map(js_trim) {
             None | Some("" | "*") => Matcher::All,
             Some(p) => Matcher::Names(vec![p.to_owned()]),
         }
@@ -322,6 +384,20 @@ mod tests {
         assert!(m.matches("Edit"));
         assert!(!m.matches("NotebookEdit"));
         assert!(!m.matches("EditFile"));
+    }
+
+    #[test]
+    fn javascript_trim_and_group_syntax() {
+        assert_eq!(js_trim("\u{feff}\u{3000} x\u{2028}\n"), "x");
+        assert_eq!(js_trim("x\u{85}"), "x\u{85}", "NEL is not JavaScript whitespace");
+        assert!(js_rejects("(?i)Edit").is_some());
+        assert!(js_rejects("(?P<n>Edit)").is_some());
+        assert!(js_rejects("(?x) a").is_some());
+        for ok in ["(?:a|b)", "a(?=b)", "(?!x)", "(?<=a)b", "(?<!a)b", "(?<name>x)", "(?i:x)", "[(?i)]", r"\(?i\)"] {
+            assert_eq!(js_rejects(ok), None, "{ok}");
+        }
+        let (m, e) = Matcher::gemini_tool(Some("(?i)edit"));
+        assert!(e.is_some() && m.matches("(?i)edit") && !m.matches("EDIT") && !m.matches("edit"));
     }
 
     #[test]

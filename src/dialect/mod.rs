@@ -110,6 +110,13 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
     /// skip are skipped and listed in the config's warnings.
     fn read_json(&self, value: &Value, source: &SourceInfo) -> Result<HooksConfig>;
 
+    /// The JSON text of a config file of this dialect as its agent hands it
+    /// to its JSON parser (Gemini CLI strips comments first). The default:
+    /// the text as it is (plain JSON).
+    fn json_text<'a>(&self, text: &'a str) -> Cow<'a, str> {
+        Cow::Borrowed(text)
+    }
+
     /// Read TOML text of this dialect (`InvalidConfig` when the dialect has
     /// no TOML form).
     fn read_toml(&self, text: &str, source: &SourceInfo) -> Result<HooksConfig> {
@@ -330,6 +337,15 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
     fn merge_fields(&self, event: &RunEvent, into: &mut Map<String, Value>, fields: Map<String, Value>) {
         let _ = event;
         merge_fields_by(self.profile().dialect_fields, into, fields);
+    }
+
+    /// The merged fields with no canonical slot (`fields`, the outcome's
+    /// `dialect_fields.<name>`) once every hook of the run is merged;
+    /// `blocked` says whether the run's outcome blocks (a PreToolUse deny,
+    /// a blocked prompt, a Stop or PostToolUse block). The dialect drops
+    /// what its agent does not use then. The default keeps every field.
+    fn finish_fields(&self, event: &RunEvent, blocked: bool, fields: &mut Map<String, Value>) {
+        let _ = (event, blocked, fields);
     }
 
     /// The event input the next hook of a run made one after another reads

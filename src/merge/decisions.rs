@@ -5,11 +5,11 @@
 //!
 //! | event | rule |
 //! |---|---|
-//! | UserPromptSubmit | the first block's reason is `block_reason` (`allow_prompt` false; `block_reasons: Joined`: every block's reason, in order, joined); a sequential run stops there; context from every hook |
+//! | UserPromptSubmit | the first block's reason is `block_reason` (`allow_prompt` false; `block_reasons: Joined`: every block's reason, in order, joined); a sequential run stops there; context from every hook (`block_drops_context`: none when the prompt is blocked) |
 //! | PermissionRequest | the first decision is the outcome's; a sequential run stops there. `precedence: MostRestrictive`: any deny wins (the first deny's message), else an allow; only a deny stops a sequential run |
 //! | Stop, SubagentStop, PreCompact (and the named events of the family) | the first block's reason is `block_reason`; a sequential run stops there (a table where nothing blocks an event gives it the observer outcome). `block_reasons: Joined`: every block's reason, in order, joined (Claude Code's Stop and SubagentStop, run concurrently, with `"\n"`); `halt_clears_block`: a hook's `continue: false` leaves no block (the agent stops); `block_context`: context from every hook |
 //! | Stop with `block_cap` | after `stop_hook_block_cap` consecutive continued stops of a session, the next one is allowed with a warning ([`StopBlocks`]) |
-//! | PostToolUse, PostToolUseFailure | the first feedback is `block_reason` (`block_reasons: Joined`: every feedback, in order, joined); the tool already ran, nothing stops. `block_replaces_result`: the outcome says the reason replaces the tool's result; `block_drops_context`: a block leaves no context |
+//! | PostToolUse, PostToolUseFailure | the first feedback is `block_reason` (`block_reasons: Joined`: every feedback, in order, joined); the tool already ran, nothing stops. `block_replaces_result`: the outcome says the reason replaces the tool's result; `block_drops_context`: a blocked run keeps no context |
 //! | SessionStart (and the context family) | context from every hook, in order; `env_file`: the env file's variables (`session_env_from_output`: the `env` of every hook's output, by name, the first hook that sets a name winning) |
 //!
 //! Stop and SubagentStop blocks bounded by a loop limit, and those that
@@ -53,6 +53,7 @@ pub(crate) const PROMPT_HONOURS: &[Column] = &[
     Column::EveryReasonJoined,
     Column::SequentialWhenAsked,
     Column::HaltLastWord,
+    Column::BlockDropsContext,
 ];
 
 /// PermissionRequest.
@@ -165,12 +166,11 @@ impl PromptMerge {
         common: CommonOutcome,
     ) -> UserPromptHookOutcome {
         let block_reason = joined_or(block_reason(self.reasons, rules.block_reasons), joined);
-        UserPromptHookOutcome {
-            allow_prompt: block_reason.is_none(),
-            block_reason,
-            additional_context: self.additional_context,
-            common,
+        let mut additional_context = self.additional_context;
+        if rules.block_drops_context && block_reason.is_some() {
+            additional_context.clear();
         }
+        UserPromptHookOutcome { allow_prompt: block_reason.is_none(), block_reason, additional_context, common }
     }
 }
 
@@ -338,6 +338,11 @@ impl PostToolMerge {
         self.additional_context.extend(reply.context);
         add_block(&mut self.reasons, rules.block_reasons, reply.decision);
         !self.reasons.is_empty() && rules.block_reasons == BlockReasons::First
+    }
+
+    /// Whether a hook blocked (its reason replaces or joins the result).
+    pub(crate) fn blocked(&self) -> bool {
+        !self.reasons.is_empty()
     }
 
     pub(crate) fn finish(

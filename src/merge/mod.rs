@@ -685,7 +685,7 @@ impl EventInterpreter {
 
     /// Build the outcome. `hooks` is the execution report in configuration
     /// order, one per absorbed hook; each report gets its `failure` kind.
-    pub fn finish(self, mut hooks: Vec<HookReport>) -> HookOutcome {
+    pub fn finish(mut self, mut hooks: Vec<HookReport>) -> HookOutcome {
         if hooks.len() == self.failures.len() {
             for (report, failure) in hooks.iter_mut().zip(&self.failures) {
                 if report.failure.is_none() {
@@ -695,6 +695,25 @@ impl EventInterpreter {
         }
         let rules = self.rules;
         let joined = self.common.joined_reason(rules);
+        let blocked = match &self.merge {
+            Merge::PostTool(m) => m.blocked(),
+            _ => self.blocked(),
+        };
+        // What the dialects' agents use of their fields, now that the
+        // outcome is known (a slot left empty is dropped).
+        let mut emptied = Vec::new();
+        for (name, fields) in self.common.dialect_fields.iter_mut() {
+            if let (Ok(d), Value::Object(fields)) = (dialect::by_name(name), fields) {
+                let had = !fields.is_empty();
+                d.finish_fields(&self.event, blocked, fields);
+                if had && fields.is_empty() {
+                    emptied.push(name.clone());
+                }
+            }
+        }
+        for name in emptied {
+            self.common.dialect_fields.remove(&name);
+        }
         let common = self.common.into_outcome(joined.as_ref(), hooks);
         match self.merge {
             Merge::Context(m) => match self.event.known() {

@@ -18,7 +18,8 @@
 //!   ([`RunOrder`], [`Precedence`], [`ToolInputFlow`], [`OnFailure`],
 //!   [`RewriteOnDeny`], [`RewriteWinner`], [`BlockReasons`], `halt_clears_block`,
 //!   [`HaltReason`], [`Reasons`], [`HaltRule`], `block_replaces_result`,
-//!   `block_drops_context`, `tool_gate`, `follow_up_loop_limit`, `block_needs_completed_status`,
+//!   `block_drops_context`,
+//!   `tool_gate`, `follow_up_loop_limit`, `block_needs_completed_status`,
 //!   `session_env_from_output`).
 //!
 //! Each reader and each merger declares the columns it honours
@@ -389,9 +390,10 @@ pub struct EventRules {
     /// result with its reason instead of adding feedback next to it (merge
     /// column; the outcome's `block_replaces_result`).
     pub block_replaces_result: bool,
-    /// PostToolUse, PostToolUseFailure: whether a block discards the
-    /// context every hook of the run gave (the blocked result is all the
-    /// model gets; merge column).
+    /// UserPromptSubmit, PostToolUse, PostToolUseFailure: a blocked run
+    /// (a block, or `continue: false` read as one) keeps none of its
+    /// hooks' context: the prompt or the tool result the context would be
+    /// added to is discarded or replaced (merge column).
     pub block_drops_context: bool,
     /// What `ask` means (reader column).
     pub ask: AskRule,

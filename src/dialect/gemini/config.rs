@@ -25,13 +25,14 @@
 //! | `env` values that are not strings, numbers or booleans, names with `=` or NUL | warning, that variable skipped |
 //! | `hooksConfig.enabled` / `hooksConfig.disabled` | recorded as the source's switches (see [`Switches`]) |
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use serde_json::Value;
 
 use super::{canonical_events, GEMINI, NATIVE_EVENTS};
 use crate::config::{type_name, HandlerSpec, HookGroup, HookSpec, HooksConfig, Source, SourceInfo, Switches};
-use crate::dialect::matcher::Matcher;
+use crate::dialect::matcher::{js_trim, Matcher};
 use crate::error::{Error, Result};
 use crate::model::event::HookEvent;
 
@@ -59,7 +60,14 @@ pub(super) fn read(value: &Value, info: &SourceInfo) -> Result<HooksConfig> {
         )));
     };
     let mut cfg = HooksConfig::empty_of(&GEMINI);
-    let settings_shape = top.contains_key("hooks") || top.contains_key("hooksConfig");
+    // A file named as Gemini CLI's settings files is one even without
+    // hooks (its other settings are not event keys).
+    let settings_file = info
+        .path
+        .as_deref()
+        .and_then(|p| p.file_name())
+        .is_some_and(|n| n == "settings.json" || n == "system-defaults.json");
+    let settings_shape = settings_file || top.contains_key("hooks") || top.contains_key("hooksConfig");
     if let Some(switches) = top.get("hooksConfig") {
         read_switches(&mut cfg, info, switches);
     }
@@ -315,8 +323,8 @@ const GEMINI_DEFAULT_TIMEOUT: std::time::Duration = super::PROFILE.default_timeo
 fn timeout_ms(cfg: &mut HooksConfig, info: &SourceInfo, path: &str, t: &Value) -> u64 {
     let (n, coerced) = match t {
         Value::Number(n) => (n.as_f64().unwrap_or(f64::NAN), false),
-        Value::String(s) if s.trim().is_empty() => (0.0, true),
-        Value::String(s) => (s.trim().parse::<f64>().unwrap_or(f64::NAN), true),
+        Value::String(s) if js_trim(s).is_empty() => (0.0, true),
+        Value::String(s) => (js_trim(s).parse::<f64>().unwrap_or(f64::NAN), true),
         Value::Bool(b) => (f64::from(u8::from(*b)), true),
         _ => (f64::NAN, true),
     };
@@ -377,5 +385,66 @@ fn describe_bad_env(name: &str, value: &Value) -> String {
         "the value contains NUL".to_owned()
     } else {
         format!("the value is {}, not a string", type_name(value))
+    }
+}
+
+/// `text` with its comments blanked, as the `strip-json-comments` module
+/// Gemini CLI reads settings files with does: a `//` comment up to the end
+/// of its line and a `/* */` comment (an unclosed one up to the end of the
+/// text), outside JSON strings, become spaces (line breaks are kept, so
+/// JSON errors keep their line numbers). A string ends at a `"` not
+/// escaped by an odd number of backslashes.
+pub(super) fn strip_comments(text: &str) -> Cow<'_, str> {
+    if !text.contains("//") && !text.contains("/*") {
+        return Cow::Borrowed(text);
+    }
+    let blank =
+        |out: &mut String, part: &str| out.extend(part.chars().map(|c| if c.is_whitespace() { c } else { ' ' }));
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let (mut i, mut copied, mut in_string) = (0, 0, false);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' if !in_string => in_string = true,
+            b'"' => {
+                let backslashes = bytes[..i].iter().rev().take_while(|b| **b == b'\\').count();
+                if backslashes % 2 == 0 {
+                    in_string = false;
+                }
+            }
+            b'/' if !in_string && bytes.get(i + 1) == Some(&b'/') => {
+                let end = text[i..].find(['\n', '\r']).map_or(text.len(), |n| i + n);
+                out.push_str(&text[copied..i]);
+                blank(&mut out, &text[i..end]);
+                (i, copied) = (end, end);
+                continue;
+            }
+            b'/' if !in_string && bytes.get(i + 1) == Some(&b'*') => {
+                let end = text[i + 2..].find("*/").map_or(text.len(), |n| i + 2 + n + 2);
+                out.push_str(&text[copied..i]);
+                blank(&mut out, &text[i..end]);
+                (i, copied) = (end, end);
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out.push_str(&text[copied..]);
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::strip_comments;
+
+    #[test]
+    fn comments_are_blanked_outside_strings() {
+        assert_eq!(strip_comments("{\"a\": 1} // x\n"), "{\"a\": 1}     \n");
+        assert_eq!(strip_comments("{/* a\nb */}"), "{    \n    }");
+        assert_eq!(strip_comments(r#"{"u": "http://x/*"}"#), r#"{"u": "http://x/*"}"#);
+        assert_eq!(strip_comments(r#"{"u": "a\\"}//c"#), r#"{"u": "a\\"}   "#);
+        assert_eq!(strip_comments(r#"{"u": "a\"//"}"#), r#"{"u": "a\"//"}"#);
+        assert_eq!(strip_comments("{} /* open"), "{}        ");
     }
 }

@@ -47,7 +47,8 @@ use crate::model::input::SessionFacts;
 use crate::model::reply::HookReply;
 use crate::model::rules::{
     BlockFields, Column, Dedupe, EventRules, EventTable, FieldMerge, HaltRule, HandlerTimeouts, InputRules,
-    MatcherRule, NamedEventRules, Precedence, Profile, Reasons, RunOrder, Subject, TimeoutUnit, CANONICAL_FAMILIES,
+    MatcherRule, NamedEventRules, Precedence, Profile, Reasons, RewriteOnDeny, RunOrder, Subject, TimeoutUnit,
+    CANONICAL_FAMILIES,
 };
 use crate::runner::Environment;
 
@@ -65,6 +66,10 @@ const BASE: EventRules = EventRules { run_order: RunOrder::SequentialWhenAsked, 
 /// The events Gemini CLI aggregates with its "OR" strategy: a block wins,
 /// and the reason of the run is every reason joined with `\n`.
 const OR: EventRules = EventRules { reasons: Reasons::EveryReasonJoined("\n"), ..BASE };
+
+/// AfterTool: a block (or `continue: false`) replaces the tool's result
+/// with its reason, and the context is not appended.
+const AFTER_TOOL: EventRules = EventRules { block_replaces_result: true, block_drops_context: true, ..OR };
 
 /// BeforeModel and AfterModel: field replacement, so the last hook that
 /// said `continue` decides.
@@ -105,12 +110,19 @@ pub static PROFILE: Profile = Profile {
         session_end: BASE,
         subagent_start: BASE,
         subagent_stop: BASE,
-        // BeforeAgent: a block (or `continue: false`) blocks the prompt.
-        user_prompt_submit: OR,
-        // BeforeTool: deny > ask > no decision, whatever the order.
-        pre_tool_use: EventRules { precedence: Precedence::MostRestrictive, ..OR },
-        // AfterTool: a block replaces the tool's result.
-        post_tool_use: EventRules { block_replaces_result: true, ..OR },
+        // BeforeAgent: a block (or `continue: false`) blocks the prompt,
+        // and the context that would have been added to it goes with it.
+        user_prompt_submit: EventRules { block_drops_context: true, ..OR },
+        // BeforeTool: deny > ask > no decision, whatever the order; a
+        // denied call is not rebuilt with a hook's `tool_input`.
+        pre_tool_use: EventRules {
+            precedence: Precedence::MostRestrictive,
+            rewrite_on_deny: RewriteOnDeny::Dropped,
+            ..OR
+        },
+        // AfterTool: a block replaces the tool's result (no context is
+        // appended to it, no tail call follows).
+        post_tool_use: AFTER_TOOL,
         permission_request: BASE,
         // PreCompress is advisory: nothing blocks it.
         pre_compact: BASE,
@@ -118,7 +130,7 @@ pub static PROFILE: Profile = Profile {
         // `continue: false` stops the agent instead.
         stop: EventRules { block_fields: BlockFields::Decision, halt_clears_block: true, ..OR },
         notification: BASE,
-        post_tool_use_failure: EventRules { block_replaces_result: true, ..OR },
+        post_tool_use_failure: AFTER_TOOL,
     },
     named: &[
         native("BeforeModel", FIELD_REPLACEMENT),
@@ -316,6 +328,19 @@ impl Dialect for Gemini {
         config::read(value, source)
     }
 
+    /// A settings file that is not JSON or not an object contributes
+    /// nothing in Gemini CLI (the error is shown): among several sources it
+    /// is left out, reported, and the others load.
+    fn skips_invalid_source(&self) -> bool {
+        true
+    }
+
+    /// Gemini CLI settings files may have comments (`//` and `/* */`
+    /// outside strings): they are blanked before the JSON is parsed.
+    fn json_text<'a>(&self, text: &'a str) -> Cow<'a, str> {
+        config::strip_comments(text)
+    }
+
     fn event_keys(&self, event: HookEvent) -> &'static [&'static str] {
         match *KEYS.get(event) {
             "" => &[],
@@ -477,6 +502,17 @@ impl Dialect for Gemini {
             }
         }
         into.extend(fields);
+    }
+
+    /// AfterTool's `tailToolCallRequest` (the last hook's value, as
+    /// Gemini CLI's shallow merge keeps it) is an object, and a blocked
+    /// AfterTool requests no tail call: its result is replaced.
+    fn finish_fields(&self, event: &RunEvent, blocked: bool, fields: &mut Map<String, Value>) {
+        if matches!(event.known(), Some(HookEvent::PostToolUse | HookEvent::PostToolUseFailure))
+            && (blocked || !fields.get("tailToolCallRequest").is_some_and(Value::is_object))
+        {
+            fields.remove("tailToolCallRequest");
+        }
     }
 
     fn payload_ends_with_newline(&self) -> bool {

@@ -8,7 +8,7 @@
 //! | event | fields (from the canonical input) |
 //! |---|---|
 //! | BeforeTool | `tool_name`, `tool_input` (`{}` when absent or null), `mcp_context` and `original_request_name` when given |
-//! | AfterTool (PostToolUse) | the same and `tool_response` (an object as given, anything else as `{"llmContent", "returnDisplay", "error": null}` of it) |
+//! | AfterTool (PostToolUse) | the same and `tool_response` (an object as given, anything else as `{"llmContent", "returnDisplay"}` of it, without `error`) |
 //! | AfterTool (PostToolUseFailure) | the same, `tool_response` `{"llmContent": "", "returnDisplay": "", "error": {"message": <error>}}` |
 //! | BeforeAgent | `prompt` |
 //! | AfterAgent | `prompt` (the turn's request, when given), `prompt_response` (else `last_assistant_message`), `stop_hook_active` |
@@ -58,10 +58,12 @@ pub(super) fn payload(event: &RunEvent, facts: &SessionFacts<'_>, input: &Map<St
         }
         Some(HookEvent::PostToolUse) => {
             tool(&mut p);
+            // A successful tool has no `error`: JSON.stringify leaves out
+            // Gemini CLI's undefined `error`.
             let response = match get("tool_response") {
                 Some(r @ Value::Object(_)) => r.clone(),
-                Some(other) => tool_response(other.clone(), other.clone(), Value::Null),
-                None => tool_response(Value::from(""), Value::from(""), Value::Null),
+                Some(other) => tool_response(other.clone(), other.clone(), None),
+                None => tool_response(Value::from(""), Value::from(""), None),
             };
             p.insert("tool_response".into(), response);
             tool_context(&mut p);
@@ -70,7 +72,10 @@ pub(super) fn payload(event: &RunEvent, facts: &SessionFacts<'_>, input: &Map<St
             tool(&mut p);
             let mut error = Map::new();
             error.insert("message".into(), text("error"));
-            p.insert("tool_response".into(), tool_response(Value::from(""), Value::from(""), Value::Object(error)));
+            p.insert(
+                "tool_response".into(),
+                tool_response(Value::from(""), Value::from(""), Some(Value::Object(error))),
+            );
             tool_context(&mut p);
             consumed = &["error"];
         }
@@ -79,8 +84,14 @@ pub(super) fn payload(event: &RunEvent, facts: &SessionFacts<'_>, input: &Map<St
         }
         Some(HookEvent::Stop) => {
             p.insert("prompt".into(), text("prompt"));
-            let response = get("prompt_response").or_else(|| get("last_assistant_message"));
-            p.insert("prompt_response".into(), Value::from(response.and_then(Value::as_str).unwrap_or("")));
+            // Gemini CLI's accumulated response text: the host's
+            // `prompt_response` when it gives that text, else the canonical
+            // `last_assistant_message`, else "" (never null).
+            let response = ["prompt_response", "last_assistant_message"]
+                .into_iter()
+                .find_map(|key| get(key).and_then(Value::as_str))
+                .unwrap_or("");
+            p.insert("prompt_response".into(), Value::from(response));
             p.insert("stop_hook_active".into(), Value::from(get("stop_hook_active") == Some(&Value::Bool(true))));
             consumed = &["last_assistant_message"];
         }
@@ -109,12 +120,14 @@ pub(super) fn payload(event: &RunEvent, facts: &SessionFacts<'_>, input: &Map<St
     p
 }
 
-/// Gemini CLI's `tool_response` shape.
-fn tool_response(llm_content: Value, return_display: Value, error: Value) -> Value {
+/// Gemini CLI's `tool_response` shape (`error` only for a failed tool).
+fn tool_response(llm_content: Value, return_display: Value, error: Option<Value>) -> Value {
     let mut r = Map::new();
     r.insert("llmContent".into(), llm_content);
     r.insert("returnDisplay".into(), return_display);
-    r.insert("error".into(), error);
+    if let Some(error) = error {
+        r.insert("error".into(), error);
+    }
     Value::Object(r)
 }
 

@@ -31,7 +31,7 @@
 //! | `hookSpecificOutput.tool_input` | BeforeTool: replaces the tool's arguments (a value that is not an object cancels earlier rewrites) |
 //! | `hookSpecificOutput.additionalContext` (a string) | context, `<` and `>` HTML-escaped (BeforeAgent, AfterTool, SessionStart) |
 //! | `hookSpecificOutput.clearContext: true` | AfterAgent: `dialect_fields.gemini.clearContext` |
-//! | `hookSpecificOutput.tailToolCallRequest` (an object with a string `name`) | AfterTool: `dialect_fields.gemini.tailToolCallRequest` |
+//! | `hookSpecificOutput.tailToolCallRequest` (an object; the last hook's value counts) | AfterTool: `dialect_fields.gemini.tailToolCallRequest`, none when the AfterTool run blocks |
 //! | `decision`, `reason` (strings, else `null`), `hookSpecificOutput.llm_request` / `llm_response` | BeforeModel, AfterModel: `dialect_fields.gemini` |
 //! | `hookSpecificOutput.toolConfig` | BeforeToolSelection: `dialect_fields.gemini.toolConfig` |
 //!
@@ -42,6 +42,7 @@
 use serde_json::{Map, Value};
 
 use super::event_name;
+use crate::dialect::matcher::js_trim;
 use crate::dialect::protocol::UNKNOWN_STATUS;
 use crate::handler::HookExecution;
 use crate::model::event::{HookEvent, RunEvent};
@@ -51,9 +52,64 @@ use crate::model::reply::{Decision, Failure, HookReply};
 /// Gemini CLI's reason when a hook blocks without giving one.
 const NO_REASON: &str = "No reason provided";
 
-/// JavaScript's `String.prototype.trim` (whitespace and the BOM).
-fn js_trim(s: &str) -> &str {
-    s.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
+/// `JSON.parse`: JSON text, where a `\u` escape of a lone UTF-16 surrogate
+/// (`"\ud800"`), which JavaScript keeps in its string, is read as U+FFFD
+/// (a Rust string cannot hold a lone surrogate).
+fn json_parse(text: &str) -> Option<Value> {
+    match serde_json::from_str::<Value>(text) {
+        Ok(v) => Some(v),
+        Err(_) => serde_json::from_str::<Value>(&replace_lone_surrogates(text)?).ok(),
+    }
+}
+
+/// `text` with every `\u` escape of a lone surrogate inside a JSON string
+/// replaced by `\ufffd` (`None`: there is none, the text stays invalid).
+fn replace_lone_surrogates(text: &str) -> Option<String> {
+    let hex = |at: usize| -> Option<u16> {
+        let digits = text.get(at..at + 4)?;
+        if digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+            u16::from_str_radix(digits, 16).ok()
+        } else {
+            None
+        }
+    };
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let (mut i, mut copied, mut in_string, mut changed) = (0, 0, false, false);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => in_string = !in_string,
+            b'\\' if in_string => {
+                if bytes.get(i + 1) == Some(&b'u') {
+                    if let Some(unit) = hex(i + 2) {
+                        let high = (0xD800..0xDC00).contains(&unit);
+                        let low_follows = bytes.get(i + 6) == Some(&b'\\')
+                            && bytes.get(i + 7) == Some(&b'u')
+                            && hex(i + 8).is_some_and(|u| (0xDC00..0xE000).contains(&u));
+                        if high && low_follows {
+                            i += 12;
+                            continue;
+                        }
+                        if (0xD800..0xE000).contains(&unit) {
+                            out.push_str(&text[copied..i]);
+                            out.push_str("\\ufffd");
+                            copied = i + 6;
+                            changed = true;
+                        }
+                        i += 6;
+                        continue;
+                    }
+                }
+                // Any other escape: skip the escaped character.
+                i += 2;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out.push_str(text.get(copied..).unwrap_or(""));
+    changed.then_some(out)
 }
 
 /// The hook's output as Gemini CLI reads it, `None` when it gave none.
@@ -68,10 +124,9 @@ pub(super) fn output(exec: &HookExecution) -> Option<Map<String, Value>> {
     if text.is_empty() {
         return None;
     }
-    let parsed = match serde_json::from_str::<Value>(text) {
-        Ok(Value::String(inner)) => serde_json::from_str::<Value>(&inner).ok(),
-        Ok(v) => Some(v),
-        Err(_) => None,
+    let parsed = match json_parse(text) {
+        Some(Value::String(inner)) => json_parse(&inner),
+        other => other,
     };
     match parsed {
         Some(Value::Object(map)) => Some(map),
@@ -206,11 +261,10 @@ pub(super) fn read(event: &RunEvent, exec: &HookExecution) -> HookReply {
                 reply.decision = Some(Decision::Block(own()));
             }
             context(&mut reply);
-            let tail = specific.and_then(|s| s.get("tailToolCallRequest"));
-            if let Some(tail @ Value::Object(call)) = tail {
-                if call.get("name").is_some_and(Value::is_string) {
-                    reply.dialect_fields.insert("tailToolCallRequest".into(), tail.clone());
-                }
+            // Kept as given: a later hook's value replaces it, and only an
+            // object is a request (`Gemini::finish_fields`).
+            if let Some(tail) = specific.and_then(|s| s.get("tailToolCallRequest")) {
+                reply.dialect_fields.insert("tailToolCallRequest".into(), tail.clone());
             }
         }
         RunEvent::Known(HookEvent::SessionStart) => context(&mut reply),
@@ -274,6 +328,19 @@ mod tests {
         assert_eq!(out["reason"], "\"nope\"");
         assert!(output(&exec(2, "42", "")).is_none(), "a JSON number is no output");
         assert!(output(&exec(0, "[1]", "")).unwrap().is_empty(), "an array has no fields");
+    }
+
+    #[test]
+    fn lone_surrogate_escapes_are_replaced_only_inside_strings() {
+        assert_eq!(replace_lone_surrogates(r#"{"a":"\ud800"}"#).as_deref(), Some(r#"{"a":"\ufffd"}"#));
+        assert_eq!(replace_lone_surrogates(r#"{"a":"\ud83d\ude00"}"#), None, "a pair is valid");
+        assert_eq!(replace_lone_surrogates(r#"{"a":"\\ud800"}"#), None, "an escaped backslash");
+        assert_eq!(
+            replace_lone_surrogates(r#"{"a":"\ud83d\ud83d\ude00"}"#).as_deref(),
+            Some(r#"{"a":"\ufffd\ud83d\ude00"}"#)
+        );
+        assert_eq!(json_parse(r#""\udfff""#), Some(Value::from("\u{fffd}")));
+        assert_eq!(json_parse("{\"a\":\"\\ud800"), None, "still invalid JSON");
     }
 
     #[test]
