@@ -464,7 +464,7 @@ impl LifecycleHookEngine {
         // The event's own hooks (and callback hooks) first; the hooks
         // configured under another event of their dialect that run as part
         // of this one start after them, unless the event is blocked by
-        // then, and read the rewrite in force.
+        // then; their matchers test, and they read, the rewrite in force.
         let stages = [0..plan.first_stage, plan.first_stage..plan.hooks.len()];
         for (n, stage) in stages.into_iter().enumerate() {
             if stage.is_empty() {
@@ -474,7 +474,8 @@ impl LifecycleHookEngine {
                 break;
             }
             let rewrite = if n > 0 { interp.rewrite_in_force().cloned() } else { None };
-            if self.run_stage(&ctx, stage, rewrite.as_ref(), interp, token, &mut reports)? {
+            let stage: Vec<usize> = if n > 0 { ctx.later_matching(stage, rewrite.as_ref()) } else { stage.collect() };
+            if !stage.is_empty() && self.run_stage(&ctx, &stage, rewrite.as_ref(), interp, token, &mut reports)? {
                 break;
             }
         }
@@ -492,7 +493,7 @@ impl LifecycleHookEngine {
     fn run_stage(
         &self,
         ctx: &RunCtx<'_>,
-        stage: std::ops::Range<usize>,
+        stage: &[usize],
         rewrite: Option<&Value>,
         interp: &mut EventInterpreter,
         token: Option<&CancelToken>,
@@ -503,7 +504,7 @@ impl LifecycleHookEngine {
         let run_order = ctx.plan.dialect.profile().rules_of(event).run_order;
         if run_order == RunOrder::Sequential {
             // One after another, in order; stop at the first decision.
-            for i in stage {
+            for &i in stage {
                 let hook = hooks[i];
                 cancel::check(token)?;
                 let payload = self.hook_payload(ctx, hook, interp.updated_input().or(rewrite))?;
@@ -520,7 +521,7 @@ impl LifecycleHookEngine {
             // A group asked for it: one after another, in order, every hook
             // running, each reading the input as the hooks before it left it.
             let mut current = Cow::Borrowed(ctx.input);
-            for i in stage {
+            for &i in stage {
                 let hook = hooks[i];
                 cancel::check(token)?;
                 let payload = ctx.payload_of(hook, &current, rewrite)?;
@@ -537,16 +538,17 @@ impl LifecycleHookEngine {
         }
         // Concurrently; merged in configuration order. Every hook reads
         // the stage's input, one payload per dialect.
-        let payloads = stage.clone().map(|i| self.hook_payload(ctx, hooks[i], rewrite)).collect::<Result<Vec<_>>>()?;
-        let processes: Vec<usize> = stage.clone().filter(|&i| hooks[i].runs_apart()).collect();
-        let mut results: Vec<Option<Result<Executed>>> = stage.clone().map(|_| None).collect();
-        let at = |i: usize| i - stage.start;
+        let payloads = stage.iter().map(|&i| self.hook_payload(ctx, hooks[i], rewrite)).collect::<Result<Vec<_>>>()?;
+        let processes: Vec<usize> = stage.iter().copied().filter(|&i| hooks[i].runs_apart()).collect();
+        let mut results: Vec<Option<Result<Executed>>> = stage.iter().map(|_| None).collect();
+        // The position of plan index `i` in the stage.
+        let at = |i: usize| stage.iter().position(|&j| j == i).unwrap_or_default();
         std::thread::scope(|scope| {
             let mut handles = Vec::new();
             // Processes and requests run on scoped threads, except that the
             // first one runs on this thread when no callback hook or host
             // handler needs it meanwhile.
-            let on_this_thread = stage.clone().any(|i| !hooks[i].runs_apart());
+            let on_this_thread = stage.iter().any(|&i| !hooks[i].runs_apart());
             let inline = if on_this_thread { None } else { processes.first().copied() };
             for &i in processes.iter().filter(|&&i| Some(i) != inline) {
                 let (payload, hook) = (&payloads[at(i)], hooks[i]);
@@ -555,7 +557,7 @@ impl LifecycleHookEngine {
             if let Some(first) = inline {
                 results[at(first)] = Some(ctx.run_one(first, hooks[first], &payloads[at(first)]));
             }
-            for i in stage.clone() {
+            for &i in stage {
                 if !hooks[i].runs_apart() {
                     results[at(i)] = Some(ctx.run_one(i, hooks[i], &payloads[at(i)]));
                 }
@@ -567,7 +569,7 @@ impl LifecycleHookEngine {
         });
         let mut cancelled = false;
         let mut failed = None;
-        for (i, r) in stage.zip(results).filter_map(|(i, r)| r.map(|r| (i, r))) {
+        for (&i, r) in stage.iter().zip(results).filter_map(|(i, r)| r.map(|r| (i, r))) {
             match r {
                 Ok(done) if !cancelled && failed.is_none() => {
                     let mut done = self.follow_up_identity(ctx, hooks[i], done);
@@ -711,6 +713,28 @@ pub(crate) struct RunCtx<'a> {
 }
 
 impl RunCtx<'_> {
+    /// The hooks of the later stage `stage` whose matcher matches the input
+    /// as the first stage left it: its `tool_input` the rewrite in force
+    /// (`rewrite`), else the run's own ([`Plan::later_groups`]).
+    fn later_matching(&self, stage: std::ops::Range<usize>, rewrite: Option<&Value>) -> Vec<usize> {
+        let input = match rewrite {
+            Some(tool_input) => {
+                let mut input = self.input.clone();
+                input.insert("tool_input".to_owned(), tool_input.clone());
+                Value::Object(input)
+            }
+            None => Value::Object(self.input.clone()),
+        };
+        let first = self.plan.first_stage;
+        stage
+            .filter(|&i| {
+                let Some(&(group, native)) = self.plan.later_groups.get(i - first) else { return true };
+                let d = group.dialect();
+                group.matches(d.match_subject(&RunEvent::Named(native.into()), &input, self.facts.trigger))
+            })
+            .collect()
+    }
+
     /// The payload `hook` reads: its dialect's, with the rewrite in force
     /// (chained PreToolUse).
     pub(crate) fn payload(&self, hook: Hook<'_>, tool_input: Option<&Value>) -> Result<Payload> {

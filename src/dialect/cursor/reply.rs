@@ -28,7 +28,7 @@
 //! | beforeReadFile, beforeTabFileRead | `permission`, `user_message` |
 //! | subagentStart | `permission` (`ask` is `deny`), `user_message` |
 //! | beforeSubmitPrompt | `continue: false` blocks, `user_message` the reason |
-//! | postToolUse | `additional_context`, `updated_mcp_tool_output` |
+//! | postToolUse | `additional_context`, `updated_mcp_tool_output` (only when the tool is an MCP tool, `MCP:<tool>`) |
 //! | sessionStart | `additional_context`, `env` (`continue` and `user_message` are not enforced) |
 //! | stop, subagentStop | `followup_message` |
 //! | preCompact | `user_message` (an info message) |
@@ -299,7 +299,16 @@ impl Reader<'_> {
         }
         if reads.mcp_output {
             if let Some(v) = json.get("updated_mcp_tool_output").filter(|v| !v.is_null()) {
-                self.reply.dialect_fields.insert("updated_mcp_tool_output".into(), v.clone());
+                // "For MCP tools only": another tool's output is not replaced.
+                if self.cx.tool_name.is_some_and(|t| t.starts_with("MCP:")) {
+                    self.reply.dialect_fields.insert("updated_mcp_tool_output".into(), v.clone());
+                } else {
+                    hl_debug!(
+                        "{} returned updated_mcp_tool_output for {}, which is not an MCP tool; ignored",
+                        self.who(),
+                        self.cx.tool_name.unwrap_or("a tool call without a tool_name")
+                    );
+                }
             }
         }
         if reads.plugin_paths {
