@@ -350,6 +350,19 @@ fn claude_shaped_output_decides_nothing() {
     assert!(messages(&out).iter().any(|m| m.contains("hookSpecificOutput")), "{:?}", messages(&out));
 }
 
+/// "`docs-1.7` used `userMessage`/`agentMessage` … hookline reads only the
+/// current names, so a camelCase message … is ignored": a deny keeps no
+/// reason from it, and the hook is told.
+#[test]
+fn cursor_1_7_camel_case_messages_are_ignored_and_reported() {
+    let ws = Ws::new();
+    let e = ws.engine(json!({"beforeShellExecution": [answer(r#"{"permission":"deny","userMessage":"old"}"#, 0)]}));
+    let out = run(&e, HookEvent::PreToolUse, shell("ls"));
+    assert_eq!(out["decision"], "deny");
+    assert_eq!(out["reason"], Value::Null, "{out}");
+    assert!(messages(&out).iter().any(|m| m.contains("`userMessage`") && m.contains("`user_message`")), "{out}");
+}
+
 /// "With `failClosed` the action is blocked with reason `Tool blocked
 /// because this hook is configured to fail closed (block when it fails).
 /// Hook "<command>" failed with exit code <n>: <stderr>`."
@@ -792,6 +805,12 @@ fn subagent_stop_follow_ups_only_when_completed() {
     assert_eq!(run(&e, HookEvent::SubagentStop, input("sa-1", "completed"))["block_reason"], Value::Null);
     assert_eq!(run(&e, HookEvent::SubagentStop, input("sa-2", "completed"))["block_reason"], "check the diff");
     assert_eq!(ws.read("counts.log"), "0\n0\n1\n0\n");
+    // Without a `status` the payload says `completed`, and the follow-up is
+    // consumed as for a completed subagent.
+    let mut no_status = input("sa-3", "");
+    no_status.as_object_mut().unwrap().remove("status");
+    assert_eq!(run(&e, HookEvent::SubagentStop, no_status)["block_reason"], "check the diff");
+    assert_eq!(run(&e, HookEvent::SubagentStop, input("sa-4", "aborted"))["block_reason"], Value::Null);
 }
 
 /// A Node stop hook in the style of Cursor's TypeScript example, reading

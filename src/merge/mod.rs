@@ -231,7 +231,8 @@ pub struct EventInterpreter {
     background: bool,
     /// Follow-ups bounded by a loop limit (`follow_up_loop_limit`).
     follow_ups: Option<FollowUpRun>,
-    /// The input's `status` is `completed` (`block_needs_completed_status`).
+    /// The input's `status` is `completed`, or it has none
+    /// (`block_needs_completed_status`).
     status_completed: bool,
     /// The input's `tool_name`, for the readers ([`ReadCtx::tool_name`]).
     tool_name: Option<String>,
@@ -327,7 +328,12 @@ impl EventInterpreter {
     ) -> Self {
         self.tool_name = input.get("tool_name").and_then(Value::as_str).map(str::to_owned);
         if self.family == EventFamily::Stop {
-            self.status_completed = input.get("status").and_then(Value::as_str) == Some("completed");
+            // No `status` counts as completed (the status a payload then
+            // reports); any other status does not.
+            self.status_completed = match input.get("status") {
+                None | Some(Value::Null) => true,
+                Some(status) => status.as_str() == Some("completed"),
+            };
             self.follow_ups = Some(FollowUpRun {
                 counts: counts.clone(),
                 session: follow_up::scope(&self.event, session, input),

@@ -126,6 +126,10 @@ fn text(json: &Map<String, Value>, key: &str) -> Option<String> {
 /// The fields of Claude Code's output Cursor does not read.
 const CLAUDE_FIELDS: &[&str] = &["hookSpecificOutput", "decision", "systemMessage", "stopReason", "suppressOutput"];
 
+/// Cursor 1.7's camelCase spellings of the message fields, which the
+/// current Cursor does not read.
+const OLD_FIELDS: &[(&str, &str)] = &[("userMessage", "user_message"), ("agentMessage", "agent_message")];
+
 /// Read one hook's result (see the module documentation).
 pub(crate) fn read(cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply {
     let name = event_name(cx.event);
@@ -264,6 +268,12 @@ impl Reader<'_> {
                     self.who(),
                     foreign.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
                 ),
+            );
+        }
+        for (old, current) in OLD_FIELDS.iter().filter(|(old, _)| json.contains_key(*old)) {
+            self.reply.push(
+                HookMessageLevel::Warning,
+                format!("{} returned `{old}`, an older Cursor spelling that is not read; Cursor reads `{current}`", self.who()),
             );
         }
         let user_message = text(json, "user_message");
