@@ -875,12 +875,16 @@ fn post_tool_use_context_and_the_mcp_output_rewrite() {
 fn updated_mcp_tool_output_is_read_for_mcp_tools_only() {
     let ws = Ws::new();
     let e = ws.engine(json!({"postToolUse": [answer(r#"{"updated_mcp_tool_output":{"rows":[]}}"#, 0)]}));
-    let out =
-        run(&e, HookEvent::PostToolUse, json!({"tool_name": "Shell", "tool_input": {"command": "ls"}, "tool_response": "a"}));
+    let out = run(
+        &e,
+        HookEvent::PostToolUse,
+        json!({"tool_name": "Shell", "tool_input": {"command": "ls"}, "tool_response": "a"}),
+    );
     assert_eq!(out["dialect_fields"]["cursor"]["updated_mcp_tool_output"], Value::Null, "{out}");
     let out = run(&e, HookEvent::PostToolUse, json!({"tool_name": "Read", "tool_input": {}, "tool_response": "a"}));
     assert_eq!(out["dialect_fields"]["cursor"]["updated_mcp_tool_output"], Value::Null, "{out}");
-    let out = run(&e, HookEvent::PostToolUse, json!({"tool_name": "MCP:query", "tool_input": {}, "tool_response": "a"}));
+    let out =
+        run(&e, HookEvent::PostToolUse, json!({"tool_name": "MCP:query", "tool_input": {}, "tool_response": "a"}));
     assert_eq!(out["dialect_fields"]["cursor"]["updated_mcp_tool_output"], json!({"rows": []}));
 }
 

@@ -24,7 +24,8 @@
 //! shell tool, and `beforeMCPExecution` PreToolUse restricted to MCP
 //! tools: their hooks also run in a PreToolUse of the `Shell` tool (an
 //! `MCP:<tool>` tool), after the `preToolUse` hooks and only when those did
-//! not deny, as Cursor runs both.
+//! not deny, as Cursor runs both; their matchers test, and their payload
+//! carries, the command as the `preToolUse` hooks rewrote it.
 //!
 //! Hooks run in `sh -c`, project hooks in the project root, a user's in
 //! `~/.cursor`, the enterprise ones in their directory; the payload on

@@ -273,7 +273,10 @@ impl Reader<'_> {
         for (old, current) in OLD_FIELDS.iter().filter(|(old, _)| json.contains_key(*old)) {
             self.reply.push(
                 HookMessageLevel::Warning,
-                format!("{} returned `{old}`, an older Cursor spelling that is not read; Cursor reads `{current}`", self.who()),
+                format!(
+                    "{} returned `{old}`, an older Cursor spelling that is not read; Cursor reads `{current}`",
+                    self.who()
+                ),
             );
         }
         let user_message = text(json, "user_message");
