@@ -350,6 +350,19 @@ fn claude_shaped_output_decides_nothing() {
     assert!(messages(&out).iter().any(|m| m.contains("hookSpecificOutput")), "{:?}", messages(&out));
 }
 
+/// "`docs-1.7` used `userMessage`/`agentMessage` … hookline reads only the
+/// current names, so a camelCase message … is ignored": a deny keeps no
+/// reason from it, and the hook is told.
+#[test]
+fn cursor_1_7_camel_case_messages_are_ignored_and_reported() {
+    let ws = Ws::new();
+    let e = ws.engine(json!({"beforeShellExecution": [answer(r#"{"permission":"deny","userMessage":"old"}"#, 0)]}));
+    let out = run(&e, HookEvent::PreToolUse, shell("ls"));
+    assert_eq!(out["decision"], "deny");
+    assert_eq!(out["reason"], Value::Null, "{out}");
+    assert!(messages(&out).iter().any(|m| m.contains("`userMessage`") && m.contains("`user_message`")), "{out}");
+}
+
 /// "With `failClosed` the action is blocked with reason `Tool blocked
 /// because this hook is configured to fail closed (block when it fails).
 /// Hook "<command>" failed with exit code <n>: <stderr>`."
@@ -554,6 +567,34 @@ fn the_rewrite_of_pre_tool_use_is_what_the_shell_hooks_read() {
     assert_eq!(out["decision"], "allow");
     assert_eq!(out["updated_input"], json!({"command": "npm ci"}));
     assert_eq!(ws.read("seen.txt").trim(), "npm ci");
+}
+
+/// "`updated_input` | preToolUse | replaces the tool input before
+/// execution", and "A Shell call fires `preToolUse` and then
+/// `beforeShellExecution`": the shell hooks' matcher ("the full command
+/// string") is tested against the command that will run, the rewritten one.
+#[test]
+fn shell_matchers_test_the_command_pre_tool_use_rewrote() {
+    let ws = Ws::new();
+    let e = ws.engine(json!({
+        "preToolUse": [{"command": ".cursor/hooks/validate-tool.sh"}],
+        "beforeShellExecution": [
+            {"command": "cat >/dev/null; touch ci.txt; echo '{\"permission\":\"deny\",\"user_message\":\"no ci\"}'",
+             "matcher": "npm ci"},
+            {"command": "cat >/dev/null; touch install.txt", "matcher": "npm install"}
+        ]
+    }));
+    let out = run(&e, HookEvent::PreToolUse, shell("npm install"));
+    assert_eq!(out["decision"], "deny", "{out}");
+    assert_eq!(out["reason"], "no ci");
+    assert!(ws.file("ci.txt").exists());
+    assert!(!ws.file("install.txt").exists(), "the original command no longer runs, its matcher does not fire");
+    // Without a rewrite the matchers test the call's own command.
+    let out = run(&e, HookEvent::PreToolUse, shell("npm ci"));
+    assert_eq!(out["decision"], "deny");
+    let out = run(&e, HookEvent::PreToolUse, shell("npm test"));
+    assert_eq!(out["decision"], "continue");
+    assert_eq!(commands(&out).len(), 1, "only preToolUse ran: {out}");
 }
 
 // ---------------------------------------------------------------- merging
@@ -764,6 +805,12 @@ fn subagent_stop_follow_ups_only_when_completed() {
     assert_eq!(run(&e, HookEvent::SubagentStop, input("sa-1", "completed"))["block_reason"], Value::Null);
     assert_eq!(run(&e, HookEvent::SubagentStop, input("sa-2", "completed"))["block_reason"], "check the diff");
     assert_eq!(ws.read("counts.log"), "0\n0\n1\n0\n");
+    // Without a `status` the payload says `completed`, and the follow-up is
+    // consumed as for a completed subagent.
+    let mut no_status = input("sa-3", "");
+    no_status.as_object_mut().unwrap().remove("status");
+    assert_eq!(run(&e, HookEvent::SubagentStop, no_status)["block_reason"], "check the diff");
+    assert_eq!(run(&e, HookEvent::SubagentStop, input("sa-4", "aborted"))["block_reason"], Value::Null);
 }
 
 /// A Node stop hook in the style of Cursor's TypeScript example, reading
@@ -820,6 +867,39 @@ fn post_tool_use_context_and_the_mcp_output_rewrite() {
     let out =
         run(&e, HookEvent::PostToolUse, json!({"tool_name": "MCP:query", "tool_input": {}, "tool_response": "rows"}));
     assert_eq!(out["dialect_fields"]["cursor"]["updated_mcp_tool_output"], json!({"rows": "[redacted]"}));
+}
+
+/// "`updated_mcp_tool_output` | postToolUse | replaces an MCP tool's output
+/// as seen by the model (MCP tools only)".
+#[test]
+fn updated_mcp_tool_output_is_read_for_mcp_tools_only() {
+    let ws = Ws::new();
+    let e = ws.engine(json!({"postToolUse": [answer(r#"{"updated_mcp_tool_output":{"rows":[]}}"#, 0)]}));
+    let out = run(
+        &e,
+        HookEvent::PostToolUse,
+        json!({"tool_name": "Shell", "tool_input": {"command": "ls"}, "tool_response": "a"}),
+    );
+    assert_eq!(out["dialect_fields"]["cursor"]["updated_mcp_tool_output"], Value::Null, "{out}");
+    let out = run(&e, HookEvent::PostToolUse, json!({"tool_name": "Read", "tool_input": {}, "tool_response": "a"}));
+    assert_eq!(out["dialect_fields"]["cursor"]["updated_mcp_tool_output"], Value::Null, "{out}");
+    let out =
+        run(&e, HookEvent::PostToolUse, json!({"tool_name": "MCP:query", "tool_input": {}, "tool_response": "a"}));
+    assert_eq!(out["dialect_fields"]["cursor"]["updated_mcp_tool_output"], json!({"rows": []}));
+}
+
+/// sessionStart's fields are `session_id`, `is_background_agent`,
+/// `composer_mode`: "no `source` field".
+#[test]
+fn session_start_payload_has_no_source() {
+    let ws = Ws::new();
+    let e = ws.engine(json!({"sessionStart": [{"command": "cat > seen.json"}]}));
+    run(&e, HookEvent::SessionStart, json!({"source": "startup"}));
+    let payload: Value = serde_json::from_str(ws.read("seen.json").trim()).unwrap();
+    assert_eq!(payload["hook_event_name"], "sessionStart");
+    assert_eq!(payload["composer_mode"], "agent");
+    assert_eq!(payload["is_background_agent"], false);
+    assert!(payload.get("source").is_none(), "{payload}");
 }
 
 /// preCompact: "an observational hook that cannot block or modify the

@@ -83,6 +83,9 @@ pub struct ReadCtx<'a> {
     /// The hook sets `failClosed` (readers whose rules make some answers
     /// failures only then: [`EventRules::empty_output_fails_closed`]).
     pub fail_closed: bool,
+    /// The run input's `tool_name`, if it has one (readers whose fields
+    /// apply to some tools only: Cursor's `updated_mcp_tool_output`).
+    pub tool_name: Option<&'a str>,
 }
 
 /// One dialect: everything hookline knows about one agent's hooks format.

@@ -465,7 +465,7 @@ impl LifecycleHookEngine {
         // The event's own hooks (and callback hooks) first; the hooks
         // configured under another event of their dialect that run as part
         // of this one start after them, unless the event is blocked by
-        // then, and read the rewrite in force.
+        // then; their matchers test, and they read, the rewrite in force.
         let stages = [0..plan.first_stage, plan.first_stage..plan.hooks.len()];
         for (n, stage) in stages.into_iter().enumerate() {
             if stage.is_empty() {
@@ -475,7 +475,8 @@ impl LifecycleHookEngine {
                 break;
             }
             let rewrite = if n > 0 { interp.rewrite_in_force().cloned() } else { None };
-            if self.run_stage(&ctx, stage, rewrite.as_ref(), interp, token, &mut reports)? {
+            let stage: Vec<usize> = if n > 0 { ctx.later_matching(stage, rewrite.as_ref()) } else { stage.collect() };
+            if !stage.is_empty() && self.run_stage(&ctx, &stage, rewrite.as_ref(), interp, token, &mut reports)? {
                 break;
             }
         }
@@ -493,7 +494,7 @@ impl LifecycleHookEngine {
     fn run_stage(
         &self,
         ctx: &RunCtx<'_>,
-        stage: std::ops::Range<usize>,
+        stage: &[usize],
         rewrite: Option<&Value>,
         interp: &mut EventInterpreter,
         token: Option<&CancelToken>,
@@ -504,7 +505,7 @@ impl LifecycleHookEngine {
         let run_order = ctx.plan.dialect.profile().rules_of(event).run_order;
         if run_order == RunOrder::Sequential {
             // One after another, in order; stop at the first decision.
-            for i in stage {
+            for &i in stage {
                 let hook = hooks[i];
                 cancel::check(token)?;
                 let payload = self.hook_payload(ctx, hook, interp.updated_input().or(rewrite))?;
@@ -521,7 +522,7 @@ impl LifecycleHookEngine {
             // A group asked for it: one after another, in order, every hook
             // running, each reading the input as the hooks before it left it.
             let mut current = Cow::Borrowed(ctx.input);
-            for i in stage {
+            for &i in stage {
                 let hook = hooks[i];
                 cancel::check(token)?;
                 let payload = ctx.payload_of(hook, &current, rewrite)?;
@@ -538,18 +539,19 @@ impl LifecycleHookEngine {
         }
         // Concurrently; merged in configuration order. Every hook reads
         // the stage's input, one payload per dialect.
-        let payloads = stage.clone().map(|i| self.hook_payload(ctx, hooks[i], rewrite)).collect::<Result<Vec<_>>>()?;
-        let processes: Vec<usize> = stage.clone().filter(|&i| hooks[i].runs_apart()).collect();
+        let payloads = stage.iter().map(|&i| self.hook_payload(ctx, hooks[i], rewrite)).collect::<Result<Vec<_>>>()?;
+        let processes: Vec<usize> = stage.iter().copied().filter(|&i| hooks[i].runs_apart()).collect();
         // Each result with the moment it was ready (its completion order).
-        let mut results: Vec<Option<(Result<Executed>, Instant)>> = stage.clone().map(|_| None).collect();
-        let at = |i: usize| i - stage.start;
+        let mut results: Vec<Option<(Result<Executed>, Instant)>> = stage.iter().map(|_| None).collect();
+        // The position of plan index `i` in the stage.
+        let at = |i: usize| stage.iter().position(|&j| j == i).unwrap_or_default();
         let timed = |r: Result<Executed>| (r, Instant::now());
         std::thread::scope(|scope| {
             let mut handles = Vec::new();
             // Processes and requests run on scoped threads, except that the
             // first one runs on this thread when no callback hook or host
             // handler needs it meanwhile.
-            let on_this_thread = stage.clone().any(|i| !hooks[i].runs_apart());
+            let on_this_thread = stage.iter().any(|&i| !hooks[i].runs_apart());
             let inline = if on_this_thread { None } else { processes.first().copied() };
             for &i in processes.iter().filter(|&&i| Some(i) != inline) {
                 let (payload, hook) = (&payloads[at(i)], hooks[i]);
@@ -558,7 +560,7 @@ impl LifecycleHookEngine {
             if let Some(first) = inline {
                 results[at(first)] = Some(timed(ctx.run_one(first, hooks[first], &payloads[at(first)])));
             }
-            for i in stage.clone() {
+            for &i in stage {
                 if !hooks[i].runs_apart() {
                     results[at(i)] = Some(timed(ctx.run_one(i, hooks[i], &payloads[at(i)])));
                 }
@@ -570,21 +572,22 @@ impl LifecycleHookEngine {
         });
         // The completion place of each result (ties: configuration order),
         // after every hook of an earlier stage (which finished before).
+        let start = stage.first().copied().unwrap_or_default();
         let mut by_completion: Vec<(Instant, usize)> =
             results.iter().enumerate().filter_map(|(k, r)| r.as_ref().map(|(_, t)| (*t, k))).collect();
         by_completion.sort();
         let mut place = vec![0; results.len()];
         for (n, (_, k)) in by_completion.into_iter().enumerate() {
-            place[k] = stage.start + n;
+            place[k] = start + n;
         }
-        let start = stage.start;
         let mut cancelled = false;
         let mut failed = None;
-        for (i, (r, _)) in stage.zip(results).filter_map(|(i, r)| r.map(|r| (i, r))) {
+        for (k, (&i, (r, _))) in stage.iter().zip(results).enumerate().filter_map(|(k, (i, r))| r.map(|r| (k, (i, r))))
+        {
             match r {
                 Ok(done) if !cancelled && failed.is_none() => {
                     let mut done = self.follow_up_identity(ctx, hooks[i], done);
-                    interp.set_finished(place[i - start]);
+                    interp.set_finished(place[k]);
                     done.absorb_into(interp);
                     reports.push(done.report);
                 }
@@ -725,6 +728,28 @@ pub(crate) struct RunCtx<'a> {
 }
 
 impl RunCtx<'_> {
+    /// The hooks of the later stage `stage` whose matcher matches the input
+    /// as the first stage left it: its `tool_input` the rewrite in force
+    /// (`rewrite`), else the run's own ([`Plan::later_groups`]).
+    fn later_matching(&self, stage: std::ops::Range<usize>, rewrite: Option<&Value>) -> Vec<usize> {
+        let input = match rewrite {
+            Some(tool_input) => {
+                let mut input = self.input.clone();
+                input.insert("tool_input".to_owned(), tool_input.clone());
+                Value::Object(input)
+            }
+            None => Value::Object(self.input.clone()),
+        };
+        let first = self.plan.first_stage;
+        stage
+            .filter(|&i| {
+                let Some(&(group, native)) = self.plan.later_groups.get(i - first) else { return true };
+                let d = group.dialect();
+                group.matches(d.match_subject(&RunEvent::Named(native.into()), &input, self.facts.trigger))
+            })
+            .collect()
+    }
+
     /// The payload `hook` reads: its dialect's, with the rewrite in force
     /// (chained PreToolUse).
     pub(crate) fn payload(&self, hook: Hook<'_>, tool_input: Option<&Value>) -> Result<Payload> {

@@ -8,7 +8,11 @@
 //! then the hooks configured under another event of their dialect that run
 //! as part of this one (Cursor's `beforeShellExecution` hooks in
 //! PreToolUse: [`HookSpec::native_event`]), which the executor starts only
-//! once the others finished without blocking.
+//! once the others finished without blocking. Their matchers are tested
+//! when they start, against the input as the first stage left it (its
+//! `tool_input` the rewrite in force), which is also what they read: the
+//! plan holds every such hook whose event applies when a first stage runs
+//! ([`Plan::later_groups`]).
 //! A group's matcher is tested against what its dialect says
 //! ([`Dialect::match_subject`](crate::dialect::Dialect::match_subject), and
 //! the names it also goes by, [`Dialect::match_aliases`](crate::dialect::Dialect::match_aliases));
@@ -51,6 +55,10 @@ pub(crate) struct Plan<'a> {
     /// event of their dialect) start once those finished, unless they
     /// blocked the event.
     pub(crate) first_stage: usize,
+    /// For each hook of the later stage (`hooks[first_stage..]`): its group
+    /// and the event it is configured under. The executor starts it only
+    /// when the group's matcher matches the input of the later stage.
+    pub(crate) later_groups: Vec<(&'a crate::config::HookGroup, &'static str)>,
 }
 
 /// What the planner decided for one configured hook.
@@ -107,11 +115,16 @@ pub struct PlannedEntry {
 
 /// The one planning pass over an event's configured groups: `each` sees
 /// every configured hook with its verdict, in configuration order.
+///
+/// With `defer_later_matchers`, a group configured under another event of
+/// its dialect counts as matching whenever its event applies: its matcher
+/// is tested when its stage starts ([`Plan::later_groups`]).
 fn plan_configured<'a>(
     setup: &'a Setup,
     event: &RunEvent,
     input: &Value,
-    mut each: impl FnMut(&'a HookSpec, &crate::config::HookGroup, Option<&str>, Verdict),
+    defer_later_matchers: bool,
+    mut each: impl FnMut(&'a HookSpec, &'a crate::config::HookGroup, Option<&str>, Verdict),
 ) {
     let groups = match event {
         RunEvent::Known(e) => setup.config.groups(*e),
@@ -133,7 +146,8 @@ fn plan_configured<'a>(
             }
             Some(native) => {
                 let subject = d.match_subject(&RunEvent::Named(native.into()), input, trigger);
-                (subject, d.native_event_applies(native, event, input) && group.matches(subject))
+                let applies = d.native_event_applies(native, event, input);
+                (subject, applies && (defer_later_matchers || group.matches(subject)))
             }
         };
         for hook in &group.hooks {
@@ -159,14 +173,20 @@ impl<'a> Plan<'a> {
     /// Match `event`'s configured groups and callback hooks against `input`.
     pub(crate) fn new(setup: &'a Setup, callbacks: &'a [Arc<CallbackHook>], event: &RunEvent, input: &Value) -> Self {
         let mut hooks = Vec::new();
+        // The later stage: each hook, its group and event, and whether its
+        // matcher matches the run's own input.
         let mut later = Vec::new();
         let mut background = Vec::new();
         let mut sequential_asked = false;
-        plan_configured(setup, event, input, |hook, group, _, verdict| match verdict {
+        let trigger = setup.trigger.as_str();
+        plan_configured(setup, event, input, true, |hook, group, _, verdict| match verdict {
             // An unsupported hook runs through the layers only to be reported as skipped.
             Verdict::Runs | Verdict::Unsupported if hook.native_event.is_some() => {
-                sequential_asked |= group.sequential;
-                later.push(Hook::Configured(hook))
+                let native = hook.native_event.unwrap_or_default();
+                let subject = hook.dialect().match_subject(&RunEvent::Named(native.into()), input, trigger);
+                let matched = group.matches(subject);
+                sequential_asked |= matched && group.sequential;
+                later.push((Hook::Configured(hook), group, native, matched));
             }
             Verdict::Runs | Verdict::Unsupported => {
                 sequential_asked |= group.sequential;
@@ -175,8 +195,11 @@ impl<'a> Plan<'a> {
             Verdict::Background => background.push(hook),
             _ => {}
         });
-        let dialect =
-            run_dialect(hooks.iter().chain(&later).filter_map(Hook::spec).chain(background.iter().copied()), setup);
+        let matched_later = later.iter().filter(|l| l.3).map(|l| &l.0);
+        let dialect = run_dialect(
+            hooks.iter().chain(matched_later).filter_map(Hook::spec).chain(background.iter().copied()),
+            setup,
+        );
         if let Some(known) = event.known() {
             if callbacks.iter().any(|c| c.event == known) {
                 let subject = dialect::callback_match_subject(event, input, setup.trigger.as_str());
@@ -187,8 +210,14 @@ impl<'a> Plan<'a> {
         }
         // Callback hooks run with the event's own hooks, in the first stage.
         let first_stage = hooks.len();
-        hooks.extend(later);
-        Plan { hooks, background, dialect, sequential_asked, first_stage }
+        // A later hook whose matcher fails on this input can only come to
+        // match by a rewrite of the first stage: without one it is left out.
+        if first_stage == 0 {
+            later.retain(|l| l.3);
+        }
+        let later_groups = later.iter().map(|l| (l.1, l.2)).collect();
+        hooks.extend(later.into_iter().map(|l| l.0));
+        Plan { hooks, background, dialect, sequential_asked, first_stage, later_groups }
     }
 
     /// The plan of `async` hooks started in the background.
@@ -199,6 +228,7 @@ impl<'a> Plan<'a> {
             dialect: run_dialect(hooks.iter(), setup),
             sequential_asked: false,
             first_stage: hooks.len(),
+            later_groups: Vec::new(),
         }
     }
 
@@ -246,7 +276,7 @@ impl LifecycleHookEngine {
         let event = super::execute::resolve_named(&setup, super::execute::run_event_named(name)?);
         super::execute::validate(&setup, &event, input)?;
         let mut out = Vec::new();
-        plan_configured(&setup, &event, input, |hook, group, subject, verdict| {
+        plan_configured(&setup, &event, input, false, |hook, group, subject, verdict| {
             let d = hook.dialect();
             out.push(PlannedEntry {
                 path: hook.path.clone(),

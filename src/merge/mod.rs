@@ -231,8 +231,11 @@ pub struct EventInterpreter {
     background: bool,
     /// Follow-ups bounded by a loop limit (`follow_up_loop_limit`).
     follow_ups: Option<FollowUpRun>,
-    /// The input's `status` is `completed` (`block_needs_completed_status`).
+    /// The input's `status` is `completed`, or it has none
+    /// (`block_needs_completed_status`).
     status_completed: bool,
+    /// The input's `tool_name`, for the readers ([`ReadCtx::tool_name`]).
+    tool_name: Option<String>,
     /// The decision of the hook absorbed last (for its span).
     last_decision: Option<&'static str>,
     /// The completion place of the hook absorbed next, in a concurrent run
@@ -301,6 +304,7 @@ impl EventInterpreter {
             failures: Vec::new(),
             follow_ups: None,
             status_completed: false,
+            tool_name: None,
             background: false,
             last_decision: None,
             finished: None,
@@ -318,15 +322,22 @@ impl EventInterpreter {
     /// (`status` for `block_needs_completed_status`, `loop_count` for
     /// `follow_up_loop_limit`), and the engine's follow-up counts of
     /// `session`: kept for Stop-like events, whose hooks' rules may use
-    /// them.
+    /// them. The input's `tool_name` is kept for every event (the readers
+    /// get it as [`ReadCtx::tool_name`]).
     pub(crate) fn with_run_facts(
         mut self,
         input: &Map<String, Value>,
         counts: &std::sync::Arc<follow_up::FollowUpCounts>,
         session: &str,
     ) -> Self {
+        self.tool_name = input.get("tool_name").and_then(Value::as_str).map(str::to_owned);
         if self.family == EventFamily::Stop {
-            self.status_completed = input.get("status").and_then(Value::as_str) == Some("completed");
+            // No `status` counts as completed (the status a payload then
+            // reports); any other status does not.
+            self.status_completed = match input.get("status") {
+                None | Some(Value::Null) => true,
+                Some(status) => status.as_str() == Some("completed"),
+            };
             self.follow_ups = Some(FollowUpRun {
                 counts: counts.clone(),
                 session: follow_up::scope(&self.event, session, input),
@@ -429,7 +440,15 @@ impl EventInterpreter {
         let event = native.as_ref().unwrap_or(&self.event);
         let rules = profile.rules_of(event);
         let family = profile.family_of(event);
-        let cx = ReadCtx { event, family, rules, quiet_success_output, fail_closed, background: self.background };
+        let cx = ReadCtx {
+            event,
+            family,
+            rules,
+            quiet_success_output,
+            fail_closed,
+            background: self.background,
+            tool_name: self.tool_name.as_deref(),
+        };
         let mut reply = dialect.read_reply(&cx, exec);
         fail_closed::apply(&mut reply, fail_closed, rules, family);
         self.common.absorb_dialect_fields(dialect, event, std::mem::take(&mut reply.dialect_fields));

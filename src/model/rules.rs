@@ -413,7 +413,7 @@ pub struct EventRules {
     /// column).
     pub follow_up_loop_limit: bool,
     /// Stop, SubagentStop: a block counts only when the input's `status` is
-    /// `completed` (merge column).
+    /// `completed`, or absent (merge column).
     pub block_needs_completed_status: bool,
     /// SessionStart: the `env` object hooks write in their output is the
     /// outcome's `env`, and the engine gives it to the session's later

@@ -24,7 +24,8 @@
 //! shell tool, and `beforeMCPExecution` PreToolUse restricted to MCP
 //! tools: their hooks also run in a PreToolUse of the `Shell` tool (an
 //! `MCP:<tool>` tool), after the `preToolUse` hooks and only when those did
-//! not deny, as Cursor runs both.
+//! not deny, as Cursor runs both; their matchers test, and their payload
+//! carries, the command as the `preToolUse` hooks rewrote it.
 //!
 //! Hooks run in `sh -c`, project hooks in the project root, a user's in
 //! `~/.cursor`, the enterprise ones in their directory; the payload on
@@ -254,6 +255,18 @@ pub const TOOLS: &[&str] = &["Shell", "Read", "Write", "Grep", "Delete", "Task"]
 /// The variables Cursor's hooks get besides the canonical ones.
 const ENV_NAMES: &[&str] = &["CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "CURSOR_TRANSCRIPT_PATH"];
 
+/// The enterprise hooks file on `os` (as `std::env::consts::OS` names it):
+/// macOS `/Library/Application Support/Cursor/hooks.json`, Windows
+/// `C:\ProgramData\Cursor\hooks.json`, Linux and others
+/// `/etc/cursor/hooks.json`.
+fn enterprise_files(os: &str) -> &'static [&'static str] {
+    match os {
+        "macos" => &["/Library/Application Support/Cursor/hooks.json"],
+        "windows" => &[r"C:\ProgramData\Cursor\hooks.json"],
+        _ => &["/etc/cursor/hooks.json"],
+    }
+}
+
 /// A string field of the input.
 fn field<'a>(input: &'a Value, key: &str) -> Option<&'a str> {
     input.get(key).and_then(Value::as_str)
@@ -405,11 +418,7 @@ impl Dialect for Cursor {
 
     /// The enterprise hooks file, "priority 1 (highest)".
     fn system_files(&self) -> &'static [&'static str] {
-        if cfg!(target_os = "macos") {
-            &["/Library/Application Support/Cursor/hooks.json"]
-        } else {
-            &["/etc/cursor/hooks.json"]
-        }
+        enterprise_files(std::env::consts::OS)
     }
 
     /// The user's `~/.cursor/hooks.json`.
@@ -472,6 +481,15 @@ mod tests {
         for path in ["/p/.cursor/settings.json", "/p/hooks.json", "/p/.claude/settings.json", "/p/hooks/hooks.json"] {
             assert!(!CURSOR.recognises_path(Path::new(path)), "{path}");
         }
+    }
+
+    /// "macOS `/Library/Application Support/Cursor/hooks.json`; Linux/WSL
+    /// `/etc/cursor/hooks.json`; Windows `C:\ProgramData\Cursor\hooks.json`".
+    #[test]
+    fn the_enterprise_file_is_the_one_of_the_platform() {
+        assert_eq!(enterprise_files("macos"), ["/Library/Application Support/Cursor/hooks.json"]);
+        assert_eq!(enterprise_files("linux"), ["/etc/cursor/hooks.json"]);
+        assert_eq!(enterprise_files("windows"), [r"C:\ProgramData\Cursor\hooks.json"]);
     }
 
     #[test]

@@ -25,7 +25,7 @@
 //! | subagentStart | `subagent_id` ← `child_thread_id`, `subagent_type` ← `agent_name`, `task`, `parent_conversation_id` ← `parent_session_id`, `tool_call_id`, `subagent_model`, `is_parallel_worker` ← `background` |
 //! | subagentStop | `subagent_type` ← `agent_name`, `status`, `task`, `description` ← `display_label`, `summary`, `duration_ms`, `message_count`, `tool_call_count`, `loop_count`, `modified_files`, `agent_transcript_path` ← `transcript_path` |
 //! | stop | `status` (default `completed`), `loop_count` (the input's, else the engine's count) |
-//! | sessionStart | `is_background_agent` (default false), `composer_mode` (default `agent`) |
+//! | sessionStart | `is_background_agent` (default false), `composer_mode` (default `agent`); the input's `source` is dropped (Cursor sends none) |
 //! | sessionEnd | `reason` (completed → completed, cancelled → aborted, error → error, exit → window_close, new_session → user_close), `duration_ms`, `is_background_agent`, `final_status` |
 //! | beforeSubmitPrompt | `prompt`, `attachments` (default `[]`) |
 //! | preCompact | `trigger` (`manual`, else `auto`), `context_usage_percent`, `context_tokens`, `context_window_size`, `message_count` ← `original_message_count`, `messages_to_compact`, `is_first_compaction` |
@@ -194,7 +194,9 @@ fn canonical(
         HookEvent::SessionStart => {
             out.insert("is_background_agent".into(), or(input, "is_background_agent", json!(false)));
             out.insert("composer_mode".into(), or(input, "composer_mode", json!("agent")));
-            &[]
+            // Cursor sends no `source` (Claude Code's startup/resume/clear):
+            // a host's canonical `source` is not passed on.
+            &["source"]
         }
         HookEvent::SessionEnd => {
             let reason = match input.get("reason").and_then(Value::as_str) {
@@ -329,6 +331,18 @@ mod tests {
         let p = payload(&RunEvent::Named("beforeMCPExecution".into()), &facts(), &input, None);
         assert_eq!(p["tool_name"], "search");
         assert_eq!(p["tool_input"], r#"{"q":"x"}"#);
+    }
+
+    /// sessionStart: `session_id`, `is_background_agent`, `composer_mode`;
+    /// "no `source` field".
+    #[test]
+    fn session_start_has_cursors_fields_and_no_source() {
+        let input = obj(json!({"source": "startup", "composer_mode": "ask"}));
+        let p = payload(&RunEvent::Known(HookEvent::SessionStart), &facts(), &input, None);
+        assert!(!p.contains_key("source"), "{p:?}");
+        assert_eq!(p["composer_mode"], "ask");
+        assert_eq!(p["is_background_agent"], false);
+        assert_eq!(p["session_id"], "conv-1");
     }
 
     #[test]

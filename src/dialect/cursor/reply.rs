@@ -28,7 +28,7 @@
 //! | beforeReadFile, beforeTabFileRead | `permission`, `user_message` |
 //! | subagentStart | `permission` (`ask` is `deny`), `user_message` |
 //! | beforeSubmitPrompt | `continue: false` blocks, `user_message` the reason |
-//! | postToolUse | `additional_context`, `updated_mcp_tool_output` |
+//! | postToolUse | `additional_context`, `updated_mcp_tool_output` (only when the tool is an MCP tool, `MCP:<tool>`) |
 //! | sessionStart | `additional_context`, `env` (`continue` and `user_message` are not enforced) |
 //! | stop, subagentStop | `followup_message` |
 //! | preCompact | `user_message` (an info message) |
@@ -125,6 +125,10 @@ fn text(json: &Map<String, Value>, key: &str) -> Option<String> {
 
 /// The fields of Claude Code's output Cursor does not read.
 const CLAUDE_FIELDS: &[&str] = &["hookSpecificOutput", "decision", "systemMessage", "stopReason", "suppressOutput"];
+
+/// Cursor 1.7's camelCase spellings of the message fields, which the
+/// current Cursor does not read.
+const OLD_FIELDS: &[(&str, &str)] = &[("userMessage", "user_message"), ("agentMessage", "agent_message")];
 
 /// Read one hook's result (see the module documentation).
 pub(crate) fn read(cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply {
@@ -266,6 +270,15 @@ impl Reader<'_> {
                 ),
             );
         }
+        for (old, current) in OLD_FIELDS.iter().filter(|(old, _)| json.contains_key(*old)) {
+            self.reply.push(
+                HookMessageLevel::Warning,
+                format!(
+                    "{} returned `{old}`, an older Cursor spelling that is not read; Cursor reads `{current}`",
+                    self.who()
+                ),
+            );
+        }
         let user_message = text(json, "user_message");
         let agent_message = if reads.agent_message { text(json, "agent_message") } else { None };
         if let Some(message) = &agent_message {
@@ -299,7 +312,16 @@ impl Reader<'_> {
         }
         if reads.mcp_output {
             if let Some(v) = json.get("updated_mcp_tool_output").filter(|v| !v.is_null()) {
-                self.reply.dialect_fields.insert("updated_mcp_tool_output".into(), v.clone());
+                // "For MCP tools only": another tool's output is not replaced.
+                if self.cx.tool_name.is_some_and(|t| t.starts_with("MCP:")) {
+                    self.reply.dialect_fields.insert("updated_mcp_tool_output".into(), v.clone());
+                } else {
+                    hl_debug!(
+                        "{} returned updated_mcp_tool_output for {}, which is not an MCP tool; ignored",
+                        self.who(),
+                        self.cx.tool_name.unwrap_or("a tool call without a tool_name")
+                    );
+                }
             }
         }
         if reads.plugin_paths {

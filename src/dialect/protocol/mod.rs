@@ -648,6 +648,7 @@ mod tests {
                 quiet_success_output: false,
                 fail_closed: false,
                 background: false,
+                tool_name: None,
             },
             e,
         )
