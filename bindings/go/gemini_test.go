@@ -64,21 +64,30 @@ func TestGeminiModelHooksReturnTypedDialectFields(t *testing.T) {
 	}
 }
 
-// AfterTool: "block → result replaced"; AfterAgent: "block → reason sent as
-// the next prompt" (Stop's BlockReason); a .gemini/settings.json is read as
+// AfterTool: "block → result **replaced** by `Tool result blocked: <r>`"
+// (and a blocked run runs no tail call), a tail call of a run that does not
+// block is typed under Gemini(); AfterAgent: "block → reason sent as the
+// next prompt" (Stop's BlockReason); a .gemini/settings.json is read as
 // Gemini CLI's by its path; previews name the dialect and milliseconds.
 func TestGeminiSettingsFileAfterToolAndAfterAgent(t *testing.T) {
 	w := newWorkspace(t)
 	must(t, os.MkdirAll(w.path(".gemini"), 0o755))
 	settings := `{"hooks":{
-		"AfterTool":[{"hooks":[{"type":"command","timeout":3000,"command":"cat >/dev/null; echo '{\"decision\":\"block\",\"reason\":\"leaked\",\"hookSpecificOutput\":{\"tailToolCallRequest\":{\"name\":\"read_file\",\"args\":{\"file_path\":\"b\"}}}}'"}]}],
+		"AfterTool":[
+			{"matcher":"read_file","hooks":[{"type":"command","timeout":3000,"command":"cat >/dev/null; echo '{\"decision\":\"block\",\"reason\":\"leaked\",\"hookSpecificOutput\":{\"tailToolCallRequest\":{\"name\":\"read_file\",\"args\":{\"file_path\":\"b\"}}}}'"}]},
+			{"matcher":"glob","hooks":[{"type":"command","command":"cat >/dev/null; echo '{\"hookSpecificOutput\":{\"tailToolCallRequest\":{\"name\":\"read_file\",\"args\":{\"file_path\":\"c\"}}}}'"}]}],
 		"AfterAgent":[{"hooks":[{"type":"command","command":"cat >/dev/null; echo '{\"decision\":\"deny\",\"reason\":\"run the tests\"}'"}]}]}}`
 	must(t, os.WriteFile(filepath.Join(w.path(".gemini"), "settings.json"), []byte(settings), 0o644))
 	e := newEngine(t, hookline.EngineOptions{Workspace: w.dir, SessionID: "s", HooksFile: filepath.Join(w.path(".gemini"), "settings.json")})
 	post, err := e.PostToolUse(context.Background(), hookline.PostToolUseInput{ToolName: "read_file", ToolResponse: map[string]any{}})
 	must(t, err)
-	if post.BlockReason != "leaked" || !post.BlockReplacesResult || post.Gemini().TailToolCallRequest.Name != "read_file" {
+	if post.BlockReason != "leaked" || !post.BlockReplacesResult || post.Gemini() != nil {
 		t.Fatalf("AfterTool: %s", post.Raw)
+	}
+	post, err = e.PostToolUse(context.Background(), hookline.PostToolUseInput{ToolName: "glob", ToolResponse: map[string]any{}})
+	must(t, err)
+	if g := post.Gemini(); post.BlockReason != "" || g == nil || g.TailToolCallRequest == nil || g.TailToolCallRequest.Name != "read_file" {
+		t.Fatalf("AfterTool tail call: %s", post.Raw)
 	}
 	stop, err := e.Stop(context.Background(), hookline.StopInput{LastAssistantMessage: "done"})
 	must(t, err)
