@@ -218,6 +218,44 @@ fn one_malformed_inline_entry_rejects_the_hooks_of_a_settings_file() {
     assert_eq!(ws.engine_of_file(&path).config_warnings().len(), 1);
 }
 
+/// "Structural errors (invalid JSON, a bad `version`, or a non-array event
+/// list) still reject the entire file" — that file only: the CLI logs it
+/// and loads its other hooks files ("all entries from all sources run").
+/// Among several sources the rejected file is left out and reported; a
+/// lone rejected file is still an error.
+#[test]
+fn a_rejected_file_among_sources_is_left_out_and_the_others_load() {
+    let ws = Ws::new();
+    let broken = ws.write(".github/hooks/a-broken.json", "{\"version\": 1, \"hooks\": {");
+    let version = ws.hooks_file("b-version.json", &json!({"version": 2, "hooks": {"preToolUse": [bash("exit 0")]}}));
+    let settings = ws.write(
+        ".github/copilot/settings.json",
+        &json!({"hooks": {"preToolUse": [bash("true"), {"type": "command"}]}}).to_string(),
+    );
+    let good = ws.hooks_file(
+        "c-good.json",
+        &hooks("preToolUse", vec![bash(say(json!({"permissionDecision": "deny", "permissionDecisionReason": "good"})))]),
+    );
+    let e = ws
+        .try_engine(json!({"hook_sources": [
+            {"hooks_file": broken, "trusted": true},
+            {"hooks_file": version, "trusted": true},
+            {"hooks_file": settings, "trusted": true},
+            {"hooks_file": good, "trusted": true}
+        ]}))
+        .unwrap();
+    let out = pre_tool(&e, "ls");
+    assert_eq!(out["decision"], "deny", "{out}");
+    assert_eq!(out["reason"], "good");
+    assert_eq!(ran(&out), 1, "only the good file's hook runs: {out}");
+    let warnings: Vec<String> = e.config_warnings().iter().map(|w| w.message.clone()).collect();
+    assert_eq!(warnings.len(), 3, "{warnings:?}");
+    assert!(warnings.iter().any(|w| w.contains("Unsupported hooks config version: 2")), "{warnings:?}");
+    assert!(warnings.iter().any(|w| w.contains("not valid JSON")), "{warnings:?}");
+    assert!(warnings.iter().any(|w| w.contains("hooks.preToolUse[1]")), "{warnings:?}");
+    assert!(ws.try_engine(json!({"hooks_file": broken})).is_err(), "a lone rejected file is still an error");
+}
+
 /// "Do not combine `exec` with `bash`, `powershell`, or `command`."
 #[test]
 fn exec_with_a_shell_script_is_invalid_with_the_vendors_message() {

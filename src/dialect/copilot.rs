@@ -289,6 +289,14 @@ impl Dialect for Copilot {
         config::read(value, source)
     }
 
+    /// The CLI loads every hooks file of its directories and settings
+    /// files: one it rejects whole (invalid JSON, a bad `version`, an
+    /// event value that is not an array, a strict settings entry) is left
+    /// out, logged, and the others still load.
+    fn skips_invalid_source(&self) -> bool {
+        true
+    }
+
     fn event_keys(&self, event: HookEvent) -> &'static [&'static str] {
         BOTH_KEYS.get(event)
     }
