@@ -234,7 +234,10 @@ fn a_rejected_file_among_sources_is_left_out_and_the_others_load() {
     );
     let good = ws.hooks_file(
         "c-good.json",
-        &hooks("preToolUse", vec![bash(say(json!({"permissionDecision": "deny", "permissionDecisionReason": "good"})))]),
+        &hooks(
+            "preToolUse",
+            vec![bash(say(json!({"permissionDecision": "deny", "permissionDecisionReason": "good"})))],
+        ),
     );
     let e = ws
         .try_engine(json!({"hook_sources": [
