@@ -221,6 +221,13 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
         false
     }
 
+    /// Whether the agent reads its [workspace files](Self::workspace_files)
+    /// when the workspace is the home directory (Gemini CLI does not: there
+    /// its workspace settings are the user's own file).
+    fn reads_workspace_at_home(&self) -> bool {
+        true
+    }
+
     /// The plugin root of a hooks file at `path` when the path is where this
     /// agent's plugins keep their hooks (a plugin's `hooks/hooks.json`: the
     /// directory above `hooks/`); its hooks get it in the
@@ -545,9 +552,11 @@ pub fn settings_files_under(workspace: &Path, home: Option<&Path>, root: &Path) 
         };
         out.extend(system(d.system_files()));
         let user = home.map(|h| d.user_files(h)).unwrap_or_default().into_iter().filter(|p| p.is_file());
+        let at_home = home.is_some_and(|h| same_dir(h, workspace));
         let project: Vec<SettingsFile> = d
             .workspace_files()
             .iter()
+            .filter(|_| d.reads_workspace_at_home() || !at_home)
             .map(|f| workspace.join(f))
             .filter(|p| p.is_file())
             .map(|p| file(p, false))
@@ -567,6 +576,15 @@ pub fn settings_files_under(workspace: &Path, home: Option<&Path>, root: &Path) 
         out.extend(system(d.late_system_files()));
     }
     out
+}
+
+/// Whether `a` and `b` name the same directory (compared canonically when
+/// both exist).
+fn same_dir(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
 }
 
 /// The plugin root of a hooks file at `path` (see
@@ -992,6 +1010,38 @@ mod tests {
                 format!("root/{settings}"),
             ]
         );
+    }
+
+    /// Gemini CLI: "project ("workspace") `<project>/.gemini/settings.json`
+    /// | only if the folder is trusted, and not when the project dir is
+    /// `$HOME`": in the home directory the user's settings are read once,
+    /// as the user's; the other dialects still read their workspace files.
+    #[test]
+    fn gemini_reads_no_workspace_settings_in_the_home_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().join("home");
+        let touch = |p: &Path| {
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, "{}").unwrap();
+        };
+        touch(&home.join(".gemini/settings.json"));
+        touch(&home.join(".codex/hooks.json"));
+        let root = dir.path().join("root");
+        let found = |ws: &Path| -> Vec<(String, &'static str, bool)> {
+            settings_files_under(ws, Some(&home), &root)
+                .into_iter()
+                .map(|f| (f.path.strip_prefix(dir.path()).unwrap().display().to_string(), f.dialect.name(), f.trusted))
+                .collect()
+        };
+        let gemini = |files: &[(String, &'static str, bool)]| files.iter().filter(|f| f.1 == "gemini").cloned().collect::<Vec<_>>();
+        assert_eq!(gemini(&found(&home)), [("home/.gemini/settings.json".to_owned(), "gemini", true)]);
+        // Another spelling of the home directory is the home directory too.
+        assert_eq!(gemini(&found(&home.join("."))).len(), 1);
+        assert!(found(&home).iter().any(|f| f.0 == "home/.codex/hooks.json" && !f.2), "Codex reads it as the workspace's");
+        // Elsewhere the workspace's file is read after the user's.
+        let ws = dir.path().join("ws");
+        touch(&ws.join(".gemini/settings.json"));
+        assert_eq!(gemini(&found(&ws)).len(), 2);
     }
 
     #[test]

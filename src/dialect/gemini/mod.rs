@@ -448,6 +448,12 @@ impl Dialect for Gemini {
         }
     }
 
+    /// In the home directory the workspace's `.gemini/settings.json` is the
+    /// user's own file: Gemini CLI reads it once, as the user's.
+    fn reads_workspace_at_home(&self) -> bool {
+        false
+    }
+
     /// `~/.gemini/settings.json` (Gemini CLI's user settings).
     fn user_files(&self, home: &Path) -> Vec<std::path::PathBuf> {
         vec![home.join(".gemini").join("settings.json")]
