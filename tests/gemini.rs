@@ -187,6 +187,30 @@ fn the_hooks_object_alone_and_an_extension_hooks_file_are_read() {
     assert_eq!(commands(&extension, HookEvent::SessionStart), ["b"]);
 }
 
+/// "Extension hook strings are hydrated with `${extensionPath}`,
+/// `${workspacePath}`, `${/}`, `${pathSeparator}`": in the commands of an
+/// extension's `hooks/hooks.json` (a source whose `plugin_root` is the
+/// extension's directory) they are replaced as written; another `${…}` is
+/// left to bash.
+#[test]
+fn extension_commands_are_hydrated_with_the_extension_s_paths() {
+    let ws = Ws::new();
+    let dir = ws.file(".gemini/extensions/guard/hooks");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("hooks.json");
+    let command = "cat >/dev/null; printf '%s|%s|%s' '${extensionPath}${/}run.sh' '${workspacePath}' '${pathSeparator}${other}' > out.txt";
+    std::fs::write(&path, json!({"hooks": {"BeforeTool": [{"hooks": [cmd(command)]}]}}).to_string()).unwrap();
+    let root = ws.file(".gemini/extensions/guard");
+    let e = ws.engine_with(json!({"hook_sources": [{"hooks_file": path, "plugin_root": root}]}));
+    pre(&e, shell_input("ls"));
+    let want = format!("{}/run.sh|{}|/${{other}}", root.display(), ws.path().display());
+    assert_eq!(ws.read("out.txt"), want);
+    // A settings file (no plugin root) is not an extension: nothing is hydrated.
+    let e = ws.engine(settings("BeforeTool", all(vec![cmd(command)])));
+    pre(&e, shell_input("ls"));
+    assert_eq!(ws.read("out.txt"), "${extensionPath}${/}run.sh|${workspacePath}|${pathSeparator}${other}");
+}
+
 /// "settings file is not JSON / not an object → that file contributes {}
 /// (error shown)": a file that is not a JSON object is an error naming it.
 #[test]
