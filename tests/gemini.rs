@@ -838,6 +838,9 @@ fn sequential_before_agent_hooks_chain_the_prompt() {
     let out = run(&e, HookEvent::UserPromptSubmit, json!({"prompt": "Original prompt"}));
     assert_eq!(ws.json("second.json")["prompt"], "Original prompt\n\nContext <from> hook 1");
     assert_eq!(out["additional_context"], json!(["Context &lt;from&gt; hook 1"]));
+    // An input without a prompt gives the hooks `""`; the chain builds on it.
+    run(&e, HookEvent::UserPromptSubmit, json!({}));
+    assert_eq!(ws.json("second.json")["prompt"], "\n\nContext <from> hook 1");
 }
 
 /// `hookRunner.test.ts` "should pass modified LLM request from one hook to

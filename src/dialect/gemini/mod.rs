@@ -554,7 +554,9 @@ impl Dialect for Gemini {
         match event {
             RunEvent::Known(HookEvent::UserPromptSubmit) => {
                 let context = specific.get("additionalContext")?.as_str()?;
-                let prompt = input.get("prompt")?.as_str()?;
+                // The prompt the hooks were given: `""` when the input has
+                // none (Gemini CLI's BeforeAgent input always has one).
+                let prompt = input.get("prompt").and_then(Value::as_str).unwrap_or("");
                 let mut next = input.clone();
                 next.insert("prompt".into(), Value::String(format!("{prompt}\n\n{context}")));
                 Some(next)
