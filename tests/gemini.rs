@@ -1816,7 +1816,9 @@ fn output_is_trimmed_as_javascript_trims() {
 
 /// AfterAgent's "`prompt_response` (accumulated response text)" is a string,
 /// never null: the host's `prompt_response` text, else the canonical
-/// `last_assistant_message`, else `""`.
+/// `last_assistant_message`; when the turn has no text, Gemini CLI's
+/// `cumulativeResponse || turn.getResponseText() || '[no response text]'`
+/// sends `[no response text]`.
 #[test]
 fn after_agent_prompt_response_is_always_the_response_text() {
     let ws = Ws::new();
@@ -1825,8 +1827,12 @@ fn after_agent_prompt_response_is_always_the_response_text() {
     assert_eq!(ws.json("payload.json")["prompt_response"], "native");
     run(&e, HookEvent::Stop, json!({"prompt": "p", "prompt_response": null, "last_assistant_message": "canon"}));
     assert_eq!(ws.json("payload.json")["prompt_response"], "canon");
+    run(&e, HookEvent::Stop, json!({"prompt": "p", "prompt_response": "", "last_assistant_message": "canon"}));
+    assert_eq!(ws.json("payload.json")["prompt_response"], "canon", "an empty text is no text");
+    run(&e, HookEvent::Stop, json!({"prompt": "p", "last_assistant_message": ""}));
+    assert_eq!(ws.json("payload.json")["prompt_response"], "[no response text]");
     run(&e, HookEvent::Stop, json!({"prompt": "p"}));
-    assert_eq!(ws.json("payload.json")["prompt_response"], "");
+    assert_eq!(ws.json("payload.json")["prompt_response"], "[no response text]");
     assert_eq!(ws.json("payload.json")["stop_hook_active"], false);
 }
 

@@ -11,7 +11,7 @@
 //! | AfterTool (PostToolUse) | the same and `tool_response` (an object as given, anything else as `{"llmContent", "returnDisplay"}` of it, without `error`) |
 //! | AfterTool (PostToolUseFailure) | the same, `tool_response` `{"llmContent": "", "returnDisplay": "", "error": {"message": <error>}}` |
 //! | BeforeAgent | `prompt` |
-//! | AfterAgent | `prompt` (the turn's request, when given), `prompt_response` (else `last_assistant_message`), `stop_hook_active` |
+//! | AfterAgent | `prompt` (the turn's request, when given), `prompt_response` (else `last_assistant_message`; `[no response text]` when both are empty), `stop_hook_active` |
 //! | SessionStart | `source` (the engine's trigger) |
 //! | SessionEnd | `reason` |
 //! | PreCompress | `trigger` |
@@ -25,6 +25,9 @@ use serde_json::{Map, Value};
 use super::event_name;
 use crate::model::event::{HookEvent, RunEvent};
 use crate::model::input::SessionFacts;
+
+/// AfterAgent's `prompt_response` when the turn produced no text.
+const NO_RESPONSE_TEXT: &str = "[no response text]";
 
 /// The fields of the engine that no input overrides.
 const BASE: &[&str] = &["session_id", "transcript_path", "cwd", "hook_event_name", "timestamp"];
@@ -86,11 +89,12 @@ pub(super) fn payload(event: &RunEvent, facts: &SessionFacts<'_>, input: &Map<St
             p.insert("prompt".into(), text("prompt"));
             // Gemini CLI's accumulated response text: the host's
             // `prompt_response` when it gives that text, else the canonical
-            // `last_assistant_message`, else "" (never null).
+            // `last_assistant_message`; an empty or missing text is Gemini
+            // CLI's `[no response text]` (never null, never "").
             let response = ["prompt_response", "last_assistant_message"]
                 .into_iter()
-                .find_map(|key| get(key).and_then(Value::as_str))
-                .unwrap_or("");
+                .find_map(|key| get(key).and_then(Value::as_str).filter(|s| !s.is_empty()))
+                .unwrap_or(NO_RESPONSE_TEXT);
             p.insert("prompt_response".into(), Value::from(response));
             p.insert("stop_hook_active".into(), Value::from(get("stop_hook_active") == Some(&Value::Bool(true))));
             consumed = &["last_assistant_message"];
