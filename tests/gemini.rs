@@ -1258,6 +1258,23 @@ fn stop_reasons_are_joined_and_come_first() {
     assert_eq!(out["reason"], "stop one\nstop two");
 }
 
+/// "`continue` = false if any; `stopReason` = all stop reasons joined" —
+/// the aggregator collects a hook's `stopReason` only when that hook said
+/// `continue: false`; a block's effective reason is then "`stopReason ||
+/// reason || "No reason provided"`".
+#[test]
+fn a_stop_reason_without_continue_false_is_not_a_reason() {
+    let out = before_tool(vec![cmd(say(json!({"decision": "deny", "stopReason": "S"})))]);
+    assert_eq!((out["decision"].clone(), out["reason"].clone()), (json!("deny"), json!("No reason provided")));
+    assert_eq!(out["continue"], true);
+    let ws = Ws::new();
+    let e = ws.engine(settings("AfterAgent", all(vec![cmd(say(json!({"decision": "block", "stopReason": "S"})))])));
+    assert_eq!(run(&e, HookEvent::Stop, json!({"prompt": "p"}))["block_reason"], "No reason provided");
+    let e = ws.engine(settings("AfterTool", all(vec![cmd(say(json!({"decision": "block", "stopReason": "S"})))])));
+    let out = run(&e, HookEvent::PostToolUse, json!({"tool_name": "read_file", "tool_input": {}}));
+    assert_eq!(out["block_reason"], "No reason provided");
+}
+
 /// `hookAggregator.test.ts` "should use field replacement strategy"
 /// (BeforeModel, AfterModel): later fields win, `decision` included — a
 /// later allow undoes an earlier block, and a later `continue: true` an

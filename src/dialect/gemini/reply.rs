@@ -207,7 +207,9 @@ pub(super) fn read(event: &RunEvent, exec: &HookExecution) -> HookReply {
     let decision = out.get("decision").and_then(Value::as_str);
     let blocks = matches!(decision, Some("block" | "deny"));
     let halts = out.get("continue") == Some(&Value::Bool(false));
-    let stop_reason = truthy_text(out.get("stopReason"));
+    // Gemini CLI's aggregator keeps a `stopReason` only from a hook that
+    // says `continue: false`.
+    let stop_reason = truthy_text(out.get("stopReason")).filter(|_| halts);
     let reason = truthy_text(out.get("reason"));
     // The hook's own reason for a block: Gemini CLI's effective reason.
     let own = || stop_reason.clone().or_else(|| reason.clone()).unwrap_or_else(|| NO_REASON.to_owned());
