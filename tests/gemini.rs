@@ -674,6 +674,12 @@ fn lifecycle_payloads_use_gemini_s_field_names() {
     let n = ws.json("Notification.json");
     assert_eq!(n["details"]["command"], "ls");
     assert_eq!(n["hook_event_name"], "Notification");
+    // "`notification_type` (only `ToolPermission`)": an input without one
+    // gets Gemini CLI's only kind; another kind is passed on as given.
+    run(&e, HookEvent::Notification, json!({"message": "Allow?"}));
+    assert_eq!(ws.json("Notification.json")["notification_type"], "ToolPermission");
+    run(&e, HookEvent::Notification, json!({"notification_type": "idle_prompt", "message": "m"}));
+    assert_eq!(ws.json("Notification.json")["notification_type"], "idle_prompt");
 }
 
 /// `hookRunner.test.ts` "should expand environment variables in commands":

@@ -15,7 +15,7 @@
 //! | SessionStart | `source` (the engine's trigger) |
 //! | SessionEnd | `reason` |
 //! | PreCompress | `trigger` |
-//! | Notification | `notification_type`, `message`, `details` (`{}` when absent) |
+//! | Notification | `notification_type` (`ToolPermission`, Gemini CLI's only kind, when absent), `message`, `details` (`{}` when absent) |
 //! | BeforeModel, AfterModel, BeforeToolSelection | the input as given (`llm_request`, `llm_response`) |
 
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -110,7 +110,9 @@ pub(super) fn payload(event: &RunEvent, facts: &SessionFacts<'_>, input: &Map<St
             p.insert("trigger".into(), text("trigger"));
         }
         Some(HookEvent::Notification) => {
-            p.insert("notification_type".into(), text("notification_type"));
+            // Gemini CLI fires Notification for one kind only.
+            let kind = get("notification_type").and_then(Value::as_str).filter(|s| !s.is_empty());
+            p.insert("notification_type".into(), Value::from(kind.unwrap_or("ToolPermission")));
             p.insert("message".into(), text("message"));
             p.insert("details".into(), get("details").cloned().unwrap_or_else(|| Value::Object(Map::new())));
         }
