@@ -187,6 +187,36 @@ fn the_hooks_object_alone_and_an_extension_hooks_file_are_read() {
     assert_eq!(commands(&extension, HookEvent::SessionStart), ["b"]);
 }
 
+/// "extension `hooks/hooks.json` whose `hooks` is not an object | extension
+/// hooks ignored": an extension's file must wrap its events in `hooks` (the
+/// bare events object, which hookline reads elsewhere, is ignored there, and
+/// reported); an extension's `hooksConfig` switches nothing.
+#[test]
+fn an_extension_hooks_file_without_a_hooks_object_is_ignored() {
+    let ws = Ws::new();
+    let dir = ws.file(".gemini/extensions/guard/hooks");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("hooks.json");
+    let dialect = hookline::dialect::by_name("gemini").unwrap();
+    let read = |v: Value| {
+        std::fs::write(&path, v.to_string()).unwrap();
+        HooksConfig::read_file(&path, Some(dialect), false, None).unwrap().apply_switches()
+    };
+    let bare = read(json!({"BeforeTool": [{"hooks": [cmd("a")]}]}));
+    assert!(commands(&bare, HookEvent::PreToolUse).is_empty());
+    let w = warnings(&bare).join("\n");
+    assert!(w.contains("must have a `hooks` object, got nothing"), "{w}");
+    let wrong = read(json!({"hooks": [{"hooks": [cmd("a")]}]}));
+    assert!(warnings(&wrong).join("\n").contains("got an array"), "{:?}", warnings(&wrong));
+    let switched = read(json!({"hooksConfig": {"enabled": false}, "hooks": {"BeforeTool": [{"hooks": [cmd("b")]}]}}));
+    assert_eq!(commands(&switched, HookEvent::PreToolUse), ["b"]);
+    // The same events object alone is read from another file.
+    let other = ws.file("gemini-hooks.json");
+    std::fs::write(&other, json!({"BeforeTool": [{"hooks": [cmd("a")]}]}).to_string()).unwrap();
+    let c = HooksConfig::read_file(&other, Some(dialect), false, None).unwrap();
+    assert_eq!(commands(&c, HookEvent::PreToolUse), ["a"]);
+}
+
 /// "Extension hook strings are hydrated with `${extensionPath}`,
 /// `${workspacePath}`, `${/}`, `${pathSeparator}`": in the commands of an
 /// extension's `hooks/hooks.json` (a source whose `plugin_root` is the

@@ -13,6 +13,7 @@
 //! |---|---|
 //! | the file is not a JSON object | error (Gemini CLI reads it as `{}` and shows the error) |
 //! | `hooks` is not an object | warning, no hooks |
+//! | an extension's `hooks/hooks.json` without a `hooks` object (the bare hooks object, say) | warning, no hooks; its `hooksConfig` is not read |
 //! | `enabled`, `disabled`, `notifications` under `hooks` (legacy switches) | skipped silently |
 //! | an unknown event key (Claude Code's `PreToolUse`, …) | warning `Invalid hook event name`, key skipped |
 //! | an event whose value is not an array | warning, event skipped |
@@ -67,8 +68,23 @@ pub(super) fn read(value: &Value, info: &SourceInfo) -> Result<HooksConfig> {
         .as_deref()
         .and_then(|p| p.file_name())
         .is_some_and(|n| n == "settings.json" || n == "system-defaults.json");
-    let settings_shape = settings_file || top.contains_key("hooks") || top.contains_key("hooksConfig");
-    if let Some(switches) = top.get("hooksConfig") {
+    // An extension's `hooks/hooks.json`: Gemini CLI reads its `hooks`
+    // object only (no switches), and ignores the file when that is not an
+    // object.
+    let extension_file = info.path.as_deref().is_some_and(|p| crate::dialect::plugin_hooks_json_root(p).is_some());
+    if extension_file && !top.get("hooks").is_some_and(Value::is_object) {
+        let got = top.get("hooks").map_or("nothing", type_name);
+        cfg.push_warning(
+            at(info, "hooks"),
+            format!(
+                "an extension's hooks file must have a `hooks` object, got {got}; Gemini CLI ignores the file's hooks"
+            ),
+        );
+        return Ok(cfg);
+    }
+    let settings_shape =
+        extension_file || settings_file || top.contains_key("hooks") || top.contains_key("hooksConfig");
+    if let (false, Some(switches)) = (extension_file, top.get("hooksConfig")) {
         read_switches(&mut cfg, info, switches);
     }
     let hooks = match (settings_shape, top.get("hooks")) {
