@@ -1033,11 +1033,16 @@ mod tests {
                 .map(|f| (f.path.strip_prefix(dir.path()).unwrap().display().to_string(), f.dialect.name(), f.trusted))
                 .collect()
         };
-        let gemini = |files: &[(String, &'static str, bool)]| files.iter().filter(|f| f.1 == "gemini").cloned().collect::<Vec<_>>();
+        let gemini = |files: &[(String, &'static str, bool)]| {
+            files.iter().filter(|f| f.1 == "gemini").cloned().collect::<Vec<_>>()
+        };
         assert_eq!(gemini(&found(&home)), [("home/.gemini/settings.json".to_owned(), "gemini", true)]);
         // Another spelling of the home directory is the home directory too.
         assert_eq!(gemini(&found(&home.join("."))).len(), 1);
-        assert!(found(&home).iter().any(|f| f.0 == "home/.codex/hooks.json" && !f.2), "Codex reads it as the workspace's");
+        assert!(
+            found(&home).iter().any(|f| f.0 == "home/.codex/hooks.json" && !f.2),
+            "Codex reads it as the workspace's"
+        );
         // Elsewhere the workspace's file is read after the user's.
         let ws = dir.path().join("ws");
         touch(&ws.join(".gemini/settings.json"));
