@@ -277,6 +277,44 @@ pub(crate) fn quote(arg: &str) -> String {
     out
 }
 
+/// Gemini CLI's system settings file on this platform.
+const SYSTEM_SETTINGS: &str = if cfg!(target_os = "macos") {
+    "/Library/Application Support/GeminiCli/settings.json"
+} else {
+    "/etc/gemini-cli/settings.json"
+};
+
+/// The system defaults and system settings files, as Gemini CLI finds
+/// them: `GEMINI_CLI_SYSTEM_SETTINGS_PATH` (when set and not empty), else
+/// the platform's file; `GEMINI_CLI_SYSTEM_DEFAULTS_PATH`, else
+/// `system-defaults.json` in the system settings' directory.
+fn system_paths_from(settings: Option<&str>, defaults: Option<&str>) -> (String, String) {
+    let settings = settings.filter(|s| !s.is_empty()).unwrap_or(SYSTEM_SETTINGS).to_owned();
+    let defaults = match defaults.filter(|s| !s.is_empty()) {
+        Some(d) => d.to_owned(),
+        None => Path::new(&settings)
+            .parent()
+            .unwrap_or(Path::new(""))
+            .join("system-defaults.json")
+            .to_string_lossy()
+            .into_owned(),
+    };
+    (defaults, settings)
+}
+
+/// [`system_paths_from`] this process's environment, read once.
+fn system_paths() -> &'static (&'static str, &'static str) {
+    static PATHS: std::sync::OnceLock<(&'static str, &'static str)> = std::sync::OnceLock::new();
+    PATHS.get_or_init(|| {
+        let var = |name: &str| std::env::var(name).ok();
+        let (defaults, settings) = system_paths_from(
+            var("GEMINI_CLI_SYSTEM_SETTINGS_PATH").as_deref(),
+            var("GEMINI_CLI_SYSTEM_DEFAULTS_PATH").as_deref(),
+        );
+        (Box::leak(defaults.into_boxed_str()), Box::leak(settings.into_boxed_str()))
+    })
+}
+
 /// What the tool-selection strategy keeps of a `toolConfig`: its mode and
 /// its function names.
 fn tool_config_parts(v: Option<&Value>) -> (Option<&str>, Vec<String>) {
@@ -429,23 +467,17 @@ impl Dialect for Gemini {
         &[".gemini/settings.json"]
     }
 
-    /// The system defaults (`system-defaults.json`), merged first.
+    /// The system defaults (`system-defaults.json` next to the system
+    /// settings, or `GEMINI_CLI_SYSTEM_DEFAULTS_PATH`), merged first.
     fn system_files(&self) -> &'static [&'static str] {
-        if cfg!(target_os = "macos") {
-            &["/Library/Application Support/GeminiCli/system-defaults.json"]
-        } else {
-            &["/etc/gemini-cli/system-defaults.json"]
-        }
+        std::slice::from_ref(&system_paths().0)
     }
 
-    /// The system settings: their hooks are concatenated after the user's
-    /// and the project's ("system-defaults, user, project, system").
+    /// The system settings (`GEMINI_CLI_SYSTEM_SETTINGS_PATH` when set):
+    /// their hooks are concatenated after the user's and the project's
+    /// ("system-defaults, user, project, system").
     fn late_system_files(&self) -> &'static [&'static str] {
-        if cfg!(target_os = "macos") {
-            &["/Library/Application Support/GeminiCli/settings.json"]
-        } else {
-            &["/etc/gemini-cli/settings.json"]
-        }
+        std::slice::from_ref(&system_paths().1)
     }
 
     /// In the home directory the workspace's `.gemini/settings.json` is the
@@ -627,6 +659,21 @@ mod tests {
         assert_eq!(quote(""), "");
         assert_eq!(quote("a;rm -rf /"), "'a;rm -rf /'");
         assert_eq!(quote("a;b"), "a\\;b");
+    }
+
+    /// "system defaults | `<dir of system settings>/system-defaults.json`
+    /// (`GEMINI_CLI_SYSTEM_DEFAULTS_PATH`)"; "system |
+    /// `/etc/gemini-cli/settings.json` … (`GEMINI_CLI_SYSTEM_SETTINGS_PATH`)".
+    #[test]
+    fn system_files_follow_gemini_s_variables() {
+        let (defaults, settings) = system_paths_from(None, None);
+        assert_eq!(settings, SYSTEM_SETTINGS);
+        assert_eq!(Path::new(&defaults), Path::new(SYSTEM_SETTINGS).with_file_name("system-defaults.json"));
+        let (defaults, settings) = system_paths_from(Some("/opt/g/sys.json"), None);
+        assert_eq!((defaults.as_str(), settings.as_str()), ("/opt/g/system-defaults.json", "/opt/g/sys.json"));
+        let (defaults, _) = system_paths_from(Some("/opt/g/sys.json"), Some("/d/defaults.json"));
+        assert_eq!(defaults, "/d/defaults.json");
+        assert_eq!(system_paths_from(Some(""), Some("")).1, SYSTEM_SETTINGS, "an empty variable is unset");
     }
 
     #[test]
