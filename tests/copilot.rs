@@ -1440,3 +1440,51 @@ fn session_start_exit_2_is_a_warning_and_its_context_stands() {
     assert!(texts(&out, "warning").iter().any(|t| t.contains("heads up")), "{out}");
     assert!(out["hooks"][0].get("failure").is_none_or(Value::is_null), "not a failure: {out}");
 }
+
+/// "Loaded in this order and **concatenated per event** (all entries from
+/// all sources run): 1. Policy hooks — `/etc/github-copilot/policy.d/*.json`
+/// (alphabetical; must be root-owned, not group/world-writable) … 2. User:
+/// `~/.copilot/hooks/*.json` … 3. Repository: `.github/hooks/*.json` in the
+/// repo root … then inline `hooks` of `.github/copilot/settings.json`,
+/// `.github/copilot/settings.local.json`". The files a host of Copilot CLI
+/// reads are found by those patterns, every `*.json` of the directories.
+#[test]
+fn the_files_copilot_cli_reads_are_found_in_its_directories_in_order() {
+    use std::os::unix::fs::PermissionsExt;
+    let ws = Ws::new();
+    let project = ws.file("ws");
+    let home = ws.file("home");
+    let root = ws.file("root");
+    for rel in [
+        "ws/.github/hooks/b.json",
+        "ws/.github/hooks/a.json",
+        "ws/.github/hooks/notes.txt",
+        "ws/.github/copilot/settings.json",
+        "home/.copilot/hooks/audit.json",
+        "root/etc/github-copilot/policy.d/10-org.json",
+        "root/etc/github-copilot/policy.d/00-base.json",
+        "root/etc/github-copilot/policy.d/20-open.json",
+    ] {
+        ws.write(rel, "{}");
+    }
+    // A policy file others may write is not a policy file.
+    let open = ws.file("root/etc/github-copilot/policy.d/20-open.json");
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o666)).unwrap();
+    let found: Vec<(String, bool)> = hookline::dialect::settings_files_under(&project, Some(&home), &root)
+        .into_iter()
+        .filter(|f| f.dialect.name() == "copilot")
+        .map(|f| (f.path.strip_prefix(ws.path()).unwrap().display().to_string(), f.trusted))
+        .collect();
+    let mut want = vec![
+        ("home/.copilot/hooks/audit.json".to_owned(), true),
+        ("ws/.github/hooks/a.json".to_owned(), false),
+        ("ws/.github/hooks/b.json".to_owned(), false),
+        ("ws/.github/copilot/settings.json".to_owned(), false),
+    ];
+    let root_owned = std::fs::metadata(&open).map(|m| std::os::unix::fs::MetadataExt::uid(&m) == 0).unwrap();
+    if root_owned {
+        want.insert(0, ("root/etc/github-copilot/policy.d/10-org.json".to_owned(), true));
+        want.insert(0, ("root/etc/github-copilot/policy.d/00-base.json".to_owned(), true));
+    }
+    assert_eq!(found, want);
+}

@@ -383,6 +383,31 @@ impl Dialect for Copilot {
         &["PLUGIN_ROOT", "COPILOT_PLUGIN_ROOT", "CLAUDE_PLUGIN_ROOT"]
     }
 
+    /// The policy hooks files (`/etc/github-copilot/policy.d/*.json`, by
+    /// name), read before every other source.
+    fn system_files(&self) -> &'static [&'static str] {
+        if cfg!(windows) {
+            &["C:/ProgramData/GitHub/Copilot/policy.d/*.json"]
+        } else {
+            &["/etc/github-copilot/policy.d/*.json"]
+        }
+    }
+
+    /// On Unix a policy file counts only when root owns it and neither its
+    /// group nor others may write it.
+    fn admits_system_file(&self, path: &Path) -> bool {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            std::fs::metadata(path).is_ok_and(|m| m.uid() == 0 && m.mode() & 0o022 == 0)
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = path;
+            true
+        }
+    }
+
     fn workspace_files(&self) -> &'static [&'static str] {
         &[".github/hooks/*.json", ".github/copilot/settings.json", ".github/copilot/settings.local.json"]
     }

@@ -201,6 +201,14 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
         &[]
     }
 
+    /// Whether a host reads the [system file](Self::system_files) at
+    /// `path` (Copilot CLI reads a policy file only when root owns it and
+    /// neither its group nor others may write it). Every one by default.
+    fn admits_system_file(&self, path: &Path) -> bool {
+        let _ = path;
+        true
+    }
+
     /// Machine-wide hooks files a host reads after every other file
     /// (Gemini CLI's system settings), absolute; trusted sources.
     fn late_system_files(&self) -> &'static [&'static str] {
@@ -538,8 +546,8 @@ pub fn settings_files_under(workspace: &Path, home: Option<&Path>, root: &Path) 
         let system = |files: &'static [&'static str]| {
             files
                 .iter()
-                .map(|p| root.join(p.trim_start_matches('/')))
-                .filter(|p| p.is_file())
+                .flat_map(|p| existing_files(&root.join(p.trim_start_matches('/'))))
+                .filter(|p| d.admits_system_file(p))
                 .map(|path| SettingsFile { path, dialect: d, trusted: true, system: true })
                 .collect::<Vec<_>>()
         };
@@ -548,8 +556,7 @@ pub fn settings_files_under(workspace: &Path, home: Option<&Path>, root: &Path) 
         let project: Vec<SettingsFile> = d
             .workspace_files()
             .iter()
-            .map(|f| workspace.join(f))
-            .filter(|p| p.is_file())
+            .flat_map(|f| existing_files(&workspace.join(f)))
             .map(|p| file(p, false))
             .collect();
         if d.user_files_are_a_fallback() {
@@ -567,6 +574,29 @@ pub fn settings_files_under(workspace: &Path, home: Option<&Path>, root: &Path) 
         out.extend(system(d.late_system_files()));
     }
     out
+}
+
+/// The files a settings-file path names that exist: the path itself, or,
+/// for a `*.ext` file name (`.github/hooks/*.json`), every file of that
+/// directory with that extension, in name order.
+fn existing_files(path: &Path) -> Vec<std::path::PathBuf> {
+    let pattern = path.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_prefix('*'));
+    match (pattern, path.parent()) {
+        (Some(suffix), Some(dir)) => {
+            let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+            let mut files: Vec<_> = entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| {
+                    p.is_file()
+                        && p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.len() > suffix.len() && n.ends_with(suffix))
+                })
+                .collect();
+            files.sort();
+            files
+        }
+        _ if path.is_file() => vec![path.to_owned()],
+        _ => Vec::new(),
+    }
 }
 
 /// The plugin root of a hooks file at `path` (see
@@ -645,31 +675,7 @@ fn name_matches(pattern: &std::ffi::OsStr, name: &std::ffi::OsStr) -> bool {
 /// [`Dialect::workspace_files`] entry that exists under `workspace`, a
 /// `*.json` pattern giving the directory's JSON files in name order.
 pub fn workspace_configs(workspace: &Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    for rel in workspace_files() {
-        let rel = Path::new(rel);
-        let pattern = rel.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_prefix('*'));
-        match (pattern, rel.parent()) {
-            (Some(suffix), Some(dir)) => {
-                let Ok(entries) = std::fs::read_dir(workspace.join(dir)) else { continue };
-                let mut files: Vec<_> = entries
-                    .filter_map(|e| e.ok().map(|e| e.path()))
-                    .filter(|p| {
-                        p.is_file() && p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(suffix))
-                    })
-                    .collect();
-                files.sort();
-                out.extend(files);
-            }
-            _ => {
-                let path = workspace.join(rel);
-                if path.is_file() {
-                    out.push(path);
-                }
-            }
-        }
-    }
-    out
+    workspace_files().into_iter().flat_map(|rel| existing_files(&workspace.join(rel))).collect()
 }
 
 /// The dialect that recognises a hooks file by its path, if one does (the
