@@ -946,9 +946,11 @@ fn agent_stop_blocks_with_its_reason_until_the_stop_hook_is_active() {
     assert_eq!(out["block_reason"], Value::Null);
 }
 
-/// Stop hooks' outputs merge with later hooks overriding earlier ones: a
-/// later `allow` clears an earlier block; a hook that says nothing changes
-/// nothing; every hook runs.
+/// "Merge: shallow, **later hook overrides earlier** ([CP63] `gv`; the
+/// per-hook mapper returns `{decision, reason}` even when a hook printed
+/// nothing, so a later silent hook clears an earlier block)": a later
+/// `allow` or a later hook that says nothing clears an earlier block; a
+/// hook that fails is skipped and changes nothing; every hook runs.
 #[test]
 fn agent_stop_later_decisions_override_earlier_ones() {
     let block = |r: &str| bash(say(json!({"decision": "block", "reason": r})));
@@ -958,7 +960,10 @@ fn agent_stop_later_decisions_override_earlier_ones() {
         (vec![block("first"), allow.clone()], Value::Null),
         (vec![allow.clone(), block("second")], json!("second")),
         (vec![block("first"), silent.clone(), block("third")], json!("third")),
-        (vec![block("first"), silent], json!("first")),
+        (vec![block("first"), silent.clone()], Value::Null),
+        (vec![block("first"), bash("echo 'not json'")], Value::Null),
+        (vec![block("first"), bash("exit 1")], json!("first")),
+        (vec![silent, block("last")], json!("last")),
     ] {
         let ws = Ws::new();
         let n = entries.len();

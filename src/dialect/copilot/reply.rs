@@ -28,7 +28,8 @@
 //! "block"` + `reason` (feedback; the sequential run stops there);
 //! PostToolUseFailure `additionalContext`; PermissionRequest `behavior`
 //! (`allow`, `deny`), `message`, `interrupt`; agentStop / subagentStop
-//! `decision` (`block` + `reason`, or `allow`), subagentStop
+//! `decision` (`block` + `reason`, or `allow`; a hook that ran and did not
+//! block is an `allow`, clearing an earlier block), subagentStop
 //! `modifiedResponse` (dialect field; dropped when the same hook blocks);
 //! SessionStart `additionalContext` (a non-string is its JSON text);
 //! SubagentStart and Notification `additionalContext` (dialect field: their
@@ -379,6 +380,12 @@ impl Out<'_> {
             }
             None => false,
         };
+        // Copilot CLI spreads every hook's `{decision, reason}` over the
+        // earlier ones, even a hook that printed nothing: a hook that ran
+        // and did not block leaves no block behind it.
+        if !blocks {
+            self.reply.decision = Some(Decision::Allow);
+        }
         if event == HookEvent::SubagentStop && !blocks {
             match self.field("modifiedResponse") {
                 None => {}
