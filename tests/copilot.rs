@@ -1173,6 +1173,41 @@ fn a_matcher_on_an_event_without_one_is_ignored() {
     ));
     assert!(e.config_warnings().is_empty(), "not even compiled");
     assert_eq!(run(&e, HookEvent::Stop, &input(HookEvent::Stop))["block_reason"], "r");
+    // Not even its type is checked: the entry runs, in a settings file too.
+    let stop = |m: Value| with(bash(say(json!({"decision": "block", "reason": "typed"}))), "matcher", m);
+    let path = ws.write(
+        ".github/copilot/settings.json",
+        &json!({"hooks": {"agentStop": [stop(json!(5)), {"matcher": ["x"], "hooks": [bash("true")]}]}}).to_string(),
+    );
+    let e = ws.engine_of_file(&path);
+    assert!(e.config_warnings().is_empty(), "{:?}", e.config_warnings());
+    let out = run(&e, HookEvent::Stop, &input(HookEvent::Stop));
+    assert_eq!(ran(&out), 2, "{out}");
+}
+
+/// "`matcher` | non-empty string | on `preToolUse preMcpToolCall postToolUse
+/// subagentStart preCompact permissionRequest notification` only" and
+/// "Hooks defined inline in `settings.json` remain strict: any item-level
+/// validation error rejects the whole `hooks` field": an empty or
+/// non-string matcher there is a malformed entry (dropped from a hooks
+/// file, rejecting inline hooks), not a regex that fails to compile.
+#[test]
+fn an_empty_or_non_string_matcher_is_a_malformed_entry() {
+    let ws = Ws::new();
+    for bad in [json!(""), json!(["bash"])] {
+        let entries = vec![with(bash("true"), "matcher", bad.clone()), bash("true")];
+        let e = ws.engine(hooks("preToolUse", entries.clone()));
+        assert_eq!(e.config_warnings().len(), 1, "{bad}");
+        assert_eq!(ran(&pre_tool(&e, "ls")), 1, "{bad}");
+        let path =
+            ws.write(".github/copilot/settings.json", &json!({"hooks": {"preToolUse": entries}}).to_string());
+        let err = ws.try_engine(json!({"hooks_file": path})).unwrap_err();
+        assert_eq!(err.status, Status::InvalidConfig, "{bad}");
+    }
+    // Under a PascalCase tool event an empty matcher is Claude's "every tool".
+    let e = ws.engine(hooks("PreToolUse", vec![with(bash("true"), "matcher", json!(""))]));
+    assert!(e.config_warnings().is_empty());
+    assert_eq!(ran(&pre_tool(&e, "ls")), 1);
 }
 
 // ----------------------------------------------------- several dialects

@@ -25,8 +25,9 @@
 //! others; a script or `exec` is not a non-empty string; `args` is not an
 //! array of strings; `cwd` is not a string; `env` is not an object of
 //! strings; `timeoutSec` (or its alias `timeout`, used only without
-//! `timeoutSec`) is not a positive number; `matcher` is not a non-empty
-//! string. A matcher on an event that has none is ignored. Claude-style
+//! `timeoutSec`) is not a positive number; on an event with a matcher,
+//! `matcher` is not a string, or is empty where the matcher is a native
+//! regex. A matcher on an event that has none is ignored, whatever it is. Claude-style
 //! groups (`{"matcher": …, "hooks": [entries]}`) are flattened, the group's
 //! matcher applying to its entries.
 //!
@@ -229,6 +230,7 @@ fn read_entries(
             let group_matcher = match inner.get("matcher") {
                 None | Some(Value::Null) => None,
                 Some(Value::String(m)) => Some(m.as_str()),
+                Some(_) if !Copilot::has_matcher(event) => None,
                 Some(other) => {
                     skip(cfg, strict, true, &path, format!("matcher must be a string, got {}", type_name(other)))?;
                     continue;
@@ -396,12 +398,19 @@ fn entry_of(
     let cwd = cwd_of(obj).map_err(Bad::Invalid)?;
     let env = env_of(obj).map_err(Bad::Invalid)?;
     let timeout_seconds = timeout_of(obj, &["timeoutSec", "timeout"]).map_err(Bad::Invalid)?;
+    // Only the events with a matcher validate it; elsewhere it is ignored,
+    // whatever it holds.
     let own_matcher = match obj.get("matcher") {
         None | Some(Value::Null) => None,
         Some(Value::String(m)) => Some(m.as_str()),
+        Some(_) if !Copilot::has_matcher(event) => None,
         Some(other) => return Err(Bad::Invalid(format!("matcher must be a string, got {}", type_name(other)))),
     };
     let matcher_raw = own_matcher.or(group_matcher);
+    let claude_format = compat && event.is_tool_event() && event.known() != Some(HookEvent::PostToolUseFailure);
+    if Copilot::has_matcher(event) && !claude_format && matcher_raw == Some("") {
+        return Err(Bad::Invalid("matcher must be a non-empty string".to_owned()));
+    }
     let matcher = if Copilot::has_matcher(event) {
         compile_matcher(event, compat, matcher_raw).map_err(|e| {
             Bad::Matcher(format!(
