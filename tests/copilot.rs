@@ -308,6 +308,38 @@ fn disable_all_hooks_skips_every_hook_of_the_file() {
     assert!(e.command_previews().is_empty(), "nothing to approve");
 }
 
+/// "`disableAllHooks: true` inside one hooks file skips that file; at the
+/// top level of repo `settings.json` it skips every non-policy hook for
+/// that repo". A repository settings file the host trusts turns off every
+/// source's hooks; one it does not trust (not approved) those of the
+/// untrusted sources, leaving the user's. A user's `settings.json` turns
+/// off its own hooks only.
+#[test]
+fn disable_all_hooks_in_repository_settings_skips_every_sources_hooks() {
+    let ws = Ws::new();
+    let mark = |name: &str| bash(format!("cat >/dev/null; echo {name} >> '{}'", ws.file("ran").display()));
+    let user = ws.write("home/.copilot/hooks/user.json", &hooks("sessionStart", vec![mark("user")]).to_string());
+    let repo = ws.hooks_file("repo.json", &hooks("sessionStart", vec![mark("repo")]));
+    let off = json!({"disableAllHooks": true, "hooks": {"sessionStart": [mark("settings")]}});
+    let repo_settings = ws.write(".github/copilot/settings.local.json", &off.to_string());
+    let user_settings = ws.write("home/.copilot/settings.json", &off.to_string());
+    let ran_with = |settings: &Path, trusted: bool| -> String {
+        let _ = std::fs::remove_file(ws.file("ran"));
+        let e = ws
+            .try_engine(json!({"hook_sources": [
+                {"hooks_file": user, "trusted": true},
+                {"hooks_file": repo, "trusted": trusted},
+                {"hooks_file": settings, "trusted": trusted}
+            ]}))
+            .unwrap();
+        run(&e, HookEvent::SessionStart, &input(HookEvent::SessionStart));
+        ws.read("ran")
+    };
+    assert_eq!(ran_with(&repo_settings, true), "", "a trusted repository's settings turn every hook off");
+    assert_eq!(ran_with(&repo_settings, false), "user\n", "an untrusted one, the untrusted sources' hooks");
+    assert_eq!(ran_with(&user_settings, true), "user\nrepo\n", "a user's settings.json: its own hooks only");
+}
+
 /// Copilot CLI's schema is passthrough: an unknown event key survives but
 /// its hooks never run. hookline skips it and says so.
 #[test]

@@ -11,7 +11,7 @@
 //! | not a JSON object; `hooks` not an object; an event's value not an array | the whole file is rejected |
 //! | an unknown key's value, whatever it is | not validated: the key is skipped and reported |
 //! | `version` present and not `1` | rejected: `Unsupported hooks config version: <v>` |
-//! | `disableAllHooks: true` | every hook of the file is skipped (reported) |
+//! | `disableAllHooks: true` | every hook of the file is skipped (reported); in a repository's settings (`.github/copilot/settings*.json`, `.claude/settings*.json`) every source's hooks are skipped once the sources are joined (an untrusted file's: the untrusted sources' hooks) |
 //! | an unknown event key | skipped and reported (Copilot CLI keeps it but never runs it) |
 //! | a malformed entry in a hooks file | that entry is skipped and reported; its siblings load |
 //! | a malformed entry inline in a `settings*.json` | the whole `hooks` field is rejected |
@@ -44,7 +44,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use super::{claude_names, Copilot, COPILOT, COPILOT_COMPAT, KEYS, NATIVE_EVENTS, PASCAL_KEYS};
-use crate::config::{type_name, HandlerSpec, HookGroup, HookSpec, HooksConfig, Launch, Source, SourceInfo};
+use crate::config::{type_name, DisableAllHooks, HandlerSpec, HookGroup, HookSpec, HooksConfig, Launch, Source, SourceInfo};
 use crate::dialect::matcher::Matcher;
 use crate::dialect::{warn_unknown_fields, Dialect as _};
 use crate::error::{Error, Result};
@@ -62,6 +62,18 @@ pub(crate) fn is_settings_file(path: Option<&Path>) -> bool {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
     let dir = path.parent().and_then(Path::file_name).and_then(|n| n.to_str()).unwrap_or("");
     name.starts_with("settings") && !matches!(dir, "hooks" | "policy.d")
+}
+
+/// Whether a config file is a repository's settings file
+/// (`.github/copilot/settings*.json`, or a `.claude/settings*.json` read as
+/// Copilot CLI reads it), whose `disableAllHooks: true` turns off every
+/// source's hooks, not only its own.
+fn is_repository_settings(path: Option<&Path>) -> bool {
+    let Some(path) = path else { return false };
+    let part = |p: Option<&Path>| p.and_then(Path::file_name).and_then(|n| n.to_str()).unwrap_or("").to_owned();
+    let parent = part(path.parent());
+    let grandparent = part(path.parent().and_then(Path::parent));
+    is_settings_file(Some(path)) && ((grandparent == ".github" && parent == "copilot") || parent == ".claude")
 }
 
 /// Where an event key leads.
@@ -119,6 +131,17 @@ pub(crate) fn read(value: &Value, info: &SourceInfo) -> Result<HooksConfig> {
     let mut cfg = HooksConfig::empty_of(&COPILOT);
     match top.get("disableAllHooks") {
         None | Some(Value::Bool(false)) => {}
+        Some(Value::Bool(true)) if is_repository_settings(info.path.as_deref()) => {
+            // A repository's settings turn off the hooks of every source,
+            // applied once every source is joined (an unapproved file turns
+            // off the unapproved sources' hooks only).
+            cfg.set_disable_all_hooks(DisableAllHooks { value: true, trusted: info.trusted });
+            cfg.push_warning(
+                "disableAllHooks",
+                "disableAllHooks is true in the repository's settings: the hooks of every source are skipped",
+            );
+            return Ok(cfg);
+        }
         Some(Value::Bool(true)) => {
             cfg.push_warning("disableAllHooks", "disableAllHooks is true: every hook of this file is skipped");
             return Ok(cfg);
