@@ -747,7 +747,15 @@ fn pre_tool_use_timeouts_fail_open_with_a_warning() {
     let out = pre_tool(&e, "ls");
     assert_eq!(out["decision"], "continue", "{out}");
     assert_eq!(out["hooks"][0]["failure"], "timeout");
-    assert!(texts(&out, "warning")[0].contains("timed out after 1 s"), "{out}");
+    // "The logged message includes the command that timed out, for example
+    // `Hook command timed out after 30 seconds: my-validation-script.sh` ...
+    // truncated to 80 characters."
+    let warning = &texts(&out, "warning")[0];
+    assert!(warning.ends_with("Hook command timed out after 1 seconds: cat >/dev/null; sleep 5"), "{out}");
+    let long = format!("cat >/dev/null; sleep 5; {}", "x".repeat(100));
+    let e = ws.engine(hooks("sessionStart", vec![with(bash(long.clone()), "timeoutSec", json!(1))]));
+    let out = run(&e, HookEvent::SessionStart, &input(HookEvent::SessionStart));
+    assert!(texts(&out, "warning")[0].ends_with(&format!("seconds: {}", &long[..80])), "{out}");
 }
 
 /// "`2` | Treated as a warning by default. `stderr` is surfaced to the user

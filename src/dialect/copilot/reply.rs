@@ -140,10 +140,12 @@ pub(crate) fn read(compat: bool, cx: &ReadCtx<'_>, exec: &HookExecution) -> Hook
     let failure = match run.exit {
         Exit::Success => None,
         Exit::TimedOut => {
+            // Copilot CLI's words, with the command (80 characters at most).
+            let command: String = exec.label.chars().take(80).collect();
             let text = if exec.timeout_seconds > 0 {
-                format!("{} timed out after {} s", run.who, exec.timeout_seconds)
+                format!("{}: Hook command timed out after {} seconds: {command}", run.who, exec.timeout_seconds)
             } else {
-                format!("{} timed out", run.who)
+                format!("{}: Hook command timed out: {command}", run.who)
             };
             Some((HookFailure::Timeout, text, true))
         }
