@@ -408,6 +408,16 @@ impl Dialect for Copilot {
         }
     }
 
+    /// A plugin's `hooks/hooks.json`: the directory above `hooks/` (not a
+    /// repository's or the user's own `.github/hooks/hooks.json`,
+    /// `.copilot/hooks/hooks.json`).
+    fn plugin_root_of(&self, path: &Path) -> Option<std::path::PathBuf> {
+        if self.recognises_path(path) {
+            return None;
+        }
+        super::plugin_hooks_json_root(path)
+    }
+
     fn workspace_files(&self) -> &'static [&'static str] {
         &[".github/hooks/*.json", ".github/copilot/settings.json", ".github/copilot/settings.local.json"]
     }
@@ -475,6 +485,17 @@ mod tests {
         for p in ["/r/.claude/settings.json", "/r/hooks/hooks.json", "/r/.github/hooks/x.toml", "/r/.github/x.json"] {
             assert!(!COPILOT.recognises_path(Path::new(p)), "{p}");
         }
+    }
+
+    /// "Plugins: each installed, enabled plugin's `hooks.json` or
+    /// `hooks/hooks.json`" — its hooks get the plugin's root.
+    #[test]
+    fn a_plugins_hooks_json_names_its_root_but_a_repositorys_does_not() {
+        let root = |p: &str| COPILOT.plugin_root_of(Path::new(p));
+        assert_eq!(root("/home/u/.copilot/installed-plugins/guard/hooks/hooks.json"), Some("/home/u/.copilot/installed-plugins/guard".into()));
+        assert_eq!(root("/r/.github/hooks/hooks.json"), None);
+        assert_eq!(root("/home/u/.copilot/hooks/hooks.json"), None);
+        assert_eq!(root("/r/.github/hooks/guard.json"), None);
     }
 
     #[test]
