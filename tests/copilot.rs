@@ -1568,3 +1568,33 @@ fn the_files_copilot_cli_reads_are_found_in_its_directories_in_order() {
     }
     assert_eq!(found, want);
 }
+
+/// "3. Repository: `.github/hooks/*.json` in the repo root …, then inline
+/// `hooks` of `.github/copilot/settings.json`,
+/// `.github/copilot/settings.local.json`, and the cross-tool
+/// `.claude/settings.json`, `.claude/settings.local.json`." A host of
+/// Copilot CLI alone reads the repository's Claude Code settings too, in
+/// this dialect, after its own files; among every dialect's files they
+/// stay Claude Code's.
+#[test]
+fn a_host_of_copilot_cli_reads_the_repositorys_claude_settings_after_its_own() {
+    let ws = Ws::new();
+    ws.write(".claude/settings.local.json", "{}");
+    ws.write(".claude/settings.json", "{}");
+    ws.write(".github/hooks/a.json", "{}");
+    let copilot = hookline::dialect::by_name("copilot").unwrap();
+    let borrowed: Vec<(String, &str)> = hookline::dialect::borrowed_settings_files(ws.path(), copilot)
+        .into_iter()
+        .map(|f| (f.path.strip_prefix(ws.path()).unwrap().display().to_string(), f.dialect.name()))
+        .collect();
+    assert_eq!(
+        borrowed,
+        [(".claude/settings.json".to_owned(), "copilot"), (".claude/settings.local.json".to_owned(), "copilot")]
+    );
+    let claude_files = hookline::dialect::settings_files(ws.path(), None)
+        .into_iter()
+        .filter(|f| f.path.to_string_lossy().contains(".claude"))
+        .map(|f| f.dialect.name())
+        .collect::<Vec<_>>();
+    assert_eq!(claude_files, ["claude", "claude"]);
+}

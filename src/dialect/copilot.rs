@@ -422,6 +422,12 @@ impl Dialect for Copilot {
         &[".github/hooks/*.json", ".github/copilot/settings.json", ".github/copilot/settings.local.json"]
     }
 
+    /// The repository's cross-tool `.claude/settings.json` and
+    /// `.claude/settings.local.json`, read after Copilot's own files.
+    fn borrowed_workspace_files(&self) -> &'static [&'static str] {
+        &[".claude/settings.json", ".claude/settings.local.json"]
+    }
+
     /// `$COPILOT_HOME/hooks/*.json` (default `~/.copilot/hooks/`), by
     /// name, then the inline hooks of `~/.copilot/settings.json`.
     fn user_files(&self, home: &Path) -> Vec<std::path::PathBuf> {

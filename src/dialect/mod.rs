@@ -187,6 +187,15 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
     /// to it, in the order it reads them (`.claude/settings.json`, ...).
     fn workspace_files(&self) -> &'static [&'static str];
 
+    /// Another agent's workspace hooks files this agent reads too, after
+    /// its own, relative to the workspace (Copilot CLI reads a repository's
+    /// `.claude/settings.json`). They stay the other agent's file when every
+    /// dialect's files are gathered; a host of this agent alone reads them
+    /// in this dialect ([`borrowed_settings_files`]).
+    fn borrowed_workspace_files(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// The user's own hooks files a host of this agent reads, in the order
     /// it reads them, for the home directory `home` (Claude Code:
     /// `~/.claude/settings.json`, or under `$CLAUDE_CONFIG_DIR`). They come
@@ -597,6 +606,18 @@ fn existing_files(path: &Path) -> Vec<std::path::PathBuf> {
         _ if path.is_file() => vec![path.to_owned()],
         _ => Vec::new(),
     }
+}
+
+/// The [borrowed workspace files](Dialect::borrowed_workspace_files) of
+/// `dialect` that exist under `workspace`, in its order: what a host of
+/// that agent alone reads after the files [`settings_files`] gives it.
+pub fn borrowed_settings_files(workspace: &Path, dialect: &'static dyn Dialect) -> Vec<SettingsFile> {
+    dialect
+        .borrowed_workspace_files()
+        .iter()
+        .flat_map(|f| existing_files(&workspace.join(f)))
+        .map(|path| SettingsFile { path, dialect, trusted: false, system: false })
+        .collect()
 }
 
 /// The plugin root of a hooks file at `path` (see
