@@ -986,6 +986,21 @@ fn agent_stop_blocks_with_its_reason_until_the_stop_hook_is_active() {
     assert_eq!(out["block_reason"], Value::Null);
 }
 
+/// "Runaway guard: after 8 consecutive blocks the CLI ends the turn": the
+/// ninth stop in a row is allowed, with a warning; the count starts again.
+#[test]
+fn after_eight_consecutive_blocked_agent_stops_the_next_is_allowed() {
+    let ws = Ws::new();
+    let e = ws.engine(hooks("agentStop", vec![bash(say(json!({"decision": "block", "reason": "again"})))]));
+    for i in 1..=8 {
+        assert_eq!(run(&e, HookEvent::Stop, &input(HookEvent::Stop))["block_reason"], "again", "stop {i}");
+    }
+    let ninth = run(&e, HookEvent::Stop, &input(HookEvent::Stop));
+    assert_eq!(ninth["block_reason"], Value::Null, "{ninth}");
+    assert!(texts(&ninth, "warning").iter().any(|t| t.contains("8 consecutive stops")), "{ninth}");
+    assert_eq!(run(&e, HookEvent::Stop, &input(HookEvent::Stop))["block_reason"], "again");
+}
+
 /// "Merge: shallow, **later hook overrides earlier** ([CP63] `gv`; the
 /// per-hook mapper returns `{decision, reason}` even when a hook printed
 /// nothing, so a later silent hook clears an earlier block)": a later

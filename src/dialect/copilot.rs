@@ -104,7 +104,9 @@ pub static PROFILE: Profile = Profile {
             ..BASE
         },
         pre_compact: BASE,
-        stop: EventRules { block_fields: BlockFields::Decision, later_overrides: true, ..BASE },
+        // "After 8 consecutive `block` continuations, the CLI overrides the
+        // hook and ends the turn anyway."
+        stop: EventRules { block_fields: BlockFields::Decision, later_overrides: true, block_cap: true, ..BASE },
         notification: BASE,
         post_tool_use_failure: EventRules { exit2: Exit2::Context, ..BASE },
     },
