@@ -1254,8 +1254,7 @@ fn an_empty_or_non_string_matcher_is_a_malformed_entry() {
         let e = ws.engine(hooks("preToolUse", entries.clone()));
         assert_eq!(e.config_warnings().len(), 1, "{bad}");
         assert_eq!(ran(&pre_tool(&e, "ls")), 1, "{bad}");
-        let path =
-            ws.write(".github/copilot/settings.json", &json!({"hooks": {"preToolUse": entries}}).to_string());
+        let path = ws.write(".github/copilot/settings.json", &json!({"hooks": {"preToolUse": entries}}).to_string());
         let err = ws.try_engine(json!({"hooks_file": path})).unwrap_err();
         assert_eq!(err.status, Status::InvalidConfig, "{bad}");
     }

@@ -500,7 +500,10 @@ mod tests {
     #[test]
     fn a_plugins_hooks_json_names_its_root_but_a_repositorys_does_not() {
         let root = |p: &str| COPILOT.plugin_root_of(Path::new(p));
-        assert_eq!(root("/home/u/.copilot/installed-plugins/guard/hooks/hooks.json"), Some("/home/u/.copilot/installed-plugins/guard".into()));
+        assert_eq!(
+            root("/home/u/.copilot/installed-plugins/guard/hooks/hooks.json"),
+            Some("/home/u/.copilot/installed-plugins/guard".into())
+        );
         assert_eq!(root("/r/.github/hooks/hooks.json"), None);
         assert_eq!(root("/home/u/.copilot/hooks/hooks.json"), None);
         assert_eq!(root("/r/.github/hooks/guard.json"), None);

@@ -597,7 +597,9 @@ fn existing_files(path: &Path) -> Vec<std::path::PathBuf> {
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|p| {
                     p.is_file()
-                        && p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.len() > suffix.len() && n.ends_with(suffix))
+                        && p.file_name()
+                            .and_then(|n| n.to_str())
+                            .is_some_and(|n| n.len() > suffix.len() && n.ends_with(suffix))
                 })
                 .collect();
             files.sort();
