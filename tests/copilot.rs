@@ -1402,6 +1402,15 @@ fn an_unknown_key_with_a_non_array_value_does_not_reject_the_file() {
     // A known event's value that is not an array still rejects the file.
     let path = ws.hooks_file("b.json", &json!({"hooks": {"agentStop": "x", "_comment": "c"}}));
     assert_eq!(ws.try_engine(json!({"hooks_file": path})).unwrap_err().status, Status::InvalidConfig);
+    // So does a PascalCase alias's, or an event without a canonical
+    // meaning's, in a hooks file or a settings file.
+    for hooks in [json!({"Stop": {"hooks": []}}), json!({"errorOccurred": null}), json!({"PreToolUse": 1})] {
+        for rel in [".github/hooks/c.json", ".github/copilot/settings.json"] {
+            let path = ws.write(rel, &json!({"hooks": hooks}).to_string());
+            let e = ws.try_engine(json!({"hooks_file": path})).unwrap_err();
+            assert_eq!(e.status, Status::InvalidConfig, "{rel} {hooks}");
+        }
+    }
 }
 
 /// postToolUse "`decision:"block"` + `reason` ([CP63] only): result
