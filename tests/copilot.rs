@@ -953,6 +953,26 @@ fn permission_request_later_hooks_override_earlier_ones() {
     assert_eq!(ran(&out), 3);
 }
 
+/// "Sandbox-bypass requests (`requestSandboxBypass:true`): `allow` does not
+/// pre-approve; only deny propagates." The request's tool input says so.
+#[test]
+fn permission_request_allow_does_not_pre_approve_leaving_the_sandbox() {
+    let ws = Ws::new();
+    let behave = |b: &str| bash(say(json!({"behavior": b, "message": b})));
+    let request = |bypass: bool| {
+        json!({"tool_name": "bash", "tool_input": {"command": "curl x", "requestSandboxBypass": bypass},
+               "permission_request": {}})
+    };
+    let allow = ws.engine(hooks("permissionRequest", vec![behave("allow")]));
+    let out = run(&allow, HookEvent::PermissionRequest, &request(true));
+    assert_eq!(out["decision"], Value::Null, "{out}");
+    let out = run(&allow, HookEvent::PermissionRequest, &request(false));
+    assert_eq!(out["decision"]["behavior"], "allow", "{out}");
+    let deny = ws.engine(hooks("permissionRequest", vec![behave("deny")]));
+    let out = run(&deny, HookEvent::PermissionRequest, &request(true));
+    assert_eq!(out["decision"]["behavior"], "deny", "{out}");
+}
+
 /// The permission hook users write, through the engine: read-only commands
 /// allowed, `sudo` denied with `interrupt`.
 #[test]

@@ -86,6 +86,10 @@ pub struct ReadCtx<'a> {
     /// The run input's `tool_name`, if it has one (readers whose fields
     /// apply to some tools only: Cursor's `updated_mcp_tool_output`).
     pub tool_name: Option<&'a str>,
+    /// The run input's `tool_input` on PermissionRequest, if it is an
+    /// object (Copilot CLI: a request to leave the sandbox is never
+    /// pre-approved).
+    pub tool_input: Option<&'a Value>,
 }
 
 /// One dialect: everything hookline knows about one agent's hooks format.
