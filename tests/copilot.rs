@@ -621,6 +621,21 @@ fn command_is_the_fallback_when_bash_is_absent() {
     assert_eq!(ws.read("which"), "command\nbash\n");
 }
 
+/// "Windows PowerShell `-nop -nol -c <powershell>` (`pwsh` on non-Windows
+/// if only `powershell` is given)" and "PowerShell adds
+/// `POWERSHELL_UPDATECHECK=Off`".
+#[test]
+fn a_powershell_only_entry_runs_pwsh_without_its_update_check() {
+    let ws = Ws::new();
+    let bin = ws.file("bin");
+    ws.write("bin/pwsh", "#!/bin/sh\ncat >/dev/null\necho \"$* check=$POWERSHELL_UPDATECHECK\" >> \"$LOG\"\n");
+    std::fs::set_permissions(bin.join("pwsh"), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let env = json!({"PATH": format!("{}:/usr/bin:/bin", bin.display()), "LOG": ws.file("log")});
+    let e = ws.engine(hooks("sessionStart", vec![json!({"powershell": "Write-Output hi", "env": env})]));
+    run(&e, HookEvent::SessionStart, &json!({}));
+    assert_eq!(ws.read("log"), "-nop -nol -c Write-Output hi check=Off\n");
+}
+
 /// "if the first token of the script looks like a path ... the file is
 /// chmod +x'd if it lacks execute bits."
 #[test]

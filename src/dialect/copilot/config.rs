@@ -33,7 +33,8 @@
 //!
 //! How an entry runs on Unix: `bash` (else `command`) as
 //! `bash --norc --noprofile -c <script>`; only `powershell` as `pwsh -nop
-//! -nol -c <script>`; `exec` + `args` directly, without a shell. `cwd` is
+//! -nol -c <script>` (with `POWERSHELL_UPDATECHECK=Off`); `exec` + `args`
+//! directly, without a shell. `cwd` is
 //! relative to the workspace; `env` values expand `$NAME`/`${NAME}`; a
 //! script named by the command's first word is made executable when it is
 //! not. A fractional `timeoutSec` is rounded up to whole seconds.
@@ -421,7 +422,11 @@ fn entry_of(
         }
     };
     let cwd = cwd_of(obj).map_err(Bad::Invalid)?;
-    let env = env_of(obj).map_err(Bad::Invalid)?;
+    let mut env = env_of(obj).map_err(Bad::Invalid)?;
+    // PowerShell runs without its update check.
+    if argv.first().is_some_and(|p| p == "pwsh") && !env.iter().any(|(k, _)| k == "POWERSHELL_UPDATECHECK") {
+        env.push(("POWERSHELL_UPDATECHECK".to_owned(), "Off".to_owned()));
+    }
     let timeout_seconds = timeout_of(obj, &["timeoutSec", "timeout"]).map_err(Bad::Invalid)?;
     // Only the events with a matcher validate it; elsewhere it is ignored,
     // whatever it holds.
