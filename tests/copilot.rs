@@ -308,6 +308,38 @@ fn disable_all_hooks_skips_every_hook_of_the_file() {
     assert!(e.command_previews().is_empty(), "nothing to approve");
 }
 
+/// "`disableAllHooks: true` inside one hooks file skips that file; at the
+/// top level of repo `settings.json` it skips every non-policy hook for
+/// that repo". A repository settings file the host trusts turns off every
+/// source's hooks; one it does not trust (not approved) those of the
+/// untrusted sources, leaving the user's. A user's `settings.json` turns
+/// off its own hooks only.
+#[test]
+fn disable_all_hooks_in_repository_settings_skips_every_sources_hooks() {
+    let ws = Ws::new();
+    let mark = |name: &str| bash(format!("cat >/dev/null; echo {name} >> '{}'", ws.file("ran").display()));
+    let user = ws.write("home/.copilot/hooks/user.json", &hooks("sessionStart", vec![mark("user")]).to_string());
+    let repo = ws.hooks_file("repo.json", &hooks("sessionStart", vec![mark("repo")]));
+    let off = json!({"disableAllHooks": true, "hooks": {"sessionStart": [mark("settings")]}});
+    let repo_settings = ws.write(".github/copilot/settings.local.json", &off.to_string());
+    let user_settings = ws.write("home/.copilot/settings.json", &off.to_string());
+    let ran_with = |settings: &Path, trusted: bool| -> String {
+        let _ = std::fs::remove_file(ws.file("ran"));
+        let e = ws
+            .try_engine(json!({"hook_sources": [
+                {"hooks_file": user, "trusted": true},
+                {"hooks_file": repo, "trusted": trusted},
+                {"hooks_file": settings, "trusted": trusted}
+            ]}))
+            .unwrap();
+        run(&e, HookEvent::SessionStart, &input(HookEvent::SessionStart));
+        ws.read("ran")
+    };
+    assert_eq!(ran_with(&repo_settings, true), "", "a trusted repository's settings turn every hook off");
+    assert_eq!(ran_with(&repo_settings, false), "user\n", "an untrusted one, the untrusted sources' hooks");
+    assert_eq!(ran_with(&user_settings, true), "user\nrepo\n", "a user's settings.json: its own hooks only");
+}
+
 /// Copilot CLI's schema is passthrough: an unknown event key survives but
 /// its hooks never run. hookline skips it and says so.
 #[test]
@@ -589,6 +621,21 @@ fn command_is_the_fallback_when_bash_is_absent() {
     assert_eq!(ws.read("which"), "command\nbash\n");
 }
 
+/// "Windows PowerShell `-nop -nol -c <powershell>` (`pwsh` on non-Windows
+/// if only `powershell` is given)" and "PowerShell adds
+/// `POWERSHELL_UPDATECHECK=Off`".
+#[test]
+fn a_powershell_only_entry_runs_pwsh_without_its_update_check() {
+    let ws = Ws::new();
+    let bin = ws.file("bin");
+    ws.write("bin/pwsh", "#!/bin/sh\ncat >/dev/null\necho \"$* check=$POWERSHELL_UPDATECHECK\" >> \"$LOG\"\n");
+    std::fs::set_permissions(bin.join("pwsh"), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let env = json!({"PATH": format!("{}:/usr/bin:/bin", bin.display()), "LOG": ws.file("log")});
+    let e = ws.engine(hooks("sessionStart", vec![json!({"powershell": "Write-Output hi", "env": env})]));
+    run(&e, HookEvent::SessionStart, &json!({}));
+    assert_eq!(ws.read("log"), "-nop -nol -c Write-Output hi check=Off\n");
+}
+
 /// "if the first token of the script looks like a path ... the file is
 /// chmod +x'd if it lacks execute bits."
 #[test]
@@ -715,7 +762,15 @@ fn pre_tool_use_timeouts_fail_open_with_a_warning() {
     let out = pre_tool(&e, "ls");
     assert_eq!(out["decision"], "continue", "{out}");
     assert_eq!(out["hooks"][0]["failure"], "timeout");
-    assert!(texts(&out, "warning")[0].contains("timed out after 1 s"), "{out}");
+    // "The logged message includes the command that timed out, for example
+    // `Hook command timed out after 30 seconds: my-validation-script.sh` ...
+    // truncated to 80 characters."
+    let warning = &texts(&out, "warning")[0];
+    assert!(warning.ends_with("Hook command timed out after 1 seconds: cat >/dev/null; sleep 5"), "{out}");
+    let long = format!("cat >/dev/null; sleep 5; {}", "x".repeat(100));
+    let e = ws.engine(hooks("sessionStart", vec![with(bash(long.clone()), "timeoutSec", json!(1))]));
+    let out = run(&e, HookEvent::SessionStart, &input(HookEvent::SessionStart));
+    assert!(texts(&out, "warning")[0].ends_with(&format!("seconds: {}", &long[..80])), "{out}");
 }
 
 /// "`2` | Treated as a warning by default. `stderr` is surfaced to the user
@@ -913,6 +968,26 @@ fn permission_request_later_hooks_override_earlier_ones() {
     assert_eq!(ran(&out), 3);
 }
 
+/// "Sandbox-bypass requests (`requestSandboxBypass:true`): `allow` does not
+/// pre-approve; only deny propagates." The request's tool input says so.
+#[test]
+fn permission_request_allow_does_not_pre_approve_leaving_the_sandbox() {
+    let ws = Ws::new();
+    let behave = |b: &str| bash(say(json!({"behavior": b, "message": b})));
+    let request = |bypass: bool| {
+        json!({"tool_name": "bash", "tool_input": {"command": "curl x", "requestSandboxBypass": bypass},
+               "permission_request": {}})
+    };
+    let allow = ws.engine(hooks("permissionRequest", vec![behave("allow")]));
+    let out = run(&allow, HookEvent::PermissionRequest, &request(true));
+    assert_eq!(out["decision"], Value::Null, "{out}");
+    let out = run(&allow, HookEvent::PermissionRequest, &request(false));
+    assert_eq!(out["decision"]["behavior"], "allow", "{out}");
+    let deny = ws.engine(hooks("permissionRequest", vec![behave("deny")]));
+    let out = run(&deny, HookEvent::PermissionRequest, &request(true));
+    assert_eq!(out["decision"]["behavior"], "deny", "{out}");
+}
+
 /// The permission hook users write, through the engine: read-only commands
 /// allowed, `sudo` denied with `interrupt`.
 #[test]
@@ -946,9 +1021,26 @@ fn agent_stop_blocks_with_its_reason_until_the_stop_hook_is_active() {
     assert_eq!(out["block_reason"], Value::Null);
 }
 
-/// Stop hooks' outputs merge with later hooks overriding earlier ones: a
-/// later `allow` clears an earlier block; a hook that says nothing changes
-/// nothing; every hook runs.
+/// "Runaway guard: after 8 consecutive blocks the CLI ends the turn": the
+/// ninth stop in a row is allowed, with a warning; the count starts again.
+#[test]
+fn after_eight_consecutive_blocked_agent_stops_the_next_is_allowed() {
+    let ws = Ws::new();
+    let e = ws.engine(hooks("agentStop", vec![bash(say(json!({"decision": "block", "reason": "again"})))]));
+    for i in 1..=8 {
+        assert_eq!(run(&e, HookEvent::Stop, &input(HookEvent::Stop))["block_reason"], "again", "stop {i}");
+    }
+    let ninth = run(&e, HookEvent::Stop, &input(HookEvent::Stop));
+    assert_eq!(ninth["block_reason"], Value::Null, "{ninth}");
+    assert!(texts(&ninth, "warning").iter().any(|t| t.contains("8 consecutive stops")), "{ninth}");
+    assert_eq!(run(&e, HookEvent::Stop, &input(HookEvent::Stop))["block_reason"], "again");
+}
+
+/// "Merge: shallow, **later hook overrides earlier** ([CP63] `gv`; the
+/// per-hook mapper returns `{decision, reason}` even when a hook printed
+/// nothing, so a later silent hook clears an earlier block)": a later
+/// `allow` or a later hook that says nothing clears an earlier block; a
+/// hook that fails is skipped and changes nothing; every hook runs.
 #[test]
 fn agent_stop_later_decisions_override_earlier_ones() {
     let block = |r: &str| bash(say(json!({"decision": "block", "reason": r})));
@@ -958,7 +1050,10 @@ fn agent_stop_later_decisions_override_earlier_ones() {
         (vec![block("first"), allow.clone()], Value::Null),
         (vec![allow.clone(), block("second")], json!("second")),
         (vec![block("first"), silent.clone(), block("third")], json!("third")),
-        (vec![block("first"), silent], json!("first")),
+        (vec![block("first"), silent.clone()], Value::Null),
+        (vec![block("first"), bash("echo 'not json'")], Value::Null),
+        (vec![block("first"), bash("exit 1")], json!("first")),
+        (vec![silent, block("last")], json!("last")),
     ] {
         let ws = Ws::new();
         let n = entries.len();
@@ -1168,6 +1263,40 @@ fn a_matcher_on_an_event_without_one_is_ignored() {
     ));
     assert!(e.config_warnings().is_empty(), "not even compiled");
     assert_eq!(run(&e, HookEvent::Stop, &input(HookEvent::Stop))["block_reason"], "r");
+    // Not even its type is checked: the entry runs, in a settings file too.
+    let stop = |m: Value| with(bash(say(json!({"decision": "block", "reason": "typed"}))), "matcher", m);
+    let path = ws.write(
+        ".github/copilot/settings.json",
+        &json!({"hooks": {"agentStop": [stop(json!(5)), {"matcher": ["x"], "hooks": [bash("true")]}]}}).to_string(),
+    );
+    let e = ws.engine_of_file(&path);
+    assert!(e.config_warnings().is_empty(), "{:?}", e.config_warnings());
+    let out = run(&e, HookEvent::Stop, &input(HookEvent::Stop));
+    assert_eq!(ran(&out), 2, "{out}");
+}
+
+/// "`matcher` | non-empty string | on `preToolUse preMcpToolCall postToolUse
+/// subagentStart preCompact permissionRequest notification` only" and
+/// "Hooks defined inline in `settings.json` remain strict: any item-level
+/// validation error rejects the whole `hooks` field": an empty or
+/// non-string matcher there is a malformed entry (dropped from a hooks
+/// file, rejecting inline hooks), not a regex that fails to compile.
+#[test]
+fn an_empty_or_non_string_matcher_is_a_malformed_entry() {
+    let ws = Ws::new();
+    for bad in [json!(""), json!(["bash"])] {
+        let entries = vec![with(bash("true"), "matcher", bad.clone()), bash("true")];
+        let e = ws.engine(hooks("preToolUse", entries.clone()));
+        assert_eq!(e.config_warnings().len(), 1, "{bad}");
+        assert_eq!(ran(&pre_tool(&e, "ls")), 1, "{bad}");
+        let path = ws.write(".github/copilot/settings.json", &json!({"hooks": {"preToolUse": entries}}).to_string());
+        let err = ws.try_engine(json!({"hooks_file": path})).unwrap_err();
+        assert_eq!(err.status, Status::InvalidConfig, "{bad}");
+    }
+    // Under a PascalCase tool event an empty matcher is Claude's "every tool".
+    let e = ws.engine(hooks("PreToolUse", vec![with(bash("true"), "matcher", json!(""))]));
+    assert!(e.config_warnings().is_empty());
+    assert_eq!(ran(&pre_tool(&e, "ls")), 1);
 }
 
 // ----------------------------------------------------- several dialects
@@ -1308,6 +1437,15 @@ fn an_unknown_key_with_a_non_array_value_does_not_reject_the_file() {
     // A known event's value that is not an array still rejects the file.
     let path = ws.hooks_file("b.json", &json!({"hooks": {"agentStop": "x", "_comment": "c"}}));
     assert_eq!(ws.try_engine(json!({"hooks_file": path})).unwrap_err().status, Status::InvalidConfig);
+    // So does a PascalCase alias's, or an event without a canonical
+    // meaning's, in a hooks file or a settings file.
+    for hooks in [json!({"Stop": {"hooks": []}}), json!({"errorOccurred": null}), json!({"PreToolUse": 1})] {
+        for rel in [".github/hooks/c.json", ".github/copilot/settings.json"] {
+            let path = ws.write(rel, &json!({"hooks": hooks}).to_string());
+            let e = ws.try_engine(json!({"hooks_file": path})).unwrap_err();
+            assert_eq!(e.status, Status::InvalidConfig, "{rel} {hooks}");
+        }
+    }
 }
 
 /// postToolUse "`decision:"block"` + `reason` ([CP63] only): result
@@ -1439,4 +1577,82 @@ fn session_start_exit_2_is_a_warning_and_its_context_stands() {
     assert_eq!(out["additional_context"], json!(["repo notes"]), "{out}");
     assert!(texts(&out, "warning").iter().any(|t| t.contains("heads up")), "{out}");
     assert!(out["hooks"][0].get("failure").is_none_or(Value::is_null), "not a failure: {out}");
+}
+
+/// "Loaded in this order and **concatenated per event** (all entries from
+/// all sources run): 1. Policy hooks — `/etc/github-copilot/policy.d/*.json`
+/// (alphabetical; must be root-owned, not group/world-writable) … 2. User:
+/// `~/.copilot/hooks/*.json` … 3. Repository: `.github/hooks/*.json` in the
+/// repo root … then inline `hooks` of `.github/copilot/settings.json`,
+/// `.github/copilot/settings.local.json`". The files a host of Copilot CLI
+/// reads are found by those patterns, every `*.json` of the directories.
+#[test]
+fn the_files_copilot_cli_reads_are_found_in_its_directories_in_order() {
+    use std::os::unix::fs::PermissionsExt;
+    let ws = Ws::new();
+    let project = ws.file("ws");
+    let home = ws.file("home");
+    let root = ws.file("root");
+    for rel in [
+        "ws/.github/hooks/b.json",
+        "ws/.github/hooks/a.json",
+        "ws/.github/hooks/notes.txt",
+        "ws/.github/copilot/settings.json",
+        "home/.copilot/hooks/audit.json",
+        "root/etc/github-copilot/policy.d/10-org.json",
+        "root/etc/github-copilot/policy.d/00-base.json",
+        "root/etc/github-copilot/policy.d/20-open.json",
+    ] {
+        ws.write(rel, "{}");
+    }
+    // A policy file others may write is not a policy file.
+    let open = ws.file("root/etc/github-copilot/policy.d/20-open.json");
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o666)).unwrap();
+    let found: Vec<(String, bool)> = hookline::dialect::settings_files_under(&project, Some(&home), &root)
+        .into_iter()
+        .filter(|f| f.dialect.name() == "copilot")
+        .map(|f| (f.path.strip_prefix(ws.path()).unwrap().display().to_string(), f.trusted))
+        .collect();
+    let mut want = vec![
+        ("home/.copilot/hooks/audit.json".to_owned(), true),
+        ("ws/.github/hooks/a.json".to_owned(), false),
+        ("ws/.github/hooks/b.json".to_owned(), false),
+        ("ws/.github/copilot/settings.json".to_owned(), false),
+    ];
+    let root_owned = std::fs::metadata(&open).map(|m| std::os::unix::fs::MetadataExt::uid(&m) == 0).unwrap();
+    if root_owned {
+        want.insert(0, ("root/etc/github-copilot/policy.d/10-org.json".to_owned(), true));
+        want.insert(0, ("root/etc/github-copilot/policy.d/00-base.json".to_owned(), true));
+    }
+    assert_eq!(found, want);
+}
+
+/// "3. Repository: `.github/hooks/*.json` in the repo root …, then inline
+/// `hooks` of `.github/copilot/settings.json`,
+/// `.github/copilot/settings.local.json`, and the cross-tool
+/// `.claude/settings.json`, `.claude/settings.local.json`." A host of
+/// Copilot CLI alone reads the repository's Claude Code settings too, in
+/// this dialect, after its own files; among every dialect's files they
+/// stay Claude Code's.
+#[test]
+fn a_host_of_copilot_cli_reads_the_repositorys_claude_settings_after_its_own() {
+    let ws = Ws::new();
+    ws.write(".claude/settings.local.json", "{}");
+    ws.write(".claude/settings.json", "{}");
+    ws.write(".github/hooks/a.json", "{}");
+    let copilot = hookline::dialect::by_name("copilot").unwrap();
+    let borrowed: Vec<(String, &str)> = hookline::dialect::borrowed_settings_files(ws.path(), copilot)
+        .into_iter()
+        .map(|f| (f.path.strip_prefix(ws.path()).unwrap().display().to_string(), f.dialect.name()))
+        .collect();
+    assert_eq!(
+        borrowed,
+        [(".claude/settings.json".to_owned(), "copilot"), (".claude/settings.local.json".to_owned(), "copilot")]
+    );
+    let claude_files = hookline::dialect::settings_files(ws.path(), None)
+        .into_iter()
+        .filter(|f| f.path.to_string_lossy().contains(".claude"))
+        .map(|f| f.dialect.name())
+        .collect::<Vec<_>>();
+    assert_eq!(claude_files, ["claude", "claude"]);
 }

@@ -472,3 +472,21 @@ fn a_copilot_cli_entry_runs_its_bash_script_under_vscode() {
     run(&e, HookEvent::PreToolUse, &terminal("ls"));
     assert_eq!(ws.read("ran"), "bash\n");
 }
+
+/// "Locations: `.github/hooks/*.json`, `.claude/settings.json`,
+/// `.claude/settings.local.json`, …": a host of VS Code alone reads the
+/// workspace's files of both formats in the VS Code dialect.
+#[test]
+fn a_host_of_vscode_reads_the_workspaces_copilot_and_claude_files() {
+    let ws = Ws::new();
+    ws.write(".github/hooks/b.json", "{}");
+    ws.write(".github/hooks/a.json", "{}");
+    ws.write(".claude/settings.json", "{}");
+    let vscode = hookline::dialect::by_name("vscode").unwrap();
+    let found: Vec<(String, &str)> = hookline::dialect::borrowed_settings_files(ws.path(), vscode)
+        .into_iter()
+        .map(|f| (f.path.strip_prefix(ws.path()).unwrap().display().to_string(), f.dialect.name()))
+        .collect();
+    let want = [".github/hooks/a.json", ".github/hooks/b.json", ".claude/settings.json"];
+    assert_eq!(found, want.map(|p| (p.to_owned(), "vscode")));
+}

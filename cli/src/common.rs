@@ -285,10 +285,14 @@ pub fn load_config_args(a: &ConfigArgs) -> Result<Configs, String> {
 /// dialect.
 pub fn host_settings(workspace: &Path, dialect: Option<DialectArg>) -> Result<Configs, String> {
     let home = std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
-    let files: Vec<_> = hookline::dialect::settings_files(workspace, home.as_deref())
+    let mut files: Vec<_> = hookline::dialect::settings_files(workspace, home.as_deref())
         .into_iter()
         .filter(|f| dialect.is_none_or(|d| d.name() == f.dialect.name()))
         .collect();
+    // A host of one agent also reads the other agents' files it borrows.
+    if let Some(d) = dialect {
+        files.extend(hookline::dialect::borrowed_settings_files(workspace, d));
+    }
     let mut loaded = Vec::new();
     let mut sources = Vec::new();
     for f in files {

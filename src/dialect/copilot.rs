@@ -104,7 +104,9 @@ pub static PROFILE: Profile = Profile {
             ..BASE
         },
         pre_compact: BASE,
-        stop: EventRules { block_fields: BlockFields::Decision, later_overrides: true, ..BASE },
+        // "After 8 consecutive `block` continuations, the CLI overrides the
+        // hook and ends the turn anyway."
+        stop: EventRules { block_fields: BlockFields::Decision, later_overrides: true, block_cap: true, ..BASE },
         notification: BASE,
         post_tool_use_failure: EventRules { exit2: Exit2::Context, ..BASE },
     },
@@ -383,8 +385,49 @@ impl Dialect for Copilot {
         &["PLUGIN_ROOT", "COPILOT_PLUGIN_ROOT", "CLAUDE_PLUGIN_ROOT"]
     }
 
+    /// The policy hooks files (`/etc/github-copilot/policy.d/*.json`, by
+    /// name), read before every other source.
+    fn system_files(&self) -> &'static [&'static str] {
+        if cfg!(windows) {
+            &["C:/ProgramData/GitHub/Copilot/policy.d/*.json"]
+        } else {
+            &["/etc/github-copilot/policy.d/*.json"]
+        }
+    }
+
+    /// On Unix a policy file counts only when root owns it and neither its
+    /// group nor others may write it.
+    fn admits_system_file(&self, path: &Path) -> bool {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            std::fs::metadata(path).is_ok_and(|m| m.uid() == 0 && m.mode() & 0o022 == 0)
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = path;
+            true
+        }
+    }
+
+    /// A plugin's `hooks/hooks.json`: the directory above `hooks/` (not a
+    /// repository's or the user's own `.github/hooks/hooks.json`,
+    /// `.copilot/hooks/hooks.json`).
+    fn plugin_root_of(&self, path: &Path) -> Option<std::path::PathBuf> {
+        if self.recognises_path(path) {
+            return None;
+        }
+        super::plugin_hooks_json_root(path)
+    }
+
     fn workspace_files(&self) -> &'static [&'static str] {
         &[".github/hooks/*.json", ".github/copilot/settings.json", ".github/copilot/settings.local.json"]
+    }
+
+    /// The repository's cross-tool `.claude/settings.json` and
+    /// `.claude/settings.local.json`, read after Copilot's own files.
+    fn borrowed_workspace_files(&self) -> &'static [&'static str] {
+        &[".claude/settings.json", ".claude/settings.local.json"]
     }
 
     /// `$COPILOT_HOME/hooks/*.json` (default `~/.copilot/hooks/`), by
@@ -450,6 +493,20 @@ mod tests {
         for p in ["/r/.claude/settings.json", "/r/hooks/hooks.json", "/r/.github/hooks/x.toml", "/r/.github/x.json"] {
             assert!(!COPILOT.recognises_path(Path::new(p)), "{p}");
         }
+    }
+
+    /// "Plugins: each installed, enabled plugin's `hooks.json` or
+    /// `hooks/hooks.json`" — its hooks get the plugin's root.
+    #[test]
+    fn a_plugins_hooks_json_names_its_root_but_a_repositorys_does_not() {
+        let root = |p: &str| COPILOT.plugin_root_of(Path::new(p));
+        assert_eq!(
+            root("/home/u/.copilot/installed-plugins/guard/hooks/hooks.json"),
+            Some("/home/u/.copilot/installed-plugins/guard".into())
+        );
+        assert_eq!(root("/r/.github/hooks/hooks.json"), None);
+        assert_eq!(root("/home/u/.copilot/hooks/hooks.json"), None);
+        assert_eq!(root("/r/.github/hooks/guard.json"), None);
     }
 
     #[test]

@@ -86,6 +86,10 @@ pub struct ReadCtx<'a> {
     /// The run input's `tool_name`, if it has one (readers whose fields
     /// apply to some tools only: Cursor's `updated_mcp_tool_output`).
     pub tool_name: Option<&'a str>,
+    /// The run input's `tool_input` on PermissionRequest, if it is an
+    /// object (Copilot CLI: a request to leave the sandbox is never
+    /// pre-approved).
+    pub tool_input: Option<&'a Value>,
 }
 
 /// One dialect: everything hookline knows about one agent's hooks format.
@@ -187,6 +191,15 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
     /// to it, in the order it reads them (`.claude/settings.json`, ...).
     fn workspace_files(&self) -> &'static [&'static str];
 
+    /// Another agent's workspace hooks files this agent reads too, after
+    /// its own, relative to the workspace (Copilot CLI reads a repository's
+    /// `.claude/settings.json`). They stay the other agent's file when every
+    /// dialect's files are gathered; a host of this agent alone reads them
+    /// in this dialect ([`borrowed_settings_files`]).
+    fn borrowed_workspace_files(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// The user's own hooks files a host of this agent reads, in the order
     /// it reads them, for the home directory `home` (Claude Code:
     /// `~/.claude/settings.json`, or under `$CLAUDE_CONFIG_DIR`). They come
@@ -199,6 +212,14 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
     /// host reads them first, and they are trusted sources.
     fn system_files(&self) -> &'static [&'static str] {
         &[]
+    }
+
+    /// Whether a host reads the [system file](Self::system_files) at
+    /// `path` (Copilot CLI reads a policy file only when root owns it and
+    /// neither its group nor others may write it). Every one by default.
+    fn admits_system_file(&self, path: &Path) -> bool {
+        let _ = path;
+        true
     }
 
     /// Machine-wide hooks files a host reads after every other file
@@ -545,8 +566,8 @@ pub fn settings_files_under(workspace: &Path, home: Option<&Path>, root: &Path) 
         let system = |files: &'static [&'static str]| {
             files
                 .iter()
-                .map(|p| root.join(p.trim_start_matches('/')))
-                .filter(|p| p.is_file())
+                .flat_map(|p| existing_files(&root.join(p.trim_start_matches('/'))))
+                .filter(|p| d.admits_system_file(p))
                 .map(|path| SettingsFile { path, dialect: d, trusted: true, system: true })
                 .collect::<Vec<_>>()
         };
@@ -557,8 +578,7 @@ pub fn settings_files_under(workspace: &Path, home: Option<&Path>, root: &Path) 
             .workspace_files()
             .iter()
             .filter(|_| d.reads_workspace_at_home() || !at_home)
-            .map(|f| workspace.join(f))
-            .filter(|p| p.is_file())
+            .flat_map(|f| existing_files(&workspace.join(f)))
             .map(|p| file(p, false))
             .collect();
         if d.user_files_are_a_fallback() {
@@ -585,6 +605,43 @@ fn same_dir(a: &Path, b: &Path) -> bool {
         (Ok(a), Ok(b)) => a == b,
         _ => a == b,
     }
+}
+
+/// The files a settings-file path names that exist: the path itself, or,
+/// for a `*.ext` file name (`.github/hooks/*.json`), every file of that
+/// directory with that extension, in name order.
+fn existing_files(path: &Path) -> Vec<std::path::PathBuf> {
+    let pattern = path.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_prefix('*'));
+    match (pattern, path.parent()) {
+        (Some(suffix), Some(dir)) => {
+            let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+            let mut files: Vec<_> = entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| {
+                    p.is_file()
+                        && p.file_name()
+                            .and_then(|n| n.to_str())
+                            .is_some_and(|n| n.len() > suffix.len() && n.ends_with(suffix))
+                })
+                .collect();
+            files.sort();
+            files
+        }
+        _ if path.is_file() => vec![path.to_owned()],
+        _ => Vec::new(),
+    }
+}
+
+/// The [borrowed workspace files](Dialect::borrowed_workspace_files) of
+/// `dialect` that exist under `workspace`, in its order: what a host of
+/// that agent alone reads after the files [`settings_files`] gives it.
+pub fn borrowed_settings_files(workspace: &Path, dialect: &'static dyn Dialect) -> Vec<SettingsFile> {
+    dialect
+        .borrowed_workspace_files()
+        .iter()
+        .flat_map(|f| existing_files(&workspace.join(f)))
+        .map(|path| SettingsFile { path, dialect, trusted: false, system: false })
+        .collect()
 }
 
 /// The plugin root of a hooks file at `path` (see
@@ -663,31 +720,7 @@ fn name_matches(pattern: &std::ffi::OsStr, name: &std::ffi::OsStr) -> bool {
 /// [`Dialect::workspace_files`] entry that exists under `workspace`, a
 /// `*.json` pattern giving the directory's JSON files in name order.
 pub fn workspace_configs(workspace: &Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    for rel in workspace_files() {
-        let rel = Path::new(rel);
-        let pattern = rel.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_prefix('*'));
-        match (pattern, rel.parent()) {
-            (Some(suffix), Some(dir)) => {
-                let Ok(entries) = std::fs::read_dir(workspace.join(dir)) else { continue };
-                let mut files: Vec<_> = entries
-                    .filter_map(|e| e.ok().map(|e| e.path()))
-                    .filter(|p| {
-                        p.is_file() && p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(suffix))
-                    })
-                    .collect();
-                files.sort();
-                out.extend(files);
-            }
-            _ => {
-                let path = workspace.join(rel);
-                if path.is_file() {
-                    out.push(path);
-                }
-            }
-        }
-    }
-    out
+    workspace_files().into_iter().flat_map(|rel| existing_files(&workspace.join(rel))).collect()
 }
 
 /// The dialect that recognises a hooks file by its path, if one does (the

@@ -409,6 +409,11 @@ impl Dialect for VsCode {
         &[]
     }
 
+    /// The workspace files VS Code reads, Copilot CLI's and Claude Code's.
+    fn borrowed_workspace_files(&self) -> &'static [&'static str] {
+        &[".github/hooks/*.json", ".claude/settings.json", ".claude/settings.local.json"]
+    }
+
     /// None of its own: the user files VS Code reads are Copilot CLI's and
     /// Claude Code's, read in those dialects.
     fn user_files(&self, _home: &Path) -> Vec<std::path::PathBuf> {

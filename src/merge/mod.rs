@@ -236,6 +236,9 @@ pub struct EventInterpreter {
     status_completed: bool,
     /// The input's `tool_name`, for the readers ([`ReadCtx::tool_name`]).
     tool_name: Option<String>,
+    /// The input's `tool_input` on PermissionRequest, for the readers
+    /// ([`ReadCtx::tool_input`]).
+    tool_input: Option<Value>,
     /// The decision of the hook absorbed last (for its span).
     last_decision: Option<&'static str>,
     /// The completion place of the hook absorbed next, in a concurrent run
@@ -305,6 +308,7 @@ impl EventInterpreter {
             follow_ups: None,
             status_completed: false,
             tool_name: None,
+            tool_input: None,
             background: false,
             last_decision: None,
             finished: None,
@@ -323,7 +327,8 @@ impl EventInterpreter {
     /// `follow_up_loop_limit`), and the engine's follow-up counts of
     /// `session`: kept for Stop-like events, whose hooks' rules may use
     /// them. The input's `tool_name` is kept for every event (the readers
-    /// get it as [`ReadCtx::tool_name`]).
+    /// get it as [`ReadCtx::tool_name`]), its `tool_input` on
+    /// PermissionRequest ([`ReadCtx::tool_input`]).
     pub(crate) fn with_run_facts(
         mut self,
         input: &Map<String, Value>,
@@ -331,6 +336,9 @@ impl EventInterpreter {
         session: &str,
     ) -> Self {
         self.tool_name = input.get("tool_name").and_then(Value::as_str).map(str::to_owned);
+        if self.family == EventFamily::Permission {
+            self.tool_input = input.get("tool_input").filter(|v| v.is_object()).cloned();
+        }
         if self.family == EventFamily::Stop {
             // No `status` counts as completed (the status a payload then
             // reports); any other status does not.
@@ -448,6 +456,7 @@ impl EventInterpreter {
             fail_closed,
             background: self.background,
             tool_name: self.tool_name.as_deref(),
+            tool_input: self.tool_input.as_ref(),
         };
         let mut reply = dialect.read_reply(&cx, exec);
         fail_closed::apply(&mut reply, fail_closed, rules, family);

@@ -11,7 +11,7 @@
 //! | not a JSON object; `hooks` not an object; an event's value not an array | the whole file is rejected |
 //! | an unknown key's value, whatever it is | not validated: the key is skipped and reported |
 //! | `version` present and not `1` | rejected: `Unsupported hooks config version: <v>` |
-//! | `disableAllHooks: true` | every hook of the file is skipped (reported) |
+//! | `disableAllHooks: true` | every hook of the file is skipped (reported); in a repository's settings (`.github/copilot/settings*.json`, `.claude/settings*.json`) every source's hooks are skipped once the sources are joined (an untrusted file's: the untrusted sources' hooks) |
 //! | an unknown event key | skipped and reported (Copilot CLI keeps it but never runs it) |
 //! | a malformed entry in a hooks file | that entry is skipped and reported; its siblings load |
 //! | a malformed entry inline in a `settings*.json` | the whole `hooks` field is rejected |
@@ -25,14 +25,16 @@
 //! others; a script or `exec` is not a non-empty string; `args` is not an
 //! array of strings; `cwd` is not a string; `env` is not an object of
 //! strings; `timeoutSec` (or its alias `timeout`, used only without
-//! `timeoutSec`) is not a positive number; `matcher` is not a non-empty
-//! string. A matcher on an event that has none is ignored. Claude-style
+//! `timeoutSec`) is not a positive number; on an event with a matcher,
+//! `matcher` is not a string, or is empty where the matcher is a native
+//! regex. A matcher on an event that has none is ignored, whatever it is. Claude-style
 //! groups (`{"matcher": …, "hooks": [entries]}`) are flattened, the group's
 //! matcher applying to its entries.
 //!
 //! How an entry runs on Unix: `bash` (else `command`) as
 //! `bash --norc --noprofile -c <script>`; only `powershell` as `pwsh -nop
-//! -nol -c <script>`; `exec` + `args` directly, without a shell. `cwd` is
+//! -nol -c <script>` (with `POWERSHELL_UPDATECHECK=Off`); `exec` + `args`
+//! directly, without a shell. `cwd` is
 //! relative to the workspace; `env` values expand `$NAME`/`${NAME}`; a
 //! script named by the command's first word is made executable when it is
 //! not. A fractional `timeoutSec` is rounded up to whole seconds.
@@ -43,7 +45,9 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use super::{claude_names, Copilot, COPILOT, COPILOT_COMPAT, KEYS, NATIVE_EVENTS, PASCAL_KEYS};
-use crate::config::{type_name, HandlerSpec, HookGroup, HookSpec, HooksConfig, Launch, Source, SourceInfo};
+use crate::config::{
+    type_name, DisableAllHooks, HandlerSpec, HookGroup, HookSpec, HooksConfig, Launch, Source, SourceInfo,
+};
 use crate::dialect::matcher::Matcher;
 use crate::dialect::{warn_unknown_fields, Dialect as _};
 use crate::error::{Error, Result};
@@ -61,6 +65,18 @@ pub(crate) fn is_settings_file(path: Option<&Path>) -> bool {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
     let dir = path.parent().and_then(Path::file_name).and_then(|n| n.to_str()).unwrap_or("");
     name.starts_with("settings") && !matches!(dir, "hooks" | "policy.d")
+}
+
+/// Whether a config file is a repository's settings file
+/// (`.github/copilot/settings*.json`, or a `.claude/settings*.json` read as
+/// Copilot CLI reads it), whose `disableAllHooks: true` turns off every
+/// source's hooks, not only its own.
+fn is_repository_settings(path: Option<&Path>) -> bool {
+    let Some(path) = path else { return false };
+    let part = |p: Option<&Path>| p.and_then(Path::file_name).and_then(|n| n.to_str()).unwrap_or("").to_owned();
+    let parent = part(path.parent());
+    let grandparent = part(path.parent().and_then(Path::parent));
+    is_settings_file(Some(path)) && ((grandparent == ".github" && parent == "copilot") || parent == ".claude")
 }
 
 /// Where an event key leads.
@@ -118,6 +134,17 @@ pub(crate) fn read(value: &Value, info: &SourceInfo) -> Result<HooksConfig> {
     let mut cfg = HooksConfig::empty_of(&COPILOT);
     match top.get("disableAllHooks") {
         None | Some(Value::Bool(false)) => {}
+        Some(Value::Bool(true)) if is_repository_settings(info.path.as_deref()) => {
+            // A repository's settings turn off the hooks of every source,
+            // applied once every source is joined (an unapproved file turns
+            // off the unapproved sources' hooks only).
+            cfg.set_disable_all_hooks(DisableAllHooks { value: true, trusted: info.trusted });
+            cfg.push_warning(
+                "disableAllHooks",
+                "disableAllHooks is true in the repository's settings: the hooks of every source are skipped",
+            );
+            return Ok(cfg);
+        }
         Some(Value::Bool(true)) => {
             cfg.push_warning("disableAllHooks", "disableAllHooks is true: every hook of this file is skipped");
             return Ok(cfg);
@@ -229,6 +256,7 @@ fn read_entries(
             let group_matcher = match inner.get("matcher") {
                 None | Some(Value::Null) => None,
                 Some(Value::String(m)) => Some(m.as_str()),
+                Some(_) if !Copilot::has_matcher(event) => None,
                 Some(other) => {
                     skip(cfg, strict, true, &path, format!("matcher must be a string, got {}", type_name(other)))?;
                     continue;
@@ -394,14 +422,25 @@ fn entry_of(
         }
     };
     let cwd = cwd_of(obj).map_err(Bad::Invalid)?;
-    let env = env_of(obj).map_err(Bad::Invalid)?;
+    let mut env = env_of(obj).map_err(Bad::Invalid)?;
+    // PowerShell runs without its update check.
+    if argv.first().is_some_and(|p| p == "pwsh") && !env.iter().any(|(k, _)| k == "POWERSHELL_UPDATECHECK") {
+        env.push(("POWERSHELL_UPDATECHECK".to_owned(), "Off".to_owned()));
+    }
     let timeout_seconds = timeout_of(obj, &["timeoutSec", "timeout"]).map_err(Bad::Invalid)?;
+    // Only the events with a matcher validate it; elsewhere it is ignored,
+    // whatever it holds.
     let own_matcher = match obj.get("matcher") {
         None | Some(Value::Null) => None,
         Some(Value::String(m)) => Some(m.as_str()),
+        Some(_) if !Copilot::has_matcher(event) => None,
         Some(other) => return Err(Bad::Invalid(format!("matcher must be a string, got {}", type_name(other)))),
     };
     let matcher_raw = own_matcher.or(group_matcher);
+    let claude_format = compat && event.is_tool_event() && event.known() != Some(HookEvent::PostToolUseFailure);
+    if Copilot::has_matcher(event) && !claude_format && matcher_raw == Some("") {
+        return Err(Bad::Invalid("matcher must be a non-empty string".to_owned()));
+    }
     let matcher = if Copilot::has_matcher(event) {
         compile_matcher(event, compat, matcher_raw).map_err(|e| {
             Bad::Matcher(format!(

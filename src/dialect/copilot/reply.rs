@@ -27,8 +27,10 @@
 //! `additionalContext`, `modifiedResult` (dialect field), `decision:
 //! "block"` + `reason` (feedback; the sequential run stops there);
 //! PostToolUseFailure `additionalContext`; PermissionRequest `behavior`
-//! (`allow`, `deny`), `message`, `interrupt`; agentStop / subagentStop
-//! `decision` (`block` + `reason`, or `allow`), subagentStop
+//! (`allow`, `deny`; an `allow` of a request whose tool input has
+//! `requestSandboxBypass: true` decides nothing), `message`, `interrupt`; agentStop / subagentStop
+//! `decision` (`block` + `reason`, or `allow`; a hook that ran and did not
+//! block is an `allow`, clearing an earlier block), subagentStop
 //! `modifiedResponse` (dialect field; dropped when the same hook blocks);
 //! SessionStart `additionalContext` (a non-string is its JSON text);
 //! SubagentStart and Notification `additionalContext` (dialect field: their
@@ -139,10 +141,12 @@ pub(crate) fn read(compat: bool, cx: &ReadCtx<'_>, exec: &HookExecution) -> Hook
     let failure = match run.exit {
         Exit::Success => None,
         Exit::TimedOut => {
+            // Copilot CLI's words, with the command (80 characters at most).
+            let command: String = exec.label.chars().take(80).collect();
             let text = if exec.timeout_seconds > 0 {
-                format!("{} timed out after {} s", run.who, exec.timeout_seconds)
+                format!("{}: Hook command timed out after {} seconds: {command}", run.who, exec.timeout_seconds)
             } else {
-                format!("{} timed out", run.who)
+                format!("{}: Hook command timed out: {command}", run.who)
             };
             Some((HookFailure::Timeout, text, true))
         }
@@ -171,7 +175,9 @@ pub(crate) fn read(compat: bool, cx: &ReadCtx<'_>, exec: &HookExecution) -> Hook
         }
     }
 
-    let mut out = Out { reply, run: &run, compat };
+    let sandbox_bypass =
+        cx.tool_input.and_then(|i| i.get("requestSandboxBypass")).and_then(Value::as_bool) == Some(true);
+    let mut out = Out { reply, run: &run, compat, sandbox_bypass };
     match cx.event {
         RunEvent::Known(event) => out.event(*event, exit2.then_some(rules.exit2)),
         RunEvent::Named(name) => out.named(name),
@@ -183,6 +189,9 @@ struct Out<'a> {
     reply: HookReply,
     run: &'a Run<'a>,
     compat: bool,
+    /// PermissionRequest: the tool input asks to leave the sandbox
+    /// (`requestSandboxBypass: true`).
+    sandbox_bypass: bool,
 }
 
 /// A context value: a string (trimmed; blank is none), `null` (none), or
@@ -251,7 +260,10 @@ impl Out<'_> {
                     self.push_context("additionalContext");
                 }
             }
-            HookEvent::PermissionRequest => self.permission(matches!(exit2, Some(Exit2::Block { .. }))),
+            HookEvent::PermissionRequest => {
+                let bypass = self.sandbox_bypass;
+                self.permission(matches!(exit2, Some(Exit2::Block { .. })), bypass)
+            }
             HookEvent::Stop | HookEvent::SubagentStop => self.stop(event),
             HookEvent::SessionStart => self.push_context("additionalContext"),
             HookEvent::SubagentStart | HookEvent::Notification => {
@@ -333,7 +345,9 @@ impl Out<'_> {
         self.reply.decision = verdict.map(|d| Decision::Tool(d, reason));
     }
 
-    fn permission(&mut self, exit2: bool) {
+    /// `bypass`: the request asks to leave the sandbox, which an `allow`
+    /// never pre-approves (only a deny counts).
+    fn permission(&mut self, exit2: bool, bypass: bool) {
         let behavior = match self.field("behavior") {
             None => None,
             Some(Value::String(b)) if b == "allow" => Some(PermissionBehavior::Allow),
@@ -347,6 +361,10 @@ impl Out<'_> {
         let Some(behavior) = behavior else {
             return;
         };
+        if bypass && behavior == PermissionBehavior::Allow {
+            crate::hl_debug!("{}: an allow does not pre-approve a request to leave the sandbox", self.run.who);
+            return;
+        }
         self.reply.decision = Some(Decision::Permission(PermissionDecision {
             behavior,
             scope: PermissionScope::Once,
@@ -379,6 +397,12 @@ impl Out<'_> {
             }
             None => false,
         };
+        // Copilot CLI spreads every hook's `{decision, reason}` over the
+        // earlier ones, even a hook that printed nothing: a hook that ran
+        // and did not block leaves no block behind it.
+        if !blocks {
+            self.reply.decision = Some(Decision::Allow);
+        }
         if event == HookEvent::SubagentStop && !blocks {
             match self.field("modifiedResponse") {
                 None => {}

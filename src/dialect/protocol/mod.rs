@@ -649,6 +649,7 @@ mod tests {
                 fail_closed: false,
                 background: false,
                 tool_name: None,
+                tool_input: None,
             },
             e,
         )
