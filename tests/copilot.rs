@@ -285,7 +285,9 @@ fn an_invalid_matcher_regex_skips_the_entry_even_inline() {
     ));
     let w = e.config_warnings();
     assert_eq!(w.len(), 1, "{w:?}");
-    assert!(w[0].message.contains("Invalid matcher regex in preToolUse hook: '*' — hook will be skipped"), "{w:?}");
+    // Copilot CLI's words exactly: "Invalid matcher regex in <event> hook:
+    // '<m>' — hook will be skipped" (the 1.0.63 bundle, `Zet`).
+    assert!(w[0].message.ends_with("Invalid matcher regex in preToolUse hook: '*' — hook will be skipped"), "{w:?}");
     assert_eq!(pre_tool(&e, "ls")["decision"], "continue");
     // In a settings file it is skipped too, not a rejection.
     let path = ws.write(
@@ -712,10 +714,66 @@ fn pre_tool_use_exit_2_and_other_exits_deny_even_when_stdout_allows() {
             assert_eq!(reason, stderr, "exit 2: stderr is the reason when stdout gives none");
             assert_eq!(out["hooks"][0]["failure"], Value::Null, "a deliberate exit 2 is an answer");
         } else {
-            assert!(reason.contains(&format!("exited with code {code}")), "{reason}");
+            assert_eq!(reason, "Denied by preToolUse hook (hook errored)", "exit {code}");
             assert_eq!(out["hooks"][0]["failure"], "exit");
+            let warning = &texts(&out, "warning")[0];
+            assert!(warning.contains(&format!("exited with code {code}")), "the failure is still reported: {out}");
         }
     }
+}
+
+/// Copilot CLI 1.0.57: "preToolUse hooks that crash or exit non-zero now
+/// deny the tool call ... `Denied by preToolUse hook (hook errored)`" (the
+/// text the model reads; `sxe` in the 1.0.63 bundle). Whatever failed —
+/// a non-zero exit, a signal, a hook that cannot start — the model gets
+/// those words, not hookline's failure message.
+#[test]
+fn a_failing_pre_tool_use_hook_denies_with_copilot_s_words() {
+    for script in ["cat >/dev/null; echo '{\"permissionDecision\":\"allow\"}'; exit 1", "cat >/dev/null; kill -9 $$"] {
+        let ws = Ws::new();
+        let out = pre_tool(&ws.engine(hooks("preToolUse", vec![bash(script)])), "ls");
+        assert_eq!(out["decision"], "deny", "{script}: {out}");
+        assert_eq!(out["reason"], "Denied by preToolUse hook (hook errored)", "{script}");
+    }
+    let ws = Ws::new();
+    let no_program = json!({"type": "command", "exec": "no-such-program-hookline"});
+    let out = pre_tool(&ws.engine(hooks("PreToolUse", vec![no_program])), "ls");
+    assert_eq!(
+        (out["decision"].clone(), out["reason"].clone()),
+        (json!("deny"), json!("Denied by preToolUse hook (hook errored)"))
+    );
+    assert_eq!(out["hooks"][0]["failure"], "spawn");
+    // A timeout still fails open (1.0.67), with no such deny.
+    let e = ws.engine(hooks("preToolUse", vec![with(bash("cat >/dev/null; sleep 5"), "timeoutSec", json!(1))]));
+    assert_eq!(pre_tool(&e, "ls")["decision"], "continue");
+}
+
+/// "`permissionDecision`: `"deny"` → the tool is not run; the model gets
+/// `Denied by preToolUse hook: <permissionDecisionReason>` (`No reason
+/// provided` if absent)" (the 1.0.63 bundle, `fNe`): a deny without a
+/// reason has that reason, an exit 2 without stdout or stderr too.
+#[test]
+fn a_deny_without_a_reason_is_no_reason_provided() {
+    let ws = Ws::new();
+    for script in [
+        say(json!({"permissionDecision": "deny"})),
+        say(json!({"permissionDecision": "deny", "permissionDecisionReason": "  "})),
+        "cat >/dev/null; exit 2".to_owned(),
+    ] {
+        let out = pre_tool(&ws.engine(hooks("preToolUse", vec![bash(script.clone())])), "ls");
+        assert_eq!(
+            (out["decision"].clone(), out["reason"].clone()),
+            (json!("deny"), json!("No reason provided")),
+            "{script}"
+        );
+    }
+    // PascalCase entries read `hookSpecificOutput` the same way.
+    let deny = say(json!({"hookSpecificOutput": {"permissionDecision": "deny"}}));
+    let out = pre_tool(&ws.engine(hooks("PreToolUse", vec![bash(deny)])), "ls");
+    assert_eq!(out["reason"], "No reason provided");
+    // An allow or an ask keeps no reason.
+    let out = pre_tool(&ws.engine(hooks("preToolUse", vec![bash(say(json!({"permissionDecision": "ask"})))])), "ls");
+    assert_eq!((out["decision"].clone(), out["reason"].clone()), (json!("ask"), Value::Null));
 }
 
 /// "For `permissionRequest` and `preToolUse`, exit `2` is treated as a

@@ -443,10 +443,10 @@ fn entry_of(
     }
     let matcher = if Copilot::has_matcher(event) {
         compile_matcher(event, compat, matcher_raw).map_err(|e| {
-            Bad::Matcher(format!(
-                "Invalid matcher regex in {key} hook: '{}' — hook will be skipped ({e})",
-                matcher_raw.unwrap_or("")
-            ))
+            // Copilot CLI's words, exactly; the regex error goes to the log.
+            let m = matcher_raw.unwrap_or("");
+            crate::hl_debug!("matcher '{m}' of a {key} hook: {e}");
+            Bad::Matcher(format!("Invalid matcher regex in {key} hook: '{m}' — hook will be skipped"))
         })?
     } else {
         Matcher::All

@@ -18,11 +18,12 @@
 //! | exit 2, `Block` (PreToolUse) | **deny**, whatever stdout said; its other fields (rewrite, context) and its reason are still read, else stderr is the reason |
 //! | exit 2, `Block` (PermissionRequest) | **deny**; stdout's `message`/`interrupt` are merged in; stderr is ignored |
 //! | exit 2, `Context` (PostToolUseFailure) | the hook's output is context for the model: stdout's `additionalContext`, else stdout's text, else stderr |
-//! | other non-zero exit, signal, lost status | a warning; a failure (PreToolUse: **deny**, fail closed — `on_failure`); stdout is not read |
+//! | other non-zero exit, signal, lost status | a warning; a failure (PreToolUse: **deny**, fail closed — `on_failure` — with Copilot CLI's reason `Denied by preToolUse hook (hook errored)`); stdout is not read |
 //! | timeout | a warning; a failure that decides nothing (fail open, PreToolUse too) |
 //!
 //! **Fields** per event: PreToolUse `permissionDecision` (`allow`, `deny`,
-//! `ask`), `permissionDecisionReason`, `modifiedArgs` (an object, or a
+//! `ask`), `permissionDecisionReason` (a deny without one, exit 2's
+//! included: `No reason provided`), `modifiedArgs` (an object, or a
 //! string holding one: the rewrite), `additionalContext`; PostToolUse
 //! `additionalContext`, `modifiedResult` (dialect field), `decision:
 //! "block"` + `reason` (feedback; the sequential run stops there);
@@ -51,7 +52,15 @@ use crate::model::outcome::{
     HookFailure, HookMessageLevel, PermissionBehavior, PermissionDecision, PermissionScope, PreToolHookDecision,
 };
 use crate::model::reply::{Decision, Failure, HookReply};
-use crate::model::rules::{Column, Exit2, Exit2Reason};
+use crate::model::rules::{Column, Exit2, Exit2Reason, OnFailure};
+
+/// The deny reason of a preToolUse hook that crashed or exited non-zero
+/// (other than a deliberate exit 2): Copilot CLI's words.
+pub(crate) const HOOK_ERRORED: &str = "Denied by preToolUse hook (hook errored)";
+
+/// The reason of a preToolUse deny that gives none: Copilot CLI tells the
+/// model `Denied by preToolUse hook: No reason provided`.
+pub(crate) const NO_REASON: &str = "No reason provided";
 
 /// The reader columns this reader honours for `event`.
 pub(crate) fn honours(event: &RunEvent) -> &'static [Column] {
@@ -165,6 +174,15 @@ pub(crate) fn read(compat: bool, cx: &ReadCtx<'_>, exec: &HookExecution) -> Hook
     };
     if let Some((kind, text, timeout_or_lost)) = failure {
         reply.push(HookMessageLevel::Warning, text.clone());
+        // A preToolUse hook that fails other than by timing out denies with
+        // Copilot CLI's words for it (the failure stays in the report and
+        // the warning).
+        if rules.on_failure == OnFailure::DenyFailuresExceptTimeouts
+            && kind != HookFailure::Timeout
+            && super::PROFILE.family_of(cx.event) == EventFamily::Tool
+        {
+            reply.decision = Some(Decision::Tool(PreToolHookDecision::Deny, Some(HOOK_ERRORED.to_owned())));
+        }
         reply.failure = Some(Failure { kind, text, timeout_or_lost });
         return reply;
     }
@@ -339,10 +357,14 @@ impl Out<'_> {
                     self.run.stderr.map(str::to_owned).or(reason)
                 }
             };
-            self.reply.decision = Some(Decision::Tool(PreToolHookDecision::Deny, reason));
+            let reason = reason.unwrap_or_else(|| NO_REASON.to_owned());
+            self.reply.decision = Some(Decision::Tool(PreToolHookDecision::Deny, Some(reason)));
             return;
         }
-        self.reply.decision = verdict.map(|d| Decision::Tool(d, reason));
+        self.reply.decision = verdict.map(|d| match d {
+            PreToolHookDecision::Deny => Decision::Tool(d, Some(reason.unwrap_or_else(|| NO_REASON.to_owned()))),
+            _ => Decision::Tool(d, reason),
+        });
     }
 
     /// `bypass`: the request asks to leave the sandbox, which an `allow`
