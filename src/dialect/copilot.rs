@@ -91,7 +91,7 @@ pub static PROFILE: Profile = Profile {
         user_prompt_submit: BASE,
         pre_tool_use: EventRules {
             precedence: Precedence::FirstDenyStops,
-            on_failure: OnFailure::DenyFailuresExceptTimeouts,
+            on_failure: OnFailure::DenyFailuresExceptTimeouts { reason: "Denied by preToolUse hook (hook errored)" },
             exit2: Exit2::Block { reason: Exit2Reason::StdoutThenStderr, needs_stderr: false },
             ..BASE
         },

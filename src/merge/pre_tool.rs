@@ -9,7 +9,7 @@
 //! | `precedence: FirstDenyStops` (Copilot CLI) | hooks run in order; the first `deny` is the outcome and the run stops there; until then the most restrictive decision so far stands (ask > allow > continue), the reason of the first hook that gave it |
 //! | `on_failure: DenyTimeoutsUnlessAsk` | a hook that timed out or whose exit status was lost **denies** (reason = its failure message), unless the decision so far is `ask` |
 //! | `block_reasons: Joined(sep)` (with `MostRestrictive` or `FirstDenyStops`) | the reason is every reason given with the winning decision, in configuration order, joined with `sep` |
-//! | `on_failure: DenyFailuresExceptTimeouts` | a hook that failed in any way but a timeout (non-zero exit, signal, lost status, could not start) **denies** whatever its stdout said (reason = its failure message); a timeout decides nothing |
+//! | `on_failure: DenyFailuresExceptTimeouts` | a hook that failed in any way but a timeout (non-zero exit, signal, lost status, could not start) **denies** whatever its stdout said (reason = the agent's words for it, Copilot CLI's `Denied by preToolUse hook (hook errored)`); a timeout decides nothing |
 //! | `rewrite_on_deny: Kept` | `updated_input` is the last rewrite in force, returned also when a later hook denies |
 //! | `rewrite_on_deny: Dropped` | a denied call has no rewrite: `updated_input` is null when the decision is `deny` |
 //! | `rewrite_winner: LastFinished` | of several concurrent rewrites, the one of the hook that finished last wins (completion order), not the last configured |
@@ -130,11 +130,15 @@ impl PreToolMerge {
                 OnFailure::DenyTimeoutsUnlessAsk => {
                     failure.timeout_or_lost && self.decision != PreToolHookDecision::Ask
                 }
-                OnFailure::DenyFailuresExceptTimeouts => failure.kind != HookFailure::Timeout,
+                OnFailure::DenyFailuresExceptTimeouts { .. } => failure.kind != HookFailure::Timeout,
                 OnFailure::OpenUnlessFailClosed | OnFailure::Open => false,
             };
             if denies {
-                return self.decide(rules, PreToolHookDecision::Deny, Some(failure.text.clone()));
+                let reason = match rules.on_failure {
+                    OnFailure::DenyFailuresExceptTimeouts { reason } => reason.to_owned(),
+                    _ => failure.text.clone(),
+                };
+                return self.decide(rules, PreToolHookDecision::Deny, Some(reason));
             }
         }
         match reply.decision {

@@ -265,9 +265,13 @@ pub enum OnFailure {
     Open,
     /// A hook that fails in any way but a timeout (exits non-zero where
     /// that exit has no meaning, is killed, cannot start, loses its exit
-    /// status) **denies** whatever its stdout said, with its failure as the
-    /// reason; a timeout fails open (PreToolUse).
-    DenyFailuresExceptTimeouts,
+    /// status) **denies** whatever its stdout said, with `reason` (the
+    /// agent's words for it; the failure itself stays in the report and
+    /// the warning); a timeout fails open (PreToolUse).
+    DenyFailuresExceptTimeouts {
+        /// The deny reason the agent gives the model.
+        reason: &'static str,
+    },
 }
 
 /// What a hook's `ask` means on a gate event.
@@ -594,7 +598,7 @@ impl EventRules {
             OnFailure::OpenUnlessFailClosed => {}
             OnFailure::DenyTimeoutsUnlessAsk => out.push(Column::DenyTimeoutsUnlessAsk),
             OnFailure::Open => out.push(Column::NeverFailsClosed),
-            OnFailure::DenyFailuresExceptTimeouts => out.push(Column::DenyFailuresExceptTimeouts),
+            OnFailure::DenyFailuresExceptTimeouts { .. } => out.push(Column::DenyFailuresExceptTimeouts),
         }
         match self.exit2 {
             Exit2::Ordinary => {}

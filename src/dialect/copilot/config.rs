@@ -307,7 +307,9 @@ fn entry_or_skip(
             out.push(group)
         }
         Err(Bad::Invalid(m)) => skip(cfg, strict, true, path, m)?,
-        Err(Bad::Unsupported(m)) | Err(Bad::Matcher(m)) => skip(cfg, strict, false, path, m)?,
+        Err(Bad::Unsupported(m)) => skip(cfg, strict, false, path, m)?,
+        // Copilot CLI's message says the hook is skipped.
+        Err(Bad::Matcher(m)) => cfg.push_warning(path, m),
     }
     Ok(())
 }

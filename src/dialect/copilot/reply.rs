@@ -52,11 +52,7 @@ use crate::model::outcome::{
     HookFailure, HookMessageLevel, PermissionBehavior, PermissionDecision, PermissionScope, PreToolHookDecision,
 };
 use crate::model::reply::{Decision, Failure, HookReply};
-use crate::model::rules::{Column, Exit2, Exit2Reason, OnFailure};
-
-/// The deny reason of a preToolUse hook that crashed or exited non-zero
-/// (other than a deliberate exit 2): Copilot CLI's words.
-pub(crate) const HOOK_ERRORED: &str = "Denied by preToolUse hook (hook errored)";
+use crate::model::rules::{Column, Exit2, Exit2Reason};
 
 /// The reason of a preToolUse deny that gives none: Copilot CLI tells the
 /// model `Denied by preToolUse hook: No reason provided`.
@@ -174,15 +170,6 @@ pub(crate) fn read(compat: bool, cx: &ReadCtx<'_>, exec: &HookExecution) -> Hook
     };
     if let Some((kind, text, timeout_or_lost)) = failure {
         reply.push(HookMessageLevel::Warning, text.clone());
-        // A preToolUse hook that fails other than by timing out denies with
-        // Copilot CLI's words for it (the failure stays in the report and
-        // the warning).
-        if rules.on_failure == OnFailure::DenyFailuresExceptTimeouts
-            && kind != HookFailure::Timeout
-            && super::PROFILE.family_of(cx.event) == EventFamily::Tool
-        {
-            reply.decision = Some(Decision::Tool(PreToolHookDecision::Deny, Some(HOOK_ERRORED.to_owned())));
-        }
         reply.failure = Some(Failure { kind, text, timeout_or_lost });
         return reply;
     }

@@ -11,8 +11,9 @@
 //!
 //! Where the rules deny every failure but a timeout (`on_failure:
 //! DenyFailuresExceptTimeouts`, Copilot CLI's PreToolUse), a failing hook
-//! denies whatever it printed — `failClosed` or not, and even when its
-//! stdout allowed — so that the deny holds under any merge, including a
+//! denies whatever it printed, with the agent's words for it as the reason
+//! (Copilot CLI's `Denied by preToolUse hook (hook errored)`) — `failClosed`
+//! or not, and even when its stdout allowed — so that the deny holds under any merge, including a
 //! run that joins hooks of several dialects.
 
 use crate::model::event::EventFamily;
@@ -38,8 +39,8 @@ pub fn decision_family(family: EventFamily) -> DecisionFamily {
 /// Turn a failing `failClosed` hook's reply into the blocking decision of
 /// its event (of `family`).
 pub fn apply(reply: &mut HookReply, fail_closed: bool, rules: &EventRules, family: EventFamily) {
-    if rules.on_failure == OnFailure::DenyFailuresExceptTimeouts {
-        deny_failures_except_timeouts(reply, family);
+    if let OnFailure::DenyFailuresExceptTimeouts { reason } = rules.on_failure {
+        deny_failures_except_timeouts(reply, family, reason);
         return;
     }
     if !fail_closed || rules.on_failure != OnFailure::OpenUnlessFailClosed {
@@ -64,16 +65,14 @@ pub fn apply(reply: &mut HookReply, fail_closed: bool, rules: &EventRules, famil
 }
 
 /// `on_failure: DenyFailuresExceptTimeouts`: a PreToolUse hook that failed
-/// other than by timing out denies, its failure the reason (a deny reason
-/// it gave itself stands).
-fn deny_failures_except_timeouts(reply: &mut HookReply, family: EventFamily) {
-    let Some(failure) = reply.failure.as_ref().filter(|f| f.kind != HookFailure::Timeout) else {
+/// other than by timing out denies with `reason`, the agent's words for it
+/// (its failure stays in the report and the warning).
+fn deny_failures_except_timeouts(reply: &mut HookReply, family: EventFamily, reason: &str) {
+    if reply.failure.as_ref().is_none_or(|f| f.kind == HookFailure::Timeout) {
         return;
-    };
+    }
     if decision_family(family) != DecisionFamily::Tool {
         return;
     }
-    if !matches!(reply.decision, Some(Decision::Tool(PreToolHookDecision::Deny, Some(_)))) {
-        reply.decision = Some(Decision::Tool(PreToolHookDecision::Deny, Some(failure.text.clone())));
-    }
+    reply.decision = Some(Decision::Tool(PreToolHookDecision::Deny, Some(reason.to_owned())));
 }
