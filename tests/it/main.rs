@@ -1,0 +1,28 @@
+//! The integration tests, one binary: a module per topic (one file per
+//! former `tests/<topic>.rs`). One link of the library instead of one per
+//! file. The runner's tests (`tests/runner.rs`) stay a binary of their own:
+//! they count this process's descriptors, children and memory, which the
+//! other tests running beside them would disturb.
+
+mod abi_tables;
+mod claude_profile;
+mod claude_rules;
+mod codex_dialect;
+mod config;
+mod copilot;
+mod cursor;
+mod engine;
+mod engine_gate;
+mod engine_reserved;
+mod fuzz_regressions;
+mod gate;
+mod gemini;
+mod handlers;
+mod hook_env;
+mod interpret;
+mod option_keys;
+mod pins;
+mod registry;
+mod trace;
+mod trust;
+mod vscode;
