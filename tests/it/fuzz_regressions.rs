@@ -114,6 +114,7 @@ fn run_async_bad_input_fails_synchronously_and_never_calls_done() {
 
 #[test]
 fn sixty_four_mib_strings_work_or_fail_with_a_status_on_engine_string_arguments() {
+    let _memory = crate::support::memory_lock();
     let dir = tempfile::tempdir().unwrap();
     let e = engine(dir.path());
     let big = CString::new(vec![b'a'; SIXTY_FOUR_MIB]).unwrap();
@@ -176,6 +177,7 @@ unsafe extern "C" fn big_reply_cb(_ud: *mut c_void, _c: *const c_char, _l: usize
 
 #[test]
 fn sixty_four_mib_reply_and_deny_message_work_or_fail_with_a_status() {
+    let _memory = crate::support::memory_lock();
     let r = hl_registry_new();
     let name = c"big";
     assert_eq!(
@@ -231,6 +233,7 @@ fn in_memory_capped_child(test_name: &str, body: impl FnOnce()) {
         body();
         return;
     }
+    let test_name = &crate::support::test_name(module_path!(), test_name);
     let out = std::process::Command::new(std::env::current_exe().unwrap())
         .args([test_name, "--exact", "--nocapture", "--test-threads=1"])
         .env(CHILD_ENV, "1")

@@ -448,6 +448,7 @@ fn rss_kib() -> Option<u64> {
 /// `max_output_bytes`, the rest is never read (memory stays flat).
 #[test]
 fn http_100_mib_body_is_capped_and_memory_stays_flat() {
+    let _memory = crate::support::memory_lock();
     let server = Server::start(Mode::Huge(100 << 20));
     let ws = Ws::new();
     let engine = ws.engine_with(json!({

@@ -231,6 +231,7 @@ fn with_permission_bits_enforced(test_name: &str, body: impl FnOnce()) {
     let exe = bin_dir.path().join("trust-test");
     std::fs::copy(std::env::current_exe().unwrap(), &exe).unwrap();
     std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let test_name = &crate::support::test_name(module_path!(), test_name);
     let out = Command::new(&exe)
         .args([test_name, "--exact", "--nocapture", "--test-threads=1"])
         .env(UNPRIVILEGED_CHILD_ENV, "1")
@@ -304,7 +305,12 @@ fn non_utf8_workspace_paths_are_distinct_records() {
 
 #[test]
 fn resolve_follows_option_then_env_then_xdg_then_home() {
-    // The only test in this binary that touches these variables.
+    // It changes process-wide environment variables: alone in a child
+    // process, with no other test of the binary reading them meanwhile.
+    crate::support::alone(module_path!(), "resolve_follows_option_then_env_then_xdg_then_home", resolve_order_body);
+}
+
+fn resolve_order_body() {
     let saved: Vec<(&str, Option<std::ffi::OsString>)> =
         ["HOOKLINE_TRUST_STORE", "XDG_CONFIG_HOME", "HOME"].into_iter().map(|k| (k, std::env::var_os(k))).collect();
     std::env::set_var("HOOKLINE_TRUST_STORE", "/env/store.json");
@@ -359,10 +365,11 @@ fn concurrent_writers_lose_no_record() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("deep").join("trust.json");
     let exe = std::env::current_exe().unwrap();
+    let child_test = crate::support::test_name(module_path!(), "child_process_records_workspaces");
     let children: Vec<_> = (0..4)
         .map(|c| {
             Command::new(&exe)
-                .args(["--ignored", "--exact", "child_process_records_workspaces", "--test-threads=1", "--quiet"])
+                .args(["--ignored", "--exact", &child_test, "--test-threads=1", "--quiet"])
                 .env(CHILD_STORE_VAR, &path)
                 .env(CHILD_PREFIX_VAR, format!("proc{c}"))
                 .stdout(std::process::Stdio::null())
