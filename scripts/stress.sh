@@ -20,14 +20,14 @@
 #           replies, timeouts, an http hook on loopback) and
 #           test_claude_rules (Claude Code's Stop hooks, run concurrently)
 #   c-asan  the same binaries built with AddressSanitizer/LSan/UBSan
-#   rust    cargo tests for cancellation and close (tests/engine.rs), the
+#   rust    cargo tests for cancellation and close (tests/it/engine.rs), the
 #           runner's cancel tests (tests/runner.rs: cancel racing with a spawn),
-#           the script pins (tests/pins.rs: concurrent re-verification,
+#           the script pins (tests/it/pins.rs: concurrent re-verification,
 #           the re-check window, rapid same-size rewrites), the concurrent
-#           Claude Code rules (tests/claude_rules.rs: Stop, the Stop block
+#           Claude Code rules (tests/it/claude_rules.rs: Stop, the Stop block
 #           cap, the SessionEnd budget), every handler test
-#           (tests/handlers.rs: loopback HTTP servers, cancels, handlers
-#           replaced in flight) and the tracing tests (tests/trace.rs)
+#           (tests/it/handlers.rs: loopback HTTP servers, cancels, handlers
+#           replaced in flight) and the tracing tests (tests/it/trace.rs)
 #   go      go test -race -count=20 of the Go concurrency tests (one round)
 #   node    the Node concurrency tests (abort, close in flight, many runs)
 #   python  the Python concurrency tests (foreign-thread callbacks, task cancellation, close
@@ -77,12 +77,23 @@ repeat() {
     $((failed - before_f)) $(( $(date +%s) - start ))
 }
 
-# test_exe NAME: the executable of the integration test tests/NAME.rs (cargo
-# also lists the `hookline` command it builds for the tests: not that one).
+# test_exe NAME: the executable of the integration test binary NAME
+# (tests/it/ or tests/runner.rs; cargo also lists the `hookline` command it
+# builds for the tests: not that one).
 test_exe() {
   cargo test --release --test "$1" --no-run --message-format=json 2>"$logs/rust-build.log" |
     grep '"kind":\["test"\]' | grep "\"name\":\"$1\"" |
     sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -1
+}
+
+# module_tests EXE MODULE [WORD...]: the exact names of the tests of MODULE
+# (a module of tests/it/) in EXE, only those whose name has one of the WORDs
+# when any are given (a libtest filter cannot say "this module and this word").
+module_tests() {
+  local exe="$1" module="$2"; shift 2
+  local words
+  words=$(IFS='|'; echo "${*:-.}")
+  "$exe" --list 2>/dev/null | sed -n "s/^\($module::[A-Za-z0-9_:]*\): test$/\1/p" | grep -E "$words"
 }
 
 cargo build --release >"$logs/build.log" 2>&1 || { cat "$logs/build.log"; echo "stress: library build failed"; exit 2; }
@@ -116,24 +127,20 @@ for suite in "${suites[@]}"; do
       ;;
     rust)
       # The test binary itself (two `cargo test` at once would queue on cargo's lock).
-      exe=$(test_exe engine)
-      [ -x "$exe" ] || { cat "$logs/rust-build.log"; echo "stress: Rust test build failed"; exit 2; }
-      repeat rust engine "$exe" -q
       exe=$(test_exe runner)
       [ -x "$exe" ] || { cat "$logs/rust-build.log"; echo "stress: Rust test build failed"; exit 2; }
       repeat rust runner-cancel "$exe" -q cancel
-      exe=$(test_exe claude_rules)
+      exe=$(test_exe it)
       [ -x "$exe" ] || { cat "$logs/rust-build.log"; echo "stress: Rust test build failed"; exit 2; }
-      repeat rust claude-rules-stop "$exe" -q stop session_end
-      exe=$(test_exe pins)
-      [ -x "$exe" ] || { cat "$logs/rust-build.log"; echo "stress: Rust test build failed"; exit 2; }
-      repeat rust pins "$exe" -q
-      exe=$(test_exe handlers)
-      [ -x "$exe" ] || { cat "$logs/rust-build.log"; echo "stress: Rust test build failed"; exit 2; }
-      repeat rust handlers "$exe" -q
-      exe=$(test_exe trace)
-      [ -x "$exe" ] || { cat "$logs/rust-build.log"; echo "stress: Rust test build failed"; exit 2; }
-      repeat rust trace "$exe" -q
+      # Each suite: the module's tests by their exact names (none found is a failure, not a pass).
+      for group in "engine" "claude_rules stop session_end" "pins" "handlers" "trace"; do
+        # shellcheck disable=SC2086 # the module, then the words
+        set -- $group
+        names=$(module_tests "$exe" "$@")
+        [ -n "$names" ] || { echo "stress: no tests found in tests/it/$1.rs"; exit 2; }
+        # shellcheck disable=SC2086 # one argument per test name
+        repeat rust "$(echo "$group" | tr ' _' '--' | cut -d- -f1-3)" "$exe" -q --exact $names
+      done
       ;;
     go)
       # One round of -count=20 (20 runs of each test) under the race detector.
