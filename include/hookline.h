@@ -326,6 +326,17 @@ hl_status hl_reply_allow(hl_reply *reply);
 hl_status hl_reply_deny(hl_reply *reply, const char *message);
 
 /**
+ * Reply "failed", with the reason (NULL or `""`: no reason). The call
+ * counts as failed whatever the callback returns, and the reason is kept
+ * where the failure is reported: a registry run's `errors` and its deny
+ * message (`hook '<name>' failed: <reason>`), an engine callback hook's
+ * stderr (exit code 1), a handler's failure message. Replaces any earlier
+ * reply of this call. A callback that returns non-zero without calling
+ * it fails without a reason.
+ */
+hl_status hl_reply_fail(hl_reply *reply, const char *message);
+
+/**
  * Defer a handler's reply (handlers set with `hl_engine_set_handler`
  * only; `HL_ERR_INVALID_ARGUMENT` in any other callback): the callback
  * returns 0 at once, and the reply is given later, from any thread, with

@@ -1,8 +1,10 @@
 //! Host callbacks shared by the registry and the engine.
 //!
 //! A host callback receives a context as JSON text and may leave a [`Reply`].
-//! It either succeeds or fails (a C callback returning non-zero, a Go panic,
-//! a thrown JS exception, a Rust panic). The registry and the engine decide
+//! It either succeeds or fails (a C callback returning non-zero or replying
+//! `hl_reply_fail`, a Go error or panic, a thrown JS exception, a Python
+//! exception, a Rust panic); a failure may carry its reason
+//! ([`Reply::Failed`]: the text of the error, exception or panic). The registry and the engine decide
 //! what a failure means at each point; this module only calls.
 //!
 //! Callbacks are shared as `Arc<dyn HostCallback>`: a run clones the `Arc`
@@ -40,6 +42,10 @@ pub enum Reply {
     /// from any thread, through this slot. Other callers read it as "no
     /// opinion".
     Deferred(Arc<Deferred>),
+    /// `hl_reply_fail(message)`: the callback failed, and says why. A call
+    /// whose reply is this counts as failed whatever it returned
+    /// ([`CallResult::failure`]).
+    Failed(String),
 }
 
 /// The result of one callback invocation.
@@ -55,8 +61,40 @@ impl CallResult {
     pub fn ok(reply: Reply) -> Self {
         CallResult { ok: true, reply }
     }
+    /// A failure without a reason.
     pub fn failed() -> Self {
         CallResult { ok: false, reply: Reply::NoOpinion }
+    }
+    /// A failure with a reason (`hl_reply_fail`, a panic's message, an
+    /// exception's text). An empty reason is no reason.
+    pub fn failed_with(reason: impl Into<String>) -> Self {
+        let reason = reason.into();
+        if reason.is_empty() {
+            return Self::failed();
+        }
+        CallResult { ok: false, reply: Reply::Failed(reason) }
+    }
+    /// Whether the call failed: a non-zero return, a panic, or a
+    /// [`Reply::Failed`] reply.
+    pub fn is_failure(&self) -> bool {
+        !self.ok || matches!(self.reply, Reply::Failed(_))
+    }
+    /// `Some(reason)` when the call failed (`""` when it gave no reason),
+    /// `None` when it succeeded.
+    pub fn failure(&self) -> Option<&str> {
+        match &self.reply {
+            Reply::Failed(reason) => Some(reason),
+            _ if !self.ok => Some(""),
+            _ => None,
+        }
+    }
+    /// The same result with `ok` false when the reply is [`Reply::Failed`]
+    /// (what every caller of a host callback sees).
+    fn normalized(mut self) -> Self {
+        if matches!(self.reply, Reply::Failed(_)) {
+            self.ok = false;
+        }
+        self
     }
     /// The result of a handler that answers later through `deferred`.
     pub fn deferred(deferred: Arc<Deferred>) -> Self {
@@ -121,7 +159,7 @@ impl Deferred {
                 Reply::Deferred(_) => Reply::NoOpinion,
                 reply => reply,
             };
-            *answer = Some(CallResult { reply, ..result });
+            *answer = Some(CallResult { reply, ..result }.normalized());
             self.ready.notify_all();
         }
     }
@@ -187,8 +225,8 @@ impl Drop for DepthGuard {
 pub fn invoke(cb: &dyn HostCallback, context_json: &str) -> CallResult {
     let _depth = DepthGuard::enter();
     match catch_unwind(AssertUnwindSafe(|| cb.call(context_json))) {
-        Ok(r) => r,
-        Err(_) => CallResult::failed(),
+        Ok(r) => r.normalized(),
+        Err(payload) => CallResult::failed_with(format!("panicked: {}", panic_message(&*payload))),
     }
 }
 
@@ -196,8 +234,8 @@ pub fn invoke(cb: &dyn HostCallback, context_json: &str) -> CallResult {
 pub fn invoke_deferrable(cb: &dyn HostCallback, context_json: &str) -> CallResult {
     let _depth = DepthGuard::enter();
     match catch_unwind(AssertUnwindSafe(|| cb.call_deferrable(context_json))) {
-        Ok(r) => r,
-        Err(_) => CallResult::failed(),
+        Ok(r) => r.normalized(),
+        Err(payload) => CallResult::failed_with(format!("panicked: {}", panic_message(&*payload))),
     }
 }
 

@@ -546,6 +546,20 @@ func TestCallbackHookReplies(t *testing.T) {
 	}
 }
 
+func TestCallbackHookErrorTextIsItsStderr(t *testing.T) {
+	w := newWorkspace(t)
+	e := newEngine(t, w.options(nil))
+	must(t, e.AddCallbackHook(hookline.EventStop, "", "boom", func(json.RawMessage) (hookline.CallbackReply, error) {
+		return hookline.NoOpinion(), errors.New("policy file unreadable")
+	}))
+	out, err := e.Stop(context.Background(), hookline.StopInput{LastAssistantMessage: "done"})
+	must(t, err)
+	want := "Stop hook `boom` exited with code 1: policy file unreadable"
+	if len(out.Messages) != 1 || out.Messages[0].Text != want {
+		t.Fatalf("messages = %+v, want %q", out.Messages, want)
+	}
+}
+
 func TestTwoHundredConcurrentRunsWithGoCallbacksOnHooklineThreads(t *testing.T) {
 	w := newWorkspace(t)
 	e := newEngine(t, w.options(claudeHooks(t, map[string][]hookSpec{"PreToolUse": {{matcher: "Bash", command: `exit 0`}}})))

@@ -191,6 +191,14 @@ func hlgoHandler(userData C.uintptr_t, requestJSON *C.char, requestLen C.size_t,
 	return 0
 }
 
+// finishFailed gives a handler's failure and its reason (hl_deferred_finish
+// with a non-zero rc: the reply text is the reason).
+func finishFailed(deferred *C.hl_deferred, reason string) {
+	cs := C.CString(failureText(reason))
+	defer freeC(cs)
+	C.hl_deferred_finish(deferred, 1, cs, nil)
+}
+
 func (hh *hostHandler) answer(deferred *C.hl_deferred, request []byte, event string, timeout time.Duration) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
@@ -198,11 +206,13 @@ func (hh *hostHandler) answer(deferred *C.hl_deferred, request []byte, event str
 		out      []byte
 		err      error
 		panicked bool
+		reason   string
 	)
 	func() {
 		defer func() {
 			if p := recover(); p != nil {
 				panicked = true
+				reason = fmt.Sprintf("panic: %v", p)
 				hh.sink.report(CallbackFailure{
 					Name: hh.kind, Where: event, Err: fmt.Errorf("panic: %v", p), Panic: p, Stack: debug.Stack(),
 				})
@@ -212,14 +222,15 @@ func (hh *hostHandler) answer(deferred *C.hl_deferred, request []byte, event str
 	}()
 	if panicked || err != nil {
 		if err != nil {
+			reason = err.Error()
 			hh.sink.report(CallbackFailure{Name: hh.kind, Where: event, Err: err})
 		}
-		C.hl_deferred_finish(deferred, 1, nil, nil)
+		finishFailed(deferred, reason)
 		return
 	}
 	cs, cerr := cString(string(out), "handler reply")
 	if cerr != nil {
-		C.hl_deferred_finish(deferred, 1, nil, nil)
+		finishFailed(deferred, cerr.Error())
 		return
 	}
 	defer freeC(cs)

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"runtime/cgo"
 	"runtime/debug"
+	"strings"
 	"sync/atomic"
 	"unsafe"
 )
@@ -42,7 +43,7 @@ func deleteHandle(h cgo.Handle) {
 
 // callbackFunc is every Go callback at the JSON level: it receives the
 // context (or payload) JSON and returns a reply; an error or a panic is a
-// callback failure.
+// callback failure, and its text is the failure's reason hookline reports.
 type callbackFunc func(context []byte) (CallbackReply, error)
 
 // hostCallback is what a callback's cgo.Handle holds: the function and what
@@ -63,11 +64,13 @@ func newCallbackHandle(fn callbackFunc, name, where string, sink *failureSink) c
 }
 
 // CallbackFailure describes a Go callback that failed: it returned an error,
-// panicked, or returned a reply that could not be applied. hookline itself
-// only learns "the callback failed" (for an engine callback hook: exit code
-// 1, for a registry callback: an entry in RunResult.Errors); a handler set
+// panicked, or returned a reply that could not be applied. hookline learns
+// that the callback failed and the error's text ("panic: <value>" for a
+// panic): a registry callback's entry in RunResult.Errors (and the deny of a
+// failed pre_tool_call_decide callback) reads "hook '<name>' failed: <text>",
+// an engine callback hook exits 1 with the text as its stderr. A handler set
 // with EngineOptions.OnCallbackError or RegistryOptions.OnCallbackError
-// receives the Go details.
+// receives the Go details (the error value, a panic's value and stack).
 type CallbackFailure struct {
 	// Name is the callback's name.
 	Name string
@@ -146,7 +149,9 @@ func hlgoCallback(userData C.uintptr_t, contextJSON *C.char, contextLen C.size_t
 	defer func() {
 		if p := recover(); p != nil {
 			rc = 1
-			hc.fail(fmt.Errorf("panic: %v", p), p, debug.Stack())
+			err := fmt.Errorf("panic: %v", p)
+			replyFail(reply, err)
+			hc.fail(err, p, debug.Stack())
 		}
 	}()
 	n := int(contextLen)
@@ -156,14 +161,32 @@ func hlgoCallback(userData C.uintptr_t, contextJSON *C.char, contextLen C.size_t
 	}
 	r, err := hc.fn(ctx)
 	if err != nil {
+		replyFail(reply, err)
 		hc.fail(err, nil, nil)
 		return 1
 	}
 	if err := r.apply(reply); err != nil {
-		hc.fail(fmt.Errorf("invalid reply: %w", err), nil, nil)
+		err = fmt.Errorf("invalid reply: %w", err)
+		replyFail(reply, err)
+		hc.fail(err, nil, nil)
 		return 1
 	}
 	return 0
+}
+
+// replyFail tells hookline why the callback failed (hl_reply_fail with the
+// error's text): a registry run reports "hook '<name>' failed: <text>", an
+// engine callback hook exits 1 with the text as its stderr.
+func replyFail(reply *C.hl_reply, err error) {
+	cs := C.CString(failureText(err.Error()))
+	defer freeC(cs)
+	C.hl_reply_fail(reply, cs)
+}
+
+// failureText is a failure's reason as C accepts it: valid UTF-8 with no
+// NUL bytes.
+func failureText(text string) string {
+	return strings.ReplaceAll(strings.ToValidUTF8(text, "\uFFFD"), "\x00", " ")
 }
 
 //export hlgoFree

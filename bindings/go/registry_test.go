@@ -175,6 +175,25 @@ func TestPreToolCallDecidePanicDeniesWithHookFailed(t *testing.T) {
 	}
 }
 
+func TestCallbackErrorTextIsTheFailureReason(t *testing.T) {
+	r := newRegistry(t)
+	must(t, r.Register(hookline.PointPreToolCallDecide, "boom", func(json.RawMessage) (hookline.CallbackReply, error) {
+		return hookline.NoOpinion(), errors.New("policy file unreadable")
+	}))
+	res, err := r.Run(hookline.PointPreToolCallDecide, `{"tool_name":"Bash"}`)
+	must(t, err)
+	if res.Allow || res.Message != "hook 'boom' failed: policy file unreadable" {
+		t.Fatalf("result = %+v, want a deny naming the error", res)
+	}
+	// A panic's value is the reason of a typed callback's failure.
+	must(t, r.OnPostTurn("panics", func(hookline.PostTurnContext) { panic("out of policy") }))
+	res, err = r.RunPostTurn(hookline.PostTurnContext{ResponseText: "ok", TurnNumber: 1})
+	must(t, err)
+	if len(res.Errors) != 1 || res.Errors[0].Message != "hook 'panics' failed: panic: out of policy" {
+		t.Fatalf("errors = %+v, want the panic named", res.Errors)
+	}
+}
+
 func TestRawCallbackErrorIsACallbackFailure(t *testing.T) {
 	r := newRegistry(t)
 	must(t, r.Register(hookline.PointPreToolCallDecide, "err", func(json.RawMessage) (hookline.CallbackReply, error) {

@@ -106,6 +106,23 @@ pub unsafe extern "C" fn hl_reply_deny(reply: *mut hl_reply, message: *const c_c
     })
 }
 
+/// Reply "failed", with the reason (NULL or `""`: no reason). The call
+/// counts as failed whatever the callback returns, and the reason is kept
+/// where the failure is reported: a registry run's `errors` and its deny
+/// message (`hook '<name>' failed: <reason>`), an engine callback hook's
+/// stderr (exit code 1), a handler's failure message. Replaces any earlier
+/// reply of this call. A callback that returns non-zero without calling
+/// it fails without a reason.
+#[no_mangle]
+pub unsafe extern "C" fn hl_reply_fail(reply: *mut hl_reply, message: *const c_char) -> hl_status {
+    ffi_status!(std::ptr::null_mut(), clear [], {
+        non_null(reply, "reply")?;
+        let msg = unsafe { opt_str_arg(message, "message")? }.unwrap_or("").to_string();
+        unsafe { (*reply).reply = Reply::Failed(msg) };
+        Ok(())
+    })
+}
+
 /// A handler's reply that comes later (opaque): made by `hl_reply_defer`,
 /// consumed by `hl_deferred_finish`.
 pub struct hl_deferred {
@@ -160,8 +177,16 @@ pub unsafe extern "C" fn hl_deferred_finish(
         non_null(deferred, "deferred")?;
         let deferred = unsafe { Box::from_raw(deferred) };
         if rc != 0 {
-            deferred.inner.finish(crate::callback::CallResult::failed());
-            return Ok(());
+            return match unsafe { opt_str_arg(reply_json, "reply_json") } {
+                Ok(reason) => {
+                    deferred.inner.finish(crate::callback::CallResult::failed_with(reason.unwrap_or("")));
+                    Ok(())
+                }
+                Err(e) => {
+                    deferred.inner.finish(crate::callback::CallResult::failed());
+                    Err(e)
+                }
+            };
         }
         let reply = unsafe { opt_str_arg(reply_json, "reply_json") }.and_then(|text| match text {
             None => Ok(Reply::NoOpinion),

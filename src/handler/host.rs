@@ -103,7 +103,7 @@ pub(crate) fn run(spec: &HandlerSpec, kind: HandlerType, call: &Call<'_>) -> Ran
     let result = invoke_deferrable(callback.as_ref(), &request);
     // A handler that failed has failed, whether or not it deferred first.
     let deferred = match &result.reply {
-        Reply::Deferred(slot) if result.ok => Some(slot.clone()),
+        Reply::Deferred(slot) if !result.is_failure() => Some(slot.clone()),
         _ => None,
     };
     let result = match deferred {
@@ -139,11 +139,12 @@ pub(crate) fn run(spec: &HandlerSpec, kind: HandlerType, call: &Call<'_>) -> Ran
 /// What the handler's result stands for: `Ok(stdout)` of an exit 0 (an
 /// MCP tool's text), else the answer to read.
 fn answer(spec: &HandlerSpec, kind: HandlerType, result: CallResult) -> Result<String, Answer> {
-    if !result.ok {
-        return Err(Answer::Failed {
-            kind: HookFailure::Handler,
-            message: format!("the {} handler failed", kind.name()),
-        });
+    if let Some(reason) = result.failure() {
+        let message = match reason {
+            "" => format!("the {} handler failed", kind.name()),
+            reason => format!("the {} handler failed: {reason}", kind.name()),
+        };
+        return Err(Answer::Failed { kind: HookFailure::Handler, message });
     }
     match spec {
         HandlerSpec::Prompt { continue_on_block, .. } => Err(Answer::Verdict {
@@ -167,7 +168,7 @@ fn verdict_value(reply: Reply) -> Value {
         Reply::Json(v) => v,
         Reply::Allow => serde_json::json!({"ok": true}),
         Reply::Deny(reason) => serde_json::json!({"ok": false, "reason": reason}),
-        Reply::NoOpinion | Reply::Deferred(_) => Value::Null,
+        Reply::NoOpinion | Reply::Deferred(_) | Reply::Failed(_) => Value::Null,
     }
 }
 
@@ -179,7 +180,7 @@ fn verdict_value(reply: Reply) -> Value {
 /// `Err` holds a tool error's message.
 fn tool_answer(reply: Reply) -> Result<String, String> {
     let text = match reply {
-        Reply::NoOpinion | Reply::Allow | Reply::Deferred(_) => String::new(),
+        Reply::NoOpinion | Reply::Allow | Reply::Deferred(_) | Reply::Failed(_) => String::new(),
         Reply::Deny(message) => return Err(tool_error(&message)),
         Reply::Json(Value::String(s)) => s,
         Reply::Json(Value::Object(result)) if result.contains_key("content") || result.contains_key("isError") => {

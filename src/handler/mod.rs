@@ -321,7 +321,8 @@ pub struct HookExecution {
 
 impl HookExecution {
     /// The result of a callback hook, read as a command's:
-    /// return 0 → exit 0, otherwise exit 1; a JSON reply is the stdout (a
+    /// return 0 → exit 0, otherwise exit 1 (`hl_reply_fail(reason)`: exit 1
+    /// with the reason as stderr, whatever it returned); a JSON reply is the stdout (a
     /// JSON string reply is the plain text it holds); `hl_reply_deny(msg)` →
     /// exit 2 with `msg` as stderr whatever the callback returned;
     /// `hl_reply_allow` → `permissionDecision: "allow"` on PreToolUse and
@@ -329,11 +330,12 @@ impl HookExecution {
     pub fn from_callback(event: HookEvent, name: &str, result: &CallResult) -> HookExecution {
         let mut exec = HookExecution {
             label: name.to_owned(),
-            exit_code: Some(if result.ok { 0 } else { 1 }),
+            exit_code: Some(if result.is_failure() { 1 } else { 0 }),
             ..HookExecution::default()
         };
         match &result.reply {
             Reply::NoOpinion | Reply::Deferred(_) => {}
+            Reply::Failed(reason) => exec.stderr = reason.clone(),
             Reply::Allow => {
                 if event == HookEvent::PreToolUse {
                     exec.stdout = ALLOW_REPLY_STDOUT.to_owned();

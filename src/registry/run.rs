@@ -169,8 +169,8 @@ fn decision_from_json(v: Value, with_args: bool) -> Outcome {
 
 /// Interpret a JSON-level callback's reply at a point that combines as `combine`.
 fn outcome_from_call(combine: Combine, r: CallResult) -> Outcome {
-    if !r.ok {
-        return Outcome::Failed(String::new());
+    if let Some(reason) = r.failure() {
+        return Outcome::Failed(reason.to_string());
     }
     match combine {
         Combine::Observer => Outcome::Nothing,
@@ -180,7 +180,7 @@ fn outcome_from_call(combine: Combine, r: CallResult) -> Outcome {
             _ => Outcome::Nothing,
         },
         Combine::ToolDecide | Combine::SoftDecide => match r.reply {
-            Reply::NoOpinion | Reply::Deferred(_) => Outcome::Nothing,
+            Reply::NoOpinion | Reply::Deferred(_) | Reply::Failed(_) => Outcome::Nothing,
             Reply::Allow => Outcome::Decision { allow: true, message: String::new(), modified_args: None },
             Reply::Deny(message) => Outcome::Decision { allow: false, message, modified_args: None },
             Reply::Json(v) => decision_from_json(v, combine == Combine::ToolDecide),

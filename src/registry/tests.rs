@@ -96,3 +96,39 @@ fn blank_name_is_invalid_argument() {
     assert_eq!(err.status, crate::Status::InvalidArgument);
     assert!(hooks.is_empty());
 }
+
+#[test]
+fn a_json_callbacks_failure_reason_and_panic_message_are_in_the_result() {
+    let hooks = Hooks::new();
+    let fails: SharedCallback = Arc::new(|_: &str| crate::CallResult::failed_with("policy file unreadable"));
+    let panics: SharedCallback = Arc::new(|_: &str| -> crate::CallResult { panic!("kaboom") });
+    // `ok: true` with a Failed reply is a failure all the same.
+    let says_ok: SharedCallback =
+        Arc::new(|_: &str| crate::CallResult { ok: true, reply: crate::Reply::Failed("not really".into()) });
+    hooks.register_json(HookPoint::PostTurn, "boom", fails.clone()).unwrap();
+    hooks.register_json(HookPoint::PostTurn, "panics", panics.clone()).unwrap();
+    hooks.register_json(HookPoint::PostTurn, "says-ok", says_ok).unwrap();
+    let r = hooks.run_json(HookPoint::PostTurn, &serde_json::json!({"response_text": "", "turn_number": 1})).unwrap();
+    let messages: Vec<&str> = r.errors.iter().map(|e| e.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "hook 'boom' failed: policy file unreadable",
+            "hook 'panics' failed: panicked: kaboom",
+            "hook 'says-ok' failed: not really"
+        ]
+    );
+    // The deny of a panicking decide callback names the panic.
+    hooks.register_json(HookPoint::PreToolCallDecide, "panics", panics).unwrap();
+    let r = hooks.run_json(HookPoint::PreToolCallDecide, &serde_json::json!({"tool_name": "Bash"})).unwrap();
+    assert!(!r.allow);
+    assert_eq!(r.message, "hook 'panics' failed: panicked: kaboom");
+}
+
+#[test]
+fn an_empty_failure_reason_is_no_reason() {
+    let r = crate::CallResult::failed_with("");
+    assert_eq!(r.failure(), Some(""));
+    assert!(r.is_failure());
+    assert_eq!(crate::CallResult::ok(crate::Reply::Allow).failure(), None);
+}

@@ -96,6 +96,28 @@ function isThenable(v) {
   return v !== null && (typeof v === 'object' || typeof v === 'function') && typeof v.then === 'function';
 }
 
+// What hookline is told about a failed callback: a thrown Error's message
+// (its name when the message is empty), anything else thrown as a string.
+function failureReason(err) {
+  let text = '';
+  try {
+    if (err instanceof Error) text = err.message || err.name || 'Error';
+    else text = String(err);
+  } catch {
+    text = '';
+  }
+  return text.replace(/\0/g, ' ');
+}
+
+// hl_reply_fail: the callback failed, and says why (the caller returns 1).
+function replyFail(reply, err) {
+  try {
+    N.hl_reply_fail(reply, failureReason(err));
+  } catch {
+    // nothing may escape into C
+  }
+}
+
 function reportError(handler, err) {
   if (typeof handler.onError !== 'function') return;
   try {
@@ -121,8 +143,9 @@ function callbackTrampoline(userData, contextJson, _contextLen, reply) {
     applyReply(handler.kind, reply, result);
     return 0;
   } catch (err) {
+    replyFail(reply, err);
     reportError(handler, err);
-    return 1; // a callback failure
+    return 1; // a callback failure, with its reason
   }
 }
 
@@ -171,6 +194,7 @@ function handlerTrampoline(userData, requestJson, _len, reply) {
       return 0;
     }
   } catch (err) {
+    replyFail(reply, err);
     reportError(handler, err);
     return 1;
   }
@@ -193,13 +217,14 @@ function handlerTrampoline(userData, requestJson, _len, reply) {
         json = JSON.stringify(handler.encode(value));
       } catch (e) {
         reportError(handler, e);
-        return finishDeferred(slot, 1, null);
+        return finishDeferred(slot, 1, failureReason(e));
       }
       finishDeferred(slot, 0, json);
     },
     (e) => {
       reportError(handler, e);
-      finishDeferred(slot, 1, null);
+      // rc non-zero: the text is the failure's reason (a rejected Promise's message).
+      finishDeferred(slot, 1, failureReason(e));
     },
   );
   return 0;

@@ -72,6 +72,7 @@ const DECLS = {
   hl_reply_set_json: 'int32_t hl_reply_set_json(void *reply, const char *json, _Out_ void **errmsg)',
   hl_reply_allow: 'int32_t hl_reply_allow(void *reply)',
   hl_reply_deny: 'int32_t hl_reply_deny(void *reply, const char *message)',
+  hl_reply_fail: 'int32_t hl_reply_fail(void *reply, const char *message)',
   hl_reply_defer: 'int32_t hl_reply_defer(void *reply, _Out_ void **deferred, _Out_ void **errmsg)',
   hl_deferred_finish:
     'int32_t hl_deferred_finish(void *deferred, int32_t rc, const char *reply_json, _Out_ void **errmsg)',

@@ -139,3 +139,29 @@ test('handler_registrations_are_released_on_close', async (t) => {
   await e.close();
   assert.equal(callbacks.handlerCount(), before);
 });
+
+test('a_rejected_promises_message_is_the_handlers_failure_reason', async (t) => {
+  const e = engine(t, 'Stop', [{ type: 'prompt', prompt: 'Done?' }]);
+  e.setModelHandler(async () => {
+    throw new Error('model unreachable');
+  });
+  const out = await e.stop(STOP);
+  assert.equal(out.hooks[0].failure, 'handler');
+  assert.ok(
+    out.messages.some((m) => m.text.includes('the prompt handler failed: model unreachable')),
+    JSON.stringify(out.messages),
+  );
+});
+
+test('a_callback_hooks_thrown_message_is_its_stderr', async (t) => {
+  const e = new Engine(engineOptions(t, {}));
+  t.after(() => e.close());
+  e.addCallbackHook('Stop', '', 'boom', () => {
+    throw new Error('policy file unreadable');
+  });
+  const out = await e.stop(STOP);
+  assert.deepEqual(
+    out.messages.map((m) => m.text),
+    ['Stop hook `boom` exited with code 1: policy file unreadable'],
+  );
+});

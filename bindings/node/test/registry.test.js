@@ -81,6 +81,25 @@ test('decide_callback_exception_denies_with_hook_name_failed', (t) => {
   assert.deepEqual(reported, [['kaboom', 'boom', 'decide']]);
 });
 
+test('a_thrown_errors_message_is_the_failure_reason', (t) => {
+  const r = registry(t);
+  r.onPreToolCallDecide('boom', () => {
+    throw new Error('policy file unreadable');
+  });
+  const result = r.run('pre_tool_call_decide', { tool_name: 'Bash' });
+  assert.equal(result.allow, false);
+  assert.equal(result.message, "hook 'boom' failed: policy file unreadable");
+  assert.equal(result.errors[0].message, "hook 'boom' failed: policy file unreadable");
+  r.onPostTurn('string', () => {
+    throw 'plain string'; // eslint-disable-line no-throw-literal
+  });
+  const post = r.run('post_turn', { response_text: 'ok', turn_number: 1 });
+  assert.deepEqual(
+    post.errors.map((e) => e.message),
+    ["hook 'string' failed: plain string"],
+  );
+});
+
 test('returned_promise_is_a_callback_failure', (t) => {
   const r = registry(t);
   r.onPreToolCallDecide('async', async () => ({ allow: true }));

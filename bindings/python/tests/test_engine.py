@@ -171,6 +171,18 @@ def test_reload_swaps_the_config_and_a_changed_digest_needs_a_new_approval(make_
     assert engine.needs_approval and engine.previews()[0].command == "echo changed >&2; exit 2"
 
 
+def test_a_callback_hooks_exception_text_is_in_the_outcome(make_engine: Any) -> None:
+    engine = make_engine()
+
+    def boom(payload: Any) -> None:
+        raise RuntimeError("policy file unreadable")
+
+    engine.add_callback_hook("Stop", "boom", boom)
+    o = engine.stop(last_assistant_message="", stop_hook_active=False)
+    assert o.hooks[0].exit_code == 1
+    assert [m.text for m in o.messages] == ["Stop hook `boom` exited with code 1: policy file unreadable"]
+
+
 def test_reload_can_replace_the_callback_error_handler(make_engine: Any, workspace: Path) -> None:
     seen: List[str] = []
     engine = make_engine()

@@ -192,6 +192,21 @@ def test_an_exception_at_pre_tool_call_decide_denies_fail_closed(hooks: Hooks) -
     h.close()
 
 
+def test_an_exceptions_text_is_the_failure_reason(hooks: Hooks) -> None:
+    @hooks.on_pre_tool_call_decide("boom")
+    def boom(c: PreToolCallDecideContext) -> HookResult:
+        raise RuntimeError("policy file unreadable")
+
+    r = hooks.run_pre_tool_call_decide(PreToolCallDecideContext("Bash"))
+    assert (r.allow, r.message) == (False, "hook 'boom' failed: policy file unreadable")
+    assert r.errors[0].message == "hook 'boom' failed: policy file unreadable"
+    # An exception without text: its class name.
+    hooks.on_post_turn("quiet", lambda c: (_ for _ in ()).throw(KeyboardInterrupt()))
+    hooks.on_post_turn("zero", lambda c: 1 / 0)
+    r = hooks.run_post_turn(PostTurnContext("done", 1))
+    assert [e.message for e in r.errors] == ["hook 'quiet' failed: KeyboardInterrupt", "hook 'zero' failed: division by zero"]
+
+
 def test_an_exception_at_pre_turn_is_listed_and_the_next_callback_runs(hooks: Hooks) -> None:
     @hooks.on_pre_turn("broken")
     def broken(c: PreTurnContext) -> HookResult:

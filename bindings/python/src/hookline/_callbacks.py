@@ -153,14 +153,34 @@ def _apply(kind: str, reply: int, result: Any) -> None:
     _set_json(reply, result)
 
 
+def failure_reason(error: BaseException) -> bytes:
+    """What hookline is told about a failed callback: the exception's text (its class name when the
+    text is empty), as UTF-8 (unencodable characters replaced)."""
+    try:
+        text = str(error)
+    except BaseException:  # noqa: B036 - a broken __str__ must not become a second failure
+        text = ""
+    return (text or type(error).__name__).encode("utf-8", "replace").replace(b"\0", b" ")
+
+
+def _fail(reply: int, error: BaseException) -> None:
+    """Tell hookline why the callback failed (hl_reply_fail); the callback then returns 1."""
+    try:
+        N.hl_reply_fail(reply, failure_reason(error))
+    except BaseException:  # noqa: B036 - nothing may unwind into C
+        pass
+
+
 def _finish_deferred(handler: Handler, deferred: int, future: "Any") -> None:
-    """Give a coroutine handler's reply (or its failure) to hookline, from the loop's thread."""
+    """Give a coroutine handler's reply (or its failure and reason) to hookline, from the loop's
+    thread."""
     rc, text = 1, None
     try:
         assert handler.encode is not None
         text = encode(handler.encode(future.result()), "the handler's reply")
         rc = 0
     except BaseException as e:  # noqa: B036 - a failed handler is a non-zero reply, never an unwind
+        text = failure_reason(e)
         if not (isinstance(e, asyncio.CancelledError)):
             handler.on_error.report(e, handler.info)
     N.hl_deferred_finish(deferred, rc, text, None)
@@ -202,6 +222,7 @@ def _callback(user_data: Optional[int], context: Optional[int], length: int, rep
             _apply(handler.kind, reply, handler.fn(ctx))
         return 0
     except BaseException as e:  # noqa: B036 - nothing may unwind into C; a failure is non-zero
+        _fail(reply, e)
         handler.on_error.report(e, handler.info)
         return 1
     finally:

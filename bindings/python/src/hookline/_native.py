@@ -101,6 +101,7 @@ hl_set_log_handler = _declare("hl_set_log_handler", None, LOG_FN, _P, c_int32)
 hl_reply_set_json = _declare("hl_reply_set_json", c_int32, _P, _S, _out)
 hl_reply_allow = _declare("hl_reply_allow", c_int32, _P)
 hl_reply_deny = _declare("hl_reply_deny", c_int32, _P, _S)
+hl_reply_fail = _declare("hl_reply_fail", c_int32, _P, _S)
 hl_reply_defer = _declare("hl_reply_defer", c_int32, _P, _out, _out)
 hl_deferred_finish = _declare("hl_deferred_finish", c_int32, _P, c_int32, _S, _out)
 
