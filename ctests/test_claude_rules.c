@@ -212,6 +212,75 @@ TEST(named_events_get_their_own_rules_and_outcome_shapes) {
   test_end();
 }
 
+/* Claude Code 2.1.295's onFailure on command and http hooks: with "block", "a
+ * hook that can't start, times out, or exits with an unexpected code blocks the
+ * action instead of letting it through"; "continue" (the default) lets it
+ * through. failClosed: true stays as hookline's earlier spelling of "block". */
+static char *on_failure_hook(const char *command, int timeout, const char *extra) {
+  if (timeout > 0)
+    return fmt("{\"type\":\"command\",\"command\":%s,\"timeout\":%d,%s}", jstr(command), timeout, extra);
+  return fmt("{\"type\":\"command\",\"command\":%s,%s}", jstr(command), extra);
+}
+
+TEST(on_failure_block_blocks_when_a_hook_cannot_start_times_out_or_exits_unexpectedly) {
+  ws_begin();
+  /* command, timeout, extra fields, the failure: a script that is not there
+   * (exec form: cannot start; shell form: the shell exits 127), a hang, a crash. */
+  const char *failing[][4] = {
+      {"/nonexistent/guard.sh", "0", "\"args\":[],", "spawn"},
+      {"/nonexistent/guard.sh", "0", "", "exit"},
+      {"sleep 5", "1", "", "timeout"},
+      {"cat >/dev/null; echo 'policy file unreadable' >&2; exit 1", "0", "", "exit"},
+  };
+  for (int i = 0; i < 4; i++) {
+    int timeout = atoi(failing[i][1]);
+    char *block = fmt("%s\"onFailure\":\"block\"", failing[i][2]);
+    char *cont = fmt("%s\"onFailure\":\"continue\"", failing[i][2]);
+    hl_engine *e = eng(cc("PreToolUse", on_failure_hook(failing[i][0], timeout, block)));
+    CHECK_LEN(warnings_of(e), "", 0);
+    jv *o = run_ev(e, HL_EVENT_PRE_TOOL_USE, PTU_INPUT);
+    CHECK_STR(o, "decision", "deny");
+    CHECK_STR(o, "hooks[0].failure", failing[i][3]);
+    hl_engine_free(e);
+    e = eng(cc("UserPromptSubmit", on_failure_hook(failing[i][0], timeout, block)));
+    o = run_ev(e, HL_EVENT_USER_PROMPT_SUBMIT, UPS_INPUT);
+    CHECK_BOOL(o, "allow_prompt", 0);
+    hl_engine_free(e);
+    e = eng(cc("PreToolUse", on_failure_hook(failing[i][0], timeout, cont)));
+    o = run_ev(e, HL_EVENT_PRE_TOOL_USE, PTU_INPUT);
+    CHECK_STR(o, "decision", "continue");
+    CHECK_STR(o, "hooks[0].failure", failing[i][3]);
+    hl_engine_free(e);
+  }
+  /* The failure is the reason. */
+  hl_engine *e = eng(cc("PreToolUse", on_failure_hook(failing[3][0], 0, "\"onFailure\":\"block\"")));
+  jv *o = run_ev(e, HL_EVENT_PRE_TOOL_USE, PTU_INPUT);
+  CHECK(strstr(js(o, "reason") ? js(o, "reason") : "", "policy file unreadable") != NULL, "%s", jraw(o));
+  hl_engine_free(e);
+  /* failClosed is an alias; when the two disagree the hook blocks, with a warning. */
+  e = eng(cc("PreToolUse", on_failure_hook("cat >/dev/null; exit 1", 0, "\"failClosed\":true")));
+  CHECK_STR(run_ev(e, HL_EVENT_PRE_TOOL_USE, PTU_INPUT), "decision", "deny");
+  hl_engine_free(e);
+  e = eng(cc("PreToolUse", on_failure_hook("cat >/dev/null; exit 1", 0, "\"onFailure\":\"continue\",\"failClosed\":true")));
+  CHECK_STR(run_ev(e, HL_EVENT_PRE_TOOL_USE, PTU_INPUT), "decision", "deny");
+  jv *w = warnings_of(e);
+  CHECK_LEN(w, "", 1);
+  CHECK(strstr(js(w, "[0].message") ? js(w, "[0].message") : "", "disagree") != NULL, "%s", jraw(w));
+  hl_engine_free(e);
+  /* Any other value: the entry is malformed, skipped, and named; the rest loads. */
+  e = eng(cc("PreToolUse", fmt("%s,%s", on_failure_hook("touch skipped", 0, "\"onFailure\":\"deny\""),
+                               cc_hook(fmt("cat >/dev/null; touch '%s'", wpath("ran")), 0))));
+  w = warnings_of(e);
+  CHECK_LEN(w, "", 1);
+  CHECK_STR(w, "[0].path", "hooks.PreToolUse[0].hooks[0]");
+  CHECK(strstr(js(w, "[0].message") ? js(w, "[0].message") : "", "onFailure must be") != NULL, "%s", jraw(w));
+  o = run_ev(e, HL_EVENT_PRE_TOOL_USE, PTU_INPUT);
+  CHECK_LEN(o, "hooks", 1);
+  CHECK(access(wpath("ran"), F_OK) == 0, "the valid hook next to the skipped one must run");
+  hl_engine_free(e);
+  test_end();
+}
+
 int main(void) {
   RUN(config_warnings_name_each_skipped_entry_and_the_rest_loads);
   RUN(a_settings_file_that_is_not_json_is_rejected_one_without_hooks_contributes_none);
@@ -221,5 +290,6 @@ int main(void) {
   RUN(any_session_start_source_in_the_claude_profile_only);
   RUN(if_on_bash_checks_each_subcommand);
   RUN(named_events_get_their_own_rules_and_outcome_shapes);
+  RUN(on_failure_block_blocks_when_a_hook_cannot_start_times_out_or_exits_unexpectedly);
   return DONE();
 }

@@ -21,8 +21,10 @@
 //!   are validated like any event and part of the digest.
 //! - Hooks: every handler type of the reference (`command`, `http`,
 //!   `prompt`, `agent`, `mcp_tool`) in matcher groups
-//!   (`protocol/config.rs`), plus `if`, `async`, `statusMessage` and
-//!   `failClosed` (a hookline extension). A hook of a type its event does
+//!   (`protocol/config.rs`), plus `if`, `async`, `statusMessage`,
+//!   `onFailure` (`"block"` or `"continue"`, on command and http hooks) and
+//!   `failClosed` (hookline's earlier spelling of `onFailure: "block"`, on
+//!   every handler type). A hook of a type its event does
 //!   not run stays, with a warning, and is skipped when the event runs.
 //!   Unknown hook fields are ignored with a warning.
 //! - `allowedHttpHookUrls` and `httpHookAllowedEnvVars` of a trusted source
@@ -606,8 +608,8 @@ impl Dialect for Claude {
 }
 
 /// The hook fields of Claude Code's hooks reference, every handler type's
-/// (including those this build of hookline does not run), and hookline's
-/// `failClosed`.
+/// (including those this build of hookline does not run), `onFailure`
+/// (Claude Code 2.1.295), and hookline's `failClosed`.
 const HOOK_FIELDS: &[&str] = &[
     "type",
     "if",
@@ -628,6 +630,7 @@ const HOOK_FIELDS: &[&str] = &[
     "prompt",
     "model",
     "continueOnBlock",
+    "onFailure",
     "failClosed",
 ];
 

@@ -715,3 +715,163 @@ fn an_unknown_event_key_keeps_observer_rules() {
     assert!(out.get("block_reason").is_none(), "{out}");
     assert!(texts(&out, "error").iter().any(|t| t.contains("only a message")));
 }
+
+// ------------------------------------------------------------ onFailure
+
+/// A hook input for `event` that every profile accepts.
+fn on_failure_input(event: HookEvent) -> Value {
+    match event {
+        HookEvent::UserPromptSubmit => json!({"prompt": "hello"}),
+        HookEvent::PermissionRequest => json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
+        _ => bash("rm -rf build"),
+    }
+}
+
+/// Whether `out` (of `event`) holds the event's blocking decision.
+fn blocked(event: HookEvent, out: &Value) -> bool {
+    match event {
+        HookEvent::PreToolUse => out["decision"] == "deny",
+        HookEvent::UserPromptSubmit => out["allow_prompt"] == false,
+        HookEvent::PermissionRequest => out["decision"]["behavior"] == "deny",
+        _ => unreachable!(),
+    }
+}
+
+/// Claude Code 2.1.295 added `onFailure` on command and http hooks: with
+/// `"block"`, "a hook that can't start, times out, or exits with an
+/// unexpected code blocks the action instead of letting it through"; the
+/// default, `"continue"`, lets it through (a "non-blocking error").
+#[test]
+fn on_failure_block_blocks_when_a_command_hook_cannot_start_times_out_or_exits_unexpectedly() {
+    let failing = [
+        ("spawn", json!({"type": "command", "command": "/nonexistent/guard.sh", "args": []})),
+        // In shell form the shell starts and exits 127: an unexpected code.
+        ("exit", json!({"type": "command", "command": "/nonexistent/guard.sh"})),
+        ("timeout", json!({"type": "command", "command": "sleep 5", "timeout": 1})),
+        ("exit", json!({"type": "command", "command": "cat >/dev/null; echo 'guard crashed' >&2; exit 1"})),
+    ];
+    for event in [HookEvent::PreToolUse, HookEvent::UserPromptSubmit, HookEvent::PermissionRequest] {
+        for (kind, hook) in &failing {
+            let ws = Ws::new();
+            let mut block = hook.clone();
+            block["onFailure"] = json!("block");
+            let e = ws.engine(json!({ event.name(): [{"hooks": [block]}] }));
+            assert!(warnings(&e).is_empty(), "{:?}", warnings(&e));
+            let out = run(&e, event, on_failure_input(event));
+            assert!(blocked(event, &out), "{event:?} {kind}: {out}");
+            assert_eq!(out["hooks"][0]["failure"], *kind, "{event:?}: {out}");
+
+            // "continue", and no onFailure at all: the action goes ahead.
+            let mut cont = hook.clone();
+            cont["onFailure"] = json!("continue");
+            for hook in [cont, hook.clone()] {
+                let e = ws.engine(json!({ event.name(): [{"hooks": [hook]}] }));
+                let out = run(&e, event, on_failure_input(event));
+                assert!(!blocked(event, &out), "{event:?} {kind}: {out}");
+                assert_eq!(out["hooks"][0]["failure"], *kind);
+            }
+        }
+    }
+    // The block's reason is the failure, so the model and the user see why.
+    let ws = Ws::new();
+    let e = ws.engine(json!({"PreToolUse": [{"hooks": [
+        {"type": "command", "command": "cat >/dev/null; echo 'policy file unreadable' >&2; exit 1", "onFailure": "block"}
+    ]}]}));
+    let out = run(&e, HookEvent::PreToolUse, bash("ls"));
+    assert!(out["reason"].as_str().unwrap().contains("policy file unreadable"), "{out}");
+}
+
+/// A hook that answers is not a failure, whatever `onFailure` says: exit 0
+/// allows, and JSON on another exit code decides ("Claude Code ignores the
+/// exit code and the JSON alone decides the outcome").
+#[test]
+fn on_failure_block_leaves_a_hook_that_answered_alone() {
+    let ws = Ws::new();
+    let allow = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}});
+    let e = ws.engine(json!({"PreToolUse": [{"hooks": [
+        {"type": "command", "command": "cat >/dev/null; exit 0", "onFailure": "block"},
+        {"type": "command", "command": format!("{}; exit 1", say(allow)), "onFailure": "block"}
+    ]}]}));
+    let out = run(&e, HookEvent::PreToolUse, bash("ls"));
+    assert_eq!(out["decision"], "allow", "{out}");
+}
+
+/// `onFailure` on an http hook: a request that fails (here: nothing listens
+/// on the port, a connection error, which the reference calls a
+/// "non-blocking error") blocks with `"block"`.
+#[test]
+fn on_failure_block_on_an_http_hook_denies_when_the_request_fails() {
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let url = format!("http://127.0.0.1:{port}/guard");
+    let ws = Ws::new();
+    for (on_failure, want) in [("block", "deny"), ("continue", "continue")] {
+        let e = ws.engine(json!({"PreToolUse": [{"hooks": [
+            {"type": "http", "url": url, "timeout": 5, "onFailure": on_failure}
+        ]}]}));
+        let out = run(&e, HookEvent::PreToolUse, bash("ls"));
+        assert_eq!(out["decision"], want, "{on_failure}: {out}");
+        assert_eq!(out["hooks"][0]["failure"], "http", "{out}");
+    }
+}
+
+/// hookline's `failClosed: true` stays as the earlier spelling of
+/// `onFailure: "block"`; when the two disagree the hook blocks, with a
+/// warning naming both.
+#[test]
+fn fail_closed_is_an_alias_of_on_failure_block_and_a_disagreement_blocks() {
+    let ws = Ws::new();
+    let crash = "cat >/dev/null; exit 1";
+    for (fields, warned) in [
+        (json!({"failClosed": true}), false),
+        (json!({"onFailure": "block", "failClosed": true}), false),
+        (json!({"onFailure": "continue", "failClosed": true}), true),
+        (json!({"onFailure": "block", "failClosed": false}), true),
+    ] {
+        let mut hook = cmd(crash);
+        for (k, v) in fields.as_object().unwrap() {
+            hook[k] = v.clone();
+        }
+        let e = ws.engine(json!({"PreToolUse": [{"hooks": [hook]}]}));
+        let w = warnings(&e);
+        assert_eq!(w.iter().any(|w| w.contains("disagree")), warned, "{fields}: {w:?}");
+        assert_eq!(run(&e, HookEvent::PreToolUse, bash("ls"))["decision"], "deny", "{fields}");
+    }
+}
+
+/// `onFailure` is a field of command and http hooks. Any value but
+/// `"block"` and `"continue"` makes the entry malformed: like every
+/// malformed entry ("Claude Code skips those values and keeps the rest of
+/// the file in effect") it is skipped, and the warning names it. On a
+/// prompt, agent or mcp_tool hook the field does nothing, and the warning
+/// says so.
+#[test]
+fn an_invalid_on_failure_skips_the_hook_and_on_failure_on_other_types_is_only_warned_about() {
+    let ws = Ws::new();
+    for bad in [json!("deny"), json!(true), json!("Block")] {
+        let e = ws.engine(json!({"PreToolUse": [{"hooks": [
+            {"type": "command", "command": "touch skipped", "onFailure": bad},
+            {"type": "command", "command": "touch ran"}
+        ]}]}));
+        let w = warnings(&e);
+        assert!(
+            w.iter().any(|w| w.contains("hooks.PreToolUse[0].hooks[0]") && w.contains("onFailure must be")),
+            "{bad}: {w:?}"
+        );
+        let out = run(&e, HookEvent::PreToolUse, bash("ls"));
+        assert_eq!(hooks_ran(&out), 1, "{out}");
+        assert!(ws.exists("ran") && !ws.exists("skipped"));
+        std::fs::remove_file(ws.file("ran")).unwrap();
+    }
+    let e = ws.engine(json!({"PreToolUse": [{"hooks": [
+        {"type": "prompt", "prompt": "is this safe? $ARGUMENTS", "onFailure": "block"}
+    ]}]}));
+    let w = warnings(&e);
+    assert!(w.iter().any(|w| w.contains("onFailure") && w.contains("no effect on this prompt hook")), "{w:?}");
+    // No handler set: a non-blocking error, as without the field.
+    let out = run(&e, HookEvent::PreToolUse, bash("ls"));
+    assert_eq!(out["decision"], "continue", "{out}");
+    assert_eq!(out["hooks"][0]["failure"], "no_handler");
+}

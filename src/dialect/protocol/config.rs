@@ -11,7 +11,7 @@
 //! |---|---|---|
 //! | an event key's value | [`parse_groups`] | an array of groups |
 //! | a group | `parse_group` | `matcher`, `hooks` |
-//! | a hook: the fields every handler type shares | `parse_hook` | `type`, the timeout key, `if`, `async`, `asyncRewake`, `statusMessage`, `failClosed` |
+//! | a hook: the fields every handler type shares | `parse_hook` | `type`, the timeout key, `if`, `async`, `asyncRewake`, `statusMessage`, `failClosed`, `onFailure` (command and http hooks) |
 //! | a hook: its handler type's own fields | `handlers::parse_handler` | `command` (and `args`, `shell`) for `"command"`; `url`, `headers`, … for the other types |
 //!
 //! What is malformed (every message names the entry with the dialect's
@@ -42,6 +42,7 @@ use crate::config::{type_name, HookGroup, HookSpec, HooksConfig, Source};
 use crate::dialect::matcher::Matcher;
 use crate::dialect::warn_unknown_fields;
 use crate::error::{Error, Result};
+use crate::model::outcome::HookKind;
 use crate::rule::Rule;
 
 /// What a malformed entry does to the configuration it is in.
@@ -163,6 +164,9 @@ fn parse_group(
         let path = format!("{path}.hooks[{j}]");
         match parse_hook(shape, source, &path, h) {
             Ok(spec) => {
+                if shape.claude_fields {
+                    warn_on_failure(cfg, &path, h, &spec);
+                }
                 specs.push(spec);
                 warn_unknown_fields(cfg, &path, h, dialect.hook_field_names());
             }
@@ -219,7 +223,7 @@ fn parse_hook(shape: &GroupShape, source: &Arc<Source>, path: &str, v: &Value) -
             hook.async_rewake = flag("asyncRewake")?;
             hook.run_async = flag("async")? || hook.async_rewake;
         }
-        hook.fail_closed = flag("failClosed")?;
+        hook.fail_closed = flag("failClosed")? || on_failure(obj, path, &hook)? == Some(OnFailure::Block);
         hook.status_message = match obj.get("statusMessage") {
             None | Some(Value::Null) => None,
             Some(Value::String(m)) => Some(m.clone()),
@@ -237,4 +241,67 @@ fn parse_hook(shape: &GroupShape, source: &Arc<Source>, path: &str, v: &Value) -
         };
     }
     Ok(hook)
+}
+
+/// Claude Code's `onFailure` on a command or http hook (2.1.295): with
+/// `"block"`, "a hook that can't start, times out, or exits with an
+/// unexpected code blocks the action instead of letting it through";
+/// `"continue"` (the default) lets it through. hookline's `failClosed:
+/// true` means the same as `"block"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum OnFailure {
+    /// A failure takes the event's blocking decision.
+    Block,
+    /// A failure is a non-blocking error (the default).
+    Continue,
+}
+
+/// Whether Claude Code reads `onFailure` on `spec`'s handler type: command
+/// and http hooks only.
+fn reads_on_failure(spec: &HookSpec) -> bool {
+    matches!(spec.handler.kind(), HookKind::Command | HookKind::Http)
+}
+
+/// A command or http hook's `onFailure`: absent (or null), `"block"` or
+/// `"continue"`; any other value makes the hook malformed. Other handler
+/// types do not read it ([`warn_on_failure`] says so).
+fn on_failure(obj: &serde_json::Map<String, Value>, path: &str, spec: &HookSpec) -> Entry<Option<OnFailure>> {
+    if !reads_on_failure(spec) {
+        return Ok(None);
+    }
+    match obj.get("onFailure") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) if s == "block" => Ok(Some(OnFailure::Block)),
+        Some(Value::String(s)) if s == "continue" => Ok(Some(OnFailure::Continue)),
+        Some(other) => Err(Bad::new(path, format!("{path}.onFailure must be \"block\" or \"continue\", got {other}"))),
+    }
+}
+
+/// Configuration warnings about a loaded hook's `onFailure`: set on a
+/// handler type that does not read it, or contradicting `failClosed` (the
+/// hook then blocks on failure: a guard does not fail open because two of
+/// its fields disagree).
+fn warn_on_failure(cfg: &mut HooksConfig, path: &str, v: &Value, spec: &HookSpec) {
+    let Some(raw) = v.get("onFailure").filter(|v| !v.is_null()) else {
+        return;
+    };
+    if !reads_on_failure(spec) {
+        cfg.push_warning(
+            format!("{path}.onFailure"),
+            format!(
+                "Claude Code reads onFailure on command and http hooks only; it has no effect on this {} hook \
+                 (hookline's failClosed works on every handler type)",
+                spec.handler.kind().as_str()
+            ),
+        );
+        return;
+    }
+    let fail_closed = v.get("failClosed").and_then(Value::as_bool);
+    let blocks = raw.as_str() == Some("block");
+    if fail_closed.is_some_and(|f| f != blocks) {
+        cfg.push_warning(
+            format!("{path}.onFailure"),
+            format!("onFailure {raw} and failClosed {} disagree; the hook blocks when it fails", !blocks),
+        );
+    }
 }

@@ -1,5 +1,7 @@
-//! The fail-closed layer: a failing hook that sets `failClosed: true` (a
-//! hookline extension) takes its event's blocking decision instead of
+//! The fail-closed layer: a failing hook that sets Claude Code's
+//! `onFailure: "block"` (command and http hooks) or `failClosed: true`
+//! (hookline's earlier spelling, any handler type) takes its event's
+//! blocking decision instead of
 //! failing open — PreToolUse and PermissionRequest deny, UserPromptSubmit
 //! and Stop (and SubagentStop, PreCompact, the blocking events fired by
 //! name) block, Elicitation declines — with its failure as the
