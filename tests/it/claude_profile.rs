@@ -4,10 +4,23 @@
 //! hooks are Python and Node scripts written the way Claude Code users
 //! write them (`tests/fixtures/claude/`).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use hookline::{HookEvent, LifecycleHookEngine};
 use serde_json::{json, Value};
+
+use crate::support::{cmd, fixture_command, run, say, texts, Ws};
+
+/// An engine of a Claude Code (or VT Code) config given inline.
+trait Engines {
+    fn engine(&self, hooks: Value) -> LifecycleHookEngine;
+}
+
+impl Engines for Ws {
+    fn engine(&self, hooks: Value) -> LifecycleHookEngine {
+        self.engine_with(json!({ "hooks": hooks }))
+    }
+}
 
 // ---------------------------------------------------------------- helpers
 
@@ -49,42 +62,6 @@ fn config(d: D, event: HookEvent, groups: &[(Option<&str>, Vec<Value>)]) -> Valu
     }
 }
 
-fn cmd(command: impl Into<String>) -> Value {
-    json!({ "type": "command", "command": command.into() })
-}
-
-struct Ws {
-    dir: tempfile::TempDir,
-}
-
-impl Ws {
-    fn new() -> Ws {
-        Ws { dir: tempfile::tempdir().unwrap() }
-    }
-    fn path(&self) -> &Path {
-        self.dir.path()
-    }
-    fn file(&self, name: &str) -> PathBuf {
-        self.dir.path().join(name)
-    }
-    fn read(&self, name: &str) -> String {
-        std::fs::read_to_string(self.file(name)).unwrap_or_default()
-    }
-    fn options(&self, extra: Value) -> Value {
-        let mut o = json!({ "workspace": self.path(), "session_id": "s-1" });
-        for (k, v) in extra.as_object().unwrap() {
-            o[k] = v.clone();
-        }
-        o
-    }
-    fn engine(&self, hooks: Value) -> LifecycleHookEngine {
-        self.engine_with(json!({ "hooks": hooks }))
-    }
-    fn engine_with(&self, extra: Value) -> LifecycleHookEngine {
-        LifecycleHookEngine::from_options_json(&self.options(extra).to_string()).unwrap()
-    }
-}
-
 /// A complete input for `event` (valid in both profiles).
 fn input(event: HookEvent) -> Value {
     match event {
@@ -111,10 +88,6 @@ fn input(event: HookEvent) -> Value {
     }
 }
 
-fn run(e: &LifecycleHookEngine, event: HookEvent, input: &Value) -> Value {
-    e.run_blocking(event, input).unwrap().to_json()
-}
-
 /// Run `hooks` (one group, match-all) for `event` in dialect `d`.
 fn run_hooks(d: D, event: HookEvent, hooks: Vec<Value>) -> Value {
     let ws = Ws::new();
@@ -122,22 +95,8 @@ fn run_hooks(d: D, event: HookEvent, hooks: Vec<Value>) -> Value {
     run(&e, event, &input(event))
 }
 
-fn texts(out: &Value, level: &str) -> Vec<String> {
-    out["messages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|m| m["level"] == level)
-        .map(|m| m["text"].as_str().unwrap().to_owned())
-        .collect()
-}
-
 fn any_message(out: &Value, needle: &str) -> bool {
     out["messages"].as_array().unwrap().iter().any(|m| m["text"].as_str().unwrap().contains(needle))
-}
-
-fn say(json: Value) -> String {
-    format!("cat >/dev/null; printf '%s\\n' '{}'", json.to_string().replace('\'', "'\\''"))
 }
 
 fn decision(d: &str, reason: &str) -> String {
@@ -147,9 +106,7 @@ fn decision(d: &str, reason: &str) -> String {
 }
 
 fn fixture(name: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/claude").join(name);
-    let interpreter = if name.ends_with(".py") { "python3" } else { "node" };
-    format!("{interpreter} '{}'", path.display())
+    fixture_command("claude", name, "node")
 }
 
 // ------------------------------------------------- PreToolUse precedence

@@ -6,85 +6,31 @@
 //! quotes the sentence of Claude Code's hooks reference (or its settings
 //! page or changelog) it proves, and runs real shell hooks.
 
-use std::path::{Path, PathBuf};
-
 use hookline::{HookEvent, LifecycleHookEngine, Status};
 use serde_json::{json, Value};
 
-// ---------------------------------------------------------------- helpers
+use crate::support::{cmd, run, say, texts, Ws};
 
-struct Ws {
-    dir: tempfile::TempDir,
+/// An engine of a Claude Code config given inline.
+trait Engines {
+    fn engine(&self, hooks: Value) -> LifecycleHookEngine;
 }
 
-impl Ws {
-    fn new() -> Ws {
-        Ws { dir: tempfile::tempdir().unwrap() }
-    }
-    fn path(&self) -> &Path {
-        self.dir.path()
-    }
-    fn file(&self, name: &str) -> PathBuf {
-        self.dir.path().join(name)
-    }
-    /// Write `v` as JSON at `rel` (directories created).
-    fn write_json(&self, rel: &str, v: &Value) -> PathBuf {
-        let p = self.file(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(&p, v.to_string()).unwrap();
-        p
-    }
-    fn exists(&self, name: &str) -> bool {
-        self.file(name).exists()
-    }
-    fn options(&self, extra: Value) -> String {
-        let mut o = json!({ "workspace": self.path(), "session_id": "s-1" });
-        for (k, v) in extra.as_object().unwrap() {
-            o[k] = v.clone();
-        }
-        o.to_string()
-    }
-    fn try_engine_with(&self, extra: Value) -> hookline::Result<LifecycleHookEngine> {
-        LifecycleHookEngine::from_options_json(&self.options(extra))
-    }
-    fn engine_with(&self, extra: Value) -> LifecycleHookEngine {
-        self.try_engine_with(extra).unwrap()
-    }
+impl Engines for Ws {
     fn engine(&self, hooks: Value) -> LifecycleHookEngine {
         self.engine_with(json!({ "hooks": hooks }))
     }
 }
 
-fn cmd(command: impl Into<String>) -> Value {
-    json!({ "type": "command", "command": command.into() })
-}
-
-/// A hook that prints `v` as its stdout JSON.
-fn say(v: Value) -> String {
-    format!("cat >/dev/null; printf '%s\\n' '{}'", v.to_string().replace('\'', "'\\''"))
-}
+// ---------------------------------------------------------------- helpers
 
 /// A hook that exits 2 with `msg` on stderr.
 fn exit2(msg: &str) -> String {
     format!("cat >/dev/null; echo '{msg}' >&2; exit 2")
 }
 
-fn run(e: &LifecycleHookEngine, event: HookEvent, input: Value) -> Value {
-    e.run_blocking(event, &input).unwrap().to_json()
-}
-
 fn run_named(e: &LifecycleHookEngine, name: &str, input: Value) -> Value {
     e.run_named_blocking(name, &input).unwrap().to_json()
-}
-
-fn texts(out: &Value, level: &str) -> Vec<String> {
-    out["messages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|m| m["level"] == level)
-        .map(|m| m["text"].as_str().unwrap().to_owned())
-        .collect()
 }
 
 fn hooks_ran(out: &Value) -> usize {

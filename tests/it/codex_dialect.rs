@@ -5,7 +5,7 @@
 //! without jq, Python, Node: `tests/fixtures/codex/`). A test named after a
 //! Codex test quotes the rule it proves.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use hookline::config::HooksConfig;
@@ -13,49 +13,20 @@ use hookline::dialect::CODEX;
 use hookline::{HookEvent, LifecycleHookEngine, Status};
 use serde_json::{json, Value};
 
-// ---------------------------------------------------------------- helpers
+use crate::support::{cmd, fixture_command, run, say, texts, warnings, Ws};
 
-struct Ws {
-    dir: tempfile::TempDir,
+/// An engine over a Codex `hooks.json` object given inline.
+trait Engines {
+    fn engine(&self, hooks_json: Value) -> LifecycleHookEngine;
 }
 
-impl Ws {
-    fn new() -> Ws {
-        Ws { dir: tempfile::tempdir().unwrap() }
-    }
-    fn path(&self) -> &Path {
-        self.dir.path()
-    }
-    fn file(&self, name: &str) -> PathBuf {
-        self.dir.path().join(name)
-    }
-    fn read(&self, name: &str) -> String {
-        std::fs::read_to_string(self.file(name)).unwrap_or_default()
-    }
-    fn write(&self, rel: &str, text: &str) -> PathBuf {
-        let p = self.file(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(&p, text).unwrap();
-        p
-    }
-    fn options(&self, extra: Value) -> Value {
-        let mut o = json!({ "workspace": self.path(), "session_id": "s-1" });
-        for (k, v) in extra.as_object().unwrap() {
-            o[k] = v.clone();
-        }
-        o
-    }
-    /// An engine over a Codex `hooks.json` object given inline.
+impl Engines for Ws {
     fn engine(&self, hooks_json: Value) -> LifecycleHookEngine {
         self.engine_with(json!({ "hooks": hooks_json, "dialect": "codex" }))
     }
-    fn engine_with(&self, extra: Value) -> LifecycleHookEngine {
-        self.try_engine(extra).unwrap()
-    }
-    fn try_engine(&self, extra: Value) -> hookline::Result<LifecycleHookEngine> {
-        LifecycleHookEngine::from_options_json(&self.options(extra).to_string())
-    }
 }
+
+// ---------------------------------------------------------------- helpers
 
 /// `{"hooks": {<event key>: [groups]}}`, each group `(matcher, hooks)`.
 fn codex(key: &str, groups: &[(Option<&str>, Vec<Value>)]) -> Value {
@@ -70,15 +41,6 @@ fn codex(key: &str, groups: &[(Option<&str>, Vec<Value>)]) -> Value {
         })
         .collect();
     json!({ "hooks": { key: groups } })
-}
-
-fn cmd(command: impl Into<String>) -> Value {
-    json!({ "type": "command", "command": command.into() })
-}
-
-/// A hook that reads its payload and prints `json`.
-fn say(json: Value) -> String {
-    format!("cat >/dev/null; printf '%s\\n' '{}'", json.to_string().replace('\'', "'\\''"))
 }
 
 /// A hook that prints `text` as it is.
@@ -131,10 +93,6 @@ fn input(event: HookEvent) -> Value {
     }
 }
 
-fn run(e: &LifecycleHookEngine, event: HookEvent, input: &Value) -> Value {
-    e.run_blocking(event, input).unwrap().to_json()
-}
-
 /// Run `hooks` (one match-all group) for `event`.
 fn run_hooks(event: HookEvent, hooks: Vec<Value>) -> Value {
     let ws = Ws::new();
@@ -145,16 +103,6 @@ fn run_hooks(event: HookEvent, hooks: Vec<Value>) -> Value {
 /// Run one hook command for `event`.
 fn run_one(event: HookEvent, command: String) -> Value {
     run_hooks(event, vec![cmd(command)])
-}
-
-fn texts(out: &Value, level: &str) -> Vec<String> {
-    out["messages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|m| m["level"] == level)
-        .map(|m| m["text"].as_str().unwrap().to_owned())
-        .collect()
 }
 
 /// The one error message of `out`, asserting there is exactly one.
@@ -173,22 +121,12 @@ fn failure(out: &Value, i: usize) -> Value {
 }
 
 fn fixture(name: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/codex").join(name);
-    let interpreter = match path.extension().and_then(|e| e.to_str()) {
-        Some("py") => "python3",
-        Some("js") => "node",
-        _ => "sh",
-    };
-    format!("{interpreter} '{}'", path.display())
+    fixture_command("codex", name, "sh")
 }
 
 /// Read a Codex `hooks.json` object (its warnings, or the error).
 fn read(hooks_json: Value) -> hookline::Result<HooksConfig> {
     HooksConfig::read(&hooks_json, &hookline::config::SourceInfo::new(CODEX))
-}
-
-fn warnings(cfg: &HooksConfig) -> Vec<String> {
-    cfg.warnings().iter().map(|w| format!("{}: {}", w.path, w.message)).collect()
 }
 
 fn commands(cfg: &HooksConfig, event: HookEvent) -> Vec<String> {
@@ -667,10 +605,10 @@ fn codex_files_are_recognised_by_their_path() {
 #[test]
 fn the_dialect_option_accepts_codex_and_lists_it_when_unknown() {
     let ws = Ws::new();
-    let e = ws.try_engine(json!({"hooks": {}, "dialect": "openai"})).unwrap_err();
+    let e = ws.try_engine_with(json!({"hooks": {}, "dialect": "openai"})).unwrap_err();
     assert_eq!(e.status, Status::InvalidArgument);
     assert!(e.message.contains("codex"), "{}", e.message);
-    assert!(ws.try_engine(json!({"hook_sources": [{"hooks": {"hooks": {}}, "dialect": "codex"}]})).is_ok());
+    assert!(ws.try_engine_with(json!({"hook_sources": [{"hooks": {"hooks": {}}, "dialect": "codex"}]})).is_ok());
 }
 
 // ---------------------------------------------------------------- payload

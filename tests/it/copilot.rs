@@ -11,51 +11,31 @@ use hookline::config::HooksConfig;
 use hookline::{HookEvent, LifecycleHookEngine, Status};
 use serde_json::{json, Value};
 
-// ---------------------------------------------------------------- helpers
+use crate::support::{fixture_path, run, say, texts, Ws};
 
-struct Ws {
-    dir: tempfile::TempDir,
+/// Engines of Copilot CLI hooks files (recognised by their path).
+trait Engines {
+    /// Write `config` as `.github/hooks/<name>` and return its path.
+    fn hooks_file(&self, name: &str, config: &Value) -> PathBuf;
+    fn engine_of_file(&self, path: &Path) -> LifecycleHookEngine;
+    /// An engine of one hooks file, `.github/hooks/hooks.json`.
+    fn engine(&self, config: Value) -> LifecycleHookEngine;
 }
 
-impl Ws {
-    fn new() -> Ws {
-        Ws { dir: tempfile::tempdir().unwrap() }
-    }
-    fn path(&self) -> &Path {
-        self.dir.path()
-    }
-    fn file(&self, name: &str) -> PathBuf {
-        self.dir.path().join(name)
-    }
-    fn read(&self, name: &str) -> String {
-        std::fs::read_to_string(self.file(name)).unwrap_or_default()
-    }
-    fn write(&self, rel: &str, text: &str) -> PathBuf {
-        let path = self.file(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, text).unwrap();
-        path
-    }
-    /// Write `config` as `.github/hooks/<name>` and return its path.
+impl Engines for Ws {
     fn hooks_file(&self, name: &str, config: &Value) -> PathBuf {
         self.write(&format!(".github/hooks/{name}"), &config.to_string())
     }
     fn engine_of_file(&self, path: &Path) -> LifecycleHookEngine {
-        self.try_engine(json!({ "hooks_file": path })).unwrap()
+        self.engine_with(json!({ "hooks_file": path }))
     }
-    /// An engine of one hooks file, `.github/hooks/hooks.json`.
     fn engine(&self, config: Value) -> LifecycleHookEngine {
         let path = self.hooks_file("hooks.json", &config);
         self.engine_of_file(&path)
     }
-    fn try_engine(&self, extra: Value) -> hookline::Result<LifecycleHookEngine> {
-        let mut o = json!({ "workspace": self.path(), "session_id": "s-1" });
-        for (k, v) in extra.as_object().unwrap() {
-            o[k] = v.clone();
-        }
-        LifecycleHookEngine::from_options_json(&o.to_string())
-    }
 }
+
+// ---------------------------------------------------------------- helpers
 
 /// A hooks file with `entries` under `key`.
 fn hooks(key: &str, entries: Vec<Value>) -> Value {
@@ -71,13 +51,8 @@ fn with(mut entry: Value, key: &str, value: Value) -> Value {
     entry
 }
 
-/// A script that reads stdin and prints `json`.
-fn say(json: Value) -> String {
-    format!("cat >/dev/null; printf '%s\\n' '{}'", json.to_string().replace('\'', "'\\''"))
-}
-
 fn fixture(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/copilot").join(name).display().to_string()
+    fixture_path("copilot", name).display().to_string()
 }
 
 /// A minimal input of `event`.
@@ -104,22 +79,8 @@ fn input(event: HookEvent) -> Value {
     }
 }
 
-fn run(e: &LifecycleHookEngine, event: HookEvent, input: &Value) -> Value {
-    e.run_blocking(event, input).unwrap().to_json()
-}
-
 fn pre_tool(e: &LifecycleHookEngine, command: &str) -> Value {
     run(e, HookEvent::PreToolUse, &json!({"tool_name": "bash", "tool_input": {"command": command}}))
-}
-
-fn texts(out: &Value, level: &str) -> Vec<String> {
-    out["messages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|m| m["level"] == level)
-        .map(|m| m["text"].as_str().unwrap().to_owned())
-        .collect()
 }
 
 fn ran(out: &Value) -> usize {
@@ -144,12 +105,12 @@ fn recorded(ws: &Ws, file: &str) -> Vec<Value> {
 fn a_bad_version_rejects_the_whole_file() {
     let ws = Ws::new();
     let path = ws.hooks_file("a.json", &json!({"version": 2, "hooks": {"preToolUse": [bash("true")]}}));
-    let e = ws.try_engine(json!({"hooks_file": path})).unwrap_err();
+    let e = ws.try_engine_with(json!({"hooks_file": path})).unwrap_err();
     assert_eq!(e.status, Status::InvalidConfig);
     assert!(e.message.contains("Unsupported hooks config version: 2"), "{}", e.message);
     // "Configs that omit the version field are accepted."
     let path = ws.hooks_file("b.json", &json!({"hooks": {"preToolUse": [bash("true")]}}));
-    assert!(ws.try_engine(json!({"hooks_file": path})).is_ok());
+    assert!(ws.try_engine_with(json!({"hooks_file": path})).is_ok());
 }
 
 /// "... or a non-array event list) still reject the entire file."
@@ -158,7 +119,7 @@ fn an_event_value_that_is_not_an_array_rejects_the_whole_file() {
     let ws = Ws::new();
     let path =
         ws.hooks_file("a.json", &json!({"version": 1, "hooks": {"preToolUse": [bash("true")], "postToolUse": {}}}));
-    let e = ws.try_engine(json!({"hooks_file": path})).unwrap_err();
+    let e = ws.try_engine_with(json!({"hooks_file": path})).unwrap_err();
     assert_eq!(e.status, Status::InvalidConfig);
     assert!(e.message.contains("hooks.postToolUse must be an array"), "{}", e.message);
 }
@@ -168,7 +129,7 @@ fn an_event_value_that_is_not_an_array_rejects_the_whole_file() {
 fn invalid_json_rejects_the_whole_file() {
     let ws = Ws::new();
     let path = ws.write(".github/hooks/broken.json", "{\"version\": 1, \"hooks\": {");
-    let e = ws.try_engine(json!({"hooks_file": path})).unwrap_err();
+    let e = ws.try_engine_with(json!({"hooks_file": path})).unwrap_err();
     assert_eq!(e.status, Status::InvalidConfig);
     assert!(e.message.contains("not valid JSON"), "{}", e.message);
 }
@@ -210,7 +171,7 @@ fn one_malformed_inline_entry_rejects_the_hooks_of_a_settings_file() {
     let ws = Ws::new();
     let settings = json!({"model": "x", "hooks": {"preToolUse": [bash("true"), {"type": "command"}]}});
     let path = ws.write(".github/copilot/settings.json", &settings.to_string());
-    let e = ws.try_engine(json!({"hooks_file": path})).unwrap_err();
+    let e = ws.try_engine_with(json!({"hooks_file": path})).unwrap_err();
     assert_eq!(e.status, Status::InvalidConfig);
     assert!(e.message.contains("hooks.preToolUse[1]"), "{}", e.message);
     // The same entries in a hooks file: only the bad one is dropped.
@@ -240,7 +201,7 @@ fn a_rejected_file_among_sources_is_left_out_and_the_others_load() {
         ),
     );
     let e = ws
-        .try_engine(json!({"hook_sources": [
+        .try_engine_with(json!({"hook_sources": [
             {"hooks_file": broken, "trusted": true},
             {"hooks_file": version, "trusted": true},
             {"hooks_file": settings, "trusted": true},
@@ -256,7 +217,7 @@ fn a_rejected_file_among_sources_is_left_out_and_the_others_load() {
     assert!(warnings.iter().any(|w| w.contains("Unsupported hooks config version: 2")), "{warnings:?}");
     assert!(warnings.iter().any(|w| w.contains("not valid JSON")), "{warnings:?}");
     assert!(warnings.iter().any(|w| w.contains("hooks.preToolUse[1]")), "{warnings:?}");
-    assert!(ws.try_engine(json!({"hooks_file": broken})).is_err(), "a lone rejected file is still an error");
+    assert!(ws.try_engine_with(json!({"hooks_file": broken})).is_err(), "a lone rejected file is still an error");
 }
 
 /// "Do not combine `exec` with `bash`, `powershell`, or `command`."
@@ -328,7 +289,7 @@ fn disable_all_hooks_in_repository_settings_skips_every_sources_hooks() {
     let ran_with = |settings: &Path, trusted: bool| -> String {
         let _ = std::fs::remove_file(ws.file("ran"));
         let e = ws
-            .try_engine(json!({"hook_sources": [
+            .try_engine_with(json!({"hook_sources": [
                 {"hooks_file": user, "trusted": true},
                 {"hooks_file": repo, "trusted": trusted},
                 {"hooks_file": settings, "trusted": trusted}
@@ -438,7 +399,7 @@ fn hooks_files_are_copilot_by_path_and_claude_settings_by_the_option() {
     let payload: Value = serde_json::from_str(&ws.read("payload")).unwrap();
     assert_eq!(payload["hook_event_name"], "PreToolUse");
     assert!(payload.get("timestamp").is_none(), "Claude Code's payload");
-    let copilot = ws.try_engine(json!({"hooks_file": path, "dialect": "copilot"})).unwrap();
+    let copilot = ws.try_engine_with(json!({"hooks_file": path, "dialect": "copilot"})).unwrap();
     run(&copilot, HookEvent::PreToolUse, &input);
     let payload: Value = serde_json::from_str(&ws.read("payload")).unwrap();
     assert_eq!(payload["session_id"], "s-1");
@@ -1348,7 +1309,7 @@ fn an_empty_or_non_string_matcher_is_a_malformed_entry() {
         assert_eq!(e.config_warnings().len(), 1, "{bad}");
         assert_eq!(ran(&pre_tool(&e, "ls")), 1, "{bad}");
         let path = ws.write(".github/copilot/settings.json", &json!({"hooks": {"preToolUse": entries}}).to_string());
-        let err = ws.try_engine(json!({"hooks_file": path})).unwrap_err();
+        let err = ws.try_engine_with(json!({"hooks_file": path})).unwrap_err();
         assert_eq!(err.status, Status::InvalidConfig, "{bad}");
     }
     // Under a PascalCase tool event an empty matcher is Claude's "every tool".
@@ -1376,7 +1337,7 @@ fn copilot_and_claude_code_sources_run_together() {
         )}]}]}})
         .to_string(),
     );
-    let e = ws.try_engine(json!({"hook_sources": [{"hooks_file": copilot}, {"hooks_file": claude}]})).unwrap();
+    let e = ws.try_engine_with(json!({"hook_sources": [{"hooks_file": copilot}, {"hooks_file": claude}]})).unwrap();
     let out = run(&e, HookEvent::PreToolUse, &json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}));
     assert_eq!(out["decision"], "deny", "the Copilot hook's crash denies; deny beats the Claude hook's allow: {out}");
     assert_eq!(ran(&out), 3);
@@ -1494,13 +1455,13 @@ fn an_unknown_key_with_a_non_array_value_does_not_reject_the_file() {
     assert_eq!(pre_tool(&e, "ls")["decision"], "deny", "the file's hooks load");
     // A known event's value that is not an array still rejects the file.
     let path = ws.hooks_file("b.json", &json!({"hooks": {"agentStop": "x", "_comment": "c"}}));
-    assert_eq!(ws.try_engine(json!({"hooks_file": path})).unwrap_err().status, Status::InvalidConfig);
+    assert_eq!(ws.try_engine_with(json!({"hooks_file": path})).unwrap_err().status, Status::InvalidConfig);
     // So does a PascalCase alias's, or an event without a canonical
     // meaning's, in a hooks file or a settings file.
     for hooks in [json!({"Stop": {"hooks": []}}), json!({"errorOccurred": null}), json!({"PreToolUse": 1})] {
         for rel in [".github/hooks/c.json", ".github/copilot/settings.json"] {
             let path = ws.write(rel, &json!({"hooks": hooks}).to_string());
-            let e = ws.try_engine(json!({"hooks_file": path})).unwrap_err();
+            let e = ws.try_engine_with(json!({"hooks_file": path})).unwrap_err();
             assert_eq!(e.status, Status::InvalidConfig, "{rel} {hooks}");
         }
     }

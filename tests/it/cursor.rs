@@ -4,70 +4,50 @@
 //! scenarios of Cursor's hooks documentation and of recorded runs of
 //! Cursor 3.9 re-created. Each test quotes the rule it proves.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use hookline::config::HooksConfig;
 use hookline::{CallResult, HookEvent, LifecycleHookEngine, Reply, Status};
 use serde_json::{json, Value};
 
-// ---------------------------------------------------------------- helpers
+use crate::support::{run, Ws};
 
-const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/cursor");
-
-/// A project with the fixture scripts in `.cursor/hooks/`.
-struct Ws {
-    dir: tempfile::TempDir,
+/// A workspace with the fixture scripts in `.cursor/hooks/` (as Cursor
+/// users keep them) and the session id `conv-1` (a Cursor conversation).
+fn cursor_ws() -> Ws {
+    let ws = Ws::with_session("conv-1");
+    let hooks = ws.file(".cursor/hooks");
+    std::fs::create_dir_all(&hooks).unwrap();
+    for entry in std::fs::read_dir(FIXTURES).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), hooks.join(entry.file_name())).unwrap();
+    }
+    ws
 }
 
-impl Ws {
-    fn new() -> Ws {
-        let dir = tempfile::tempdir().unwrap();
-        let hooks = dir.path().join(".cursor/hooks");
-        std::fs::create_dir_all(&hooks).unwrap();
-        for entry in std::fs::read_dir(FIXTURES).unwrap() {
-            let entry = entry.unwrap();
-            std::fs::copy(entry.path(), hooks.join(entry.file_name())).unwrap();
-        }
-        Ws { dir }
-    }
-    fn path(&self) -> &Path {
-        self.dir.path()
-    }
-    fn file(&self, name: &str) -> PathBuf {
-        self.dir.path().join(name)
-    }
-    fn read(&self, name: &str) -> String {
-        std::fs::read_to_string(self.file(name)).unwrap_or_default()
-    }
+/// Engines of `.cursor/hooks.json` (recognised by its path).
+trait Engines {
     /// Write `.cursor/hooks.json` with `hooks` and return its path.
+    fn config(&self, hooks: Value) -> PathBuf;
+    /// An engine reading `.cursor/hooks.json`.
+    fn engine(&self, hooks: Value) -> LifecycleHookEngine;
+}
+
+impl Engines for Ws {
     fn config(&self, hooks: Value) -> PathBuf {
         let path = self.file(".cursor/hooks.json");
         std::fs::write(&path, json!({"version": 1, "hooks": hooks}).to_string()).unwrap();
         path
     }
-    fn options(&self, extra: Value) -> Value {
-        let mut o = json!({"workspace": self.path(), "session_id": "conv-1"});
-        for (k, v) in extra.as_object().unwrap() {
-            o[k] = v.clone();
-        }
-        o
-    }
-    /// An engine reading `.cursor/hooks.json` (recognised by its path).
     fn engine(&self, hooks: Value) -> LifecycleHookEngine {
         let path = self.config(hooks);
         self.engine_with(json!({"hooks_file": path}))
     }
-    fn engine_with(&self, extra: Value) -> LifecycleHookEngine {
-        LifecycleHookEngine::from_options_json(&self.options(extra).to_string()).unwrap()
-    }
-    fn try_engine_with(&self, extra: Value) -> hookline::Result<LifecycleHookEngine> {
-        LifecycleHookEngine::from_options_json(&self.options(extra).to_string())
-    }
 }
 
-fn run(e: &LifecycleHookEngine, event: HookEvent, input: Value) -> Value {
-    e.run_blocking(event, &input).unwrap().to_json()
-}
+// ---------------------------------------------------------------- helpers
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/cursor");
 
 fn named(e: &LifecycleHookEngine, name: &str, input: Value) -> Value {
     e.run_named_blocking(name, &input).unwrap().to_json()
@@ -104,7 +84,7 @@ fn answer(stdout: &str, code: i32) -> Value {
 /// (Configuration): read by its path, its camelCase events run.
 #[test]
 fn a_project_cursor_hooks_json_is_recognised_by_its_path() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({"preToolUse": [answer(r#"{"permission":"deny","user_message":"no"}"#, 0)]}));
     let out = run(&e, HookEvent::PreToolUse, shell("ls"));
     assert_eq!(out["decision"], "deny");
@@ -115,7 +95,7 @@ fn a_project_cursor_hooks_json_is_recognised_by_its_path() {
 /// `hook_sources[i].dialect` of one source.
 #[test]
 fn the_dialect_option_reads_json_as_cursor() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let hooks = json!({"version": 1, "hooks": {"stop": [answer(r#"{"followup_message":"again"}"#, 0)]}});
     let e = ws.engine_with(json!({"hooks": hooks, "dialect": "cursor"}));
     assert_eq!(run(&e, HookEvent::Stop, stop_input())["block_reason"], "again");
@@ -130,7 +110,7 @@ fn the_dialect_option_reads_json_as_cursor() {
 /// reports 'Unknown hook type' and 'FAILS THE ENTIRE CONFIG'."
 #[test]
 fn an_unknown_hook_event_rejects_the_whole_file() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let path = ws.config(json!({"stop": [{"command": "true"}], "agentSessionStart": [{"command": "true"}]}));
     let err = ws.try_engine_with(json!({"hooks_file": path})).unwrap_err();
     assert_eq!(err.status, Status::InvalidConfig);
@@ -142,7 +122,7 @@ fn an_unknown_hook_event_rejects_the_whole_file() {
 /// does not take the others down).
 #[test]
 fn an_invalid_file_among_sources_is_left_out_and_the_others_still_load() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let bad = ws.file("bad/.cursor/hooks.json");
     std::fs::create_dir_all(bad.parent().unwrap()).unwrap();
     std::fs::write(&bad, r#"{"version":1,"hooks":{"PreToolUse":[{"command":"true"}]}}"#).unwrap();
@@ -155,7 +135,7 @@ fn an_invalid_file_among_sources_is_left_out_and_the_others_still_load() {
 /// matcher groups) is not read as Claude Code."
 #[test]
 fn a_claude_settings_file_at_dot_cursor_is_rejected_with_a_hint() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let path = ws.file(".cursor/hooks.json");
     std::fs::write(&path, r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"command":"x"}]}]}}"#).unwrap();
     let err = HooksConfig::from_file(&path).unwrap_err();
@@ -170,7 +150,7 @@ fn a_claude_settings_file_at_dot_cursor_is_rejected_with_a_hint() {
 /// treat it like an unknown key (reject the file)."
 #[test]
 fn a_missing_command_or_a_wrong_type_rejects_the_file() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     for (hooks, needle) in [
         (json!({"stop": [{"timeout": 5}]}), "must specify a command"),
         (json!({"stop": [{"command": 3}]}), "command must be a string"),
@@ -195,7 +175,7 @@ fn a_missing_command_or_a_wrong_type_rejects_the_file() {
 /// them with a warning"; fields Cursor does not read are reported.
 #[test]
 fn prompt_hooks_are_skipped_and_unread_fields_reported() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let path = ws.config(json!({"beforeShellExecution": [
         {"type": "prompt", "prompt": "Is this command safe?", "timeout": 10},
         {"command": "true", "async": true, "failclosed": true}
@@ -216,7 +196,7 @@ fn prompt_hooks_are_skipped_and_unread_fields_reported() {
 /// `tool_name`, `tool_input`, `tool_use_id`, `cwd`.
 #[test]
 fn hooks_read_cursors_common_fields_and_the_camel_case_event_name() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let log = ws.file("audit.log");
     let e = ws.engine_with(json!({
         "hooks_file": ws.config(json!({"preToolUse": [{"command": ".cursor/hooks/audit.sh"}]})),
@@ -248,7 +228,7 @@ fn hooks_read_cursors_common_fields_and_the_camel_case_event_name() {
 /// `CLAUDE_ENV_FILE`."
 #[test]
 fn hooks_get_cursor_project_dir_and_its_claude_alias() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({"sessionStart": [{"command":
         "cat >/dev/null; echo \"$CURSOR_PROJECT_DIR|$CLAUDE_PROJECT_DIR|${CLAUDE_ENV_FILE:-none}\" > env.txt"}]}));
     run(&e, HookEvent::SessionStart, json!({}));
@@ -261,7 +241,7 @@ fn hooks_get_cursor_project_dir_and_its_claude_alias() {
 /// from the enterprise config directory."
 #[test]
 fn project_hooks_run_from_the_project_root_and_other_files_from_their_directory() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({"afterFileEdit": [{"command": "cat >/dev/null; pwd > where.txt"}]}));
     named(&e, "afterFileEdit", json!({"file_path": "/p/a.rs", "edits": []}));
     assert_eq!(PathBuf::from(ws.read("where.txt").trim()), std::fs::canonicalize(ws.path()).unwrap());
@@ -285,7 +265,7 @@ fn project_hooks_run_from_the_project_root_and_other_files_from_their_directory(
 /// reason, JSON and all" (recorded runs).
 #[test]
 fn exit_2_denies_with_the_raw_stdout_as_the_reason() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({"beforeShellExecution": [answer(r#"{"permission":"allow","user_message":"fine"}"#, 2)]}));
     let out = run(&e, HookEvent::PreToolUse, shell("ls"));
     assert_eq!(out["decision"], "deny");
@@ -297,7 +277,7 @@ fn exit_2_denies_with_the_raw_stdout_as_the_reason() {
 /// (exit code 2) but provided no reason.`" (stderr is not the reason).
 #[test]
 fn exit_2_without_stdout_gives_cursors_fixed_reason() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let command = "cat >/dev/null; echo 'not this' >&2; exit 2";
     let e = ws.engine(json!({"preToolUse": [{"command": command}]}));
     let out = run(&e, HookEvent::PreToolUse, shell("ls"));
@@ -309,7 +289,7 @@ fn exit_2_without_stdout_gives_cursors_fixed_reason() {
 /// (fail-open by default)'. stdout is ignored, even a deny JSON."
 #[test]
 fn other_exit_codes_fail_open_even_with_a_deny_on_stdout() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({"preToolUse": [answer(r#"{"permission":"deny","user_message":"x"}"#, 1)]}));
     let out = run(&e, HookEvent::PreToolUse, shell("ls"));
     assert_eq!(out["decision"], "continue");
@@ -321,7 +301,7 @@ fn other_exit_codes_fail_open_even_with_a_deny_on_stdout() {
 /// context or a message."
 #[test]
 fn non_json_stdout_on_exit_0_is_a_failure_never_context() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({
         "sessionStart": [{"command": "cat >/dev/null; echo 'Remember: run the linter'"}],
         "preToolUse": [{"command": "cat >/dev/null; echo '[1,2]'", "failClosed": true}]
@@ -340,7 +320,7 @@ fn non_json_stdout_on_exit_0_is_a_failure_never_context() {
 /// no failure.
 #[test]
 fn claude_shaped_output_decides_nothing() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let claude =
         r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"},"decision":"block"}"#;
     let e = ws.engine(json!({"preToolUse": [answer(claude, 0)]}));
@@ -355,7 +335,7 @@ fn claude_shaped_output_decides_nothing() {
 /// reason from it, and the hook is told.
 #[test]
 fn cursor_1_7_camel_case_messages_are_ignored_and_reported() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({"beforeShellExecution": [answer(r#"{"permission":"deny","userMessage":"old"}"#, 0)]}));
     let out = run(&e, HookEvent::PreToolUse, shell("ls"));
     assert_eq!(out["decision"], "deny");
@@ -368,7 +348,7 @@ fn cursor_1_7_camel_case_messages_are_ignored_and_reported() {
 /// Hook "<command>" failed with exit code <n>: <stderr>`."
 #[test]
 fn fail_closed_blocks_a_crash_with_cursors_wording() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let command = "cat >/dev/null; echo 'jq: not found' >&2; exit 127";
     let e = ws.engine(json!({"beforeShellExecution": [{"command": command, "failClosed": true}]}));
     let out = run(&e, HookEvent::PreToolUse, shell("ls"));
@@ -387,7 +367,7 @@ fn fail_closed_blocks_a_crash_with_cursors_wording() {
 /// returned no output.`" (PC 12); `{}` is an answer.
 #[test]
 fn fail_closed_blocks_on_empty_output_but_not_on_an_empty_object() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({"preToolUse": [
         {"command": "cat >/dev/null", "failClosed": true},
         {"command": "cat >/dev/null"}
@@ -404,7 +384,7 @@ fn fail_closed_blocks_on_empty_output_but_not_on_an_empty_object() {
 /// unless `failClosed` is set."
 #[test]
 fn timeouts_are_seconds_and_fail_closed_turns_one_into_a_deny() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({"beforeReadFile": [
         {"command": "cat >/dev/null; sleep 5", "timeout": 1},
         {"command": "cat >/dev/null; sleep 5", "timeout": 1, "failClosed": true}
@@ -421,7 +401,7 @@ fn timeouts_are_seconds_and_fail_closed_turns_one_into_a_deny() {
 /// beforeSubmitPrompt"; stop's only "block" is a follow-up the hook writes.
 #[test]
 fn fail_closed_does_not_make_stop_block() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({"stop": [{"command": "cat >/dev/null; exit 1", "failClosed": true}]}));
     let out = run(&e, HookEvent::Stop, stop_input());
     assert_eq!(out["block_reason"], Value::Null);
@@ -434,7 +414,7 @@ fn fail_closed_does_not_make_stop_block() {
 /// `preToolUse` today": no decision, the `ask` kept among the dialect's fields.
 #[test]
 fn pre_tool_use_ask_is_accepted_but_not_enforced() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(
         json!({"preToolUse": [answer(r#"{"permission":"ask","user_message":"sure?","agent_message":"wait"}"#, 0)]}),
     );
@@ -449,7 +429,7 @@ fn pre_tool_use_ask_is_accepted_but_not_enforced() {
 /// before `gh` commands and denies raw `git`).
 #[test]
 fn before_shell_execution_ask_is_kept_and_its_deny_blocks() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({"beforeShellExecution": [{"command": ".cursor/hooks/block-git.sh"}]}));
     let out = run(&e, HookEvent::PreToolUse, shell("gh pr create"));
     assert_eq!(out["decision"], "ask");
@@ -468,7 +448,7 @@ fn before_shell_execution_ask_is_kept_and_its_deny_blocks() {
 /// treated as `"deny"`"; the matcher is the subagent type.
 #[test]
 fn subagent_start_is_a_gate_and_its_ask_denies() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(
         json!({"subagentStart": [{"command": "node .cursor/hooks/subagent-gate.js", "matcher": "explore|shell"}]}),
     );
@@ -492,7 +472,7 @@ fn subagent_start_is_a_gate_and_its_ask_denies() {
 /// beforeShellExecution hooks at .482/.483).
 #[test]
 fn a_shell_call_fires_pre_tool_use_then_before_shell_execution() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({
         "beforeShellExecution": [{"command": "cat >/dev/null; echo shell >> order.log"}],
         "preToolUse": [{"command": "cat >/dev/null; sleep 0.3; echo pre >> order.log"}]
@@ -507,7 +487,7 @@ fn a_shell_call_fires_pre_tool_use_then_before_shell_execution() {
 /// never reaches the shell, so beforeShellExecution hooks do not run.
 #[test]
 fn a_deny_from_either_layer_blocks_and_a_pre_tool_use_deny_stops_there() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({
         "preToolUse": [{"command": ".cursor/hooks/validate-tool.sh"}],
         "beforeShellExecution": [{"command": ".cursor/hooks/block-git.sh"}]
@@ -527,7 +507,7 @@ fn a_deny_from_either_layer_blocks_and_a_pre_tool_use_deny_stops_there() {
 /// fires preToolUse alone (its beforeReadFile is fired by name).
 #[test]
 fn other_tools_do_not_fire_shell_hooks() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({
         "beforeShellExecution": [{"command": "cat >/dev/null; touch shell.txt"}],
         "beforeReadFile": [{"command": "cat >/dev/null; touch read.txt"}]
@@ -542,7 +522,7 @@ fn other_tools_do_not_fire_shell_hooks() {
 /// `curl`, `wget`, or `nc `."
 #[test]
 fn shell_matchers_search_the_command_string() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({"beforeShellExecution": [{
         "command": "cat >/dev/null; echo '{\"permission\":\"deny\",\"user_message\":\"network\"}'",
         "matcher": "curl|wget|nc "
@@ -558,7 +538,7 @@ fn shell_matchers_search_the_command_string() {
 /// use instead") is the command the shell hooks judge.
 #[test]
 fn the_rewrite_of_pre_tool_use_is_what_the_shell_hooks_read() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({
         "preToolUse": [{"command": ".cursor/hooks/validate-tool.sh"}],
         "beforeShellExecution": [{"command": "jq -r .command > seen.txt"}]
@@ -575,7 +555,7 @@ fn the_rewrite_of_pre_tool_use_is_what_the_shell_hooks_read() {
 /// string") is tested against the command that will run, the rewritten one.
 #[test]
 fn shell_matchers_test_the_command_pre_tool_use_rewrote() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({
         "preToolUse": [{"command": ".cursor/hooks/validate-tool.sh"}],
         "beforeShellExecution": [
@@ -605,7 +585,7 @@ fn shell_matchers_test_the_command_pre_tool_use_rewrote() {
 /// provided no reason.\n\n---\n\nTool blocked because …`."
 #[test]
 fn any_deny_blocks_and_every_reason_is_joined_in_configuration_order() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({"beforeShellExecution": [
         {"command": "cat >/dev/null; exit 2"},
         {"command": "cat >/dev/null; echo '{\"permission\":\"allow\"}'"},
@@ -625,7 +605,7 @@ fn any_deny_blocks_and_every_reason_is_joined_in_configuration_order() {
 /// allow > no decision.
 #[test]
 fn the_most_restrictive_answer_wins() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({"preToolUse": [
         answer(r#"{"permission":"allow"}"#, 0),
         answer(r#"{"permission":"deny","user_message":"second says no"}"#, 0)
@@ -644,7 +624,7 @@ fn the_most_restrictive_answer_wins() {
 /// the merged decision is not deny."
 #[test]
 fn the_last_rewrite_wins_and_a_deny_drops_it() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({"preToolUse": [
         answer(r#"{"updated_input":{"command":"first"}}"#, 0),
         answer(r#"{"permission":"allow","updated_input":{"command":"second"}}"#, 0)
@@ -666,7 +646,7 @@ fn the_last_rewrite_wins_and_a_deny_drops_it() {
 /// blocked"; there is no context injection.
 #[test]
 fn before_submit_prompt_continue_false_blocks_with_the_user_message() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({"beforeSubmitPrompt": [
         {"command": "python3 .cursor/hooks/prompt-guard.py"},
         answer(r#"{"continue":true,"additional_context":"not read here"}"#, 0)
@@ -684,7 +664,7 @@ fn before_submit_prompt_continue_false_blocks_with_the_user_message() {
 /// blocks. The reasons (`user_message`) are joined as above."
 #[test]
 fn every_prompt_block_counts_and_the_reasons_are_joined() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({"beforeSubmitPrompt": [
         answer(r#"{"continue":false,"user_message":"first"}"#, 0),
         answer("second", 2),
@@ -704,7 +684,7 @@ fn every_prompt_block_counts_and_the_reasons_are_joined() {
 /// as the next user message" — the Stop outcome's `block_reason`.
 #[test]
 fn a_followup_message_keeps_the_agent_working() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({"stop": [answer(r#"{"followup_message":"Now run the tests."}"#, 0)]}));
     let out = run(&e, HookEvent::Stop, stop_input());
     assert_eq!(out["block_reason"], "Now run the tests.");
@@ -722,7 +702,7 @@ fn a_followup_message_keeps_the_agent_working() {
 /// at 0)" — counted by the engine when the host does not send it.
 #[test]
 fn follow_ups_stop_at_the_default_loop_limit_of_five_and_loop_count_counts_them() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({"stop": [{"command":
         "jq -r .loop_count >> counts.log; echo '{\"followup_message\":\"again\"}'"}]}));
     let blocks: Vec<bool> =
@@ -740,7 +720,7 @@ fn follow_ups_stop_at_the_default_loop_limit_of_five_and_loop_count_counts_them(
 /// script's `loop_limit`.
 #[test]
 fn a_hosts_loop_count_is_checked_against_loop_limit() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({"stop": [
         {"command": "cat >/dev/null; echo '{\"followup_message\":\"more\"}'", "loop_limit": 2}
     ]}));
@@ -753,7 +733,7 @@ fn a_hosts_loop_count_is_checked_against_loop_limit() {
 /// script": the first follow-up under its script's limit is used.
 #[test]
 fn loop_limit_null_removes_the_cap_and_each_script_has_its_own() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({"stop": [
         {"command": "cat >/dev/null; echo '{\"followup_message\":\"from A\"}'", "loop_limit": 1},
         {"command": "cat >/dev/null; echo '{\"followup_message\":\"from B\"}'", "loop_limit": null}
@@ -768,7 +748,7 @@ fn loop_limit_null_removes_the_cap_and_each_script_has_its_own() {
 /// `loop_limit` follow-ups between them.
 #[test]
 fn concurrent_stop_runs_never_exceed_the_loop_limit() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({"stop": [
         {"command": "cat >/dev/null; echo '{\"followup_message\":\"again\"}'", "loop_limit": 3}
     ]}));
@@ -793,7 +773,7 @@ fn concurrent_stop_runs_never_exceed_the_loop_limit() {
 /// `"completed"`"; its `loop_count` counts the follow-ups of that subagent.
 #[test]
 fn subagent_stop_follow_ups_only_when_completed() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({"subagentStop": [{"command":
         "jq -r .loop_count >> counts.log; echo '{\"followup_message\":\"check the diff\"}'", "loop_limit": 1}]}));
     let input = |id: &str, status: &str| {
@@ -817,7 +797,7 @@ fn subagent_stop_follow_ups_only_when_completed() {
 /// `status` and `loop_count` and iterating until its list is done.
 #[test]
 fn a_node_stop_hook_iterates_until_its_todo_list_is_done() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     std::fs::write(ws.file("TODO.md"), "- [x] parse\n- [ ] check\n- [ ] test\n").unwrap();
     let e = ws.engine(json!({"stop": [{"command": "node .cursor/hooks/keep-going.js"}]}));
     let out = run(&e, HookEvent::Stop, stop_input());
@@ -833,7 +813,7 @@ fn a_node_stop_hook_iterates_until_its_todo_list_is_done() {
 /// (returned in the outcome for the host); `additional_context` is context.
 #[test]
 fn session_start_env_reaches_later_hooks_and_the_outcome() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({
         "sessionStart": [
             {"command": ".cursor/hooks/session-init.sh"},
@@ -855,7 +835,7 @@ fn session_start_env_reaches_later_hooks_and_the_outcome() {
 /// "JSON-stringified".
 #[test]
 fn post_tool_use_context_and_the_mcp_output_rewrite() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({"postToolUse": [{"command": ".cursor/hooks/post-tool.sh"}]}));
     let out = run(
         &e,
@@ -873,7 +853,7 @@ fn post_tool_use_context_and_the_mcp_output_rewrite() {
 /// as seen by the model (MCP tools only)".
 #[test]
 fn updated_mcp_tool_output_is_read_for_mcp_tools_only() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({"postToolUse": [answer(r#"{"updated_mcp_tool_output":{"rows":[]}}"#, 0)]}));
     let out = run(
         &e,
@@ -892,7 +872,7 @@ fn updated_mcp_tool_output_is_read_for_mcp_tools_only() {
 /// `composer_mode`: "no `source` field".
 #[test]
 fn session_start_payload_has_no_source() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({"sessionStart": [{"command": "cat > seen.json"}]}));
     run(&e, HookEvent::SessionStart, json!({"source": "startup"}));
     let payload: Value = serde_json::from_str(ws.read("seen.json").trim()).unwrap();
@@ -906,7 +886,7 @@ fn session_start_payload_has_no_source() {
 /// compaction"; `user_message` is "shown to the user".
 #[test]
 fn pre_compact_shows_its_user_message_and_never_blocks() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({"preCompact": [
         answer(r#"{"user_message":"Compacting 30 messages","decision":"block"}"#, 0),
         answer("stop", 2)
@@ -922,7 +902,7 @@ fn pre_compact_shows_its_user_message_and_never_blocks() {
 /// host fires one of those with a Cursor configuration, no hook runs."
 #[test]
 fn permission_request_and_notification_run_no_cursor_hook() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({"preToolUse": [{"command": "cat >/dev/null; touch ran.txt"}]}));
     let out = run(&e, HookEvent::PermissionRequest, json!({"tool_name": "Shell", "permission_request": {}}));
     assert!(out["hooks"].as_array().unwrap().is_empty());
@@ -939,7 +919,7 @@ fn permission_request_and_notification_run_no_cursor_hook() {
 /// the current one.)
 #[test]
 fn before_read_file_gates_by_name_and_fails_open_unless_fail_closed() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({"beforeReadFile": [{"command": ".cursor/hooks/redact-secrets.sh"}]}));
     let out = named(&e, "beforeReadFile", json!({"file_path": "/p/config.env", "content": "A=1", "attachments": []}));
     assert_eq!(out["decision"], "deny");
@@ -961,7 +941,7 @@ fn before_read_file_gates_by_name_and_fails_open_unless_fail_closed() {
 /// its own; it never runs for the agent's reads.
 #[test]
 fn before_tab_file_read_is_a_gate_of_its_own() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({"beforeTabFileRead": [{"command": ".cursor/hooks/redact-secrets.sh"}]}));
     let out = named(&e, "beforeTabFileRead", json!({"file_path": "/p/.env.local", "content": "X=1"}));
     assert_eq!(out["decision"], "deny");
@@ -972,7 +952,7 @@ fn before_tab_file_read_is_a_gate_of_its_own() {
 /// hooks run in a PreToolUse of an `MCP:<tool>` tool too.
 #[test]
 fn before_mcp_execution_runs_for_mcp_tools_with_the_input_as_a_string() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws
         .engine(json!({"beforeMCPExecution": [{"command": "python3 .cursor/hooks/mcp-guard.py", "failClosed": true}]}));
     let out = run(&e, HookEvent::PreToolUse, json!({"tool_name": "MCP:delete_rows", "tool_input": {"table": "users"}}));
@@ -993,7 +973,7 @@ fn before_mcp_execution_runs_for_mcp_tools_with_the_input_as_a_string() {
 /// used"; exit 2 has no effect there.
 #[test]
 fn observer_events_fired_by_name_never_decide() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let log = ws.file("audit.log");
     let e = ws.engine_with(json!({
         "hooks_file": ws.config(json!({
@@ -1020,7 +1000,7 @@ fn observer_events_fired_by_name_never_decide() {
 /// `session_id`, and `transcript_path`".
 #[test]
 fn workspace_open_plugin_paths_are_dialect_fields() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({"workspaceOpen": [{"command":
         "jq -c 'has(\"conversation_id\")' > seen.txt; echo '{\"pluginPaths\":[\"/opt/plugins/a\"]}'"}]}));
     let out = named(&e, "workspaceOpen", json!({}));
@@ -1032,7 +1012,7 @@ fn workspace_open_plugin_paths_are_dialect_fields() {
 /// (`preToolUse`, `stop`), with their canonical rules.
 #[test]
 fn cursor_event_names_fire_their_canonical_events_by_name() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({"preToolUse": [answer(r#"{"permission":"deny"}"#, 0)], "stop": [answer(r#"{"followup_message":"go"}"#, 0)]}));
     assert_eq!(named(&e, "preToolUse", shell("ls"))["decision"], "deny");
     assert_eq!(named(&e, "stop", stop_input())["block_reason"], "go");
@@ -1044,7 +1024,7 @@ fn cursor_event_names_fire_their_canonical_events_by_name() {
 /// "MCP tools using the `MCP:<tool_name>` format".
 #[test]
 fn matchers_test_cursors_tool_names() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let deny = |m: &str| json!({"command": "cat >/dev/null; echo '{\"permission\":\"deny\"}'", "matcher": m});
     let e = ws.engine(json!({"preToolUse": [deny("Bash")]}));
     assert_eq!(run(&e, HookEvent::PreToolUse, shell("ls"))["decision"], "continue");
@@ -1059,7 +1039,7 @@ fn matchers_test_cursors_tool_names() {
 /// fall back to a literal substring test and warn)."
 #[test]
 fn matchers_are_unanchored_searches_and_an_invalid_regex_is_literal_text() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let path = ws.config(json!({"beforeReadFile": [
         {"command": "cat >/dev/null; echo '{\"permission\":\"deny\"}'", "matcher": "Read"}
     ], "beforeShellExecution": [
@@ -1079,7 +1059,7 @@ fn matchers_are_unanchored_searches_and_an_invalid_regex_is_literal_text() {
 /// Code; a beforeShellExecution hook is listed once, under its own name.
 #[test]
 fn digest_lines_name_the_cursor_dialect_and_list_each_hook_once() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({
         "preToolUse": [{"command": "a", "matcher": "Shell", "timeout": 10}],
         "beforeShellExecution": [{"command": "b"}]
@@ -1106,7 +1086,7 @@ fn digest_lines_name_the_cursor_dialect_and_list_each_hook_once() {
 /// payload and reading; precedence across them is the most restrictive.
 #[test]
 fn cursor_and_claude_sources_combine_with_the_most_restrictive_rule() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let cursor = ws.config(json!({"preToolUse": [answer(r#"{"permission":"ask"}"#, 0)]}));
     let claude = ws.file(".claude/settings.json");
     std::fs::create_dir_all(claude.parent().unwrap()).unwrap();
@@ -1127,7 +1107,7 @@ fn cursor_and_claude_sources_combine_with_the_most_restrictive_rule() {
 /// asks, with both messages.
 #[test]
 fn a_python_guard_asks_before_applying_to_prod() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(
         json!({"beforeShellExecution": [{"command": "python3 .cursor/hooks/kube_guard.py", "matcher": "kubectl"}]}),
     );
@@ -1142,7 +1122,7 @@ fn a_python_guard_asks_before_applying_to_prod() {
 /// their replies are read as such, merged with Cursor's rules.
 #[test]
 fn callback_hooks_keep_the_hooks_protocol_in_a_cursor_engine() {
-    let ws = Ws::new();
+    let ws = cursor_ws();
     let e = ws.engine(json!({"preToolUse": [answer(r#"{"permission":"allow"}"#, 0)]}));
     let seen = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
     let payload = seen.clone();

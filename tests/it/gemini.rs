@@ -13,51 +13,26 @@ use hookline::config::HooksConfig;
 use hookline::{HookEvent, LifecycleHookEngine, Status};
 use serde_json::{json, Value};
 
-// ---------------------------------------------------------------- helpers
+use crate::support::{cmd, fixture_command, run, say, texts, warnings, Ws};
 
-struct Ws {
-    dir: tempfile::TempDir,
+/// Engines of Gemini CLI settings.
+trait Engines {
+    /// An engine over `settings` (a settings.json value) in the Gemini dialect.
+    fn engine(&self, settings: Value) -> LifecycleHookEngine;
+    /// `settings` written to `<ws>/.gemini/settings.json`, recognised by path.
+    fn settings_file(&self, settings: &Value) -> PathBuf;
 }
 
-impl Ws {
-    fn new() -> Ws {
-        Ws { dir: tempfile::tempdir().unwrap() }
-    }
-    fn path(&self) -> &Path {
-        self.dir.path()
-    }
-    fn file(&self, name: &str) -> PathBuf {
-        self.dir.path().join(name)
-    }
-    fn read(&self, name: &str) -> String {
-        std::fs::read_to_string(self.file(name)).unwrap_or_default()
-    }
-    fn json(&self, name: &str) -> Value {
-        serde_json::from_str(&self.read(name)).unwrap_or_else(|e| panic!("{name}: {e}: {:?}", self.read(name)))
-    }
-    fn options(&self, extra: Value) -> Value {
-        let mut o = json!({ "workspace": self.path(), "session_id": "s-1" });
-        for (k, v) in extra.as_object().unwrap() {
-            o[k] = v.clone();
-        }
-        o
-    }
-    /// An engine over `settings` (a settings.json value) in the Gemini dialect.
+impl Engines for Ws {
     fn engine(&self, settings: Value) -> LifecycleHookEngine {
         self.engine_with(json!({ "dialect": "gemini", "hooks": settings }))
     }
-    fn engine_with(&self, extra: Value) -> LifecycleHookEngine {
-        LifecycleHookEngine::from_options_json(&self.options(extra).to_string()).unwrap()
-    }
-    /// `settings` written to `<ws>/.gemini/settings.json`, recognised by path.
     fn settings_file(&self, settings: &Value) -> PathBuf {
-        let dir = self.file(".gemini");
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("settings.json");
-        std::fs::write(&path, serde_json::to_string_pretty(settings).unwrap()).unwrap();
-        path
+        self.write(".gemini/settings.json", &serde_json::to_string_pretty(settings).unwrap())
     }
 }
+
+// ---------------------------------------------------------------- helpers
 
 /// `{"hooks": {event: [one definition]}}`.
 fn settings(event: &str, definition: Value) -> Value {
@@ -69,28 +44,13 @@ fn all(hooks: Vec<Value>) -> Value {
     json!({ "hooks": hooks })
 }
 
-fn cmd(command: impl Into<String>) -> Value {
-    json!({ "type": "command", "command": command.into() })
-}
-
-/// A command that reads stdin and prints `json` on stdout.
-fn say(json: Value) -> String {
-    format!("cat >/dev/null; printf '%s\\n' '{}'", json.to_string().replace('\'', "'\\''"))
-}
-
 /// A command that reads stdin, prints `stdout` and exits with `code`.
 fn exits(code: i32, stdout: &str) -> String {
     format!("cat >/dev/null; printf '%s' '{}'; exit {code}", stdout.replace('\'', "'\\''"))
 }
 
 fn fixture(name: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/gemini").join(name);
-    let interpreter = match path.extension().and_then(|e| e.to_str()) {
-        Some("py") => "python3",
-        Some("js") => "node",
-        _ => "bash",
-    };
-    format!("{interpreter} '{}'", path.display())
+    fixture_command("gemini", name, "bash")
 }
 
 fn shell_input(command: &str) -> Value {
@@ -99,10 +59,6 @@ fn shell_input(command: &str) -> Value {
 
 fn pre(e: &LifecycleHookEngine, input: Value) -> Value {
     e.run_blocking(HookEvent::PreToolUse, &input).unwrap().to_json()
-}
-
-fn run(e: &LifecycleHookEngine, event: HookEvent, input: Value) -> Value {
-    e.run_blocking(event, &input).unwrap().to_json()
 }
 
 fn named(e: &LifecycleHookEngine, name: &str, input: Value) -> Value {
@@ -116,23 +72,9 @@ fn before_tool(hooks: Vec<Value>) -> Value {
     pre(&e, shell_input("ls"))
 }
 
-fn texts(out: &Value, level: &str) -> Vec<String> {
-    out["messages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|m| m["level"] == level)
-        .map(|m| m["text"].as_str().unwrap().to_owned())
-        .collect()
-}
-
 fn config(settings: Value) -> HooksConfig {
     let dialect = hookline::dialect::by_name("gemini").unwrap();
     HooksConfig::read(&settings, &hookline::config::SourceInfo::new(dialect)).unwrap().apply_switches()
-}
-
-fn warnings(c: &HooksConfig) -> Vec<String> {
-    c.warnings().iter().map(|w| format!("{}: {}", w.path, w.message)).collect()
 }
 
 fn commands(c: &HooksConfig, event: HookEvent) -> Vec<String> {

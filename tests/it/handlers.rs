@@ -15,6 +15,19 @@ use std::time::{Duration, Instant};
 use hookline::{CallResult, Deferred, HandlerType, HookEvent, LifecycleHookEngine, Reply, Status};
 use serde_json::{json, Value};
 
+use crate::support::Ws;
+
+/// An engine with one Claude Code group of `hooks` on `event`.
+trait Engines {
+    fn engine(&self, event: &str, hooks: Vec<Value>) -> LifecycleHookEngine;
+}
+
+impl Engines for Ws {
+    fn engine(&self, event: &str, hooks: Vec<Value>) -> LifecycleHookEngine {
+        self.engine_with(json!({"hooks": {event: [{"hooks": hooks}]}}))
+    }
+}
+
 // ------------------------------------------------------------ test server
 
 /// What the test server does with each request.
@@ -227,33 +240,6 @@ fn json_server(body: Value) -> Server {
 }
 
 // ------------------------------------------------------------ engine helpers
-
-struct Ws {
-    dir: tempfile::TempDir,
-}
-
-impl Ws {
-    fn new() -> Ws {
-        Ws { dir: tempfile::tempdir().unwrap() }
-    }
-
-    fn options(&self, extra: Value) -> Value {
-        let mut o = json!({"workspace": self.dir.path(), "session_id": "s-1"});
-        for (k, v) in extra.as_object().unwrap() {
-            o[k] = v.clone();
-        }
-        o
-    }
-
-    fn engine_with(&self, extra: Value) -> LifecycleHookEngine {
-        LifecycleHookEngine::from_options_json(&self.options(extra).to_string()).unwrap()
-    }
-
-    /// An engine with one Claude Code group of `hooks` on `event`.
-    fn engine(&self, event: &str, hooks: Vec<Value>) -> LifecycleHookEngine {
-        self.engine_with(json!({"hooks": {event: [{"hooks": hooks}]}}))
-    }
-}
 
 fn input(event: HookEvent) -> Value {
     match event {

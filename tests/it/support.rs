@@ -1,9 +1,149 @@
-//! What the test modules share.
+//! What the test modules share: a temporary workspace (`Ws`), running an
+//! event, hook commands that print a reply, reading an outcome's messages,
+//! the fixture scripts, and running one test alone in a child process.
+//!
+//! A module's own way of building an engine from a config (`engine(...)`)
+//! stays in the module, as a small trait on [`Ws`]: each dialect writes its
+//! config differently.
 
 #![allow(dead_code)] // each module uses its own subset
 
+use std::borrow::Borrow;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::{Mutex, MutexGuard};
+
+use hookline::config::HooksConfig;
+use hookline::{HookEvent, LifecycleHookEngine};
+use serde_json::{json, Value};
+
+/// A workspace in a fresh temporary directory (removed on drop), and the
+/// session id its engines get.
+pub struct Ws {
+    pub dir: tempfile::TempDir,
+    pub session_id: &'static str,
+}
+
+impl Ws {
+    /// A workspace whose engines have the session id `s-1`.
+    pub fn new() -> Ws {
+        Ws::with_session("s-1")
+    }
+
+    /// A workspace whose engines have `session_id`.
+    pub fn with_session(session_id: &'static str) -> Ws {
+        Ws { dir: tempfile::tempdir().unwrap(), session_id }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn file(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    /// The text of `name`, empty when it does not exist.
+    pub fn read(&self, name: &str) -> String {
+        std::fs::read_to_string(self.file(name)).unwrap_or_default()
+    }
+
+    /// `name` parsed as JSON (panics, with the text, when it is not).
+    pub fn json(&self, name: &str) -> Value {
+        serde_json::from_str(&self.read(name)).unwrap_or_else(|e| panic!("{name}: {e}: {:?}", self.read(name)))
+    }
+
+    pub fn exists(&self, name: &str) -> bool {
+        self.file(name).exists()
+    }
+
+    /// Write `text` at `rel` (directories created); its path.
+    pub fn write(&self, rel: &str, text: &str) -> PathBuf {
+        let path = self.file(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    /// Write `v` as JSON at `rel` (directories created); its path.
+    pub fn write_json(&self, rel: &str, v: &Value) -> PathBuf {
+        self.write(rel, &v.to_string())
+    }
+
+    /// An executable script `scripts/<name>`; the command that runs it
+    /// from the workspace (`./scripts/<name>`).
+    pub fn script(&self, name: &str, text: &str) -> String {
+        use std::os::unix::fs::PermissionsExt;
+        let path = self.write(&format!("scripts/{name}"), text);
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        format!("./scripts/{name}")
+    }
+
+    /// Engine options: this workspace and session, and the keys of `extra`.
+    pub fn options(&self, extra: Value) -> Value {
+        let mut o = json!({ "workspace": self.path(), "session_id": self.session_id });
+        for (k, v) in extra.as_object().unwrap() {
+            o[k] = v.clone();
+        }
+        o
+    }
+
+    pub fn try_engine_with(&self, extra: Value) -> hookline::Result<LifecycleHookEngine> {
+        LifecycleHookEngine::from_options_json(&self.options(extra).to_string())
+    }
+
+    pub fn engine_with(&self, extra: Value) -> LifecycleHookEngine {
+        self.try_engine_with(extra).unwrap()
+    }
+}
+
+/// Run `event` with `input`; the outcome JSON.
+pub fn run(e: &LifecycleHookEngine, event: HookEvent, input: impl Borrow<Value>) -> Value {
+    e.run_blocking(event, input.borrow()).unwrap().to_json()
+}
+
+/// A command hook (`{"type": "command", "command": …}`).
+pub fn cmd(command: impl Into<String>) -> Value {
+    json!({ "type": "command", "command": command.into() })
+}
+
+/// A shell command that reads its payload and prints `json`.
+pub fn say(json: Value) -> String {
+    format!("cat >/dev/null; printf '%s\\n' '{}'", json.to_string().replace('\'', "'\\''"))
+}
+
+/// The texts of the outcome's messages at `level`.
+pub fn texts(out: &Value, level: &str) -> Vec<String> {
+    out["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["level"] == level)
+        .map(|m| m["text"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// A config's warnings as `path: message`.
+pub fn warnings(cfg: &HooksConfig) -> Vec<String> {
+    cfg.warnings().iter().map(|w| format!("{}: {}", w.path, w.message)).collect()
+}
+
+/// `tests/fixtures/<dialect>/<name>`.
+pub fn fixture_path(dialect: &str, name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(dialect).join(name)
+}
+
+/// The command that runs fixture `name` of `dialect`: `python3` for `.py`,
+/// `node` for `.js`, else `other` (`node` for an extensionless Claude fixture).
+pub fn fixture_command(dialect: &str, name: &str, other: &str) -> String {
+    let path = fixture_path(dialect, name);
+    let interpreter = match path.extension().and_then(|e| e.to_str()) {
+        Some("py") => "python3",
+        Some("js") => "node",
+        _ => other,
+    };
+    format!("{interpreter} '{}'", path.display())
+}
 
 /// The libtest name of test `name` in the module whose `module_path!()` is
 /// `module` (`it::trust` → `trust::name`): what `--exact` needs when a test

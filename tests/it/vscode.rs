@@ -3,70 +3,27 @@
 //! quoting the rule it proves. VS Code reads the files of Copilot CLI and
 //! Claude Code, so these engines name the dialect with the `dialect` option.
 
-use std::path::{Path, PathBuf};
-
 use hookline::{HookEvent, LifecycleHookEngine};
 use serde_json::{json, Value};
 
-struct Ws {
-    dir: tempfile::TempDir,
+use crate::support::{cmd, run, say, Ws};
+
+/// A VS Code engine of one hooks file, `.github/hooks/hooks.json`.
+trait Engines {
+    fn engine(&self, config: Value) -> LifecycleHookEngine;
 }
 
-impl Ws {
-    fn new() -> Ws {
-        Ws { dir: tempfile::tempdir().unwrap() }
-    }
-    fn path(&self) -> &Path {
-        self.dir.path()
-    }
-    fn file(&self, name: &str) -> PathBuf {
-        self.dir.path().join(name)
-    }
-    fn read(&self, name: &str) -> String {
-        std::fs::read_to_string(self.file(name)).unwrap_or_default()
-    }
-    fn write(&self, rel: &str, text: &str) -> PathBuf {
-        let path = self.file(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, text).unwrap();
-        path
-    }
-    fn try_engine(&self, extra: Value) -> hookline::Result<LifecycleHookEngine> {
-        let mut o = json!({ "workspace": self.path(), "session_id": "s-1" });
-        for (k, v) in extra.as_object().unwrap() {
-            o[k] = v.clone();
-        }
-        LifecycleHookEngine::from_options_json(&o.to_string())
-    }
-    /// A VS Code engine of one hooks file, `.github/hooks/hooks.json`.
+impl Engines for Ws {
     fn engine(&self, config: Value) -> LifecycleHookEngine {
         let path = self.write(".github/hooks/hooks.json", &config.to_string());
-        self.try_engine(json!({"hooks_file": path, "dialect": "vscode"})).unwrap()
+        self.engine_with(json!({"hooks_file": path, "dialect": "vscode"}))
     }
-    fn script(&self, name: &str, text: &str) -> String {
-        use std::os::unix::fs::PermissionsExt;
-        let path = self.write(&format!("scripts/{name}"), text);
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-        format!("./scripts/{name}")
-    }
-}
-
-fn cmd(command: impl Into<String>) -> Value {
-    json!({"type": "command", "command": command.into()})
-}
-
-fn say(json: Value) -> String {
-    format!("cat >/dev/null; printf '%s\\n' '{}'", json.to_string().replace('\'', "'\\''"))
 }
 
 fn decide(d: &str) -> Value {
     cmd(say(
         json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": d, "permissionDecisionReason": d}}),
     ))
-}
-
-fn run(e: &LifecycleHookEngine, event: HookEvent, input: &Value) -> Value {
-    e.run_blocking(event, input).unwrap().to_json()
 }
 
 fn terminal(command: &str) -> Value {
@@ -163,7 +120,7 @@ fn matchers_are_parsed_but_not_applied() {
         {"type": "command", "command": "cat >/dev/null; echo flat >> ran", "matcher": "(unclosed"},
     ]}});
     let path = ws.write(".claude/settings.json", &settings.to_string());
-    let e = ws.try_engine(json!({"hooks_file": path, "dialect": "vscode"})).unwrap();
+    let e = ws.try_engine_with(json!({"hooks_file": path, "dialect": "vscode"})).unwrap();
     assert!(e.config_warnings().is_empty(), "an invalid matcher is not even compiled");
     run(&e, HookEvent::PreToolUse, &terminal("ls"));
     // PreToolUse hooks run concurrently: both ran, in either order.
@@ -410,8 +367,8 @@ fn vscode_is_chosen_by_the_option_and_named_in_the_digest() {
     let ws = Ws::new();
     let path = ws
         .write(".github/hooks/a.json", &json!({"hooks": {"PreToolUse": [decide("ask"), decide("allow")]}}).to_string());
-    let copilot = ws.try_engine(json!({"hooks_file": path})).unwrap();
-    let vscode = ws.try_engine(json!({"hooks_file": path, "dialect": "vscode"})).unwrap();
+    let copilot = ws.try_engine_with(json!({"hooks_file": path})).unwrap();
+    let vscode = ws.try_engine_with(json!({"hooks_file": path, "dialect": "vscode"})).unwrap();
     assert_eq!(copilot.command_previews()[0].dialect, Some("copilot"));
     assert_eq!(vscode.command_previews()[0].dialect, Some("vscode"));
     assert_ne!(copilot.command_digest(), vscode.command_digest());
