@@ -92,7 +92,7 @@ fn input(event: HookEvent) -> Value {
 fn run_hooks(d: D, event: HookEvent, hooks: Vec<Value>) -> Value {
     let ws = Ws::new();
     let e = ws.engine(config(d, event, &[(None, hooks)]));
-    run(&e, event, &input(event))
+    run(&e, event, input(event))
 }
 
 fn any_message(out: &Value, needle: &str) -> bool {
@@ -173,7 +173,7 @@ fn pre_tool_use_every_hook_receives_the_original_tool_input_in_claude_profile() 
             cmd(format!("cat > '{}'", seen.display())),
         ];
         let e = ws.engine(config(d, HookEvent::PreToolUse, &[(None, hooks)]));
-        let out = run(&e, HookEvent::PreToolUse, &input(HookEvent::PreToolUse));
+        let out = run(&e, HookEvent::PreToolUse, input(HookEvent::PreToolUse));
         assert_eq!(out["updated_input"], json!({"command": "ls -la"}), "{d:?}");
         let payload: Value = serde_json::from_str(&ws.read("seen.json")).unwrap();
         let want = if d == D::Claude { json!({"command": "ls"}) } else { json!({"command": "ls -la"}) };
@@ -210,7 +210,7 @@ fn pre_tool_use_hooks_run_concurrently_in_claude_profile() {
         ))
     };
     let e = ws.engine(config(D::Claude, HookEvent::PreToolUse, &[(None, vec![hook(1), hook(2), hook(3)])]));
-    let out = run(&e, HookEvent::PreToolUse, &input(HookEvent::PreToolUse));
+    let out = run(&e, HookEvent::PreToolUse, input(HookEvent::PreToolUse));
     for i in 0..3 {
         assert_eq!(out["hooks"][i]["exit_code"], 0, "{out}");
     }
@@ -454,7 +454,7 @@ fn a_hook_that_cannot_start_reports_failure_spawn() {
         )
         .unwrap();
         std::fs::remove_dir(&sub).unwrap();
-        let out = run(&e, HookEvent::Stop, &input(HookEvent::Stop));
+        let out = run(&e, HookEvent::Stop, input(HookEvent::Stop));
         assert_eq!(out["hooks"][0]["failure"], "spawn", "{d:?}: {out}");
         assert!(any_message(&out, "could not be started"));
     }
@@ -504,7 +504,7 @@ fn identical_commands_run_once_in_claude_profile_and_twice_in_vt_code() {
         let log = ws.file("log");
         let hook = cmd(format!("cat >/dev/null; echo x >> '{}'", log.display()));
         let e = ws.engine(config(d, HookEvent::PostToolUse, &[(Some("Bash"), vec![hook.clone()]), (None, vec![hook])]));
-        let out = run(&e, HookEvent::PostToolUse, &input(HookEvent::PostToolUse));
+        let out = run(&e, HookEvent::PostToolUse, input(HookEvent::PostToolUse));
         assert_eq!(ws.read("log"), want, "{d:?}");
         assert_eq!(out["hooks"].as_array().unwrap().len(), want.lines().count());
     }
@@ -517,9 +517,9 @@ fn if_condition_filters_a_hook_before_it_spawns_in_claude_profile() {
         let log = ws.file("log");
         let hook = json!({"command": format!("cat >/dev/null; echo ran >> '{}'", log.display()), "if": "Bash(git *)"});
         let e = ws.engine(config(d, HookEvent::PreToolUse, &[(None, vec![hook])]));
-        run(&e, HookEvent::PreToolUse, &json!({"tool_name": "Bash", "tool_input": {"command": "ls -la"}}));
+        run(&e, HookEvent::PreToolUse, json!({"tool_name": "Bash", "tool_input": {"command": "ls -la"}}));
         let after_ls = ws.read("log");
-        run(&e, HookEvent::PreToolUse, &json!({"tool_name": "Bash", "tool_input": {"command": "git status"}}));
+        run(&e, HookEvent::PreToolUse, json!({"tool_name": "Bash", "tool_input": {"command": "git status"}}));
         let after_git = ws.read("log");
         if d == D::Claude {
             assert_eq!((after_ls.as_str(), after_git.as_str()), ("", "ran\n"));
@@ -568,7 +568,7 @@ fn trigger_option_accepts_claude_clear() {
     let seen = ws.file("p.json");
     let e = ws.engine_with(json!({"trigger": "clear", "hooks": config(D::Claude, HookEvent::SessionStart,
         &[(None, vec![cmd(format!("cat > '{}'", seen.display()))])])}));
-    run(&e, HookEvent::SessionStart, &json!({}));
+    run(&e, HookEvent::SessionStart, json!({}));
     let payload: Value = serde_json::from_str(&ws.read("p.json")).unwrap();
     assert_eq!(payload["source"], "clear");
 }
@@ -580,10 +580,10 @@ fn python_guard_denies_even_when_a_node_auto_approver_allows_first() {
     let ws = Ws::new();
     let hooks = vec![cmd(fixture("auto_approve.js")), cmd(fixture("bash_guard.py"))];
     let e = ws.engine(config(D::Claude, HookEvent::PreToolUse, &[(Some("Bash"), hooks)]));
-    let out = run(&e, HookEvent::PreToolUse, &json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}));
+    let out = run(&e, HookEvent::PreToolUse, json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}));
     assert_eq!(out["decision"], "deny", "{out}");
     assert_eq!(out["reason"], "Refusing to run: rm -rf /");
-    let out = run(&e, HookEvent::PreToolUse, &json!({"tool_name": "Bash", "tool_input": {"command": "git status"}}));
+    let out = run(&e, HookEvent::PreToolUse, json!({"tool_name": "Bash", "tool_input": {"command": "git status"}}));
     assert_eq!(out["decision"], "allow");
     assert_eq!(out["reason"], "read-only git command");
 }
@@ -594,10 +594,10 @@ fn python_exit_2_guard_and_ask_hook_combine_most_restrictive_first() {
     let hooks = vec![cmd(fixture("ask_on_push.py")), cmd(fixture("exit2_guard.py"))];
     let e = ws.engine(config(D::Claude, HookEvent::PreToolUse, &[(Some("Bash"), hooks)]));
     let out =
-        run(&e, HookEvent::PreToolUse, &json!({"tool_name": "Bash", "tool_input": {"command": "git push origin"}}));
+        run(&e, HookEvent::PreToolUse, json!({"tool_name": "Bash", "tool_input": {"command": "git push origin"}}));
     assert_eq!(out["decision"], "ask");
     assert_eq!(out["reason"], "Pushing needs your confirmation");
-    let out = run(&e, HookEvent::PreToolUse, &json!({"tool_name": "Bash", "tool_input": {"command": "sudo git push"}}));
+    let out = run(&e, HookEvent::PreToolUse, json!({"tool_name": "Bash", "tool_input": {"command": "sudo git push"}}));
     assert_eq!(out["decision"], "deny");
     assert_eq!(out["reason"], "sudo is not allowed in this project");
 }
@@ -606,10 +606,10 @@ fn python_exit_2_guard_and_ask_hook_combine_most_restrictive_first() {
 fn node_prompt_guard_blocks_secrets_and_adds_context_otherwise() {
     let ws = Ws::new();
     let e = ws.engine(config(D::Claude, HookEvent::UserPromptSubmit, &[(None, vec![cmd(fixture("prompt_guard.js"))])]));
-    let out = run(&e, HookEvent::UserPromptSubmit, &json!({"prompt": "use key sk-abcdefgh1234"}));
+    let out = run(&e, HookEvent::UserPromptSubmit, json!({"prompt": "use key sk-abcdefgh1234"}));
     assert_eq!(out["allow_prompt"], false);
     assert_eq!(out["block_reason"], "The prompt contains an API key");
-    let out = run(&e, HookEvent::UserPromptSubmit, &json!({"prompt": "hello"}));
+    let out = run(&e, HookEvent::UserPromptSubmit, json!({"prompt": "hello"}));
     assert_eq!(out["additional_context"], json!(["Current branch: main"]));
 }
 
@@ -620,9 +620,9 @@ fn python_stop_gate_blocks_stop_and_subagent_stop_once() {
     hooks["SubagentStop"] = hooks["Stop"].clone();
     let e = ws.engine(hooks);
     for event in [HookEvent::Stop, HookEvent::SubagentStop] {
-        let out = run(&e, event, &json!({"stop_hook_active": false}));
+        let out = run(&e, event, json!({"stop_hook_active": false}));
         assert_eq!(out["block_reason"], "Run the test suite before stopping", "{event}");
-        let out = run(&e, event, &json!({"stop_hook_active": true}));
+        let out = run(&e, event, json!({"stop_hook_active": true}));
         assert_eq!(out["block_reason"], Value::Null, "{event}");
     }
 }
@@ -631,7 +631,7 @@ fn python_stop_gate_blocks_stop_and_subagent_stop_once() {
 fn python_session_start_hook_adds_context() {
     let ws = Ws::new();
     let e = ws.engine(config(D::Claude, HookEvent::SessionStart, &[(None, vec![cmd(fixture("session_context.py"))])]));
-    let out = run(&e, HookEvent::SessionStart, &json!({}));
+    let out = run(&e, HookEvent::SessionStart, json!({}));
     assert_eq!(out["additional_context"], json!(["Session started from startup"]));
 }
 
@@ -729,7 +729,7 @@ fn run_named_warns_when_no_config_names_the_event_and_suggests_the_closest_name(
     let out = e.run_named_blocking("TeammateIdle", &json!({})).unwrap().to_json();
     assert_eq!(texts(&out, "info"), ["idle"]);
     assert!(texts(&out, "warning").is_empty());
-    let out = run(&e, HookEvent::PreToolUse, &json!({"tool_name": "Bash"}));
+    let out = run(&e, HookEvent::PreToolUse, json!({"tool_name": "Bash"}));
     assert!(out["messages"].as_array().unwrap().is_empty(), "{out}");
     assert!(ran.exists());
     // Without any hooks config the warning says so.
@@ -752,7 +752,7 @@ fn session_start_env_file_lines_are_returned_as_env_in_configuration_order() {
         cmd(fixture("session_context.py")),
     ];
     let e = ws.engine(config(D::Claude, HookEvent::SessionStart, &[(None, hooks)]));
-    let out = run(&e, HookEvent::SessionStart, &json!({}));
+    let out = run(&e, HookEvent::SessionStart, json!({}));
     assert_eq!(out["env"], json!({"A": "second", "B": "two words", "PROJECT_MODE": "strict"}));
     assert_eq!(out["additional_context"], json!(["Session started from startup"]));
     // The files are gone after the run.
@@ -761,7 +761,7 @@ fn session_start_env_file_lines_are_returned_as_env_in_configuration_order() {
         HookEvent::SessionStart,
         &[(None, vec![cmd("printf %s \"${CLAUDE_ENV_FILE:-unset}\"")])],
     ));
-    let out = run(&vt, HookEvent::SessionStart, &json!({}));
+    let out = run(&vt, HookEvent::SessionStart, json!({}));
     assert!(out.get("env").is_none(), "VT Code profile has no env: {out}");
     assert_eq!(out["additional_context"], json!(["unset"]));
 }
@@ -776,7 +776,7 @@ fn session_start_env_file_is_private_and_removed_after_the_run() {
         record.display()
     ));
     let e = ws.engine(config(D::Claude, HookEvent::SessionStart, &[(None, vec![hook])]));
-    run(&e, HookEvent::SessionStart, &json!({}));
+    run(&e, HookEvent::SessionStart, json!({}));
     let path = ws.read("path");
     assert!(!path.is_empty());
     assert_eq!(ws.read("path.mode").trim(), "600");
@@ -809,11 +809,11 @@ fn hook_sources_gate_only_untrusted_sources_and_set_plugin_root() {
     let previews = e.command_previews();
     assert_eq!(previews.len(), 1, "only the untrusted command is in the digest");
     assert!(previews[0].command.contains("CLAUDE_PLUGIN_ROOT"));
-    let out = run(&e, HookEvent::Stop, &input(HookEvent::Stop));
+    let out = run(&e, HookEvent::Stop, input(HookEvent::Stop));
     assert!(ws.file("user").exists(), "a trusted source runs without approval");
     assert_eq!(out["hooks"][1]["skipped"], "not_approved");
     e.approve_workspace_hooks(false).unwrap();
-    run(&e, HookEvent::Stop, &input(HookEvent::Stop));
+    run(&e, HookEvent::Stop, input(HookEvent::Stop));
     assert_eq!(ws.read("root"), "/plugins/fmt");
 }
 
@@ -827,7 +827,7 @@ fn hook_sources_deduplicate_identical_commands_across_sources() {
         &[(None, vec![cmd(format!("cat >/dev/null; echo x >> '{}'", log.display()))])],
     );
     let e = ws.engine_with(json!({"hook_sources": [{"hooks": same.clone(), "trusted": true}, {"hooks": same}]}));
-    run(&e, HookEvent::PostToolUse, &input(HookEvent::PostToolUse));
+    run(&e, HookEvent::PostToolUse, input(HookEvent::PostToolUse));
     assert_eq!(ws.read("log"), "x\n");
 }
 
@@ -878,14 +878,14 @@ fn async_hooks_do_not_hold_the_run_and_their_output_arrives_with_the_next_outcom
     // that they start no new async hook.
     let e = ws.engine(config(D::Claude, HookEvent::PostToolUse, &[(Some("Bash"), async_hook), (None, sync_hook)]));
     // The run returns while the async hook still waits for `go`.
-    let first = run(&e, HookEvent::PostToolUse, &input(HookEvent::PostToolUse));
+    let first = run(&e, HookEvent::PostToolUse, input(HookEvent::PostToolUse));
     assert_eq!(first["hooks"].as_array().unwrap().len(), 1, "only the synchronous hook is reported: {first}");
     assert!(!any_message(&first, "async done"));
     std::fs::write(&gate, "").unwrap();
     // Its output arrives with a later outcome (any event); wait for it.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     let later = loop {
-        let out = run(&e, HookEvent::PostToolUse, &json!({"tool_name": "Read", "tool_response": 1}));
+        let out = run(&e, HookEvent::PostToolUse, json!({"tool_name": "Read", "tool_response": 1}));
         if any_message(&out, "async done") {
             break out;
         }
@@ -895,7 +895,7 @@ fn async_hooks_do_not_hold_the_run_and_their_output_arrives_with_the_next_outcom
     assert!(later["additional_context"].as_array().unwrap().contains(&json!("late ctx")), "{later}");
     assert_eq!(later["block_reason"], Value::Null, "decision fields of async hooks are ignored");
     // Delivered once.
-    let again = run(&e, HookEvent::Stop, &json!({}));
+    let again = run(&e, HookEvent::Stop, json!({}));
     assert!(!any_message(&again, "async done"));
 }
 
@@ -935,7 +935,7 @@ fn close_kills_async_hooks_and_waits_for_them() {
         started.display(), started.display(), started.display(), finished.display()
     ), "async": true})];
     let e = ws.engine(config(D::Claude, HookEvent::PostToolUse, &[(None, async_hook)]));
-    run(&e, HookEvent::PostToolUse, &input(HookEvent::PostToolUse));
+    run(&e, HookEvent::PostToolUse, input(HookEvent::PostToolUse));
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     while !started.exists() {
         assert!(std::time::Instant::now() < deadline, "the async hook never started");

@@ -97,7 +97,7 @@ fn input(event: HookEvent) -> Value {
 fn run_hooks(event: HookEvent, hooks: Vec<Value>) -> Value {
     let ws = Ws::new();
     let e = ws.engine(codex(event.name(), &[(None, hooks)]));
-    run(&e, event, &input(event))
+    run(&e, event, input(event))
 }
 
 /// Run one hook command for `event`.
@@ -199,7 +199,7 @@ fn a_file_codex_cannot_parse_is_rejected_naming_the_entry() {
         let e = ws.engine_with(options.clone());
         let w: Vec<String> = e.config_warnings().iter().map(|w| format!("{}: {}", w.path, w.message)).collect();
         assert!(w.len() == 1 && w[0].contains("not loaded: failed to parse hooks config"), "{options}: {w:?}");
-        let out = run(&e, HookEvent::PreToolUse, &input(HookEvent::PreToolUse));
+        let out = run(&e, HookEvent::PreToolUse, input(HookEvent::PreToolUse));
         assert!(out["hooks"].as_array().unwrap().is_empty(), "{out}");
     }
     let e = ws.engine_with(json!({"hooks_file": path}));
@@ -230,7 +230,7 @@ fn malformed_hooks_json_is_reported_as_startup_warning() {
             {"hooks_file": bad, "trusted": true}, {"hooks_file": toml, "trusted": true},
             {"hooks_file": good, "trusted": true}
         ]}));
-        let out = run(&e, HookEvent::PreToolUse, &input(HookEvent::PreToolUse));
+        let out = run(&e, HookEvent::PreToolUse, input(HookEvent::PreToolUse));
         assert_eq!(out["decision"], "deny", "{name}: the other layer still loads: {out}");
         assert_eq!(out["reason"], "project guard");
         let w: Vec<String> = e.config_warnings().iter().map(|w| format!("{}: {}", w.path, w.message)).collect();
@@ -308,7 +308,7 @@ fn an_invalid_matcher_skips_its_group_with_a_warning() {
     assert_eq!(w.len(), 1, "{w:?}");
     assert!(w[0].starts_with("hooks.PreToolUse[0]: invalid matcher \"[\" in"), "{w:?}");
     let e = ws.engine(hooks);
-    let out = run(&e, HookEvent::PreToolUse, &input(HookEvent::PreToolUse));
+    let out = run(&e, HookEvent::PreToolUse, input(HookEvent::PreToolUse));
     assert_eq!(out["hooks"].as_array().unwrap().len(), 1);
     assert_eq!(ws.read("log"), "good\n");
 }
@@ -325,9 +325,9 @@ fn user_prompt_submit_ignores_invalid_matcher_during_discovery() {
     assert!(warnings(&read(hooks.clone()).unwrap()).is_empty());
     let ws = Ws::new();
     let e = ws.engine(hooks);
-    let out = run(&e, HookEvent::UserPromptSubmit, &input(HookEvent::UserPromptSubmit));
+    let out = run(&e, HookEvent::UserPromptSubmit, input(HookEvent::UserPromptSubmit));
     assert_eq!(out["additional_context"], json!(["prompt context"]));
-    let out = run(&e, HookEvent::Stop, &input(HookEvent::Stop));
+    let out = run(&e, HookEvent::Stop, input(HookEvent::Stop));
     assert_eq!(out["block_reason"], "again", "Stop ignores its matcher");
 }
 
@@ -403,7 +403,7 @@ fn an_async_session_end_hook_runs_synchronously() {
     assert!(!cfg.groups(HookEvent::SessionEnd)[0].hooks[0].run_async);
     assert_eq!(warnings(&cfg), ["hooks.SessionEnd[0].hooks[0]: running async SessionEnd hook synchronously"]);
     let ws = Ws::new();
-    let out = run(&ws.engine(hooks), HookEvent::SessionEnd, &input(HookEvent::SessionEnd));
+    let out = run(&ws.engine(hooks), HookEvent::SessionEnd, input(HookEvent::SessionEnd));
     assert_eq!(out["hooks"].as_array().unwrap().len(), 1, "reported: it ran in the run");
 }
 
@@ -505,7 +505,7 @@ fn discovers_hooks_from_json_and_toml_in_the_same_layer() {
     assert_eq!(w.len(), 1, "{w:?}");
     assert!(w[0].contains("loading hooks from both") && w[0].contains("prefer a single representation for this layer"));
     let e = ws.engine_with(json!({"hook_sources": [{"hooks_file": json_path}, {"hooks_file": toml_path}]}));
-    let out = run(&e, HookEvent::Stop, &input(HookEvent::Stop));
+    let out = run(&e, HookEvent::Stop, input(HookEvent::Stop));
     // Both run (concurrently), reported in layer order.
     let reported: Vec<&str> = out["hooks"].as_array().unwrap().iter().map(|h| h["command"].as_str().unwrap()).collect();
     assert_eq!(reported, [json_hook.as_str(), toml_hook.as_str()]);
@@ -532,7 +532,7 @@ fn profile_user_layers_load_shared_hooks_json_once() {
         {"hooks_file": shared, "trusted": true}, {"hooks_file": user_toml, "trusted": true},
         {"hooks_file": again, "trusted": true}, {"hooks_file": profile, "trusted": true, "dialect": "codex"},
     ]}));
-    let out = run(&e, HookEvent::Stop, &input(HookEvent::Stop));
+    let out = run(&e, HookEvent::Stop, input(HookEvent::Stop));
     assert_eq!(out["hooks"].as_array().unwrap().len(), 1, "{out}");
     assert_eq!(ws.read("log"), "x\n");
     let w: Vec<String> = e.config_warnings().iter().map(|w| format!("{}: {}", w.path, w.message)).collect();
@@ -541,7 +541,7 @@ fn profile_user_layers_load_shared_hooks_json_once() {
     let other = ws.write("proj/.codex/hooks.json", &codex("Stop", &[(None, vec![hook])]).to_string());
     let e = ws.engine_with(json!({"hook_sources": [{"hooks_file": shared, "trusted": true},
         {"hooks_file": other, "trusted": true}]}));
-    assert_eq!(run(&e, HookEvent::Stop, &input(HookEvent::Stop))["hooks"].as_array().unwrap().len(), 2);
+    assert_eq!(run(&e, HookEvent::Stop, input(HookEvent::Stop))["hooks"].as_array().unwrap().len(), 2);
 }
 
 /// In hookline the host lists the files; a workspace's Codex layer is
@@ -575,7 +575,7 @@ fn plugin_hook_sources_expand_plugin_placeholders() {
         "substituted at reading: {}",
         previews[0].command
     );
-    run(&e, HookEvent::Stop, &input(HookEvent::Stop));
+    run(&e, HookEvent::Stop, input(HookEvent::Stop));
     let r = root.display().to_string();
     assert_eq!(ws.read("seen").trim(), format!("{r}|{r}|{r}|{r}"));
 }
@@ -650,7 +650,7 @@ fn pre_tool_use_aliases_match_once_per_handler() {
     let out = run(
         &e,
         HookEvent::PreToolUse,
-        &json!({"tool_name": "apply_patch", "tool_input": {"command": "*** Begin Patch"}}),
+        json!({"tool_name": "apply_patch", "tool_input": {"command": "*** Begin Patch"}}),
     );
     assert_eq!(out["hooks"].as_array().unwrap().len(), 2, "two groups, each hook once: {out}");
     for log in ["a", "b"] {
@@ -659,11 +659,11 @@ fn pre_tool_use_aliases_match_once_per_handler() {
         assert_eq!(lines[0]["tool_name"], "apply_patch", "stdin keeps the real name");
     }
     // Not an alias of anything else.
-    let out = run(&e, HookEvent::PreToolUse, &json!({"tool_name": "Bash"}));
+    let out = run(&e, HookEvent::PreToolUse, json!({"tool_name": "Bash"}));
     assert!(out["hooks"].as_array().unwrap().is_empty());
     let e = ws.engine(codex("PreToolUse", &[(Some("Agent"), vec![cmd("cat >/dev/null")])]));
     assert_eq!(
-        run(&e, HookEvent::PreToolUse, &json!({"tool_name": "spawn_agent"}))["hooks"].as_array().unwrap().len(),
+        run(&e, HookEvent::PreToolUse, json!({"tool_name": "spawn_agent"}))["hooks"].as_array().unwrap().len(),
         1
     );
 }
@@ -679,7 +679,7 @@ fn codex_hooks_get_no_claude_variables() {
         "cat >/dev/null; echo \"${{CLAUDE_PROJECT_DIR-unset}}|${{HOOKLINE_PROJECT_DIR-unset}}\" > '{}'",
         seen.display()
     );
-    run(&ws.engine(codex("Stop", &[(None, vec![cmd(hook)])])), HookEvent::Stop, &input(HookEvent::Stop));
+    run(&ws.engine(codex("Stop", &[(None, vec![cmd(hook)])])), HookEvent::Stop, input(HookEvent::Stop));
     let ws_dir = std::fs::canonicalize(ws.path()).unwrap();
     assert_eq!(ws.read("env").trim(), format!("unset|{}", ws_dir.display()));
 }
@@ -692,7 +692,7 @@ fn fast_exiting_hook_preserves_stdout_when_stdin_is_not_consumed() {
     let deny = pre("deny", Some("no"), json!({}));
     let e = ws.engine(codex("PreToolUse", &[(None, vec![cmd(format!("printf '%s' '{deny}'"))])]));
     let big = "x".repeat(1 << 20);
-    let out = run(&e, HookEvent::PreToolUse, &json!({"tool_name": "Bash", "tool_input": {"command": big}}));
+    let out = run(&e, HookEvent::PreToolUse, json!({"tool_name": "Bash", "tool_input": {"command": big}}));
     assert_eq!((out["decision"].as_str(), out["reason"].as_str()), (Some("deny"), Some("no")));
 }
 
@@ -726,7 +726,7 @@ fn codex_matchers_are_exact_names_or_unanchored_regexes() {
     ];
     for (matcher, tool, runs) in cases {
         let e = ws.engine(codex("PreToolUse", &[(Some(matcher), vec![cmd("cat >/dev/null")])]));
-        let out = run(&e, HookEvent::PreToolUse, &json!({"tool_name": tool}));
+        let out = run(&e, HookEvent::PreToolUse, json!({"tool_name": tool}));
         assert_eq!(!out["hooks"].as_array().unwrap().is_empty(), *runs, "matcher {matcher:?} on {tool:?}");
     }
 }
@@ -770,11 +770,11 @@ fn select_handlers_keeps_duplicate_stop_handlers() {
     let log = ws.file("log");
     let hook = cmd(format!("cat >/dev/null; echo x >> '{}'", log.display()));
     let e = ws.engine(codex("Stop", &[(None, vec![hook.clone(), hook.clone()]), (None, vec![hook.clone()])]));
-    run(&e, HookEvent::Stop, &input(HookEvent::Stop));
+    run(&e, HookEvent::Stop, input(HookEvent::Stop));
     assert_eq!(ws.read("log"), "x\nx\nx\n");
     let e = ws
         .engine(codex("SessionStart", &[(Some("startup"), vec![hook.clone()]), (Some("startup|resume"), vec![hook])]));
-    run(&e, HookEvent::SessionStart, &json!({}));
+    run(&e, HookEvent::SessionStart, json!({}));
     assert_eq!(ws.read("log").lines().count(), 5);
 }
 
@@ -794,7 +794,7 @@ fn every_matching_hook_runs_at_once_to_completion() {
         );
         let creates = format!("cat >/dev/null; touch '{}'; echo 'blocked' >&2; exit 2", flag.display());
         let e = ws.engine(codex(event.name(), &[(None, vec![cmd(waits), cmd(creates)])]));
-        let out = run(&e, event, &input(event));
+        let out = run(&e, event, input(event));
         assert_eq!(out["hooks"].as_array().unwrap().len(), 2, "{event}: no short-circuit");
         assert_eq!(ws.read("log"), "saw\n", "{event}: the second hook started while the first was running");
     }
@@ -976,7 +976,7 @@ fn failing_hooks_fail_open_on_pre_tool_use() {
     let ws = Ws::new();
     let e =
         ws.engine(codex("PreToolUse", &[(None, vec![json!({"type": "command", "command": "sleep 5", "timeout": 1})])]));
-    let out = run(&e, HookEvent::PreToolUse, &input(HookEvent::PreToolUse));
+    let out = run(&e, HookEvent::PreToolUse, input(HookEvent::PreToolUse));
     assert_eq!(out["decision"], "continue", "Codex fails open on a timeout");
     assert!(the_error(&out).ends_with("hook timed out after 1s"));
     assert_eq!(failure(&out, 0), "timeout");
@@ -1024,7 +1024,7 @@ fn last_completed_updated_input_wins() {
     );
     let fast_second = say(pre("allow", None, json!({"updatedInput": {"command": "configured last"}})));
     let e = ws.engine(codex("PreToolUse", &[(None, vec![cmd(slow_first.clone()), cmd(fast_second.clone())])]));
-    let out = run(&e, HookEvent::PreToolUse, &input(HookEvent::PreToolUse));
+    let out = run(&e, HookEvent::PreToolUse, input(HookEvent::PreToolUse));
     assert_eq!(out["updated_input"], json!({"command": "configured first, finishes last"}), "{out}");
     let payload: Value = serde_json::from_str(&ws.read("seen")).unwrap();
     assert_eq!(payload["tool_input"], json!({"command": "ls"}), "every hook reads the original input");
@@ -1032,7 +1032,7 @@ fn last_completed_updated_input_wins() {
     assert!(w.len() == 1 && w[0].contains("the last to finish wins"), "{w:?}");
     // The other way round, the slow hook configured last still wins.
     let e = ws.engine(codex("PreToolUse", &[(None, vec![cmd(fast_second), cmd(slow_first)])]));
-    let out = run(&e, HookEvent::PreToolUse, &input(HookEvent::PreToolUse));
+    let out = run(&e, HookEvent::PreToolUse, input(HookEvent::PreToolUse));
     assert_eq!(out["updated_input"], json!({"command": "configured first, finishes last"}), "{out}");
 }
 
@@ -1194,7 +1194,7 @@ fn post_tool_use_block_decision_replaces_shell_command_output_with_reason() {
     let out = run(
         &e,
         HookEvent::PostToolUse,
-        &json!({"tool_name": "Bash", "tool_input": {"command": "echo blocked-output"},
+        json!({"tool_name": "Bash", "tool_input": {"command": "echo blocked-output"},
             "tool_response": "blocked-output", "tool_call_id": "c1", "turn_id": "t1"}),
     );
     assert_eq!(out["block_reason"], "blocked by post hook");
@@ -1522,7 +1522,7 @@ fn aggregate_results_concatenates_blocking_reasons_in_declaration_order() {
     // The first configured hook finishes last.
     let slow = format!("cat >/dev/null; sleep 0.3; printf '%s' '{}'", json!({"decision": "block", "reason": "first"}));
     let e = ws.engine(codex("Stop", &[(None, vec![cmd(slow), cmd(exits(2, "", "second")), cmd("cat >/dev/null")])]));
-    let out = run(&e, HookEvent::Stop, &input(HookEvent::Stop));
+    let out = run(&e, HookEvent::Stop, input(HookEvent::Stop));
     assert_eq!(out["block_reason"], "first\n\nsecond");
 }
 
@@ -1603,9 +1603,9 @@ fn async_hooks_never_decide_and_their_invalid_control_fields_are_not_errors() {
         "PostToolUse": [{"matcher": "Bash", "hooks": [async_hook(say(json!({"decision": "block", "reason": "late",
             "systemMessage": "async says hi", "hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "late ctx"}})))]}],
     }}));
-    let first = run(&e, HookEvent::Stop, &input(HookEvent::Stop));
+    let first = run(&e, HookEvent::Stop, input(HookEvent::Stop));
     assert!(first["hooks"].as_array().unwrap().is_empty(), "async hooks are not waited for: {first}");
-    run(&e, HookEvent::PostToolUse, &input(HookEvent::PostToolUse));
+    run(&e, HookEvent::PostToolUse, input(HookEvent::PostToolUse));
     let deadline = Instant::now() + Duration::from_secs(30);
     let mut messages = Vec::new();
     let mut contexts = Vec::new();
@@ -1614,7 +1614,7 @@ fn async_hooks_never_decide_and_their_invalid_control_fields_are_not_errors() {
     };
     while Instant::now() < deadline && !arrived(&messages, &contexts) {
         std::thread::sleep(Duration::from_millis(50));
-        let out = run(&e, HookEvent::PostToolUse, &json!({"tool_name": "Read", "tool_response": 1}));
+        let out = run(&e, HookEvent::PostToolUse, json!({"tool_name": "Read", "tool_response": 1}));
         assert_eq!(out["block_reason"], Value::Null, "async hooks never block");
         messages.extend(out["messages"].as_array().unwrap().iter().cloned());
         contexts.extend(out["additional_context"].as_array().unwrap().iter().cloned());
@@ -1646,7 +1646,7 @@ fn at_most_eight_async_hooks_run_at_once() {
         })
         .collect();
     let e = ws.engine(codex("Stop", &[(None, hooks)]));
-    run(&e, HookEvent::Stop, &input(HookEvent::Stop));
+    run(&e, HookEvent::Stop, input(HookEvent::Stop));
     let deadline = Instant::now() + Duration::from_secs(20);
     while ws.read("log").lines().count() < 10 && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(50));
@@ -1673,7 +1673,7 @@ fn hooks_run_in_the_users_shell() {
     let with_shell = |shell: &str| {
         let e = ws.engine_with(json!({"hooks": codex("PreToolUse", &[(None, vec![cmd(hook.clone())])]),
             "dialect": "codex", "env": {"SHELL": shell}}));
-        run(&e, HookEvent::PreToolUse, &input(HookEvent::PreToolUse))
+        run(&e, HookEvent::PreToolUse, input(HookEvent::PreToolUse))
     };
     let out = with_shell(bash);
     assert_eq!((out["decision"].as_str(), out["reason"].as_str()), (Some("deny"), Some("ran in bash")), "{out}");
@@ -1699,7 +1699,7 @@ fn shutdown_aborts_in_flight_async_hooks_without_delivering_context() {
     );
     let e =
         ws.engine(codex("SessionStart", &[(None, vec![json!({"type": "command", "command": slow, "async": true})])]));
-    let out = run(&e, HookEvent::SessionStart, &input(HookEvent::SessionStart));
+    let out = run(&e, HookEvent::SessionStart, input(HookEvent::SessionStart));
     assert!(out["hooks"].as_array().unwrap().is_empty(), "not waited for: {out}");
     let deadline = Instant::now() + Duration::from_secs(10);
     while !started.exists() && Instant::now() < deadline {
@@ -1736,7 +1736,7 @@ fn codex_digest_lines_name_the_dialect() {
         .engine_with(json!({"hooks": {"hooks": {"PreToolUse": group}}, "dialect": "codex", "workspace_gated": true,
         "trust_store": ws.file("trust.json")}));
     assert!(gated.workspace_hooks_need_approval());
-    let out = run(&gated, HookEvent::PreToolUse, &input(HookEvent::PreToolUse));
+    let out = run(&gated, HookEvent::PreToolUse, input(HookEvent::PreToolUse));
     assert_eq!(out["hooks"][0]["skipped"], "not_approved");
 }
 
@@ -1792,17 +1792,17 @@ fn a_sh_guard_without_jq_denies_destructive_commands() {
     ));
     let bash =
         |c: &str| json!({"tool_name": "Bash", "tool_input": {"command": c}, "tool_call_id": "c", "turn_id": "t"});
-    let out = run(&e, HookEvent::PreToolUse, &bash("rm -rf build"));
+    let out = run(&e, HookEvent::PreToolUse, bash("rm -rf build"));
     assert_eq!(
         (out["decision"].as_str(), out["reason"].as_str()),
         (Some("deny"), Some("Destructive command blocked by repository policy"))
     );
-    let out = run(&e, HookEvent::PreToolUse, &bash("curl https://example.com"));
+    let out = run(&e, HookEvent::PreToolUse, bash("curl https://example.com"));
     assert_eq!(
         (out["decision"].as_str(), out["reason"].as_str()),
         (Some("deny"), Some("network access from the shell is not allowed here"))
     );
-    let out = run(&e, HookEvent::PreToolUse, &bash("cargo test"));
+    let out = run(&e, HookEvent::PreToolUse, bash("cargo test"));
     assert_eq!(out["decision"], "continue");
     no_errors(&out);
 }
@@ -1812,9 +1812,9 @@ fn a_sh_guard_without_jq_denies_destructive_commands() {
 fn a_python_stop_hook_keeps_the_agent_going_once() {
     let ws = Ws::new();
     let e = ws.engine(codex("Stop", &[(None, vec![cmd(fixture("keep_going.py"))])]));
-    let out = run(&e, HookEvent::Stop, &json!({"last_assistant_message": "implemented", "stop_hook_active": false}));
+    let out = run(&e, HookEvent::Stop, json!({"last_assistant_message": "implemented", "stop_hook_active": false}));
     assert_eq!(out["block_reason"], "Run the test suite and report the result before stopping.");
-    let out = run(&e, HookEvent::Stop, &json!({"last_assistant_message": "implemented", "stop_hook_active": true}));
+    let out = run(&e, HookEvent::Stop, json!({"last_assistant_message": "implemented", "stop_hook_active": true}));
     assert_eq!(out["block_reason"], Value::Null);
     no_errors(&out);
 }
@@ -1824,13 +1824,12 @@ fn a_python_stop_hook_keeps_the_agent_going_once() {
 fn a_node_prompt_hook_blocks_secrets_and_adds_context() {
     let ws = Ws::new();
     let e = ws.engine(codex("UserPromptSubmit", &[(None, vec![cmd(fixture("prompt_policy.js"))])]));
-    let out = run(&e, HookEvent::UserPromptSubmit, &json!({"prompt": "use sk-abcdefgh12345678", "turn_id": "t7"}));
+    let out = run(&e, HookEvent::UserPromptSubmit, json!({"prompt": "use sk-abcdefgh12345678", "turn_id": "t7"}));
     assert_eq!(
         (out["allow_prompt"].as_bool(), out["block_reason"].as_str()),
         (Some(false), Some("The prompt contains what looks like an API key."))
     );
-    let out =
-        run(&e, HookEvent::UserPromptSubmit, &json!({"prompt": "fix the bug", "turn_id": "t7", "model": "gpt-5"}));
+    let out = run(&e, HookEvent::UserPromptSubmit, json!({"prompt": "fix the bug", "turn_id": "t7", "model": "gpt-5"}));
     assert_eq!(out["additional_context"], json!(["Current turn: t7 (model gpt-5)"]));
 }
 
@@ -1842,12 +1841,12 @@ fn a_python_post_tool_hook_reviews_failed_commands() {
     let out = run(
         &e,
         HookEvent::PostToolUse,
-        &json!({"tool_name": "Bash", "tool_input": {"command": "make"},
+        json!({"tool_name": "Bash", "tool_input": {"command": "make"},
         "tool_response": {"exit_code": 2, "stderr": "error"}}),
     );
     assert_eq!(out["block_reason"], "The command failed; read its stderr before retrying.");
     assert_eq!(out["additional_context"], json!(["failing command: make"]));
-    let out = run(&e, HookEvent::PostToolUse, &input(HookEvent::PostToolUse));
+    let out = run(&e, HookEvent::PostToolUse, input(HookEvent::PostToolUse));
     assert_eq!(out["block_reason"], Value::Null);
     no_errors(&out);
 }

@@ -80,7 +80,7 @@ fn input(event: HookEvent) -> Value {
 }
 
 fn pre_tool(e: &LifecycleHookEngine, command: &str) -> Value {
-    run(e, HookEvent::PreToolUse, &json!({"tool_name": "bash", "tool_input": {"command": command}}))
+    run(e, HookEvent::PreToolUse, json!({"tool_name": "bash", "tool_input": {"command": command}}))
 }
 
 fn ran(out: &Value) -> usize {
@@ -295,7 +295,7 @@ fn disable_all_hooks_in_repository_settings_skips_every_sources_hooks() {
                 {"hooks_file": settings, "trusted": trusted}
             ]}))
             .unwrap();
-        run(&e, HookEvent::SessionStart, &input(HookEvent::SessionStart));
+        run(&e, HookEvent::SessionStart, input(HookEvent::SessionStart));
         ws.read("ran")
     };
     assert_eq!(ran_with(&repo_settings, true), "", "a trusted repository's settings turn every hook off");
@@ -314,7 +314,7 @@ fn an_unknown_event_key_is_reported_and_never_runs() {
     assert_eq!(w.len(), 2, "{w:?}");
     assert!(w.iter().any(|w| w.message.contains("did you mean `preToolUse`")), "{w:?}");
     assert!(w.iter().any(|w| w.message.contains("did you mean `agentStop`")), "{w:?}");
-    run(&e, HookEvent::Stop, &input(HookEvent::Stop));
+    run(&e, HookEvent::Stop, input(HookEvent::Stop));
     assert!(!ws.file("ran").exists());
 }
 
@@ -364,7 +364,7 @@ fn claude_style_groups_are_flattened_with_their_matcher() {
     let e = ws.engine(json!({"hooks": {"preToolUse": [
         {"matcher": "bash", "hooks": [bash("cat >/dev/null; touch one"), bash("cat >/dev/null; touch two")]}
     ]}}));
-    run(&e, HookEvent::PreToolUse, &json!({"tool_name": "edit", "tool_input": {}}));
+    run(&e, HookEvent::PreToolUse, json!({"tool_name": "edit", "tool_input": {}}));
     assert!(!ws.file("one").exists(), "the group's matcher applies to its entries");
     pre_tool(&e, "ls");
     assert!(ws.file("one").exists() && ws.file("two").exists());
@@ -422,7 +422,7 @@ fn the_camel_case_payload_has_tool_args_as_a_json_string() {
     run(
         &e,
         HookEvent::PreToolUse,
-        &json!({"tool_name": "Bash", "tool_input": {"command": "ls -la"}, "tool_call_id": "c1"}),
+        json!({"tool_name": "Bash", "tool_input": {"command": "ls -la"}, "tool_call_id": "c1"}),
     );
     let p = &recorded(&ws, "log")[0];
     assert_eq!(p["sessionId"], "s-1");
@@ -459,7 +459,7 @@ fn every_event_has_its_camel_case_payload() {
     }
     let e = ws.engine(json!({"hooks": all}));
     for event in HookEvent::ALL {
-        run(&e, event, &input(event));
+        run(&e, event, input(event));
     }
     let one = |key: &str| recorded(&ws, key).remove(0);
     assert_eq!(one("sessionStart")["source"], "new");
@@ -498,9 +498,9 @@ fn the_pascal_case_payload_is_snake_case_with_claude_tool_names() {
     let ws = Ws::new();
     let e = ws.engine(json!({"hooks": {"PreToolUse": [recorder(&ws, "pre")], "Stop": [recorder(&ws, "stop")],
         "PermissionRequest": [recorder(&ws, "perm")]}}));
-    run(&e, HookEvent::PreToolUse, &json!({"tool_name": "view", "tool_input": {"path": "README.md"}}));
-    run(&e, HookEvent::Stop, &input(HookEvent::Stop));
-    run(&e, HookEvent::PermissionRequest, &input(HookEvent::PermissionRequest));
+    run(&e, HookEvent::PreToolUse, json!({"tool_name": "view", "tool_input": {"path": "README.md"}}));
+    run(&e, HookEvent::Stop, input(HookEvent::Stop));
+    run(&e, HookEvent::PermissionRequest, input(HookEvent::PermissionRequest));
     let p = &recorded(&ws, "pre")[0];
     assert_eq!(p["hook_event_name"], "PreToolUse");
     assert_eq!(p["tool_name"], "Read");
@@ -528,7 +528,7 @@ fn hooks_get_copilot_variables_expanded_env_and_their_cwd() {
         json!("tools"),
     );
     let e = ws.engine(hooks("sessionStart", vec![entry]));
-    run(&e, HookEvent::SessionStart, &json!({}));
+    run(&e, HookEvent::SessionStart, json!({}));
     let ws_dir = ws.path().display().to_string();
     assert_eq!(
         ws.read("env.txt"),
@@ -547,7 +547,7 @@ fn exec_runs_the_program_directly_without_a_shell() {
     let program = "import sys, json; json.load(sys.stdin); open(sys.argv[1], 'w').write(repr(sys.argv[2:]))";
     let entry = json!({"type": "command", "exec": "python3", "args": ["-c", program, ws.file("argv"), "*.rs", "a | b", "$HOME"]});
     let e = ws.engine(hooks("sessionStart", vec![entry]));
-    run(&e, HookEvent::SessionStart, &json!({}));
+    run(&e, HookEvent::SessionStart, json!({}));
     assert_eq!(ws.read("argv"), "['*.rs', 'a | b', '$HOME']");
     // Messages name an exec hook `program arg1 arg2 …`.
     assert!(e.command_previews()[0].command.starts_with("python3 -c "));
@@ -560,7 +560,7 @@ fn bash_scripts_run_under_bash_without_startup_files() {
     let ws = Ws::new();
     let script = "cat >/dev/null; [[ -n \"$BASH_VERSION\" ]] && [[ $- != *i* ]] && echo -n bash > shell";
     let e = ws.engine(hooks("sessionStart", vec![bash(script)]));
-    run(&e, HookEvent::SessionStart, &json!({}));
+    run(&e, HookEvent::SessionStart, json!({}));
     assert_eq!(ws.read("shell"), "bash");
     let preview = &e.command_previews()[0];
     let argv = preview.fields.iter().find(|(k, _)| k == "argv").map(|(_, v)| v.clone()).unwrap();
@@ -580,7 +580,7 @@ fn command_is_the_fallback_when_bash_is_absent() {
             json!({"type": "command", "command": "echo command >> which", "bash": "cat >/dev/null; echo bash >> which"}),
         ],
     ));
-    run(&e, HookEvent::SessionStart, &json!({}));
+    run(&e, HookEvent::SessionStart, json!({}));
     assert_eq!(ws.read("which"), "command\nbash\n");
 }
 
@@ -595,7 +595,7 @@ fn a_powershell_only_entry_runs_pwsh_without_its_update_check() {
     std::fs::set_permissions(bin.join("pwsh"), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let env = json!({"PATH": format!("{}:/usr/bin:/bin", bin.display()), "LOG": ws.file("log")});
     let e = ws.engine(hooks("sessionStart", vec![json!({"powershell": "Write-Output hi", "env": env})]));
-    run(&e, HookEvent::SessionStart, &json!({}));
+    run(&e, HookEvent::SessionStart, json!({}));
     assert_eq!(ws.read("log"), "-nop -nol -c Write-Output hi check=Off\n");
 }
 
@@ -788,7 +788,7 @@ fn pre_tool_use_timeouts_fail_open_with_a_warning() {
     assert!(warning.ends_with("Hook command timed out after 1 seconds: cat >/dev/null; sleep 5"), "{out}");
     let long = format!("cat >/dev/null; sleep 5; {}", "x".repeat(100));
     let e = ws.engine(hooks("sessionStart", vec![with(bash(long.clone()), "timeoutSec", json!(1))]));
-    let out = run(&e, HookEvent::SessionStart, &input(HookEvent::SessionStart));
+    let out = run(&e, HookEvent::SessionStart, input(HookEvent::SessionStart));
     assert!(texts(&out, "warning")[0].ends_with(&format!("seconds: {}", &long[..80])), "{out}");
 }
 
@@ -801,7 +801,7 @@ fn exit_2_elsewhere_is_a_warning_and_stdout_is_still_read() {
     let e = ws.engine(json!({"hooks": {"postToolUse": [bash(script.clone())], "agentStop": [bash(
         format!("{}; echo nope >&2; exit 2", say(json!({})))
     )]}}));
-    let out = run(&e, HookEvent::PostToolUse, &input(HookEvent::PostToolUse));
+    let out = run(&e, HookEvent::PostToolUse, input(HookEvent::PostToolUse));
     assert_eq!(out["additional_context"], json!(["fix the lint"]));
     assert_eq!(
         texts(&out, "warning"),
@@ -809,7 +809,7 @@ fn exit_2_elsewhere_is_a_warning_and_stdout_is_still_read() {
     );
     assert_eq!(out["block_reason"], Value::Null);
     assert_eq!(out["hooks"][0]["failure"], Value::Null);
-    let stop = run(&e, HookEvent::Stop, &input(HookEvent::Stop));
+    let stop = run(&e, HookEvent::Stop, input(HookEvent::Stop));
     assert_eq!(stop["block_reason"], Value::Null, "exit 2 does not block agentStop");
 }
 
@@ -822,7 +822,7 @@ fn permission_request_exit_2_denies_with_stdouts_message_and_ignores_stderr() {
     let out = run(
         &ws.engine(hooks("permissionRequest", vec![bash(script)])),
         HookEvent::PermissionRequest,
-        &input(HookEvent::PermissionRequest),
+        input(HookEvent::PermissionRequest),
     );
     assert_eq!(out["decision"]["behavior"], "deny");
     assert_eq!(out["decision"]["message"], "read the docs");
@@ -838,7 +838,7 @@ fn post_tool_use_failure_exit_2_makes_stdout_context() {
     let out = run(
         &ws.engine(hooks("postToolUseFailure", vec![bash(script)])),
         HookEvent::PostToolUseFailure,
-        &input(HookEvent::PostToolUseFailure),
+        input(HookEvent::PostToolUseFailure),
     );
     assert_eq!(out["additional_context"], json!(["Retry with --verbose"]));
     // Only stderr: it is the guidance.
@@ -846,7 +846,7 @@ fn post_tool_use_failure_exit_2_makes_stdout_context() {
     let out = run(
         &ws.engine(hooks("postToolUseFailure", vec![bash("cat >/dev/null; echo 'check the network' >&2; exit 2")])),
         HookEvent::PostToolUseFailure,
-        &input(HookEvent::PostToolUseFailure),
+        input(HookEvent::PostToolUseFailure),
     );
     assert_eq!(out["additional_context"], json!(["check the network"]));
 }
@@ -857,7 +857,7 @@ fn post_tool_use_failure_exit_2_makes_stdout_context() {
 fn other_exits_fail_open_outside_pre_tool_use_and_their_stdout_is_ignored() {
     let ws = Ws::new();
     let script = format!("{}; exit 1", say(json!({"decision": "block", "reason": "tests"})));
-    let out = run(&ws.engine(hooks("agentStop", vec![bash(script)])), HookEvent::Stop, &input(HookEvent::Stop));
+    let out = run(&ws.engine(hooks("agentStop", vec![bash(script)])), HookEvent::Stop, input(HookEvent::Stop));
     assert_eq!(out["block_reason"], Value::Null);
     assert_eq!(out["hooks"][0]["failure"], "exit");
     assert_eq!(texts(&out, "warning").len(), 1);
@@ -871,7 +871,7 @@ fn plain_text_is_never_context() {
     let out = run(
         &ws.engine(hooks("sessionStart", vec![bash("cat >/dev/null; echo 'branch main'")])),
         HookEvent::SessionStart,
-        &json!({}),
+        json!({}),
     );
     assert_eq!(out["additional_context"], json!([]));
     assert!(out["messages"].as_array().unwrap().is_empty());
@@ -979,7 +979,7 @@ fn permission_request_later_hooks_override_earlier_ones() {
     let ws = Ws::new();
     let behave = |b: &str| bash(say(json!({"behavior": b, "message": b})));
     let e = ws.engine(hooks("permissionRequest", vec![behave("deny"), behave("allow"), bash("cat >/dev/null")]));
-    let out = run(&e, HookEvent::PermissionRequest, &input(HookEvent::PermissionRequest));
+    let out = run(&e, HookEvent::PermissionRequest, input(HookEvent::PermissionRequest));
     assert_eq!(
         out["decision"]["behavior"], "allow",
         "the later allow overrides the deny; a silent hook changes nothing"
@@ -998,12 +998,12 @@ fn permission_request_allow_does_not_pre_approve_leaving_the_sandbox() {
                "permission_request": {}})
     };
     let allow = ws.engine(hooks("permissionRequest", vec![behave("allow")]));
-    let out = run(&allow, HookEvent::PermissionRequest, &request(true));
+    let out = run(&allow, HookEvent::PermissionRequest, request(true));
     assert_eq!(out["decision"], Value::Null, "{out}");
-    let out = run(&allow, HookEvent::PermissionRequest, &request(false));
+    let out = run(&allow, HookEvent::PermissionRequest, request(false));
     assert_eq!(out["decision"]["behavior"], "allow", "{out}");
     let deny = ws.engine(hooks("permissionRequest", vec![behave("deny")]));
-    let out = run(&deny, HookEvent::PermissionRequest, &request(true));
+    let out = run(&deny, HookEvent::PermissionRequest, request(true));
     assert_eq!(out["decision"]["behavior"], "deny", "{out}");
 }
 
@@ -1017,7 +1017,7 @@ fn a_python_permission_hook_allows_reads_and_interrupts_sudo() {
         run(
             &e,
             HookEvent::PermissionRequest,
-            &json!({"tool_name": "bash", "tool_input": {"command": c}, "permission_request": {}}),
+            json!({"tool_name": "bash", "tool_input": {"command": c}, "permission_request": {}}),
         )
     };
     assert_eq!(ask("ls -la")["decision"]["behavior"], "allow");
@@ -1034,9 +1034,9 @@ fn a_python_permission_hook_allows_reads_and_interrupts_sudo() {
 fn agent_stop_blocks_with_its_reason_until_the_stop_hook_is_active() {
     let ws = Ws::new();
     let e = ws.engine(hooks("agentStop", vec![bash(fixture("stop_gate.sh"))]));
-    let out = run(&e, HookEvent::Stop, &json!({"last_assistant_message": "done", "stop_hook_active": false}));
+    let out = run(&e, HookEvent::Stop, json!({"last_assistant_message": "done", "stop_hook_active": false}));
     assert_eq!(out["block_reason"], "Run the test suite before you finish.");
-    let out = run(&e, HookEvent::Stop, &json!({"last_assistant_message": "done", "stop_hook_active": true}));
+    let out = run(&e, HookEvent::Stop, json!({"last_assistant_message": "done", "stop_hook_active": true}));
     assert_eq!(out["block_reason"], Value::Null);
 }
 
@@ -1047,12 +1047,12 @@ fn after_eight_consecutive_blocked_agent_stops_the_next_is_allowed() {
     let ws = Ws::new();
     let e = ws.engine(hooks("agentStop", vec![bash(say(json!({"decision": "block", "reason": "again"})))]));
     for i in 1..=8 {
-        assert_eq!(run(&e, HookEvent::Stop, &input(HookEvent::Stop))["block_reason"], "again", "stop {i}");
+        assert_eq!(run(&e, HookEvent::Stop, input(HookEvent::Stop))["block_reason"], "again", "stop {i}");
     }
-    let ninth = run(&e, HookEvent::Stop, &input(HookEvent::Stop));
+    let ninth = run(&e, HookEvent::Stop, input(HookEvent::Stop));
     assert_eq!(ninth["block_reason"], Value::Null, "{ninth}");
     assert!(texts(&ninth, "warning").iter().any(|t| t.contains("8 consecutive stops")), "{ninth}");
-    assert_eq!(run(&e, HookEvent::Stop, &input(HookEvent::Stop))["block_reason"], "again");
+    assert_eq!(run(&e, HookEvent::Stop, input(HookEvent::Stop))["block_reason"], "again");
 }
 
 /// "Merge: shallow, **later hook overrides earlier** ([CP63] `gv`; the
@@ -1076,7 +1076,7 @@ fn agent_stop_later_decisions_override_earlier_ones() {
     ] {
         let ws = Ws::new();
         let n = entries.len();
-        let out = run(&ws.engine(hooks("agentStop", entries)), HookEvent::Stop, &input(HookEvent::Stop));
+        let out = run(&ws.engine(hooks("agentStop", entries)), HookEvent::Stop, input(HookEvent::Stop));
         assert_eq!(out["block_reason"], want, "{out}");
         assert_eq!(ran(&out), n, "every hook runs");
     }
@@ -1096,7 +1096,7 @@ fn subagent_stop_modified_response_is_a_dialect_field_the_last_wins() {
             bash(say(json!({"decision": "block", "reason": "verify first", "modifiedResponse": "dropped"}))),
         ],
     ));
-    let out = run(&e, HookEvent::SubagentStop, &input(HookEvent::SubagentStop));
+    let out = run(&e, HookEvent::SubagentStop, input(HookEvent::SubagentStop));
     assert_eq!(out["dialect_fields"], json!({"copilot": {"modifiedResponse": "formatted"}}));
     assert_eq!(out["block_reason"], "verify first");
 }
@@ -1114,7 +1114,7 @@ fn post_tool_use_modified_result_is_a_dialect_field_and_contexts_are_all_kept() 
     let out = run(
         &e,
         HookEvent::PostToolUse,
-        &json!({"tool_name": "bash", "tool_input": {"command": "env"}, "tool_response": "GH=ghp_abc123"}),
+        json!({"tool_name": "bash", "tool_input": {"command": "env"}, "tool_response": "GH=ghp_abc123"}),
     );
     assert_eq!(
         out["dialect_fields"]["copilot"]["modifiedResult"],
@@ -1135,7 +1135,7 @@ fn post_tool_use_block_is_feedback_and_stops_later_hooks() {
             bash("cat >/dev/null; touch later"),
         ],
     ));
-    let out = run(&e, HookEvent::PostToolUse, &input(HookEvent::PostToolUse));
+    let out = run(&e, HookEvent::PostToolUse, input(HookEvent::PostToolUse));
     assert_eq!(out["block_reason"], "secret in output");
     assert!(!ws.file("later").exists());
 }
@@ -1149,13 +1149,13 @@ fn session_start_context_later_overrides_earlier() {
         "sessionStart",
         vec![bash(fixture("session_context.sh")), bash(say(json!({"additionalContext": {"team": "core"}})))],
     ));
-    let out = run(&e, HookEvent::SessionStart, &json!({}));
+    let out = run(&e, HookEvent::SessionStart, json!({}));
     assert_eq!(out["additional_context"], json!([r#"{"team":"core"}"#]), "a non-string is its JSON text");
     let ws = Ws::new();
     let out = run(
         &ws.engine(hooks("sessionStart", vec![bash(fixture("session_context.sh"))])),
         HookEvent::SessionStart,
-        &json!({}),
+        json!({}),
     );
     assert!(out["additional_context"][0].as_str().unwrap().starts_with("Current branch: "), "{out}");
 }
@@ -1169,7 +1169,7 @@ fn user_prompt_submitted_output_is_dropped() {
         "userPromptSubmitted",
         vec![bash(say(json!({"decision": "block", "reason": "no", "modifiedPrompt": "x", "additionalContext": "c"})))],
     ));
-    let out = run(&e, HookEvent::UserPromptSubmit, &input(HookEvent::UserPromptSubmit));
+    let out = run(&e, HookEvent::UserPromptSubmit, input(HookEvent::UserPromptSubmit));
     assert_eq!((out["allow_prompt"].clone(), out["additional_context"].clone()), (json!(true), json!([])));
     assert!(out.get("dialect_fields").is_none());
 }
@@ -1184,11 +1184,11 @@ fn subagent_start_and_notification_context_are_dialect_fields() {
         "subagentStart": [with(bash(say(json!({"additionalContext": "follow the style guide"}))), "matcher", json!("explore"))],
         "notification": [with(bash(say(json!({"additionalContext": "the shell finished"}))), "matcher", json!("shell_.*"))],
     }}));
-    let out = run(&e, HookEvent::SubagentStart, &input(HookEvent::SubagentStart));
+    let out = run(&e, HookEvent::SubagentStart, input(HookEvent::SubagentStart));
     assert_eq!(out["dialect_fields"], json!({"copilot": {"additionalContext": "follow the style guide"}}));
-    let idle = run(&e, HookEvent::Notification, &input(HookEvent::Notification));
+    let idle = run(&e, HookEvent::Notification, input(HookEvent::Notification));
     assert!(idle.get("dialect_fields").is_none(), "the matcher is tested against notification_type");
-    let done = run(&e, HookEvent::Notification, &json!({"notification_type": "shell_completed", "message": "m"}));
+    let done = run(&e, HookEvent::Notification, json!({"notification_type": "shell_completed", "message": "m"}));
     assert_eq!(done["dialect_fields"]["copilot"]["additionalContext"], "the shell finished");
 }
 
@@ -1241,11 +1241,11 @@ fn native_matchers_are_anchored_against_runtime_tool_names() {
     };
     let e = ws.engine(hooks("preToolUse", vec![deny("Bash"), deny("ba"), deny("bash|edit")]));
     // The host names the tool the Claude Code way: it is Copilot CLI's `bash`.
-    let out = run(&e, HookEvent::PreToolUse, &json!({"tool_name": "Bash", "tool_input": {}}));
+    let out = run(&e, HookEvent::PreToolUse, json!({"tool_name": "Bash", "tool_input": {}}));
     assert_eq!(out["reason"], "bash|edit", "`Bash` and `ba` never match the runtime name");
-    let out = run(&e, HookEvent::PreToolUse, &json!({"tool_name": "edit", "tool_input": {}}));
+    let out = run(&e, HookEvent::PreToolUse, json!({"tool_name": "edit", "tool_input": {}}));
     assert_eq!(out["reason"], "bash|edit");
-    assert_eq!(run(&e, HookEvent::PreToolUse, &json!({"tool_name": "view", "tool_input": {}}))["decision"], "continue");
+    assert_eq!(run(&e, HookEvent::PreToolUse, json!({"tool_name": "view", "tool_input": {}}))["decision"], "continue");
 }
 
 /// "Claude-format matchers (PascalCase `PreToolUse`): `*`, `**`, or an
@@ -1262,13 +1262,13 @@ fn pascal_case_tool_matchers_use_claude_format() {
         tag("Edit|Write", "edit-write"), tag("bash", "runtime"), tag("Bash", "claude"), tag("Re.*", "regex"),
         tag("**", "all"), tag("vi.*", "runtime-regex"),
     ]}}));
-    run(&e, HookEvent::PreToolUse, &json!({"tool_name": "create", "tool_input": {}}));
+    run(&e, HookEvent::PreToolUse, json!({"tool_name": "create", "tool_input": {}}));
     assert_eq!(ws.read("matched"), "edit-write\nall\n");
     std::fs::remove_file(ws.file("matched")).unwrap();
-    run(&e, HookEvent::PreToolUse, &json!({"tool_name": "bash", "tool_input": {}}));
+    run(&e, HookEvent::PreToolUse, json!({"tool_name": "bash", "tool_input": {}}));
     assert_eq!(ws.read("matched"), "runtime\nclaude\nall\n");
     std::fs::remove_file(ws.file("matched")).unwrap();
-    run(&e, HookEvent::PreToolUse, &json!({"tool_name": "view", "tool_input": {}}));
+    run(&e, HookEvent::PreToolUse, json!({"tool_name": "view", "tool_input": {}}));
     assert_eq!(ws.read("matched"), "regex\nall\n", "a regex is tested against the Claude name only");
 }
 
@@ -1281,7 +1281,7 @@ fn a_matcher_on_an_event_without_one_is_ignored() {
         vec![with(bash(say(json!({"decision": "block", "reason": "r"}))), "matcher", json!("("))],
     ));
     assert!(e.config_warnings().is_empty(), "not even compiled");
-    assert_eq!(run(&e, HookEvent::Stop, &input(HookEvent::Stop))["block_reason"], "r");
+    assert_eq!(run(&e, HookEvent::Stop, input(HookEvent::Stop))["block_reason"], "r");
     // Not even its type is checked: the entry runs, in a settings file too.
     let stop = |m: Value| with(bash(say(json!({"decision": "block", "reason": "typed"}))), "matcher", m);
     let path = ws.write(
@@ -1290,7 +1290,7 @@ fn a_matcher_on_an_event_without_one_is_ignored() {
     );
     let e = ws.engine_of_file(&path);
     assert!(e.config_warnings().is_empty(), "{:?}", e.config_warnings());
-    let out = run(&e, HookEvent::Stop, &input(HookEvent::Stop));
+    let out = run(&e, HookEvent::Stop, input(HookEvent::Stop));
     assert_eq!(ran(&out), 2, "{out}");
 }
 
@@ -1338,7 +1338,7 @@ fn copilot_and_claude_code_sources_run_together() {
         .to_string(),
     );
     let e = ws.try_engine_with(json!({"hook_sources": [{"hooks_file": copilot}, {"hooks_file": claude}]})).unwrap();
-    let out = run(&e, HookEvent::PreToolUse, &json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}));
+    let out = run(&e, HookEvent::PreToolUse, json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}));
     assert_eq!(out["decision"], "deny", "the Copilot hook's crash denies; deny beats the Claude hook's allow: {out}");
     assert_eq!(ran(&out), 3);
     assert_eq!(recorded(&ws, "copilot")[0]["toolArgs"], r#"{"command":"ls"}"#);
@@ -1476,7 +1476,7 @@ fn post_tool_use_block_replaces_the_tool_result() {
     let ws = Ws::new();
     let e =
         ws.engine(hooks("postToolUse", vec![bash(say(json!({"decision": "block", "reason": "secret in output"})))]));
-    let out = run(&e, HookEvent::PostToolUse, &input(HookEvent::PostToolUse));
+    let out = run(&e, HookEvent::PostToolUse, input(HookEvent::PostToolUse));
     assert_eq!(out["block_reason"], "secret in output");
     assert_eq!(out["block_replaces_result"], true, "{out}");
     // "later hooks skipped, contexts discarded": an earlier hook's context
@@ -1488,12 +1488,12 @@ fn post_tool_use_block_replaces_the_tool_result() {
             bash(say(json!({"decision": "block", "reason": "secret in output", "additionalContext": "own"}))),
         ],
     ));
-    let out = run(&e, HookEvent::PostToolUse, &input(HookEvent::PostToolUse));
+    let out = run(&e, HookEvent::PostToolUse, input(HookEvent::PostToolUse));
     assert_eq!(out["block_reason"], "secret in output");
     assert_eq!(out["additional_context"], json!([]), "{out}");
     // Without a block the result stands (the key is absent).
     let e = ws.engine(hooks("postToolUse", vec![bash(say(json!({"additionalContext": "note"})))]));
-    let out = run(&e, HookEvent::PostToolUse, &input(HookEvent::PostToolUse));
+    let out = run(&e, HookEvent::PostToolUse, input(HookEvent::PostToolUse));
     assert!(out.get("block_replaces_result").is_none(), "{out}");
 }
 
@@ -1505,9 +1505,9 @@ fn post_tool_use_matchers_are_applied_to_runtime_names() {
     let ws = Ws::new();
     let ctx = |m: &str| with(bash(say(json!({"additionalContext": m}))), "matcher", json!(m));
     let e = ws.engine(hooks("postToolUse", vec![ctx("bash|edit"), ctx("Bash"), ctx("edi")]));
-    let out = run(&e, HookEvent::PostToolUse, &json!({"tool_name": "edit", "tool_input": {}, "tool_response": "ok"}));
+    let out = run(&e, HookEvent::PostToolUse, json!({"tool_name": "edit", "tool_input": {}, "tool_response": "ok"}));
     assert_eq!(out["additional_context"], json!(["bash|edit"]));
-    let out = run(&e, HookEvent::PostToolUse, &json!({"tool_name": "view", "tool_input": {}, "tool_response": "ok"}));
+    let out = run(&e, HookEvent::PostToolUse, json!({"tool_name": "view", "tool_input": {}, "tool_response": "ok"}));
     assert_eq!(out["additional_context"], json!([]));
 }
 
@@ -1522,7 +1522,7 @@ fn pascal_permission_request_matchers_are_claude_format_with_every_claude_name()
     let deny = |m: &str| with(bash(say(json!({"behavior": "deny", "message": m}))), "matcher", json!(m));
     let e = ws.engine(json!({"hooks": {"PermissionRequest": [deny("PowerShell"), deny("Task"), deny("Wr.*")]}}));
     let ask = |tool: &str| {
-        run(&e, HookEvent::PermissionRequest, &json!({"tool_name": tool, "tool_input": {}, "permission_request": {}}))
+        run(&e, HookEvent::PermissionRequest, json!({"tool_name": tool, "tool_input": {}, "permission_request": {}}))
     };
     assert_eq!(ask("powershell")["decision"]["message"], "PowerShell");
     assert_eq!(ask("task")["decision"]["message"], "Task");
@@ -1531,11 +1531,8 @@ fn pascal_permission_request_matchers_are_claude_format_with_every_claude_name()
     // Under the camelCase key the same matchers are native regexes against
     // the runtime name: none of them matches.
     let e = ws.engine(json!({"hooks": {"permissionRequest": [deny("PowerShell"), deny("Task")]}}));
-    let out = run(
-        &e,
-        HookEvent::PermissionRequest,
-        &json!({"tool_name": "task", "tool_input": {}, "permission_request": {}}),
-    );
+    let out =
+        run(&e, HookEvent::PermissionRequest, json!({"tool_name": "task", "tool_input": {}, "permission_request": {}}));
     assert!(out["decision"].is_null(), "{out}");
 }
 
@@ -1551,11 +1548,11 @@ fn subagent_start_pre_compact_and_notification_match_their_own_subjects() {
         "preCompact": [tag("manual", "manual")],
         "notification": [tag("agent_.*", "agent")],
     }}));
-    run(&e, HookEvent::SubagentStart, &input(HookEvent::SubagentStart));
-    run(&e, HookEvent::PreCompact, &json!({"trigger": "auto"}));
-    run(&e, HookEvent::PreCompact, &json!({"trigger": "manual"}));
-    run(&e, HookEvent::Notification, &input(HookEvent::Notification));
-    run(&e, HookEvent::Notification, &json!({"notification_type": "shell_completed", "message": "m"}));
+    run(&e, HookEvent::SubagentStart, input(HookEvent::SubagentStart));
+    run(&e, HookEvent::PreCompact, json!({"trigger": "auto"}));
+    run(&e, HookEvent::PreCompact, json!({"trigger": "manual"}));
+    run(&e, HookEvent::Notification, input(HookEvent::Notification));
+    run(&e, HookEvent::Notification, json!({"notification_type": "shell_completed", "message": "m"}));
     assert_eq!(ws.read("matched"), "explore\nmanual\nagent\n");
 }
 
@@ -1568,18 +1565,14 @@ fn pascal_post_tool_use_payload_and_subagent_start_keeps_camel_case() {
     let ws = Ws::new();
     let e =
         ws.engine(json!({"hooks": {"PostToolUse": [recorder(&ws, "post")], "SubagentStart": [recorder(&ws, "sub")]}}));
-    run(
-        &e,
-        HookEvent::PostToolUse,
-        &json!({"tool_name": "view", "tool_input": {"path": "a"}, "tool_response": "text"}),
-    );
+    run(&e, HookEvent::PostToolUse, json!({"tool_name": "view", "tool_input": {"path": "a"}, "tool_response": "text"}));
     let p = &recorded(&ws, "post")[0];
     assert_eq!(p["hook_event_name"], "PostToolUse");
     assert_eq!(p["tool_name"], "Read");
     assert_eq!(p["tool_input"], json!({"path": "a"}));
     assert_eq!(p["tool_result"], json!({"result_type": "success", "text_result_for_llm": "text"}));
     assert!(p["timestamp"].is_string());
-    run(&e, HookEvent::SubagentStart, &input(HookEvent::SubagentStart));
+    run(&e, HookEvent::SubagentStart, input(HookEvent::SubagentStart));
     let p = &recorded(&ws, "sub")[0];
     assert_eq!((p["agentName"].clone(), p["sessionId"].clone()), (json!("explore"), json!("s-1")));
     assert!(p["timestamp"].is_u64() && p.get("hook_event_name").is_none(), "{p}");
@@ -1592,7 +1585,7 @@ fn session_start_exit_2_is_a_warning_and_its_context_stands() {
     let ws = Ws::new();
     let script = format!("{}; echo 'heads up' >&2; exit 2", say(json!({"additionalContext": "repo notes"})));
     let e = ws.engine(hooks("sessionStart", vec![bash(script)]));
-    let out = run(&e, HookEvent::SessionStart, &input(HookEvent::SessionStart));
+    let out = run(&e, HookEvent::SessionStart, input(HookEvent::SessionStart));
     assert_eq!(out["additional_context"], json!(["repo notes"]), "{out}");
     assert!(texts(&out, "warning").iter().any(|t| t.contains("heads up")), "{out}");
     assert!(out["hooks"][0].get("failure").is_none_or(Value::is_null), "not a failure: {out}");

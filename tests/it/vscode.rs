@@ -74,10 +74,10 @@ fn the_docs_block_dangerous_hook_denies_destructive_commands() {
     let ws = Ws::new();
     let script = ws.script("block-dangerous.sh", BLOCK_DANGEROUS);
     let e = ws.engine(json!({"hooks": {"PreToolUse": [{"type": "command", "command": script, "timeoutSec": 5}]}}));
-    let out = run(&e, HookEvent::PreToolUse, &terminal("rm -rf /tmp/build"));
+    let out = run(&e, HookEvent::PreToolUse, terminal("rm -rf /tmp/build"));
     assert_eq!(out["decision"], "deny");
     assert_eq!(out["reason"], "Destructive command blocked by security policy");
-    assert_eq!(run(&e, HookEvent::PreToolUse, &terminal("npm test"))["decision"], "continue");
+    assert_eq!(run(&e, HookEvent::PreToolUse, terminal("npm test"))["decision"], "continue");
 }
 
 /// "Permission decision priority: When multiple hooks run for the same
@@ -92,7 +92,7 @@ fn the_most_restrictive_decision_wins() {
     ] {
         let ws = Ws::new();
         let e = ws.engine(json!({"hooks": {"PreToolUse": hooks.iter().map(|d| decide(d)).collect::<Vec<_>>()}}));
-        let out = run(&e, HookEvent::PreToolUse, &terminal("ls"));
+        let out = run(&e, HookEvent::PreToolUse, terminal("ls"));
         assert_eq!(out["decision"], want, "{hooks:?}");
         assert_eq!(out["hooks"].as_array().unwrap().len(), hooks.len(), "every hook runs");
     }
@@ -100,12 +100,12 @@ fn the_most_restrictive_decision_wins() {
     let ws = Ws::new();
     let script = ws.script("require-approval.sh", REQUIRE_APPROVAL);
     let e = ws.engine(json!({"hooks": {"PreToolUse": [cmd(script)]}}));
-    let out = run(&e, HookEvent::PreToolUse, &terminal("ls"));
+    let out = run(&e, HookEvent::PreToolUse, terminal("ls"));
     assert_eq!(
         (out["decision"].clone(), out["reason"].clone()),
         (json!("ask"), json!("This operation requires manual approval"))
     );
-    let read = run(&e, HookEvent::PreToolUse, &json!({"tool_name": "readFile", "tool_input": {"filePath": "a"}}));
+    let read = run(&e, HookEvent::PreToolUse, json!({"tool_name": "readFile", "tool_input": {"filePath": "a"}}));
     assert_eq!(read["decision"], "allow");
 }
 
@@ -122,7 +122,7 @@ fn matchers_are_parsed_but_not_applied() {
     let path = ws.write(".claude/settings.json", &settings.to_string());
     let e = ws.try_engine_with(json!({"hooks_file": path, "dialect": "vscode"})).unwrap();
     assert!(e.config_warnings().is_empty(), "an invalid matcher is not even compiled");
-    run(&e, HookEvent::PreToolUse, &terminal("ls"));
+    run(&e, HookEvent::PreToolUse, terminal("ls"));
     // PreToolUse hooks run concurrently: both ran, in either order.
     let mut ran: Vec<String> = ws.read("ran").lines().map(str::to_owned).collect();
     ran.sort();
@@ -140,11 +140,11 @@ fn exit_2_is_a_blocking_error_with_stderr_as_the_reason() {
         "Stop": [cmd("cat >/dev/null; echo 'tests are failing' >&2; exit 2")],
         "PostToolUse": [cmd("cat >/dev/null; echo 'lint errors' >&2; exit 2")],
     }}));
-    let out = run(&e, HookEvent::PreToolUse, &terminal("git push"));
+    let out = run(&e, HookEvent::PreToolUse, terminal("git push"));
     assert_eq!((out["decision"].clone(), out["reason"].clone()), (json!("deny"), json!("not on main")));
-    assert_eq!(run(&e, HookEvent::Stop, &stop_input())["block_reason"], "tests are failing");
+    assert_eq!(run(&e, HookEvent::Stop, stop_input())["block_reason"], "tests are failing");
     let post =
-        run(&e, HookEvent::PostToolUse, &json!({"tool_name": "editFiles", "tool_input": {}, "tool_response": "ok"}));
+        run(&e, HookEvent::PostToolUse, json!({"tool_name": "editFiles", "tool_input": {}, "tool_response": "ok"}));
     assert_eq!(post["block_reason"], "lint errors");
 }
 
@@ -157,7 +157,7 @@ fn other_exit_codes_are_warnings_and_their_stdout_is_not_read() {
         "{}; echo flaky >&2; exit 1",
         say(json!({"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": "x"}}))
     ))]}}));
-    let out = run(&e, HookEvent::PreToolUse, &terminal("ls"));
+    let out = run(&e, HookEvent::PreToolUse, terminal("ls"));
     assert_eq!(out["decision"], "continue");
     let levels: Vec<&str> = out["messages"].as_array().unwrap().iter().map(|m| m["level"].as_str().unwrap()).collect();
     assert_eq!(levels, ["warning"], "{out}");
@@ -175,7 +175,7 @@ fn continue_false_stops_the_session_and_wins_over_allow() {
         "continue": false, "stopReason": "Security policy violation",
         "hookSpecificOutput": {"permissionDecision": "allow"}
     })))]}}));
-    let out = run(&e, HookEvent::PreToolUse, &terminal("ls"));
+    let out = run(&e, HookEvent::PreToolUse, terminal("ls"));
     assert_eq!(out["continue"], false);
     assert_eq!(out["stop_reason"], "Security policy violation");
     assert_ne!(out["decision"], "allow");
@@ -191,12 +191,12 @@ fn stop_blocks_with_hook_specific_output_and_subagent_stop_with_decision() {
         "Stop": [cmd(say(json!({"hookSpecificOutput": {"hookEventName": "Stop", "decision": "block", "reason": "Run the test suite before finishing"}})))],
         "SubagentStop": [cmd(say(json!({"decision": "block", "reason": "Verify subagent results before completing"})))],
     }}));
-    assert_eq!(run(&e, HookEvent::Stop, &stop_input())["block_reason"], "Run the test suite before finishing");
-    let sub = run(&e, HookEvent::SubagentStop, &json!({"child_thread_id": "subagent-456", "agent_name": "Plan"}));
+    assert_eq!(run(&e, HookEvent::Stop, stop_input())["block_reason"], "Run the test suite before finishing");
+    let sub = run(&e, HookEvent::SubagentStop, json!({"child_thread_id": "subagent-456", "agent_name": "Plan"}));
     assert_eq!(sub["block_reason"], "Verify subagent results before completing");
     let ws = Ws::new();
     let e = ws.engine(json!({"hooks": {"Stop": [cmd(say(json!({"continue": false, "stopReason": "quota"})))]}}));
-    let out = run(&e, HookEvent::Stop, &stop_input());
+    let out = run(&e, HookEvent::Stop, stop_input());
     assert_eq!((out["block_reason"].clone(), out["continue"].clone()), (Value::Null, json!(false)));
 }
 
@@ -209,7 +209,7 @@ fn session_start_context_comes_from_hook_specific_output_only() {
         cmd(say(json!({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "Project: my-app v2.1.0 | Branch: main"}}))),
         cmd("cat >/dev/null; echo 'plain text'"),
     ]}}));
-    let out = run(&e, HookEvent::SessionStart, &json!({}));
+    let out = run(&e, HookEvent::SessionStart, json!({}));
     assert_eq!(out["additional_context"], json!(["Project: my-app v2.1.0 | Branch: main"]));
 }
 
@@ -221,7 +221,7 @@ fn subagent_start_context_is_a_dialect_field() {
     let e = ws.engine(json!({"hooks": {"SubagentStart": [cmd(say(json!({"hookSpecificOutput": {
         "hookEventName": "SubagentStart", "additionalContext": "This subagent should follow the project coding guidelines"
     }})))]}}));
-    let out = run(&e, HookEvent::SubagentStart, &json!({"child_thread_id": "subagent-456", "agent_name": "Plan"}));
+    let out = run(&e, HookEvent::SubagentStart, json!({"child_thread_id": "subagent-456", "agent_name": "Plan"}));
     assert_eq!(
         out["dialect_fields"],
         json!({"vscode": {"additionalContext": "This subagent should follow the project coding guidelines"}})
@@ -234,7 +234,7 @@ fn subagent_start_context_is_a_dialect_field() {
 fn pre_compact_cannot_block() {
     let ws = Ws::new();
     let e = ws.engine(json!({"hooks": {"PreCompact": [cmd(say(json!({"decision": "block", "reason": "no"})))]}}));
-    let out = run(&e, HookEvent::PreCompact, &json!({"trigger": "auto"}));
+    let out = run(&e, HookEvent::PreCompact, json!({"trigger": "auto"}));
     assert!(out.get("block_reason").is_none(), "{out}");
 }
 
@@ -251,10 +251,10 @@ fn the_payload_has_the_common_fields_and_the_events() {
     run(
         &e,
         HookEvent::PreToolUse,
-        &json!({"tool_name": "editFiles", "tool_input": {"files": ["src/main.ts"]}, "tool_call_id": "tool-123"}),
+        json!({"tool_name": "editFiles", "tool_input": {"files": ["src/main.ts"]}, "tool_call_id": "tool-123"}),
     );
-    run(&e, HookEvent::SessionStart, &json!({}));
-    run(&e, HookEvent::SubagentStart, &json!({"child_thread_id": "subagent-456", "agent_name": "Plan"}));
+    run(&e, HookEvent::SessionStart, json!({}));
+    run(&e, HookEvent::SubagentStart, json!({"child_thread_id": "subagent-456", "agent_name": "Plan"}));
     let pre: Value = serde_json::from_str(&ws.read("pre")).unwrap();
     let keys: Vec<&str> = pre.as_object().unwrap().keys().map(String::as_str).take(5).collect();
     assert_eq!(keys, ["timestamp", "cwd", "sessionId", "hookEventName", "transcript_path"]);
@@ -282,8 +282,8 @@ fn copilot_cli_files_are_converted_and_agent_stop_is_not_an_event() {
         "agentStop": [{"type": "command", "bash": "echo stop >> ran"}],
         "sessionEnd": [{"type": "command", "bash": "echo end >> ran"}],
     }}));
-    run(&e, HookEvent::PreToolUse, &terminal("ls"));
-    run(&e, HookEvent::Stop, &stop_input());
+    run(&e, HookEvent::PreToolUse, terminal("ls"));
+    run(&e, HookEvent::Stop, stop_input());
     assert_eq!(ws.read("ran"), "bash\n");
     let warnings = e.config_warnings();
     assert_eq!(warnings.len(), 2, "{warnings:?}");
@@ -305,7 +305,7 @@ fn the_os_specific_command_wins_over_command() {
         {"type": "command", "command": "echo default >> ran", os: "cat >/dev/null; echo os >> ran", "windows": "echo win"},
         {"type": "command", "command": "cat >/dev/null; echo default >> ran", "windows": "echo win"},
     ]}}));
-    run(&e, HookEvent::Stop, &stop_input());
+    run(&e, HookEvent::Stop, stop_input());
     assert_eq!(ws.read("ran"), "os\ndefault\n");
 }
 
@@ -324,7 +324,7 @@ fn entries_without_type_command_or_a_command_are_skipped_and_reported() {
     let w = e.config_warnings();
     assert_eq!(w.len(), 4, "{w:?}");
     assert!(w[0].message.contains("\"type\": \"command\""), "{w:?}");
-    assert_eq!(run(&e, HookEvent::PreToolUse, &terminal("ls"))["decision"], "deny");
+    assert_eq!(run(&e, HookEvent::PreToolUse, terminal("ls"))["decision"], "deny");
 }
 
 /// "`timeout` | number | Timeout in seconds (default: 30)"; "`cwd` |
@@ -338,9 +338,9 @@ fn timeout_cwd_and_env_are_the_entrys() {
         "SessionStart": [{"type": "command", "command": "cat >/dev/null; echo \"$AUDIT_LOG $PWD\" > ../env.txt", "cwd": "web", "env": {"AUDIT_LOG": ".github/hooks/audit.log"}}],
         "PreToolUse": [{"type": "command", "command": "cat >/dev/null; sleep 5", "timeout": 1}],
     }}));
-    run(&e, HookEvent::SessionStart, &json!({}));
+    run(&e, HookEvent::SessionStart, json!({}));
     assert_eq!(ws.read("env.txt"), format!(".github/hooks/audit.log {}\n", ws.file("web").display()));
-    let out = run(&e, HookEvent::PreToolUse, &terminal("ls"));
+    let out = run(&e, HookEvent::PreToolUse, terminal("ls"));
     assert_eq!((out["decision"].clone(), out["hooks"][0]["failure"].clone()), (json!("continue"), json!("timeout")));
     let path = ws.write(".github/hooks/t.json", &json!({"hooks": {"Stop": [cmd("true")]}}).to_string());
     let config = hookline::config::HooksConfig::read_file(&path, Some(hookline::dialect::VSCODE), false, None).unwrap();
@@ -372,7 +372,7 @@ fn vscode_is_chosen_by_the_option_and_named_in_the_digest() {
     assert_eq!(copilot.command_previews()[0].dialect, Some("copilot"));
     assert_eq!(vscode.command_previews()[0].dialect, Some("vscode"));
     assert_ne!(copilot.command_digest(), vscode.command_digest());
-    assert_eq!(run(&vscode, HookEvent::PreToolUse, &terminal("ls"))["decision"], "ask");
+    assert_eq!(run(&vscode, HookEvent::PreToolUse, terminal("ls"))["decision"], "ask");
 }
 
 /// VS Code reads only the fields it knows and ignores the rest; hookline
@@ -395,7 +395,7 @@ fn unknown_entry_fields_are_ignored_and_reported() {
         w.iter().any(|w| w.path.ends_with("hooks.Stop[0]") && w.message.contains("unknown field `hookz`")),
         "{w:?}"
     );
-    run(&e, HookEvent::PreToolUse, &terminal("ls"));
+    run(&e, HookEvent::PreToolUse, terminal("ls"));
     assert_eq!(ws.read("ran"), "ran\n", "the entry still loads");
 }
 
@@ -426,7 +426,7 @@ fn a_copilot_cli_entry_runs_its_bash_script_under_vscode() {
         {"type": "command", "bash": "cat >/dev/null; echo bash >> ran", "powershell": "echo ps", "timeoutSec": 5},
     ]}}));
     assert!(e.config_warnings().is_empty(), "{:?}", e.config_warnings());
-    run(&e, HookEvent::PreToolUse, &terminal("ls"));
+    run(&e, HookEvent::PreToolUse, terminal("ls"));
     assert_eq!(ws.read("ran"), "bash\n");
 }
 
