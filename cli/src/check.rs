@@ -42,7 +42,7 @@ use clap::Args;
 use hookline::config::{HookGroup, HookSpec, HooksConfig};
 use hookline::dialect::matcher::Matcher;
 use hookline::dialect::{self, Dialect};
-use hookline::gate::pins::{references_of, PinCtx};
+use hookline::gate::pins::{references_of, resolution_of, PinCtx};
 use hookline::gate::resolve::Role;
 use hookline::HookEvent;
 
@@ -231,6 +231,16 @@ pub fn warnings(config: &HooksConfig, workspace: &Path) -> Vec<String> {
                         w.push(format!("{}: {msg}", hook.path));
                     }
                     if !hook.trusted() {
+                        for word in unpinned_words(hook, workspace) {
+                            w.push(format!(
+                                "{}: command `{c}`: {word} names a script whose path cannot be resolved from \
+                                 the command, so the approval cannot pin its bytes (name it by a path, relative or \
+                                 through {}'s variables: {})",
+                                hook.path,
+                                d.title(),
+                                variables_of(d)
+                            ));
+                        }
                         for p in missing_scripts(hook, &dir) {
                             let shown = p.display().to_string();
                             if !first.as_deref().is_some_and(|m| m.contains(&shown)) {
@@ -407,6 +417,22 @@ fn missing_scripts(hook: &HookSpec, workspace: &Path) -> Vec<PathBuf> {
         .filter(|r| std::fs::symlink_metadata(&r.path).is_err())
         .map(|r| r.path)
         .collect()
+}
+
+/// The words of a gated hook's command that name a script the approval
+/// gate cannot resolve.
+fn unpinned_words(hook: &HookSpec, workspace: &Path) -> Vec<String> {
+    let home = std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
+    resolution_of(hook, &PinCtx { workspace: workspace.to_owned(), home }).unpinned
+}
+
+/// The variables a dialect's commands may name their scripts by.
+fn variables_of(d: &dyn Dialect) -> String {
+    std::iter::once("HOOKLINE_PROJECT_DIR")
+        .chain(d.placeholders().iter().map(|p| p.name))
+        .map(|n| format!("${n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// A file name with the extension of a script (what an interpreter runs).

@@ -151,7 +151,28 @@ fn print_previews(out: &Out, engine: &LifecycleHookEngine) {
         for pin in &p.pins {
             out.line(&format!("      pin {}  sha256 {}", pin.path.display(), pin.sha256));
         }
+        for word in &p.unpinned {
+            out.line(&format!("      {}", unpinned_words(word)));
+        }
     }
+}
+
+/// The line of a script word the gate cannot resolve.
+fn unpinned_words(word: &str) -> String {
+    format!(
+        "unpinned {word}: the script path cannot be resolved from the command, so its bytes are not \
+         pinned (name it by a path, relative or through the dialect's variables)"
+    )
+}
+
+/// The unpinned words of every preview, as `trust diff` lists them.
+fn unpinned_of(engine: &LifecycleHookEngine) -> Vec<Value> {
+    engine
+        .command_previews()
+        .into_iter()
+        .filter(|p| !p.unpinned.is_empty())
+        .map(|p| json!({"event": p.event, "command": p.command, "unpinned": p.unpinned}))
+        .collect()
 }
 
 /// A record as `trust list --format json` shows it.
@@ -217,6 +238,7 @@ fn diff_main(out: &Out, a: DiffArgs) -> CliResult {
             "commands_changed": !same_commands,
             "pins_recorded": !approval.files.legacy,
             "changes": changes,
+            "unpinned": unpinned_of(&engine),
         });
         out.line(&serde_json::to_string_pretty(&doc).unwrap_or_default());
         return Ok(if differs { EXIT_ERROR } else { EXIT_OK });
@@ -233,6 +255,11 @@ fn diff_main(out: &Out, a: DiffArgs) -> CliResult {
     for c in &changes {
         for l in change_lines(c) {
             out.line(&l);
+        }
+    }
+    for p in engine.command_previews().iter().filter(|p| !p.unpinned.is_empty()) {
+        for word in &p.unpinned {
+            out.line(&format!("{}  (in {}: {})", unpinned_words(word), p.event, p.command));
         }
     }
     if !differs && !out.quiet {

@@ -36,7 +36,7 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use super::matcher::Matcher;
-use super::{Dialect, ReadCtx};
+use super::{Dialect, Placeholder, PlaceholderValue, ReadCtx};
 use crate::config::{HooksConfig, SourceInfo};
 use crate::error::Result;
 use crate::handler::HookExecution;
@@ -356,6 +356,18 @@ impl Dialect for Copilot {
 
     fn environment_names(&self) -> &'static [&'static str] {
         &["COPILOT_CLI", "CLAUDE_PROJECT_DIR", "COPILOT_PROJECT_DIR"]
+    }
+
+    /// The project directory under both names, and a plugin's root under
+    /// its three.
+    fn placeholders(&self) -> &'static [Placeholder] {
+        &[
+            Placeholder { name: "CLAUDE_PROJECT_DIR", value: PlaceholderValue::ProjectDir },
+            Placeholder { name: "COPILOT_PROJECT_DIR", value: PlaceholderValue::ProjectDir },
+            Placeholder { name: "PLUGIN_ROOT", value: PlaceholderValue::PluginRoot },
+            Placeholder { name: "COPILOT_PLUGIN_ROOT", value: PlaceholderValue::PluginRoot },
+            Placeholder { name: "CLAUDE_PLUGIN_ROOT", value: PlaceholderValue::PluginRoot },
+        ]
     }
 
     fn read_reply(&self, cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply {

@@ -166,15 +166,17 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
     /// never passed on.
     fn environment_names(&self) -> &'static [&'static str];
 
-    /// The variables of this dialect that hold a path a command may name
-    /// its scripts by (`$CLAUDE_PROJECT_DIR/h.sh`,
-    /// `${CLAUDE_PLUGIN_ROOT}/a.js`): the script resolver of the approval
-    /// gate expands them ([`crate::gate::resolve`]). The default is the
-    /// plugin root as `CLAUDE_PLUGIN_ROOT` (the default
-    /// [`plugin_root_variables`](Self::plugin_root_variables)).
-    fn placeholders(&self) -> &'static [Placeholder] {
-        &[Placeholder { name: "CLAUDE_PLUGIN_ROOT", value: PlaceholderValue::PluginRoot }]
-    }
+    /// Every variable this dialect's hooks get that names a directory a
+    /// command may name its scripts by: each one [`environment`](Self::environment)
+    /// sets to the project directory or the working directory
+    /// (`$CLAUDE_PROJECT_DIR/h.sh`, `$GEMINI_CWD`), and each
+    /// [plugin root variable](Self::plugin_root_variables)
+    /// (`${CLAUDE_PLUGIN_ROOT}/a.js`). The script resolver of the approval
+    /// gate expands them ([`crate::gate::resolve`]) in `$NAME`, `${NAME}`
+    /// and quoted forms. Required of every dialect, so that none leaves a
+    /// variable of its agent unpinned; a test holds it to the dialect's
+    /// environment.
+    fn placeholders(&self) -> &'static [Placeholder];
 
     /// Read one hook's result into the canonical reply.
     fn read_reply(&self, cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply;
@@ -791,6 +793,42 @@ pub fn select(
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// Every dialect declares, as pin placeholders, each variable its hooks
+    /// get that names the project directory (every one its environment sets
+    /// to the session's directory) and each plugin root variable, and
+    /// declares nothing its hooks do not get: a dialect cannot leave a
+    /// directory variable of its agent unpinned.
+    #[test]
+    fn every_directory_variable_a_dialect_sets_is_a_pin_placeholder() {
+        let dir = "/sentinel/project dir";
+        let facts = SessionFacts { session_id: "s", cwd: dir, transcript_path: Some("/t.jsonl"), trigger: "startup" };
+        let values: Vec<&dyn Dialect> = ALL.iter().copied().chain([&copilot::COPILOT_COMPAT as &dyn Dialect]).collect();
+        for d in values {
+            let mut set: Vec<(&'static str, String)> = Vec::new();
+            for e in HookEvent::ALL {
+                d.environment(&RunEvent::Known(e), &facts, &mut |k, v| set.push((k, v.to_owned())));
+            }
+            let declared = |name: &str, value: PlaceholderValue| {
+                d.placeholders().iter().any(|p| p.name == name && p.value == value)
+            };
+            for (name, value) in &set {
+                if value == dir {
+                    assert!(declared(name, PlaceholderValue::ProjectDir), "{}: ${name} is not a placeholder", d.name());
+                }
+            }
+            for name in d.plugin_root_variables() {
+                assert!(declared(name, PlaceholderValue::PluginRoot), "{}: ${name} is not a placeholder", d.name());
+            }
+            for p in d.placeholders() {
+                let given = match p.value {
+                    PlaceholderValue::ProjectDir => set.iter().any(|(n, v)| *n == p.name && v == dir),
+                    PlaceholderValue::PluginRoot => d.plugin_root_variables().contains(&p.name),
+                };
+                assert!(given, "{}: placeholder ${} is not what its hooks get", d.name(), p.name);
+            }
+        }
+    }
 
     #[test]
     fn unknown_dialect_names_list_the_valid_ones() {

@@ -38,7 +38,7 @@ use serde_json::{Map, Value};
 use super::copilot::config::{cwd_of, env_of, timeout_of};
 use super::copilot::payload::{epoch_millis, iso8601};
 use super::matcher::Matcher;
-use super::{protocol, warn_unknown_fields, Dialect, ReadCtx};
+use super::{protocol, warn_unknown_fields, Dialect, Placeholder, PlaceholderValue, ReadCtx};
 use crate::config::{type_name, HandlerSpec, HookGroup, HookSpec, HooksConfig, Launch, Shell, Source, SourceInfo};
 use crate::error::{Error, Result};
 use crate::handler::HookExecution;
@@ -361,6 +361,12 @@ impl Dialect for VsCode {
 
     fn environment_names(&self) -> &'static [&'static str] {
         &[]
+    }
+
+    /// VS Code gives its hooks no directory variable; a plugin source's
+    /// root is `CLAUDE_PLUGIN_ROOT`.
+    fn placeholders(&self) -> &'static [Placeholder] {
+        &[Placeholder { name: "CLAUDE_PLUGIN_ROOT", value: PlaceholderValue::PluginRoot }]
     }
 
     fn read_reply(&self, cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply {

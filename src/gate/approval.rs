@@ -74,6 +74,7 @@ impl CommandSet {
         };
         for (i, p) in previews.iter_mut().enumerate() {
             p.pins = pins.pins_of_preview(i);
+            p.unpinned = pins.unpinned_of_preview(i);
         }
         CommandSet { workspace, gated, previews, digest, trust_store, pins }
     }

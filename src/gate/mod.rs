@@ -125,6 +125,11 @@ pub struct LifecycleHookCommandPreview {
     /// The files the command executes, as they are now (only a gated
     /// engine pins files; see [`pins`]).
     pub pins: Vec<Pin>,
+    /// The words of the command that name a script the gate cannot
+    /// resolve, as written (`$SCRIPTS/guard.sh`): nothing is pinned for
+    /// them ([`resolve::Resolution::unpinned`]); serialised as `"unpinned"`
+    /// after `pins`, only when there is one.
+    pub unpinned: Vec<String>,
     /// The environment policy the hook runs under.
     pub env: EnvPreview,
     /// The variables the hook sets in its own environment (Gemini CLI's
@@ -152,6 +157,7 @@ impl LifecycleHookCommandPreview {
             timeout_seconds,
             timeout_ms: None,
             pins: Vec::new(),
+            unpinned: Vec::new(),
             env: EffectivePolicy::default().preview(),
             own_env: Vec::new(),
         }
@@ -177,6 +183,7 @@ impl LifecycleHookCommandPreview {
             timeout_ms: hook.timeout_seconds.filter(|_| in_ms),
             fields: hook.handler.identifying_fields().into_iter().collect(),
             pins: Vec::new(),
+            unpinned: Vec::new(),
             env,
             own_env: hook.env.clone(),
         }
@@ -193,7 +200,7 @@ impl LifecycleHookCommandPreview {
 
 impl Serialize for LifecycleHookCommandPreview {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut m = serializer.serialize_map(Some(8 + self.fields.len()))?;
+        let mut m = serializer.serialize_map(Some(9 + self.fields.len()))?;
         m.serialize_entry("type", &self.kind)?;
         if let Some(d) = self.dialect {
             m.serialize_entry("dialect", d)?;
@@ -208,6 +215,9 @@ impl Serialize for LifecycleHookCommandPreview {
             m.serialize_entry("timeout_ms", &ms)?;
         }
         m.serialize_entry("pins", &self.pins)?;
+        if !self.unpinned.is_empty() {
+            m.serialize_entry("unpinned", &self.unpinned)?;
+        }
         m.serialize_entry("env", &self.env)?;
         m.end()
     }

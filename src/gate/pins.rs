@@ -36,9 +36,11 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use super::resolve::{self, Reference, ResolveCtx, Role};
+use super::resolve::{self, Reference, Resolution, ResolveCtx, Role};
 use crate::config::{HookSpec, ScriptForm};
 use crate::dialect::PlaceholderValue;
+use crate::model::input::SessionFacts;
+use crate::runner::Environment;
 
 /// A hash is trusted to stand for a file's content only when the file's
 /// mtime and ctime are at least this much older than the moment hashing
@@ -425,6 +427,8 @@ pub struct PinSet {
     files: Vec<Watched>,
     /// Per preview (digest order): indices into `files`.
     of_preview: Vec<Vec<usize>>,
+    /// Per preview (digest order): the script words that cannot be resolved.
+    unpinned_of_preview: Vec<Vec<String>>,
     by_hook: HashMap<u64, Vec<HookFiles>>,
 }
 
@@ -440,11 +444,28 @@ pub struct PinCtx {
 /// The references of one hook: its script words resolved with its
 /// dialect's placeholders and its source's plugin root.
 pub fn references_of(spec: &HookSpec, ctx: &PinCtx) -> Vec<Reference> {
-    let Some(form) = spec.handler.script_form() else { return Vec::new() };
-    let Some(ws) = ctx.workspace.to_str() else { return Vec::new() };
+    resolution_of(spec, ctx).references
+}
+
+/// [`references_of`] with the script words that cannot be resolved
+/// ([`Resolution::unpinned`]).
+///
+/// The words are read as the hook's process will get them: a shell-form
+/// command as its dialect hands it to the shell
+/// ([`Dialect::command_line`](crate::dialect::Dialect::command_line):
+/// Gemini CLI writes `$GEMINI_PROJECT_DIR` and an extension's
+/// `${extensionPath}` into it), its variables with the values the hook's
+/// environment gives them: `HOOKLINE_PROJECT_DIR` and the dialect's
+/// [placeholders](crate::dialect::Dialect::placeholders), then the hook's
+/// own `env` (set last, it wins). An exec-form command substitutes only
+/// the names its dialect substitutes there, an unset one as empty text.
+pub fn resolution_of(spec: &HookSpec, ctx: &PinCtx) -> Resolution {
+    let Some(form) = spec.handler.script_form() else { return Resolution::default() };
+    let Some(ws) = ctx.workspace.to_str() else { return Resolution::default() };
+    let d = spec.dialect();
     let root = spec.plugin_root();
     let mut values: Vec<(&str, &str)> = vec![("HOOKLINE_PROJECT_DIR", ws)];
-    for p in spec.dialect().placeholders() {
+    for p in d.placeholders() {
         match p.value {
             PlaceholderValue::ProjectDir => values.push((p.name, ws)),
             PlaceholderValue::PluginRoot => {
@@ -454,18 +475,28 @@ pub fn references_of(spec: &HookSpec, ctx: &PinCtx) -> Vec<Reference> {
             }
         }
     }
-    let rctx = ResolveCtx {
-        workspace: &ctx.workspace,
-        cwd: hook_cwd(spec).map(Path::new),
-        plugin_root: root.map(Path::new),
-        home: ctx.home.as_deref(),
-        placeholders: &values,
-    };
+    for (name, value) in &spec.env {
+        values.retain(|(n, _)| n != name);
+        values.push((name, value));
+    }
+    let cwd = hook_cwd(spec).map(Path::new);
+    let rctx =
+        ResolveCtx { workspace: &ctx.workspace, cwd, plugin_root: root.map(Path::new), home: ctx.home.as_deref(), placeholders: &values };
     match form {
-        ScriptForm::Shell(command) => resolve::shell_references(command, &rctx),
+        ScriptForm::Shell(_) => {
+            let facts = SessionFacts { session_id: "", cwd: ws, transcript_path: None, trigger: "" };
+            let line = d.command_line(spec, &facts, &Environment::new());
+            resolve::resolve_shell(&line, &rctx)
+        }
         ScriptForm::Exec(command, args) => {
+            let exec_names = d.profile().exec_placeholders;
+            let exec_values: Vec<(&str, &str)> = exec_names
+                .iter()
+                .map(|n| (*n, values.iter().find(|(v, _)| v == n).map_or("", |(_, value)| *value)))
+                .collect();
+            let rctx = ResolveCtx { placeholders: &exec_values, ..rctx };
             let words: Vec<&str> = std::iter::once(command).chain(args.iter().map(String::as_str)).collect();
-            resolve::exec_references(&words, &rctx)
+            resolve::resolve_exec(&words, &rctx)
         }
     }
 }
@@ -477,6 +508,8 @@ impl PinSet {
         let mut set = PinSet::default();
         let mut by_named: HashMap<PathBuf, usize> = HashMap::new();
         for spec in hooks {
+            let resolution = resolution_of(spec, ctx);
+            set.unpinned_of_preview.push(resolution.unpinned);
             let Some(h) = HookKey::hash_of(spec) else {
                 set.of_preview.push(Vec::new());
                 continue;
@@ -486,7 +519,7 @@ impl PinSet {
                 continue;
             }
             let mut files = Vec::new();
-            for r in references_of(spec, ctx) {
+            for r in resolution.references {
                 let idx = match by_named.get(&r.path) {
                     Some(&i) => Some(i),
                     None => watch(&r).map(|w| {
@@ -569,6 +602,12 @@ impl PinSet {
     pub fn pins_of_preview(&self, i: usize) -> Vec<Pin> {
         let Some(files) = self.of_preview.get(i) else { return Vec::new() };
         files.iter().filter_map(|&f| self.files[f].observe().pin()).collect()
+    }
+
+    /// The script words of preview `i` that cannot be resolved: nothing is
+    /// pinned for them.
+    pub fn unpinned_of_preview(&self, i: usize) -> Vec<String> {
+        self.unpinned_of_preview.get(i).cloned().unwrap_or_default()
     }
 
     /// The watched files that differ from `approved`, in watch order.

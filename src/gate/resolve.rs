@@ -103,12 +103,33 @@ pub struct Reference {
     pub role: Role,
 }
 
+/// What a command names: the files it references, and the words that
+/// name a script (or a command to run) whose value cannot be known from
+/// the text.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Resolution {
+    /// The files the command names.
+    pub references: Vec<Reference>,
+    /// Words that name the program, a script argument or input, or the text
+    /// of `sh -c`, but hold a variable no placeholder gives, a command
+    /// substitution, a glob or `~user` (`$SCRIPTS/guard.sh`,
+    /// `"$(git rev-parse --show-toplevel)"/x.sh`): as written, once each.
+    /// Nothing can be pinned for them.
+    pub unpinned: Vec<String>,
+}
+
 /// The references of an exec-form command: `words[0]` is the command (a
 /// program looked up on `PATH` unless it contains `/`), the rest its
 /// arguments. The dialect's placeholders are substituted literally where
 /// they are written `${NAME}`.
 pub fn exec_references(words: &[&str], ctx: &ResolveCtx<'_>) -> Vec<Reference> {
-    let mut out = Vec::new();
+    resolve_exec(words, ctx).references
+}
+
+/// [`exec_references`] with the words that cannot be resolved (none: an
+/// exec-form word is literal text).
+pub fn resolve_exec(words: &[&str], ctx: &ResolveCtx<'_>) -> Resolution {
+    let mut out = Resolution::default();
     let expanded: Vec<Word> = words.iter().map(|w| Word::known(substitute_braced(w, ctx.placeholders))).collect();
     let cwd = Some(ctx.working_dir());
     references_of_words(&expanded, cwd.as_deref(), ctx, &mut out);
@@ -117,7 +138,13 @@ pub fn exec_references(words: &[&str], ctx: &ResolveCtx<'_>) -> Vec<Reference> {
 
 /// The references of a shell command (`/bin/sh -c <command>`).
 pub fn shell_references(command: &str, ctx: &ResolveCtx<'_>) -> Vec<Reference> {
-    let mut out = Vec::new();
+    resolve_shell(command, ctx).references
+}
+
+/// [`shell_references`] with the words that name a script but cannot be
+/// resolved ([`Resolution::unpinned`]).
+pub fn resolve_shell(command: &str, ctx: &ResolveCtx<'_>) -> Resolution {
+    let mut out = Resolution::default();
     let mut cwd = Some(ctx.working_dir());
     shell_into(command.as_bytes(), ctx, 0, &mut cwd, &mut out);
     out
@@ -143,11 +170,13 @@ struct Word {
     /// The word as written when it has no quotes, escapes or expansions
     /// (reserved words, assignments and fd numbers are recognised on it).
     plain: Option<String>,
+    /// The word as written, quotes and all.
+    raw: String,
 }
 
 impl Word {
     fn known(text: String) -> Word {
-        Word { plain: Some(text.clone()), text: Some(text) }
+        Word { plain: Some(text.clone()), raw: text.clone(), text: Some(text) }
     }
 
     fn plain(&self) -> Option<&str> {
@@ -203,8 +232,8 @@ const HEADER_RESERVED: &[&str] = &["for", "case", "select", "function"];
 /// Precommands: the program is a later word.
 const PRECOMMANDS: &[&str] = &["exec", "command", "builtin", "nohup", "time", "env"];
 
-fn shell_into(text: &[u8], ctx: &ResolveCtx<'_>, depth: usize, cwd: &mut Option<PathBuf>, out: &mut Vec<Reference>) {
-    if depth > MAX_DEPTH || out.len() >= MAX_REFERENCES {
+fn shell_into(text: &[u8], ctx: &ResolveCtx<'_>, depth: usize, cwd: &mut Option<PathBuf>, out: &mut Resolution) {
+    if depth > MAX_DEPTH || out.references.len() >= MAX_REFERENCES {
         return;
     }
     let tokens = Lexer { s: text, i: 0, ctx, depth, nested: Vec::new() }.run();
@@ -224,6 +253,7 @@ fn shell_into(text: &[u8], ctx: &ResolveCtx<'_>, depth: usize, cwd: &mut Option<
                     if let Some(r) = reference(&w, Role::Input, cwd.as_deref(), ctx) {
                         push(out, r);
                     }
+                    note_unresolved(&w, Role::Input, cwd.as_deref(), out);
                 }
                 Some(_) => {}
                 None => words.push(w),
@@ -238,9 +268,33 @@ fn shell_into(text: &[u8], ctx: &ResolveCtx<'_>, depth: usize, cwd: &mut Option<
     simple_command(&words, ctx, depth, cwd, out);
 }
 
-fn push(out: &mut Vec<Reference>, r: Reference) {
-    if out.len() < MAX_REFERENCES && !out.iter().any(|o| o.path == r.path && o.role == r.role) {
-        out.push(r);
+fn push(out: &mut Resolution, r: Reference) {
+    let refs = &mut out.references;
+    if refs.len() < MAX_REFERENCES && !refs.iter().any(|o| o.path == r.path && o.role == r.role) {
+        refs.push(r);
+    }
+}
+
+/// A word that names the program (it has a `/`, `~` or an expansion) or a
+/// script argument or input (it has a `/` and is no URL, or a file
+/// extension) but whose value cannot be known — or a relative path after a
+/// `cd` to a directory that cannot be known: listed as unpinned.
+fn note_unresolved(w: &Word, role: Role, cwd: Option<&Path>, out: &mut Resolution) {
+    let raw = w.raw.trim();
+    if raw.is_empty() || out.unpinned.len() >= MAX_REFERENCES {
+        return;
+    }
+    let names_a_file = match (&w.text, role) {
+        (Some(t), Role::Program) => cwd.is_none() && t.contains('/') && !t.starts_with('/'),
+        (Some(t), _) => cwd.is_none() && !t.starts_with(['/', '-']) && looks_like_a_path(t),
+        (None, Role::Program) => raw.contains(['/', '~', '$', '`']),
+        (None, Role::Argument | Role::Input) => {
+            let bare = raw.trim_matches(['"', '\'']);
+            !bare.starts_with('-') && !raw.contains("://") && (raw.contains('/') || looks_like_a_path(bare))
+        }
+    };
+    if names_a_file && !out.unpinned.iter().any(|u| u == raw) {
+        out.unpinned.push(raw.to_owned());
     }
 }
 
@@ -250,7 +304,7 @@ fn simple_command(
     ctx: &ResolveCtx<'_>,
     depth: usize,
     cwd: &mut Option<PathBuf>,
-    out: &mut Vec<Reference>,
+    out: &mut Resolution,
 ) {
     let mut i = 0;
     // Reserved words and assignments before the program.
@@ -299,6 +353,8 @@ fn simple_command(
                 if let Some(text) = shell_args[k].text.clone() {
                     let mut inner_cwd = cwd.clone();
                     shell_into(text.as_bytes(), ctx, depth + 1, &mut inner_cwd, out);
+                } else {
+                    note_unresolved(&shell_args[k], Role::Program, cwd.as_deref(), out);
                 }
                 shell_args[k] = Word::default();
             }
@@ -309,7 +365,7 @@ fn simple_command(
 
 /// The references of one simple command given as expanded words: the
 /// program (through precommands), then its arguments.
-fn references_of_words(words: &[Word], cwd: Option<&Path>, ctx: &ResolveCtx<'_>, out: &mut Vec<Reference>) {
+fn references_of_words(words: &[Word], cwd: Option<&Path>, ctx: &ResolveCtx<'_>, out: &mut Resolution) {
     let mut i = 0;
     loop {
         let Some(w) = words.get(i) else { return };
@@ -318,6 +374,7 @@ fn references_of_words(words: &[Word], cwd: Option<&Path>, ctx: &ResolveCtx<'_>,
         {
             push(out, r);
         }
+        note_unresolved(w, Role::Program, cwd, out);
         let base = w.text.as_deref().map(|t| t.rsplit('/').next().unwrap_or(t));
         i += 1;
         if !base.is_some_and(|b| PRECOMMANDS.contains(&b)) {
@@ -340,6 +397,7 @@ fn references_of_words(words: &[Word], cwd: Option<&Path>, ctx: &ResolveCtx<'_>,
         if let Some(r) = reference(w, Role::Argument, cwd, ctx) {
             push(out, r);
         }
+        note_unresolved(w, Role::Argument, cwd, out);
     }
 }
 
@@ -720,7 +778,8 @@ impl Lexer<'_, '_> {
         if brace && s != "{" && s != "}" {
             known = false;
         }
-        Word { plain: plain.then(|| s.clone()), text: known.then_some(s) }
+        let raw = String::from_utf8_lossy(self.s.get(start..self.i.min(self.s.len())).unwrap_or_default()).into_owned();
+        Word { plain: plain.then(|| s.clone()), text: known.then_some(s), raw }
     }
 
     /// A `$` expansion at the cursor, appended to `text`; false when its
@@ -849,6 +908,36 @@ mod tests {
         assert_eq!(refs("./guard.sh"), [("/ws/guard.sh".into(), Role::Program)]);
         assert_eq!(refs("/opt/audit --all"), [("/opt/audit".into(), Role::Program)]);
         assert_eq!(refs("~/bin/check"), [("/home/u/bin/check".into(), Role::Program)]);
+    }
+
+    fn unpinned(cmd: &str) -> Vec<String> {
+        resolve_shell(cmd, &ctx(CLAUDE, Some(Path::new("/plug")))).unpinned
+    }
+
+    /// A script path the resolver cannot know is listed, never dropped in
+    /// silence; words that name no file are not.
+    #[test]
+    fn script_words_that_cannot_be_resolved_are_unpinned() {
+        assert_eq!(unpinned("$SCRIPTS/guard.sh"), ["$SCRIPTS/guard.sh"]);
+        assert_eq!(unpinned(r#""$(git rev-parse --show-toplevel)"/.claude/hooks/x.sh"#), [
+            r#""$(git rev-parse --show-toplevel)"/.claude/hooks/x.sh"#
+        ]);
+        assert_eq!(unpinned("python3 ${HOOKS_DIR}/lint.py"), ["${HOOKS_DIR}/lint.py"]);
+        assert_eq!(unpinned("bash ./hooks/*.sh"), ["./hooks/*.sh"]);
+        assert_eq!(unpinned("cd \"$X\" && ./guard.sh"), ["./guard.sh"]);
+        assert_eq!(unpinned("sh -c \"$CMD\""), ["\"$CMD\""]);
+        assert_eq!(unpinned("~nobody/bin/x"), ["~nobody/bin/x"]);
+        for fine in [
+            "./guard.sh",
+            r#"bash "$CLAUDE_PROJECT_DIR"/h.sh"#,
+            "[ -f x ] && echo \"$MSG\"",
+            "curl -s http://localhost:$PORT/hook",
+            "jq -r .tool_input.command | grep -q \"$PATTERN\"",
+            "echo \"$HOOK_INPUT\" > /tmp/log",
+            "node ${CLAUDE_PLUGIN_ROOT}/a.js",
+        ] {
+            assert!(unpinned(fine).is_empty(), "{fine}: {:?}", unpinned(fine));
+        }
     }
 
     #[test]

@@ -585,3 +585,127 @@ fn previews_and_digest_cover_the_identifying_fields_of_every_handler_type() {
     assert_ne!(digest, w.engine(hooks(json!([]))).command_digest());
     assert_eq!(digest, w.engine(hooks(json!(["T"]))).command_digest());
 }
+
+/// A SessionStart hook running `command`, in the config shape of `dialect`.
+fn session_start_config(dialect: &str, command: &str) -> Value {
+    let protocol = json!({"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": command}]}]}});
+    match dialect {
+        "vtcode" => json!({"lifecycle": {"session_start": [{"hooks": [{"command": command}]}]}}),
+        "gemini" | "claude" | "codex" => protocol,
+        "cursor" => json!({"version": 1, "hooks": {"sessionStart": [{"command": command}]}}),
+        "copilot" => json!({"version": 1, "hooks": {"sessionStart": [{"type": "command", "bash": command}]}}),
+        "vscode" => json!({"hooks": {"SessionStart": [{"type": "command", "command": command}]}}),
+        other => panic!("no config shape for dialect {other}: add one to this table"),
+    }
+}
+
+/// Every dialect × every variable its hooks get that names a directory
+/// (its placeholders, and `HOOKLINE_PROJECT_DIR`) × every way a shell
+/// command spells it (`$V`, `${V}`, `"$V"`, `"${V}…"`): the script the
+/// command runs is pinned, the approval runs it, and the same script
+/// replaced afterwards is skipped `changed_since_approval` — never run.
+/// The table comes from the dialects themselves, so a dialect added later
+/// is covered (and must give this test its config shape).
+#[test]
+fn every_dialects_directory_variables_pin_the_script_in_every_spelling() {
+    use hookline::dialect::PlaceholderValue;
+    let mut cases = 0;
+    for d in hookline::dialect::ALL.iter().copied() {
+        let mut vars: Vec<(&str, PlaceholderValue)> = vec![("HOOKLINE_PROJECT_DIR", PlaceholderValue::ProjectDir)];
+        vars.extend(d.placeholders().iter().map(|p| (p.name, p.value)));
+        for (var, value) in vars {
+            for form in ["$V/hooks/guard.sh", "${V}/hooks/guard.sh", "\"$V\"/hooks/guard.sh", "\"${V}/hooks/guard.sh\""] {
+                let command = form.replace('V', var);
+                let w = Ws::new();
+                let plugin = w.root.join("plugin");
+                let base = match value {
+                    PlaceholderValue::ProjectDir => w.ws.clone(),
+                    PlaceholderValue::PluginRoot => plugin.clone(),
+                };
+                let script = base.join("hooks/guard.sh");
+                std::fs::create_dir_all(script.parent().unwrap()).unwrap();
+                std::fs::write(&script, APPROVED).unwrap();
+                std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+                let mut o = w.options(json!({}));
+                o.hooks = HooksSource::Sources(vec![HookSourceOption {
+                    hooks: HooksSource::Json(session_start_config(d.name(), &command)),
+                    dialect: Some(d),
+                    trusted: false,
+                    plugin_root: (value == PlaceholderValue::PluginRoot).then(|| plugin.display().to_string()),
+                }]);
+                let e = LifecycleHookEngine::with_options(&o).unwrap();
+                let what = format!("{} `{command}`", d.name());
+                let previews = e.command_previews();
+                assert_eq!(previews.len(), 1, "{what}");
+                let pins: Vec<&Path> = previews[0].pins.iter().map(|p| p.path.as_path()).collect();
+                assert_eq!(pins, [script.as_path()], "{what}: the script is pinned");
+                assert!(previews[0].unpinned.is_empty(), "{what}: {:?}", previews[0].unpinned);
+                e.approve_workspace_hooks(false).unwrap();
+                let run = || e.run_blocking(HookEvent::SessionStart, &json!({})).unwrap().to_json();
+                assert_eq!(skipped(&run()), ["ran"], "{what}");
+                assert_eq!(w.ran("ran-approved"), 1, "{what}: the approved script ran");
+                std::fs::write(&script, EVIL).unwrap();
+                assert!(e.workspace_hooks_need_approval(), "{what}");
+                assert_eq!(skipped(&run()), ["changed_since_approval"], "{what}");
+                assert_eq!(w.ran("ran-evil....."), 0, "{what}: the replaced script never ran");
+                cases += 1;
+            }
+        }
+    }
+    assert!(cases >= 7 * 4 * 2, "{cases} cases");
+}
+
+/// Gemini CLI's own documented form, `$GEMINI_PROJECT_DIR/.gemini/hooks/…`
+/// ("Use `$GEMINI_PROJECT_DIR` … to reference scripts", Gemini CLI hooks
+/// docs), and Cursor's `"$CURSOR_PROJECT_DIR"/.cursor/hooks/…` (Cursor
+/// docs, Environment Variables: `CURSOR_PROJECT_DIR`, "workspace root"),
+/// from their files as a host finds them: replaced after the approval, the
+/// script is not run and `trust diff`'s changes name it.
+#[test]
+fn gemini_and_cursor_documented_script_paths_are_pinned_from_their_files() {
+    for (file, config, script) in [
+        (
+            ".gemini/settings.json",
+            json!({"hooks": {"SessionStart": [{"hooks": [{"type": "command",
+                "command": "$GEMINI_PROJECT_DIR/.gemini/hooks/guard.sh"}]}]}}),
+            ".gemini/hooks/guard.sh",
+        ),
+        (
+            ".cursor/hooks.json",
+            json!({"version": 1, "hooks": {"sessionStart": [{"command": "\"$CURSOR_PROJECT_DIR\"/.cursor/hooks/guard.sh"}]}}),
+            ".cursor/hooks/guard.sh",
+        ),
+    ] {
+        let w = Ws::new();
+        let path = w.write(file, &config.to_string());
+        let script = w.write(script, APPROVED);
+        std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+        let mut o = w.options(json!({}));
+        o.hooks = HooksSource::File(path);
+        let e = LifecycleHookEngine::with_options(&o).unwrap();
+        e.approve_workspace_hooks(true).unwrap();
+        let run = || e.run_blocking(HookEvent::SessionStart, &json!({})).unwrap().to_json();
+        assert_eq!(skipped(&run()), ["ran"], "{file}");
+        std::fs::write(&script, EVIL).unwrap();
+        assert_eq!(skipped(&run()), ["changed_since_approval"], "{file}");
+        assert_eq!(w.ran("ran-evil....."), 0, "{file}");
+        let changes = e.pin_changes();
+        assert_eq!(changes.len(), 1, "{file}");
+        assert_eq!(changes[0].named, script, "{file}");
+    }
+}
+
+/// A command whose script path the gate cannot resolve is listed as
+/// `unpinned` in its preview, never left out in silence.
+#[test]
+fn a_script_path_that_cannot_be_resolved_is_shown_unpinned() {
+    let w = Ws::new();
+    let e = w.engine(notification("$SCRIPTS_DIR/guard.sh && python3 \"$(git rev-parse --show-toplevel)\"/x.py"));
+    let p = &e.command_previews()[0];
+    assert_eq!(p.unpinned, ["$SCRIPTS_DIR/guard.sh", "\"$(git rev-parse --show-toplevel)\"/x.py"]);
+    let json = serde_json::to_value(e.command_previews()).unwrap();
+    assert_eq!(json[0]["unpinned"][0], "$SCRIPTS_DIR/guard.sh");
+    let plain = w.engine(notification("./guard.sh"));
+    let json = serde_json::to_value(plain.command_previews()).unwrap();
+    assert!(json[0].get("unpinned").is_none(), "only when there is one: {json}");
+}

@@ -41,7 +41,7 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use super::matcher::Matcher;
-use super::{Dialect, ReadCtx};
+use super::{Dialect, Placeholder, PlaceholderValue, ReadCtx};
 use crate::config::{HooksConfig, SourceInfo};
 use crate::error::Result;
 use crate::handler::HookExecution;
@@ -394,6 +394,16 @@ impl Dialect for Cursor {
 
     fn environment_names(&self) -> &'static [&'static str] {
         ENV_NAMES
+    }
+
+    /// `CURSOR_PROJECT_DIR` and its Claude Code alias `CLAUDE_PROJECT_DIR`
+    /// (the workspace root), and a plugin source's root.
+    fn placeholders(&self) -> &'static [Placeholder] {
+        &[
+            Placeholder { name: "CURSOR_PROJECT_DIR", value: PlaceholderValue::ProjectDir },
+            Placeholder { name: "CLAUDE_PROJECT_DIR", value: PlaceholderValue::ProjectDir },
+            Placeholder { name: "CLAUDE_PLUGIN_ROOT", value: PlaceholderValue::PluginRoot },
+        ]
     }
 
     fn read_reply(&self, cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply {

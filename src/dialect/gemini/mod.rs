@@ -37,7 +37,7 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use super::matcher::Matcher;
-use super::{Dialect, ReadCtx};
+use super::{Dialect, Placeholder, PlaceholderValue, ReadCtx};
 use crate::config::Shell;
 use crate::config::{HookSpec, HooksConfig, SourceInfo};
 use crate::error::Result;
@@ -434,6 +434,18 @@ impl Dialect for Gemini {
 
     fn environment_names(&self) -> &'static [&'static str] {
         ENV_NAMES
+    }
+
+    /// `GEMINI_PROJECT_DIR`, `GEMINI_CWD` and `CLAUDE_PROJECT_DIR` (all the
+    /// session's working directory). An extension's `${extensionPath}` is
+    /// no variable: [`command_line`](Dialect::command_line) writes its value
+    /// into the command before the shell reads it.
+    fn placeholders(&self) -> &'static [Placeholder] {
+        &[
+            Placeholder { name: "GEMINI_PROJECT_DIR", value: PlaceholderValue::ProjectDir },
+            Placeholder { name: "GEMINI_CWD", value: PlaceholderValue::ProjectDir },
+            Placeholder { name: "CLAUDE_PROJECT_DIR", value: PlaceholderValue::ProjectDir },
+        ]
     }
 
     fn read_reply(&self, cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply {
