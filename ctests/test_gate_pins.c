@@ -5,6 +5,7 @@
 #include "gate_util.h"
 
 #include <pthread.h>
+#include <sys/stat.h>
 
 static char *g_tmp;
 
@@ -383,6 +384,53 @@ TEST(pins_concurrent_runs_see_one_answer) {
   free(ws);
 }
 
+/* Gemini CLI's documented form, "$GEMINI_PROJECT_DIR/.gemini/hooks/guard.sh", in every spelling
+ * ($V, ${V}, "$V", $GEMINI_CWD, $CLAUDE_PROJECT_DIR in a Gemini file): pinned, so a script
+ * replaced after the approval is skipped and never runs. */
+TEST(pins_gemini_project_dir_spellings_bind_the_script) {
+  static const char *const forms[] = {
+      "$GEMINI_PROJECT_DIR/guard.sh", "${GEMINI_PROJECT_DIR}/guard.sh", "\\\"$GEMINI_PROJECT_DIR\\\"/guard.sh",
+      "$GEMINI_CWD/guard.sh",         "$CLAUDE_PROJECT_DIR/guard.sh",
+  };
+  for (size_t i = 0; i < sizeof forms / sizeof *forms; i++) {
+    char *name = gu_fmt("gemini%zu", i);
+    char *ws = ws_new(name);
+    char *guard = path_in(ws, "guard.sh");
+    write_text(ws, "guard.sh", APPROVED);
+    CHECK(chmod(guard, 0755) == 0, "chmod");
+    char *hooks = gu_fmt("\"dialect\":\"gemini\",\"hooks\":{\"hooks\":{\"Notification\":[{\"hooks\":[{\"type\":"
+                         "\"command\",\"command\":\"%s\"}]}]}}",
+                         forms[i]);
+    hl_engine *e = gu_engine_ws(ws, true, hooks, NULL);
+    char *previews = gu_previews(e);
+    CHECK_CONTAINS(previews, guard);
+    CHECK_STATUS(gu_approve(e, false, NULL), HL_OK);
+    check_skipped(e, "null", forms[i]);
+    write_text(ws, "guard.sh", EVIL);
+    check_skipped(e, "\"changed_since_approval\"", forms[i]);
+    CHECK(lines_in(ws, "ran-evil.....") == 0, "%s: the replaced script never ran", forms[i]);
+    hl_engine_free(e);
+    free(previews);
+    free(hooks);
+    free(guard);
+    free(ws);
+    free(name);
+  }
+}
+
+/* A script path the gate cannot resolve is listed under "unpinned" in its preview. */
+TEST(previews_list_unresolvable_script_paths_as_unpinned) {
+  char *ws = ws_new("unpinned");
+  hl_engine *e = gu_engine_ws(
+      ws, true, "\"hooks\":{\"Notification\":[{\"hooks\":[{\"type\":\"command\",\"command\":\"$SCRIPTS/guard.sh\"}]}]}",
+      NULL);
+  char *previews = gu_previews(e);
+  CHECK_CONTAINS(previews, "\"unpinned\":[\"$SCRIPTS/guard.sh\"]");
+  free(previews);
+  hl_engine_free(e);
+  free(ws);
+}
+
 int main(void) {
   g_tmp = gu_mkdtemp();
   RUN(pins_a_changed_script_is_skipped_and_reprompts_until_its_approved_bytes_are_restored);
@@ -395,6 +443,8 @@ int main(void) {
   RUN(untrusted_hook_env_applies_to_untrusted_sources_only);
   RUN(hook_env_errors_are_invalid_arguments_naming_the_field);
   RUN(pins_concurrent_runs_see_one_answer);
+  RUN(pins_gemini_project_dir_spellings_bind_the_script);
+  RUN(previews_list_unresolvable_script_paths_as_unpinned);
   gu_rmtree(g_tmp);
   free(g_tmp);
   return DONE();

@@ -1460,3 +1460,78 @@ fn a_plugin_hooks_json_gets_its_plugin_root() {
     let ex = sb.run_stdin(&["explain", "PreToolUse", "-c", s(&cfg), "--format", "json"], BASH).json();
     assert_eq!(ex["configs"][0]["plugin_root"], s(&sb.path().join("plug")));
 }
+
+/// Gemini CLI's documented hook path (`$GEMINI_PROJECT_DIR/.gemini/hooks/…`)
+/// and Cursor's (`"$CURSOR_PROJECT_DIR"/.cursor/hooks/…`): approved, then
+/// the script replaced by one that writes a file — `trust diff` names it
+/// and `run --gated` does not run it.
+#[test]
+fn trust_pins_gemini_and_cursor_project_dir_scripts_and_run_gated_skips_a_replaced_one() {
+    for (file, config, script) in [
+        (
+            "ws/.gemini/settings.json",
+            json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command",
+                "command": "$GEMINI_PROJECT_DIR/.gemini/hooks/guard.sh"}]}]}}),
+            "ws/.gemini/hooks/guard.sh",
+        ),
+        (
+            "ws/.gemini/settings.json",
+            json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command",
+                "command": "${GEMINI_CWD}/.gemini/hooks/guard.sh"}]}]}}),
+            "ws/.gemini/hooks/guard.sh",
+        ),
+        (
+            "ws/.cursor/hooks.json",
+            json!({"version": 1, "hooks": {"preToolUse": [{"command": "\"$CURSOR_PROJECT_DIR\"/.cursor/hooks/guard.sh"}]}}),
+            "ws/.cursor/hooks/guard.sh",
+        ),
+    ] {
+        let sb = Sandbox::new();
+        let cfg = sb.write_json(file, &config);
+        let script = sb.write(script, "#!/bin/sh\ncat >/dev/null\nexit 0\n");
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let store = sb.path().join("trust.json");
+        let ws = sb.ws();
+        let r = sb.run(&["trust", "approve", "-c", s(&cfg), "-w", s(&ws), "--store", s(&store)]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert!(r.stdout.contains("pin ") && r.stdout.contains("guard.sh"), "{file}: {}", r.stdout);
+        std::fs::write(&script, "#!/bin/sh\ntouch \"$HOOKLINE_PROJECT_DIR\"/pwned\nexit 0\n").unwrap();
+        let r = sb.run(&["trust", "diff", "-c", s(&cfg), "-w", s(&ws), "--store", s(&store)]);
+        assert_eq!(r.code, 1, "{file}: {}", r.stdout);
+        assert!(r.stdout.contains("changed ") && r.stdout.contains("guard.sh"), "{file}: {}", r.stdout);
+        let r = sb.run_stdin(
+            &["run", "PreToolUse", "-c", s(&cfg), "-w", s(&ws), "--store", s(&store), "--gated", "--format", "json"],
+            BASH_LS,
+        );
+        assert_eq!(r.code, 0, "{file}: {}", r.stderr);
+        assert_eq!(r.json()["hooks"][0]["skipped"], "changed_since_approval", "{file}: {}", r.stdout);
+        assert!(!ws.join("pwned").exists(), "{file}: the replaced script ran");
+    }
+}
+
+/// A script path the gate cannot resolve is said so: an `unpinned` line in
+/// `trust approve` and `trust diff`, a warning from `check`.
+#[test]
+fn unresolvable_script_paths_are_unpinned_in_trust_and_check() {
+    let sb = Sandbox::new();
+    let cfg = sb.write_json(
+        "ws/.claude/settings.json",
+        &json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "$HOOKS_HOME/guard.sh"}]}]}}),
+    );
+    let store = sb.path().join("trust.json");
+    let ws = sb.ws();
+    let r = sb.run(&["trust", "approve", "-c", s(&cfg), "-w", s(&ws), "--store", s(&store)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("unpinned $HOOKS_HOME/guard.sh"), "{}", r.stdout);
+    let r = sb.run(&["trust", "diff", "-c", s(&cfg), "-w", s(&ws), "--store", s(&store)]);
+    assert!(r.stdout.contains("unpinned $HOOKS_HOME/guard.sh") && r.stdout.contains("(in stop:"), "{}", r.stdout);
+    let r = sb.run(&["trust", "diff", "-c", s(&cfg), "-w", s(&ws), "--store", s(&store), "--format", "json"]);
+    assert_eq!(r.json()["unpinned"][0]["unpinned"][0], "$HOOKS_HOME/guard.sh");
+    let r = sb.run(&["check", s(&cfg)]);
+    assert!(
+        r.stdout.contains("hooks.Stop[0].hooks[0]")
+            && r.stdout.contains("$HOOKS_HOME/guard.sh names a script whose path"),
+        "{}",
+        r.stdout
+    );
+}

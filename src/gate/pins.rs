@@ -480,8 +480,13 @@ pub fn resolution_of(spec: &HookSpec, ctx: &PinCtx) -> Resolution {
         values.push((name, value));
     }
     let cwd = hook_cwd(spec).map(Path::new);
-    let rctx =
-        ResolveCtx { workspace: &ctx.workspace, cwd, plugin_root: root.map(Path::new), home: ctx.home.as_deref(), placeholders: &values };
+    let rctx = ResolveCtx {
+        workspace: &ctx.workspace,
+        cwd,
+        plugin_root: root.map(Path::new),
+        home: ctx.home.as_deref(),
+        placeholders: &values,
+    };
     match form {
         ScriptForm::Shell(_) => {
             let facts = SessionFacts { session_id: "", cwd: ws, transcript_path: None, trigger: "" };

@@ -299,13 +299,7 @@ fn note_unresolved(w: &Word, role: Role, cwd: Option<&Path>, out: &mut Resolutio
 }
 
 /// One simple command of shell text: its program, `cd`, `sh -c`, arguments.
-fn simple_command(
-    words: &[Word],
-    ctx: &ResolveCtx<'_>,
-    depth: usize,
-    cwd: &mut Option<PathBuf>,
-    out: &mut Resolution,
-) {
+fn simple_command(words: &[Word], ctx: &ResolveCtx<'_>, depth: usize, cwd: &mut Option<PathBuf>, out: &mut Resolution) {
     let mut i = 0;
     // Reserved words and assignments before the program.
     while let Some(w) = words.get(i) {
@@ -919,9 +913,10 @@ mod tests {
     #[test]
     fn script_words_that_cannot_be_resolved_are_unpinned() {
         assert_eq!(unpinned("$SCRIPTS/guard.sh"), ["$SCRIPTS/guard.sh"]);
-        assert_eq!(unpinned(r#""$(git rev-parse --show-toplevel)"/.claude/hooks/x.sh"#), [
-            r#""$(git rev-parse --show-toplevel)"/.claude/hooks/x.sh"#
-        ]);
+        assert_eq!(
+            unpinned(r#""$(git rev-parse --show-toplevel)"/.claude/hooks/x.sh"#),
+            [r#""$(git rev-parse --show-toplevel)"/.claude/hooks/x.sh"#]
+        );
         assert_eq!(unpinned("python3 ${HOOKS_DIR}/lint.py"), ["${HOOKS_DIR}/lint.py"]);
         assert_eq!(unpinned("bash ./hooks/*.sh"), ["./hooks/*.sh"]);
         assert_eq!(unpinned("cd \"$X\" && ./guard.sh"), ["./guard.sh"]);

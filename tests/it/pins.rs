@@ -614,7 +614,8 @@ fn every_dialects_directory_variables_pin_the_script_in_every_spelling() {
         let mut vars: Vec<(&str, PlaceholderValue)> = vec![("HOOKLINE_PROJECT_DIR", PlaceholderValue::ProjectDir)];
         vars.extend(d.placeholders().iter().map(|p| (p.name, p.value)));
         for (var, value) in vars {
-            for form in ["$V/hooks/guard.sh", "${V}/hooks/guard.sh", "\"$V\"/hooks/guard.sh", "\"${V}/hooks/guard.sh\""] {
+            for form in ["$V/hooks/guard.sh", "${V}/hooks/guard.sh", "\"$V\"/hooks/guard.sh", "\"${V}/hooks/guard.sh\""]
+            {
                 let command = form.replace('V', var);
                 let w = Ws::new();
                 let plugin = w.root.join("plugin");
