@@ -59,10 +59,18 @@ lint:
 	RUSTDOCFLAGS=-Dwarnings $(CARGO) doc --workspace --no-deps --quiet
 	@echo "lint: clippy, rustfmt and rustdoc are clean"
 
-# The output is kept in build/logs: the fault summary reports from it.
+# The Rust tests (the library's unit tests, tests/it/, tests/runner.rs, the CLI's, the doctests) in
+# cargo's test profile: unoptimised, so they build in a fraction of the release build's time. The
+# output is kept in build/logs: the fault summary reports from it. `make test-rust-release` runs
+# the same tests built as the library ships (optimised; not part of `make test`).
 test-rust:
 	mkdir -p $(BUILD)/logs
-	$(CARGO) test --release 2>&1 | tee $(BUILD)/logs/rust.log
+	$(CARGO) test 2>&1 | tee $(BUILD)/logs/rust.log
+
+.PHONY: test-rust-release
+test-rust-release:
+	mkdir -p $(BUILD)/logs
+	$(CARGO) test --release 2>&1 | tee $(BUILD)/logs/rust-release.log
 
 # The hookline command on the demo: its config passes `check`, its cases pass `test`.
 .PHONY: test-cli
@@ -89,7 +97,7 @@ test-c: lib
 .PHONY: test-posix-runner
 test-posix-runner: lib
 	mkdir -p $(BUILD)/logs
-	HOOKLINE_RUNNER=posix $(CARGO) test --release 2>&1 | tee $(BUILD)/logs/rust-posix-runner.log
+	HOOKLINE_RUNNER=posix $(CARGO) test 2>&1 | tee $(BUILD)/logs/rust-posix-runner.log
 	cmake -S ctests -B $(BUILD)/ctests-posix-runner -DCMAKE_BUILD_TYPE=Debug >/dev/null
 	cmake --build $(BUILD)/ctests-posix-runner -j2
 	cd $(BUILD)/ctests-posix-runner && HOOKLINE_RUNNER=posix ctest --output-on-failure -j2
