@@ -31,11 +31,12 @@ lib:
 	$(CARGO) build --release
 	scripts/install.sh --record-native-libs
 
-# Regenerate the committed header with the pinned cbindgen.
-# The Go module carries its own copy (it must build outside this checkout).
+# Regenerate the committed header with the pinned cbindgen, then the ABI schema (which lists its
+# functions). The Go module carries its own copy of the header (it must build outside this checkout).
 header:
 	scripts/cbindgen.sh $(CBINDGEN_VERSION) include/hookline.h
 	cp include/hookline.h bindings/go/hookline.h
+	$(MAKE) schema
 
 setup:
 	scripts/setup.sh
@@ -71,6 +72,12 @@ test-rust:
 test-rust-release:
 	mkdir -p $(BUILD)/logs
 	$(CARGO) test --release 2>&1 | tee $(BUILD)/logs/rust-release.log
+
+# Regenerate include/hookline.schema.json, the ABI schema the bindings' tests check against
+# (tests/it/schema.rs writes it from the Rust model; `make test` fails when it drifts).
+.PHONY: schema
+schema:
+	HOOKLINE_WRITE_SCHEMA=1 $(CARGO) test --test it -- --exact schema::the_committed_schema_is_the_code_s
 
 # The hookline command on the demo: its config passes `check`, its cases pass `test`.
 .PHONY: test-cli

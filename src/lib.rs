@@ -53,6 +53,11 @@ pub mod interpret {
 /// The trust store (persisted approvals); part of the approval gate.
 pub use gate::trust;
 
+/// The ABI schema (`include/hookline.schema.json`), for `make schema` and
+/// the bindings' drift tests.
+#[doc(hidden)]
+pub mod schema;
+
 /// The C ABI (`include/hookline.h`). Exposed for hosts that link the rlib
 /// and want the constants; Rust code should use the safe API.
 #[allow(unsafe_code)]

@@ -125,6 +125,42 @@ fn fields(event: HookEvent) -> &'static [(&'static str, Kind, bool)] {
     }
 }
 
+/// One field of an event's input, as the input table has it (for the ABI
+/// schema, `include/hookline.schema.json`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InputField {
+    /// The wire name.
+    pub name: &'static str,
+    /// Its JSON type: `string`, `boolean`, `uint`, `object`, `any`, or one of
+    /// those with `|null` (null counts as absent).
+    pub json_type: &'static str,
+    /// The values an enumerated field takes (`None`: any of its type).
+    pub values: Option<&'static [&'static str]>,
+    /// Required under the strict input rules (VT Code's).
+    pub required: bool,
+}
+
+/// The input fields of `event`, in table order.
+pub fn input_fields(event: HookEvent) -> Vec<InputField> {
+    fields(event)
+        .iter()
+        .map(|&(name, kind, required)| {
+            let (json_type, values) = match kind {
+                Kind::Str => ("string", None),
+                Kind::Bool => ("boolean", None),
+                Kind::Uint => ("uint", None),
+                Kind::Object => ("object", None),
+                Kind::ObjectOrNull => ("object|null", None),
+                Kind::StrOrNull => ("string|null", None),
+                Kind::ArrayOrNull => ("array|null", None),
+                Kind::Any => ("any", None),
+                Kind::OneOf(values) => ("string", Some(values)),
+            };
+            InputField { name, json_type, values, required }
+        })
+        .collect()
+}
+
 fn kind_ok(kind: Kind, v: &Value) -> bool {
     match kind {
         Kind::Str => v.is_string(),
