@@ -648,6 +648,14 @@ type EngineOptions struct {
 	// HookSources loads several configs into one engine, in order (user,
 	// project, local, plugins), instead of Hooks, HooksTOML or HooksFile.
 	HookSources []HookSource `json:"hook_sources,omitempty"`
+	// AllowedHTTPHookURLs lists the URL patterns ("*" is any text) http
+	// hooks must match; others are skipped ("url_not_allowed"). nil: any
+	// URL; an empty, non-nil slice allows none.
+	AllowedHTTPHookURLs []string `json:"allowed_http_hook_urls"`
+	// HTTPHookAllowedEnvVars are the only variables any http hook's headers
+	// may interpolate (on top of its own allowedEnvVars). nil: no limit of
+	// the engine's.
+	HTTPHookAllowedEnvVars []string `json:"http_hook_allowed_env_vars"`
 	// OnCallbackError (not sent to the library), when set, is called with
 	// every failure of a callback hook (its error or panic value), on the
 	// thread that ran it, before hookline counts the hook as exit code 1.

@@ -267,6 +267,10 @@ export interface EngineOptions {
   dialect?: Dialect;
   /** Several configs in one engine, in order (user, project, local, plugins), instead of hooks/hooksToml/hooksFile. */
   hookSources?: HookSource[];
+  /** URL patterns (`*` is any text) http hooks must match; others are skipped (`url_not_allowed`); `[]` allows none. Default: any URL. */
+  allowedHttpHookUrls?: string[] | null;
+  /** The only variables any http hook's `headers` may interpolate (on top of its own `allowedEnvVars`). Default: no engine limit. */
+  httpHookAllowedEnvVars?: string[] | null;
   /** Not sent to the library: told about exceptions thrown by callback hooks. */
   onCallbackError?: CallbackErrorHandler;
 }
@@ -378,7 +382,7 @@ export interface HookReport {
   durationMs: number;
   stdoutTruncated: boolean;
   stderrTruncated: boolean;
-  skipped: null | 'not_approved' | 'unsupported_on_event' | 'url_not_allowed';
+  skipped: null | 'not_approved' | 'changed_since_approval' | 'unsupported_on_event' | 'url_not_allowed';
   /** How the hook failed; null when it answered (`no_output`: a Cursor `failClosed` hook printed nothing). */
   failure:
     | null

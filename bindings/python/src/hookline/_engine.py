@@ -34,6 +34,7 @@ from ._callbacks import (
 from ._errors import HooklineError, InvalidArgumentError, NotFoundError, Status, error_for
 from ._json import decode, encode
 from ._types import (
+    EngineOptions,
     JSON,
     OUTCOME_CLASS,
     CommandPreview,
@@ -128,7 +129,7 @@ class Engine:
     hook (which hookline counts as exit code 1).
     """
 
-    def __init__(self, options: Mapping[str, Any], *, on_callback_error: Optional[CallbackErrorHandler] = None) -> None:
+    def __init__(self, options: Union[EngineOptions, Mapping[str, Any]], *, on_callback_error: Optional[CallbackErrorHandler] = None) -> None:
         if not isinstance(options, Mapping):
             raise InvalidArgumentError(
                 Status.INVALID_ARGUMENT, f"engine options must be a dict, got {type(options).__name__}"

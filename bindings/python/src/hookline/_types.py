@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, Union, overload
+import os
+from typing import Any, Callable, Dict, List, Literal, Mapping, Optional, Tuple, TypedDict, Union, overload
 
 # Any JSON value (what json.loads returns).
 JSON = Any
@@ -108,6 +109,40 @@ def parse_point(point: Union[HookPoint, int, str]) -> int:
 
         raise InvalidArgumentError(Status.INVALID_ARGUMENT, f"point must be a HookPoint, got {type(point).__name__}")
     return int(point)
+
+
+# ---------------------------------------------------------------------------------------- options
+
+#: A hooks format (the ``dialect`` option): the agent a config was written for.
+Dialect = Literal["vtcode", "claude", "codex", "gemini", "cursor", "copilot", "vscode"]
+
+
+class _RequiredEngineOptions(TypedDict):
+    workspace: Union[str, "os.PathLike[str]"]
+    session_id: str
+
+
+class EngineOptions(_RequiredEngineOptions, total=False):
+    """The options of :class:`Engine` (``hl_engine_new``'s ``options_json``, ``docs/protocol.md``
+    section 7), for type checkers; a plain dict with the same keys works as well."""
+
+    trigger: str
+    workspace_gated: bool
+    hooks: Dict[str, JSON]
+    hooks_toml: str
+    hooks_file: Union[str, "os.PathLike[str]"]
+    hook_sources: List[Dict[str, JSON]]
+    dialect: Optional[Dialect]
+    transcript_path: Optional[Union[str, "os.PathLike[str]"]]
+    trust_store: Optional[Union[str, "os.PathLike[str]"]]
+    env: Dict[str, str]
+    env_remove: List[str]
+    hook_env: Optional[Dict[str, JSON]]
+    untrusted_hook_env: Optional[Dict[str, JSON]]
+    max_output_bytes: int
+    stop_hook_block_cap: int
+    allowed_http_hook_urls: Optional[List[str]]
+    http_hook_allowed_env_vars: Optional[List[str]]
 
 
 # ---------------------------------------------------------------------------------------- replies
@@ -461,6 +496,15 @@ class HookReport:
     skipped: Optional[str] = None
     failure: Optional[str] = None
     status_message: Optional[str] = None
+    #: http hooks: the URL, and the response's HTTP status when there was one.
+    url: Optional[str] = None
+    status: Optional[int] = None
+    #: mcp_tool hooks: the server and the tool.
+    server: Optional[str] = None
+    tool: Optional[str] = None
+    #: prompt and agent hooks: the prompt as configured, and the model when one is named.
+    prompt: Optional[str] = None
+    model: Optional[str] = None
 
     @classmethod
     def from_json(cls, d: Mapping[str, JSON]) -> "HookReport":
@@ -477,6 +521,12 @@ class HookReport:
             d.get("skipped"),
             d.get("failure"),
             d.get("status_message"),
+            d.get("url"),
+            d.get("status"),
+            d.get("server"),
+            d.get("tool"),
+            d.get("prompt"),
+            d.get("model"),
         )
 
 
