@@ -81,7 +81,7 @@ TEST(invalid_utf8_is_invalid_utf8) {
 }
 
 TEST(unknown_points_are_invalid_argument) {
-  static const int32_t bad[] = {-1, 10, INT32_MAX, INT32_MIN, 1000};
+  static const int32_t bad[] = {-1, 11, INT32_MAX, INT32_MIN, 1000};
   hl_registry *r = hl_registry_new();
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     char *out = (char *)1;

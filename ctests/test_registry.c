@@ -197,7 +197,7 @@ TEST(failed_registration_never_calls_free_user_data) {
   CHECK_CONTAINS(err, "name");
   hl_string_free(err);
   CHECK_STATUS(hl_registry_register(r, HL_POINT_PRE_TURN, " \t ", test_cb, &s, test_free, NULL), HL_ERR_INVALID_ARGUMENT);
-  CHECK_STATUS(hl_registry_register(r, 10, "x", test_cb, &s, test_free, NULL), HL_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(hl_registry_register(r, 11, "x", test_cb, &s, test_free, NULL), HL_ERR_INVALID_ARGUMENT);
   CHECK_STATUS(hl_registry_register(r, -1, "x", test_cb, &s, test_free, NULL), HL_ERR_INVALID_ARGUMENT);
   CHECK_STATUS(hl_registry_register(r, HL_POINT_PRE_TURN, "x", NULL, &s, test_free, NULL), HL_ERR_NULL_ARGUMENT);
   CHECK_STATUS(hl_registry_register(r, HL_POINT_PRE_TURN, NULL, test_cb, &s, test_free, NULL), HL_ERR_NULL_ARGUMENT);
@@ -666,13 +666,14 @@ TEST(freeing_own_registry_inside_a_callback_is_safe) {
 TEST(point_names_are_the_wire_labels) {
   static const char *labels[] = {"pre_turn", "post_turn", "pre_tool_call_decide", "post_tool_call", "on_compaction",
                                  "on_session_start", "on_session_end", "on_tool_error", "on_interaction",
-                                 "transform_tool_input"};
-  for (int i = 0; i < 10; i++) {
+                                 "transform_tool_input", "stop"};
+  for (int i = 0; i < 11; i++) {
     const char *n = hl_point_name(i);
     CHECK(n && strcmp(n, labels[i]) == 0, "point %d: %s", i, n ? n : "(null)");
   }
-  CHECK(HL_POINT_PRE_TURN == 0 && HL_POINT_TRANSFORM_TOOL_INPUT == 9 && HL_POINT_ON_INTERACTION == 8, "numbers");
-  CHECK(hl_point_name(-1) == NULL && hl_point_name(10) == NULL && hl_point_name(INT32_MAX) == NULL &&
+  CHECK(HL_POINT_PRE_TURN == 0 && HL_POINT_TRANSFORM_TOOL_INPUT == 9 && HL_POINT_ON_INTERACTION == 8 && HL_POINT_STOP == 10,
+        "numbers");
+  CHECK(hl_point_name(-1) == NULL && hl_point_name(11) == NULL && hl_point_name(INT32_MAX) == NULL &&
             hl_point_name(INT32_MIN) == NULL,
         "unknown points must give NULL");
 }

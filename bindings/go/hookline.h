@@ -90,6 +90,12 @@ typedef int32_t (*hl_callback_fn)(void *user_data,
 typedef void (*hl_free_fn)(void *user_data);
 
 /**
+ * Which hook contract a registry follows (a 32-bit integer in the ABI):
+ * `HL_CONTRACT_*`, chosen when it is created (`hl_registry_new_with_contract`).
+ */
+typedef int32_t hl_registry_contract;
+
+/**
  * A registry hook point (a 32-bit integer in the ABI): `HL_POINT_*`.
  * Any other value is rejected with `HL_ERR_INVALID_ARGUMENT`.
  */
@@ -278,6 +284,26 @@ typedef void (*hl_trace_fn)(void *user_data, const char *span_json);
  * `transform_tool_input`: chained rewrites of a tool call's arguments.
  */
 #define HL_POINT_TRANSFORM_TOOL_INPUT 9
+
+/**
+ * `stop`: the agent is about to stop; the first "continue" (with a reason) keeps it going.
+ */
+#define HL_POINT_STOP 10
+
+/**
+ * agy-bridge's `Hooks` (what `hl_registry_new` creates): failures at
+ * `pre_turn`, `on_interaction` and observers are listed and the run goes on;
+ * `on_tool_error` is an observer; `on_interaction` is allow/deny.
+ */
+#define HL_CONTRACT_AGY_BRIDGE 0
+
+/**
+ * The Antigravity Python SDK's `HookRunner`: a failure stops the run;
+ * `on_tool_error` and `on_interaction` answer (the first non-null reply);
+ * an allowed tool call keeps the last allowing message; `pre_turn`
+ * prompts may be any JSON (null is `""`).
+ */
+#define HL_CONTRACT_ANTIGRAVITY_SDK 1
 
 #ifdef __cplusplus
 extern "C" {
@@ -609,6 +635,17 @@ const char *hl_event_name(hl_event event);
 hl_registry *hl_registry_new(void);
 
 /**
+ * Create an empty registry following `contract` (`HL_CONTRACT_*`): how
+ * each point's replies and failures combine (`docs/c-api.md`).
+ * `hl_registry_new()` is `HL_CONTRACT_AGY_BRIDGE`. Errors:
+ * `HL_ERR_NULL_ARGUMENT` (out), `HL_ERR_INVALID_ARGUMENT` (unknown
+ * contract). Release it with `hl_registry_free`.
+ */
+hl_status hl_registry_new_with_contract(hl_registry_contract contract,
+                                        hl_registry **out,
+                                        char **errmsg);
+
+/**
  * Release a registry (NULL is a no-op). Every registered callback's
  * `free_user_data` runs exactly once, and has run when this returns; when
  * called from inside a callback (or on a hookline thread), a callback whose
@@ -654,7 +691,8 @@ hl_status hl_registry_unregister(hl_registry *registry,
  * Run the callbacks at `point` on `context_json` (a JSON object with the
  * point's fields, `docs/c-api.md`) and write the result
  * `{"allow":bool,"message":str,"tool_args":any,"errors":[{"name","message"}]}`
- * to `*result_json` (free with `hl_string_free`).
+ * (plus `"answer"` at the points that answer) to `*result_json` (free
+ * with `hl_string_free`).
  *
  * Callbacks run on the calling thread, in registration order, on the
  * entries registered when the run starts; they may call any hookline
@@ -680,7 +718,7 @@ hl_status hl_registry_run(hl_registry *registry,
 hl_status hl_registry_entries(hl_registry *registry, char **entries_json, char **errmsg);
 
 /**
- * The wire label of a hook point (`"pre_turn"`, …, `"transform_tool_input"`;
+ * The wire label of a hook point (`"pre_turn"`, …, `"transform_tool_input"`, `"stop"`;
  * static, do not free). NULL for an unknown value.
  */
 const char *hl_point_name(hl_hook_point point);

@@ -32,6 +32,24 @@ const (
 	PointOnToolError        HookPoint = C.HL_POINT_ON_TOOL_ERROR
 	PointOnInteraction      HookPoint = C.HL_POINT_ON_INTERACTION
 	PointTransformToolInput HookPoint = C.HL_POINT_TRANSFORM_TOOL_INPUT
+	// PointStop: the agent is about to stop; the first callback replying
+	// {"decision":"continue","reason":...} (or ReplyDeny(reason)) keeps it
+	// going: RunResult.Allow false, Message the reason.
+	PointStop HookPoint = C.HL_POINT_STOP
+)
+
+// Contract is the hook contract a registry follows (hl_registry_contract):
+// how a point's replies and failures combine (docs/c-api.md).
+type Contract int32
+
+const (
+	// ContractAgyBridge is agy-bridge's Hooks (the default).
+	ContractAgyBridge Contract = C.HL_CONTRACT_AGY_BRIDGE
+	// ContractAntigravitySDK is the Antigravity Python SDK's HookRunner: a
+	// failure stops the run; on_tool_error and on_interaction answer (the
+	// first non-null ReplyJSON is RunResult.Answer); an allowed tool call
+	// keeps the last allowing message; a pre_turn prompt may be any JSON.
+	ContractAntigravitySDK Contract = C.HL_CONTRACT_ANTIGRAVITY_SDK
 )
 
 // String returns the wire label ("pre_turn", ..., "transform_tool_input"),
@@ -48,7 +66,7 @@ func (p HookPoint) MarshalText() ([]byte, error) { return []byte(p.String()), ni
 
 // UnmarshalText decodes a wire label.
 func (p *HookPoint) UnmarshalText(b []byte) error {
-	for i := HookPoint(0); i <= PointTransformToolInput; i++ {
+	for i := HookPoint(0); i <= PointStop; i++ {
 		if i.String() == string(b) {
 			*p = i
 			return nil
@@ -166,6 +184,11 @@ type RunResult struct {
 	ToolArgs json.RawMessage `json:"tool_args"`
 	// Errors lists every callback that failed.
 	Errors []CallbackError `json:"errors"`
+	// Answer is what answered at the points that answer (nil elsewhere and
+	// when none did): the {"decision":"continue","reason"} of stop; under
+	// ContractAntigravitySDK the recovery of on_tool_error and the answer
+	// of on_interaction (the first non-null reply).
+	Answer json.RawMessage `json:"answer,omitempty"`
 }
 
 // Entry is one registered callback, as listed by [Registry.Entries].
@@ -193,6 +216,9 @@ type RegistryOptions struct {
 	// rule of the point (pre_tool_call_decide: deny; others: listed in
 	// RunResult.Errors). It must not block for long.
 	OnCallbackError func(CallbackFailure)
+	// Contract is the hook contract the registry follows
+	// (ContractAgyBridge, the zero value, by default).
+	Contract Contract
 }
 
 // NewRegistry creates an empty registry (at most one RegistryOptions may be
@@ -206,9 +232,10 @@ func NewRegistry(opts ...RegistryOptions) (*Registry, error) {
 	if len(opts) == 1 {
 		o = opts[0]
 	}
-	p := C.hl_registry_new()
-	if p == nil {
-		return nil, errf(StatusPanic, "hl_registry_new failed to create a registry")
+	var p *C.hl_registry
+	var em *C.char
+	if st := C.hl_registry_new_with_contract(C.hl_registry_contract(o.Contract), &p, &em); st != C.HL_OK {
+		return nil, takeError(st, em)
 	}
 	return &Registry{ptr: p, life: newLife(func() { C.hl_registry_free(p) }), sink: newFailureSink(o.OnCallbackError)}, nil
 }

@@ -547,3 +547,28 @@ func TestConcurrentRegistrationsAndRunsAreSafe(t *testing.T) {
 		t.Fatalf("entries = %+v, want 4 (replacements in place)", entries)
 	}
 }
+
+func TestAntigravitySDKContractAnswersAndStopContinues(t *testing.T) {
+	r, err := hookline.NewRegistry(hookline.RegistryOptions{Contract: hookline.ContractAntigravitySDK})
+	must(t, err)
+	t.Cleanup(func() { r.Close() })
+	must(t, r.Register(hookline.PointOnToolError, "recover", func(json.RawMessage) (hookline.CallbackReply, error) {
+		return hookline.ReplyJSON("recovered_result"), nil
+	}))
+	res, err := r.Run(hookline.PointOnToolError, `{"error":"Error"}`)
+	must(t, err)
+	if !res.Allow || string(res.Answer) != `"recovered_result"` {
+		t.Fatalf("on_tool_error = %+v, want allow with the recovery", res)
+	}
+	must(t, r.Register(hookline.PointStop, "more", func(json.RawMessage) (hookline.CallbackReply, error) {
+		return hookline.ReplyDeny("Need more work"), nil
+	}))
+	res, err = r.Run(hookline.PointStop, `{}`)
+	must(t, err)
+	if res.Allow || res.Message != "Need more work" {
+		t.Fatalf("stop = %+v, want continue with the reason", res)
+	}
+	if _, err := hookline.NewRegistry(hookline.RegistryOptions{Contract: 7}); err == nil {
+		t.Fatal("an unknown contract must be refused")
+	}
+}

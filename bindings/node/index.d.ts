@@ -76,8 +76,17 @@ export declare const HookPoint: Readonly<{
   on_tool_error: 7;
   on_interaction: 8;
   transform_tool_input: 9;
+  stop: 10;
 }>;
 export type HookPointLabel = keyof typeof HookPoint;
+
+/**
+ * The hook contract a registry follows (`hl_registry_contract`): agy-bridge's `Hooks`
+ * (the default) or the Antigravity Python SDK's `HookRunner` (a failure stops the run;
+ * `on_tool_error` and `on_interaction` answer with the first non-null reply, in `answer`;
+ * an allowed tool call keeps the last allowing message; a `pre_turn` prompt may be any JSON).
+ */
+export type RegistryContract = 'agy_bridge' | 'antigravity_sdk';
 
 /** `session` of the session contexts. */
 export interface SessionInfo {
@@ -107,6 +116,15 @@ export interface SessionContext { session: SessionInfo; [extra: string]: unknown
 export interface CompactionContext { [extra: string]: unknown }
 /** Context of `on_interaction`. */
 export interface InteractionContext { message: string; [extra: string]: unknown }
+/** Context of `stop` (the Antigravity SDK's `StopArgs`; every field optional in `run`). */
+export interface StopContext {
+  response_text: string;
+  trajectory_id: string;
+  continuation_count: number;
+  stop_reason: Json;
+  error_message: string;
+  [extra: string]: unknown;
+}
 
 /** Contexts by point, as callbacks receive them. */
 export interface PointContexts {
@@ -120,6 +138,7 @@ export interface PointContexts {
   on_tool_error: ToolErrorContext;
   on_interaction: InteractionContext;
   transform_tool_input: ToolCallContext;
+  stop: StopContext;
 }
 
 /** What a context given to `Registry.run` may look like (aliases allowed at tool points). */
@@ -129,7 +148,9 @@ export type RunContext<P extends HookPointLabel> = P extends
   | 'post_tool_call'
   | 'on_tool_error'
   ? Omit<PointContexts[P], 'tool_name' | 'tool_args'> & { tool_name?: string; name?: string; tool_args?: Json; args?: Json }
-  : PointContexts[P];
+  : P extends 'stop'
+    ? Partial<StopContext>
+    : PointContexts[P];
 
 /** A decide callback's result (`pre_tool_call_decide`, `pre_turn`, `on_interaction`). */
 export interface HookResult {
@@ -154,6 +175,12 @@ export interface RegistryResult {
   /** Final args for transform_tool_input, and for pre_tool_call_decide when modified_args applied; else null. */
   tool_args: Json;
   errors: { name: string; message: string }[];
+  /**
+   * At the points that answer (absent elsewhere; null when none did): `stop`'s
+   * `{decision: "continue", reason}`, and under the `antigravity_sdk` contract the
+   * recovery of `on_tool_error` and the answer of `on_interaction`.
+   */
+  answer?: Json;
 }
 
 /** An entry of `Registry.entries()`. */
@@ -165,6 +192,8 @@ export interface RegistryEntry {
 
 export interface RegistryOptions {
   onCallbackError?: CallbackErrorHandler;
+  /** The hook contract (default `'agy_bridge'`). */
+  contract?: RegistryContract;
 }
 
 /**

@@ -7,7 +7,7 @@
 
 use crate::error::{Error, Result, Status};
 use crate::model::event::HookEvent;
-use crate::registry::HookPoint;
+use crate::registry::{Contract, HookPoint};
 
 /// Status code returned by every fallible function (a 32-bit integer).
 pub type hl_status = i32;
@@ -88,6 +88,21 @@ pub const HL_POINT_ON_TOOL_ERROR: hl_hook_point = 7;
 pub const HL_POINT_ON_INTERACTION: hl_hook_point = 8;
 /// `transform_tool_input`: chained rewrites of a tool call's arguments.
 pub const HL_POINT_TRANSFORM_TOOL_INPUT: hl_hook_point = 9;
+/// `stop`: the agent is about to stop; the first "continue" (with a reason) keeps it going.
+pub const HL_POINT_STOP: hl_hook_point = 10;
+
+/// Which hook contract a registry follows (a 32-bit integer in the ABI):
+/// `HL_CONTRACT_*`, chosen when it is created (`hl_registry_new_with_contract`).
+pub type hl_registry_contract = i32;
+/// agy-bridge's `Hooks` (what `hl_registry_new` creates): failures at
+/// `pre_turn`, `on_interaction` and observers are listed and the run goes on;
+/// `on_tool_error` is an observer; `on_interaction` is allow/deny.
+pub const HL_CONTRACT_AGY_BRIDGE: hl_registry_contract = 0;
+/// The Antigravity Python SDK's `HookRunner`: a failure stops the run;
+/// `on_tool_error` and `on_interaction` answer (the first non-null reply);
+/// an allowed tool call keeps the last allowing message; `pre_turn`
+/// prompts may be any JSON (null is `""`).
+pub const HL_CONTRACT_ANTIGRAVITY_SDK: hl_registry_contract = 1;
 
 /// `abi_numbers!(Enum { Variant => CONSTANT, ... })`: a compile-time check
 /// that each constant is its variant's number and that `Enum::ALL` lists the
@@ -145,7 +160,13 @@ abi_numbers!(HookPoint {
     OnSessionEnd => HL_POINT_ON_SESSION_END,
     OnToolError => HL_POINT_ON_TOOL_ERROR,
     OnInteraction => HL_POINT_ON_INTERACTION,
-    TransformToolInput => HL_POINT_TRANSFORM_TOOL_INPUT
+    TransformToolInput => HL_POINT_TRANSFORM_TOOL_INPUT,
+    Stop => HL_POINT_STOP
+});
+
+abi_numbers!(Contract {
+    AgyBridge => HL_CONTRACT_AGY_BRIDGE,
+    AntigravitySdk => HL_CONTRACT_ANTIGRAVITY_SDK
 });
 
 /// The `hl_status` of an error.
@@ -161,5 +182,12 @@ pub(crate) fn event_arg(event: hl_event) -> Result<HookEvent> {
 /// An `hl_hook_point` argument (`HL_ERR_INVALID_ARGUMENT` when out of range).
 pub(crate) fn point_arg(point: hl_hook_point) -> Result<HookPoint> {
     HookPoint::from_i32(point)
-        .ok_or_else(|| Error::invalid_argument(format!("unknown hook point {point} (valid: 0..=9, HL_POINT_*)")))
+        .ok_or_else(|| Error::invalid_argument(format!("unknown hook point {point} (valid: 0..=10, HL_POINT_*)")))
+}
+
+/// An `hl_registry_contract` argument (`HL_ERR_INVALID_ARGUMENT` when out of range).
+pub(crate) fn contract_arg(contract: hl_registry_contract) -> Result<Contract> {
+    Contract::from_i32(contract).ok_or_else(|| {
+        Error::invalid_argument(format!("unknown registry contract {contract} (valid: 0..=1, HL_CONTRACT_*)"))
+    })
 }

@@ -10,9 +10,10 @@ use super::*;
 use crate::registry::{HookPoint, Hooks};
 
 pub use super::abi::{
-    hl_hook_point, HL_POINT_ON_COMPACTION, HL_POINT_ON_INTERACTION, HL_POINT_ON_SESSION_END, HL_POINT_ON_SESSION_START,
-    HL_POINT_ON_TOOL_ERROR, HL_POINT_POST_TOOL_CALL, HL_POINT_POST_TURN, HL_POINT_PRE_TOOL_CALL_DECIDE,
-    HL_POINT_PRE_TURN, HL_POINT_TRANSFORM_TOOL_INPUT,
+    hl_hook_point, hl_registry_contract, HL_CONTRACT_AGY_BRIDGE, HL_CONTRACT_ANTIGRAVITY_SDK, HL_POINT_ON_COMPACTION,
+    HL_POINT_ON_INTERACTION, HL_POINT_ON_SESSION_END, HL_POINT_ON_SESSION_START, HL_POINT_ON_TOOL_ERROR,
+    HL_POINT_POST_TOOL_CALL, HL_POINT_POST_TURN, HL_POINT_PRE_TOOL_CALL_DECIDE, HL_POINT_PRE_TURN, HL_POINT_STOP,
+    HL_POINT_TRANSFORM_TOOL_INPUT,
 };
 
 /// An in-process hook registry (opaque). Create with `hl_registry_new`,
@@ -36,6 +37,26 @@ unsafe fn hooks_arg(registry: *const hl_registry) -> Result<Arc<Hooks>> {
 #[no_mangle]
 pub extern "C" fn hl_registry_new() -> *mut hl_registry {
     ffi_value!(std::ptr::null_mut(), { Box::into_raw(Box::new(hl_registry { hooks: Arc::new(Hooks::new()) })) })
+}
+
+/// Create an empty registry following `contract` (`HL_CONTRACT_*`): how
+/// each point's replies and failures combine (`docs/c-api.md`).
+/// `hl_registry_new()` is `HL_CONTRACT_AGY_BRIDGE`. Errors:
+/// `HL_ERR_NULL_ARGUMENT` (out), `HL_ERR_INVALID_ARGUMENT` (unknown
+/// contract). Release it with `hl_registry_free`.
+#[no_mangle]
+pub unsafe extern "C" fn hl_registry_new_with_contract(
+    contract: hl_registry_contract,
+    out: *mut *mut hl_registry,
+    errmsg: *mut *mut c_char,
+) -> hl_status {
+    ffi_status!(errmsg, clear[out], {
+        non_null(out, "out")?;
+        let contract = contract_arg(contract)?;
+        let registry = hl_registry { hooks: Arc::new(Hooks::with_contract(contract)) };
+        unsafe { *out = Box::into_raw(Box::new(registry)) };
+        Ok(())
+    })
 }
 
 /// Release a registry (NULL is a no-op). Every registered callback's
@@ -107,7 +128,8 @@ pub unsafe extern "C" fn hl_registry_unregister(
 /// Run the callbacks at `point` on `context_json` (a JSON object with the
 /// point's fields, `docs/c-api.md`) and write the result
 /// `{"allow":bool,"message":str,"tool_args":any,"errors":[{"name","message"}]}`
-/// to `*result_json` (free with `hl_string_free`).
+/// (plus `"answer"` at the points that answer) to `*result_json` (free
+/// with `hl_string_free`).
 ///
 /// Callbacks run on the calling thread, in registration order, on the
 /// entries registered when the run starts; they may call any hookline
@@ -152,7 +174,7 @@ pub unsafe extern "C" fn hl_registry_entries(
     })
 }
 
-/// The wire label of a hook point (`"pre_turn"`, …, `"transform_tool_input"`;
+/// The wire label of a hook point (`"pre_turn"`, …, `"transform_tool_input"`, `"stop"`;
 /// static, do not free). NULL for an unknown value.
 #[no_mangle]
 pub extern "C" fn hl_point_name(point: hl_hook_point) -> *const c_char {

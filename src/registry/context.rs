@@ -10,7 +10,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::{HookCallback, HookPoint, HookResult};
+use super::{Contract, HookCallback, HookPoint, HookResult};
 use crate::error::{Error, Result};
 
 /// Context of [`HookPoint::PreTurn`]: the user prompt about to be sent.
@@ -197,6 +197,37 @@ impl InteractionContext {
     }
 }
 
+/// Context of [`HookPoint::Stop`]: the agent is about to stop (the
+/// Antigravity SDK's `StopArgs`). Every field is optional.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct StopContext {
+    /// The most recent assistant response text of the turn.
+    #[serde(default)]
+    pub response_text: String,
+    /// The trajectory that is stopping.
+    #[serde(default)]
+    pub trajectory_id: String,
+    /// How many times stop callbacks kept this turn going so far (0-based).
+    #[serde(default)]
+    pub continuation_count: u64,
+    /// Why the trajectory stopped (the SDK's `StopReason` value; null when not given).
+    #[serde(default)]
+    pub stop_reason: Value,
+    /// The error message when it stopped on a fatal error.
+    #[serde(default)]
+    pub error_message: String,
+    /// Unknown fields of the JSON context, passed on unchanged.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl StopContext {
+    /// A context with the response text and nothing else.
+    pub fn new(response_text: impl Into<String>) -> Self {
+        StopContext { response_text: response_text.into(), ..StopContext::default() }
+    }
+}
+
 /// Another name of [`ToolCallContext`], after its hook point.
 pub type PreToolCallDecideContext = ToolCallContext;
 /// Another name of [`ToolResultContext`], after its hook point.
@@ -221,6 +252,8 @@ pub(crate) enum Outcome {
     Decision { allow: bool, message: String, modified_args: Option<Map<String, Value>> },
     /// New tool arguments (transform point).
     Args(Value),
+    /// An answer (a non-null reply at an answering point).
+    Answer(Value),
     /// The callback failed; the text is a detail (may be empty).
     Failed(String),
 }
@@ -333,6 +366,15 @@ impl PointContext for CompactionContext {
     }
 }
 
+impl PointContext for StopContext {
+    fn call(&self, cb: &HookCallback) -> Outcome {
+        match cb {
+            HookCallback::Stop(f) => Outcome::from_hook_result(f(self), false),
+            _ => Outcome::Nothing,
+        }
+    }
+}
+
 impl PointContext for InteractionContext {
     fn call(&self, cb: &HookCallback) -> Outcome {
         match cb {
@@ -417,9 +459,59 @@ fn tool_fields(map: &mut Map<String, Value>, point: HookPoint) -> Result<()> {
     Ok(())
 }
 
+/// A field the Antigravity SDK contract makes optional: `default` when it
+/// is absent or null.
+fn default_field(map: &mut Map<String, Value>, field: &str, default: Value) {
+    match map.get(field) {
+        None | Some(Value::Null) => {
+            map.insert(field.to_string(), default);
+        }
+        Some(_) => {}
+    }
+}
+
+/// The SDK contract's contexts: the fields its `HookRunner` does not have
+/// are optional (given their empty value), a `pre_turn` prompt may be any
+/// JSON (`null` is `""`), a tool result or error any JSON.
+fn sdk_defaults(map: &mut Map<String, Value>, point: HookPoint) {
+    let text = || Value::String(String::new());
+    match point {
+        HookPoint::PreTurn => {
+            default_field(map, "prompt", text());
+            default_field(map, "turn_number", Value::from(0));
+        }
+        HookPoint::PostTurn => {
+            default_field(map, "response_text", text());
+            default_field(map, "turn_number", Value::from(0));
+        }
+        HookPoint::PreToolCallDecide | HookPoint::TransformToolInput => {
+            if !map.contains_key("name") {
+                default_field(map, "tool_name", text());
+            }
+        }
+        HookPoint::PostToolCall => {
+            if !map.contains_key("name") {
+                default_field(map, "tool_name", text());
+            }
+            default_field(map, "result", text());
+        }
+        HookPoint::OnToolError => {
+            if !map.contains_key("name") {
+                default_field(map, "tool_name", text());
+            }
+            default_field(map, "error", text());
+        }
+        HookPoint::OnSessionStart | HookPoint::OnSessionEnd => {
+            default_field(map, "session", serde_json::json!({"session_id": "", "agent_id": 0}));
+        }
+        HookPoint::OnInteraction => default_field(map, "message", text()),
+        HookPoint::OnCompaction | HookPoint::Stop => {}
+    }
+}
+
 /// Validate a JSON context for `point` and return its canonical form.
 /// Errors are `InvalidArgument` naming the field.
-pub(crate) fn canonicalize(point: HookPoint, context: Value) -> Result<Value> {
+pub(crate) fn canonicalize(point: HookPoint, context: Value, contract: Contract) -> Result<Value> {
     let mut map = match context {
         Value::Object(map) => map,
         other => {
@@ -431,9 +523,15 @@ pub(crate) fn canonicalize(point: HookPoint, context: Value) -> Result<Value> {
         }
     };
     let u32_max = u64::from(u32::MAX);
+    let sdk = contract == Contract::AntigravitySdk;
+    if sdk {
+        sdk_defaults(&mut map, point);
+    }
     match point {
         HookPoint::PreTurn => {
-            require_str(&map, point, "prompt")?;
+            if !sdk {
+                require_str(&map, point, "prompt")?;
+            }
             require_uint(&map, point, "turn_number", "turn_number", u32_max)?;
         }
         HookPoint::PostTurn => {
@@ -443,11 +541,15 @@ pub(crate) fn canonicalize(point: HookPoint, context: Value) -> Result<Value> {
         HookPoint::PreToolCallDecide | HookPoint::TransformToolInput => tool_fields(&mut map, point)?,
         HookPoint::PostToolCall => {
             tool_fields(&mut map, point)?;
-            require_str(&map, point, "result")?;
+            if !sdk {
+                require_str(&map, point, "result")?;
+            }
         }
         HookPoint::OnToolError => {
             tool_fields(&mut map, point)?;
-            require_str(&map, point, "error")?;
+            if !sdk {
+                require_str(&map, point, "error")?;
+            }
         }
         HookPoint::OnSessionStart | HookPoint::OnSessionEnd => match map.get("session") {
             None => return Err(missing(point, "session")),
@@ -472,7 +574,16 @@ pub(crate) fn canonicalize(point: HookPoint, context: Value) -> Result<Value> {
             }
         },
         HookPoint::OnCompaction => {}
+        HookPoint::OnInteraction if sdk => {}
         HookPoint::OnInteraction => require_str(&map, point, "message")?,
+        HookPoint::Stop => {
+            for field in ["response_text", "trajectory_id", "error_message"] {
+                default_field(&mut map, field, Value::String(String::new()));
+                require_str(&map, point, field)?;
+            }
+            default_field(&mut map, "continuation_count", Value::from(0));
+            require_uint(&map, point, "continuation_count", "continuation_count", u64::MAX)?;
+        }
     }
     Ok(Value::Object(map))
 }

@@ -58,7 +58,7 @@ use context::canonicalize;
 pub use context::{
     CompactionContext, InteractionContext, OnCompactionContext, OnInteractionContext, OnSessionEndContext,
     OnSessionStartContext, OnToolErrorContext, PostToolCallContext, PostTurnContext, PreToolCallDecideContext,
-    PreTurnContext, SessionContext, SessionInfo, ToolCallContext, ToolErrorContext, ToolResultContext,
+    PreTurnContext, SessionContext, SessionInfo, StopContext, ToolCallContext, ToolErrorContext, ToolResultContext,
 };
 pub use point::HookPoint;
 use run::Ctx;
@@ -148,6 +148,9 @@ pub enum HookCallback {
     OnInteraction(Decider<InteractionContext>),
     /// Rewrite tool arguments (each transform sees the previous result).
     TransformToolInput(TransformFn),
+    /// When the agent is about to stop: [`HookResult::deny`] with a reason
+    /// keeps it going ("continue"), an allow lets it stop.
+    Stop(Decider<StopContext>),
     /// A JSON-level host callback (C, Go, Node): receives the canonical
     /// context as JSON text and answers with a [`crate::Reply`].
     Json {
@@ -172,6 +175,7 @@ impl HookCallback {
             HookCallback::OnCompaction(_) => HookPoint::OnCompaction,
             HookCallback::OnInteraction(_) => HookPoint::OnInteraction,
             HookCallback::TransformToolInput(_) => HookPoint::TransformToolInput,
+            HookCallback::Stop(_) => HookPoint::Stop,
             HookCallback::Json { point, .. } => *point,
         }
     }
@@ -207,7 +211,9 @@ pub struct CallbackError {
     pub message: String,
 }
 
-/// The result of running a point: `{"allow","message","tool_args","errors"}`.
+/// The result of running a point: `{"allow","message","tool_args","errors"}`,
+/// plus `answer` at the points that answer (`stop`; `on_tool_error` and
+/// `on_interaction` under [`Contract::AntigravitySdk`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunResult {
     /// False when a decide callback denied (or, at `pre_tool_call_decide`, failed).
@@ -220,11 +226,53 @@ pub struct RunResult {
     pub tool_args: Value,
     /// Every callback failure, in order.
     pub errors: Vec<CallbackError>,
+    /// What answered, at the points that answer (absent elsewhere): the
+    /// recovery text of `on_tool_error` and the answer of `on_interaction`
+    /// (the first non-null reply, [`Contract::AntigravitySdk`]), the
+    /// `{"decision":"continue","reason"}` of `stop`; `null` when none did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<Value>,
 }
 
 impl Default for RunResult {
     fn default() -> Self {
-        RunResult { allow: true, message: String::new(), tool_args: Value::Null, errors: Vec::new() }
+        RunResult { allow: true, message: String::new(), tool_args: Value::Null, errors: Vec::new(), answer: None }
+    }
+}
+
+/// The hook contract a registry follows: how a point's replies and failures
+/// combine. Chosen when the registry is made ([`Hooks::with_contract`]; the C
+/// ABI's `hl_registry_contract`); the points, contexts and reply calls are
+/// the same.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[repr(i32)]
+pub enum Contract {
+    /// agy-bridge's `Hooks` (the table above; the default).
+    #[default]
+    AgyBridge,
+    /// The Antigravity Python SDK's `HookRunner`
+    /// (`google.antigravity.hooks.hook_runner`): a failure at any point
+    /// stops the run (the SDK lets the exception propagate), denying at the
+    /// decide points; `pre_tool_call_decide` keeps the last allowing
+    /// callback's message, and a deny's own `modified_args` are not merged;
+    /// `on_tool_error` is error recovery (the first non-null reply is the
+    /// `answer`, allow; a failure gives `allow:false` with
+    /// `Error recovery failed: <reason>`; no answer: `allow:false`);
+    /// `on_interaction` answers (the first non-null reply is the `answer`;
+    /// none: `allow:false`, `No interaction hook handled the request`); a
+    /// `pre_turn` prompt may be any JSON (a list of parts), `null` or absent
+    /// is `""`, and the fields the SDK does not have are optional.
+    AntigravitySdk,
+}
+
+impl Contract {
+    /// Both contracts in `hl_registry_contract` order.
+    pub const ALL: [Contract; 2] = [Contract::AgyBridge, Contract::AntigravitySdk];
+
+    /// The contract for an `hl_registry_contract` number.
+    pub fn from_i32(v: i32) -> Option<Contract> {
+        Self::ALL.get(usize::try_from(v).ok()?).copied()
     }
 }
 
@@ -250,6 +298,7 @@ struct Entry {
 /// current list (its snapshot) and calls callbacks without any lock held.
 pub struct Hooks {
     entries: CallbackSlot<Entry>,
+    contract: Contract,
 }
 
 impl Default for Hooks {
@@ -328,7 +377,17 @@ macro_rules! decide_registration {
 impl Hooks {
     /// An empty registry.
     pub fn new() -> Self {
-        Hooks { entries: CallbackSlot::new() }
+        Self::with_contract(Contract::AgyBridge)
+    }
+
+    /// An empty registry following `contract`.
+    pub fn with_contract(contract: Contract) -> Self {
+        Hooks { entries: CallbackSlot::new(), contract }
+    }
+
+    /// The contract this registry follows.
+    pub fn contract(&self) -> Contract {
+        self.contract
     }
 
     fn snapshot(&self) -> Snapshot<'_, Entry> {
@@ -500,6 +559,11 @@ impl Hooks {
         /// Register a [`HookPoint::OnSessionEnd`] observer.
         on_session_end, with_session_end, OnSessionEnd, SessionContext
     );
+    decide_registration!(
+        /// Register a [`HookPoint::Stop`] callback: [`HookResult::deny`]
+        /// with a reason keeps the agent going ("continue").
+        on_stop, with_stop, Stop, StopContext
+    );
 
     /// Register a [`HookPoint::TransformToolInput`] callback: `Some(args)`
     /// replaces the tool arguments (later transforms see them), `None` keeps
@@ -580,6 +644,12 @@ impl Hooks {
         self.run_ctx(HookPoint::OnInteraction, Ctx::from_typed(ctx)).into()
     }
 
+    /// Run the `stop` callbacks: the first that says "continue" stops the
+    /// run; the result denies (the agent must not stop) with its reason.
+    pub fn run_stop(&self, ctx: &StopContext) -> HookResult {
+        self.run_ctx(HookPoint::Stop, Ctx::from_typed(ctx)).into()
+    }
+
     /// Run the `transform_tool_input` chain and return the final arguments
     /// (the input arguments when no transform changed them).
     pub fn run_transform_tool_input(&self, ctx: &ToolCallContext) -> Value {
@@ -603,7 +673,7 @@ impl Hooks {
 
     /// [`run_json`](Self::run_json) taking the context by value (no copy).
     pub fn run_value(&self, point: HookPoint, context: Value) -> Result<RunResult> {
-        let canonical = canonicalize(point, context)?;
+        let canonical = canonicalize(point, context, self.contract)?;
         Ok(match point {
             HookPoint::PreTurn => self.run_ctx::<PreTurnContext>(point, Ctx::from_json(canonical)),
             HookPoint::PostTurn => self.run_ctx::<PostTurnContext>(point, Ctx::from_json(canonical)),
@@ -617,6 +687,7 @@ impl Hooks {
             }
             HookPoint::OnCompaction => self.run_ctx::<CompactionContext>(point, Ctx::from_json(canonical)),
             HookPoint::OnInteraction => self.run_ctx::<InteractionContext>(point, Ctx::from_json(canonical)),
+            HookPoint::Stop => self.run_ctx::<StopContext>(point, Ctx::from_json(canonical)),
         })
     }
 

@@ -34,6 +34,9 @@ pub enum HookPoint {
     OnInteraction,
     /// Rewrite a tool call's arguments (chained transforms).
     TransformToolInput,
+    /// The agent is about to stop (the end of a turn): the first callback
+    /// that says "continue" (with a reason) keeps it going.
+    Stop,
 }
 
 enum_names!(
@@ -49,11 +52,12 @@ enum_names!(
     OnToolError => "on_tool_error",
     OnInteraction => "on_interaction",
     TransformToolInput => "transform_tool_input",
+    Stop => "stop",
 });
 
 impl HookPoint {
     /// All points in `hl_hook_point` order.
-    pub const ALL: [HookPoint; 10] = [
+    pub const ALL: [HookPoint; 11] = [
         HookPoint::PreTurn,
         HookPoint::PostTurn,
         HookPoint::PreToolCallDecide,
@@ -64,6 +68,7 @@ impl HookPoint {
         HookPoint::OnToolError,
         HookPoint::OnInteraction,
         HookPoint::TransformToolInput,
+        HookPoint::Stop,
     ];
 
     /// The point for an `hl_hook_point` number, `None` when out of range.

@@ -19,7 +19,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use serde_json::{Map, Value};
 
 use super::context::{type_name, Outcome, PointContext};
-use super::{CallbackError, HookCallback, HookPoint, Hooks, RunResult};
+use super::{CallbackError, Contract, HookCallback, HookPoint, Hooks, RunResult};
 use crate::callback::{self, CallResult, Reply};
 use crate::{hl_debug, hl_info, hl_warn};
 
@@ -34,14 +34,67 @@ enum Combine {
     Transform,
     /// Everything else: all run, replies ignored, failures listed.
     Observer,
+    /// stop: the first "continue" stops the run (denies, with its reason).
+    Stop,
+    /// on_interaction (SDK contract): the first non-null reply answers.
+    Answer,
+    /// on_tool_error (SDK contract): the first non-null reply is the
+    /// recovery; a failure denies `Error recovery failed: <reason>`.
+    Recovery,
 }
 
-fn combine(point: HookPoint) -> Combine {
+fn combine(point: HookPoint, contract: Contract) -> Combine {
+    let sdk = contract == Contract::AntigravitySdk;
     match point {
         HookPoint::PreToolCallDecide => Combine::ToolDecide,
+        HookPoint::OnInteraction if sdk => Combine::Answer,
+        HookPoint::OnToolError if sdk => Combine::Recovery,
         HookPoint::PreTurn | HookPoint::OnInteraction => Combine::SoftDecide,
         HookPoint::TransformToolInput => Combine::Transform,
+        HookPoint::Stop => Combine::Stop,
         _ => Combine::Observer,
+    }
+}
+
+/// What the SDK contract answers when no `on_interaction` callback did.
+const NO_INTERACTION_ANSWER: &str = "No interaction hook handled the request";
+
+/// Read a stop reply: `{"decision":"continue"|"allow_stop","reason":str}`
+/// (the SDK's `StopHookResult`; the decision in any case), `null` = no
+/// opinion. "continue" is a deny carrying the reason.
+fn stop_from_json(v: Value) -> Outcome {
+    let map = match v {
+        Value::Null => return Outcome::Nothing,
+        Value::Object(map) => map,
+        other => {
+            return Outcome::Failed(format!(
+                "invalid reply: expected an object {{\"decision\",\"reason\"}}, got {}",
+                type_name(&other)
+            ))
+        }
+    };
+    let reason = match map.get("reason") {
+        None | Some(Value::Null) => String::new(),
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => {
+            return Outcome::Failed(format!("invalid reply: reason must be a string, got {}", type_name(other)))
+        }
+    };
+    match map.get("decision") {
+        None | Some(Value::Null) => Outcome::Decision { allow: true, message: reason, modified_args: None },
+        Some(Value::String(d)) if d.eq_ignore_ascii_case("continue") => {
+            Outcome::Decision { allow: false, message: reason, modified_args: None }
+        }
+        Some(Value::String(d)) if d.eq_ignore_ascii_case("allow_stop") => {
+            Outcome::Decision { allow: true, message: reason, modified_args: None }
+        }
+        Some(other) => Outcome::Failed(format!(
+            "invalid reply: decision must be \"continue\" or \"allow_stop\", got {}",
+            match other {
+                Value::String(s) => format!("\"{s}\""),
+                other => type_name(other).to_string(),
+            }
+        )),
     }
 }
 
@@ -174,6 +227,18 @@ fn outcome_from_call(combine: Combine, r: CallResult) -> Outcome {
     }
     match combine {
         Combine::Observer => Outcome::Nothing,
+        Combine::Answer | Combine::Recovery => match r.reply {
+            Reply::Json(Value::Null) => Outcome::Nothing,
+            Reply::Json(v) => Outcome::Answer(v),
+            // allow/deny are no answer here.
+            _ => Outcome::Nothing,
+        },
+        Combine::Stop => match r.reply {
+            Reply::Json(v) => stop_from_json(v),
+            Reply::Allow => Outcome::Decision { allow: true, message: String::new(), modified_args: None },
+            Reply::Deny(message) => Outcome::Decision { allow: false, message, modified_args: None },
+            Reply::NoOpinion | Reply::Deferred(_) | Reply::Failed(_) => Outcome::Nothing,
+        },
         Combine::Transform => match r.reply {
             Reply::Json(v) => Outcome::Args(v),
             // allow/deny mean "no opinion" for a transform.
@@ -212,9 +277,14 @@ impl Hooks {
     /// Run every callback at `point` on `ctx`.
     pub(crate) fn run_ctx<T: PointContext>(&self, point: HookPoint, mut ctx: Ctx<'_, T>) -> RunResult {
         let snapshot = self.snapshot();
-        let combine = combine(point);
+        let sdk = self.contract == Contract::AntigravitySdk;
+        let combine = combine(point, self.contract);
         let mut result = RunResult::default();
+        if matches!(combine, Combine::Stop | Combine::Answer | Combine::Recovery) {
+            result.answer = Some(Value::Null);
+        }
         let mut args_modified = false;
+        let mut answered = false;
         for entry in snapshot.iter().filter(|e| e.point == point) {
             let name = entry.name.as_str();
             hl_debug!("registry: running {} hook '{name}'", point.label());
@@ -238,13 +308,34 @@ impl Hooks {
                 Outcome::Failed(detail) => {
                     let message = failure_message(name, &detail);
                     result.errors.push(CallbackError { name: name.to_string(), message: message.clone() });
-                    if combine == Combine::ToolDecide {
-                        hl_warn!("registry: {message} at {}: tool call denied (fail closed)", point.label());
-                        result.allow = false;
-                        result.message = message;
-                        break;
+                    match combine {
+                        Combine::ToolDecide => {
+                            hl_warn!("registry: {message} at {}: tool call denied (fail closed)", point.label());
+                            result.allow = false;
+                            result.message = message;
+                            break;
+                        }
+                        Combine::Recovery => {
+                            hl_warn!("registry: {message} at {}: error recovery failed", point.label());
+                            result.allow = false;
+                            result.message = format!(
+                                "Error recovery failed: {}",
+                                if detail.is_empty() { &message } else { &detail }
+                            );
+                            answered = true;
+                            break;
+                        }
+                        _ if sdk => {
+                            hl_warn!("registry: {message} at {}: the run stops", point.label());
+                            if matches!(combine, Combine::SoftDecide | Combine::Answer) {
+                                result.allow = false;
+                                result.message = message;
+                            }
+                            answered = true;
+                            break;
+                        }
+                        _ => hl_warn!("registry: {message} at {}: skipped", point.label()),
                     }
-                    hl_warn!("registry: {message} at {}: skipped", point.label());
                 }
                 Outcome::Args(args) if combine == Combine::Transform => {
                     hl_debug!("registry: transform '{name}' replaced the tool arguments");
@@ -252,15 +343,34 @@ impl Hooks {
                     args_modified = true;
                 }
                 Outcome::Args(_) => {}
+                Outcome::Answer(value) => {
+                    hl_debug!("registry: hook '{name}' answered at {}", point.label());
+                    result.answer = Some(value);
+                    answered = true;
+                    break;
+                }
                 Outcome::Decision { allow, message, modified_args } => {
                     if combine == Combine::Observer || combine == Combine::Transform {
                         continue;
                     }
+                    if combine == Combine::Stop {
+                        if !allow {
+                            hl_info!("registry: hook '{name}' asked to continue at {}: {message}", point.label());
+                            result.allow = false;
+                            result.answer = Some(serde_json::json!({"decision": "continue", "reason": message}));
+                            result.message = message;
+                            break;
+                        }
+                        continue;
+                    }
                     if let Some(modified) = modified_args {
-                        let mut args = ctx.take_tool_args();
-                        merge_args(&mut args, modified);
-                        ctx.set_tool_args(args);
-                        args_modified = true;
+                        // The SDK's runner returns a deny as it is, without merging its args.
+                        if allow || !sdk {
+                            let mut args = ctx.take_tool_args();
+                            merge_args(&mut args, modified);
+                            ctx.set_tool_args(args);
+                            args_modified = true;
+                        }
                     }
                     if !allow {
                         hl_info!("registry: hook '{name}' denied at {}: {message}", point.label());
@@ -268,12 +378,21 @@ impl Hooks {
                         result.message = message;
                         break;
                     }
+                    if sdk && combine == Combine::ToolDecide {
+                        // The SDK's runner returns the last allowing result: its message.
+                        result.message = message;
+                    }
                 }
             }
         }
         match combine {
             Combine::Transform => result.tool_args = ctx.take_tool_args(),
             Combine::ToolDecide if args_modified => result.tool_args = ctx.take_tool_args(),
+            Combine::Answer if !answered => {
+                result.allow = false;
+                result.message = NO_INTERACTION_ANSWER.to_string();
+            }
+            Combine::Recovery if !answered => result.allow = false,
             _ => {}
         }
         result

@@ -10,7 +10,7 @@ fn point_numbers_and_labels_round_trip() {
         assert_eq!(serde_json::to_value(p).unwrap(), Value::String(p.label().to_string()));
     }
     assert_eq!(HookPoint::from_i32(-1), None);
-    assert_eq!(HookPoint::from_i32(10), None);
+    assert_eq!(HookPoint::from_i32(11), None);
 }
 
 struct Tracked {
@@ -131,4 +131,54 @@ fn an_empty_failure_reason_is_no_reason() {
     assert_eq!(r.failure(), Some(""));
     assert!(r.is_failure());
     assert_eq!(crate::CallResult::ok(crate::Reply::Allow).failure(), None);
+}
+
+#[test]
+fn stop_typed_callbacks_continue_with_a_reason() {
+    let hooks = Hooks::new().with_stop("lets-stop", |_: &StopContext| HookResult::allow()).with_stop(
+        "more",
+        |c: &StopContext| {
+            if c.continuation_count < 2 {
+                HookResult::deny(format!("continue after {}", c.response_text))
+            } else {
+                HookResult::allow()
+            }
+        },
+    );
+    let r = hooks.run_stop(&StopContext::new("done"));
+    assert!(!r.allow);
+    assert_eq!(r.message, "continue after done");
+    let r = hooks.run_stop(&StopContext { continuation_count: 2, ..StopContext::new("done") });
+    assert!(r.allow);
+}
+
+#[test]
+fn the_sdk_contract_answers_recovers_and_keeps_allow_messages() {
+    use serde_json::json;
+    let hooks = Hooks::with_contract(Contract::AntigravitySdk);
+    assert_eq!(hooks.contract(), Contract::AntigravitySdk);
+    let answer =
+        |v: Value| -> SharedCallback { Arc::new(move |_: &str| crate::CallResult::ok(crate::Reply::Json(v.clone()))) };
+    hooks.register_json(HookPoint::OnToolError, "none", answer(Value::Null)).unwrap();
+    hooks.register_json(HookPoint::OnToolError, "fix", answer(json!("recovered"))).unwrap();
+    let r = hooks.run_json(HookPoint::OnToolError, &json!({})).unwrap();
+    assert!(r.allow);
+    assert_eq!(r.answer, Some(json!("recovered")));
+    hooks.register_json(HookPoint::PreToolCallDecide, "audit", answer(json!({"message": "Audited"}))).unwrap();
+    hooks.register_json(HookPoint::PreToolCallDecide, "quiet", answer(Value::Null)).unwrap();
+    let r = hooks.run_json(HookPoint::PreToolCallDecide, &json!({"tool_name": "t"})).unwrap();
+    assert_eq!((r.allow, r.message.as_str(), r.answer), (true, "Audited", None));
+    let r = hooks.run_json(HookPoint::PreTurn, &json!({"prompt": ["image", "text"]})).unwrap();
+    assert!(r.allow);
+    let failing: SharedCallback = Arc::new(|_: &str| crate::CallResult::failed_with("no file"));
+    let sdk = Hooks::with_contract(Contract::AntigravitySdk);
+    sdk.register_json(HookPoint::OnToolError, "boom", failing).unwrap();
+    let r = sdk.run_json(HookPoint::OnToolError, &json!({"error": "x"})).unwrap();
+    assert_eq!((r.allow, r.message.as_str()), (false, "Error recovery failed: no file"));
+    assert_eq!(serde_json::to_value(&r).unwrap()["answer"], Value::Null);
+    // agy-bridge's contract has no answer field at on_tool_error.
+    let agy = Hooks::new();
+    agy.register_json(HookPoint::OnToolError, "fix", answer(json!("recovered"))).unwrap();
+    let r = agy.run_json(HookPoint::OnToolError, &json!({"tool_name": "t", "error": "e"})).unwrap();
+    assert!(serde_json::to_value(&r).unwrap().get("answer").is_none());
 }

@@ -78,6 +78,7 @@ const DECLS = {
     'int32_t hl_deferred_finish(void *deferred, int32_t rc, const char *reply_json, _Out_ void **errmsg)',
 
   hl_registry_new: 'void *hl_registry_new()',
+  hl_registry_new_with_contract: 'int32_t hl_registry_new_with_contract(int32_t contract, _Out_ void **out, _Out_ void **errmsg)',
   hl_registry_free: 'void hl_registry_free(void *registry)',
   hl_registry_register:
     'int32_t hl_registry_register(void *registry, int32_t point, const char *name, hl_callback_fn *cb, ' +

@@ -17,9 +17,18 @@ const HookPoint = Object.freeze({
   on_tool_error: 7,
   on_interaction: 8,
   transform_tool_input: 9,
+  stop: 10,
 });
 
-const POINT_KIND = ['decide', 'observer', 'decide', 'observer', 'observer', 'observer', 'observer', 'observer', 'decide', 'transform'];
+/** Registry contracts → `hl_registry_contract` numbers. */
+const Contract = Object.freeze({
+  agy_bridge: 0,
+  antigravity_sdk: 1,
+});
+
+const POINT_KIND = ['decide', 'observer', 'decide', 'observer', 'observer', 'observer', 'observer', 'observer', 'decide', 'transform', 'decide'];
+// Under the Antigravity SDK's contract on_tool_error and on_interaction answer with any JSON value.
+const SDK_POINT_KIND = POINT_KIND.map((k, i) => (i === 7 || i === 8 ? 'transform' : k));
 
 function pointNumber(point) {
   if (typeof point === 'number') return point; // out-of-range values are the library's to reject
@@ -50,14 +59,22 @@ const finalizer = new FinalizationRegistry((ptr) => N.hl_registry_free(ptr));
 class Registry {
   #ptr;
   #onError;
+  #kinds;
 
   /**
-   * @param {{onCallbackError?: (error: unknown, info: {name: string, kind: string}) => void}} [options]
+   * @param {{onCallbackError?: (error: unknown, info: {name: string, kind: string}) => void, contract?: "agy_bridge" | "antigravity_sdk"}} [options]
    */
   constructor(options = {}) {
-    const ptr = N.hl_registry_new();
-    if (!ptr) throw new HooklineError(Status.HL_ERR_PANIC, 'hl_registry_new returned NULL');
+    const contract = options.contract === undefined ? 'agy_bridge' : options.contract;
+    if (!Object.prototype.hasOwnProperty.call(Contract, contract)) {
+      throw new HooklineError(Status.HL_ERR_INVALID_ARGUMENT, `unknown registry contract ${JSON.stringify(contract)}`);
+    }
+    const slot = out();
+    const err = out();
+    check(N.hl_registry_new_with_contract(Contract[contract], slot, err), err);
+    const ptr = slot[0];
     this.#ptr = ptr;
+    this.#kinds = contract === 'antigravity_sdk' ? SDK_POINT_KIND : POINT_KIND;
     this.#onError = options.onCallbackError;
     finalizer.register(this, ptr, this);
   }
@@ -72,7 +89,7 @@ class Registry {
     const p = pointNumber(point);
     if (typeof fn !== 'function') throw new TypeError('fn must be a function');
     const ptr = this.#handle();
-    const id = addHandler({ fn, kind: POINT_KIND[p] || 'observer', name: String(name), onError: this.#onError });
+    const id = addHandler({ fn, kind: this.#kinds[p] || 'observer', name: String(name), onError: this.#onError });
     const err = out();
     let status;
     try {
@@ -155,4 +172,4 @@ if (typeof Symbol.dispose === 'symbol') {
   };
 }
 
-module.exports = { Registry, HookPoint, pointNumber };
+module.exports = { Registry, HookPoint, Contract, pointNumber };

@@ -335,3 +335,23 @@ test('callbacks_may_reenter_the_registry', (t) => {
   assert.equal(result.message, 'inner allow=true entries=2');
   assert.equal(r.entries().length, 2);
 });
+
+test('the_antigravity_sdk_contract_answers_and_stop_continues', (t) => {
+  const r = new Registry({ contract: 'antigravity_sdk' });
+  t.after(() => r.close());
+  r.on('on_tool_error', 'skip', () => undefined);
+  r.on('on_tool_error', 'recover', (ctx) => `recovered from ${ctx.error}`);
+  const rec = r.run('on_tool_error', { error: 'ValueError' });
+  assert.equal(rec.allow, true);
+  assert.equal(rec.answer, 'recovered from ValueError');
+  r.on('on_interaction', 'answer', (ctx) => (ctx.spec === 'magic_question' ? 'magic_answer' : null));
+  assert.equal(r.run('on_interaction', { spec: 'magic_question' }).answer, 'magic_answer');
+  const none = r.run('on_interaction', { spec: 'other' });
+  assert.deepEqual([none.allow, none.message, none.answer], [false, 'No interaction hook handled the request', null]);
+  r.on('stop', 'more', () => ({ decision: 'CONTINUE', reason: 'Need more work' }));
+  const stop = r.run('stop', { response_text: 'done' });
+  assert.deepEqual([stop.allow, stop.message], [false, 'Need more work']);
+  r.on('pre_turn', 'seen', (ctx) => assert.deepEqual(ctx.prompt, ['image', 'text']));
+  assert.equal(r.run('pre_turn', { prompt: ['image', 'text'] }).allow, true);
+  assert.throws(() => new Registry({ contract: 'nope' }), /unknown registry contract/);
+});

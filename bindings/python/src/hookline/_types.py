@@ -71,7 +71,7 @@ def parse_event(event: Union[HookEvent, int, str]) -> int:
 
 
 class HookPoint(enum.IntEnum):
-    """The ten registry hook points (``hl_hook_point``), numbered as in the C header."""
+    """The registry hook points (``hl_hook_point``), numbered as in the C header."""
 
     PRE_TURN = 0
     POST_TURN = 1
@@ -83,6 +83,7 @@ class HookPoint(enum.IntEnum):
     ON_TOOL_ERROR = 7
     ON_INTERACTION = 8
     TRANSFORM_TOOL_INPUT = 9
+    STOP = 10
 
     @property
     def label(self) -> str:
@@ -437,12 +438,15 @@ class RunResult:
     """The result of a registry run: ``allow`` is false when a decide callback denied (or, at
     ``pre_tool_call_decide``, failed); ``tool_args`` is the final args of ``transform_tool_input``
     and, at ``pre_tool_call_decide``, the merged args when any ``modified_args`` applied, else
-    ``None``; ``errors`` lists every callback that failed."""
+    ``None``; ``errors`` lists every callback that failed; ``answer`` is what answered at the
+    points that answer (``stop``; ``on_tool_error`` and ``on_interaction`` of an Antigravity SDK
+    contract registry), ``None`` elsewhere or when none did."""
 
     allow: bool = True
     message: str = ""
     tool_args: JSON = None
     errors: List[CallbackError] = field(default_factory=list)
+    answer: JSON = None
 
     @classmethod
     def from_json(cls, d: Mapping[str, JSON]) -> "RunResult":
@@ -451,6 +455,7 @@ class RunResult:
             d.get("message", ""),
             d.get("tool_args"),
             [CallbackError(e.get("name", ""), e.get("message", "")) for e in d.get("errors") or ()],
+            d.get("answer"),
         )
 
 
