@@ -106,6 +106,7 @@ hl_reply_defer = _declare("hl_reply_defer", c_int32, _P, _out, _out)
 hl_deferred_finish = _declare("hl_deferred_finish", c_int32, _P, c_int32, _S, _out)
 
 hl_registry_new = _declare("hl_registry_new", _P)
+hl_registry_new_with_contract = _declare("hl_registry_new_with_contract", c_int32, c_int32, _out, _out)
 hl_registry_free = _declare("hl_registry_free", None, _P)
 hl_registry_register = _declare("hl_registry_register", c_int32, _P, c_int32, _S, CALLBACK_FN, _P, FREE_FN, _out)
 hl_registry_unregister = _declare("hl_registry_unregister", c_int32, _P, c_int32, _S, _out)
