@@ -52,6 +52,50 @@ pub enum Format {
     /// Claude Code hook output: JSON on stdout for Claude Code to read, exit 2
     /// with the reason on stderr when denied or blocked.
     Claude,
+    /// As a Codex command hook: exit 2 with the reason on stderr when denied
+    /// or blocked.
+    Codex,
+    /// As a Gemini CLI command hook: `{"decision":"deny","reason":…}` and
+    /// exit 2 when denied or blocked.
+    Gemini,
+    /// As a Cursor command hook: exit 2 with the reason on stdout when
+    /// denied or blocked.
+    Cursor,
+    /// As a Copilot CLI command hook: exit 2 (a permissionRequest's reason
+    /// as `{"behavior":"deny","message":…}`) when denied.
+    Copilot,
+    /// As a VS Code agent hook: exit 2 with the reason on stderr when
+    /// denied or blocked.
+    Vscode,
+    /// As a VT Code lifecycle hook: exit 2 with the reason on stderr when
+    /// denied or blocked.
+    Vtcode,
+}
+
+impl Format {
+    /// The agent whose command hook this format answers as (`None`: text, json).
+    pub fn agent(self) -> Option<&'static dyn hookline::dialect::Dialect> {
+        use hookline::dialect as d;
+        match self {
+            Format::Text | Format::Json => None,
+            Format::Claude => Some(d::CLAUDE),
+            Format::Codex => Some(d::CODEX),
+            Format::Gemini => Some(d::GEMINI),
+            Format::Cursor => Some(d::CURSOR),
+            Format::Copilot => Some(d::COPILOT),
+            Format::Vscode => Some(d::VSCODE),
+            Format::Vtcode => Some(d::VTCODE),
+        }
+    }
+}
+
+/// What `run --format <agent>` answers when hookline itself fails.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OnError {
+    /// The agent's blocking answer on events that can block (fail closed).
+    Block,
+    /// Exit 1 with the error on stderr: the agent's non-blocking error (fail open).
+    Allow,
 }
 
 #[derive(Args, Clone, Debug)]

@@ -10,8 +10,10 @@ use serde_json::{json, Map, Value};
 use crate::common::{self, CliResult, EngineSetup, EventName, Out, Verdict, EXIT_BLOCKED, EXIT_OK};
 use crate::explain::{self, PlannedHook};
 use crate::trace;
-use crate::{ConfigArgs, Format};
+use crate::{ConfigArgs, Format, OnError};
+use hookline::dialect::BlockingAnswer;
 use hookline::engine::Verdict as Planned;
+use hookline::RunEvent;
 
 #[derive(Args)]
 pub struct RunArgs {
@@ -43,9 +45,67 @@ pub struct RunArgs {
     /// start offset, duration and result (the outcome stays on stdout).
     #[arg(long)]
     pub trace: bool,
+    /// With an agent's --format: what hookline's own errors (a config it
+    /// cannot read or that is invalid, input it cannot parse, an internal
+    /// error) answer. `block`: the agent's blocking answer on events that
+    /// can block (fail closed); `allow`: exit 1, the agent's non-blocking
+    /// error.
+    #[arg(long, value_enum, value_name = "block|allow", default_value = "block")]
+    pub on_error: OnError,
 }
 
+/// `run`: with an agent's `--format` and `--on-error block` (the default),
+/// hookline's own errors — and a panic — answer with that agent's blocking
+/// answer on events that can block, so that a guard never fails open
+/// because hookline could not run it.
 pub fn main(out: &Out, a: RunArgs) -> CliResult {
+    let Some(agent) = a.format.and_then(Format::agent).filter(|_| a.on_error == OnError::Block) else {
+        return run(out, &a);
+    };
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(out, &a)));
+    std::panic::set_hook(previous);
+    let message = match result {
+        Ok(Ok(code)) => return Ok(code),
+        Ok(Err(message)) => message,
+        Err(panic) => {
+            let text = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic".to_owned());
+            format!("internal error: {text}")
+        }
+    };
+    let event = EventName::parse(&a.event).ok().map(|e| match e {
+        EventName::Known(k) => RunEvent::Known(k),
+        EventName::Named(n) => RunEvent::Named(n.into()),
+    });
+    let reason = format!(
+        "hookline could not run the hooks, so it blocks (--on-error allow lets the action proceed): {message}"
+    );
+    match event.and_then(|e| agent.blocking_answer(&e, &reason)) {
+        Some(answer) => {
+            print_answer(out, &answer);
+            Ok(answer.exit_code)
+        }
+        // An event the agent lets no hook block: its non-blocking error.
+        None => Err(message),
+    }
+}
+
+/// Write a command hook's answer.
+fn print_answer(out: &Out, answer: &BlockingAnswer) {
+    if let Some(text) = &answer.stdout {
+        out.line(text);
+    }
+    if let Some(text) = &answer.stderr {
+        eprintln!("{text}");
+    }
+}
+
+fn run(out: &Out, a: &RunArgs) -> CliResult {
     let event_name = EventName::parse(&a.event)?;
     let input = common::read_input(a.input.as_deref())?;
     let configs = common::load_config_args(&a.configs)?;
@@ -92,6 +152,17 @@ pub fn main(out: &Out, a: RunArgs) -> CliResult {
                 print_summary(out, event_name.display(), planned, &outcome, &v);
             }
         }
+        Format::Codex | Format::Gemini | Format::Cursor | Format::Copilot | Format::Vscode | Format::Vtcode => {
+            if v.stopped_only {
+                let mut reply = Map::new();
+                reply.insert("continue".into(), json!(false));
+                if let Some(r) = &v.reason {
+                    reply.insert("stopReason".into(), json!(r));
+                }
+                out.line(&Value::Object(reply).to_string());
+                return Ok(EXIT_OK);
+            }
+        }
         Format::Claude => {
             let mut reply = claude_reply(&event_name, &outcome, &v);
             if v.stopped_only {
@@ -109,9 +180,19 @@ pub fn main(out: &Out, a: RunArgs) -> CliResult {
         }
     }
     if v.blocked {
+        let reason = v.reason.clone().unwrap_or_else(|| format!("{} blocked by hookline", event_name.display()));
+        // Another agent's format: that agent's blocking answer.
+        let event = match &event_name {
+            EventName::Known(k) => RunEvent::Known(*k),
+            EventName::Named(n) => RunEvent::Named(n.as_str().into()),
+        };
+        let agent = format.agent().filter(|_| format != Format::Claude);
+        if let Some(answer) = agent.and_then(|d| d.blocking_answer(&event, &reason)) {
+            print_answer(out, &answer);
+            return Ok(answer.exit_code);
+        }
         // Claude Code (and any host of the hooks protocol) reads exit 2 plus
         // stderr as the deny / block reason.
-        let reason = v.reason.clone().unwrap_or_else(|| format!("{} blocked by hookline", event_name.display()));
         eprintln!("{reason}");
         return Ok(EXIT_BLOCKED);
     }

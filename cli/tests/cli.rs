@@ -1535,3 +1535,96 @@ fn unresolvable_script_paths_are_unpinned_in_trust_and_check() {
         r.stdout
     );
 }
+
+/// `run --format claude` as Claude Code's own command hook fails closed:
+/// Claude Code's hooks reference — "Exit code 2: Blocking error. stderr is
+/// fed back to Claude"; "Other exit codes: Non-blocking error … execution
+/// continues". So hookline's own errors (a config it cannot read, an
+/// invalid config, input it cannot parse) answer exit 2 with the error on
+/// stderr on an event that can block, unless `--on-error allow`.
+#[test]
+fn run_format_claude_blocks_on_its_own_errors_unless_on_error_allow() {
+    let sb = Sandbox::new();
+    let good = claude_config(&sb);
+    let invalid = sb.write("invalid.json", r#"{"hooks": {"PreToolUse": ["#);
+    let missing = sb.path().join("missing.json");
+    let cases: [(&str, &Path, &str, &str); 4] = [
+        ("unreadable config", &missing, BASH_LS, "missing.json"),
+        ("invalid config", &invalid, BASH_LS, "not valid JSON"),
+        ("input that is not JSON", &good, "{not json", "the input (stdin) is not valid JSON"),
+        ("input the event rejects", &good, r#"{"tool_input": {}}"#, "tool_name"),
+    ];
+    for (what, cfg, input, says) in cases {
+        let r = sb.run_stdin(&["run", "PreToolUse", "-c", s(cfg), "--input", "-", "--format", "claude"], input);
+        assert_eq!(r.code, 2, "{what}: a guard that cannot run blocks: {}", r.stderr);
+        assert!(r.stderr.contains(says) && r.stderr.contains("blocks"), "{what}: {}", r.stderr);
+        assert!(r.stdout.is_empty(), "{what}: {}", r.stdout);
+        let r = sb.run_stdin(
+            &["run", "PreToolUse", "-c", s(cfg), "--input", "-", "--format", "claude", "--on-error", "allow"],
+            input,
+        );
+        assert_eq!(r.code, 1, "{what}: --on-error allow is Claude Code's non-blocking error: {}", r.stderr);
+        assert!(r.stderr.contains(says), "{what}: {}", r.stderr);
+    }
+    // SessionStart cannot be blocked: its error stays a non-blocking one.
+    let r = sb.run_stdin(&["run", "SessionStart", "-c", s(&missing), "--input", "-", "--format", "claude"], "{}");
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    // The text and json formats are no agent's hook: an error is exit 1.
+    let r = sb.run_stdin(&["run", "PreToolUse", "-c", s(&missing), "--input", "-", "--format", "json"], BASH_LS);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    // A valid config and input run as before.
+    let r = sb.run_stdin(&["run", "PreToolUse", "-c", s(&good), "--input", "-", "--format", "claude"], BASH_RM);
+    assert_eq!((r.code, r.stderr.trim()), (2, "no recursive deletes"));
+}
+
+/// Every agent that can run hookline as its command hook gets its own
+/// blocking answer for hookline's errors: Codex, VS Code, VT Code (exit 2,
+/// reason on stderr); Gemini CLI ("exit 2 … fields apply": `decision:
+/// "deny"`); Cursor ("exit 2 … equivalent to returning permission: deny",
+/// the reason the raw stdout); Copilot CLI (preToolUse exit 2 denies; a
+/// permissionRequest's reason is stdout's `message`).
+#[test]
+fn run_fails_closed_with_each_agents_blocking_answer() {
+    let sb = Sandbox::new();
+    let missing = sb.path().join("missing.json");
+    let run = |format: &str, event: &str| {
+        sb.run_stdin(&["run", event, "-c", s(&missing), "--input", "-", "--format", format], BASH_LS)
+    };
+    for format in ["codex", "vscode", "vtcode"] {
+        let r = run(format, "PreToolUse");
+        assert_eq!(r.code, 2, "{format}: {}", r.stderr);
+        assert!(r.stderr.contains("missing.json") && r.stdout.is_empty(), "{format}: {} {}", r.stdout, r.stderr);
+    }
+    let r = run("gemini", "BeforeTool");
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    let answer = r.json();
+    assert_eq!(answer["decision"], "deny");
+    assert!(answer["reason"].as_str().unwrap().contains("missing.json"), "{answer}");
+    let r = run("cursor", "beforeShellExecution");
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stdout.contains("missing.json"), "Cursor reads the reason from stdout: {}", r.stdout);
+    let r = run("copilot", "preToolUse");
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("missing.json"), "{}", r.stderr);
+    let r = run("copilot", "PermissionRequest");
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(r.json()["behavior"], "deny");
+    // Events no hook can block keep a non-blocking error.
+    assert_eq!(run("gemini", "SessionStart").code, 1);
+    assert_eq!(run("cursor", "sessionStart").code, 1);
+}
+
+/// A deny of the hooks is the agent's blocking answer in its format too
+/// (Cursor: the reason on stdout, where Cursor reads it).
+#[test]
+fn run_agent_formats_answer_a_deny_as_the_agent_reads_it() {
+    let sb = Sandbox::new();
+    let cfg = claude_config(&sb);
+    let r = sb.run_stdin(&["run", "PreToolUse", "-c", s(&cfg), "--input", "-", "--format", "cursor"], BASH_RM);
+    assert_eq!((r.code, r.stdout.trim()), (2, "no recursive deletes"), "{}", r.stderr);
+    let r = sb.run_stdin(&["run", "PreToolUse", "-c", s(&cfg), "--input", "-", "--format", "gemini"], BASH_RM);
+    assert_eq!(r.code, 2);
+    assert_eq!(r.json()["reason"], "no recursive deletes");
+    let r = sb.run_stdin(&["run", "PreToolUse", "-c", s(&cfg), "--input", "-", "--format", "codex"], BASH_LS);
+    assert_eq!((r.code, r.stdout.as_str()), (0, ""), "{}", r.stderr);
+}

@@ -374,6 +374,21 @@ impl Dialect for Copilot {
         reply::read(self.compat, cx, exec)
     }
 
+    /// Exit 2: preToolUse denies with stderr as the reason; a
+    /// permissionRequest denies with stdout's `message` (its stderr is
+    /// ignored); on the other events exit 2 is a warning, which blocks
+    /// nothing.
+    fn blocking_answer(&self, event: &RunEvent, reason: &str) -> Option<super::BlockingAnswer> {
+        match event.known() {
+            Some(HookEvent::PermissionRequest) => Some(super::BlockingAnswer {
+                exit_code: 2,
+                stdout: Some(serde_json::json!({"behavior": "deny", "message": reason}).to_string()),
+                stderr: Some(reason.to_owned()),
+            }),
+            _ => super::exit2_blocking_answer(self.profile().rules_of(event).exit2, reason),
+        }
+    }
+
     fn describe_matcher(&self, matcher: &Matcher, raw: Option<&str>) -> String {
         matcher.describe(self.title(), true, raw)
     }

@@ -181,6 +181,18 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
     /// Read one hook's result into the canonical reply.
     fn read_reply(&self, cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply;
 
+    /// What a command hook of this agent answers to block `event` (deny the
+    /// tool call, block the prompt or the stop) with `reason`: its exit
+    /// status and what it writes where the agent reads the reason. `None`
+    /// when this agent lets no command hook block the event. `hookline run
+    /// --format <dialect>` answers so when it cannot run the hooks (it
+    /// fails closed). The default reads the event's `exit2` rule: where exit
+    /// 2 blocks, exit 2 with the reason on stderr, or on stdout where the
+    /// agent reads its reason there ([`exit2_blocking_answer`]).
+    fn blocking_answer(&self, event: &RunEvent, reason: &str) -> Option<BlockingAnswer> {
+        exit2_blocking_answer(self.profile().rules_of(event).exit2, reason)
+    }
+
     /// The matcher rule applied to `matcher` (compiled from `raw`), in
     /// words, for people (`hookline explain`).
     fn describe_matcher(&self, matcher: &matcher::Matcher, raw: Option<&str>) -> String;
@@ -449,6 +461,39 @@ pub fn merge_fields_by(
 /// configuration order.
 pub fn merge_fields_first_wins(into: &mut Map<String, Value>, fields: Map<String, Value>) {
     merge_fields_by(crate::model::rules::FieldMerge::FirstOrAppended, into, fields);
+}
+
+/// A command hook's answer: its exit status and its output
+/// ([`Dialect::blocking_answer`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BlockingAnswer {
+    /// The exit status.
+    pub exit_code: u8,
+    /// What it writes on stdout (nothing when `None`).
+    pub stdout: Option<String>,
+    /// What it writes on stderr (nothing when `None`).
+    pub stderr: Option<String>,
+}
+
+/// The blocking answer of an event whose exit-2 rule is `exit2`: exit 2 with
+/// `reason` where the reader takes it (stderr; the raw stdout text where
+/// the agent reads only that, Cursor), or `None` when exit 2 does not block.
+/// A rule whose reason is stdout JSON alone has no generic answer: its
+/// dialect gives its own.
+pub fn exit2_blocking_answer(exit2: crate::model::rules::Exit2, reason: &str) -> Option<BlockingAnswer> {
+    use crate::model::rules::{Exit2, Exit2Reason};
+    let Exit2::Block { reason: source, .. } = exit2 else { return None };
+    let on_stderr = BlockingAnswer { exit_code: 2, stdout: None, stderr: Some(reason.to_owned()) };
+    match source {
+        Exit2Reason::StderrIgnoringStdout | Exit2Reason::StderrThenStdout | Exit2Reason::StdoutThenStderr => {
+            Some(on_stderr)
+        }
+        Exit2Reason::RawStdout => Some(BlockingAnswer { exit_code: 2, stdout: Some(reason.to_owned()), stderr: None }),
+        Exit2Reason::StdoutIgnoringStderr => Some(BlockingAnswer {
+            stdout: Some(serde_json::json!({"decision": "block", "reason": reason}).to_string()),
+            ..on_stderr
+        }),
+    }
 }
 
 /// What a [`Placeholder`] stands for.
@@ -793,6 +838,21 @@ pub fn select(
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// Every agent lets a command hook deny a tool call: each dialect has a
+    /// blocking answer on PreToolUse (exit 2), and none on SessionEnd.
+    #[test]
+    fn every_dialect_has_a_blocking_answer_where_its_hooks_can_block() {
+        for d in ALL {
+            let a = d.blocking_answer(&RunEvent::Known(HookEvent::PreToolUse), "why").unwrap_or_else(|| {
+                panic!("{}: no blocking answer on PreToolUse", d.name());
+            });
+            assert_eq!(a.exit_code, 2, "{}", d.name());
+            let said = a.stdout.iter().chain(&a.stderr).any(|t| t.contains("why"));
+            assert!(said, "{}: the reason is written: {a:?}", d.name());
+            assert!(d.blocking_answer(&RunEvent::Known(HookEvent::SessionEnd), "why").is_none(), "{}", d.name());
+        }
+    }
 
     /// Every dialect declares, as pin placeholders, each variable its hooks
     /// get that names the project directory (every one its environment sets

@@ -452,6 +452,24 @@ impl Dialect for Gemini {
         reply::read(cx.event, exec)
     }
 
+    /// `{"decision": "deny", "reason": …}` with exit 2 (Gemini CLI applies
+    /// the JSON fields on any exit code; its plain text on exit 2 denies
+    /// too), on the events whose hooks decide: BeforeTool, BeforeAgent,
+    /// AfterAgent, AfterTool and the named events with a decision.
+    fn blocking_answer(&self, event: &RunEvent, reason: &str) -> Option<super::BlockingAnswer> {
+        use crate::model::event::EventFamily;
+        match PROFILE.family_of(event) {
+            EventFamily::Tool | EventFamily::Prompt | EventFamily::Stop | EventFamily::PostTool => {
+                Some(super::BlockingAnswer {
+                    exit_code: 2,
+                    stdout: Some(serde_json::json!({"decision": "deny", "reason": reason}).to_string()),
+                    stderr: Some(reason.to_owned()),
+                })
+            }
+            _ => None,
+        }
+    }
+
     /// The reader decides AfterAgent's blocks itself (`block_fields` only
     /// gives Stop its outcome shape).
     fn honours(&self, event: &RunEvent) -> &'static [Column] {
