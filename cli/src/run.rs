@@ -82,9 +82,8 @@ pub fn main(out: &Out, a: RunArgs) -> CliResult {
         EventName::Known(k) => RunEvent::Known(k),
         EventName::Named(n) => RunEvent::Named(n.into()),
     });
-    let reason = format!(
-        "hookline could not run the hooks, so it blocks (--on-error allow lets the action proceed): {message}"
-    );
+    let reason =
+        format!("hookline could not run the hooks, so it blocks (--on-error allow lets the action proceed): {message}");
     match event.and_then(|e| agent.blocking_answer(&e, &reason)) {
         Some(answer) => {
             print_answer(out, &answer);
