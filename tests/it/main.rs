@@ -23,6 +23,7 @@ mod interpret;
 mod option_keys;
 mod pins;
 mod registry;
+mod scenarios;
 mod schema;
 mod support;
 mod trace;
