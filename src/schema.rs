@@ -25,7 +25,7 @@ use crate::model::outcome::{
     PreToolHookDecision,
 };
 use crate::model::rules::FieldMerge;
-use crate::registry::HookPoint;
+use crate::registry::{Contract, HookPoint};
 
 /// The schema of the C ABI, with the functions `header` (the text of
 /// `include/hookline.h`) declares.
@@ -47,6 +47,11 @@ pub fn schema(header: &str) -> Value {
             "name": p.label(),
             "constant": format!("HL_POINT_{}", p.label().to_ascii_uppercase()),
         })).collect::<Vec<_>>(),
+        "registry_contracts": Contract::ALL.iter().map(|c| json!({
+            "number": *c as i32,
+            "name": contract_name(*c),
+            "constant": format!("HL_CONTRACT_{}", contract_name(*c).to_ascii_uppercase()),
+        })).collect::<Vec<_>>(),
         "enums": enums(),
         "inputs": inputs(),
         "outcomes": outcomes(),
@@ -66,6 +71,14 @@ fn screaming(name: &str) -> String {
         out.push(c.to_ascii_uppercase());
     }
     out
+}
+
+/// A registry contract's name (`hl_registry_contract`, `HL_CONTRACT_<NAME>`).
+fn contract_name(c: Contract) -> &'static str {
+    match c {
+        Contract::AgyBridge => "agy_bridge",
+        Contract::AntigravitySdk => "antigravity_sdk",
+    }
 }
 
 /// The wire name serde gives `v`.

@@ -40,6 +40,10 @@ type abiSchema struct {
 		Name     string `json:"name"`
 		Constant string `json:"constant"`
 	} `json:"hook_points"`
+	Contracts []struct {
+		Name     string `json:"name"`
+		Constant string `json:"constant"`
+	} `json:"registry_contracts"`
 	Enums    map[string][]string `json:"enums"`
 	Outcomes struct {
 		Shapes map[string][]struct {
@@ -179,6 +183,11 @@ func TestSchemaConstants(t *testing.T) {
 	for _, p := range s.HookPoints {
 		if !used[p.Constant] {
 			t.Errorf("the package has no HookPoint for %s (%s)", p.Name, p.Constant)
+		}
+	}
+	for _, c := range s.Contracts {
+		if !used[c.Constant] {
+			t.Errorf("the package has no Contract for %s (%s)", c.Name, c.Constant)
 		}
 	}
 	for typ, enum := range map[string]string{

@@ -86,8 +86,12 @@ test('hook points', { skip }, () => {
   );
 });
 
-test('dialects and the enumerated inputs in index.d.ts', { skip }, () => {
+test('dialects, registry contracts and the enumerated inputs in index.d.ts', { skip }, () => {
   assert.deepEqual(union('export type Dialect ='), schema.enums.dialect);
+  assert.deepEqual(
+    union('export type RegistryContract ='),
+    schema.registry_contracts.map((c) => c.name),
+  );
   assert.deepEqual(sorted(union('reason:')), sorted(schema.enums.session_end_reason));
   assert.deepEqual(sorted(union('trigger:')), sorted(schema.enums.compaction_trigger));
   assert.deepEqual(sorted(union('mode:')), sorted(schema.enums.compaction_mode));
