@@ -46,12 +46,18 @@ pub struct SourceInfo {
     pub trusted: bool,
     /// The plugin root of a plugin's hooks (`CLAUDE_PLUGIN_ROOT`).
     pub plugin_root: Option<Arc<str>>,
+    /// A policy source (an administrator's: Copilot CLI's `policy.d`,
+    /// Claude Code's managed settings, Cursor's enterprise file): trusted,
+    /// its hooks run first, cannot be turned off by another source's
+    /// `disableAllHooks` or switches, and fail closed
+    /// ([`HooksConfig::mark_policy`]).
+    pub policy: bool,
 }
 
 impl SourceInfo {
     /// An untrusted source of `dialect` without a file or plugin root.
     pub fn new(dialect: &'static dyn Dialect) -> SourceInfo {
-        SourceInfo { dialect, path: None, trusted: false, plugin_root: None }
+        SourceInfo { dialect, path: None, trusted: false, plugin_root: None, policy: false }
     }
 }
 
@@ -518,6 +524,12 @@ impl HookSpec {
         self.source.info.trusted
     }
 
+    /// Whether the hook's source is a policy source
+    /// ([`SourceInfo::policy`]).
+    pub fn policy(&self) -> bool {
+        self.source.info.policy
+    }
+
     /// The plugin root of the hook's source.
     pub fn plugin_root(&self) -> Option<&str> {
         self.source.info.plugin_root.as_deref()
@@ -644,6 +656,9 @@ pub struct HooksConfig {
     http_policy: HttpPolicy,
     switches: Vec<Switches>,
     disable_all_hooks: Option<DisableAllHooks>,
+    /// Whether a policy source set `disable_all_hooks`: then it turns off
+    /// policy hooks too, and a later source's setting does not replace it.
+    disable_all_hooks_by_policy: bool,
 }
 
 /// A source's `disableAllHooks` setting (Claude Code settings).
@@ -676,6 +691,7 @@ impl HooksConfig {
             named: Vec::new(),
             warnings: Vec::new(),
             disable_all_hooks: None,
+            disable_all_hooks_by_policy: false,
             http_policy: HttpPolicy::default(),
             switches: Vec::new(),
         }
@@ -717,7 +733,8 @@ impl HooksConfig {
         let mut dropped = Vec::new();
         let mut keep = |group: &mut HookGroup| {
             group.hooks.retain(|hook| {
-                let off = !enabled(hook.dialect()) || disabled(hook);
+                // A policy hook is never switched off.
+                let off = !hook.policy() && (!enabled(hook.dialect()) || disabled(hook));
                 if off && enabled(hook.dialect()) {
                     let path = match &hook.source.info.path {
                         Some(file) => format!("{}: {}", file.display(), hook.path),
@@ -830,7 +847,9 @@ impl HooksConfig {
         let Some(DisableAllHooks { value: true, trusted }) = self.disable_all_hooks else {
             return;
         };
-        let keep = |h: &HookSpec| !trusted && h.trusted();
+        // Only a policy source's own setting turns policy hooks off.
+        let by_policy = self.disable_all_hooks_by_policy;
+        let keep = |h: &HookSpec| !by_policy && (h.policy() || (!trusted && h.trusted()));
         let strip = |groups: &mut Vec<HookGroup>| {
             for g in groups.iter_mut() {
                 g.hooks.retain(keep);
@@ -859,8 +878,11 @@ impl HooksConfig {
         let mut first = true;
         for mut config in sources {
             out.warnings.append(&mut config.warnings);
-            if config.disable_all_hooks.is_some() {
+            // A policy source's setting holds over every other source's.
+            if config.disable_all_hooks.is_some() && (config.disable_all_hooks_by_policy || !out.disable_all_hooks_by_policy)
+            {
                 out.disable_all_hooks = config.disable_all_hooks;
+                out.disable_all_hooks_by_policy = config.disable_all_hooks_by_policy;
             }
             out.http_policy.join(&config.http_policy);
             out.switches.append(&mut config.switches);
@@ -878,7 +900,47 @@ impl HooksConfig {
                 out.push_named(&named.name, named.groups);
             }
         }
+        // Policy sources' groups run first, in their order, whatever their
+        // place among the sources (a stable sort).
+        let policy_last = |g: &HookGroup| !g.hooks.first().is_some_and(HookSpec::policy);
+        for groups in &mut out.groups {
+            groups.sort_by_key(policy_last);
+        }
+        for named in &mut out.named {
+            named.groups.sort_by_key(policy_last);
+        }
         out
+    }
+
+    /// Make this config a policy source's: every hook's source is a policy
+    /// source (and trusted), and its `disableAllHooks` is the policy's.
+    pub fn mark_policy(&mut self) {
+        let mut marked: Vec<(*const Source, Arc<Source>)> = Vec::new();
+        let mut mark = |hook: &mut HookSpec| {
+            let key = Arc::as_ptr(&hook.source);
+            let source = match marked.iter().find(|(k, _)| *k == key) {
+                Some((_, s)) => s.clone(),
+                None => {
+                    let mut s = (*hook.source).clone();
+                    s.info.policy = true;
+                    s.info.trusted = true;
+                    let s = Arc::new(s);
+                    marked.push((key, s.clone()));
+                    s
+                }
+            };
+            hook.source = source;
+        };
+        for groups in &mut self.groups {
+            groups.iter_mut().flat_map(|g| g.hooks.iter_mut()).for_each(&mut mark);
+        }
+        for named in &mut self.named {
+            named.groups.iter_mut().flat_map(|g| g.hooks.iter_mut()).for_each(&mut mark);
+        }
+        if let Some(d) = &mut self.disable_all_hooks {
+            d.trusted = true;
+            self.disable_all_hooks_by_policy = true;
+        }
     }
 
     /// Read a JSON config with `source`'s dialect.
@@ -943,8 +1005,13 @@ impl HooksConfig {
             std::fs::read(path).map_err(|e| Error::io(format!("cannot read hooks_file {}: {e}", path.display())))?;
         let text = String::from_utf8(bytes)
             .map_err(|_| Error::invalid_config(format!("hooks_file {} is not valid UTF-8", path.display())))?;
-        let source =
-            |dialect| SourceInfo { dialect, path: Some(path.to_owned()), trusted, plugin_root: plugin_root.clone() };
+        let source = |dialect| SourceInfo {
+            dialect,
+            path: Some(path.to_owned()),
+            trusted,
+            plugin_root: plugin_root.clone(),
+            policy: false,
+        };
         if is_toml {
             let dialect = dialect::select(explicit, Some(path), None);
             dialect.read_toml(&text, &source(dialect))

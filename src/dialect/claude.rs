@@ -468,6 +468,13 @@ impl Dialect for Claude {
             || name == "managed-settings.json"
     }
 
+    /// Managed settings are policy: "`disableAllHooks` set in user,
+    /// project, or local settings cannot disable hooks configured by
+    /// managed policy settings".
+    fn system_files_are_policy(&self) -> bool {
+        true
+    }
+
     /// The managed settings file (`managed-settings.json`).
     fn system_files(&self) -> &'static [&'static str] {
         if cfg!(target_os = "macos") {

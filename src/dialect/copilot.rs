@@ -422,6 +422,19 @@ impl Dialect for Copilot {
         }
     }
 
+    /// Policy hooks: "Not disabled by `disableAllHooks`"; "Within an event,
+    /// policy entries are moved first".
+    fn system_files_are_policy(&self) -> bool {
+        true
+    }
+
+    /// "Timeout: fail-open for every event, including preToolUse and
+    /// policy hooks"; other failures of a policy hook fail closed ("Policy
+    /// hook failed").
+    fn policy_timeouts_fail_open(&self) -> bool {
+        true
+    }
+
     /// On Unix a policy file counts only when root owns it and neither its
     /// group nor others may write it.
     fn admits_system_file(&self, path: &Path) -> bool {

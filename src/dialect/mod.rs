@@ -228,6 +228,22 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
         &[]
     }
 
+    /// Whether the [system files](Self::system_files) are policy: an
+    /// administrator's hooks a user cannot turn off (Copilot CLI's
+    /// `policy.d`, Claude Code's managed settings, Cursor's enterprise
+    /// file). A host loads them first as policy sources
+    /// ([`SettingsFile::policy`]).
+    fn system_files_are_policy(&self) -> bool {
+        false
+    }
+
+    /// Whether a policy hook of this dialect that times out fails open
+    /// (Copilot CLI: "fail-open for every event, including ... policy
+    /// hooks"); by default a policy hook fails closed on a timeout too.
+    fn policy_timeouts_fail_open(&self) -> bool {
+        false
+    }
+
     /// Whether a host reads the [system file](Self::system_files) at
     /// `path` (Copilot CLI reads a policy file only when root owns it and
     /// neither its group nor others may write it). Every one by default.
@@ -591,6 +607,9 @@ pub struct SettingsFile {
     pub trusted: bool,
     /// A [system file](Dialect::system_files).
     pub system: bool,
+    /// A policy file ([`Dialect::system_files_are_policy`]): load it as a
+    /// policy source (`hook_sources[i].policy`).
+    pub policy: bool,
 }
 
 /// The hooks files that exist which hosts of the dialects read for
@@ -609,16 +628,17 @@ pub fn settings_files(workspace: &Path, home: Option<&Path>) -> Vec<SettingsFile
 pub fn settings_files_under(workspace: &Path, home: Option<&Path>, root: &Path) -> Vec<SettingsFile> {
     let mut out = Vec::new();
     for d in ALL.iter().copied() {
-        let file = |path: std::path::PathBuf, trusted| SettingsFile { path, dialect: d, trusted, system: false };
-        let system = |files: &'static [&'static str]| {
+        let file =
+            |path: std::path::PathBuf, trusted| SettingsFile { path, dialect: d, trusted, system: false, policy: false };
+        let system = |files: &'static [&'static str], policy: bool| {
             files
                 .iter()
                 .flat_map(|p| existing_files(&root.join(p.trim_start_matches('/'))))
                 .filter(|p| d.admits_system_file(p))
-                .map(|path| SettingsFile { path, dialect: d, trusted: true, system: true })
+                .map(|path| SettingsFile { path, dialect: d, trusted: true, system: true, policy })
                 .collect::<Vec<_>>()
         };
-        out.extend(system(d.system_files()));
+        out.extend(system(d.system_files(), d.system_files_are_policy()));
         let user = home.map(|h| d.user_files(h)).unwrap_or_default().into_iter().filter(|p| p.is_file());
         let at_home = home.is_some_and(|h| same_dir(h, workspace));
         let project: Vec<SettingsFile> = d
@@ -640,7 +660,7 @@ pub fn settings_files_under(workspace: &Path, home: Option<&Path>, root: &Path) 
             out.extend(user.map(|p| file(p, true)));
             out.extend(project);
         }
-        out.extend(system(d.late_system_files()));
+        out.extend(system(d.late_system_files(), false));
     }
     out
 }
@@ -687,7 +707,7 @@ pub fn borrowed_settings_files(workspace: &Path, dialect: &'static dyn Dialect) 
         .borrowed_workspace_files()
         .iter()
         .flat_map(|f| existing_files(&workspace.join(f)))
-        .map(|path| SettingsFile { path, dialect, trusted: false, system: false })
+        .map(|path| SettingsFile { path, dialect, trusted: false, system: false, policy: false })
         .collect()
 }
 

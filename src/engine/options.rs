@@ -47,12 +47,18 @@ pub struct HookSourceOption {
     pub trusted: bool,
     /// Becomes `CLAUDE_PLUGIN_ROOT` for the source's hooks.
     pub plugin_root: Option<String>,
+    /// A policy source (an administrator's file: Copilot CLI's `policy.d`,
+    /// Claude Code's managed settings, Cursor's enterprise file): trusted,
+    /// its hooks run first, no other source's `disableAllHooks` or switch
+    /// turns them off, and a failing one takes its event's blocking
+    /// decision ([`SourceInfo::policy`](crate::config::SourceInfo::policy)).
+    pub policy: bool,
 }
 
 impl HookSourceOption {
     /// An untrusted source without a plugin root, its dialect recognised.
     pub fn new(hooks: HooksSource) -> HookSourceOption {
-        HookSourceOption { hooks, dialect: None, trusted: false, plugin_root: None }
+        HookSourceOption { hooks, dialect: None, trusted: false, plugin_root: None, policy: false }
     }
 
     /// Whether an invalid config of this source is left out (and reported)
@@ -123,7 +129,7 @@ impl HooksSource {
         trusted: bool,
         plugin_root: Option<Arc<str>>,
     ) -> Result<HooksConfig> {
-        let info = |dialect| SourceInfo { dialect, path: None, trusted, plugin_root: plugin_root.clone() };
+        let info = |dialect| SourceInfo { dialect, path: None, trusted, plugin_root: plugin_root.clone(), policy: false };
         match self {
             HooksSource::None => Ok(HooksConfig::empty()),
             HooksSource::Json(v) => {
@@ -156,8 +162,11 @@ impl HooksSource {
                         loaded.push(file);
                     }
                     let root = source.plugin_root.as_deref().map(Arc::from);
-                    match source.hooks.load_source(source.dialect, source.trusted, root) {
+                    match source.hooks.load_source(source.dialect, source.trusted || source.policy, root) {
                         Ok(mut config) => {
+                            if source.policy {
+                                config.mark_policy();
+                            }
                             if !matches!(source.hooks, HooksSource::File(_)) {
                                 config.prefix_warnings(&format!("hook_sources[{i}]"));
                             }
@@ -225,7 +234,7 @@ fn one_source(obj: &serde_json::Map<String, Value>, prefix: &str) -> Result<Opti
 }
 
 /// Option `hook_sources`: an array of `{"hooks"|"hooks_toml"|"hooks_file": …,
-/// "trusted": bool, "plugin_root": str|null, "dialect": str|null}`.
+/// "trusted": bool, "policy": bool, "plugin_root": str|null, "dialect": str|null}`.
 fn parse_sources(v: &Value) -> Result<Vec<HookSourceOption>> {
     let items =
         v.as_array().ok_or_else(|| Error::invalid_argument("option `hook_sources` must be an array of objects"))?;
@@ -236,17 +245,29 @@ fn parse_sources(v: &Value) -> Result<Vec<HookSourceOption>> {
             .as_object()
             .ok_or_else(|| Error::invalid_argument(format!("option `hook_sources[{i}]` must be an object")))?;
         if let Some(k) = obj.keys().find(|k| {
-            !matches!(k.as_str(), "hooks" | "hooks_toml" | "hooks_file" | "trusted" | "plugin_root" | "dialect")
+            !matches!(
+                k.as_str(),
+                "hooks" | "hooks_toml" | "hooks_file" | "trusted" | "policy" | "plugin_root" | "dialect"
+            )
         }) {
             return Err(Error::invalid_argument(format!("unknown option `{prefix}{k}`")));
         }
         let hooks = one_source(obj, &prefix)?.ok_or_else(|| {
             Error::invalid_argument(format!("option `hook_sources[{i}]` needs one of hooks, hooks_toml, hooks_file"))
         })?;
-        let trusted = match obj.get("trusted") {
-            None | Some(Value::Null) => false,
-            Some(Value::Bool(b)) => *b,
-            Some(_) => return Err(Error::invalid_argument(format!("option `{prefix}trusted` must be a boolean"))),
+        let flag = |key: &str| match obj.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::Bool(b)) => Ok(Some(*b)),
+            Some(_) => Err(Error::invalid_argument(format!("option `{prefix}{key}` must be a boolean"))),
+        };
+        let policy = flag("policy")?.unwrap_or(false);
+        let trusted = match flag("trusted")? {
+            Some(false) if policy => {
+                return Err(Error::invalid_argument(format!(
+                    "option `{prefix}trusted` is false but `{prefix}policy` is true: a policy source is trusted"
+                )))
+            }
+            t => t.unwrap_or(false) || policy,
         };
         let plugin_root = match obj.get("plugin_root") {
             None | Some(Value::Null) => None,
@@ -258,7 +279,7 @@ fn parse_sources(v: &Value) -> Result<Vec<HookSourceOption>> {
             }
         };
         let dialect = parse_dialect(obj, &prefix)?;
-        out.push(HookSourceOption { hooks, dialect, trusted, plugin_root });
+        out.push(HookSourceOption { hooks, dialect, trusted, plugin_root, policy });
     }
     Ok(out)
 }

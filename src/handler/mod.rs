@@ -368,6 +368,10 @@ pub(crate) struct Executed {
     pub(crate) output: Output,
     /// `failClosed`.
     pub(crate) fail_closed: bool,
+    /// Whether it comes from a policy source: it fails closed too (a
+    /// timeout only where its dialect says so:
+    /// [`Dialect::policy_timeouts_fail_open`]).
+    pub(crate) policy: bool,
     /// The dialect that reads it (`None`: the run's).
     pub(crate) dialect: Option<&'static dyn Dialect>,
     /// `quiet_success_output` of its source (callback hooks: the run's).
@@ -435,7 +439,8 @@ impl Executed {
                 false
             }
             Output::SpawnFailed(error) => {
-                interp.absorb_spawn_failure_as(label, error, self.fail_closed, self.dialect, self.native_event)
+                let fail_closed = self.fail_closed || self.policy;
+                interp.absorb_spawn_failure_as(label, error, fail_closed, self.dialect, self.native_event)
             }
             Output::Ran(exec) => match (self.dialect, self.quiet) {
                 (Some(dialect), Some(quiet)) => {
@@ -444,7 +449,10 @@ impl Executed {
                         loop_limit: self.loop_limit,
                         identity: self.identity.as_deref(),
                     };
-                    interp.absorb_with(dialect, quiet, exec, self.fail_closed, extras)
+                    // A policy hook fails closed (a timeout where its dialect
+                    // does not let policy hooks time out open).
+                    let policy = self.policy && !(exec.timed_out && dialect.policy_timeouts_fail_open());
+                    interp.absorb_with(dialect, quiet, exec, self.fail_closed || policy, extras)
                 }
                 _ => interp.absorb_callback(exec),
             },

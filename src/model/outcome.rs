@@ -114,6 +114,11 @@ pub struct HookReport {
     /// The hook's configured `statusMessage` (serialised only when set).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status_message: Option<String>,
+    /// Whether the hook comes from a policy source (`hook_sources[i].policy`:
+    /// an administrator's file no other source can turn off; serialised,
+    /// as `"policy": true`, only when set).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub policy: bool,
 }
 
 /// How a hook failed (the report's `failure` field).
@@ -206,6 +211,7 @@ impl HookReport {
             skipped: None,
             failure: None,
             status_message: None,
+            policy: false,
         }
     }
 

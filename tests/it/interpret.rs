@@ -225,6 +225,7 @@ fn hook_report_serialises_exact_keys_without_signal() {
         tool: None,
         prompt: None,
         model: None,
+        policy: false,
     };
     let v = serde_json::to_value(&report).unwrap();
     assert_eq!(

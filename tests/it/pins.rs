@@ -442,6 +442,7 @@ fn plugin_root_scripts_are_pinned_through_the_source_plugin_root() {
         dialect: None,
         trusted: false,
         plugin_root: Some(plugin.to_str().unwrap().to_owned()),
+        policy: false,
     }]);
     let e = LifecycleHookEngine::with_options(&o).unwrap();
     let pins = &e.command_previews()[0].pins;

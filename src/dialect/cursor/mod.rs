@@ -426,6 +426,12 @@ impl Dialect for Cursor {
         &[".cursor/hooks.json"]
     }
 
+    /// The enterprise file is an organisation's policy: "Enterprise hooks
+    /// (system-wide config)", managed by administrators.
+    fn system_files_are_policy(&self) -> bool {
+        true
+    }
+
     /// The enterprise hooks file, "priority 1 (highest)".
     fn system_files(&self) -> &'static [&'static str] {
         enterprise_files(std::env::consts::OS)

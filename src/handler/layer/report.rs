@@ -10,7 +10,7 @@
 use std::time::Duration;
 
 use super::super::{Executed, Hook, HookExecution, Output};
-use crate::config::HandlerSpec;
+use crate::config::{HandlerSpec, HookSpec};
 use crate::model::outcome::{HookKind, HookReport};
 
 fn base(hook: Hook<'_>) -> HookReport {
@@ -36,6 +36,7 @@ fn base(hook: Hook<'_>) -> HookReport {
     };
     report.kind = hook.kind();
     report.status_message = hook.spec().and_then(|s| s.status_message.clone());
+    report.policy = hook.spec().is_some_and(HookSpec::policy);
     report
 }
 
@@ -46,6 +47,7 @@ fn executed(hook: Hook<'_>, report: HookReport, output: Output) -> Executed {
         report,
         output,
         fail_closed: spec.is_some_and(|s| s.fail_closed),
+        policy: spec.is_some_and(HookSpec::policy),
         dialect: hook.dialect(),
         quiet: spec.map(|s| s.source.quiet_success_output),
         native_event: spec.and_then(|s| s.native_event),

@@ -11,7 +11,8 @@
 //! type names its own, [`crate::config::HandlerSpec::label_attribute`]),
 //! `hook.source` (the config file, `inline` for a config given in the
 //! options, `host` for a callback hook), `hook.config_path`,
-//! `hook.dialect`, `hook.async`, `hook.fail_closed`, `hook.timeout_ms`;
+//! `hook.dialect`, `hook.async`, `hook.fail_closed`, `hook.policy` (a
+//! policy source's hook), `hook.timeout_ms`;
 //! then from the report: `hook.exit_code`, `hook.signal`,
 //! `hook.timed_out`, `hook.skipped`, `hook.failure`, `hook.decision`,
 //! `hook.stdout_truncated`, `hook.stderr_truncated`, `hook.cancelled`.
@@ -48,6 +49,9 @@ pub(crate) fn start(run: &Arc<RunContext>, hook: Hook<'_>, event: &RunEvent, bud
             }
             if spec.fail_closed {
                 attrs.push(("hook.fail_closed", true.into()));
+            }
+            if spec.policy() {
+                attrs.push(("hook.policy", true.into()));
             }
             let ms = i64::try_from(timeout::of(hook, event, budget).as_millis()).unwrap_or(i64::MAX);
             attrs.push(("hook.timeout_ms", ms.into()));
