@@ -90,6 +90,12 @@ pub fn main(out: &Out, a: CheckArgs) -> CliResult {
     for file in &a.files {
         let mut findings = Vec::new();
         let mut commands = 0usize;
+        // A policy file (an administrator's, which no user setting turns
+        // off) is named so on each of its lines.
+        let name = match common::is_policy_file(file, dialect) {
+            true => format!("{} (policy)", file.display()),
+            false => file.display().to_string(),
+        };
         match common::load_file(file, dialect) {
             Err(e) => findings.push(Finding { error: true, text: e }),
             Ok(cfg) => {
@@ -132,15 +138,14 @@ pub fn main(out: &Out, a: CheckArgs) -> CliResult {
             let prefix = format!("{}: ", file.display());
             let text = f.text.strip_prefix(&prefix).unwrap_or(&f.text);
             if f.error {
-                out.line(&format!("{}: {}: {}", file.display(), out.red("error"), text));
+                out.line(&format!("{name}: {}: {}", out.red("error"), text));
             } else if !out.quiet {
-                out.line(&format!("{}: {}: {}", file.display(), out.yellow("warning"), text));
+                out.line(&format!("{name}: {}: {}", out.yellow("warning"), text));
             }
         }
         if errors == 0 && !out.quiet {
             out.line(&format!(
-                "{}: {} ({} hook{}, {} warning{})",
-                file.display(),
+                "{name}: {} ({} hook{}, {} warning{})",
                 out.green("ok"),
                 commands,
                 if commands == 1 { "" } else { "s" },

@@ -236,8 +236,11 @@ pub fn load_file(path: &Path, dialect: Option<DialectArg>) -> Result<ConfigFile,
 /// Where a loaded config came from (the first line of `text` output).
 pub struct Loaded {
     pub path: PathBuf,
-    /// `user`, `project` or `local` (found as a host finds it) or `config`
-    /// (given with --config).
+    /// `policy` (an administrator's file no other source turns off: Copilot
+    /// CLI's `policy.d`, Claude Code's managed settings, Cursor's
+    /// enterprise file), `system`, `user`, `project` or `local` (found as a
+    /// host finds it) or `config` (given with --config; `policy` when the
+    /// file given is a policy file).
     pub origin: &'static str,
     /// Its plugin root (`CLAUDE_PLUGIN_ROOT`), when it has one.
     pub plugin_root: Option<PathBuf>,
@@ -285,7 +288,18 @@ pub fn load_config_args(a: &ConfigArgs) -> Result<Configs, String> {
 /// dialect.
 pub fn host_settings(workspace: &Path, dialect: Option<DialectArg>) -> Result<Configs, String> {
     let home = std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
-    let mut files: Vec<_> = hookline::dialect::settings_files(workspace, home.as_deref())
+    host_settings_under(workspace, dialect, home.as_deref(), Path::new("/"))
+}
+
+/// [`host_settings`] with the home directory `home` and the system files
+/// looked up under `root` instead of `/`.
+pub fn host_settings_under(
+    workspace: &Path,
+    dialect: Option<DialectArg>,
+    home: Option<&Path>,
+    root: &Path,
+) -> Result<Configs, String> {
+    let mut files: Vec<_> = hookline::dialect::settings_files_under(workspace, home, root)
         .into_iter()
         .filter(|f| dialect.is_none_or(|d| d.name() == f.dialect.name()))
         .collect();
@@ -298,7 +312,9 @@ pub fn host_settings(workspace: &Path, dialect: Option<DialectArg>) -> Result<Co
     for f in files {
         load_file(&f.path, Some(f.dialect))?;
         let name = f.path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        let origin = if f.system {
+        let origin = if f.policy {
+            "policy"
+        } else if f.system {
             "system"
         } else if f.trusted {
             "user"
@@ -310,6 +326,7 @@ pub fn host_settings(workspace: &Path, dialect: Option<DialectArg>) -> Result<Co
         sources.push(HookSourceOption {
             dialect: Some(f.dialect),
             trusted: f.trusted,
+            policy: f.policy,
             ..HookSourceOption::new(HooksSource::File(f.path.clone()))
         });
         loaded.push(Loaded { path: f.path, origin, plugin_root: None });
@@ -340,14 +357,14 @@ pub fn load_configs_with(
         .iter()
         .map(|f| Loaded {
             path: f.path.clone(),
-            origin: "config",
+            origin: if is_policy_file(&f.path, dialect) { "policy" } else { "config" },
             plugin_root: plugin_root
                 .map(Path::to_owned)
                 .or_else(|| hookline::dialect::plugin_root_of(&f.path, dialect))
                 .map(|r| std::path::absolute(&r).unwrap_or(r)),
         })
         .collect();
-    let rooted = loaded.iter().any(|l| l.plugin_root.is_some());
+    let rooted = loaded.iter().any(|l| l.plugin_root.is_some() || l.origin == "policy");
     let source = match (files.len(), dialect, rooted) {
         (0, _, _) => HooksSource::None,
         (1, None, false) => HooksSource::File(files[0].path.clone()),
@@ -356,6 +373,7 @@ pub fn load_configs_with(
                 .iter()
                 .map(|l| HookSourceOption {
                     dialect,
+                    policy: l.origin == "policy",
                     plugin_root: l.plugin_root.as_ref().map(|r| r.display().to_string()),
                     ..HookSourceOption::new(HooksSource::File(l.path.clone()))
                 })
@@ -363,6 +381,14 @@ pub fn load_configs_with(
         ),
     };
     Ok(Configs { source, loaded })
+}
+
+/// Whether `path` is a policy file a host loads as such (Copilot CLI's
+/// `policy.d/*.json`, Claude Code's managed settings, Cursor's enterprise
+/// `hooks.json`), read in its own dialect or in `dialect` when it is that
+/// file's.
+pub fn is_policy_file(path: &Path, dialect: Option<DialectArg>) -> bool {
+    hookline::dialect::policy_file_dialect(path).is_some_and(|d| dialect.is_none_or(|a| a.name() == d.name()))
 }
 
 /// Options shared by the subcommands that build an engine.

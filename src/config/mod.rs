@@ -656,9 +656,10 @@ pub struct HooksConfig {
     http_policy: HttpPolicy,
     switches: Vec<Switches>,
     disable_all_hooks: Option<DisableAllHooks>,
-    /// Whether a policy source set `disable_all_hooks`: then it turns off
-    /// policy hooks too, and a later source's setting does not replace it.
-    disable_all_hooks_by_policy: bool,
+    /// Whether a policy source sets `disableAllHooks: true`: then no hook
+    /// runs, policy hooks included (other sources' settings turn off every
+    /// hook but the policy hooks).
+    disabled_by_policy: bool,
 }
 
 /// A source's `disableAllHooks` setting (Claude Code settings).
@@ -691,7 +692,7 @@ impl HooksConfig {
             named: Vec::new(),
             warnings: Vec::new(),
             disable_all_hooks: None,
-            disable_all_hooks_by_policy: false,
+            disabled_by_policy: false,
             http_policy: HttpPolicy::default(),
             switches: Vec::new(),
         }
@@ -841,14 +842,18 @@ impl HooksConfig {
     /// Apply `disableAllHooks: true`, once every source is joined: set by a
     /// trusted source it turns every hook off; set by an untrusted one (a
     /// repository's settings, which the workspace gate has not approved) it
-    /// turns off the hooks of untrusted sources only. `false`, or no
-    /// setting, changes nothing.
+    /// turns off the hooks of untrusted sources only. Policy hooks stay on
+    /// unless a policy source itself sets it ([`mark_policy`](Self::mark_policy)).
+    /// `false`, or no setting, changes nothing.
     pub fn apply_disable_all_hooks(&mut self) {
-        let Some(DisableAllHooks { value: true, trusted }) = self.disable_all_hooks else {
-            return;
+        // A policy source's `true` turns every hook off; another source's
+        // turns off every hook but the policy hooks.
+        let by_policy = self.disabled_by_policy;
+        let trusted = match self.disable_all_hooks {
+            _ if by_policy => true,
+            Some(DisableAllHooks { value: true, trusted }) => trusted,
+            _ => return,
         };
-        // Only a policy source's own setting turns policy hooks off.
-        let by_policy = self.disable_all_hooks_by_policy;
         let keep = |h: &HookSpec| !by_policy && (h.policy() || (!trusted && h.trusted()));
         let strip = |groups: &mut Vec<HookGroup>| {
             for g in groups.iter_mut() {
@@ -878,11 +883,10 @@ impl HooksConfig {
         let mut first = true;
         for mut config in sources {
             out.warnings.append(&mut config.warnings);
-            // A policy source's setting holds over every other source's.
-            if config.disable_all_hooks.is_some() && (config.disable_all_hooks_by_policy || !out.disable_all_hooks_by_policy)
-            {
+            // A policy source's setting stands apart from the others'.
+            out.disabled_by_policy |= config.disabled_by_policy;
+            if config.disable_all_hooks.is_some() {
                 out.disable_all_hooks = config.disable_all_hooks;
-                out.disable_all_hooks_by_policy = config.disable_all_hooks_by_policy;
             }
             out.http_policy.join(&config.http_policy);
             out.switches.append(&mut config.switches);
@@ -913,7 +917,10 @@ impl HooksConfig {
     }
 
     /// Make this config a policy source's: every hook's source is a policy
-    /// source (and trusted), and its `disableAllHooks` is the policy's.
+    /// source (and trusted), and its `disableAllHooks: true` turns off
+    /// every hook, policy hooks included, whatever other sources set (as
+    /// Claude Code's managed settings do: "If disableAllHooks is set in
+    /// non-managed settings, only managed hooks are returned").
     pub fn mark_policy(&mut self) {
         let mut marked: Vec<(*const Source, Arc<Source>)> = Vec::new();
         let mut mark = |hook: &mut HookSpec| {
@@ -937,9 +944,8 @@ impl HooksConfig {
         for named in &mut self.named {
             named.groups.iter_mut().flat_map(|g| g.hooks.iter_mut()).for_each(&mut mark);
         }
-        if let Some(d) = &mut self.disable_all_hooks {
-            d.trusted = true;
-            self.disable_all_hooks_by_policy = true;
+        if let Some(d) = self.disable_all_hooks.take() {
+            self.disabled_by_policy = d.value;
         }
     }
 

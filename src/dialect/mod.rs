@@ -628,8 +628,13 @@ pub fn settings_files(workspace: &Path, home: Option<&Path>) -> Vec<SettingsFile
 pub fn settings_files_under(workspace: &Path, home: Option<&Path>, root: &Path) -> Vec<SettingsFile> {
     let mut out = Vec::new();
     for d in ALL.iter().copied() {
-        let file =
-            |path: std::path::PathBuf, trusted| SettingsFile { path, dialect: d, trusted, system: false, policy: false };
+        let file = |path: std::path::PathBuf, trusted| SettingsFile {
+            path,
+            dialect: d,
+            trusted,
+            system: false,
+            policy: false,
+        };
         let system = |files: &'static [&'static str], policy: bool| {
             files
                 .iter()
@@ -663,6 +668,32 @@ pub fn settings_files_under(workspace: &Path, home: Option<&Path>, root: &Path) 
         out.extend(system(d.late_system_files(), false));
     }
     out
+}
+
+/// The dialect whose policy file `path` is: one of the
+/// [system files](Dialect::system_files) of a dialect whose system files
+/// are policy ([`Dialect::system_files_are_policy`]), that the dialect's
+/// host reads ([`Dialect::admits_system_file`]). A file given by path (the
+/// command line's `--config`) is then a policy source as when a host finds
+/// it.
+pub fn policy_file_dialect(path: &Path) -> Option<&'static dyn Dialect> {
+    let path = std::path::absolute(path).ok()?;
+    ALL.iter().copied().filter(|d| d.system_files_are_policy()).find(|d| {
+        d.system_files().iter().any(|pattern| {
+            let pattern = Path::new(pattern);
+            let by_pattern = match pattern.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_prefix('*')) {
+                Some(suffix) => {
+                    path.parent() == pattern.parent()
+                        && path
+                            .file_name()
+                            .and_then(|n| n.to_str())
+                            .is_some_and(|n| n.len() > suffix.len() && n.ends_with(suffix))
+                }
+                None => path == pattern,
+            };
+            by_pattern && path.is_file() && d.admits_system_file(&path)
+        })
+    })
 }
 
 /// Whether `a` and `b` name the same directory (compared canonically when
