@@ -143,6 +143,56 @@ TEST(digest_names_the_dialect_and_vscode_is_chosen_by_the_option) {
   test_end();
 }
 
+/* A policy source (`hook_sources[i].policy`): Copilot CLI's policy hooks
+ * are "Not disabled by `disableAllHooks`" and "Within an event, policy
+ * entries are moved first"; a crash denies with Copilot CLI's words
+ * ("Denied by preToolUse hook (hook errored)"); each report of a policy
+ * hook says `"policy": true`. */
+TEST(copilot_policy_source_runs_first_and_survives_disable_all_hooks) {
+  ws_begin();
+  char *log = fmt("cat >/dev/null; echo repo >> '%s'", wpath("order"));
+  char *repo = hooks_file("repo.json", fmt("{\"version\":1,\"hooks\":{\"preToolUse\":[%s]}}", entry(log)));
+  char *audit = fmt("cat >/dev/null; echo policy >> '%s'", wpath("order"));
+  char *policy = wpath("00-org.json");
+  write_file(policy, fmt("{\"version\":1,\"hooks\":{\"preToolUse\":[%s,%s]}}", entry(audit), entry("cat >/dev/null; exit 1")));
+  hl_engine *e = eng_new(fmt("{\"workspace\":%s,\"session_id\":\"s\",\"hook_sources\":["
+                             "{\"hooks_file\":%s,\"trusted\":true},"
+                             "{\"hooks_file\":%s,\"policy\":true,\"dialect\":\"copilot\"}]}",
+                             jstr(eu_ws), jstr(repo), jstr(policy)));
+  jv *o = run_ev(e, HL_EVENT_PRE_TOOL_USE, PRE_RM);
+  CHECK_STR(o, "decision", "deny");
+  CHECK_STR(o, "reason", "Denied by preToolUse hook (hook errored)");
+  CHECK_BOOL(o, "hooks[0].policy", true);
+  CHECK_LEN(o, "hooks", 2);
+  char *order = read_file(wpath("order"));
+  CHECK(order && strcmp(order, "policy\n") == 0, "the policy hooks ran first and denied: %s", order ? order : "(none)");
+  hl_engine_free(e);
+  /* The repository's settings turn every other hook off, not the policy's. */
+  unlink(wpath("order"));
+  mkdir(wpath(".github/copilot"), 0755);
+  char *settings = wpath(".github/copilot/settings.json");
+  write_file(settings, "{\"disableAllHooks\":true}");
+  write_file(policy, fmt("{\"version\":1,\"hooks\":{\"preToolUse\":[%s]}}", entry(audit)));
+  e = eng_new(fmt("{\"workspace\":%s,\"session_id\":\"s\",\"hook_sources\":["
+                  "{\"hooks_file\":%s,\"trusted\":true},{\"hooks_file\":%s,\"trusted\":true},"
+                  "{\"hooks_file\":%s,\"policy\":true,\"dialect\":\"copilot\"}]}",
+                  jstr(eu_ws), jstr(repo), jstr(settings), jstr(policy)));
+  o = run_ev(e, HL_EVENT_PRE_TOOL_USE, PRE_RM);
+  CHECK_LEN(o, "hooks", 1);
+  CHECK_BOOL(o, "hooks[0].policy", true);
+  order = read_file(wpath("order"));
+  CHECK(order && strcmp(order, "policy\n") == 0, "only the policy hook ran: %s", order ? order : "(none)");
+  hl_engine_free(e);
+  /* `policy` must be a boolean. */
+  char *err = NULL;
+  hl_engine *bad = NULL;
+  const char *opts = fmt("{\"workspace\":%s,\"hook_sources\":[{\"hooks_file\":%s,\"policy\":1}]}", jstr(eu_ws), jstr(policy));
+  CHECK_STATUS(hl_engine_new(opts, &bad, &err), HL_ERR_INVALID_ARGUMENT);
+  CHECK_CONTAINS(err, "policy` must be a boolean");
+  hl_string_free(err);
+  test_end();
+}
+
 int main(void) {
   RUN(copilot_pre_tool_use_first_deny_stops_the_rest);
   RUN(copilot_crashes_deny_pre_tool_use_and_exit_2_warns_elsewhere);
@@ -150,5 +200,6 @@ int main(void) {
   RUN(copilot_native_event_fires_by_name);
   RUN(copilot_bad_version_is_invalid_config);
   RUN(digest_names_the_dialect_and_vscode_is_chosen_by_the_option);
+  RUN(copilot_policy_source_runs_first_and_survives_disable_all_hooks);
   return DONE();
 }

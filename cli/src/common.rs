@@ -499,3 +499,40 @@ pub fn located(path: &str, message: &str) -> String {
         format!("{path}: {message}")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The files a host reads, found without `--config`: Cursor's
+    /// enterprise `hooks.json` ("Enterprise hooks (system-wide config)")
+    /// and Claude Code's managed settings are loaded first, as policy
+    /// sources, and named `(policy)` on the line `run` and `explain` print.
+    #[test]
+    fn a_hosts_policy_files_load_first_as_policy_sources() {
+        let dir = tempfile::tempdir().unwrap();
+        let (root, home, ws) = (dir.path().join("root"), dir.path().join("home"), dir.path().join("ws"));
+        let put = |p: &Path| {
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, r#"{"version":1,"hooks":{"stop":[{"command":"true"}]}}"#).unwrap();
+        };
+        let cursor = hookline::dialect::by_name("cursor").unwrap();
+        let enterprise = root.join(cursor.system_files()[0].trim_start_matches('/'));
+        put(&enterprise);
+        put(&ws.join(".cursor/hooks.json"));
+        std::fs::create_dir_all(&home).unwrap();
+        let configs = host_settings_under(&ws, Some(cursor), Some(&home), &root).unwrap();
+        let origins: Vec<&str> = configs.loaded.iter().map(|l| l.origin).collect();
+        assert_eq!(origins, ["policy", "project"]);
+        assert!(configs.describe().contains(&format!("{} (policy)", enterprise.display())), "{}", configs.describe());
+        let HooksSource::Sources(sources) = &configs.source else { panic!("two sources") };
+        assert!(sources[0].policy && sources[0].trusted && !sources[1].policy);
+        // Gemini CLI's system settings are system files, not policy.
+        let gemini = hookline::dialect::by_name("gemini").unwrap();
+        let defaults = root.join(gemini.system_files()[0].trim_start_matches('/'));
+        std::fs::create_dir_all(defaults.parent().unwrap()).unwrap();
+        std::fs::write(&defaults, "{}").unwrap();
+        let configs = host_settings_under(&ws, Some(gemini), Some(&home), &root).unwrap();
+        assert_eq!(configs.loaded.iter().map(|l| l.origin).collect::<Vec<_>>(), ["system"]);
+    }
+}
