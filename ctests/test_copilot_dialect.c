@@ -186,7 +186,7 @@ TEST(copilot_policy_source_runs_first_and_survives_disable_all_hooks) {
   /* `policy` must be a boolean. */
   char *err = NULL;
   hl_engine *bad = NULL;
-  const char *opts = fmt("{\"workspace\":%s,\"hook_sources\":[{\"hooks_file\":%s,\"policy\":1}]}", jstr(eu_ws), jstr(policy));
+  const char *opts = fmt("{\"workspace\":%s,\"session_id\":\"s\",\"hook_sources\":[{\"hooks_file\":%s,\"policy\":1}]}", jstr(eu_ws), jstr(policy));
   CHECK_STATUS(hl_engine_new(opts, &bad, &err), HL_ERR_INVALID_ARGUMENT);
   CHECK_CONTAINS(err, "policy` must be a boolean");
   hl_string_free(err);

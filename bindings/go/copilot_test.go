@@ -100,3 +100,34 @@ func TestDialectOptionReadsTheFileAsVSCode(t *testing.T) {
 		t.Fatal("an unknown dialect was accepted")
 	}
 }
+
+// A policy source through Go: Copilot CLI's policy hooks are "Not disabled
+// by `disableAllHooks`" and "Within an event, policy entries are moved
+// first"; their reports say Policy.
+func TestCopilotPolicySourceRunsFirstAndSurvivesDisableAllHooks(t *testing.T) {
+	w := newWorkspace(t)
+	repo := writeHooksFile(t, w, "repo.json", map[string]any{"version": 1, "hooks": map[string]any{
+		"preToolUse": []any{bashEntry(`cat >/dev/null; touch repo-ran`)},
+	}})
+	settings := w.path(".github/copilot/settings.json")
+	must(t, os.MkdirAll(filepath.Dir(settings), 0o755))
+	must(t, os.WriteFile(settings, []byte(`{"disableAllHooks": true}`), 0o644))
+	policy := w.path("00-org.json")
+	allow := `cat >/dev/null; echo '{"permissionDecision":"allow"}'`
+	b, err := json.Marshal(map[string]any{"version": 1, "hooks": map[string]any{"preToolUse": []any{bashEntry(allow)}}})
+	must(t, err)
+	must(t, os.WriteFile(policy, b, 0o644))
+	e := newEngine(t, hookline.EngineOptions{Workspace: w.dir, SessionID: "s-go", HookSources: []hookline.HookSource{
+		{HooksFile: repo, Trusted: true},
+		{HooksFile: settings, Trusted: true},
+		{HooksFile: policy, Policy: true, Dialect: hookline.DialectCopilot},
+	}})
+	out, err := e.PreToolUse(context.Background(), hookline.PreToolUseInput{ToolName: "bash", ToolInput: map[string]any{"command": "ls"}})
+	must(t, err)
+	if out.Decision != hookline.DecisionAllow || len(out.Hooks) != 1 || !out.Hooks[0].Policy {
+		t.Fatalf("outcome = %s", out.Raw)
+	}
+	if exists(w.path("repo-ran")) {
+		t.Fatal("the repository's hook ran though its settings disable it")
+	}
+}

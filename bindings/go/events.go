@@ -191,6 +191,8 @@ type HookReport struct {
 	Failure string `json:"failure"`
 	// StatusMessage is the hook's configured statusMessage (Claude Code dialect).
 	StatusMessage string `json:"status_message,omitempty"`
+	// Policy is true for a hook of a policy source (HookSource.Policy).
+	Policy bool `json:"policy,omitempty"`
 }
 
 // Outcome holds the fields every event's outcome has.
@@ -677,6 +679,12 @@ type HookSource struct {
 	// Dialect names the source's dialect (empty: recognised by its path,
 	// else by its shape).
 	Dialect Dialect `json:"dialect,omitempty"`
+	// Policy makes it a policy source, an administrator's file (Copilot
+	// CLI's policy.d, Claude Code's managed settings, Cursor's enterprise
+	// hooks.json): trusted, its hooks run first, no other source's
+	// disableAllHooks or switch turns them off, and a failing one takes
+	// its event's blocking decision (docs/protocol.md).
+	Policy bool `json:"policy,omitempty"`
 }
 
 // Dialect names a hooks format: the agent a config was written for. Each

@@ -315,6 +315,12 @@ export interface HookSource {
   pluginRoot?: string | null;
   /** This source's dialect (default: recognised by the file's path, else by the config's shape). */
   dialect?: Dialect;
+  /**
+   * A policy source, an administrator's file (Copilot CLI's `policy.d`, Claude Code's managed settings,
+   * Cursor's enterprise `hooks.json`): trusted, its hooks run first, no other source's `disableAllHooks`
+   * or switch turns them off, and a failing one takes its event's blocking decision. Default false.
+   */
+  policy?: boolean;
 }
 
 /** A hooks format: the agent a config was written for; its hooks get that agent's payload and decisions. */
@@ -429,6 +435,8 @@ export interface HookReport {
   signal?: number;
   /** The hook's configured `statusMessage` (Claude Code dialect), when set. */
   statusMessage?: string;
+  /** `true` for a hook of a policy source (`HookSource.policy`); absent otherwise. */
+  policy?: boolean;
 }
 
 export interface HookMessage { level: 'info' | 'warning' | 'error' | 'system_reminder'; text: string }

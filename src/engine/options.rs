@@ -261,15 +261,10 @@ fn parse_sources(v: &Value) -> Result<Vec<HookSourceOption>> {
             Some(Value::Bool(b)) => Ok(Some(*b)),
             Some(_) => Err(Error::invalid_argument(format!("option `{prefix}{key}` must be a boolean"))),
         };
+        // A policy source is trusted, whatever `trusted` says (bindings
+        // write `trusted: false` by default).
         let policy = flag("policy")?.unwrap_or(false);
-        let trusted = match flag("trusted")? {
-            Some(false) if policy => {
-                return Err(Error::invalid_argument(format!(
-                    "option `{prefix}trusted` is false but `{prefix}policy` is true: a policy source is trusted"
-                )))
-            }
-            t => t.unwrap_or(false) || policy,
-        };
+        let trusted = flag("trusted")?.unwrap_or(false) || policy;
         let plugin_root = match obj.get("plugin_root") {
             None | Some(Value::Null) => None,
             Some(Value::String(s)) if !s.contains('\0') => Some(s.clone()),

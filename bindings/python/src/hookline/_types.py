@@ -510,6 +510,9 @@ class HookReport:
     #: prompt and agent hooks: the prompt as configured, and the model when one is named.
     prompt: Optional[str] = None
     model: Optional[str] = None
+    #: True for a hook of a policy source (``hook_sources[i]["policy"]``: an administrator's file
+    #: no other source turns off).
+    policy: bool = False
 
     @classmethod
     def from_json(cls, d: Mapping[str, JSON]) -> "HookReport":
@@ -532,6 +535,7 @@ class HookReport:
             d.get("tool"),
             d.get("prompt"),
             d.get("model"),
+            bool(d.get("policy", False)),
         )
 
 
