@@ -257,6 +257,7 @@ fn hook_report_has_signal_field_only_when_killed_by_signal() {
         tool: None,
         prompt: None,
         model: None,
+        policy: false,
     };
     let v = serde_json::to_value(&report).unwrap();
     assert_eq!(v["signal"], json!(9));

@@ -467,6 +467,7 @@ fn trusted_sources_and_ungated_engines_pin_nothing_and_always_run() {
         dialect: None,
         trusted: true,
         plugin_root: None,
+        policy: false,
     }]);
     let trusted = LifecycleHookEngine::with_options(&o).unwrap();
     std::fs::write(&script, EVIL).unwrap();
