@@ -22,6 +22,7 @@ mod hook_env;
 mod interpret;
 mod option_keys;
 mod pins;
+mod policy;
 mod registry;
 mod scenarios;
 mod schema;
