@@ -631,10 +631,9 @@ fn every_dialects_directory_variables_pin_the_script_in_every_spelling() {
                 std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
                 let mut o = w.options(json!({}));
                 o.hooks = HooksSource::Sources(vec![HookSourceOption {
-                    hooks: HooksSource::Json(session_start_config(d.name(), &command)),
                     dialect: Some(d),
-                    trusted: false,
                     plugin_root: (value == PlaceholderValue::PluginRoot).then(|| plugin.display().to_string()),
+                    ..HookSourceOption::new(HooksSource::Json(session_start_config(d.name(), &command)))
                 }]);
                 let e = LifecycleHookEngine::with_options(&o).unwrap();
                 let what = format!("{} `{command}`", d.name());
