@@ -1,8 +1,11 @@
-//! The integration tests, one binary: a module per topic (one file per
-//! former `tests/<topic>.rs`). One link of the library instead of one per
-//! file. The runner's tests (`tests/runner.rs`) stay a binary of their own:
-//! they count this process's descriptors, children and memory, which the
-//! other tests running beside them would disturb.
+//! The integration tests, one binary: a module per topic, so the library is
+//! linked once for all of them. `support` holds what the modules share (the
+//! workspace fixture, running an event, the fixture scripts, running a test
+//! alone in a child process); `schema` checks `include/hookline.schema.json`
+//! against the code; `scenarios` runs the data corpus of `tests/scenarios/`.
+//! The runner's tests (`tests/runner.rs`) stay a binary of their own: they
+//! count this process's descriptors, children and memory, which the other
+//! tests running beside them would disturb.
 
 mod abi_tables;
 mod claude_profile;
