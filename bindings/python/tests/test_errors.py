@@ -106,7 +106,7 @@ def test_an_unknown_hook_point_is_invalid_argument() -> None:
         with pytest.raises(hookline.InvalidArgumentError, match="pre_turns"):
             h.run("pre_turns", {})
         with pytest.raises(hookline.InvalidArgumentError):
-            h.run(10, {})
+            h.run(11, {})
 
 
 def test_a_nul_character_in_a_name_is_refused_before_c_would_cut_it(make_engine: Any) -> None:
