@@ -75,6 +75,9 @@ const LATENCY = [
   ['callback_hook_async_python', '1. same from Python (await engine.pre_tool_use_async; Python callback)'],
   ['nohooks_python', '1. engine without hooks, from Python (engine.pre_tool_use)'],
   ['nohooks_async_python', '1. engine without hooks, from Python (await engine.pre_tool_use_async)'],
+  ['registry_decide_python', '2. registry from Python: run_pre_tool_call_decide, 1 Python callback'],
+  ['antigravity_hookline_python', '2. Antigravity SDK hooks from Python: 1 decide hook, hookline.antigravity.HookRunner.dispatch_pre_tool_call'],
+  ['antigravity_sdk_python', '2. same through the SDK\'s own pure-Python HookRunner (google-antigravity)'],
   ['serde_floor_parse_serialise', '2. floor: serde_json parse + serialise of the context (Rust)'],
   ['registry_1cb_c', '2. hl_registry_run(pre_tool_call_decide), 1 C callback'],
   ['registry_10cb_c', '2. hl_registry_run(pre_tool_call_decide), 10 C callbacks'],
@@ -165,6 +168,7 @@ absolute('1. 1 JS callback hook from Node, sync (median)', 'callback_hook_sync_n
 }
 ratio('2. registry, 1 callback / serde_json floor (median)', 'registry_1cb_c', 'serde_floor_parse_serialise', 2.0);
 ratio('2. registry, 10 callbacks / serde_json floor (median)', 'registry_10cb_c', 'serde_floor_parse_serialise', null);
+ratio('2. Antigravity SDK decide hook: hookline.antigravity / SDK HookRunner (median of per-round ratios)', 'antigravity_hookline_python', 'antigravity_sdk_python', 2.0);
 ratio('3. one command hook: hookline / posix_spawn floor (median)', 'spawn_hookline_c', 'spawn_floor_c', 1.1);
 ratio('3. one command hook: hookline / posix_spawn floor (p99)', 'spawn_hookline_c', 'spawn_floor_c', null, 'p99');
 ratio('3. one command hook: hookline async / posix_spawn floor (median)', 'spawn_hookline_async_c', 'spawn_floor_c', null);

@@ -69,8 +69,12 @@ else
   echo "bench: node or bindings/node/node_modules missing (npm ci in bindings/node), skipping the Node driver" >&2
 fi
 
-if command -v python3 >/dev/null && python3 -c 'import sys; sys.exit(sys.version_info < (3, 9))'; then
-  have_python=1   # the binding has no dependency: the plain interpreter runs it from the checkout
+# The Python test environment (make python-env) has the Antigravity SDK the driver compares with;
+# without it the plain interpreter runs the binding from the checkout (the SDK rows are skipped).
+python=python3
+if [ -x "$root/build/python/venv/bin/python" ]; then python="$root/build/python/venv/bin/python"; fi
+if command -v "$python" >/dev/null && "$python" -c 'import sys; sys.exit(sys.version_info < (3, 9))'; then
+  have_python=1   # the binding has no dependency: the interpreter runs it from the checkout
 else
   echo "bench: python3 >= 3.9 not found, skipping the Python driver" >&2
 fi
@@ -101,7 +105,7 @@ if [ -n "$have_node" ]; then
 fi
 if [ -n "$have_python" ]; then
   step "4. Python: subprocess.run vs hookline"
-  run env PYTHONPATH="$root/bindings/python/src" python3 "$here/python/bench.py" "$build/payload.json" "$python_n"
+  run env PYTHONPATH="$root/bindings/python/src" "$python" "$here/python/bench.py" "$build/payload.json" "$python_n"
 fi
 step "5. concurrency"
 run "$build/hlbench" parallel

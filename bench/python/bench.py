@@ -134,8 +134,70 @@ def main() -> None:
     fixed(empty, lambda o: o.hooks == [] and o.decision == "continue", "nohooks_python", "nohooks_async_python")
     empty.close()
     engine.close()
+
+    registry_and_antigravity(loop, n)
     loop.close()
     os.rmdir(workspace)
+
+
+def registry_and_antigravity(loop: asyncio.AbstractEventLoop, n: int) -> None:
+    """One pre_tool_call_decide callback that allows: through the plain registry
+    (Hooks.run_pre_tool_call_decide), and one PreToolCallDecideHook dispatched by
+    hookline.antigravity.HookRunner and by the Antigravity SDK's own HookRunner, alternating in
+    rounds in one event loop (each round emits both rows, so the report pairs them round by
+    round). The SDK rows need google-antigravity (the Python test environment has it)."""
+    hooks = hookline.Hooks()
+    hooks.on_pre_tool_call_decide("allow", lambda ctx: hookline.HookResult.allow())
+    ctx = hookline.PreToolCallDecideContext("run_command", {"command": "git status --porcelain"})
+    per_round = n * 5
+    rounds = 10
+    for _ in range(per_round):
+        hooks.run_pre_tool_call_decide(ctx)
+    reg: List[int] = []
+    for _ in range(rounds * per_round):
+        t0 = now()
+        r = hooks.run_pre_tool_call_decide(ctx)
+        reg.append(now() - t0)
+        if not r.allow:
+            raise SystemExit(f"registry: unexpected result {r}")
+    emit("registry_decide_python", reg)
+    hooks.close()
+    try:
+        from google.antigravity import types as agy_types
+        from google.antigravity.hooks import hook_runner as agy_runner
+        from google.antigravity.hooks import hooks as agy_hooks
+
+        from hookline import antigravity as hl_antigravity
+    except ImportError as e:
+        print(f"bench: the Antigravity SDK rows are skipped ({e}); run with build/python/venv/bin/python", file=sys.stderr)
+        return
+
+    class Allow(agy_hooks.PreToolCallDecideHook):  # type: ignore[misc]
+        async def run(self, context: Any, data: Any) -> Any:
+            return agy_hooks.HookResult(allow=True)
+
+    call = agy_types.ToolCall(name="run_command", args={"command": "git status --porcelain"})
+    runners = {
+        "antigravity_hookline_python": hl_antigravity.HookRunner(pre_tool_call_decide_hooks=[Allow()]),
+        "antigravity_sdk_python": agy_runner.HookRunner(pre_tool_call_decide_hooks=[Allow()]),
+    }
+
+    async def timed(runner: Any, count: int, out: List[int]) -> None:
+        turn = agy_hooks.TurnContext(runner.session_context)
+        for _ in range(count):
+            t0 = now()
+            res, _, _ = await runner.dispatch_pre_tool_call(turn, call)
+            out.append(now() - t0)
+            if not res.allow:
+                raise SystemExit(f"antigravity: unexpected result {res}")
+
+    for runner in runners.values():
+        loop.run_until_complete(timed(runner, per_round, []))  # warm-up
+    for _ in range(rounds):
+        for name, runner in runners.items():
+            s: List[int] = []
+            loop.run_until_complete(timed(runner, per_round, s))
+            emit(name, s)
 
 
 if __name__ == "__main__":

@@ -57,7 +57,7 @@ class Handler:
 
     def __init__(
         self,
-        fn: Callable[[Any], Any],
+        fn: Callable[..., Any],
         kind: str,
         info: CallbackInfo,
         on_error: "ErrorSink",

@@ -96,7 +96,7 @@ _OK, _RAISED = 0, 1
 class _Dispatch:
     """One dispatch in progress on this thread: what its hooks receive and what they gave."""
 
-    __slots__ = ("point", "context", "data", "memo", "cursor", "pending", "error", "last", "last_allow", "args")
+    __slots__ = ("point", "context", "data", "memo", "cursor", "pending", "error", "last", "last_allow", "args", "original", "said")
 
     def __init__(self, point: int, context: Any, data: Any) -> None:
         self.point = point
@@ -104,11 +104,13 @@ class _Dispatch:
         self.data = data  # what each hook receives (the current ToolCall at pre_tool_call_decide)
         self.memo: List[Tuple[int, Any]] = []
         self.cursor = 0
-        self.pending: Any = None  # (coroutine or awaitable, what it yielded) of a suspended hook
+        self.pending: Any = None  # (coroutine or awaitable, what it yielded, started) of a suspended hook
         self.error: Optional[BaseException] = None
         self.last: Any = None  # the last hook's result object
         self.last_allow: Any = None  # pre_tool_call_decide: the last allowing result object
-        self.args: Any = None  # pre_tool_call_decide: the args as hookline merged them, when changed
+        self.args: Any = None  # pre_tool_call_decide: a hook changed the args since data was made
+        self.original = data  # pre_tool_call_decide: the ToolCall as dispatched
+        self.said = False  # pre_tool_call_decide: an allowing hook gave a message
 
 
 _SUSPENDED = b"the hook suspended: it finishes on the event loop"
@@ -298,10 +300,9 @@ class HookRunner:
                 kind, value = st.memo[pos]
             else:
                 if st.args is not None and st.point == _PRE_TOOL:
-                    # An earlier hook changed the args: this hook sees the call as hookline merged it.
-                    merged = json.loads(ctypes.string_at(context, length))["tool_args"]
-                    st.data = st.data.model_copy(update={"args": merged})
-                    st.args = None
+                    # An earlier hook changed the args: this hook sees the call with the changes
+                    # hookline merged so far.
+                    st.data = _with_changes(st, json.loads(ctypes.string_at(context, length))["tool_args"])
                 try:
                     aw = run(context=st.context, data=st.data)
                     if type(aw) is _coroutine_type or inspect.iscoroutine(aw):
@@ -310,11 +311,11 @@ class HookRunner:
                         except StopIteration as stop:
                             kind, value = _OK, stop.value
                         else:
-                            st.pending = (aw, yielded)
+                            st.pending = (aw, yielded, True)
                             N.hl_reply_fail(reply, _SUSPENDED)
                             return 1
                     elif inspect.isawaitable(aw):
-                        st.pending = (aw, None)
+                        st.pending = (aw, None, False)
                         N.hl_reply_fail(reply, _SUSPENDED)
                         return 1
                     else:
@@ -365,10 +366,13 @@ class HookRunner:
         """Finish the suspended hook on the event loop, then run the registry again (the hooks
         that already ran answer from ``st.memo``), until no hook is left suspended."""
         while st.pending is not None:
-            aw, yielded = st.pending
+            aw, yielded, started = st.pending
             st.pending = None
             try:
-                value = await (_finish(aw, yielded) if yielded is not None else aw)
+                # A coroutine that already ran to its first suspension (it yielded `yielded`,
+                # None for a bare yield like asyncio.sleep(0)) is finished; another awaitable is
+                # awaited.
+                value = await (_finish(aw, yielded) if started else aw)
                 st.memo.append((_OK, value))
             except Exception as e:  # noqa: BLE001 - recorded like an exception raised at once
                 st.memo.append((_RAISED, e))
@@ -421,11 +425,14 @@ class HookRunner:
         when a hook changed them); a deny is the denying hook's result."""
         op_context = _sdk_hooks.OperationContext(turn_context)
         st = _Dispatch(_PRE_TOOL, op_context, tool_call)
-        ctx = b'{"tool_name":' + _tool_name_json(tool_call.name) + b',"tool_args":' + encode(tool_call.args, "the tool args") + b"}"
+        # The arguments stay the ToolCall's (Python objects, never converted): hookline merges the
+        # hooks' modified_args over null, and the call's args are those changes over its own (a
+        # shallow merge, key by key, gives the same either way).
+        ctx = b'{"tool_name":' + _tool_name_json(tool_call.name) + b"}"
         result = await self._dispatch(_PRE_TOOL, self._pre_tool_call_decide_hooks, ctx, st)
         _raise(st)
         if st.args is not None:  # the last hook changed the args: nobody after it read them yet
-            st.data = st.data.model_copy(update={"args": result["tool_args"]})
+            st.data = _with_changes(st, result["tool_args"])
         if result is None:
             return (st.last_allow or _HookResult(allow=True)), st.data, op_context
         if not result["allow"]:
@@ -507,6 +514,15 @@ def _tool_name_json(name: Any) -> bytes:
     return text
 
 
+def _with_changes(st: _Dispatch, changes: Any) -> Any:
+    """The dispatched ToolCall with the argument changes hookline merged so far."""
+    st.args = None
+    args = dict(st.original.args)
+    if isinstance(changes, dict):
+        args.update(changes)
+    return st.original.model_copy(update={"args": args})
+
+
 def _names(hooks: List[Any]) -> List[bytes]:
     """The registry names of a point's hooks: unique, and naming the hook's class in messages."""
     return [f"{type(hook).__name__}#{i}".encode("utf-8", "replace") for i, hook in enumerate(hooks)]
@@ -542,9 +558,12 @@ def _reply(st: _Dispatch, pos: int, value: Any, reply: int) -> int:
             text = encode({"allow": True, "message": value.message, "modified_args": value.modified_args}, "the hook's result")
             N.hl_reply_set_json(reply, text, None)
         elif value.message:
+            st.said = True
             N.hl_reply_set_json(reply, encode({"allow": True, "message": value.message}, "the hook's result"), None)
-        else:
+        elif st.said:
             N.hl_reply_allow(reply)
+        # else: an allow without a message after no message reads as no opinion (the run's message
+        # stays ""): the reply call is saved.
         return 0
     if point == _TOOL_ERROR or point == _INTERACTION:
         if value is not None:
