@@ -4,6 +4,7 @@
 //! The handler is snapshotted (an `Arc`) before it is called, so no lock is
 //! held while host code runs.
 
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, OnceLock, RwLock};
 
 /// Log levels, numbered as in the C ABI.
@@ -54,17 +55,31 @@ fn env_max_level() -> i32 {
 /// Install a handler receiving every message at or below `max_level`;
 /// `None` restores the default (stderr, gated by `HOOKLINE_LOG`).
 pub fn set_handler(handler: Option<LogHandler>, max_level: i32) {
-    let installed = handler.map(|handler| Arc::new(Installed { handler, max_level }));
-    *HANDLER.write().unwrap_or_else(|e| e.into_inner()) = installed;
+    let mut slot = HANDLER.write().unwrap_or_else(|e| e.into_inner());
+    MAX_LEVEL.store(if handler.is_some() { max_level } else { env_max_level() }, Ordering::SeqCst);
+    *slot = handler.map(|handler| Arc::new(Installed { handler, max_level }));
 }
+
+/// The most verbose level delivered anywhere (`UNKNOWN` until first asked): read on every log
+/// call, so that a message nobody receives costs one atomic load (no lock, no formatting).
+static MAX_LEVEL: AtomicI32 = AtomicI32::new(UNKNOWN);
+const UNKNOWN: i32 = i32::MIN;
 
 /// Whether a message at `level` would be delivered anywhere.
 pub fn enabled(level: Level) -> bool {
-    let snapshot = HANDLER.read().unwrap_or_else(|e| e.into_inner()).clone();
-    match snapshot {
-        Some(inst) => (level as i32) <= inst.max_level,
-        None => (level as i32) <= env_max_level(),
+    let mut max = MAX_LEVEL.load(Ordering::Relaxed);
+    if max == UNKNOWN {
+        // First use: the environment's level, unless a handler was set meanwhile (set_handler
+        // stores under the write lock; this reads under the read lock).
+        let slot = HANDLER.read().unwrap_or_else(|e| e.into_inner());
+        max = match &*slot {
+            Some(inst) => inst.max_level,
+            None => env_max_level(),
+        };
+        let _ = MAX_LEVEL.compare_exchange(UNKNOWN, max, Ordering::SeqCst, Ordering::SeqCst);
+        max = MAX_LEVEL.load(Ordering::SeqCst);
     }
+    (level as i32) <= max
 }
 
 /// Emit one message.
