@@ -328,6 +328,7 @@ pub(crate) const SHAPES: &[(&str, &[Field])] = &[
             ("skipped", "skipped|null", ALWAYS),
             ("failure", "hook_failure|null", ALWAYS),
             ("status_message", "string", WHEN_SET),
+            ("policy", "boolean", WHEN_SET),
         ],
     ),
     ("message", &[("level", "message_level", ALWAYS), ("text", "string", ALWAYS)]),
@@ -524,6 +525,7 @@ mod tests {
             model: Some("m".into()),
             signal: Some(9),
             status_message: Some("x".into()),
+            policy: true,
             ..HookReport::command("c")
         };
         let mut got = keys(&wire(&report));
@@ -532,6 +534,62 @@ mod tests {
         want.sort();
         assert_eq!(got, want, "hook_report");
         assert_eq!(keys(&wire(HookMessage::info("x"))), shape("message"));
+    }
+
+    /// The field names serde gives a struct without flattened fields: a
+    /// deserializer that only records what `deserialize_struct` is asked for.
+    fn serde_fields<T: serde::de::DeserializeOwned>() -> Vec<&'static str> {
+        use serde::de::{Error as _, Visitor};
+        #[derive(Debug)]
+        struct Fields(Vec<&'static str>);
+        impl std::fmt::Display for Fields {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "{:?}", self.0)
+            }
+        }
+        impl std::error::Error for Fields {}
+        impl serde::de::Error for Fields {
+            fn custom<M: std::fmt::Display>(_: M) -> Self {
+                Fields(Vec::new())
+            }
+        }
+        struct Recorder;
+        impl<'de> serde::Deserializer<'de> for Recorder {
+            type Error = Fields;
+            fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Fields> {
+                Err(Fields::custom("not a struct"))
+            }
+            fn deserialize_struct<V: Visitor<'de>>(
+                self,
+                _: &'static str,
+                fields: &'static [&'static str],
+                _: V,
+            ) -> Result<V::Value, Fields> {
+                Err(Fields(fields.to_vec()))
+            }
+            serde::forward_to_deserialize_any! {
+                bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option unit
+                unit_struct newtype_struct seq tuple tuple_struct map enum identifier ignored_any
+            }
+        }
+        match T::deserialize(Recorder) {
+            Err(Fields(fields)) => fields,
+            Ok(_) => Vec::new(),
+        }
+    }
+
+    /// Every field of the report, the permission decision and the message
+    /// types is in their shape, including one serialised only when set.
+    #[test]
+    fn the_shapes_list_every_field_of_the_types() {
+        let sorted = |mut v: Vec<&'static str>| {
+            v.sort_unstable();
+            v
+        };
+        assert_eq!(sorted(serde_fields::<HookReport>()), sorted(shape("hook_report")));
+        assert_eq!(sorted(serde_fields::<PermissionDecision>()), sorted(shape("permission_decision")));
+        assert_eq!(sorted(serde_fields::<HookMessage>()), sorted(shape("message")));
+        assert_eq!(sorted(serde_fields::<CommonOutcome>()), sorted(shape("common")));
     }
 
     #[test]
