@@ -106,7 +106,15 @@ pub static PROFILE: Profile = Profile {
     handler_timeouts: HandlerTimeouts {
         prompt: Duration::from_secs(30),
         agent: Duration::from_secs(60),
-        lowered: &[("UserPromptSubmit", Duration::from_secs(30)), ("MessageDisplay", Duration::from_secs(10))],
+        // "UserPromptSubmit lowers the command, http, and mcp_tool default
+        // to 30, and MessageDisplay lowers it to 10"; PreModelSwitch and
+        // PostModelSwitch (2.1.251) lower it to 30 as well.
+        lowered: &[
+            ("UserPromptSubmit", Duration::from_secs(30)),
+            ("PreModelSwitch", Duration::from_secs(30)),
+            ("PostModelSwitch", Duration::from_secs(30)),
+            ("MessageDisplay", Duration::from_secs(10)),
+        ],
     },
     exec_placeholders: &["CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA"],
     timeout_unit: TimeoutUnit::Seconds,

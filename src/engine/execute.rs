@@ -30,7 +30,7 @@ use crate::envfile::EnvFiles;
 use crate::error::{Error, Result, Status};
 use crate::handler::environment::hook_environment;
 use crate::handler::layer::{self, cancel, Stack};
-use crate::handler::{Executed, Hook, Output, Payload};
+use crate::handler::{host, Executed, Hook, Output, Payload};
 use crate::merge::EventInterpreter;
 use crate::model::event::{HookEvent, RunEvent};
 use crate::model::input::{self, InputRules, SessionFacts};
@@ -541,11 +541,14 @@ impl LifecycleHookEngine {
         // the stage's input, one payload per dialect.
         let payloads = stage.iter().map(|&i| self.hook_payload(ctx, hooks[i], rewrite)).collect::<Result<Vec<_>>>()?;
         let processes: Vec<usize> = stage.iter().copied().filter(|&i| hooks[i].runs_apart()).collect();
+        let models: Vec<usize> = stage.iter().copied().filter(|&i| hooks[i].asks_the_model()).collect();
+        let on_run_thread = |i: usize| !hooks[i].runs_apart() && !hooks[i].asks_the_model();
         // Each result with the moment it was ready (its completion order).
         let mut results: Vec<Option<(Result<Executed>, Instant)>> = stage.iter().map(|_| None).collect();
         // The position of plan index `i` in the stage.
         let at = |i: usize| stage.iter().position(|&j| j == i).unwrap_or_default();
         let timed = |r: Result<Executed>| (r, Instant::now());
+        let places = Arc::new(Places::new(host::MODEL_HOOKS_AT_ONCE));
         std::thread::scope(|scope| {
             let mut handles = Vec::new();
             // Processes and requests run on scoped threads, except that the
@@ -557,11 +560,32 @@ impl LifecycleHookEngine {
                 let (payload, hook) = (&payloads[at(i)], hooks[i]);
                 handles.push((i, scope.spawn(move || timed(ctx.run_one(i, hook, payload)))));
             }
+            // Prompt and agent hooks each wait on a thread of their own, at
+            // most MODEL_HOOKS_AT_ONCE at a time (in configuration order),
+            // while this thread makes their handler calls until all are done.
+            if !models.is_empty() {
+                let (relay, calls) = std::sync::mpsc::channel();
+                for (ticket, &i) in models.iter().enumerate() {
+                    let (payload, hook, relay, places) = (&payloads[at(i)], hooks[i], relay.clone(), places.clone());
+                    handles.push((
+                        i,
+                        scope.spawn(move || {
+                            let _place = Places::take(&places, ticket);
+                            let next = Box::new(move || places.advance_past(ticket));
+                            host::relayed(relay, next, || timed(ctx.run_one(i, hook, payload)))
+                        }),
+                    ));
+                }
+                drop(relay);
+                for call in calls {
+                    host::Relayed::serve(call);
+                }
+            }
             if let Some(first) = inline {
                 results[at(first)] = Some(timed(ctx.run_one(first, hooks[first], &payloads[at(first)])));
             }
             for &i in stage {
-                if !hooks[i].runs_apart() {
+                if on_run_thread(i) {
                     results[at(i)] = Some(timed(ctx.run_one(i, hooks[i], &payloads[at(i)])));
                 }
             }
@@ -821,9 +845,86 @@ impl RunCtx<'_> {
     }
 }
 
+/// At most `n` hooks at a time, started in the order of their tickets
+/// (0, 1, …): a hook waits until a place is free and the hook of every
+/// earlier ticket has gone ahead ([`Places::advance_past`]: its handler call
+/// is on its way, or it has ended).
+struct Places {
+    /// (free places, the next ticket to start)
+    state: std::sync::Mutex<(usize, usize)>,
+    changed: std::sync::Condvar,
+}
+
+/// A place taken; freed (and its ticket gone ahead) when dropped.
+struct Place {
+    places: Arc<Places>,
+    ticket: usize,
+}
+
+impl Places {
+    fn new(n: usize) -> Places {
+        Places { state: std::sync::Mutex::new((n, 0)), changed: std::sync::Condvar::new() }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, (usize, usize)> {
+        self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Wait for `ticket`'s turn and a free place.
+    fn take(places: &Arc<Places>, ticket: usize) -> Place {
+        let mut s = places.lock();
+        while !(s.0 > 0 && s.1 == ticket) {
+            s = places.changed.wait(s).unwrap_or_else(std::sync::PoisonError::into_inner);
+        }
+        s.0 -= 1;
+        Place { places: places.clone(), ticket }
+    }
+
+    /// `ticket`'s hook has gone ahead: the next ticket's turn (once).
+    fn advance_past(&self, ticket: usize) {
+        let mut s = self.lock();
+        if s.1 == ticket {
+            s.1 += 1;
+            self.changed.notify_all();
+        }
+    }
+}
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        self.places.advance_past(self.ticket);
+        self.places.lock().0 += 1;
+        self.places.changed.notify_all();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn places_start_in_ticket_order_and_never_more_than_n_at_once() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let places = Arc::new(Places::new(3));
+        let (now, most) = (AtomicUsize::new(0), AtomicUsize::new(0));
+        let order = std::sync::Mutex::new(Vec::new());
+        std::thread::scope(|s| {
+            for ticket in (0..10).rev() {
+                let (places, now, most, order) = (&places, &now, &most, &order);
+                s.spawn(move || {
+                    let _place = Places::take(places, ticket);
+                    order.lock().unwrap().push(ticket);
+                    places.advance_past(ticket);
+                    let n = now.fetch_add(1, Ordering::SeqCst) + 1;
+                    most.fetch_max(n, Ordering::SeqCst);
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                    now.fetch_sub(1, Ordering::SeqCst);
+                });
+            }
+        });
+        assert_eq!(*order.lock().unwrap(), (0..10).collect::<Vec<_>>());
+        assert_eq!(most.load(Ordering::SeqCst), 3);
+    }
 
     #[test]
     fn empty_outcomes_exist_for_every_dialect_and_event() {

@@ -18,12 +18,17 @@
 //! A handler runs on the run's thread (the blocking API's caller, a
 //! hookline thread for asynchronous runs). It may answer at once, or defer
 //! (`hl_reply_defer`) and answer from any thread; the run waits until the
-//! hook's timeout, and a cancel ends the wait. A handler that answers after
+//! hook's timeout, and a cancel ends the wait. Where an event's prompt and
+//! agent hooks run concurrently, each waits on a thread of its own while
+//! the run's thread makes the calls (`relayed`): a handler that defers
+//! lets the next hook's call start, up to Claude Code's cap of
+//! [`MODEL_HOOKS_AT_ONCE`] at a time. A handler that answers after
 //! the timeout (a synchronous one that blocked past it, a deferred one that
 //! came late) counts as timed out and its answer is dropped. No handler set:
 //! `failure: "no_handler"`, a non-blocking error.
 
-use std::sync::Arc;
+use std::cell::RefCell;
+use std::sync::{mpsc, Arc};
 use std::time::Instant;
 
 use serde_json::{Map, Value};
@@ -100,7 +105,7 @@ pub(crate) fn run(spec: &HandlerSpec, kind: HandlerType, call: &Call<'_>) -> Ran
     let callback = Arc::clone(&handler.callback);
     let request = request(spec, call);
     let deadline = started + call.timeout;
-    let result = invoke_deferrable(callback.as_ref(), &request);
+    let result = call_handler(&callback, &request);
     // A handler that failed has failed, whether or not it deferred first.
     let deferred = match &result.reply {
         Reply::Deferred(slot) if !result.is_failure() => Some(slot.clone()),
@@ -134,6 +139,78 @@ pub(crate) fn run(spec: &HandlerSpec, kind: HandlerType, call: &Call<'_>) -> Ran
         Err(answer) => exec.answer = answer,
     }
     done(exec)
+}
+
+/// How many prompt and agent hooks of one event run at a time: "the
+/// concurrency cap of 12 prompt/agent hooks" Claude Code 2.1.295 added.
+/// The others wait for a free place, in configuration order; each hook's
+/// timeout starts when it starts.
+pub const MODEL_HOOKS_AT_ONCE: usize = 12;
+
+/// A handler call that a hook running on another thread asks the run's
+/// thread to make ([`relayed`], [`Relayed::serve`]).
+pub(crate) struct Relayed {
+    callback: SharedCallback,
+    request: String,
+    reply: mpsc::Sender<CallResult>,
+}
+
+impl Relayed {
+    /// Make the call on this thread (the run's) and hand the result back.
+    pub(crate) fn serve(self) {
+        let result = invoke_deferrable(self.callback.as_ref(), &self.request);
+        // The hook's thread waits for it until the run's thread is done.
+        let _ = self.reply.send(result);
+    }
+}
+
+/// Where a relayed hook's handler calls go, and what to do once its call
+/// is handed over (let the next hook's call go: calls keep configuration
+/// order).
+struct Relay {
+    to: mpsc::Sender<Relayed>,
+    handed_over: Option<Box<dyn FnOnce()>>,
+}
+
+thread_local! {
+    /// Where this thread's handler calls go instead of being made here.
+    static RELAY: RefCell<Option<Relay>> = const { RefCell::new(None) };
+}
+
+/// Run `f` (one hook) on this thread with its handler calls made by the
+/// run's thread, which serves `to`: host code runs where the host expects
+/// it (a Node host's synchronous handler on the thread its run blocks),
+/// while the wait for a deferred answer happens here. `handed_over` is
+/// called once the call is on its way.
+pub(crate) fn relayed<R>(to: mpsc::Sender<Relayed>, handed_over: Box<dyn FnOnce()>, f: impl FnOnce() -> R) -> R {
+    struct Reset;
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            RELAY.with(|r| r.borrow_mut().take());
+        }
+    }
+    RELAY.with(|r| *r.borrow_mut() = Some(Relay { to, handed_over: Some(handed_over) }));
+    let _reset = Reset;
+    f()
+}
+
+/// Call the handler: on this thread, or through the run's thread when this
+/// hook runs [`relayed`].
+fn call_handler(callback: &SharedCallback, request: &str) -> CallResult {
+    let relay = RELAY.with(|r| r.borrow_mut().as_mut().map(|r| (r.to.clone(), r.handed_over.take())));
+    let Some((to, handed_over)) = relay else {
+        return invoke_deferrable(callback.as_ref(), request);
+    };
+    let (reply, answer) = mpsc::channel();
+    let job = Relayed { callback: Arc::clone(callback), request: request.to_owned(), reply };
+    let sent = to.send(job);
+    if let Some(next) = handed_over {
+        next();
+    }
+    if sent.is_err() {
+        return CallResult::failed_with("the run ended before the handler was called".to_owned());
+    }
+    answer.recv().unwrap_or_else(|_| CallResult::failed_with("the run ended before the handler answered".to_owned()))
 }
 
 /// What the handler's result stands for: `Ok(stdout)` of an exit 0 (an

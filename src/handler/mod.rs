@@ -233,6 +233,15 @@ impl<'a> Hook<'a> {
         matches!(self, Hook::Configured(spec) if spec.handler.runs_apart())
     }
 
+    /// Whether it is a prompt or agent hook (the host's model answers it):
+    /// in a concurrent event it waits on its own thread, its handler called
+    /// by the run's thread, at most
+    /// [`host::MODEL_HOOKS_AT_ONCE`](crate::handler::host::MODEL_HOOKS_AT_ONCE)
+    /// at a time.
+    pub(crate) fn asks_the_model(&self) -> bool {
+        matches!(self, Hook::Configured(spec) if matches!(spec.handler.kind(), HookKind::Prompt | HookKind::Agent))
+    }
+
     /// Whether a cancel must reach it while it runs (every configured hook:
     /// a process is killed, a request or a deferred answer abandoned).
     pub(crate) fn cancellable(&self) -> bool {

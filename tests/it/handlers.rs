@@ -914,6 +914,56 @@ fn a_deferred_answer_is_waited_for_and_a_late_one_times_out() {
     assert!(started.elapsed() < Duration::from_millis(2400), "waited for the late answer: {:?}", started.elapsed());
 }
 
+/// Claude Code runs "all matching hooks in parallel", with "the concurrency
+/// cap of 12 prompt/agent hooks" (2.1.295): fourteen prompt hooks whose
+/// model answers later are waited for together, never more than twelve at
+/// a time, the later ones starting in configuration order as places free.
+/// Every handler call is still made on the run's thread.
+#[test]
+fn at_most_twelve_prompt_hooks_wait_for_their_model_at_once_and_calls_stay_on_the_runs_thread() {
+    let ws = Ws::new();
+    let hooks: Vec<Value> =
+        (0..14).map(|n| json!({"type": "prompt", "prompt": format!("check {n}"), "timeout": 20})).collect();
+    let engine = ws.engine("Stop", hooks);
+    let outstanding = Arc::new(AtomicUsize::new(0));
+    let most = Arc::new(AtomicUsize::new(0));
+    let calls = Arc::new(Mutex::new(Vec::new()));
+    let (o, m, c) = (outstanding.clone(), most.clone(), calls.clone());
+    engine
+        .set_handler(
+            HandlerType::Prompt,
+            Some(Arc::new(move |request: &str| {
+                let prompt = serde_json::from_str::<Value>(request).unwrap()["prompt"].as_str().unwrap().to_owned();
+                c.lock().unwrap().push((prompt, std::thread::current().id()));
+                let now = o.fetch_add(1, Ordering::SeqCst) + 1;
+                m.fetch_max(now, Ordering::SeqCst);
+                let (slot, o) = (Deferred::new(), o.clone());
+                let later = slot.clone();
+                std::thread::spawn(move || {
+                    std::thread::sleep(Duration::from_millis(300));
+                    o.fetch_sub(1, Ordering::SeqCst);
+                    later.finish(CallResult::ok(Reply::Json(json!({"ok": true}))));
+                });
+                CallResult::deferred(slot)
+            })),
+        )
+        .unwrap();
+    let started = Instant::now();
+    let out = run(&engine, HookEvent::Stop);
+    let took = started.elapsed();
+    let reports = out["hooks"].as_array().unwrap();
+    assert_eq!(reports.len(), 14, "{out}");
+    assert!(reports.iter().all(|r| r["failure"].is_null()), "{out}");
+    assert_eq!(most.load(Ordering::SeqCst), 12, "places at once");
+    // Two waves of 300 ms, not fourteen.
+    assert!(took < Duration::from_millis(2500), "took {took:?}");
+    let calls = calls.lock().unwrap();
+    let prompts: Vec<&str> = calls.iter().map(|(p, _)| p.split("\n").next().unwrap()).collect();
+    let want: Vec<String> = (0..14).map(|n| format!("check {n}")).collect();
+    assert_eq!(prompts, want, "calls in configuration order");
+    assert!(calls.iter().all(|(_, t)| *t == std::thread::current().id()), "a handler ran off the run's thread");
+}
+
 /// Tracks the life of a handler: its drop is the release of its user data.
 struct Released(Arc<AtomicUsize>);
 
@@ -1052,6 +1102,46 @@ fn user_prompt_submit_lowers_the_default_timeout_of_mcp_tool_hooks_to_30_seconds
     engine.set_handler(HandlerType::McpTool, Some(answering(&seen, json!("")))).unwrap();
     run(&engine, HookEvent::UserPromptSubmit);
     assert_eq!(seen.lock().unwrap()[0]["timeout_ms"], 30_000);
+}
+
+/// The default timeouts per handler type and event: "Defaults: 600 for
+/// `command`, `http`, and `mcp_tool`; 30 for `prompt`; 60 for `agent`.
+/// `UserPromptSubmit` lowers the `command`, `http`, and `mcp_tool` default to
+/// 30, and `MessageDisplay` lowers it to 10"; PreModelSwitch and
+/// PostModelSwitch (Claude Code 2.1.251) lower it to 30 too. A hook's own
+/// `timeout` wins.
+#[test]
+fn default_timeouts_per_handler_type_and_event() {
+    let ws = Ws::new();
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let mcp = json!({"type": "mcp_tool", "server": "s", "tool": "t"});
+    for (event, want) in [
+        ("Stop", 600_000),
+        ("UserPromptSubmit", 30_000),
+        ("PreModelSwitch", 30_000),
+        ("PostModelSwitch", 30_000),
+        ("MessageDisplay", 10_000),
+        ("PostCompact", 600_000),
+    ] {
+        let engine = ws.engine(event, vec![mcp.clone()]);
+        engine.set_handler(HandlerType::McpTool, Some(answering(&seen, json!("")))).unwrap();
+        engine.run_named_blocking(event, &json!({"prompt": "p", "from_model": "a", "to_model": "b"})).unwrap();
+        let got = seen.lock().unwrap().pop().unwrap()["timeout_ms"].clone();
+        assert_eq!(got, want, "{event}");
+    }
+    for (kind, handler, want) in [("prompt", HandlerType::Prompt, 30_000), ("agent", HandlerType::Agent, 60_000)] {
+        for event in ["Stop", "UserPromptSubmit"] {
+            let engine = ws.engine(event, vec![json!({"type": kind, "prompt": "p"})]);
+            engine.set_handler(handler, Some(answering(&seen, json!({"ok": true})))).unwrap();
+            engine.run_named_blocking(event, &json!({"prompt": "p"})).unwrap();
+            assert_eq!(seen.lock().unwrap().pop().unwrap()["timeout_ms"], want, "{kind} on {event}");
+        }
+    }
+    let engine =
+        ws.engine("PreModelSwitch", vec![json!({"type": "mcp_tool", "server": "s", "tool": "t", "timeout": 5})]);
+    engine.set_handler(HandlerType::McpTool, Some(answering(&seen, json!("")))).unwrap();
+    engine.run_named_blocking("PreModelSwitch", &json!({"from_model": "a", "to_model": "b"})).unwrap();
+    assert_eq!(seen.lock().unwrap().pop().unwrap()["timeout_ms"], 5_000);
 }
 
 // ------------------------------------------------------------ command: exec form, shells, asyncRewake

@@ -2,8 +2,9 @@
 //! sets (clamped to [`crate::config::MAX_TIMEOUT`]), else its dialect's
 //! default for its handler type and event ([`HandlerTimeouts`]): Claude
 //! Code's 600 s for `command`, `http` and `mcp_tool`, 30 s for `prompt`,
-//! 60 s for `agent`, with UserPromptSubmit lowering the first three to 30 s
-//! (and MessageDisplay to 10 s); VT Code's 60 s; Gemini CLI's 60000 ms (its
+//! 60 s for `agent`, with UserPromptSubmit, PreModelSwitch and
+//! PostModelSwitch lowering the first three to 30 s (and MessageDisplay to
+//! 10 s); VT Code's 60 s; Gemini CLI's 60000 ms (its
 //! hooks write milliseconds). At the timeout a process
 //! hook is killed with its whole group, a request is abandoned and its
 //! connection closed, and a host handler's late answer is dropped. A
