@@ -58,8 +58,8 @@ use crate::model::outcome::HookMessageLevel::Error as ErrorLevel;
 use crate::model::reply::HookReply;
 use crate::model::rules::{
     BlockFields, BlockReasons, Budget, Column, CommonFields, Dedupe, EventRules, EventTable, Exit2, Exit2Reason,
-    FieldMerge, HandlerTimeouts, InputRules, MatcherRule, NamedEventRules, Precedence, Profile, RunOrder, Subject,
-    TimeoutUnit, ToolInputFlow, CANONICAL_FAMILIES,
+    FieldMerge, HandlerTimeouts, InputRules, MatcherRule, NamedEventRules, OnFailure, Precedence, Profile, RunOrder,
+    Subject, TimeoutUnit, ToolInputFlow, CANONICAL_FAMILIES,
 };
 
 /// The Claude Code dialect (see the module documentation).
@@ -206,6 +206,34 @@ pub static NAMED: &[NamedEventRules] = &[
     // Display only: "the original text is displayed"; systemMessage and
     // continue are discarded.
     named("MessageDisplay", EventFamily::Observe, EventRules { common_fields: DISCARD, ..IGNORED }, Subject::None),
+    // PreModelSwitch (2.1.251): before a model switch the user asked for;
+    // the matcher tests the model switched to. It decides like PreToolUse
+    // (`permissionDecision` allow, deny or ask with its reason, the older
+    // `decision: "block"`; exit 2 blocks with stderr; most restrictive
+    // wins), and "a PreModelSwitch hook cancelled at its timeout blocks the
+    // switch".
+    named(
+        "PreModelSwitch",
+        EventFamily::Tool,
+        EventRules {
+            precedence: Precedence::MostRestrictive,
+            tool_input: ToolInputFlow::Original,
+            exit2: BLOCK,
+            on_failure: OnFailure::DenyTimeoutsUnlessAsk,
+            ..BASE
+        },
+        Subject::Field("to_model"),
+    ),
+    // PostModelSwitch (2.1.251): after any model switch, automatic ones
+    // too; cannot block; `additionalContext`, and plain stdout on exit 0 is
+    // context ("Claude Code adds plain-text stdout as context" on it as on
+    // SessionStart).
+    named(
+        "PostModelSwitch",
+        EventFamily::Context,
+        EventRules { context_needs_exit_0: true, ..OBSERVER },
+        Subject::Field("to_model"),
+    ),
     // "Exit code and stderr are ignored because the denial already
     // occurred"; `hookSpecificOutput.retry: true`.
     NamedEventRules {

@@ -7,7 +7,7 @@
 //! |---|---|---|---|---|---|
 //! | PermissionDenied, PermissionRequest, PostToolBatch, PostToolUse, PostToolUseFailure, PreToolUse, Stop, SubagentStop, TaskCompleted, TaskCreated, TeammateIdle, UserPromptExpansion, UserPromptSubmit | yes | yes | yes | yes | yes |
 //! | SessionStart, Setup | yes | no | yes | no | no |
-//! | every other event (ConfigChange, CwdChanged, …, SessionEnd, SubagentStart, Notification, PreCompact, and events it adds later) | yes | yes | yes | no | no |
+//! | every other event (ConfigChange, CwdChanged, …, MessageDisplay, Notification, PostModelSwitch, PreCompact, PreModelSwitch, SessionEnd, SubagentStart, and events it adds later) | yes | yes | yes | no | no |
 //!
 //! A hook of a type its event does not run is kept in the configuration,
 //! warned about when the config is read (`hl_engine_config_warnings`) and

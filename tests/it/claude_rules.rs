@@ -821,3 +821,131 @@ fn an_invalid_on_failure_skips_the_hook_and_on_failure_on_other_types_is_only_wa
     assert_eq!(out["decision"], "continue", "{out}");
     assert_eq!(out["hooks"][0]["failure"], "no_handler");
 }
+
+// ------------------------------------------- PreModelSwitch, PostModelSwitch
+
+/// PreModelSwitch (Claude Code 2.1.251) fires before a model switch the
+/// user asked for, its matcher testing the model switched to; a hook
+/// decides like a PreToolUse hook: "`permissionDecision` allow/deny/ask,
+/// `permissionDecisionReason` or `decision: "block"`", exit 2 blocks, and "a
+/// PreModelSwitch hook cancelled at its timeout blocks the switch".
+#[test]
+fn pre_model_switch_decides_like_pre_tool_use_and_a_timeout_blocks_the_switch() {
+    let ws = Ws::new();
+    let switch = json!({"from_model": "claude-sonnet-4-5", "to_model": "claude-haiku-4-5"});
+    let decide = |d: &str, reason: &str| {
+        cmd(say(json!({"hookSpecificOutput": {
+            "hookEventName": "PreModelSwitch", "permissionDecision": d, "permissionDecisionReason": reason
+        }})))
+    };
+    let e = ws.engine(json!({"PreModelSwitch": [
+        {"matcher": "claude-haiku.*", "hooks": [decide("deny", "security reviews need a stronger model")]},
+        {"matcher": "claude-opus.*", "hooks": [decide("ask", "opus costs more")]},
+        {"hooks": [decide("allow", "fine")]}
+    ]}));
+    let out = run_named(&e, "PreModelSwitch", switch.clone());
+    assert_eq!(out["decision"], "deny", "{out}");
+    assert_eq!(out["reason"], "security reviews need a stronger model");
+    let out = run_named(&e, "PreModelSwitch", json!({"from_model": "a", "to_model": "claude-opus-4-8"}));
+    assert_eq!((out["decision"].as_str(), out["reason"].as_str()), (Some("ask"), Some("opus costs more")), "{out}");
+    let out = run_named(&e, "PreModelSwitch", json!({"from_model": "a", "to_model": "claude-sonnet-4-5"}));
+    assert_eq!(out["decision"], "allow", "{out}");
+    // exit 2 and the older decision "block".
+    for hook in [cmd(exit2("stay on sonnet")), cmd(say(json!({"decision": "block", "reason": "stay on sonnet"})))] {
+        let e = ws.engine(json!({"PreModelSwitch": [{"hooks": [hook]}]}));
+        let out = run_named(&e, "PreModelSwitch", switch.clone());
+        assert_eq!((out["decision"].as_str(), out["reason"].as_str()), (Some("deny"), Some("stay on sonnet")), "{out}");
+    }
+    // A timeout blocks; another failure lets the switch through, unless
+    // the hook says onFailure "block".
+    let e =
+        ws.engine(json!({"PreModelSwitch": [{"hooks": [{"type": "command", "command": "sleep 5", "timeout": 1}]}]}));
+    let out = run_named(&e, "PreModelSwitch", switch.clone());
+    assert_eq!(out["decision"], "deny", "{out}");
+    assert_eq!(out["hooks"][0]["failure"], "timeout");
+    let crash = |on_failure: Option<&str>| {
+        let mut h = cmd("cat >/dev/null; exit 1");
+        if let Some(v) = on_failure {
+            h["onFailure"] = json!(v);
+        }
+        ws.engine(json!({"PreModelSwitch": [{"hooks": [h]}]}))
+    };
+    assert_eq!(run_named(&crash(None), "PreModelSwitch", switch.clone())["decision"], "continue");
+    assert_eq!(run_named(&crash(Some("block")), "PreModelSwitch", switch)["decision"], "deny");
+}
+
+/// PostModelSwitch (2.1.251) fires after any model switch, automatic ones
+/// too, and cannot block; `additionalContext`, and plain stdout on exit 0,
+/// become context ("Claude Code adds plain-text stdout as context" on
+/// `UserPromptSubmit`, `UserPromptExpansion`, `SessionStart` and
+/// `PostModelSwitch`).
+#[test]
+fn post_model_switch_adds_context_and_never_blocks() {
+    let ws = Ws::new();
+    let e = ws.engine(json!({"PostModelSwitch": [{"matcher": "claude-haiku.*", "hooks": [
+        cmd("cat >/dev/null; echo 'now on haiku: keep answers short'"),
+        cmd(say(json!({"hookSpecificOutput": {"hookEventName": "PostModelSwitch", "additionalContext": "json ctx"}}))),
+        cmd("cat >/dev/null; echo 'from a failing hook'; exit 1"),
+        cmd(exit2("no block here"))
+    ]}]}));
+    let out =
+        run_named(&e, "PostModelSwitch", json!({"from_model": "claude-sonnet-4-5", "to_model": "claude-haiku-4-5"}));
+    assert_eq!(out["additional_context"], json!(["now on haiku: keep answers short", "json ctx"]), "{out}");
+    assert!(out.get("block_reason").is_none() && out.get("decision").is_none(), "{out}");
+    assert!(texts(&out, "error").iter().any(|t| t.contains("no block here")), "{out}");
+    // Another target model: the matcher does not match.
+    let out = run_named(&e, "PostModelSwitch", json!({"from_model": "a", "to_model": "claude-opus-4-8"}));
+    assert_eq!(hooks_ran(&out), 0, "{out}");
+}
+
+/// The handler types PreModelSwitch, PostModelSwitch and MessageDisplay run:
+/// "Events that support `command`, `http`, and `mcp_tool` hooks but not
+/// `prompt` or `agent`: … `MessageDisplay` … `PostModelSwitch`, `PreCompact`,
+/// `PreModelSwitch` …".
+#[test]
+fn model_switch_and_message_display_hooks_run_no_prompt_or_agent_hooks() {
+    let ws = Ws::new();
+    for event in ["PreModelSwitch", "PostModelSwitch", "MessageDisplay"] {
+        let e = ws.engine(json!({ event: [{"hooks": [
+            {"type": "prompt", "prompt": "p"}, {"type": "agent", "prompt": "p"}, cmd("cat >/dev/null; exit 0")
+        ]}]}));
+        let w = warnings(&e);
+        assert_eq!(w.len(), 2, "{event}: {w:?}");
+        assert!(w.iter().all(|w| w.contains("does not run") && w.contains(event)), "{w:?}");
+        let out = run_named(&e, event, json!({"from_model": "a", "to_model": "b"}));
+        let skipped: Vec<&Value> = out["hooks"].as_array().unwrap().iter().map(|h| &h["skipped"]).collect();
+        assert_eq!(skipped, [&json!("unsupported_on_event"), &json!("unsupported_on_event"), &Value::Null], "{out}");
+    }
+}
+
+/// "`updatedToolOutput` | Replaces the tool's output with the provided value
+/// before it is sent to Claude"; "`updatedMCPToolOutput` | Replaces the output
+/// for MCP tools only. Prefer `updatedToolOutput`, which works for all tools"
+/// (every tool since 2.1.121). MessageDisplay: "`displayContent` replaces the
+/// displayed text on screen" and Claude Code "discards `systemMessage` and
+/// `continue`". Both are the host's to apply: `dialect_fields.claude`.
+#[test]
+fn updated_tool_output_for_any_tool_and_display_content_reach_the_host() {
+    let ws = Ws::new();
+    let replaced = json!({"type": "text", "file": {"filePath": "/w/.env", "content": "[redacted]"}});
+    let e = ws.engine(json!({"PostToolUse": [{"matcher": "Read", "hooks": [cmd(say(json!({"hookSpecificOutput": {
+        "hookEventName": "PostToolUse", "updatedToolOutput": replaced
+    }})))]}]}));
+    let out = run(
+        &e,
+        HookEvent::PostToolUse,
+        json!({"tool_name": "Read", "tool_input": {"file_path": "/w/.env"}, "tool_response": {"content": "SECRET=1"}}),
+    );
+    assert_eq!(out["dialect_fields"]["claude"]["updatedToolOutput"], replaced, "{out}");
+    let e = ws.engine(json!({"MessageDisplay": [{"hooks": [cmd(say(json!({
+        "hookSpecificOutput": {"hookEventName": "MessageDisplay", "displayContent": "plain text"},
+        "systemMessage": "discarded", "continue": false
+    })))]}]}));
+    let out = run_named(
+        &e,
+        "MessageDisplay",
+        json!({"turn_id": "t", "message_id": "m", "index": 0, "final": true, "delta": "**plain** `text`"}),
+    );
+    assert_eq!(out["dialect_fields"]["claude"]["displayContent"], "plain text", "{out}");
+    assert_eq!((out["continue"].clone(), out["messages"].clone()), (json!(true), json!([])), "{out}");
+}

@@ -45,7 +45,9 @@ pub fn apply(reply: &mut HookReply, fail_closed: bool, rules: &EventRules, famil
         deny_failures_except_timeouts(reply, family, reason);
         return;
     }
-    if !fail_closed || rules.on_failure != OnFailure::OpenUnlessFailClosed {
+    // Where timeouts already deny (Claude Code's PreModelSwitch), the
+    // hook's other failures still follow `onFailure`.
+    if !fail_closed || !matches!(rules.on_failure, OnFailure::OpenUnlessFailClosed | OnFailure::DenyTimeoutsUnlessAsk) {
         return;
     }
     let Some(failure) = &reply.failure else {
