@@ -82,7 +82,22 @@ _POINT_ATTRS = [(attr, point) for _, attr, point in _HOOK_TYPES if point is not 
 _HookResult = _sdk_hooks.HookResult
 _CONTINUE = _sdk_types.StopDecision.CONTINUE
 _encode_compact = json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode
-_registry_run = N.hl_registry_run
+
+
+
+def _holding_the_gil(name: str) -> Any:
+    """``name`` called without releasing the GIL (``ctypes.PyDLL``): a registry run has no
+    threads of its own and calls its Python callbacks on this thread, so releasing the GIL only to
+    take it back in the first callback costs two hand-offs per dispatch."""
+    fn = getattr(ctypes.PyDLL(N.LIBRARY_PATH), name)
+    plain = getattr(N, name)
+    fn.restype, fn.argtypes = plain.restype, plain.argtypes
+    return fn
+
+
+_registry_run = _holding_the_gil("hl_registry_run")
+_string_free = _holding_the_gil("hl_string_free")
+_string_at = ctypes.string_at
 _coroutine_type = _pytypes.CoroutineType
 
 # The result of an allowed run with nothing else to say: read without parsing JSON.
@@ -357,10 +372,14 @@ class HookRunner:
             tls.dispatch = outer
         if status:
             N.check(status, bufs[1])
-        text = N.take_bytes(bufs[0].value)
+        ptr = bufs[0].value
+        if not ptr:
+            raise PanicError(Status.PANIC, "hl_registry_run succeeded without a result")
+        text = _string_at(ptr)
+        _string_free(ptr)
         if st.pending is not None:
             return None
-        return None if text == _PLAIN_ALLOW else json.loads(text or b"{}")
+        return None if text == _PLAIN_ALLOW else json.loads(text)
 
     async def _resume(self, point: int, hooks: List[Any], ctx: bytes, st: _Dispatch) -> Any:
         """Finish the suspended hook on the event loop, then run the registry again (the hooks
