@@ -37,6 +37,10 @@ pub const KNOWN_OPTION_KEYS: &[&str] = &[
     "http_hook_allowed_env_vars",
 ];
 
+/// Every key an entry of the `hook_sources` option may contain.
+pub const HOOK_SOURCE_KEYS: &[&str] =
+    &["hooks", "hooks_toml", "hooks_file", "trusted", "policy", "plugin_root", "dialect"];
+
 /// Check the options object before its fields are read: unknown keys and an
 /// empty `session_id` are `InvalidArgument`.
 pub fn check_options(obj: &Map<String, Value>) -> Result<()> {

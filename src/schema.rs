@@ -56,6 +56,7 @@ pub fn schema(header: &str) -> Value {
         "inputs": inputs(),
         "outcomes": outcomes(),
         "options": options(),
+        "hook_source": hook_source(),
         "dialects": dialects(),
         "functions": functions(header),
     })
@@ -375,6 +376,28 @@ fn option_type(key: &str) -> Option<&'static str> {
     })
 }
 
+/// The type of each key of a `hook_sources` entry; `None` for a key this
+/// table does not know yet (the schema test fails naming it).
+fn hook_source_type(key: &str) -> Option<&'static str> {
+    Some(match key {
+        "hooks" => "object",
+        "hooks_toml" | "hooks_file" => "string",
+        "trusted" | "policy" => "boolean",
+        "plugin_root" => "string|null",
+        "dialect" => "dialect|null",
+        _ => return None,
+    })
+}
+
+fn hook_source() -> Value {
+    Value::Array(
+        crate::options_check::HOOK_SOURCE_KEYS
+            .iter()
+            .map(|k| json!({"name": k, "type": hook_source_type(k), "required": false}))
+            .collect(),
+    )
+}
+
 fn options() -> Value {
     Value::Array(
         crate::options_check::KNOWN_OPTION_KEYS
@@ -596,6 +619,12 @@ mod tests {
     fn every_option_has_a_type() {
         for k in crate::options_check::KNOWN_OPTION_KEYS {
             assert!(option_type(k).is_some(), "option `{k}` has no type in src/schema.rs (option_type)");
+        }
+        for k in crate::options_check::HOOK_SOURCE_KEYS {
+            assert!(
+                hook_source_type(k).is_some(),
+                "`hook_sources[].{k}` has no type in src/schema.rs (hook_source_type)"
+            );
         }
     }
 

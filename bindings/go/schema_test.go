@@ -53,6 +53,9 @@ type abiSchema struct {
 	Options []struct {
 		Name string `json:"name"`
 	} `json:"options"`
+	HookSource []struct {
+		Name string `json:"name"`
+	} `json:"hook_source"`
 	Functions []struct {
 		Name string `json:"name"`
 	} `json:"functions"`
@@ -212,6 +215,13 @@ func TestSchemaOptionsAndReports(t *testing.T) {
 	}
 	if got, want := jsonKeys(reflect.TypeOf(EngineOptions{})), sortedCopy(options); !reflect.DeepEqual(got, want) {
 		t.Errorf("EngineOptions has %v, the library's options are %v", got, want)
+	}
+	var source []string
+	for _, o := range s.HookSource {
+		source = append(source, o.Name)
+	}
+	if got, want := jsonKeys(reflect.TypeOf(HookSource{})), sortedCopy(source); !reflect.DeepEqual(got, want) {
+		t.Errorf("HookSource has %v, the library's hook_sources entries have %v", got, want)
 	}
 	var report []string
 	for _, f := range s.Outcomes.Shapes["hook_report"] {

@@ -245,12 +245,7 @@ fn parse_sources(v: &Value) -> Result<Vec<HookSourceOption>> {
         let obj = item
             .as_object()
             .ok_or_else(|| Error::invalid_argument(format!("option `hook_sources[{i}]` must be an object")))?;
-        if let Some(k) = obj.keys().find(|k| {
-            !matches!(
-                k.as_str(),
-                "hooks" | "hooks_toml" | "hooks_file" | "trusted" | "policy" | "plugin_root" | "dialect"
-            )
-        }) {
+        if let Some(k) = obj.keys().find(|k| !crate::options_check::HOOK_SOURCE_KEYS.contains(&k.as_str())) {
             return Err(Error::invalid_argument(format!("unknown option `{prefix}{k}`")));
         }
         let hooks = one_source(obj, &prefix)?.ok_or_else(|| {

@@ -47,6 +47,9 @@ fn every_option_has_a_type_and_every_enumerated_input_names_its_enum() {
     for o in schema["options"].as_array().unwrap() {
         assert!(o["type"].is_string(), "option {} has no type: add it to option_type in src/schema.rs", o["name"]);
     }
+    for o in schema["hook_source"].as_array().unwrap() {
+        assert!(o["type"].is_string(), "hook_sources[].{} has no type: add it to hook_source_type", o["name"]);
+    }
     for (event, fields) in schema["inputs"].as_object().unwrap() {
         for f in fields.as_array().unwrap() {
             if f.get("values").is_some() {

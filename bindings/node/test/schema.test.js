@@ -109,6 +109,11 @@ test('options: EngineOptions in index.d.ts', { skip }, () => {
   assert.deepEqual(sorted(keys), sorted(schema.options.map((o) => o.name)));
 });
 
+test('hook sources: HookSource in index.d.ts', { skip }, () => {
+  const keys = interfaceKeys('HookSource').map(snake);
+  assert.deepEqual(sorted(keys), sorted(schema.hook_source.map((o) => o.name)));
+});
+
 test('hook reports: HookReport in index.d.ts', { skip }, () => {
   const keys = interfaceKeys('HookReport').map(snake);
   assert.deepEqual(sorted(keys), sorted(schema.outcomes.shapes.hook_report.map((f) => f.name)));
