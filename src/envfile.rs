@@ -18,9 +18,9 @@
 //! (taken literally) or double-quoted (`\"`, `\\`, `\$` and `` \` `` unescaped).
 //! Other lines are ignored.
 
+use crate::platform::{DirBuilderExt, OpenOptionsExt};
 use std::fs::{DirBuilder, OpenOptions};
 use std::io;
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 

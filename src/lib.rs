@@ -34,6 +34,7 @@ pub mod log;
 pub mod merge;
 pub mod model;
 pub(crate) mod options_check;
+pub(crate) mod platform;
 pub mod registry;
 pub mod rule;
 pub mod runner;

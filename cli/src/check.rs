@@ -35,7 +35,22 @@
 //!   and the other placeholders of the dialect expanded): nothing can be
 //!   pinned for it, and a file created there later needs a new approval.
 
+#[cfg(unix)]
 use std::os::unix::fs::PermissionsExt;
+
+/// Windows has no execute bit (a program runs by its extension): every
+/// file passes the execute checks below.
+#[cfg(windows)]
+trait PermissionsExt {
+    fn mode(&self) -> u32;
+}
+
+#[cfg(windows)]
+impl PermissionsExt for std::fs::Permissions {
+    fn mode(&self) -> u32 {
+        0o777
+    }
+}
 use std::path::{Path, PathBuf};
 
 use clap::Args;

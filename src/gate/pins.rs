@@ -23,11 +23,11 @@
 //! deleted before a restart and put back changed is still caught — and
 //! otherwise left alone. References to directories are not watched.
 
+use crate::platform::{MetadataExt, OpenOptionsExt};
 use std::collections::HashMap;
 use std::fs::{File, Metadata, OpenOptions};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io::{ErrorKind, Read};
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -206,7 +206,7 @@ fn hash_file(path: &Path) -> std::io::Result<([u8; 32], StatKey, bool)> {
     let mut f: File = OpenOptions::new()
         .read(true)
         // O_NONBLOCK: a FIFO swapped in must not block the spawn path.
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+        .custom_flags(crate::platform::O_NOFOLLOW | crate::platform::O_NONBLOCK | crate::platform::O_CLOEXEC)
         .open(path)?;
     let before = f.metadata()?;
     if !before.file_type().is_file() {
@@ -647,7 +647,7 @@ fn watch(r: &Reference) -> Option<Watched> {
     match std::fs::metadata(&r.path) {
         Ok(m) if m.is_file() => {}
         Ok(_) => return None,
-        Err(e) if matches!(e.kind(), ErrorKind::NotFound) || e.raw_os_error() == Some(libc::ENOTDIR) => {
+        Err(e) if matches!(e.kind(), ErrorKind::NotFound) || e.raw_os_error() == Some(crate::platform::ENOTDIR) => {
             optional = r.role != Role::Program;
         }
         Err(_) => {}

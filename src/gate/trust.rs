@@ -58,10 +58,9 @@
 //!   read-modify-write on an exclusive `flock` of the sibling file
 //!   `<path>.lock` (mode `0600`, never removed), so no record is lost.
 
+use crate::platform::{DirBuilderExt, OpenOptionsExt, O_CLOEXEC, O_NOFOLLOW, O_NONBLOCK};
 use std::fs::{File, OpenOptions};
 use std::io::{ErrorKind, Read, Write};
-use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -367,15 +366,12 @@ impl TrustStore {
             .create(true)
             .truncate(false)
             .mode(0o600)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+            .custom_flags(O_NOFOLLOW | O_CLOEXEC)
             .open(&lock_path)
             .map_err(|e| Error::io(format!("cannot open trust store lock {}: {e}", lock_path.display())))?;
-        loop {
-            match rustix::fs::flock(&file, rustix::fs::FlockOperation::LockExclusive) {
-                Ok(()) => return Ok(file),
-                Err(rustix::io::Errno::INTR) => continue,
-                Err(e) => return Err(Error::io(format!("cannot lock trust store {}: {e}", lock_path.display()))),
-            }
+        match crate::platform::lock_exclusive(&file) {
+            Ok(()) => Ok(file),
+            Err(e) => Err(Error::io(format!("cannot lock trust store {}: {e}", lock_path.display()))),
         }
     }
 
@@ -384,12 +380,12 @@ impl TrustStore {
         let opened = OpenOptions::new()
             .read(true)
             // O_NONBLOCK: a FIFO planted at the path must not block the open.
-            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+            .custom_flags(O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
             .open(&self.path);
         let mut file = match opened {
             Ok(f) => f,
             Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
-            Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+            Err(e) if e.raw_os_error() == Some(crate::platform::ELOOP) => {
                 return Err(ReadError::NotRegular("is a symlink (not followed)".into()))
             }
             Err(e) => return Err(ReadError::Io(format!("cannot open: {e}"))),
@@ -416,7 +412,7 @@ fn workspace_key(p: &Path) -> String {
     match p.to_str() {
         Some(s) => s.to_owned(),
         None => {
-            let bytes = p.as_os_str().as_bytes();
+            let bytes = p.as_os_str().as_encoded_bytes();
             let mut key = String::with_capacity(4 + bytes.len() * 2);
             key.push_str("hex:");
             for b in bytes {
@@ -450,10 +446,11 @@ fn write_atomically(dir: &Path, path: &Path, bytes: &[u8]) -> Result<()> {
             .write(true)
             .create_new(true)
             .mode(0o600)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+            .custom_flags(O_NOFOLLOW | O_CLOEXEC)
             .open(&tmp)?;
         // The umask may only have removed bits; make the mode exactly 0600.
-        f.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+        #[cfg(unix)]
+        f.set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o600))?;
         f.write_all(bytes)?;
         f.sync_all()?;
         drop(f);

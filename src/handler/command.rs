@@ -209,7 +209,7 @@ pub(crate) fn script_of(command: &str, cwd: &Path) -> Option<PathBuf> {
 /// regular file that has none (what a failure here means is left to the
 /// start of the command: it fails as it would have).
 fn make_script_executable(command: &str, cwd: &Path) {
-    use std::os::unix::fs::PermissionsExt;
+    use crate::platform::PermissionsExt;
     let Some(script) = script_of(command, cwd) else {
         return;
     };
@@ -220,9 +220,13 @@ fn make_script_executable(command: &str, cwd: &Path) {
     if !meta.is_file() || mode & 0o111 != 0 {
         return;
     }
-    // Execute permission for whoever may read the file.
+    // Execute permission for whoever may read the file (on Windows every
+    // file counts as executable: this is not reached).
     let mode = mode | ((mode & 0o444) >> 2);
-    match std::fs::set_permissions(&script, std::fs::Permissions::from_mode(mode)) {
+    #[cfg(windows)]
+    let _ = mode;
+    #[cfg(unix)]
+    match std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(mode)) {
         Ok(()) => crate::hl_debug!("made {} executable (mode {mode:o})", script.display()),
         Err(e) => crate::hl_warn!("cannot make {} executable: {e}", script.display()),
     }
@@ -269,7 +273,7 @@ fn resolve_executable(command: &str, cwd: &Path, env: &Environment) -> io::Resul
 /// `$SHELL` of the hook's environment when it is an executable bash, zsh
 /// or sh given by its absolute path ([`Shell::User`]).
 fn user_shell(env: &Environment) -> Option<PathBuf> {
-    use std::os::unix::fs::PermissionsExt;
+    use crate::platform::PermissionsExt;
     let shell = Path::new(env.get(OsStr::new("SHELL"))?);
     let name = shell.file_name()?.to_str()?;
     let known = matches!(name, "bash" | "zsh" | "sh");
@@ -278,7 +282,7 @@ fn user_shell(env: &Environment) -> Option<PathBuf> {
 }
 
 fn find_on_path(name: &str, env: &Environment) -> Option<PathBuf> {
-    use std::os::unix::fs::PermissionsExt;
+    use crate::platform::PermissionsExt;
     let path = env.get(OsStr::new("PATH")).map_or_else(|| DEFAULT_PATH.into(), OsStr::to_string_lossy);
     path.split(':').filter(|d| !d.is_empty()).map(|d| Path::new(d).join(name)).find(|candidate| {
         std::fs::metadata(candidate).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)

@@ -7,9 +7,15 @@
 //! Building it costs two allocations whatever the number of variables, and
 //! dropping it two frees; `std::process::Command` makes a map entry and a
 //! `CString` per variable at every spawn.
+//!
+//! On Windows the entries are kept as UTF-8 (a name or value that is not
+//! valid Unicode, which Windows allows, is converted lossily: an unpaired
+//! surrogate becomes U+FFFD), and names compare without regard to ASCII
+//! case, as Windows compares them: `Path` and `PATH` are one variable.
 
 use std::ffi::{c_char, OsStr};
 use std::io;
+#[cfg(unix)]
 use std::os::unix::ffi::OsStrExt;
 
 /// The environment a hook shell starts with (nothing else is inherited).
@@ -66,6 +72,11 @@ impl Environment {
     /// there (callers that know it is not, such as a copy of the process
     /// environment).
     pub fn push(&mut self, name: &OsStr, value: &OsStr) -> io::Result<()> {
+        #[cfg(unix)]
+        let (name, value) = (name.as_bytes(), value.as_bytes());
+        #[cfg(windows)]
+        let (name, value) = (name.to_string_lossy(), value.to_string_lossy());
+        #[cfg(windows)]
         let (name, value) = (name.as_bytes(), value.as_bytes());
         if name.contains(&0) || value.contains(&0) {
             return Err(nul_error(name));
@@ -103,7 +114,7 @@ impl Environment {
         }
         let old = std::mem::take(self);
         for (n, v) in old.iter() {
-            if n != name {
+            if !same_name(n, name) {
                 // Came from an environment that had no NUL: cannot fail.
                 let _ = self.push(n, v);
             }
@@ -112,7 +123,7 @@ impl Environment {
 
     /// The value of `name`, if set.
     pub fn get(&self, name: &OsStr) -> Option<&OsStr> {
-        self.iter().find(|(n, _)| *n == name).map(|(_, v)| v)
+        self.iter().find(|(n, _)| same_name(n, name)).map(|(_, v)| v)
     }
 
     /// The entries as `(name, value)`, in order.
@@ -120,7 +131,7 @@ impl Environment {
         self.entries.iter().map(|&(start, name_len)| {
             let entry = &self.bytes[start..];
             let end = entry.iter().position(|&b| b == 0).unwrap_or(entry.len());
-            (OsStr::from_bytes(&entry[..name_len]), OsStr::from_bytes(&entry[name_len + 1..end]))
+            (os_str(&entry[..name_len]), os_str(&entry[name_len + 1..end]))
         })
     }
 
@@ -144,6 +155,27 @@ impl Environment {
             .chain(std::iter::once(std::ptr::null_mut()))
             .collect()
     }
+}
+
+/// An entry's name or value (bytes `push` stored).
+#[cfg(unix)]
+fn os_str(bytes: &[u8]) -> &OsStr {
+    OsStr::from_bytes(bytes)
+}
+
+/// An entry's name or value (`push` stored UTF-8, split at ASCII bytes).
+#[cfg(windows)]
+fn os_str(bytes: &[u8]) -> &OsStr {
+    OsStr::new(std::str::from_utf8(bytes).unwrap_or_default())
+}
+
+/// Whether two variable names are one: byte for byte on Unix, without
+/// regard to ASCII case on Windows.
+fn same_name(a: &OsStr, b: &OsStr) -> bool {
+    #[cfg(windows)]
+    return a.eq_ignore_ascii_case(b);
+    #[cfg(unix)]
+    return a == b;
 }
 
 #[cfg(test)]

@@ -20,11 +20,19 @@
 //!
 //! `HOOKLINE_RUNNER=posix` selects the portable backend on Linux (read once
 //! per process), so the code path macOS and the BSDs use is tested by
-//! behaviour here too. `docs/runner.md` has the details.
+//! behaviour here too.
+//!
+//! Windows has a backend of its own (`windows.rs`, its system calls in
+//! `win32.rs`): the hook is started suspended, put in a job object of its
+//! own (the process group of Windows: terminating the job ends every
+//! process the hook started), then resumed; its pipes are named pipes read
+//! and written with overlapped I/O in one wait loop. `docs/runner.md` has
+//! the details.
 
 use std::ffi::OsStr;
 use std::fmt;
 use std::io;
+#[cfg(unix)]
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -34,15 +42,32 @@ use std::time::Duration;
 mod env;
 #[cfg(target_os = "linux")]
 mod linux;
+#[cfg(unix)]
 mod posix;
+#[cfg(unix)]
 mod run;
-/// The runner's only `unsafe` code: operating-system calls that have no
-/// safe wrapper in rustix or libc (`posix_spawn`, the pidfd
+/// The runner's only `unsafe` code on Unix: operating-system calls that
+/// have no safe wrapper in rustix or libc (`posix_spawn`, the pidfd
 /// exit-information ioctl and `kevent`). Each function it exports is safe
 /// to call.
+#[cfg(unix)]
 #[allow(unsafe_code)]
 mod sys;
+#[cfg(unix)]
 mod watch;
+/// The runner's only `unsafe` code on Windows: the Win32 calls (job
+/// objects, thread resumption, overlapped named pipes, waits). Each
+/// function and type it exports is safe to use.
+#[cfg(windows)]
+#[allow(unsafe_code)]
+mod win32;
+/// The Windows backend's wait loop (safe code).
+#[cfg(windows)]
+mod windows;
+#[cfg(windows)]
+pub(crate) use win32::no_inherit;
+#[cfg(windows)]
+pub use win32::open_handle_count;
 
 /// How long, after the shell has exited, we keep reading for EOF from
 /// processes it left behind before returning with what we have.
@@ -56,14 +81,22 @@ pub use env::Environment;
 /// What a command's process is.
 #[derive(Debug, Clone, Copy, Default)]
 pub enum Program<'a> {
-    /// `command` is shell text, run as `/bin/sh -c <command>`.
+    /// `command` is shell text, run as `/bin/sh -c <command>`; on Windows
+    /// as `%ComSpec% /d /s /c "<command>"` (the hook environment's
+    /// `ComSpec`, else `%SystemRoot%\System32\cmd.exe`), the command text
+    /// passed to cmd.exe verbatim.
     #[default]
     Sh,
     /// `command` is shell text, run by the shell at `path` with `flags`
     /// before it (`bash -c <command>`, `pwsh -NoProfile -Command <command>`).
+    /// On Windows, when the shell is `cmd.exe`, the flags and the command
+    /// reach it verbatim (cmd does not parse arguments the way other
+    /// programs do), the command in one pair of quotes when the flags have
+    /// `/s`; other shells get them quoted as Windows programs parse them.
     Shell { path: &'a Path, flags: &'a [&'a str] },
     /// Exec form: the executable at `path` is spawned directly, `command`
-    /// as its `argv[0]` and `args` after it; no shell.
+    /// as its `argv[0]` and `args` after it; no shell. (Windows has no
+    /// separate `argv[0]`: the command line is `path` then `args`.)
     Exec { path: &'a Path, args: &'a [String] },
 }
 
@@ -127,7 +160,12 @@ pub enum Backend {
     /// a bounded `waitpid(WNOHANG)` tick elsewhere (there the status of a
     /// shell the host reaped is unknown: `exit_code` and `signal` are
     /// `None`, and PreToolUse fails closed).
+    #[cfg(unix)]
     Posix,
+    /// Windows: a job object per hook (started suspended, assigned,
+    /// resumed), overlapped named pipes, one wait loop.
+    #[cfg(windows)]
+    Windows,
 }
 
 impl Backend {
@@ -135,7 +173,10 @@ impl Backend {
     pub const ALL: &'static [Backend] = &[
         #[cfg(target_os = "linux")]
         Backend::Linux,
+        #[cfg(unix)]
         Backend::Posix,
+        #[cfg(windows)]
+        Backend::Windows,
     ];
 
     /// The default backend of this system.
@@ -146,7 +187,10 @@ impl Backend {
         match self {
             #[cfg(target_os = "linux")]
             Backend::Linux => "linux",
+            #[cfg(unix)]
             Backend::Posix => "posix",
+            #[cfg(windows)]
+            Backend::Windows => "windows",
         }
     }
 
@@ -227,7 +271,11 @@ enum Wake {
     Eventfd(OwnedFd),
     /// Fired by writing one byte; never read. Both ends are ours, so the
     /// write cannot raise SIGPIPE.
+    #[cfg(unix)]
     Pipe { read: OwnedFd, write: OwnedFd },
+    /// A manual-reset event object, set once.
+    #[cfg(windows)]
+    Event(win32::Event),
 }
 
 impl Wake {
@@ -235,10 +283,13 @@ impl Wake {
         Ok(match backend() {
             #[cfg(target_os = "linux")]
             Backend::Linux => Wake::Eventfd(linux::wake_eventfd()?),
+            #[cfg(unix)]
             Backend::Posix => {
                 let (read, write) = posix::self_pipe()?;
                 Wake::Pipe { read, write }
             }
+            #[cfg(windows)]
+            Backend::Windows => Wake::Event(win32::Event::new()?),
         })
     }
 
@@ -247,10 +298,17 @@ impl Wake {
         let _ = match self {
             #[cfg(target_os = "linux")]
             Wake::Eventfd(fd) => rustix::io::write(fd, &1u64.to_ne_bytes()),
+            #[cfg(unix)]
             Wake::Pipe { write, .. } => rustix::io::write(write, b"!"),
+            #[cfg(windows)]
+            Wake::Event(event) => {
+                event.set();
+                Ok::<usize, io::Error>(0)
+            }
         };
     }
 
+    #[cfg(unix)]
     fn fd(&self) -> BorrowedFd<'_> {
         match self {
             #[cfg(target_os = "linux")]
@@ -305,8 +363,17 @@ impl CancelToken {
     }
 
     /// The wake-up descriptor, once [`arm`](Self::arm)ed.
+    #[cfg(unix)]
     fn fd(&self) -> Option<BorrowedFd<'_>> {
         self.inner.wake.get().map(Wake::fd)
+    }
+
+    /// The wake-up event, once [`arm`](Self::arm)ed.
+    #[cfg(windows)]
+    fn event(&self) -> Option<&win32::Event> {
+        match self.inner.wake.get()? {
+            Wake::Event(event) => Some(event),
+        }
     }
 }
 
@@ -324,7 +391,25 @@ impl fmt::Debug for CancelToken {
 /// command that runs always yields `Ok`, whatever it does. Every direct child
 /// is reaped before this returns. Never panics.
 pub fn run_command(spec: &CommandSpec<'_>, cancel: Option<&CancelToken>) -> io::Result<CommandOutput> {
-    run::run(spec, cancel, backend(), Spawner::DEFAULT, true)
+    run_on(spec, cancel, backend(), Spawner::DEFAULT, true)
+}
+
+/// The loop of `backend`: the shared Unix loop, or the Windows one (which
+/// has one spawner and no pidfd).
+fn run_on(
+    spec: &CommandSpec<'_>,
+    cancel: Option<&CancelToken>,
+    backend: Backend,
+    spawner: Spawner,
+    use_pidfd: bool,
+) -> io::Result<CommandOutput> {
+    #[cfg(unix)]
+    return run::run(spec, cancel, backend, spawner, use_pidfd);
+    #[cfg(windows)]
+    {
+        let (Backend::Windows, Spawner::Std, _) = (backend, spawner, use_pidfd);
+        windows::run(spec, cancel)
+    }
 }
 
 /// [`run_command`] on a given backend, whatever `HOOKLINE_RUNNER` says.
@@ -335,7 +420,7 @@ pub fn run_command_on(
     spec: &CommandSpec<'_>,
     cancel: Option<&CancelToken>,
 ) -> io::Result<CommandOutput> {
-    run::run(spec, cancel, backend, Spawner::DEFAULT, true)
+    run_on(spec, cancel, backend, Spawner::DEFAULT, true)
 }
 
 /// [`run_command_on`] with the shell started by `std::process::Command`,
@@ -347,7 +432,7 @@ pub fn run_command_with_std_spawn(
     spec: &CommandSpec<'_>,
     cancel: Option<&CancelToken>,
 ) -> io::Result<CommandOutput> {
-    run::run(spec, cancel, backend, Spawner::Std, true)
+    run_on(spec, cancel, backend, Spawner::Std, true)
 }
 
 /// [`run_command`] on the Linux backend with exit detection by the
@@ -363,6 +448,7 @@ pub fn run_command_without_pidfd(spec: &CommandSpec<'_>, cancel: Option<&CancelT
 mod tests {
     use super::*;
 
+    #[cfg(unix)]
     #[test]
     fn a_token_makes_its_descriptor_when_armed_and_a_later_cancel_fires_it() {
         let token = CancelToken::new().unwrap();
@@ -402,8 +488,10 @@ mod tests {
         assert_eq!(Backend::from_setting(Some(OsStr::new(""))), Backend::DEFAULT);
         #[cfg(target_os = "linux")]
         assert_eq!(Backend::DEFAULT, Backend::Linux);
-        #[cfg(not(target_os = "linux"))]
+        #[cfg(all(unix, not(target_os = "linux")))]
         assert_eq!(Backend::DEFAULT, Backend::Posix);
+        #[cfg(windows)]
+        assert_eq!(Backend::DEFAULT, Backend::Windows);
     }
 
     #[test]
@@ -411,12 +499,14 @@ mod tests {
         for b in Backend::ALL {
             assert_eq!(Backend::from_setting(Some(OsStr::new(b.name()))), *b);
         }
+        #[cfg(unix)]
         assert_eq!(Backend::from_setting(Some(OsStr::new("posix"))), Backend::Posix);
     }
 
     #[test]
     fn unknown_backend_setting_falls_back_to_the_default() {
-        for value in ["kqueue", "POSIX", "posix ", "windows"] {
+        let other_system = if cfg!(unix) { "windows" } else { "posix" };
+        for value in ["kqueue", "POSIX", "posix ", other_system] {
             assert_eq!(Backend::from_setting(Some(OsStr::new(value))), Backend::DEFAULT, "{value:?}");
         }
         #[cfg(unix)]

@@ -15,10 +15,10 @@
 use std::cell::RefCell;
 use std::io::{self, Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::os::fd::{AsFd, OwnedFd};
 use std::time::Instant;
 
 use rustix::event::{poll, PollFd, PollFlags, Timespec};
+use rustix::fd::{AsFd, BorrowedFd, OwnedFd};
 use rustix::io::Errno;
 use rustix::net::{AddressFamily, SocketType};
 use ureq::unversioned::resolver::{ResolvedSocketAddrs, Resolver};
@@ -62,7 +62,7 @@ const CANCEL_CHECK: std::time::Duration = std::time::Duration::from_millis(5);
 
 /// Wait until `fd` is ready for `events`, the scope's deadline (or ureq's
 /// own `timeout`) passes, or the scope's run is cancelled.
-fn wait(fd: std::os::fd::BorrowedFd<'_>, events: PollFlags, timeout: &NextTimeout) -> Result<(), ureq::Error> {
+fn wait(fd: BorrowedFd<'_>, events: PollFlags, timeout: &NextTimeout) -> Result<(), ureq::Error> {
     let (deadline, token) = SCOPE.with(|s| s.borrow().clone()).unzip();
     let token = token.flatten();
     let until = [deadline, Instant::now().checked_add(*timeout.after)].into_iter().flatten().min();
@@ -179,16 +179,16 @@ impl Transport for HookTransport {
             return true;
         }
         let mut byte = [0u8; 1];
-        matches!(
-            rustix::net::recv(
-                &self.stream,
-                &mut byte[..],
-                rustix::net::RecvFlags::PEEK | rustix::net::RecvFlags::DONTWAIT
-            ),
-            Err(Errno::AGAIN)
-        )
+        matches!(rustix::net::recv(&self.stream, &mut byte[..], PEEK_NOW), Err(Errno::AGAIN))
     }
 }
+
+/// A peek that does not wait (the socket is non-blocking on every system;
+/// `MSG_DONTWAIT` says so again where it exists).
+#[cfg(unix)]
+const PEEK_NOW: rustix::net::RecvFlags = rustix::net::RecvFlags::PEEK.union(rustix::net::RecvFlags::DONTWAIT);
+#[cfg(windows)]
+const PEEK_NOW: rustix::net::RecvFlags = rustix::net::RecvFlags::PEEK;
 
 /// Opens [`HookTransport`]s (TLS is the next connector's).
 #[derive(Debug, Default)]
@@ -235,7 +235,7 @@ fn is_final(e: &ureq::Error) -> bool {
 /// system has the flags (Linux, the BSDs), else set right after creation
 /// (macOS has no `SOCK_CLOEXEC`; hook processes are spawned with their own
 /// descriptor list, so the short window does not leak the socket).
-#[cfg(not(any(target_os = "macos", target_os = "ios")))]
+#[cfg(not(any(target_os = "macos", target_os = "ios", windows)))]
 fn stream_socket(family: AddressFamily) -> rustix::io::Result<OwnedFd> {
     use rustix::net::SocketFlags;
     rustix::net::socket_with(family, SocketType::STREAM, SocketFlags::CLOEXEC | SocketFlags::NONBLOCK, None)
@@ -249,13 +249,26 @@ fn stream_socket(family: AddressFamily) -> rustix::io::Result<OwnedFd> {
     Ok(fd)
 }
 
+/// Windows: a socket is made non-inheritable (hooks are started with
+/// handle inheritance on, for their pipes) and non-blocking.
+#[cfg(windows)]
+fn stream_socket(family: AddressFamily) -> rustix::io::Result<OwnedFd> {
+    use std::os::windows::io::AsRawSocket;
+    let fd = rustix::net::socket(family, SocketType::STREAM, None)?;
+    crate::runner::no_inherit(fd.as_raw_socket() as std::os::windows::io::RawHandle)
+        .map_err(|e| rustix::io::Errno::from_io_error(&e).unwrap_or(rustix::io::Errno::INVAL))?;
+    rustix::io::ioctl_fionbio(&fd, true)?;
+    Ok(fd)
+}
+
 /// A non-blocking connect to `addr`, its wait bounded by the scope.
 fn connect(addr: &SocketAddr, timeout: &NextTimeout) -> Result<TcpStream, ureq::Error> {
     let family = if addr.is_ipv4() { AddressFamily::INET } else { AddressFamily::INET6 };
     let fd = stream_socket(family).map_err(|e| ureq::Error::Io(e.into()))?;
     match rustix::net::connect(&fd, addr) {
         Ok(()) => {}
-        Err(Errno::INPROGRESS) | Err(Errno::INTR) => {
+        // Windows says WSAEWOULDBLOCK where Unix says EINPROGRESS.
+        Err(Errno::INPROGRESS) | Err(Errno::INTR) | Err(Errno::WOULDBLOCK) => {
             wait(fd.as_fd(), PollFlags::OUT, timeout)?;
             match rustix::net::sockopt::socket_error(&fd) {
                 Ok(Ok(())) => {}
