@@ -141,7 +141,9 @@ mod windows {
         }
     }
 
-    /// `LockFileEx` on the whole file, waiting for it.
+    /// `LockFileEx` on the whole file, waiting for it. (`File::lock` is
+    /// Rust 1.89+: building for Windows needs that release or later.)
+    #[allow(clippy::incompatible_msrv)]
     pub(crate) fn lock_exclusive(file: &File) -> std::io::Result<()> {
         file.lock()
     }

@@ -495,6 +495,8 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(unix)]
+    use std::os::unix::{ffi::OsStrExt, fs::PermissionsExt};
     use std::time::Duration;
 
     #[test]
