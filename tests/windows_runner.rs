@@ -149,10 +149,27 @@ fn output_beyond_the_cap_is_read_and_dropped() {
     assert!(out.stdout_truncated && !out.stderr_truncated);
 }
 
+/// Whether the grandchild writing to `ticks` is still alive: the file
+/// grows while it is (it appends every 20 ms).
+fn still_ticking(ticks: &Path) -> bool {
+    let size = || std::fs::metadata(ticks).map(|m| m.len()).unwrap_or(0);
+    std::thread::sleep(Duration::from_millis(300));
+    let first = size();
+    std::thread::sleep(Duration::from_millis(500));
+    size() > first
+}
+
+fn ticks_file(name: &str) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("hookline-ticks-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
 #[test]
 fn the_timeout_kills_the_whole_tree_even_when_a_grandchild_holds_the_pipes() {
     let exe = hook_exe();
-    let args = ["tree".to_string(), "60000".to_string()];
+    let ticks = ticks_file("timeout");
+    let args = ["tree".to_string(), "60000".to_string(), ticks.display().to_string()];
     let mut run = Run::new(Program::Exec { path: &exe, args: &args }, "hook");
     run.timeout = Duration::from_millis(1500);
     let started = Instant::now();
@@ -162,25 +179,33 @@ fn the_timeout_kills_the_whole_tree_even_when_a_grandchild_holds_the_pipes() {
     assert_eq!(out.exit_code, None, "a killed hook has no exit code of its own");
     assert_eq!(text(&out.stdout), "started", "what the tree wrote before the kill is kept");
     assert!(took >= Duration::from_millis(1500), "{took:?}");
-    assert!(took < Duration::from_millis(1500 + 1500), "returned {took:?} after the start: the grandchild was not killed");
+    assert!(took < Duration::from_millis(1500 + 1500), "returned {took:?} after the start");
+    assert!(std::fs::metadata(&ticks).is_ok(), "the grandchild ran");
+    assert!(!still_ticking(&ticks), "the grandchild outlived the timeout");
+    let _ = std::fs::remove_file(&ticks);
 }
 
 #[test]
 fn a_timeout_through_cmd_kills_the_grandchildren_too() {
     let exe = hook_exe();
-    let command = format!("\"{}\" tree 60000", exe.display());
+    let ticks = ticks_file("cmd");
+    let command = format!("\"{}\" tree 60000 \"{}\"", exe.display(), ticks.display());
     let mut run = Run::new(Program::Sh, &command);
     run.timeout = Duration::from_millis(1500);
     let started = Instant::now();
     let out = run.go(None).unwrap();
     assert!(out.timed_out, "{out:?}");
     assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
+    assert!(std::fs::metadata(&ticks).is_ok(), "the grandchild ran");
+    assert!(!still_ticking(&ticks), "cmd.exe's grandchild outlived the timeout");
+    let _ = std::fs::remove_file(&ticks);
 }
 
 #[test]
 fn cancel_from_another_thread_ends_the_tree_promptly() {
     let exe = hook_exe();
-    let args = ["tree".to_string(), "60000".to_string()];
+    let ticks = ticks_file("cancel");
+    let args = ["tree".to_string(), "60000".to_string(), ticks.display().to_string()];
     let token = CancelToken::new().unwrap();
     let canceller = {
         let token = token.clone();
@@ -196,6 +221,8 @@ fn cancel_from_another_thread_ends_the_tree_promptly() {
     assert!(out.cancelled && !out.timed_out, "{out:?}");
     assert_eq!(out.exit_code, None);
     assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
+    assert!(!still_ticking(&ticks), "the grandchild outlived the cancel");
+    let _ = std::fs::remove_file(&ticks);
 }
 
 #[test]
@@ -211,7 +238,9 @@ fn a_cancelled_token_starts_nothing() {
 #[test]
 fn a_hook_that_exits_leaving_a_process_behind_returns_at_once() {
     let exe = hook_exe();
-    let args = ["leave".to_string(), "20000".to_string()];
+    let ticks = ticks_file("leave");
+    // A grandchild ticking for 3 s; the hook itself exits at once.
+    let args = ["leave".to_string(), "3000".to_string(), ticks.display().to_string()];
     let run = Run::new(Program::Exec { path: &exe, args: &args }, "hook");
     let started = Instant::now();
     let out = run.go(None).unwrap();
@@ -219,6 +248,8 @@ fn a_hook_that_exits_leaving_a_process_behind_returns_at_once() {
     assert_eq!(text(&out.stdout), "left");
     assert!(!out.timed_out);
     assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
+    // As on Unix, what a hook leaves running in the background keeps running.
+    assert!(still_ticking(&ticks), "the background process was killed when the hook exited");
 }
 
 #[test]

@@ -5,9 +5,12 @@
  *   hook reply CODE TEXT     read stdin; TEXT to stdout, "stderr:CODE" to stderr; exit CODE
  *   hook write N             read stdin; N bytes of 'x' to stdout; stdin's length to stderr
  *   hook sleep MS            sleep MS milliseconds, exit 0
- *   hook tree MS             start "hook sleep MS" with our stdout and stderr (a
- *                            grandchild holding the pipes), then sleep MS too
- *   hook leave MS            start "hook sleep MS" holding the pipes, exit 0 at once
+ *   hook tick FILE MS        append a byte to FILE every 20 ms for MS milliseconds
+ *   hook tree MS [FILE]      start "hook sleep MS" (or "hook tick FILE MS") with our
+ *                            stdout and stderr (a grandchild holding the pipes),
+ *                            then sleep MS too
+ *   hook leave MS [FILE]     start "hook sleep MS" (or "hook tick FILE MS") holding
+ *                            the pipes, exit 0 at once
  */
 #include <windows.h>
 #include <stdio.h>
@@ -40,14 +43,18 @@ static void put(HANDLE h, const char *s, size_t len)
     }
 }
 
-/* Start this program again as "sleep MS", inheriting our standard handles. */
-static int start_sleeper(const char *ms)
+/* Start this program again as "sleep MS" (or "tick FILE MS"), inheriting
+ * our standard handles. */
+static int start_sleeper(const char *ms, const char *file)
 {
-    char self[MAX_PATH], line[MAX_PATH + 64];
+    char self[MAX_PATH], line[2 * MAX_PATH + 64];
     STARTUPINFOA si;
     PROCESS_INFORMATION pi;
     GetModuleFileNameA(NULL, self, sizeof self);
-    snprintf(line, sizeof line, "\"%s\" sleep %s", self, ms);
+    if (file)
+        snprintf(line, sizeof line, "\"%s\" tick \"%s\" %s", self, file, ms);
+    else
+        snprintf(line, sizeof line, "\"%s\" sleep %s", self, ms);
     memset(&si, 0, sizeof si);
     si.cb = sizeof si;
     si.dwFlags = STARTF_USESTDHANDLES;
@@ -96,19 +103,31 @@ int main(int argc, char **argv)
         Sleep((DWORD)atoi(argv[2]));
         return 0;
     }
+    if (argc >= 4 && !strcmp(argv[1], "tick")) {
+        DWORD end = GetTickCount() + (DWORD)atoi(argv[3]);
+        while ((LONG)(end - GetTickCount()) > 0) {
+            FILE *f = fopen(argv[2], "ab");
+            if (f) {
+                fputc('.', f);
+                fclose(f);
+            }
+            Sleep(20);
+        }
+        return 0;
+    }
     if (argc >= 3 && !strcmp(argv[1], "tree")) {
-        if (!start_sleeper(argv[2]))
+        if (!start_sleeper(argv[2], argc >= 4 ? argv[3] : NULL))
             return 90;
         put(out, "started", 7);
         Sleep((DWORD)atoi(argv[2]));
         return 0;
     }
     if (argc >= 3 && !strcmp(argv[1], "leave")) {
-        if (!start_sleeper(argv[2]))
+        if (!start_sleeper(argv[2], argc >= 4 ? argv[3] : NULL))
             return 90;
         put(out, "left", 4);
         return 0;
     }
-    fprintf(stderr, "usage: hook cat|reply CODE TEXT|write N|sleep MS|tree MS|leave MS\n");
+    fprintf(stderr, "usage: hook cat|reply CODE TEXT|write N|sleep MS|tick FILE MS|tree MS [FILE]|leave MS [FILE]\n");
     return 64;
 }
