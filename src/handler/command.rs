@@ -37,7 +37,16 @@ use crate::config::{Launch, Shell};
 use crate::runner::{self, CommandSpec, Environment, Program};
 
 /// The `PATH` searched when the hook environment has none.
+#[cfg(unix)]
 const DEFAULT_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
+#[cfg(windows)]
+const DEFAULT_PATH: &str = r"C:\Windows\System32;C:\Windows";
+
+/// Whether a command word is a path rather than a name to look up: it has
+/// a `/` (or, on Windows, a `\`).
+fn is_path(word: &str) -> bool {
+    word.contains('/') || (cfg!(windows) && word.contains('\\'))
+}
 
 /// Run a command hook.
 pub(crate) fn run(
@@ -191,7 +200,7 @@ pub(crate) fn expand<'v>(value: &'v str, env: &Environment) -> Cow<'v, str> {
 /// the hook environment's `PATH`, as a shell would; a path is kept
 /// (relative paths are relative to `cwd`).
 fn resolve_program(program: &str, cwd: &Path, env: &Environment) -> io::Result<PathBuf> {
-    if program.contains('/') {
+    if is_path(program) {
         return Ok(cwd.join(program));
     }
     find_on_path(program, env).ok_or_else(|| not_found(&format!("{program}: not found on the hook's PATH")))
@@ -256,7 +265,7 @@ pub(crate) fn substitute(text: &str, names: &[&str], env: &Environment) -> Strin
 /// Exec form's executable: a name without `/` found on `PATH`, else the
 /// path itself (relative ones taken from the working directory).
 fn resolve_executable(command: &str, cwd: &Path, env: &Environment) -> io::Result<PathBuf> {
-    if command.contains('/') {
+    if is_path(command) {
         let path = Path::new(command);
         return Ok(if path.is_absolute() { path.to_owned() } else { cwd.join(path) });
     }
@@ -283,9 +292,19 @@ fn user_shell(env: &Environment) -> Option<PathBuf> {
 
 fn find_on_path(name: &str, env: &Environment) -> Option<PathBuf> {
     use crate::platform::PermissionsExt;
-    let path = env.get(OsStr::new("PATH")).map_or_else(|| DEFAULT_PATH.into(), OsStr::to_string_lossy);
-    path.split(':').filter(|d| !d.is_empty()).map(|d| Path::new(d).join(name)).find(|candidate| {
-        std::fs::metadata(candidate).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    let path = env.get(OsStr::new("PATH")).unwrap_or(OsStr::new(DEFAULT_PATH));
+    // Windows: a name without an extension is tried with each of PATHEXT's
+    // (`.COM;.EXE;.BAT;.CMD` when unset), as cmd.exe does.
+    let names: Vec<String> = if cfg!(windows) && Path::new(name).extension().is_none() {
+        let exts = env.get(OsStr::new("PATHEXT")).map_or(".COM;.EXE;.BAT;.CMD".into(), OsStr::to_string_lossy);
+        exts.split(';').filter(|e| !e.is_empty()).map(|e| format!("{name}{}", e.to_ascii_lowercase())).collect()
+    } else {
+        vec![name.to_owned()]
+    };
+    std::env::split_paths(path).filter(|d| !d.as_os_str().is_empty()).find_map(|d| {
+        names.iter().map(|n| d.join(n)).find(|candidate| {
+            std::fs::metadata(candidate).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
     })
 }
 
