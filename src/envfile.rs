@@ -156,6 +156,7 @@ mod tests {
         assert_eq!(got, want);
     }
 
+    #[cfg(unix)]
     #[test]
     fn files_are_private_read_in_order_and_removed() {
         use std::os::unix::fs::PermissionsExt;

@@ -682,6 +682,7 @@ mod tests {
         assert_eq!(w.observe(), Seen::File { path: canonical, sha256: sha(b"echo b\n") });
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_settled_file_is_rehashed_only_when_a_stat_field_changes() {
         let dir = tempfile::tempdir().unwrap();

@@ -507,6 +507,7 @@ mod tests {
         assert_eq!(rfc3339_utc(UNIX_EPOCH + Duration::from_secs(4_107_542_400)), "2100-03-01T00:00:00Z");
     }
 
+    #[cfg(unix)]
     #[test]
     fn list_and_revoke_round_trip_keeps_other_records() {
         let dir = tempfile::tempdir().unwrap();
@@ -541,6 +542,7 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "{not json");
     }
 
+    #[cfg(unix)]
     #[test]
     fn revoke_refuses_a_symlinked_store() {
         let dir = tempfile::tempdir().unwrap();
@@ -554,6 +556,7 @@ mod tests {
         assert!(real.is_approved(Path::new("/ws/a"), "d1"), "the link target is untouched");
     }
 
+    #[cfg(unix)]
     #[test]
     fn non_utf8_workspace_key_cannot_collide_with_absolute_paths() {
         use std::ffi::OsStr;
