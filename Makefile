@@ -21,7 +21,7 @@ NPM_PACKAGES := $(BUILD)/npm
 # Release platforms (make dist): scripts/dist.sh names their targets.
 DIST_PLATFORMS ?= linux-x64-gnu linux-arm64-gnu linux-x64-musl darwin-x64 darwin-arm64
 
-.PHONY: all lib header setup setup-demo demo stress test test-rust test-header test-c test-c-sanitize test-c-valgrind faults fuzz fuzz-smoke test-fuzz-script test-go test-node bench soak clean install pc-uninstalled npm-packages test-install test-install-root test-package setup-dist dist test-dist
+.PHONY: test-windows all lib header setup setup-demo demo stress test test-rust test-header test-c test-c-sanitize test-c-valgrind faults fuzz fuzz-smoke test-fuzz-script test-go test-node bench soak clean install pc-uninstalled npm-packages test-install test-install-root test-package setup-dist dist test-dist
 
 all: lib
 
@@ -108,6 +108,12 @@ test-posix-runner: lib
 	cmake -S ctests -B $(BUILD)/ctests-posix-runner -DCMAKE_BUILD_TYPE=Debug >/dev/null
 	cmake --build $(BUILD)/ctests-posix-runner -j2
 	cd $(BUILD)/ctests-posix-runner && HOOKLINE_RUNNER=posix ctest --output-on-failure -j2
+
+# Windows (x86_64-pc-windows-gnu, mingw-w64) cross-built and tested under Wine: the unit tests
+# that apply on Windows, the Windows runner's tests and a C host of the C ABI (not part of
+# `make test`; CI runs it; installs Wine, mingw-w64 and the rust target when missing).
+test-windows:
+	scripts/test-windows.sh
 
 # The C tests again under AddressSanitizer, LeakSanitizer and UBSan.
 test-c-sanitize: lib

@@ -15,7 +15,8 @@
 //! - [`Hooks`]: an in-process registry of named callbacks per hook point.
 //!
 //! The core is safe Rust (`unsafe` is confined to the `ffi` module and to
-//! the runner's two operating-system calls without a safe wrapper).
+//! the runner's platform modules: the operating-system calls without a
+//! safe wrapper).
 #![deny(unsafe_code)]
 
 #[macro_use]

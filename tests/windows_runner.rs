@@ -12,9 +12,7 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use hookline::runner::{
-    open_handle_count, run_command, CancelToken, CommandOutput, CommandSpec, Environment, Program,
-};
+use hookline::runner::{open_handle_count, run_command, CancelToken, CommandOutput, CommandSpec, Environment, Program};
 
 fn hook_exe() -> PathBuf {
     let path = std::env::var_os("HOOKLINE_TEST_HOOK_EXE")
