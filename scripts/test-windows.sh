@@ -63,6 +63,8 @@ fi
 winpath() { local p; p=$(realpath "$1"); echo "Z:${p//\//\\}"; }
 
 # ---------------------------------------------------------------- build
+step "clippy for $TARGET (warnings are errors)"
+$CARGO clippy --release --target "$TARGET" --workspace --lib --bins --test windows_runner -- -D warnings
 step "building the library, the CLI and the tests for $TARGET"
 $CARGO build --release --target "$TARGET"
 x86_64-w64-mingw32-gcc -O2 -Wall -Wextra -Werror -o "$OUT/hook.exe" ctests/windows/hook.c
