@@ -3,8 +3,9 @@
 # Wine, the Rust tests that apply on Windows and a C host of the C ABI (ctests/windows/).
 #
 # Installs what it needs when missing: the rustup target, and with apt-get (Debian/Ubuntu, as
-# root or through sudo) the mingw-w64 C compiler and Wine. Everything it makes is under
-# build/windows/ (its own Wine prefix included); cargo's output is target/x86_64-pc-windows-gnu/.
+# root or through sudo) the mingw-w64 C compiler and Wine. The C programs go to build/windows/,
+# cargo's output to target/x86_64-pc-windows-gnu/, the Wine prefix to target/wine-prefix/ (its
+# drive Z: is a link to /: under target/, cargo and other tools that walk the checkout skip it).
 #
 # Wine 8 (Debian 12's) lacks bcryptprimitives.dll!ProcessPrng, which every program built by
 # Rust 1.78 or later imports: the script builds a small stand-in (scripts/windows/processprng.c,
@@ -46,7 +47,7 @@ if ! rustup target list --installed | grep -qx "$TARGET"; then
 fi
 
 # ---------------------------------------------------------------- Wine prefix
-export WINEPREFIX="$PWD/$OUT/wine-prefix" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml=" WINEARCH=win64
+export WINEPREFIX="$PWD/target/wine-prefix" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml=" WINEARCH=win64
 if [[ ! -f $WINEPREFIX/system.reg ]]; then
     step "creating the Wine prefix"
     wineboot --init >/dev/null 2>&1 || true
