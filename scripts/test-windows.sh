@@ -20,6 +20,7 @@ cd "$(dirname "$0")/.."
 
 TARGET=x86_64-pc-windows-gnu
 OUT=build/windows
+TARGET_DIR=${CARGO_TARGET_DIR:-target}
 CARGO=${CARGO:-cargo}
 started=$(date +%s)
 step() { echo "== test-windows: $* ($(($(date +%s) - started)) s)"; }
@@ -47,7 +48,8 @@ if ! rustup target list --installed | grep -qx "$TARGET"; then
 fi
 
 # ---------------------------------------------------------------- Wine prefix
-export WINEPREFIX="$PWD/target/wine-prefix" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml=" WINEARCH=win64
+WINEPREFIX="$(realpath -m "$TARGET_DIR")/wine-prefix"
+export WINEPREFIX WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml=" WINEARCH=win64
 if [[ ! -f $WINEPREFIX/system.reg ]]; then
     step "creating the Wine prefix"
     wineboot --init >/dev/null 2>&1 || true
@@ -70,8 +72,8 @@ step "building the library, the CLI and the tests for $TARGET"
 $CARGO build --release --target "$TARGET"
 x86_64-w64-mingw32-gcc -O2 -Wall -Wextra -Werror -o "$OUT/hook.exe" ctests/windows/hook.c
 x86_64-w64-mingw32-gcc -O2 -Wall -Wextra -Werror -std=c11 -Iinclude -o "$OUT/test_windows.exe" \
-    ctests/windows/test_windows.c "target/$TARGET/release/libhookline.dll.a"
-cp "target/$TARGET/release/hookline.dll" "$OUT/"
+    ctests/windows/test_windows.c "$TARGET_DIR/$TARGET/release/libhookline.dll.a"
+cp "$TARGET_DIR/$TARGET/release/hookline.dll" "$OUT/"
 
 export HOOKLINE_TEST_HOOK_EXE
 HOOKLINE_TEST_HOOK_EXE=$(winpath "$OUT/hook.exe")
@@ -103,7 +105,7 @@ $CARGO test --release --target "$TARGET" --test windows_runner -- --test-threads
 # ---------------------------------------------------------------- C host
 step "C host (mingw-w64) under Wine"
 wine "$OUT/test_windows.exe" "$HOOKLINE_TEST_HOOK_EXE"
-step "the CLI starts: $(wine "target/$TARGET/release/hookline.exe" --version | tr -d '\r')"
+step "the CLI starts: $(wine "$TARGET_DIR/$TARGET/release/hookline.exe" --version | tr -d '\r')"
 
 wineserver -k || true
 step "passed"
