@@ -136,6 +136,24 @@ fn a_one_mib_payload_comes_back_whole_while_the_hook_writes_as_much() {
 }
 
 #[test]
+fn a_hook_writing_faster_than_it_is_read_never_stalls() {
+    // Many reads in a row complete at once when the hook writes fast; the
+    // loop must go on reading rather than wait for an event no read will set.
+    let exe = hook_exe();
+    let args = ["write".to_string(), (16u32 << 20).to_string()];
+    for _ in 0..3 {
+        let mut run = Run::new(Program::Exec { path: &exe, args: &args }, "hook");
+        run.cap = 1 << 20;
+        run.timeout = Duration::from_secs(20);
+        let out = run.go(None).unwrap();
+        assert!(!out.timed_out, "stalled: {out:?}");
+        assert_eq!(out.exit_code, Some(0));
+        assert_eq!(out.stdout.len(), 1 << 20);
+        assert!(out.stdout_truncated);
+    }
+}
+
+#[test]
 fn output_beyond_the_cap_is_read_and_dropped() {
     let exe = hook_exe();
     let args = ["write".to_string(), "300000".to_string()];

@@ -67,8 +67,10 @@ pub(super) const DRAIN_AFTER_KILL: Duration = Duration::from_millis(200);
 /// Largest single read or write (the pipes' buffer size).
 const CHUNK: usize = 64 * 1024;
 
-/// Operations completed per stream per wake-up (a fast writer cannot keep
-/// the loop from looking at the clock).
+/// Operations completed per stream per pass of the loop (a fast writer
+/// cannot keep the loop from looking at the clock). A stream that used
+/// them all has no operation in flight, so nothing would wake the wait for
+/// it: its `pump` says so and the next wait does not block.
 const OPS_PER_WAKE: usize = 16;
 
 /// One output stream being collected.
@@ -83,13 +85,14 @@ impl Capture {
         Capture { pipe: Some(pipe), data: Vec::new(), truncated: false }
     }
 
-    /// Take what completed and keep one read in flight.
-    fn pump(&mut self, cap: usize) {
+    /// Take what completed and keep one read in flight. `true`: the pass
+    /// ended with more to do at once (no read in flight to wait for).
+    fn pump(&mut self, cap: usize) -> bool {
         for _ in 0..OPS_PER_WAKE {
-            let Some(pipe) = &mut self.pipe else { return };
+            let Some(pipe) = &mut self.pipe else { return false };
             let progress = if pipe.in_flight() { pipe.check() } else { pipe.start_read(CHUNK) };
             match progress {
-                Progress::Pending => return,
+                Progress::Pending => return false,
                 Progress::Done(n) => {
                     let room = cap.saturating_sub(self.data.len());
                     let chunk = &pipe.data()[..n];
@@ -105,6 +108,7 @@ impl Capture {
                 }
             }
         }
+        self.pipe.as_ref().is_some_and(|p| !p.in_flight())
     }
 
     fn open(&self) -> bool {
@@ -124,25 +128,27 @@ struct Feeder<'a> {
 
 impl Feeder<'_> {
     /// Keep one write in flight until the payload is written, then close
-    /// our end (the hook's end of file).
-    fn pump(&mut self) {
+    /// our end (the hook's end of file). `true`: the pass ended with more
+    /// to do at once (no write in flight to wait for).
+    fn pump(&mut self) -> bool {
         for _ in 0..OPS_PER_WAKE {
-            let Some(pipe) = &mut self.pipe else { return };
+            let Some(pipe) = &mut self.pipe else { return false };
             let progress = if pipe.in_flight() {
                 pipe.check()
             } else if self.payload.is_empty() {
                 self.pipe = None;
-                return;
+                return false;
             } else {
                 pipe.start_write(&self.payload[..self.payload.len().min(CHUNK)])
             };
             match progress {
-                Progress::Pending => return,
+                Progress::Pending => return false,
                 Progress::Done(n) => self.payload = &self.payload[n.min(self.payload.len())..],
                 // The hook closed its stdin (or exited): the rest is not read.
                 Progress::Closed | Progress::Failed(_) => self.pipe = None,
             }
         }
+        self.pipe.as_ref().is_some_and(|p| !p.in_flight())
     }
 
     fn event(&self) -> Option<BorrowedHandle<'_>> {
@@ -310,9 +316,7 @@ pub(super) fn run(spec: &CommandSpec<'_>, cancel: Option<&CancelToken>) -> io::R
     let mut exited_at: Option<Instant> = None;
 
     let ending = loop {
-        feeder.pump();
-        out.pump(cap);
-        err.pump(cap);
+        let busy = feeder.pump() | out.pump(cap) | err.pump(cap);
         let now = Instant::now();
         if cancel.is_some_and(CancelToken::is_cancelled) {
             break Ending::Cancelled;
@@ -340,7 +344,7 @@ pub(super) fn run(spec: &CommandSpec<'_>, cancel: Option<&CancelToken>) -> io::R
         handles.extend(feeder.event());
         handles.extend(out.event());
         handles.extend(err.event());
-        let timeout = until.map(|u| u.saturating_duration_since(now));
+        let timeout = if busy { Some(Duration::ZERO) } else { until.map(|u| u.saturating_duration_since(now)) };
         let signalled = win32::wait_any(&handles, timeout)?;
         if signalled.is_some() && signalled == process_slot {
             exited_at = Some(Instant::now());
@@ -379,11 +383,13 @@ pub(super) fn run(spec: &CommandSpec<'_>, cancel: Option<&CancelToken>) -> io::R
             // kill closed the tree's ends, so EOF follows at once.
             let drain_until = Instant::now() + DRAIN_AFTER_KILL;
             loop {
-                out.pump(cap);
-                err.pump(cap);
+                let busy = out.pump(cap) | err.pump(cap);
                 let now = Instant::now();
                 if (!out.open() && !err.open()) || now >= drain_until {
                     break;
+                }
+                if busy {
+                    continue;
                 }
                 let handles: Vec<BorrowedHandle<'_>> = out.event().into_iter().chain(err.event()).collect();
                 if handles.is_empty() {
