@@ -372,6 +372,10 @@ fn other_non_zero_exit_is_a_non_blocking_error_and_json_is_still_honoured() {
 
 // ----------------------------------------------- context only on exit 0
 
+/// "Exit 0 means success ... The exceptions are `UserPromptSubmit`,
+/// `UserPromptExpansion`, and `SessionStart`, where Claude Code adds
+/// plain-text stdout as context"; any other non-zero exit with plain stdout
+/// "is a non-blocking error", whose stdout is no context.
 #[test]
 fn session_start_stdout_is_context_only_on_exit_0_in_claude_profile() {
     let hooks = || vec![cmd("echo 'ctx from a failing hook'; exit 1"), cmd("echo 'ctx ok'")];
