@@ -184,6 +184,10 @@ TEST(engine_new_rejects_bad_hooks_config_with_the_entry_path) {
       {"{\"PreToolUse\":[{\"matcher\":\"mcp__(\",\"hooks\":[{\"command\":\"a\"}]}]}", "hooks.PreToolUse[0]"},
       {"{\"Stop\":[{\"hooks\":[{\"command\":\"a\",\"timeout\":0}]}]}", "hooks.Stop[0].hooks[0]"},
       {"{\"hooks\":{\"PostToolUse\":[{\"hooks\":[]}]}}", "hooks.PostToolUse[0]"},
+      /* A misspelt event key: its hooks never run unless a host fires that name. */
+      {"{\"hooks\":{\"PreTooluse\":[{\"hooks\":[{\"command\":\"a\"}]}]}}",
+       "unknown event key `PreTooluse`: Claude Code fires no event of that name, so its hooks run only when a host "
+       "fires `PreTooluse` by name; did you mean `PreToolUse`?"},
   };
   for (size_t i = 0; i < sizeof skipped / sizeof skipped[0]; i++) {
     hl_engine *e = NULL;

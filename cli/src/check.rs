@@ -8,6 +8,12 @@
 //! entries and unknown handler types: a host loads the rest, but the entry
 //! never runs), each named by its path.
 //!
+//! Errors too, unless `--warn-only`: every hook that can never run as
+//! written — a program or script that does not exist or is not
+//! executable, an unknown event key, an invalid matcher, a handler type
+//! the event does not run (the library's warnings marked `never_runs`), a
+//! timeout under 100 in a dialect that counts milliseconds.
+//!
 //! Warnings (a config with warnings still passes, unless `--strict`):
 //!
 //! - every entry the agent itself would skip (Codex: an invalid matcher's
@@ -79,6 +85,10 @@ pub struct CheckArgs {
     /// Treat warnings as errors (exit 1).
     #[arg(long)]
     pub strict: bool,
+    /// Report hooks that can never run as written as warnings (exit 0);
+    /// a file that cannot be read or parsed still fails.
+    #[arg(long, conflicts_with = "strict")]
+    pub warn_only: bool,
     /// Read every file in this dialect (vtcode, claude, codex, gemini, cursor,
     /// copilot, vscode) instead of recognising it by its path or shape.
     #[arg(long, value_name = "NAME", value_parser = common::parse_dialect)]
@@ -97,6 +107,22 @@ const INTERPRETERS: &[&str] =
 struct Finding {
     error: bool,
     text: String,
+}
+
+/// A finding of [`warnings`]: `never_runs` when the hook can never run as
+/// written (an error unless `--warn-only`), else a likely mistake.
+pub struct Found {
+    pub never_runs: bool,
+    pub text: String,
+}
+
+impl Found {
+    fn never_runs(text: String) -> Found {
+        Found { never_runs: true, text }
+    }
+    fn warning(text: String) -> Found {
+        Found { never_runs: false, text }
+    }
 }
 
 pub fn main(out: &Out, a: CheckArgs) -> CliResult {
@@ -126,8 +152,15 @@ pub fn main(out: &Out, a: CheckArgs) -> CliResult {
                 // name the same paths.
                 let ws = std::path::absolute(&ws).unwrap_or(ws);
                 let ws = std::fs::canonicalize(&ws).unwrap_or(ws);
+                let own = warnings(&cfg.config, &ws);
                 for w in cfg.config.warnings() {
-                    let error = w.entry_skipped || a.strict;
+                    // An unknown key check names with more to say (another
+                    // agent's event) is reported once, by check.
+                    let key = w.path.rsplit(": ").next().unwrap_or(&w.path);
+                    if w.never_runs && own.iter().any(|f| f.text.starts_with(&format!("{key}: unknown event key"))) {
+                        continue;
+                    }
+                    let error = ((w.entry_skipped || w.never_runs) && !a.warn_only) || a.strict;
                     findings.push(Finding { error, text: common::located(&w.path, &w.message) });
                 }
                 if let Some(d) = cfg.config.disable_all_hooks().filter(|d| d.value) {
@@ -137,8 +170,8 @@ pub fn main(out: &Out, a: CheckArgs) -> CliResult {
                         text: format!("disableAllHooks is true: a host runs none of {whose} while it is set"),
                     });
                 }
-                for w in warnings(&cfg.config, &ws) {
-                    findings.push(Finding { error: a.strict, text: w });
+                for f in own {
+                    findings.push(Finding { error: (f.never_runs && !a.warn_only) || a.strict, text: f.text });
                 }
                 if commands == 0 {
                     findings.push(Finding { error: a.strict, text: "no hook commands are configured".into() });
@@ -184,8 +217,8 @@ fn group_path(group: &HookGroup) -> String {
 
 /// Likely mistakes in what a config keeps (the entries its dialect skipped
 /// are [`HooksConfig::warnings`], errors for `check`).
-pub fn warnings(config: &HooksConfig, workspace: &Path) -> Vec<String> {
-    let mut w: Vec<String> = Vec::new();
+pub fn warnings(config: &HooksConfig, workspace: &Path) -> Vec<Found> {
+    let mut w: Vec<Found> = Vec::new();
     for named in config.named_events() {
         let d = named.groups.first().map_or(config.dialect(), HookGroup::dialect);
         if d.profile().named(&named.name).is_some() || d.native_event_keys().contains(&named.name.as_str()) {
@@ -206,7 +239,12 @@ pub fn warnings(config: &HooksConfig, workspace: &Path) -> Vec<String> {
             }
             (None, None) => "; it runs only when a host fires it by name".to_owned(),
         };
-        w.push(format!("hooks.{}: unknown event key `{}`{hint}", named.name, named.name));
+        w.push(Found::never_runs(format!(
+            "hooks.{}: unknown event key `{}`: {} fires no event of that name, so these hooks never run{hint}",
+            named.name,
+            named.name,
+            d.title()
+        )));
     }
     let known = HookEvent::ALL.iter().map(|e| (Some(*e), config.groups(*e)));
     let named = config.named_events().iter().map(|n| (None, n.groups.as_slice()));
@@ -220,19 +258,22 @@ pub fn warnings(config: &HooksConfig, workspace: &Path) -> Vec<String> {
             let d = group.dialect();
             if let (Some(e), Some(m)) = (event, group.matcher_raw.as_deref()) {
                 if e.is_tool_event() {
-                    w.extend(matcher_warnings(&path, d, &group.matcher, m));
+                    w.extend(matcher_warnings(&path, d, &group.matcher, m).into_iter().map(Found::warning));
                 }
             }
             for hook in &group.hooks {
                 if let (Some(rule), Some(e)) = (&hook.if_rule, event) {
                     if !e.is_tool_event() {
-                        w.push(format!(
+                        w.push(Found::warning(format!(
                             "{}: `if` {:?} on {} never holds: `if` conditions test tool calls, so this hook never runs",
                             hook.path,
                             rule.raw(),
                             e.name()
-                        ));
+                        )));
                     }
+                }
+                if let Some(msg) = unit_mistake(hook, d) {
+                    w.push(Found::never_runs(format!("{}: {msg}", hook.path)));
                 }
                 if let Some(c) = hook.command_text() {
                     // Where the hook runs (Cursor: a user's hooks in ~/.cursor;
@@ -247,33 +288,35 @@ pub fn warnings(config: &HooksConfig, workspace: &Path) -> Vec<String> {
                         }
                         _ => command_warning(c, &dir, !launch.make_script_executable),
                     };
-                    if let Some(msg) = &first {
-                        w.push(format!("{}: {msg}", hook.path));
+                    if let Some((never_runs, msg)) = &first {
+                        w.push(Found { never_runs: *never_runs, text: format!("{}: {msg}", hook.path) });
                     }
+                    let first = first.map(|(_, m)| m);
                     if !hook.trusted() {
                         for word in unpinned_words(hook, workspace) {
-                            w.push(format!(
+                            w.push(Found::warning(format!(
                                 "{}: command `{c}`: {word} names a script whose path cannot be resolved from \
                                  the command, so the approval cannot pin its bytes (name it by a path, relative or \
                                  through {}'s variables: {})",
                                 hook.path,
                                 d.title(),
                                 variables_of(d)
-                            ));
+                            )));
                         }
                         for p in missing_scripts(hook, &dir) {
                             let shown = p.display().to_string();
                             if !first.as_deref().is_some_and(|m| m.contains(&shown)) {
-                                w.push(format!(
-                                    "{}: command `{c}` references {shown}, which does not exist: the approval \
-                                     cannot pin it (a file created there later needs a new approval)",
+                                w.push(Found::never_runs(format!(
+                                    "{}: command `{c}` references {shown}, which does not exist, so the hook fails \
+                                     every time and the approval cannot pin it (fix: create the script or correct \
+                                     the path)",
                                     hook.path
-                                ));
+                                )));
                             }
                         }
                     }
                     if let Some(msg) = foreign_variable(c, d) {
-                        w.push(format!("{}: {msg}", hook.path));
+                        w.push(Found::warning(format!("{}: {msg}", hook.path)));
                     }
                 }
             }
@@ -282,8 +325,24 @@ pub fn warnings(config: &HooksConfig, workspace: &Path) -> Vec<String> {
     // A group configured for two canonical events (Gemini CLI's AfterTool)
     // is warned about once.
     let mut seen = std::collections::HashSet::new();
-    w.retain(|x| seen.insert(x.clone()));
+    w.retain(|x| seen.insert(x.text.clone()));
     w
+}
+
+/// A timeout that is almost certainly a unit mistake: under 100 in a
+/// dialect that counts milliseconds (Gemini CLI's `"timeout": 5` is 5 ms:
+/// every run times out and the action proceeds).
+fn unit_mistake(hook: &HookSpec, d: &dyn Dialect) -> Option<String> {
+    use hookline::model::rules::TimeoutUnit;
+    let t = hook.timeout_seconds?;
+    (d.profile().timeout_unit == TimeoutUnit::Milliseconds && t < 100).then(|| {
+        format!(
+            "\"timeout\": {t} is {t} milliseconds in {}, which counts timeouts in milliseconds: the hook is \
+             killed before it can answer and the action proceeds (fix: \"timeout\": {} for {t} seconds)",
+            d.title(),
+            t * 1000
+        )
+    })
 }
 
 /// A variable another dialect's hooks get but `dialect`'s do not
@@ -479,7 +538,7 @@ fn shell_quote(word: &str) -> String {
 /// A likely mistake in a command run in `workspace`; `needs_exec_bit`:
 /// whether a script without execute permission fails (some dialects make
 /// it executable before they start it).
-fn command_warning(cmd: &str, workspace: &Path, needs_exec_bit: bool) -> Option<String> {
+fn command_warning(cmd: &str, workspace: &Path, needs_exec_bit: bool) -> Option<(bool, String)> {
     let words = first_words(cmd)?;
     let mut it = words.iter().skip_while(|w| {
         w.find('=').is_some_and(|i| i > 0 && w[..i].chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
@@ -506,24 +565,44 @@ fn command_warning(cmd: &str, workspace: &Path, needs_exec_bit: bool) -> Option<
         let p = resolve(script)?;
         return match p.metadata() {
             Ok(m) if m.is_file() => None,
-            Ok(_) => Some(format!("command `{cmd}`: {} is not a file", p.display())),
-            Err(_) => Some(format!("command `{cmd}`: script {} does not exist", p.display())),
+            Ok(_) => Some((true, format!("command `{cmd}`: {} is not a file (fix: name the script)", p.display()))),
+            Err(_) => Some((
+                true,
+                format!(
+                    "command `{cmd}`: script {} does not exist, so the hook fails every time (fix: create it or \
+                     correct the path)",
+                    p.display()
+                ),
+            )),
         };
     }
     if prog.contains('/') || prog.starts_with('~') || prog.starts_with('$') {
         let p = resolve(prog)?;
         return match p.metadata() {
-            Err(_) => Some(format!("command `{cmd}`: {} does not exist", p.display())),
-            Ok(m) if !m.is_file() => Some(format!("command `{cmd}`: {} is not a file", p.display())),
-            Ok(m) if needs_exec_bit && m.permissions().mode() & 0o111 == 0 => Some(format!(
-                "command `{cmd}`: {} is not executable (chmod +x it, or run it with its interpreter)",
-                p.display()
+            Err(_) => Some((
+                true,
+                format!(
+                    "command `{cmd}`: {} does not exist, so the hook fails every time (exit 127) (fix: create it \
+                     or correct the path)",
+                    p.display()
+                ),
+            )),
+            Ok(m) if !m.is_file() => {
+                Some((true, format!("command `{cmd}`: {} is not a file (fix: name the program)", p.display())))
+            }
+            Ok(m) if needs_exec_bit && m.permissions().mode() & 0o111 == 0 => Some((
+                true,
+                format!(
+                    "command `{cmd}`: {} is not executable, so the hook fails every time (exit 126) (fix: chmod +x \
+                     it, or run it with its interpreter)",
+                    p.display()
+                ),
             )),
             Ok(_) => None,
         };
     }
     if !on_path(prog) {
-        return Some(format!("command `{cmd}`: `{prog}` is not found on PATH"));
+        return Some((false, format!("command `{cmd}`: `{prog}` is not found on PATH")));
     }
     None
 }

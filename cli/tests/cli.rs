@@ -467,7 +467,19 @@ fn check_warns_on_likely_mistakes_but_passes() {
         }}),
     );
     let r = sb.run(&["check", s(&cfg)]);
-    assert_eq!(r.code, 0, "warnings do not fail: {}", r.stdout);
+    assert_eq!(r.code, 1, "hooks that can never run fail: {}", r.stdout);
+    for never_runs in
+        ["error: hooks.PreToolUse[4].hooks[0]", "error: hooks.PreToolUse[5].hooks[0]", "error: hooks.preToolUse"]
+    {
+        assert!(r.stdout.contains(never_runs), "{never_runs}: {}", r.stdout);
+    }
+    assert!(
+        r.stdout.contains("warning: hooks.PreToolUse[1].matcher"),
+        "a likely mistake stays a warning: {}",
+        r.stdout
+    );
+    let r = sb.run(&["check", "--warn-only", s(&cfg)]);
+    assert_eq!(r.code, 0, "--warn-only: warnings do not fail: {}", r.stdout);
     let t = &r.stdout;
     assert!(t.contains("hooks.PreToolUse[0].matcher \"Bash(git *)\" is Claude permission-rule syntax"), "{t}");
     assert!(t.contains("\"if\": \"Bash(git *)\""), "{t}");
@@ -477,7 +489,7 @@ fn check_warns_on_likely_mistakes_but_passes() {
     assert!(t.contains("hooks.PreToolUse[4].hooks[0]") && t.contains("plain.sh is not executable"), "{t}");
     assert!(t.contains("hooks.PreToolUse[5].hooks[0]") && t.contains("missing.py does not exist"), "{t}");
     assert!(t.contains("`definitely-not-a-program-hookline` is not found on PATH"), "{t}");
-    assert!(t.contains("unknown event key `preToolUse`; did you mean `PreToolUse`?"), "{t}");
+    assert!(t.contains("unknown event key `preToolUse`") && t.contains("did you mean `PreToolUse`?"), "{t}");
     assert!(t.contains("hooks.Stop[0].hooks[0]: `if` \"Bash(git *)\" on Stop never holds"), "{t}");
     assert!(t.contains("hooks, 7 warnings)"), "{t}");
 
@@ -768,16 +780,77 @@ fn check_warns_when_a_gated_command_references_a_script_that_does_not_exist() {
             {"type": "command", "command": "echo fine > out.log"}]}]}}),
     );
     let r = sb.run(&["check", s(&cfg)]);
-    assert_eq!(r.code, 0, "warnings only: {}", r.stdout);
+    assert_eq!(r.code, 1, "a missing script never runs: {}", r.stdout);
     assert!(
-        r.stdout.contains("hooks.Stop[0].hooks[0]") && r.stdout.contains("hooks/absent.sh, which does not exist"),
+        r.stdout.contains("error: hooks.Stop[0].hooks[0]")
+            && r.stdout.contains("hooks/absent.sh, which does not exist"),
         "{}",
         r.stdout
     );
     assert!(!r.stdout.contains("present.sh, which"), "{}", r.stdout);
     assert!(!r.stdout.contains("hooks.Stop[0].hooks[1]"), "{}", r.stdout);
-    let r = sb.run(&["check", "--strict", s(&cfg)]);
-    assert_eq!(r.code, 1);
+    let r = sb.run(&["check", "--warn-only", s(&cfg)]);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+}
+
+/// `check` fails when a hook can never run as written, one finding per
+/// problem naming the file, the entry, what is wrong and the fix: a script
+/// that does not exist (127) or is not executable (126), a misspelt event
+/// key (with did-you-mean), a handler type the event does not run (Claude
+/// Code: prompt hooks run only on the events that take a model's verdict,
+/// not SessionStart), and Gemini CLI's `"timeout": 5` ("timeout … number,
+/// milliseconds", Gemini CLI's hooks reference: 5 ms, every run times out).
+#[test]
+fn check_fails_on_every_hook_that_can_never_run_and_warn_only_keeps_exit_0() {
+    let sb = Sandbox::new();
+    sb.write("ws/hooks/plain.sh", "#!/bin/sh\nexit 0\n"); // not executable
+    let claude = sb.write_json(
+        "ws/.claude/settings.json",
+        &json!({"hooks": {
+            "PreTooluse": [{"hooks": [{"type": "command", "command": "true"}]}],
+            "PreToolUse": [{"matcher": "Bash", "hooks": [
+                {"type": "command", "command": "./hooks/missing.sh"},
+                {"type": "command", "command": "./hooks/plain.sh"}]}],
+            "SessionStart": [{"hooks": [{"type": "prompt", "prompt": "Is this session allowed?"}]}]
+        }}),
+    );
+    let r = sb.run(&["check", s(&claude)]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    let file = s(&claude);
+    for (entry, says, fix) in [
+        ("hooks.PreTooluse", "unknown event key `PreTooluse`", "did you mean `PreToolUse`?"),
+        ("hooks.PreToolUse[0].hooks[0]", "missing.sh does not exist", "fix: create it or correct the path"),
+        ("hooks.PreToolUse[0].hooks[1]", "plain.sh is not executable", "fix: chmod +x it"),
+        (
+            "hooks.SessionStart[0].hooks[0]",
+            "does not run prompt hooks on SessionStart",
+            "fix: make it a `command` hook",
+        ),
+    ] {
+        let line = r.stdout.lines().find(|l| l.contains(&format!("error: {entry}:"))).unwrap_or_else(|| {
+            panic!("no error for {entry}: {}", r.stdout);
+        });
+        assert!(line.starts_with(file) && line.contains(says) && line.contains(fix), "{line}");
+    }
+    let r = sb.run(&["check", "--warn-only", s(&claude)]);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    assert!(!r.stdout.contains("error:") && r.stdout.contains("warning: hooks.PreTooluse"), "{}", r.stdout);
+
+    let gemini = sb.write_json(
+        "ws/.gemini/settings.json",
+        &json!({"hooks": {"BeforeTool": [{"hooks": [
+            {"type": "command", "command": "true", "timeout": 5},
+            {"type": "command", "command": "true", "timeout": 5000}]}]}}),
+    );
+    let r = sb.run(&["check", s(&gemini)]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(
+        r.stdout.contains("error: hooks.BeforeTool[0].hooks[0]: \"timeout\": 5 is 5 milliseconds")
+            && r.stdout.contains("\"timeout\": 5000"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("hooks[1]"), "5000 ms is fine: {}", r.stdout);
 }
 
 #[test]
@@ -963,6 +1036,9 @@ fn check_reports_what_gemini_cli_would_skip() {
         }}),
     );
     let r = s.run(&["check", cfg.to_str().unwrap()]);
+    assert_eq!(r.code, 1, "an unknown event key never runs: {}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("error: hooks.PreToolUse: Invalid hook event name"), "{}", r.stdout);
+    let r = s.run(&["check", "--warn-only", cfg.to_str().unwrap()]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     for want in [
         "Invalid hook event name: \"PreToolUse\"",
@@ -970,7 +1046,8 @@ fn check_reports_what_gemini_cli_would_skip() {
         "hooks.BeforeTool[0].hooks[0]: has no `type`",
         "hooks.BeforeModel[0].hooks[0].timeout",
         "hooks.AfterTool[0].matcher \"Bash\" can never match a known tool name (Gemini CLI rule)",
-        "(3 hooks, 4 warnings)",
+        "hooks.BeforeModel[0].hooks[0]: \"timeout\": 1 is 1 milliseconds",
+        "(3 hooks, 5 warnings)",
     ] {
         assert!(r.stdout.contains(want), "{want:?} missing in\n{}", r.stdout);
     }
@@ -1089,7 +1166,9 @@ fn check_reports_what_copilot_cli_rejects_and_what_it_skips() {
     ], "agentstop": []}}),
     );
     let r = sb.run(&["check", s(&skipped)]);
-    assert_eq!(r.code, 0, "skipped entries are warnings: {}", r.stdout);
+    assert_eq!(r.code, 1, "an invalid matcher and an unknown key never run: {}", r.stdout);
+    let r = sb.run(&["check", "--warn-only", s(&skipped)]);
+    assert_eq!(r.code, 0, "--warn-only: {}", r.stdout);
     assert!(r.stdout.contains("hooks.preToolUse[0]: Invalid matcher regex in preToolUse hook: '*'"), "{}", r.stdout);
     assert!(r.stdout.contains("hooks.preToolUse[1]: Specify either 'exec'"), "{}", r.stdout);
     assert!(r.stdout.contains("did you mean `agentStop`"), "{}", r.stdout);
@@ -1174,6 +1253,8 @@ fn check_lists_what_codex_would_skip_and_rejects_what_it_would_not_load() {
     let sb = Sandbox::new();
     let cfg = codex_config(&sb);
     let r = sb.run(&["check", s(&cfg)]);
+    assert_eq!(r.code, 1, "an invalid matcher and an unknown key never run: {}{}", r.stdout, r.stderr);
+    let r = sb.run(&["check", "--warn-only", s(&cfg)]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     for needle in [
         "hooks.PreToolUse[1]: invalid matcher \"[\"",

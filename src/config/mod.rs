@@ -627,6 +627,11 @@ pub struct ConfigWarning {
     /// reports it as an error), rather than a note (a warning).
     #[serde(skip)]
     pub entry_skipped: bool,
+    /// Whether hooks of the entry can never run as written although they
+    /// are kept or the agent keeps them: an unknown event key, an invalid
+    /// matcher (`hookline check` reports it as an error).
+    #[serde(skip)]
+    pub never_runs: bool,
 }
 
 /// Switches of a config source that apply to every hook of its dialect in
@@ -728,6 +733,7 @@ impl HooksConfig {
                     path: s.path.clone(),
                     message: format!("`enabled` is false: no {} hook runs", s.dialect.title()),
                     entry_skipped: false,
+                    never_runs: false,
                 });
             }
         }
@@ -742,7 +748,7 @@ impl HooksConfig {
                         None => hook.path.clone(),
                     };
                     let message = format!("hook `{}` is disabled by `hooksConfig.disabled`", hook.display_name());
-                    let warning = ConfigWarning { path, message, entry_skipped: false };
+                    let warning = ConfigWarning { path, message, entry_skipped: false, never_runs: false };
                     if !dropped.contains(&warning) {
                         dropped.push(warning);
                     }
@@ -805,14 +811,26 @@ impl HooksConfig {
     /// Record a warning about the configuration (an entry the agent skips
     /// or adjusts, a key it ignores); `hookline check` shows it as a warning.
     pub fn push_warning(&mut self, path: impl Into<String>, message: impl Into<String>) {
-        self.push(ConfigWarning { path: path.into(), message: message.into(), entry_skipped: false });
+        self.push(ConfigWarning {
+            path: path.into(),
+            message: message.into(),
+            entry_skipped: false,
+            never_runs: false,
+        });
+    }
+
+    /// Record an entry whose hooks can never run as written (an unknown
+    /// event key, an invalid matcher): a note for the engine, an error for
+    /// `hookline check`.
+    pub fn push_never_runs(&mut self, path: impl Into<String>, message: impl Into<String>) {
+        self.push(ConfigWarning { path: path.into(), message: message.into(), entry_skipped: false, never_runs: true });
     }
 
     /// Record a malformed hooks entry that was left out (Claude Code's
     /// settings files): `hookline check` reports it as an error, since the
     /// hook never runs.
     pub fn push_skipped(&mut self, path: impl Into<String>, message: impl Into<String>) {
-        self.push(ConfigWarning { path: path.into(), message: message.into(), entry_skipped: true });
+        self.push(ConfigWarning { path: path.into(), message: message.into(), entry_skipped: true, never_runs: false });
     }
 
     fn push(&mut self, warning: ConfigWarning) {

@@ -474,6 +474,19 @@ impl Claude {
             }
             let groups = protocol::config::parse_groups(&SHAPE, &source, key, value, cfg)?;
             warn_unsupported(cfg, key, &groups);
+            if !known {
+                let hint = match super::suggest_event_key(&CLAUDE, key) {
+                    Some(k) => format!("; did you mean `{k}`?"),
+                    None => String::new(),
+                };
+                cfg.push_never_runs(
+                    format!("hooks.{key}"),
+                    format!(
+                        "unknown event key `{key}`: Claude Code fires no event of that name, so its hooks run only \
+                         when a host fires `{key}` by name{hint}"
+                    ),
+                );
+            }
             cfg.push_named(key, groups);
         }
         Ok(())
@@ -714,9 +727,14 @@ fn warn_unsupported(cfg: &mut HooksConfig, event: &str, groups: &[crate::config:
     for hook in groups.iter().flat_map(|g| &g.hooks) {
         let kind = hook.handler.kind();
         if !super::handler_support::claude_supports(kind, event) {
-            cfg.push_warning(
+            cfg.push_never_runs(
                 hook.path.clone(),
-                format!("Claude Code does not run {} hooks on {event}; this hook is skipped", kind.as_str()),
+                format!(
+                    "Claude Code does not run {} hooks on {event}; this hook is skipped (fix: make it a `command` \
+                     hook, or move it to an event that runs {} hooks)",
+                    kind.as_str(),
+                    kind.as_str()
+                ),
             );
         }
     }

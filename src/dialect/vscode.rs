@@ -226,7 +226,7 @@ impl VsCode {
                     "userPromptSubmitted" | "UserPromptSubmitted" => "; VS Code's is `UserPromptSubmit`",
                     _ => "",
                 };
-                cfg.push_warning(
+                cfg.push_never_runs(
                     format!("hooks.{key}"),
                     format!("`{key}` is not a VS Code hook event; it is skipped{hint}"),
                 );

@@ -236,7 +236,7 @@ impl VtCode {
                     Some(k) => format!("; did you mean `{k}`?"),
                     None => "; it is ignored".to_owned(),
                 };
-                cfg.push_warning(format!("hooks.{key}"), format!("unknown event key `{key}`{hint}"));
+                cfg.push_never_runs(format!("hooks.{key}"), format!("unknown event key `{key}`{hint}"));
             }
         }
         let source = Arc::new(Source::new(info.clone(), quiet));

@@ -190,8 +190,25 @@ fn claude_unknown_event_keys_are_kept_by_name() {
     assert_eq!(c.groups_named("FutureEvent")[0].hooks[0].label(), "x");
     assert_eq!(c.groups_named("Stop")[0].hooks[0].label(), "s");
     assert!(c.groups_named("Other").is_empty());
-    let m = skip_warning(json!({"FutureEvent": [{"hooks": [{"command": " "}]}]}));
-    assert!(m.contains("hooks.FutureEvent[0].hooks[0] must specify a command"), "{m}");
+    let (c, w) = skipped(json!({"FutureEvent": [{"hooks": [{"command": " "}]}]}));
+    assert_eq!(c.command_count(), 0);
+    assert!(w.iter().any(|m| m.contains("hooks.FutureEvent[0].hooks[0] must specify a command")), "{w:?}");
+    assert!(w.iter().any(|m| m.contains("unknown event key `FutureEvent`")), "{w:?}");
+}
+
+/// A misspelt event key is reported (the hooks under it never run unless
+/// a host fires that name), with the event it probably means.
+#[test]
+fn claude_a_misspelt_event_key_is_a_config_warning_with_did_you_mean() {
+    let (c, w) = skipped(json!({"hooks": {"PreTooluse": [{"hooks": [{"command": "x"}]}]}}));
+    assert_eq!(c.named_events()[0].name, "PreTooluse", "kept by name");
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(w[0].starts_with("hooks.PreTooluse: unknown event key `PreTooluse`"), "{w:?}");
+    assert!(w[0].ends_with("did you mean `PreToolUse`?"), "{w:?}");
+    assert!(c.warnings()[0].never_runs);
+    // Claude Code's own events without a canonical meaning are no typo.
+    let (_, w) = skipped(json!({"hooks": {"TaskCreated": [{"hooks": [{"command": "x"}]}]}}));
+    assert!(w.is_empty(), "{w:?}");
 }
 
 #[test]

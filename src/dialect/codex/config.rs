@@ -189,7 +189,7 @@ fn read_events(origin: &Origin<'_>, events: &Map<String, Value>) -> Result<Hooks
             Some(k) => format!("; did you mean `{k}`?"),
             None => String::new(),
         };
-        cfg.push_warning(format!("hooks.{key}"), format!("Codex has no event `{key}`: ignored{hint}"));
+        cfg.push_never_runs(format!("hooks.{key}"), format!("Codex has no event `{key}`: ignored{hint}"));
     }
     let source = Arc::new(Source::new(origin.info.clone(), false));
     for (key, groups) in parsed {
@@ -324,7 +324,7 @@ fn build_groups(
             Ok(m) => m,
             Err(e) => {
                 let m = group.matcher.as_deref().unwrap_or_default();
-                cfg.push_warning(path, format!("invalid matcher {m:?} in {}: {e}", origin.file));
+                cfg.push_never_runs(path, format!("invalid matcher {m:?} in {}: {e}", origin.file));
                 continue;
             }
         };

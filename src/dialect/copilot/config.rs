@@ -184,7 +184,7 @@ fn read_events(
                 Some(k) => format!("; did you mean `{k}`?"),
                 None => String::new(),
             };
-            cfg.push_warning(
+            cfg.push_never_runs(
                 format!("hooks.{key}"),
                 format!("unknown event key `{key}`: Copilot CLI never runs its hooks{hint}"),
             );
@@ -309,7 +309,7 @@ fn entry_or_skip(
         Err(Bad::Invalid(m)) => skip(cfg, strict, true, path, m)?,
         Err(Bad::Unsupported(m)) => skip(cfg, strict, false, path, m)?,
         // Copilot CLI's message says the hook is skipped.
-        Err(Bad::Matcher(m)) => cfg.push_warning(path, m),
+        Err(Bad::Matcher(m)) => cfg.push_never_runs(path, m),
     }
     Ok(())
 }

@@ -215,7 +215,7 @@ fn parse_entry(cfg: &mut HooksConfig, source: &Arc<Source>, path: &str, v: &Valu
         Err(e) => {
             let raw = matcher_raw.as_deref().unwrap_or_default();
             let literal = Matcher::substring(raw).map_err(|_| cfg_err(format!("Invalid matcher in {path}: {e}")))?;
-            cfg.push_warning(
+            cfg.push_never_runs(
                 format!("{path}.matcher"),
                 format!("{raw:?} is not a valid regular expression ({e}); it matches subjects containing it literally"),
             );

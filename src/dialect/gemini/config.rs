@@ -108,7 +108,7 @@ pub(super) fn read(value: &Value, info: &SourceInfo) -> Result<HooksConfig> {
         let native = NATIVE_EVENTS.contains(&key.as_str());
         if events.is_empty() && !native {
             let hint = suggestion(key).map(|k| format!("; did you mean `{k}`?")).unwrap_or_default();
-            cfg.push_warning(
+            cfg.push_never_runs(
                 at(info, &format!("hooks.{key}")),
                 format!("Invalid hook event name: \"{key}\" (Gemini CLI skips it){hint}"),
             );
