@@ -12,6 +12,7 @@
 //! | [`rules`] | the columns of a dialect's rule table |
 
 pub mod event;
+pub mod execution;
 pub mod input;
 pub mod outcome;
 pub mod reply;
