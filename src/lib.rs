@@ -47,8 +47,8 @@ pub mod trace;
 /// run uses (read by the hook's dialect, merged canonically), and the
 /// outcome types.
 pub mod interpret {
-    pub use crate::handler::HookExecution;
     pub use crate::merge::EventInterpreter;
+    pub use crate::model::execution::HookExecution;
     pub use crate::model::outcome::*;
 }
 

@@ -17,7 +17,7 @@
 #![no_main]
 
 use hookline::dialect::{self, Dialect};
-use hookline::handler::Answer;
+use hookline::model::execution::Answer;
 use hookline::interpret::{EventInterpreter, HookExecution, HookFailure, HookKind, HookReport};
 use hookline::{HookEvent, RunEvent};
 use libfuzzer_sys::fuzz_target;

@@ -14,7 +14,7 @@
 #![no_main]
 
 use hookline::dialect::CLAUDE;
-use hookline::handler::{Answer, HookExecution};
+use hookline::model::execution::{Answer, HookExecution};
 use hookline::interpret::{EventInterpreter, HookFailure, HookReport};
 use hookline::{HookEvent, RunEvent};
 use libfuzzer_sys::fuzz_target;

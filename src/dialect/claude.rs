@@ -51,8 +51,8 @@ use super::vtcode::{protocol_environment, PROTOCOL_ENV_NAMES, PROTOCOL_PLACEHOLD
 use super::{Dialect, Placeholder, ReadCtx};
 use crate::config::{type_name, DisableAllHooks, HooksConfig, HttpPolicy, Source, SourceInfo};
 use crate::error::{Error, Result};
-use crate::handler::HookExecution;
 use crate::model::event::{EventFamily, HookEvent, RunEvent};
+use crate::model::execution::HookExecution;
 use crate::model::input::SessionFacts;
 use crate::model::outcome::HookMessageLevel::Error as ErrorLevel;
 use crate::model::reply::HookReply;

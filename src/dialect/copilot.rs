@@ -39,8 +39,8 @@ use super::matcher::Matcher;
 use super::{Dialect, Placeholder, PlaceholderValue, ReadCtx};
 use crate::config::{HooksConfig, SourceInfo};
 use crate::error::Result;
-use crate::handler::HookExecution;
 use crate::model::event::{HookEvent, RunEvent};
+use crate::model::execution::HookExecution;
 use crate::model::input::SessionFacts;
 use crate::model::reply::HookReply;
 use crate::model::rules::{

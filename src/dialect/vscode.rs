@@ -41,8 +41,8 @@ use super::matcher::Matcher;
 use super::{protocol, warn_unknown_fields, Dialect, Placeholder, PlaceholderValue, ReadCtx};
 use crate::config::{type_name, HandlerSpec, HookGroup, HookSpec, HooksConfig, Launch, Shell, Source, SourceInfo};
 use crate::error::{Error, Result};
-use crate::handler::HookExecution;
 use crate::model::event::{HookEvent, RunEvent};
+use crate::model::execution::HookExecution;
 use crate::model::input::SessionFacts;
 use crate::model::reply::HookReply;
 use crate::model::rules::{

@@ -7,10 +7,11 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::{Call, HookExecution, Ran};
+use super::{Call, Ran};
 use crate::callback::{invoke, SharedCallback};
 use crate::dialect::matcher::Matcher;
 use crate::model::event::HookEvent;
+use crate::model::execution::HookExecution;
 
 /// A callback hook added by the host.
 pub(crate) struct CallbackHook {

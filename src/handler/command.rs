@@ -32,8 +32,9 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::environment::{with_trace_context, HOOKLINE_NAMES};
-use super::{Call, HookExecution, Ran};
+use super::{Call, Ran};
 use crate::config::{Launch, Shell};
+use crate::model::execution::HookExecution;
 use crate::runner::{self, CommandSpec, Environment, Program};
 
 /// The `PATH` searched when the hook environment has none.

@@ -33,9 +33,10 @@ use std::time::Instant;
 
 use serde_json::{Map, Value};
 
-use super::{Answer, Call, HookExecution, Ran};
+use super::{Call, Ran};
 use crate::callback::{invoke_deferrable, CallResult, Reply, SharedCallback, Waited};
 use crate::config::HandlerSpec;
+use crate::model::execution::{Answer, HookExecution};
 use crate::model::outcome::HookFailure;
 
 /// The handler types a host answers.

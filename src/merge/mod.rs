@@ -57,9 +57,9 @@ use serde_json::{Map, Value};
 
 use crate::dialect::{self, Dialect, ReadCtx};
 use crate::handler::layer::fail_closed;
-use crate::handler::HookExecution;
 use crate::hl_debug;
 use crate::model::event::{EventFamily, HookEvent, RunEvent};
+use crate::model::execution::HookExecution;
 use crate::model::outcome::{CommonOutcome, HookFailure, HookMessage, HookMessageLevel, HookOutcome, HookReport};
 use crate::model::reply::{Decision, HookReply};
 use crate::model::rules::{Column, EventRules, HaltReason, HaltRule, Profile, Reasons, RunOrder, ToolInputFlow};

@@ -44,8 +44,8 @@ use serde_json::Value;
 
 use super::wire::{self, Behavior, Block, LegacyDecision, PermissionDecision as Wanted, Universal};
 use crate::dialect::ReadCtx;
-use crate::handler::HookExecution;
 use crate::model::event::{HookEvent, RunEvent};
+use crate::model::execution::HookExecution;
 use crate::model::outcome::{
     HookFailure, HookMessageLevel, PermissionBehavior, PermissionDecision, PreToolHookDecision,
 };

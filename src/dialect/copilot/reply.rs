@@ -46,8 +46,8 @@ use serde_json::{Map, Value};
 
 use crate::dialect::protocol::{trimmed, Exit, UNKNOWN_STATUS};
 use crate::dialect::ReadCtx;
-use crate::handler::HookExecution;
 use crate::model::event::{EventFamily, HookEvent, RunEvent};
+use crate::model::execution::HookExecution;
 use crate::model::outcome::{
     HookFailure, HookMessageLevel, PermissionBehavior, PermissionDecision, PermissionScope, PreToolHookDecision,
 };

@@ -44,9 +44,9 @@ use serde_json::{Map, Value};
 
 use super::event_name;
 use crate::dialect::ReadCtx;
-use crate::handler::HookExecution;
 use crate::hl_debug;
 use crate::model::event::EventFamily;
+use crate::model::execution::HookExecution;
 use crate::model::outcome::{HookFailure, HookMessageLevel, PreToolHookDecision};
 use crate::model::reply::{Decision, Failure, HookReply};
 use crate::model::rules::{AskRule, BlockFields, Column, Exit2};

@@ -41,8 +41,8 @@ use super::{Dialect, Placeholder, PlaceholderValue, ReadCtx};
 use crate::config::Shell;
 use crate::config::{HookSpec, HooksConfig, SourceInfo};
 use crate::error::Result;
-use crate::handler::HookExecution;
 use crate::model::event::{EventFamily, HookEvent, RunEvent};
+use crate::model::execution::HookExecution;
 use crate::model::input::SessionFacts;
 use crate::model::reply::HookReply;
 use crate::model::rules::{

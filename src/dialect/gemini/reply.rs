@@ -44,8 +44,8 @@ use serde_json::{Map, Value};
 use super::event_name;
 use crate::dialect::matcher::js_trim;
 use crate::dialect::protocol::UNKNOWN_STATUS;
-use crate::handler::HookExecution;
 use crate::model::event::{HookEvent, RunEvent};
+use crate::model::execution::HookExecution;
 use crate::model::outcome::{HookFailure, HookMessageLevel, PreToolHookDecision};
 use crate::model::reply::{Decision, Failure, HookReply};
 

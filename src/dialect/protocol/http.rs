@@ -14,7 +14,7 @@
 //! return a 2xx response with a JSON body containing the appropriate
 //! decision fields."
 
-use crate::handler::HookExecution;
+use crate::model::execution::HookExecution;
 
 /// Longest part of a failing response's body quoted in its message.
 const QUOTED_BODY_CHARS: usize = 200;

@@ -68,9 +68,9 @@ mod worktree;
 use serde_json::{Map, Value};
 
 use crate::dialect::ReadCtx;
-use crate::handler::{Answer, HookExecution};
 use crate::hl_debug;
 use crate::model::event::{EventFamily, HookEvent, RunEvent};
+use crate::model::execution::{Answer, HookExecution};
 use crate::model::outcome::{HookFailure, HookMessage, HookMessageLevel};
 use crate::model::reply::{Failure, HookReply};
 use crate::model::rules::{Column, CommonFields, EventRules, Exit2, Exit2Reason, Profile, Subject};

@@ -22,7 +22,7 @@
 
 use serde_json::{json, Value};
 
-use crate::handler::HookExecution;
+use crate::model::execution::HookExecution;
 
 /// What a verdict stands for on `event`, or why the reply is not one.
 pub(crate) fn as_command_result(

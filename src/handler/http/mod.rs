@@ -31,8 +31,9 @@ use std::sync::OnceLock;
 use std::time::Instant;
 
 use super::environment::EnvSettings;
-use super::{Answer, Call, HookExecution, Ran};
+use super::{Call, Ran};
 use crate::config::HttpPolicy;
+use crate::model::execution::{Answer, HookExecution};
 use crate::model::outcome::HookFailure;
 
 /// An engine's HTTP client: one ureq agent with its keep-alive pool, made

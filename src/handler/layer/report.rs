@@ -9,8 +9,9 @@
 
 use std::time::Duration;
 
-use super::super::{Executed, Hook, HookExecution, Output};
+use super::super::{Executed, Hook, Output};
 use crate::config::{HandlerSpec, HookSpec};
+use crate::model::execution::HookExecution;
 use crate::model::outcome::{HookKind, HookReport};
 
 fn base(hook: Hook<'_>) -> HookReport {
@@ -97,7 +98,7 @@ pub(crate) fn ran(
         }
         _ => HookReport {
             status: match &exec.answer {
-                crate::handler::Answer::Http { status, .. } => Some(*status),
+                crate::model::execution::Answer::Http { status, .. } => Some(*status),
                 _ => None,
             },
             exit_code: exec.exit_code,
