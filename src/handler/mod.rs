@@ -19,7 +19,6 @@
 //! | background | `layer/background.rs` | `async` hooks: started, not waited for |
 //! | cancel | `layer/cancel.rs` | a cancelled run starts nothing more and reports `Cancelled` |
 //! | timeout | `layer/timeout.rs` | the hook's effective timeout (its own, else its type's and event's default) |
-//! | fail closed | `layer/fail_closed.rs` | a failing `failClosed` hook takes the event's blocking decision |
 //! | report | `layer/report.rs` | the hook's entry in the outcome's `hooks` list, timed |
 //! | trace | `layer/trace.rs` | the hook's span, when a trace handler is set |
 //!

@@ -5,7 +5,7 @@
 //! raw result is read by the hook's dialect into a
 //! [`HookReply`]
 //! ([`Dialect::read_reply`]), a failing `failClosed` hook takes the event's
-//! blocking decision ([`crate::handler::layer::fail_closed`]), and the
+//! blocking decision ([`fail_closed`]), and the
 //! reply is merged with the merge columns of the event's rules: run order,
 //! precedence, input flow, failure policy. The merge knows no format and
 //! no dialect, only canonical decisions.
@@ -45,6 +45,7 @@
 //! they stop a `Sequential` run early.
 
 mod decisions;
+pub mod fail_closed;
 pub mod follow_up;
 mod named;
 mod pre_tool;
@@ -56,7 +57,6 @@ use std::borrow::Cow;
 use serde_json::{Map, Value};
 
 use crate::dialect::{self, Dialect, ReadCtx};
-use crate::handler::layer::fail_closed;
 use crate::hl_debug;
 use crate::model::event::{EventFamily, HookEvent, RunEvent};
 use crate::model::execution::HookExecution;

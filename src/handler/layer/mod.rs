@@ -6,20 +6,24 @@
 //! `invoke` then runs one planned hook through [`support`] → [`gate`] →
 //! [`url_policy`] → [`cancel`] → [`timeout`] → the handler → [`report`],
 //! timed by its [`trace`] span when the run is traced; reading its result
-//! applies [`fail_closed`] and ends the span. A handler type only
+//! applies the merge's fail-closed rule ([`crate::merge::fail_closed`]) and
+//! ends the span. A handler type only
 //! implements `Handler`: input in, raw result out.
 
 pub mod background;
 pub mod cancel;
 pub mod condition;
 pub mod dedupe;
-pub mod fail_closed;
 pub mod gate;
 pub mod report;
 pub mod support;
 pub mod timeout;
 pub mod trace;
 pub mod url_policy;
+
+/// Moved to the merge (a merge rule, not a layer); kept here until its
+/// importers are updated.
+pub use crate::merge::fail_closed;
 
 use std::path::Path;
 use std::sync::Arc;

@@ -1,4 +1,4 @@
-//! The fail-closed layer: a failing hook that sets Claude Code's
+//! The fail-closed rule of the merge: a failing hook that sets Claude Code's
 //! `onFailure: "block"` (command and http hooks) or `failClosed: true`
 //! (hookline's earlier spelling, any handler type) takes its event's
 //! blocking decision instead of
