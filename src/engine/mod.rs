@@ -22,6 +22,7 @@
 //! Handles are per process: an engine created before `fork()` refuses every
 //! call in the child with `Forked` ([`check_forked`](LifecycleHookEngine::check_forked)).
 
+mod absorb;
 mod api;
 mod execute;
 mod options;
