@@ -16,6 +16,8 @@
 //!   whether the source is trusted (runs without workspace approval), its
 //!   plugin root, and `quiet_success_output`.
 
+pub mod env_policy;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
