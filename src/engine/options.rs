@@ -8,12 +8,12 @@ use serde_json::Value;
 
 use std::sync::Arc;
 
+use crate::config::env_policy::{EnvPolicy, EnvSettings};
 use crate::config::{HooksConfig, HttpPolicy, SourceInfo};
 use crate::dialect::{self, Dialect};
 use crate::error::{Error, Result};
 use crate::gate::trust::TrustStore;
 use crate::gate::CommandSet;
-use crate::handler::environment::{EnvPolicy, EnvSettings};
 use crate::model::input::{SessionFacts, SessionStartTrigger};
 use crate::model::rules::InputRules;
 

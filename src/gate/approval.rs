@@ -25,9 +25,9 @@ use std::sync::{Arc, Mutex};
 use super::pins::{ApprovedFiles, PinChange, PinCtx, PinSet, Verdict};
 use super::trust::TrustStore;
 use super::{command_previews_with, digest_of_previews, gated_hooks, LifecycleHookCommandPreview};
+use crate::config::env_policy::EnvSettings;
 use crate::config::{HookSpec, HooksConfig};
 use crate::error::{Error, Result};
-use crate::handler::environment::EnvSettings;
 
 /// A configuration's command set as the gate sees it.
 #[derive(Debug)]

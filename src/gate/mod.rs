@@ -87,8 +87,8 @@ use serde::Serialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
+use crate::config::env_policy::{EffectivePolicy, EnvPreview};
 use crate::config::{HookSpec, HooksConfig};
-use crate::handler::environment::{EffectivePolicy, EnvPreview};
 use crate::model::event::HookEvent;
 use crate::model::outcome::HookKind;
 use crate::model::rules::TimeoutUnit;

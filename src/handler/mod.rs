@@ -129,7 +129,7 @@ pub(crate) struct Call<'a> {
     /// The engine's HTTP client.
     pub(crate) http_client: &'a http::Client,
     /// The engine's `env` and `env_remove` (what http headers interpolate).
-    pub(crate) env_settings: &'a environment::EnvSettings,
+    pub(crate) env_settings: &'a crate::config::env_policy::EnvSettings,
     /// The trace context to hand on when the run is traced: a command gets
     /// it as `TRACEPARENT` / `TRACESTATE`
     /// ([`environment::with_trace_context`]), a handler that sends a

@@ -30,8 +30,8 @@ use std::io::{self, Read};
 use std::sync::OnceLock;
 use std::time::Instant;
 
-use super::environment::EnvSettings;
 use super::{Call, Ran};
+use crate::config::env_policy::EnvSettings;
 use crate::config::HttpPolicy;
 use crate::model::execution::{Answer, HookExecution};
 use crate::model::outcome::HookFailure;
@@ -243,7 +243,7 @@ pub(crate) fn interpolate(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::handler::environment::EnvPolicy;
+    use crate::config::env_policy::EnvPolicy;
 
     fn env() -> EnvSettings {
         EnvSettings::new(vec![("TOKEN".into(), "t0k".into()), ("OTHER".into(), "o".into())], Vec::new(), None, None)

@@ -29,8 +29,8 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::environment::EnvSettings;
 use super::{Call, Executed, Hook, HostHandler, Payload, Ran};
+use crate::config::env_policy::EnvSettings;
 use crate::config::HttpPolicy;
 use crate::config::Shell;
 use crate::error::Result;
