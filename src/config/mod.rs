@@ -17,6 +17,7 @@
 //!   plugin root, and `quiet_success_output`.
 
 pub mod env_policy;
+pub mod matcher;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -25,12 +26,12 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::dialect::matcher::Matcher;
 use crate::dialect::{self, Dialect};
 use crate::error::{Error, Result};
 use crate::model::event::HookEvent;
 use crate::model::rules::{Profile, TimeoutUnit};
 use crate::rule::Rule;
+use matcher::Matcher;
 
 /// Largest timeout actually applied; larger configured values are clamped
 /// (the configured value is kept as written for the digest).
