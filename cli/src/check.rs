@@ -60,8 +60,8 @@ impl PermissionsExt for std::fs::Permissions {
 use std::path::{Path, PathBuf};
 
 use clap::Args;
+use hookline::config::matcher::Matcher;
 use hookline::config::{HookGroup, HookSpec, HooksConfig};
-use hookline::dialect::matcher::Matcher;
 use hookline::dialect::{self, Dialect};
 use hookline::gate::pins::{references_of, resolution_of, PinCtx};
 use hookline::gate::resolve::Role;

@@ -45,10 +45,10 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use super::matcher::Matcher;
 use super::protocol::{self, config::GroupShape, config::Malformed, Subjects};
 use super::vtcode::{protocol_environment, PROTOCOL_ENV_NAMES, PROTOCOL_PLACEHOLDERS};
 use super::{Dialect, Placeholder, ReadCtx};
+use crate::config::matcher::Matcher;
 use crate::config::{type_name, DisableAllHooks, HooksConfig, HttpPolicy, Source, SourceInfo};
 use crate::error::{Error, Result};
 use crate::model::event::{EventFamily, HookEvent, RunEvent};

@@ -195,7 +195,7 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
 
     /// The matcher rule applied to `matcher` (compiled from `raw`), in
     /// words, for people (`hookline explain`).
-    fn describe_matcher(&self, matcher: &matcher::Matcher, raw: Option<&str>) -> String;
+    fn describe_matcher(&self, matcher: &crate::config::matcher::Matcher, raw: Option<&str>) -> String;
 
     /// The agent's tool names (for `hookline check`'s "can never match a
     /// known tool" warning and its suggestions).

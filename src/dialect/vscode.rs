@@ -37,8 +37,8 @@ use serde_json::{Map, Value};
 
 use super::copilot::config::{cwd_of, env_of, timeout_of};
 use super::copilot::payload::{epoch_millis, iso8601};
-use super::matcher::Matcher;
 use super::{protocol, warn_unknown_fields, Dialect, Placeholder, PlaceholderValue, ReadCtx};
+use crate::config::matcher::Matcher;
 use crate::config::{type_name, HandlerSpec, HookGroup, HookSpec, HooksConfig, Launch, Shell, Source, SourceInfo};
 use crate::error::{Error, Result};
 use crate::model::event::{HookEvent, RunEvent};

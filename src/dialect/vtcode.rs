@@ -26,9 +26,9 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use super::matcher::Matcher;
 use super::protocol::{self, config::GroupShape, config::Malformed, Subjects};
 use super::{Dialect, Placeholder, PlaceholderValue, ReadCtx};
+use crate::config::matcher::Matcher;
 use crate::config::{type_name, HooksConfig, Source, SourceInfo};
 use crate::error::{Error, Result};
 use crate::model::event::{HookEvent, RunEvent};

@@ -37,8 +37,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, RwLock};
 
 use crate::callback::{CallbackSlot, HostCallback, Rejected, SharedCallback, Snapshot};
+use crate::config::matcher::Matcher;
 use crate::config::HooksConfig;
-use crate::dialect::matcher::Matcher;
 use crate::error::{Error, Result, Status};
 use crate::gate::{Approval, LifecycleHookCommandPreview, PinChange};
 use crate::handler::host::HandlerType;

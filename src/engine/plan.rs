@@ -308,7 +308,7 @@ impl LifecycleHookEngine {
 mod tests {
     use super::*;
     use crate::callback::{CallResult, Reply, SharedCallback};
-    use crate::dialect::matcher::Matcher;
+    use crate::config::matcher::Matcher;
     use crate::engine::{EngineOptions, HooksSource};
     use crate::model::event::HookEvent;
     use serde_json::json;

@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use super::{Call, Ran};
 use crate::callback::{invoke, SharedCallback};
-use crate::dialect::matcher::Matcher;
+use crate::config::matcher::Matcher;
 use crate::model::event::HookEvent;
 use crate::model::execution::HookExecution;
 

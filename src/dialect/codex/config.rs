@@ -49,8 +49,8 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use super::{EVENT_KEYS, POST_COMPACT};
+use crate::config::matcher::Matcher;
 use crate::config::{type_name, HandlerSpec, HookGroup, HookSpec, HooksConfig, Source, SourceInfo};
-use crate::dialect::matcher::Matcher;
 use crate::dialect::{warn_unknown_fields, Dialect};
 use crate::error::{Error, Result};
 use crate::model::event::HookEvent;

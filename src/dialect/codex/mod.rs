@@ -38,9 +38,9 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use super::matcher::Matcher;
 use super::protocol::Subjects;
 use super::{protocol, Dialect, Placeholder, PlaceholderValue, ReadCtx};
+use crate::config::matcher::Matcher;
 use crate::config::{HooksConfig, SourceInfo};
 use crate::error::Result;
 use crate::model::event::{HookEvent, RunEvent};

@@ -45,10 +45,10 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use super::{claude_names, Copilot, COPILOT, COPILOT_COMPAT, KEYS, NATIVE_EVENTS, PASCAL_KEYS};
+use crate::config::matcher::Matcher;
 use crate::config::{
     type_name, DisableAllHooks, HandlerSpec, HookGroup, HookSpec, HooksConfig, Launch, Source, SourceInfo,
 };
-use crate::dialect::matcher::Matcher;
 use crate::dialect::{warn_unknown_fields, Dialect as _};
 use crate::error::{Error, Result};
 use crate::model::event::{HookEvent, RunEvent};

@@ -40,8 +40,8 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use super::{canonical_event, is_native, PRE_TOOL_USE_NATIVE};
+use crate::config::matcher::Matcher;
 use crate::config::{type_name, HandlerSpec, HookGroup, HookSpec, HooksConfig, Source, SourceInfo};
-use crate::dialect::matcher::Matcher;
 use crate::error::{Error, Result};
 use crate::model::event::HookEvent;
 

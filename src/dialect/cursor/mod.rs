@@ -40,8 +40,8 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use super::matcher::Matcher;
 use super::{Dialect, Placeholder, PlaceholderValue, ReadCtx};
+use crate::config::matcher::Matcher;
 use crate::config::{HooksConfig, SourceInfo};
 use crate::error::Result;
 use crate::model::event::{EventFamily, HookEvent, RunEvent};

@@ -32,8 +32,9 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::{canonical_events, GEMINI, NATIVE_EVENTS};
+use crate::config::matcher::Matcher;
 use crate::config::{type_name, HandlerSpec, HookGroup, HookSpec, HooksConfig, Source, SourceInfo, Switches};
-use crate::dialect::matcher::{js_trim, Matcher};
+use crate::dialect::matcher::js_trim;
 use crate::error::{Error, Result};
 use crate::model::event::HookEvent;
 

@@ -36,8 +36,8 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use super::matcher::Matcher;
 use super::{Dialect, Placeholder, PlaceholderValue, ReadCtx};
+use crate::config::matcher::Matcher;
 use crate::config::Shell;
 use crate::config::{HookSpec, HooksConfig, SourceInfo};
 use crate::error::Result;

@@ -38,8 +38,8 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::config::matcher::Matcher;
 use crate::config::{type_name, HookGroup, HookSpec, HooksConfig, Source};
-use crate::dialect::matcher::Matcher;
 use crate::dialect::warn_unknown_fields;
 use crate::error::{Error, Result};
 use crate::model::outcome::HookKind;
