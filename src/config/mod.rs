@@ -19,17 +19,15 @@
 pub mod env_policy;
 pub mod matcher;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::dialect::{self, Dialect};
 use crate::error::{Error, Result};
 use crate::model::event::HookEvent;
-use crate::model::rules::{Profile, TimeoutUnit};
 use crate::rule::Rule;
 use matcher::Matcher;
 
@@ -37,11 +35,48 @@ use matcher::Matcher;
 /// (the configured value is kept as written for the digest).
 pub const MAX_TIMEOUT: Duration = Duration::from_secs(u32::MAX as u64);
 
+/// Which dialect reads a source: an id the dialect registry resolves
+/// ([`crate::dialect::of`]). The configuration names a dialect without
+/// depending on the dialects' code; a dialect value converts into its id
+/// (`From<&D: Dialect>`, [`crate::dialect::Dialect::id`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DialectId {
+    name: &'static str,
+    variant: u8,
+}
+
+impl DialectId {
+    /// The VT Code dialect: the default of a configuration that names none.
+    pub const VTCODE: DialectId = DialectId::new("vtcode");
+
+    /// The id of the dialect named `name` (`Dialect::name`).
+    pub const fn new(name: &'static str) -> DialectId {
+        DialectId { name, variant: 0 }
+    }
+
+    /// The id of a second value of the dialect named `name` (Copilot CLI's
+    /// reader of Claude-format entries): the same dialect, read otherwise.
+    pub const fn variant(name: &'static str, variant: u8) -> DialectId {
+        DialectId { name, variant }
+    }
+
+    /// The dialect's name.
+    pub fn name(self) -> &'static str {
+        self.name
+    }
+
+    /// Whether the two ids name the same dialect (a variant included).
+    pub fn same_dialect(self, other: DialectId) -> bool {
+        self.name == other.name
+    }
+}
+
 /// What a dialect's reader is told about the source it reads.
 #[derive(Clone, Debug)]
 pub struct SourceInfo {
-    /// The dialect reading the source.
-    pub dialect: &'static dyn Dialect,
+    /// The dialect reading the source (resolved by
+    /// [`crate::dialect::of`]; `SourceInfo::dialect()` gives the dialect).
+    pub dialect: DialectId,
     /// The file it comes from, if any.
     pub path: Option<PathBuf>,
     /// Trusted sources (the user's own settings) run without workspace
@@ -59,8 +94,8 @@ pub struct SourceInfo {
 
 impl SourceInfo {
     /// An untrusted source of `dialect` without a file or plugin root.
-    pub fn new(dialect: &'static dyn Dialect) -> SourceInfo {
-        SourceInfo { dialect, path: None, trusted: false, plugin_root: None, policy: false }
+    pub fn new(dialect: impl Into<DialectId>) -> SourceInfo {
+        SourceInfo { dialect: dialect.into(), path: None, trusted: false, plugin_root: None, policy: false }
     }
 }
 
@@ -82,13 +117,6 @@ impl Source {
     /// A source with `info` whose hooks run in the workspace.
     pub fn new(info: SourceInfo, quiet_success_output: bool) -> Source {
         Source { info, quiet_success_output, cwd: None }
-    }
-}
-
-impl Source {
-    /// The dialect whose rules read this source's hooks.
-    pub fn dialect(&self) -> &'static dyn Dialect {
-        self.info.dialect
     }
 }
 
@@ -422,7 +450,7 @@ pub struct HookSpec {
     pub handler: HandlerSpec,
     /// The timeout exactly as written (`timeout_seconds` in VT Code,
     /// `timeout` in Claude Code), in the dialect's unit
-    /// ([`Profile::timeout_unit`]): seconds, milliseconds for Gemini CLI.
+    /// ([`Profile::timeout_unit`](crate::model::rules::Profile::timeout_unit)): seconds, milliseconds for Gemini CLI.
     pub timeout_seconds: Option<u64>,
     /// The dialect's timeout for a hook that sets none.
     pub default_timeout: Duration,
@@ -463,27 +491,6 @@ pub struct HookSpec {
 }
 
 impl HookSpec {
-    /// A command hook of an untrusted VT Code source with every optional
-    /// field at its default (a 60 s timeout).
-    pub fn command(command: impl Into<String>, timeout_seconds: Option<u64>) -> HookSpec {
-        HookSpec {
-            handler: HandlerSpec::command(command),
-            timeout_seconds,
-            default_timeout: dialect::VTCODE.profile().default_timeout,
-            if_rule: None,
-            run_async: false,
-            async_rewake: false,
-            status_message: None,
-            fail_closed: false,
-            name: None,
-            env: Vec::new(),
-            native_event: None,
-            loop_limit: None,
-            path: String::new(),
-            source: Arc::new(Source::new(SourceInfo::new(dialect::VTCODE), false)),
-        }
-    }
-
     /// The command text of a command hook, else `None`.
     pub fn command_text(&self) -> Option<&str> {
         match &self.handler {
@@ -495,17 +502,6 @@ impl HookSpec {
     /// How messages and reports name the hook ([`HandlerSpec::label`]).
     pub fn label(&self) -> String {
         self.handler.label()
-    }
-
-    /// The effective timeout: the configured value in the dialect's unit
-    /// (clamped to [`MAX_TIMEOUT`]), else the dialect's default (60 s VT
-    /// Code and Gemini CLI, 600 s Claude Code).
-    pub fn timeout(&self) -> Duration {
-        match (self.timeout_seconds, self.dialect().profile().timeout_unit) {
-            (Some(s), TimeoutUnit::Seconds) => Duration::from_secs(s).min(MAX_TIMEOUT),
-            (Some(ms), TimeoutUnit::Milliseconds) => Duration::from_millis(ms).min(MAX_TIMEOUT),
-            (None, _) => self.default_timeout,
-        }
     }
 
     /// The name that identifies the hook for people and for
@@ -537,11 +533,6 @@ impl HookSpec {
     pub fn plugin_root(&self) -> Option<&str> {
         self.source.info.plugin_root.as_deref()
     }
-
-    /// The dialect whose rules read this hook.
-    pub fn dialect(&self) -> &'static dyn Dialect {
-        self.source.dialect()
-    }
 }
 
 /// An event kept by its config key because no canonical event has that
@@ -571,14 +562,9 @@ pub struct HookGroup {
 
 impl HookGroup {
     /// Whether this group runs for a subject from
-    /// [`Dialect::match_subject`] (`None` always matches).
+    /// [`Dialect::match_subject`](crate::dialect::Dialect::match_subject) (`None` always matches).
     pub fn matches(&self, subject: Option<&str>) -> bool {
         self.matcher.matches_subject(subject)
-    }
-
-    /// The dialect of the group's hooks.
-    pub fn dialect(&self) -> &'static dyn Dialect {
-        self.hooks.first().map_or(dialect::VTCODE, HookSpec::dialect)
     }
 }
 
@@ -643,7 +629,7 @@ pub struct ConfigWarning {
 #[derive(Clone, Debug)]
 pub struct Switches {
     /// The dialect whose hooks they switch.
-    pub dialect: &'static dyn Dialect,
+    pub dialect: DialectId,
     /// `hooksConfig.enabled`, when the source sets it (the last source that
     /// sets it decides).
     pub enabled: Option<bool>,
@@ -657,7 +643,7 @@ pub struct Switches {
 /// A validated hooks configuration: per-event groups in configuration order.
 #[derive(Clone, Debug)]
 pub struct HooksConfig {
-    dialect: &'static dyn Dialect,
+    dialect: DialectId,
     groups: [Vec<HookGroup>; 12],
     named: Vec<NamedEvent>,
     warnings: Vec<ConfigWarning>,
@@ -689,13 +675,13 @@ impl Default for HooksConfig {
 impl HooksConfig {
     /// A configuration without any hook (VT Code dialect).
     pub fn empty() -> Self {
-        Self::empty_of(dialect::VTCODE)
+        Self::empty_of(DialectId::VTCODE)
     }
 
     /// A configuration of `dialect` without any hook (what a reader starts from).
-    pub fn empty_of(dialect: &'static dyn Dialect) -> Self {
+    pub fn empty_of(dialect: impl Into<DialectId>) -> Self {
         HooksConfig {
-            dialect,
+            dialect: dialect.into(),
             groups: std::array::from_fn(|_| Vec::new()),
             named: Vec::new(),
             warnings: Vec::new(),
@@ -716,25 +702,28 @@ impl HooksConfig {
     /// its dialect's `disabled` lists, is removed (and reported as a
     /// warning); a group left without hooks goes with it. The switches are
     /// consumed, so applying twice changes nothing.
-    pub fn apply_switches(mut self) -> Self {
+    ///
+    /// `title` gives a dialect's name for people, for the warnings (the
+    /// dialect registry's `apply_switches` passes it).
+    pub fn apply_switches_with(mut self, title: impl Fn(DialectId) -> &'static str) -> Self {
         let switches = std::mem::take(&mut self.switches);
         if switches.is_empty() {
             return self;
         }
-        let enabled = |d: &dyn Dialect| {
-            switches.iter().rev().filter(|s| dialect::same(s.dialect, d)).find_map(|s| s.enabled).unwrap_or(true)
+        let enabled = |d: DialectId| {
+            switches.iter().rev().filter(|s| s.dialect.same_dialect(d)).find_map(|s| s.enabled).unwrap_or(true)
         };
         let disabled = |hook: &HookSpec| {
             switches
                 .iter()
-                .filter(|s| dialect::same(s.dialect, hook.dialect()))
+                .filter(|s| s.dialect.same_dialect(hook.source.info.dialect))
                 .any(|s| s.disabled.iter().any(|n| n == hook.display_name()))
         };
         for s in switches.iter().filter(|s| s.enabled == Some(false)) {
             if !enabled(s.dialect) {
                 self.warnings.push(ConfigWarning {
                     path: s.path.clone(),
-                    message: format!("`enabled` is false: no {} hook runs", s.dialect.title()),
+                    message: format!("`enabled` is false: no {} hook runs", title(s.dialect)),
                     entry_skipped: false,
                     never_runs: false,
                 });
@@ -744,8 +733,8 @@ impl HooksConfig {
         let mut keep = |group: &mut HookGroup| {
             group.hooks.retain(|hook| {
                 // A policy hook is never switched off.
-                let off = !hook.policy() && (!enabled(hook.dialect()) || disabled(hook));
-                if off && enabled(hook.dialect()) {
+                let off = !hook.policy() && (!enabled(hook.source.info.dialect) || disabled(hook));
+                if off && enabled(hook.source.info.dialect) {
                     let path = match &hook.source.info.path {
                         Some(file) => format!("{}: {}", file.display(), hook.path),
                         None => hook.path.clone(),
@@ -779,7 +768,7 @@ impl HooksConfig {
     /// dialect read it; its warnings and `disableAllHooks` are kept.
     pub fn vtcode_when_empty(mut self) -> Self {
         if self.is_empty() {
-            self.dialect = dialect::VTCODE;
+            self.dialect = DialectId::VTCODE;
             self.groups = std::array::from_fn(|_| Vec::new());
             self.named.clear();
         }
@@ -970,100 +959,10 @@ impl HooksConfig {
         }
     }
 
-    /// Read a JSON config with `source`'s dialect.
-    pub fn read(value: &Value, source: &SourceInfo) -> Result<Self> {
-        source.dialect.read_json(value, source)
-    }
-
-    /// Parse a JSON configuration, the dialect detected by shape (see
-    /// [`crate::dialect::for_shape`]).
-    pub fn from_json_value(v: &Value) -> Result<Self> {
-        Ok(Self::read(v, &SourceInfo::new(dialect::for_shape(v)))?.apply_switches())
-    }
-
-    /// Parse JSON text, the dialect detected by shape; a syntax error is
-    /// [`Status::InvalidConfig`](crate::Status::InvalidConfig).
-    pub fn from_json_str(text: &str) -> Result<Self> {
-        Self::from_json_value(&parse_json_config(text, "hooks configuration")?)
-    }
-
-    /// Parse vtcode.toml text (`[hooks.lifecycle]` or `[lifecycle]` tables).
-    pub fn from_toml_str(text: &str) -> Result<Self> {
-        dialect::VTCODE.read_toml(text, &SourceInfo::new(dialect::VTCODE))
-    }
-
-    /// Read a hooks file: `.toml` or `.json` (extension case-insensitive),
-    /// its dialect chosen as [`crate::dialect::select`] says. An unreadable
-    /// file is [`Status::Io`](crate::Status::Io); another extension is
-    /// [`Status::InvalidArgument`](crate::Status::InvalidArgument); anything
-    /// wrong inside is [`Status::InvalidConfig`](crate::Status::InvalidConfig).
-    pub fn from_file(path: &Path) -> Result<Self> {
-        Self::from_file_as(path, None)
-    }
-
-    /// [`from_file`](Self::from_file) in `explicit`'s dialect (`None`:
-    /// recognised by the path, else by the shape).
-    pub fn from_file_as(path: &Path, explicit: Option<&'static dyn Dialect>) -> Result<Self> {
-        Ok(Self::read_file(path, explicit, false, None)?.apply_switches())
-    }
-
-    /// [`from_file`](Self::from_file) with the source's facts: an explicit
-    /// dialect (else recognised by path, else by shape), trust and plugin
-    /// root. Its switches are recorded, not applied (see
-    /// [`apply_switches`](Self::apply_switches)).
-    pub fn read_file(
-        path: &Path,
-        explicit: Option<&'static dyn Dialect>,
-        trusted: bool,
-        plugin_root: Option<Arc<str>>,
-    ) -> Result<Self> {
-        let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
-        let is_toml = match ext.as_deref() {
-            Some("toml") => true,
-            Some("json") => false,
-            _ => {
-                return Err(Error::invalid_argument(format!(
-                    "hooks_file must end in .toml or .json: {}",
-                    path.display()
-                )))
-            }
-        };
-        let bytes =
-            std::fs::read(path).map_err(|e| Error::io(format!("cannot read hooks_file {}: {e}", path.display())))?;
-        let text = String::from_utf8(bytes)
-            .map_err(|_| Error::invalid_config(format!("hooks_file {} is not valid UTF-8", path.display())))?;
-        let source = |dialect| SourceInfo {
-            dialect,
-            path: Some(path.to_owned()),
-            trusted,
-            plugin_root: plugin_root.clone(),
-            policy: false,
-        };
-        if is_toml {
-            let dialect = dialect::select(explicit, Some(path), None);
-            dialect.read_toml(&text, &source(dialect))
-        } else {
-            // The dialect known before the text is parsed (named, or by the
-            // file's place) says how its agent reads JSON text.
-            let text = match explicit.or_else(|| dialect::for_path(path)) {
-                Some(d) => d.json_text(&text),
-                None => std::borrow::Cow::Borrowed(text.as_str()),
-            };
-            let value = parse_json_config(&text, "hooks configuration")?;
-            let dialect = dialect::select(explicit, Some(path), Some(&value));
-            dialect.read_json(&value, &source(dialect))
-        }
-    }
-
-    /// The dialect the configuration was written in (for a config joined
-    /// from several sources: the first non-empty one's).
-    pub fn dialect(&self) -> &'static dyn Dialect {
+    /// The id of the dialect the configuration was written in (for a
+    /// config joined from several sources: the first non-empty one's).
+    pub fn dialect_id(&self) -> DialectId {
         self.dialect
-    }
-
-    /// The profile of the configuration's dialect.
-    pub fn profile(&self) -> &'static Profile {
-        self.dialect.profile()
     }
 
     /// Events kept by a config key no canonical event has, in

@@ -261,6 +261,13 @@ impl Dialect for Copilot {
         "copilot"
     }
 
+    fn id(&self) -> crate::config::DialectId {
+        match self.compat {
+            false => crate::config::DialectId::new("copilot"),
+            true => crate::config::DialectId::variant("copilot", 1),
+        }
+    }
+
     fn title(&self) -> &'static str {
         "Copilot CLI"
     }

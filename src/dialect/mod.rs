@@ -45,8 +45,10 @@ pub mod copilot;
 pub mod cursor;
 pub mod gemini;
 pub mod handler_support;
+mod load;
 pub mod matcher;
 pub mod protocol;
+mod resolve;
 pub mod vscode;
 pub mod vtcode;
 
@@ -55,7 +57,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
-use crate::config::Shell;
+use crate::config::{DialectId, Shell};
 use crate::config::{HookSpec, HooksConfig, SourceInfo};
 use crate::error::{Error, Result};
 use crate::model::event::{EventFamily, HookEvent, RunEvent};
@@ -64,6 +66,8 @@ use crate::model::input::SessionFacts;
 use crate::model::reply::HookReply;
 use crate::model::rules::{Column, EventRules, Profile};
 use crate::runner::Environment;
+
+pub use resolve::of;
 
 /// What a reader needs to know about the hook whose result it reads.
 #[derive(Clone, Copy, Debug)]
@@ -100,6 +104,12 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
     /// The dialect's name, as the `dialect` option spells it (`"vtcode"`,
     /// `"claude"`, ...).
     fn name(&self) -> &'static str;
+
+    /// The id a configuration names this dialect value by ([`of`] resolves
+    /// it back): its name, unless it is a second value of its dialect.
+    fn id(&self) -> DialectId {
+        DialectId::new(self.name())
+    }
 
     /// The agent's name for people (`"VT Code"`, `"Claude Code"`).
     fn title(&self) -> &'static str;

@@ -129,8 +129,13 @@ impl HooksSource {
         trusted: bool,
         plugin_root: Option<Arc<str>>,
     ) -> Result<HooksConfig> {
-        let info =
-            |dialect| SourceInfo { dialect, path: None, trusted, plugin_root: plugin_root.clone(), policy: false };
+        let info = |dialect: &'static dyn Dialect| SourceInfo {
+            dialect: dialect.id(),
+            path: None,
+            trusted,
+            plugin_root: plugin_root.clone(),
+            policy: false,
+        };
         match self {
             HooksSource::None => Ok(HooksConfig::empty()),
             HooksSource::Json(v) => {

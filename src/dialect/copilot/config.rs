@@ -166,12 +166,12 @@ fn read_events(
     mut cfg: HooksConfig,
 ) -> Result<HooksConfig> {
     let camel = Arc::new(Source {
-        info: SourceInfo { dialect: &COPILOT, ..info.clone() },
+        info: SourceInfo { dialect: (&COPILOT).into(), ..info.clone() },
         quiet_success_output: false,
         cwd: None,
     });
     let pascal = Arc::new(Source {
-        info: SourceInfo { dialect: &COPILOT_COMPAT, ..info.clone() },
+        info: SourceInfo { dialect: (&COPILOT_COMPAT).into(), ..info.clone() },
         quiet_success_output: false,
         cwd: None,
     });

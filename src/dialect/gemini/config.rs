@@ -192,7 +192,7 @@ fn read_switches(cfg: &mut HooksConfig, info: &SourceInfo, value: &Value) {
         ),
     }
     if enabled.is_some() || !disabled.is_empty() {
-        cfg.push_switches(Switches { dialect: &GEMINI, enabled, disabled, path: at(info, "hooksConfig") });
+        cfg.push_switches(Switches { dialect: (&GEMINI).into(), enabled, disabled, path: at(info, "hooksConfig") });
     }
 }
 
