@@ -254,7 +254,7 @@ pub(crate) fn quote(arg: &str) -> String {
     }
     // Escape the shell's special characters; a letter and a colon right
     // before one keep the colon as it is (shell-quote's `([A-Za-z]:)?`).
-    const SPECIAL: &str = "#!\"$&'()*,:;<=>?@[\\]^`{|}";
+    const SHELL_METACHARACTERS: &str = "#!\"$&'()*,:;<=>?@[\\]^`{|}";
     let chars: Vec<char> = arg.chars().collect();
     let mut out = String::with_capacity(arg.len() * 2);
     let mut i = 0;
@@ -262,13 +262,13 @@ pub(crate) fn quote(arg: &str) -> String {
         let c = chars[i];
         if c.is_ascii_alphabetic()
             && chars.get(i + 1) == Some(&':')
-            && chars.get(i + 2).is_some_and(|n| SPECIAL.contains(*n))
+            && chars.get(i + 2).is_some_and(|n| SHELL_METACHARACTERS.contains(*n))
         {
             out.extend([c, ':', '\\', chars[i + 2]]);
             i += 3;
             continue;
         }
-        if SPECIAL.contains(c) {
+        if SHELL_METACHARACTERS.contains(c) {
             out.push('\\');
         }
         out.push(c);
