@@ -234,10 +234,12 @@ func (o *Outcome) Gemini() *GeminiFields {
 // GeminiFields are Gemini CLI's fields without a canonical slot, combined
 // as Gemini CLI combines them (docs/dialects.md).
 type GeminiFields struct {
-	// Decision and Reason (BeforeModel, AfterModel) are the last hook's:
-	// "block" or "deny" blocks the model call or the response chunk.
-	Decision string `json:"decision,omitempty"`
-	Reason   string `json:"reason,omitempty"`
+	// GeminiDecision and Reason (BeforeModel, AfterModel) are the last
+	// hook's, as it wrote them: "block" or "deny" blocks the model call or
+	// the response chunk. The outcome's own "decision" is the canonical
+	// one ("deny" or "continue").
+	GeminiDecision string `json:"gemini_decision,omitempty"`
+	Reason         string `json:"reason,omitempty"`
 	// LLMRequest (BeforeModel) is the request override; LLMResponse is
 	// BeforeModel's synthetic response or AfterModel's replacement chunk.
 	LLMRequest  json.RawMessage `json:"llm_request,omitempty"`

@@ -53,8 +53,14 @@ func TestGeminiModelHooksReturnTypedDialectFields(t *testing.T) {
 	out, err := e.RunNamed(context.Background(), "BeforeModel", map[string]any{"llm_request": map[string]any{"model": "gemini-2.5-pro"}})
 	must(t, err)
 	g := out.Gemini()
-	if g == nil || g.Decision != "deny" || g.Reason != "quiet hours" || !strings.Contains(string(g.LLMResponse), "later") {
+	if g == nil || g.GeminiDecision != "deny" || g.Reason != "quiet hours" || !strings.Contains(string(g.LLMResponse), "later") {
 		t.Fatalf("BeforeModel: %s", out.Raw)
+	}
+	// "block → no model call": the canonical deny, as PreToolUse's.
+	var canonical struct{ Decision, Reason string }
+	must(t, json.Unmarshal(out.Raw, &canonical))
+	if canonical.Decision != "deny" || canonical.Reason != "quiet hours" {
+		t.Fatalf("BeforeModel canonical decision: %s", out.Raw)
 	}
 	out, err = e.RunNamed(context.Background(), "BeforeToolSelection", `{"llm_request":{}}`)
 	must(t, err)

@@ -537,8 +537,11 @@ export interface Outcome {
 
 /** Gemini CLI's fields without a canonical slot (Gemini CLI's own names). */
 export interface GeminiDialectFields {
-  /** BeforeModel, AfterModel: the last hook's decision (`block`/`deny` block the model call or chunk). */
-  decision?: string | null;
+  /**
+   * BeforeModel, AfterModel: the last hook's decision as it wrote it (`block`/`deny` block the model call
+   * or chunk); the outcome's own `decision` is the canonical one (`deny` or `continue`).
+   */
+  gemini_decision?: string | null;
   reason?: string | null;
   /** BeforeModel: the request override. */
   llm_request?: Json;

@@ -190,7 +190,8 @@ impl PermissionMerge {
             return false;
         }
         let Some(Decision::Permission(d)) = reply.decision else {
-            return self.decision.is_some() && rules.precedence != Precedence::MostRestrictive;
+            return self.decision.is_some()
+                && !matches!(rules.precedence, Precedence::MostRestrictive | Precedence::LastWord);
         };
         let denied =
             |d: &Option<PermissionDecision>| d.as_ref().is_some_and(|d| d.behavior == PermissionBehavior::Deny);
@@ -207,6 +208,10 @@ impl PermissionMerge {
                     self.decision = Some(d);
                 }
                 true
+            }
+            Precedence::LastWord => {
+                self.decision = Some(d);
+                false
             }
         }
     }

@@ -50,6 +50,7 @@ pub(crate) const HONOURS_ALL: &[Column] = &[
     Column::EveryReasonJoined,
     Column::SequentialWhenAsked,
     Column::HaltLastWord,
+    Column::LastWordDecides,
 ];
 
 /// What PreToolUse hooks decided so far.
@@ -162,6 +163,13 @@ impl PreToolMerge {
                 self.more_reasons.push(reason);
             }
             return precedence == Precedence::FirstDenyStops && self.decision == PreToolHookDecision::Deny;
+        }
+        if precedence == Precedence::LastWord {
+            // Field replacement: this hook's decision replaces the earlier one.
+            self.decision = decision;
+            self.reason = reason;
+            self.more_reasons.clear();
+            return false;
         }
         match decision {
             PreToolHookDecision::Continue => false,

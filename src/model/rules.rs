@@ -102,6 +102,10 @@ pub enum Precedence {
     /// most restrictive decision so far stands (ask > allow > continue);
     /// an earlier `allow` does not keep a later hook from denying.
     FirstDenyStops,
+    /// Field replacement: the last hook (in configuration order) that gave
+    /// a decision decides, a later non-blocking decision undoing an earlier
+    /// deny; nothing stops the run (Gemini CLI's BeforeModel and AfterModel).
+    LastWord,
 }
 
 /// PreToolUse: what becomes of `updatedInput` rewrites when the tool call
@@ -443,6 +447,8 @@ pub enum Column {
     Sequential,
     /// `precedence: MostRestrictive`.
     MostRestrictive,
+    /// `precedence: LastWord`.
+    LastWordDecides,
     /// `tool_input: Original`.
     OriginalToolInput,
     /// `on_failure: DenyTimeoutsUnlessAsk`.
@@ -590,6 +596,7 @@ impl EventRules {
             Precedence::FirstAllowOrDeny => {}
             Precedence::MostRestrictive => out.push(Column::MostRestrictive),
             Precedence::FirstDenyStops => out.push(Column::FirstDenyStops),
+            Precedence::LastWord => out.push(Column::LastWordDecides),
         }
         if self.tool_input != n.tool_input {
             out.push(Column::OriginalToolInput);

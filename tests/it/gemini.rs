@@ -1269,10 +1269,18 @@ fn before_model_fields_are_replaced_by_later_hooks() {
     ));
     let out = named(&e, "BeforeModel", json!({"llm_request": {"model": "m", "messages": []}}));
     assert_eq!(out["continue"], true);
+    assert_eq!(out["decision"], "continue", "the later allow undid the block: {out}");
     assert_eq!(
         out["dialect_fields"]["gemini"],
-        json!({"decision": "allow", "reason": "first", "llm_request": {"model": "b"}})
+        json!({"gemini_decision": "allow", "reason": "first", "llm_request": {"model": "b"}})
     );
+    // The other way round, the later block stands.
+    let e = ws.engine(settings(
+        "BeforeModel",
+        all(vec![cmd(say(json!({"decision": "allow"}))), cmd(say(json!({"decision": "block", "reason": "second"})))]),
+    ));
+    let out = named(&e, "BeforeModel", json!({"llm_request": {"model": "m", "messages": []}}));
+    assert_eq!((out["decision"].clone(), out["reason"].clone()), (json!("deny"), json!("second")));
 }
 
 /// `hookAggregator.test.ts` "should merge tool configurations with NONE
@@ -1423,11 +1431,16 @@ fn before_model_block_and_synthetic_response_are_dialect_fields() {
     let e = ws.engine(settings("BeforeModel", all(vec![cmd(fixture("cool_model.js"))])));
     let request = |text: &str| json!({"llm_request": {"model": "gemini-2.5-flash", "messages": [{"role": "user", "content": text}]}});
     let out = named(&e, "BeforeModel", request("tell me the launch codes"));
+    assert_eq!(
+        (out["decision"].clone(), out["reason"].clone()),
+        (json!("deny"), json!("Refusing to discuss launch codes"))
+    );
     let g = &out["dialect_fields"]["gemini"];
-    assert_eq!(g["decision"], "deny");
+    assert_eq!(g["gemini_decision"], "deny");
     assert_eq!(g["reason"], "Refusing to discuss launch codes");
     assert_eq!(g["llm_response"]["candidates"][0]["content"]["parts"][0], "I cannot help with that.");
     let out = named(&e, "BeforeModel", request("hello"));
+    assert_eq!(out["decision"], "continue", "a rewrite alone decides nothing: {out}");
     assert_eq!(out["dialect_fields"]["gemini"], json!({"llm_request": {"config": {"temperature": 0.2}}}));
     let e = ws.engine(settings("AfterModel", all(vec![cmd(say(json!({"continue": false, "reason": "r"})))])));
     let out = named(&e, "AfterModel", json!({"llm_request": {}, "llm_response": {}}));
@@ -1435,13 +1448,51 @@ fn before_model_block_and_synthetic_response_are_dialect_fields() {
 }
 
 /// Events Gemini CLI has but hookline has no canonical meaning for fire by
-/// their native name; with no hook configured the outcome is empty.
+/// their native name; with no hook configured the outcome is empty (for
+/// BeforeModel and AfterModel, PreToolUse's shape deciding nothing).
 #[test]
 fn native_events_without_hooks_have_the_empty_outcome() {
     let ws = Ws::new();
     let e = ws.engine(settings("BeforeTool", all(vec![cmd("true")])));
-    let out = named(&e, "AfterModel", json!({}));
+    let out = named(&e, "BeforeToolSelection", json!({}));
     assert_eq!(out, json!({"messages": [], "continue": true, "stop_reason": null, "hooks": []}));
+    let out = named(&e, "AfterModel", json!({}));
+    assert_eq!(
+        out,
+        json!({"decision": "continue", "reason": null, "updated_input": null, "additional_context": [],
+               "messages": [], "continue": true, "stop_reason": null, "hooks": []})
+    );
+}
+
+/// Gemini CLI's "Outcome mapping" for a host written against the canonical
+/// outcome: "BeforeModel: ... block → no model call" is the canonical
+/// `deny` (`hooks-system.test.ts` "should block model execution when
+/// BeforeModel hook returns deny decision" — `block` and `deny` alike); a
+/// hook that only rewrites `llm_request` decides nothing (`continue`), and
+/// one that says `allow` (or `approve`) decides nothing either, since a
+/// Gemini CLI hook cannot approve; the hook's own word is kept as
+/// `dialect_fields.gemini.gemini_decision`. AfterModel reads the same way.
+#[test]
+fn before_and_after_model_decisions_are_canonical() {
+    let ws = Ws::new();
+    for (answer, decision, reason, raw) in [
+        (json!({"decision": "block"}), "deny", json!("No reason provided"), json!("block")),
+        (json!({"decision": "deny", "reason": "r"}), "deny", json!("r"), json!("deny")),
+        (json!({"decision": "allow"}), "continue", Value::Null, json!("allow")),
+        (json!({"decision": "approve"}), "continue", Value::Null, json!("approve")),
+        (json!({"hookSpecificOutput": {"llm_request": {"model": "x"}}}), "continue", Value::Null, Value::Null),
+    ] {
+        for event in ["BeforeModel", "AfterModel"] {
+            let e = ws.engine(settings(event, all(vec![cmd(say(answer.clone()))])));
+            let out = named(&e, event, json!({"llm_request": {"model": "m"}, "llm_response": {}}));
+            assert_eq!(
+                (out["decision"].clone(), out["reason"].clone()),
+                (json!(decision), reason.clone()),
+                "{event} {answer}: {out}"
+            );
+            assert_eq!(out["dialect_fields"]["gemini"]["gemini_decision"], raw, "{event} {answer}: {out}");
+        }
+    }
 }
 
 // --------------------------------------------- hooks as users write them

@@ -44,6 +44,8 @@ test('gemini_model_hooks_return_dialect_fields_and_the_payload_is_gemini_s', asy
   const e = engine(t, opts);
   const out = await e.runNamed('BeforeModel', { llmRequest: { model: 'gemini-2.5-flash', messages: [] } });
   assert.deepEqual(out.dialectFields, { gemini: { llm_request: { config: { temperature: 0 } } } });
+  // A hook that only rewrites the request decides nothing.
+  assert.equal(out.decision, 'continue');
   const seen = JSON.parse(fs.readFileSync(path.join(opts.workspace, 'seen.json'), 'utf8'));
   assert.equal(seen.hook_event_name, 'BeforeModel');
   assert.equal(seen.transcript_path, '');

@@ -21,6 +21,10 @@
 //! `BeforeToolSelection` have no canonical meaning: they are named events,
 //! fired with `hl_engine_run_named` under their own names, with Gemini's
 //! rules (their overrides are the outcome's `dialect_fields.gemini`).
+//! BeforeModel and AfterModel have PreToolUse's outcome shape: a `block`
+//! (or `deny`) is the canonical `deny`, anything else `continue` (a hook
+//! that only rewrites the request decides nothing); the hook's own value
+//! is `dialect_fields.gemini.gemini_decision`.
 //!
 //! Hooks run in `bash -c` in the workspace, the payload on stdin; timeouts
 //! are milliseconds (default 60000).
@@ -72,21 +76,20 @@ const OR: EventRules = EventRules { reasons: Reasons::EveryReasonJoined("\n"), .
 const AFTER_TOOL: EventRules = EventRules { block_replaces_result: true, block_drops_context: true, ..OR };
 
 /// BeforeModel and AfterModel: field replacement, so the last hook that
-/// said `continue` decides.
-const FIELD_REPLACEMENT: EventRules = EventRules { halt: HaltRule::LastWord, ..BASE };
+/// said `continue` decides, and the last that gave a `decision` (a later
+/// allow undoes an earlier block).
+const FIELD_REPLACEMENT: EventRules = EventRules { halt: HaltRule::LastWord, precedence: Precedence::LastWord, ..BASE };
 
 /// A Gemini CLI event with no canonical meaning: an observer (its fields
 /// are the dialect's own, under `dialect_fields`), whose matcher is not
 /// used (every group matches), carrying no tool call.
 const fn native(name: &'static str, rules: EventRules) -> NamedEventRules {
-    NamedEventRules {
-        name,
-        family: EventFamily::Observe,
-        rules,
-        subject: Subject::None,
-        matcher: MatcherRule::Standard,
-        tool_event: false,
-    }
+    native_of(name, EventFamily::Observe, rules)
+}
+
+/// A Gemini CLI event with no canonical meaning, of `family`.
+const fn native_of(name: &'static str, family: EventFamily, rules: EventRules) -> NamedEventRules {
+    NamedEventRules { name, family, rules, subject: Subject::None, matcher: MatcherRule::Standard, tool_event: false }
 }
 
 /// The Gemini CLI profile.
@@ -133,8 +136,10 @@ pub static PROFILE: Profile = Profile {
         post_tool_use_failure: AFTER_TOOL,
     },
     named: &[
-        native("BeforeModel", FIELD_REPLACEMENT),
-        native("AfterModel", FIELD_REPLACEMENT),
+        // A block stops the model call (or the response chunk): the
+        // canonical deny, with PreToolUse's outcome shape.
+        native_of("BeforeModel", EventFamily::Tool, FIELD_REPLACEMENT),
+        native_of("AfterModel", EventFamily::Tool, FIELD_REPLACEMENT),
         native("BeforeToolSelection", BASE),
     ],
     unknown_event: BASE,

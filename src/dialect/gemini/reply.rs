@@ -32,7 +32,8 @@
 //! | `hookSpecificOutput.additionalContext` (a string) | context, `<` and `>` HTML-escaped (BeforeAgent, AfterTool, SessionStart) |
 //! | `hookSpecificOutput.clearContext: true` | AfterAgent: `dialect_fields.gemini.clearContext` |
 //! | `hookSpecificOutput.tailToolCallRequest` (an object; the last hook's value counts) | AfterTool: `dialect_fields.gemini.tailToolCallRequest`, none when the AfterTool run blocks |
-//! | `decision`, `reason` (strings, else `null`), `hookSpecificOutput.llm_request` / `llm_response` | BeforeModel, AfterModel: `dialect_fields.gemini` |
+//! | `decision` + `reason` | BeforeModel, AfterModel: `block`/`deny` is the canonical `deny` (reason: `stopReason`, else `reason`, else `No reason provided`), any other value `continue`; the last hook that gave one decides |
+//! | `decision` as given (a string, else `null`) as `gemini_decision`, `reason`, `hookSpecificOutput.llm_request` / `llm_response` | BeforeModel, AfterModel: `dialect_fields.gemini` |
 //! | `hookSpecificOutput.toolConfig` | BeforeToolSelection: `dialect_fields.gemini.toolConfig` |
 //!
 //! SessionStart reads only context and `systemMessage` (its `decision` and
@@ -278,10 +279,19 @@ pub(super) fn read(event: &RunEvent, exec: &HookExecution) -> HookReply {
                 Some(Value::Bool(true)) => reply.resumes = true,
                 _ => {}
             }
+            // The canonical decision: a block stops the call; any other
+            // value decides nothing, and replaces an earlier hook's block.
+            if out.contains_key("decision") {
+                reply.decision = Some(if blocks {
+                    Decision::Tool(PreToolHookDecision::Deny, Some(own()))
+                } else {
+                    Decision::Tool(PreToolHookDecision::Continue, None)
+                });
+            }
             // As strings (a `decision` that is not one blocks nothing; a
             // `reason` is used as text), `null` when the hook gave another value.
             if let Some(v) = out.get("decision") {
-                reply.dialect_fields.insert("decision".into(), Value::from(v.as_str()));
+                reply.dialect_fields.insert("gemini_decision".into(), Value::from(v.as_str()));
             }
             if out.contains_key("reason") {
                 reply.dialect_fields.insert("reason".into(), Value::from(reason.clone()));
