@@ -250,6 +250,9 @@ pub struct Loaded {
 pub struct Configs {
     pub source: HooksSource,
     pub loaded: Vec<Loaded>,
+    /// Found as a host finds them (no `--config`): the project's files are
+    /// gated unless `--trust-workspace`.
+    pub discovered: bool,
 }
 
 impl Configs {
@@ -332,7 +335,7 @@ pub fn host_settings_under(
         loaded.push(Loaded { path: f.path, origin, plugin_root: None });
     }
     let source = if sources.is_empty() { HooksSource::None } else { HooksSource::Sources(sources) };
-    Ok(Configs { source, loaded })
+    Ok(Configs { source, loaded, discovered: true })
 }
 
 /// Load the `--config` files. One file is handed to the engine as it is;
@@ -380,7 +383,34 @@ pub fn load_configs_with(
                 .collect(),
         ),
     };
-    Ok(Configs { source, loaded })
+    Ok(Configs { source, loaded, discovered: false })
+}
+
+impl Configs {
+    /// Whether the engine gates the untrusted sources: `--gated`, or the
+    /// project's files found as a host finds them (unless
+    /// `--trust-workspace`). User and system files are trusted and run.
+    pub fn gated(&self, gated_flag: bool, trust_workspace: bool) -> bool {
+        gated_flag || (self.discovered && !trust_workspace)
+    }
+
+    /// The warning for the project's hooks (found as a host finds them)
+    /// while they wait for approval.
+    pub fn not_approved_warning(&self, engine: &LifecycleHookEngine) -> Option<String> {
+        let files: Vec<String> = self
+            .loaded
+            .iter()
+            .filter(|l| self.discovered && matches!(l.origin, "project" | "local"))
+            .map(|l| l.path.display().to_string())
+            .collect();
+        (!files.is_empty() && engine.workspace_hooks_need_approval()).then(|| {
+            format!(
+                "the project's hooks ({}) are not approved, so they are skipped (not approved: `hookline trust \
+                 approve` runs them once you have read them with `hookline digest`; or pass --trust-workspace)",
+                files.join(", ")
+            )
+        })
+    }
 }
 
 /// Whether `path` is a policy file a host loads as such (Copilot CLI's

@@ -107,9 +107,14 @@ pub fn plan(engine: &LifecycleHookEngine, event: &EventName, input: &Value) -> R
 }
 
 /// The gate status of an engine over the configs, in words.
-pub fn gate_status(engine: &hookline::LifecycleHookEngine) -> (bool, String) {
+pub fn gate_status(engine: &hookline::LifecycleHookEngine, configs: &common::Configs) -> (bool, String) {
     if !engine.workspace_gated() {
-        return (true, "ungated: configs given on the command line run without approval".to_owned());
+        let why = if configs.discovered {
+            "ungated: --trust-workspace runs the project's hooks without approval"
+        } else {
+            "ungated: configs given on the command line run without approval"
+        };
+        return (true, why.to_owned());
     }
     if engine.workspace_hooks_need_approval() {
         (
@@ -131,12 +136,12 @@ pub fn main(out: &Out, a: ExplainArgs) -> CliResult {
     let engine = common::build_engine(EngineSetup {
         workspace: a.configs.workspace.as_deref(),
         source: configs.source.clone(),
-        gated: a.gated,
+        gated: configs.gated(a.gated, a.configs.trust_workspace),
         trust_store: a.store.as_deref(),
         session_id: None,
         input: Some(&input),
     })?;
-    let (gate_ok, gate_words) = gate_status(&engine);
+    let (gate_ok, gate_words) = gate_status(&engine, &configs);
     let hooks = plan(&engine, &event, &input)?;
     let event_words = match &event {
         EventName::Known(e) => e.name().to_owned(),

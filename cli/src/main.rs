@@ -120,6 +120,11 @@ pub struct ConfigArgs {
     /// The workspace hooks run in (default: the current directory).
     #[arg(long, short = 'w', value_name = "DIR")]
     pub workspace: Option<PathBuf>,
+    /// Without --config: run the project's own hooks files without
+    /// approval (by default they are gated like a host gates them: skipped
+    /// until `hookline trust approve`).
+    #[arg(long)]
+    pub trust_workspace: bool,
 }
 
 #[derive(Subcommand)]

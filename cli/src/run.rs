@@ -111,7 +111,7 @@ fn run(out: &Out, a: &RunArgs) -> CliResult {
     let engine = common::build_engine(EngineSetup {
         workspace: a.configs.workspace.as_deref(),
         source: configs.source.clone(),
-        gated: a.gated,
+        gated: configs.gated(a.gated, a.configs.trust_workspace),
         trust_store: a.store.as_deref(),
         session_id: a.session_id.as_deref(),
         input: Some(&input),
@@ -126,6 +126,13 @@ fn run(out: &Out, a: &RunArgs) -> CliResult {
     if format == Format::Text {
         for w in engine.config_warnings() {
             out.warning(&common::located(&w.path, &w.message));
+        }
+    }
+    // The project's own hooks wait for approval, as in a host: said so (in
+    // an agent's format stderr carries the block reason only).
+    if matches!(format, Format::Text | Format::Json) {
+        if let Some(w) = configs.not_approved_warning(&engine) {
+            out.warning(&w);
         }
     }
     let planned = if (format == Format::Text && !out.quiet) || timeline.is_some() {

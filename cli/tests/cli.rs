@@ -1487,9 +1487,14 @@ fn run_without_config_loads_the_user_project_and_local_settings() {
         .map(|w| first.find(w).unwrap_or_else(|| panic!("{w} missing from {first}")))
         .collect();
     assert!(order.windows(2).all(|w| w[0] < w[1]), "{first}");
-    let out = sb.run_stdin(&["run", "PreToolUse", "-w", s(&ws), "--format", "json"], BASH).json();
+    let out = sb.run_stdin(&["run", "PreToolUse", "-w", s(&ws), "--format", "json", "--trust-workspace"], BASH).json();
     let texts: Vec<&str> = out["messages"].as_array().unwrap().iter().filter_map(|m| m["text"].as_str()).collect();
     assert_eq!(texts, ["from-user", "from-project", "from-local"]);
+    // Without --trust-workspace the project's files wait for approval.
+    let out = sb.run_stdin(&["run", "PreToolUse", "-w", s(&ws), "--format", "json"], BASH).json();
+    let texts: Vec<&str> = out["messages"].as_array().unwrap().iter().filter_map(|m| m["text"].as_str()).collect();
+    assert_eq!(texts[0], "from-user");
+    assert!(texts[1].contains("workspace hooks are not approved"), "{texts:?}");
     let ex = sb.run_stdin(&["explain", "PreToolUse", "-w", s(&ws), "--format", "json"], BASH).json();
     let origins: Vec<&str> = ex["configs"].as_array().unwrap().iter().filter_map(|c| c["origin"].as_str()).collect();
     assert_eq!(origins, ["user", "project", "local"]);
@@ -1708,4 +1713,55 @@ fn run_agent_formats_answer_a_deny_as_the_agent_reads_it() {
     assert_eq!(r.json()["reason"], "no recursive deletes");
     let r = sb.run_stdin(&["run", "PreToolUse", "-c", s(&cfg), "--input", "-", "--format", "codex"], BASH_LS);
     assert_eq!((r.code, r.stdout.as_str()), (0, ""), "{}", r.stderr);
+}
+
+/// Without --config, `run` and `explain` find a workspace's hooks as a host
+/// does — and gate the project's files as a host does: a freshly cloned
+/// repository's hooks are skipped and reported "not approved: `hookline
+/// trust approve`" until approved (or `--trust-workspace`); the user's own
+/// files run as before.
+#[test]
+fn discovered_project_hooks_are_gated_until_approved_and_user_hooks_run() {
+    let sb = Sandbox::new();
+    let ws = sb.ws();
+    sb.write_json(
+        "ws/.claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "cat >/dev/null; touch project-ran"}]}]}}),
+    );
+    sb.write_json(
+        "home/.claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "cat >/dev/null; touch user-ran"}]}]}}),
+    );
+    let store = sb.path().join("trust.json");
+    let run = |extra: &[&str]| {
+        let mut args =
+            vec!["run", "PreToolUse", "-w", s(&ws), "--store", s(&store), "--input", "-", "--format", "json"];
+        args.extend(extra);
+        sb.run_stdin(&args, BASH_LS)
+    };
+    let r = run(&[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!ws.join("project-ran").exists(), "an unapproved project hook ran");
+    assert!(ws.join("user-ran").exists(), "the user's own hook runs");
+    let skipped: Vec<Value> = r.json()["hooks"].as_array().unwrap().iter().map(|h| h["skipped"].clone()).collect();
+    assert!(skipped.contains(&json!("not_approved")), "{}", r.stdout);
+    assert!(r.stderr.contains("not approved: `hookline trust approve`"), "{}", r.stderr);
+
+    let e = sb.run_stdin(&["explain", "PreToolUse", "-w", s(&ws), "--store", s(&store), "--input", "-"], BASH_LS);
+    assert!(e.stdout.contains("gated: NOT approved"), "{}", e.stdout);
+    assert!(!e.stdout.contains("configs given on the command line"), "none were given: {}", e.stdout);
+    let e = sb.run_stdin(&["explain", "PreToolUse", "-w", s(&ws), "--trust-workspace", "--input", "-"], BASH_LS);
+    assert!(e.stdout.contains("ungated: --trust-workspace"), "{}", e.stdout);
+
+    let r = run(&["--trust-workspace"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(ws.join("project-ran").exists(), "--trust-workspace runs the project's hooks");
+    std::fs::remove_file(ws.join("project-ran")).unwrap();
+
+    let a = sb.run(&["trust", "approve", "-w", s(&ws), "--store", s(&store)]);
+    assert_eq!(a.code, 0, "{}", a.stderr);
+    let r = run(&[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(ws.join("project-ran").exists(), "approved: it runs: {}", r.stdout);
+    assert!(!r.stderr.contains("not approved"), "{}", r.stderr);
 }
