@@ -55,7 +55,7 @@
 //!   accept `""`) run.
 
 use crate::config::matcher::compile;
-pub use crate::config::matcher::{Aliases, Matcher, MAX_COMPILED_BYTES, MAX_PATTERN_BYTES};
+use crate::config::matcher::{Aliases, Matcher};
 
 /// Whether `c` is whitespace to JavaScript's `String.prototype.trim`: its
 /// WhiteSpace (tab, vertical tab, form feed, space, no-break space, the
@@ -460,6 +460,7 @@ mod copilot_tests {
 #[cfg(test)]
 mod limit_tests {
     use super::*;
+    use crate::config::matcher::MAX_PATTERN_BYTES;
 
     #[test]
     fn oversized_or_explosive_patterns_are_invalid_matchers() {

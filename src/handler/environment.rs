@@ -25,7 +25,7 @@ use crate::model::input::SessionFacts;
 use crate::runner::Environment;
 use crate::trace::context::HookTraceContext;
 
-pub use crate::config::env_policy::{EffectivePolicy, EnvPolicy, EnvPreview, EnvSettings, Glob, Inherit, SECRETS};
+use crate::config::env_policy::{EffectivePolicy, EnvSettings, Inherit};
 
 /// The canonical variables every hook gets, whatever its dialect.
 pub const HOOKLINE_NAMES: &[&str] =
@@ -106,6 +106,7 @@ pub fn with_trace_context(env: &Environment, trace: &HookTraceContext) -> std::i
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::env_policy::{EnvPolicy, Glob, SECRETS};
     use serde_json::json;
 
     #[test]

@@ -51,7 +51,7 @@ use crate::runner::{CancelToken, Environment};
 use crate::trace::context::HookTraceContext;
 use crate::trace::HookSpan;
 
-pub use crate::model::execution::{Answer, HookExecution};
+use crate::model::execution::HookExecution;
 pub(crate) use callback::CallbackHook;
 pub(crate) use host::HostHandler;
 

@@ -21,10 +21,6 @@ pub mod timeout;
 pub mod trace;
 pub mod url_policy;
 
-/// Moved to the merge (a merge rule, not a layer); kept here until its
-/// importers are updated.
-pub use crate::merge::fail_closed;
-
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
