@@ -23,6 +23,7 @@ mod gemini;
 mod handlers;
 mod hook_env;
 mod interpret;
+mod layers;
 mod option_keys;
 mod pins;
 mod policy;
