@@ -498,6 +498,24 @@ impl Dialect for Claude {
         "claude"
     }
 
+    /// Claude Code on Windows runs hooks in Git Bash (since 2.1.47; the
+    /// `bash.exe` `CLAUDE_CODE_GIT_BASH_PATH` names, else Git for Windows'),
+    /// and in PowerShell when there is no Git Bash. Its path variables reach
+    /// bash with `/` for `\`: Git Bash eats the backslashes of an unquoted
+    /// `${CLAUDE_PLUGIN_ROOT}` (anthropics/claude-code#21878). Claude Code
+    /// starts bash as `bash --login -i -c`, which sources the user's
+    /// profile and opens a console per hook (vercel/vercel-plugin#79);
+    /// hookline runs `bash -c`, as on other systems.
+    fn windows_shell(&self) -> crate::handler::windows_shell::WindowsShell {
+        use crate::handler::windows_shell::WindowsShell;
+        WindowsShell::GitBash {
+            path_variable: Some("CLAUDE_CODE_GIT_BASH_PATH"),
+            flags: &["-c"],
+            slash_variables: &["CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA"],
+            fallback: Some(&WindowsShell::POWERSHELL),
+        }
+    }
+
     fn title(&self) -> &'static str {
         "Claude Code"
     }

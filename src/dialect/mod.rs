@@ -60,6 +60,7 @@ use serde_json::{Map, Value};
 use crate::config::{DialectId, Shell};
 use crate::config::{HookSpec, HooksConfig, SourceInfo};
 use crate::error::{Error, Result};
+use crate::handler::windows_shell::WindowsShell;
 use crate::model::event::{EventFamily, HookEvent, RunEvent};
 use crate::model::execution::HookExecution;
 use crate::model::input::SessionFacts;
@@ -431,6 +432,17 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
     ) -> Option<Map<String, Value>> {
         let _ = (event, input, exec);
         None
+    }
+
+    /// How the agent runs a shell-form command hook on Windows (its own
+    /// module says which shell and why): cmd.exe unless it says otherwise.
+    fn windows_shell(&self) -> WindowsShell {
+        WindowsShell::CMD
+    }
+
+    /// What a hook's `"shell": "powershell"` runs on Windows.
+    fn windows_powershell(&self) -> WindowsShell {
+        WindowsShell::POWERSHELL
     }
 
     /// The shell this dialect's command hooks run in.

@@ -155,10 +155,12 @@ fn event_of(key: &str) -> Option<HookEvent> {
 }
 
 /// The command an entry runs on this system: its OS override (`bash`
-/// standing for `linux` and `osx`), else `command`.
+/// standing for `linux` and `osx`, `powershell` for `windows`), else
+/// `command`.
 fn command_of(obj: &Map<String, Value>) -> std::result::Result<Option<String>, String> {
-    let os = if cfg!(target_os = "macos") { "osx" } else { "linux" };
-    for key in [os, "bash", "command"] {
+    let os = this_os();
+    let shell = if cfg!(windows) { "powershell" } else { "bash" };
+    for key in [os, shell, "command"] {
         match obj.get(key) {
             None | Some(Value::Null) => {}
             Some(Value::String(s)) if !s.trim().is_empty() => return Ok(Some(s.clone())),
@@ -167,6 +169,17 @@ fn command_of(obj: &Map<String, Value>) -> std::result::Result<Option<String>, S
         }
     }
     Ok(None)
+}
+
+/// This system's key among an entry's OS overrides.
+fn this_os() -> &'static str {
+    if cfg!(windows) {
+        "windows"
+    } else if cfg!(target_os = "macos") {
+        "osx"
+    } else {
+        "linux"
+    }
 }
 
 fn entry_of(
@@ -185,7 +198,7 @@ fn entry_of(
         Some(other) => return Err(format!("type must be a string, got {}", type_name(other))),
     }
     let command = command_of(obj)?.ok_or_else(|| {
-        let os = if cfg!(target_os = "macos") { "osx" } else { "linux" };
+        let os = this_os();
         format!("the entry has no command for this system (command or {os})")
     })?;
     let launch =
@@ -288,6 +301,12 @@ impl VsCode {
 impl Dialect for VsCode {
     fn name(&self) -> &'static str {
         "vscode"
+    }
+
+    /// VS Code on Windows: an entry's `windows` command, else its
+    /// `powershell` one, else `command` ([`command_of`]), run in PowerShell.
+    fn windows_shell(&self) -> crate::handler::windows_shell::WindowsShell {
+        crate::handler::windows_shell::WindowsShell::POWERSHELL
     }
 
     fn title(&self) -> &'static str {

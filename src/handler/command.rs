@@ -73,6 +73,12 @@ pub(crate) fn run(
     let argv0;
     let substituted;
     let resolved;
+    #[cfg(windows)]
+    let started;
+    #[cfg(windows)]
+    let mut shell_env: Option<Environment> = None;
+    #[cfg(unix)]
+    let shell_env: Option<Environment> = None;
     let (command_text, program) = match (launch.argv.as_deref(), args) {
         (Some(argv), _) => {
             let Some((first, rest)) = argv.split_first().filter(|(first, _)| !first.is_empty()) else {
@@ -87,8 +93,31 @@ pub(crate) fn run(
             resolved = resolve_executable(&argv0, &cwd, env)?;
             (argv0.as_str(), Program::Exec { path: &resolved, args: &substituted })
         }
+        // On Windows a shell-form hook runs in its dialect's Windows shell
+        // (`"shell": "powershell"` in the dialect's PowerShell).
+        #[cfg(windows)]
+        (None, None) => {
+            use super::windows_shell::WindowsShell;
+            let (default, powershell) = call.windows_shell;
+            let chosen = match shell {
+                Shell::PowerShell => powershell,
+                Shell::Bash => WindowsShell::BASH,
+                Shell::Sh | Shell::User => default,
+            };
+            let line = call.command_line.unwrap_or(command);
+            started = super::windows_shell::start(&chosen, line, env, &|p| p.is_file())?;
+            if !started.env.is_empty() {
+                let mut changed = env.clone();
+                for (name, value) in &started.env {
+                    changed.set(OsStr::new(name), OsStr::new(value))?;
+                }
+                shell_env = Some(changed);
+            }
+            (started.command.as_str(), Program::Shell { path: &started.program, flags: &started.flags })
+        }
         // A hook that names no shell runs in its dialect's, with the
         // command line its dialect makes of the command as written.
+        #[cfg(unix)]
         (None, None) => {
             match (if shell == Shell::Sh { call.shell } else { shell }, call.command_line.unwrap_or(command)) {
                 (Shell::Sh, command) => (command, Program::Sh),
@@ -117,7 +146,7 @@ pub(crate) fn run(
         command: command_text,
         program,
         cwd: &cwd,
-        env,
+        env: shell_env.as_ref().unwrap_or(env),
         stdin: call.payload.as_bytes(),
         timeout: call.timeout,
         max_output_bytes: call.max_output_bytes,
@@ -282,6 +311,7 @@ fn resolve_executable(command: &str, cwd: &Path, env: &Environment) -> io::Resul
 /// the hook environment's `PATH`.
 /// `$SHELL` of the hook's environment when it is an executable bash, zsh
 /// or sh given by its absolute path ([`Shell::User`]).
+#[cfg_attr(windows, allow(dead_code))]
 fn user_shell(env: &Environment) -> Option<PathBuf> {
     use crate::platform::PermissionsExt;
     let shell = Path::new(env.get(OsStr::new("SHELL"))?);

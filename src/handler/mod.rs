@@ -32,6 +32,7 @@ pub mod environment;
 pub mod host;
 pub(crate) mod http;
 pub mod layer;
+pub mod windows_shell;
 
 use std::io;
 use std::path::Path;
@@ -105,8 +106,13 @@ pub(crate) struct Call<'a> {
     pub(crate) payload: &'a Payload,
     /// The complete environment of a hook process.
     pub(crate) env: &'a Environment,
-    /// The shell a command hook runs in (its dialect's).
+    /// The shell a command hook runs in (its dialect's; on Unix).
+    #[cfg_attr(windows, allow(dead_code))]
     pub(crate) shell: Shell,
+    /// On Windows: the shell a shell-form hook runs in, and what its
+    /// `"shell": "powershell"` runs (its dialect's).
+    #[cfg_attr(unix, allow(dead_code))]
+    pub(crate) windows_shell: (windows_shell::WindowsShell, windows_shell::WindowsShell),
     /// The text the shell runs, when the dialect changes the command as
     /// written (Gemini CLI's `$GEMINI_PROJECT_DIR`, ...).
     pub(crate) command_line: Option<&'a str>,

@@ -221,6 +221,16 @@ impl Dialect for Codex {
         "codex"
     }
 
+    /// Codex on Windows runs a hook as `%COMSPEC% /C <command>`
+    /// (`command_runner.rs`, `default_shell_command`; a hook's
+    /// `commandWindows`/`command_windows` replaces its command there, read
+    /// in `config.rs`). Codex hands the command to cmd.exe as a quoted
+    /// argument, which cmd.exe does not unquote the way programs do;
+    /// hookline passes it verbatim, so a command with `"` runs as written.
+    fn windows_shell(&self) -> crate::handler::windows_shell::WindowsShell {
+        crate::handler::windows_shell::WindowsShell::Cmd { flags: &["/C"] }
+    }
+
     fn title(&self) -> &'static str {
         "Codex"
     }

@@ -34,7 +34,8 @@
 //! How an entry runs on Unix: `bash` (else `command`) as
 //! `bash --norc --noprofile -c <script>`; only `powershell` as `pwsh -nop
 //! -nol -c <script>` (with `POWERSHELL_UPDATECHECK=Off`); `exec` + `args`
-//! directly, without a shell. `cwd` is
+//! directly, without a shell. On Windows an entry's `powershell` script
+//! runs as `powershell -nop -nol -c <script>` when it has one. `cwd` is
 //! relative to the workspace; `env` values expand `$NAME`/`${NAME}`; a
 //! script named by the command's first word is made executable when it is
 //! not. A fractional `timeoutSec` is rounded up to whole seconds.
@@ -400,7 +401,12 @@ fn entry_of(
             .ok_or_else(|| Bad::Invalid("args must be an array of strings".to_owned()))?,
         Some(other) => return Err(Bad::Invalid(format!("args must be an array of strings, got {}", type_name(other)))),
     };
-    let (label, argv, make_script_executable) = match (exec, bash.or(command), powershell) {
+    // On Windows an entry's `powershell` script is the one that runs (Copilot
+    // CLI runs it as `powershell -nop -nol -c`); elsewhere `bash`, else
+    // `command`, and `powershell` (with pwsh) only when it is the only one.
+    let (bash, powershell) =
+        if cfg!(windows) && powershell.is_some() { (None, powershell) } else { (bash.or(command), powershell) };
+    let (label, argv, make_script_executable) = match (exec, bash, powershell) {
         (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
             return Err(Bad::Invalid(
                 "Specify either 'exec' (native executable) or 'bash'/'powershell'/'command' (shell), but not both"
@@ -416,8 +422,10 @@ fn entry_of(
             (script, argv.collect(), true)
         }
         (None, None, Some(script)) => {
-            let argv = ["pwsh", "-nop", "-nol", "-c"].iter().map(|s| (*s).to_owned()).chain([script.clone()]);
-            (script, argv.collect(), true)
+            let program = if cfg!(windows) { "powershell" } else { "pwsh" };
+            let argv =
+                [program, "-nop", "-nol", "-c"].iter().map(|s| (*s).to_owned()).chain([script.clone()]).collect();
+            (script, argv, true)
         }
         (None, None, None) => {
             return Err(Bad::Invalid("the entry must specify bash, powershell, command or exec".to_owned()))
@@ -426,7 +434,9 @@ fn entry_of(
     let cwd = cwd_of(obj).map_err(Bad::Invalid)?;
     let mut env = env_of(obj).map_err(Bad::Invalid)?;
     // PowerShell runs without its update check.
-    if argv.first().is_some_and(|p| p == "pwsh") && !env.iter().any(|(k, _)| k == "POWERSHELL_UPDATECHECK") {
+    if argv.first().is_some_and(|p| p == "pwsh" || p == "powershell")
+        && !env.iter().any(|(k, _)| k == "POWERSHELL_UPDATECHECK")
+    {
         env.push(("POWERSHELL_UPDATECHECK".to_owned(), "Off".to_owned()));
     }
     let timeout_seconds = timeout_of(obj, &["timeoutSec", "timeout"]).map_err(Bad::Invalid)?;

@@ -277,6 +277,19 @@ impl Dialect for Cursor {
         "cursor"
     }
 
+    /// Cursor on Windows launches a hook's command through PowerShell
+    /// (Arize-ai/coding-harness-tracing#58, speakeasy-api/gram#3736); its
+    /// flags are not documented: hookline starts Windows PowerShell (always
+    /// installed), else PowerShell 7, with `-NoProfile -Command`.
+    fn windows_shell(&self) -> crate::handler::windows_shell::WindowsShell {
+        crate::handler::windows_shell::WindowsShell::PowerShell {
+            programs: &["powershell.exe", "pwsh.exe"],
+            flags: &["-NoProfile", "-Command"],
+            comspec_first: false,
+            propagate_exit: false,
+        }
+    }
+
     fn title(&self) -> &'static str {
         "Cursor"
     }

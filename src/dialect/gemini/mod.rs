@@ -339,6 +339,21 @@ impl Dialect for Gemini {
         "gemini"
     }
 
+    /// Gemini CLI on Windows runs hooks in PowerShell: `ComSpec` when it
+    /// names PowerShell, else `pwsh.exe`, else `powershell.exe`, as
+    /// `-NoProfile -NonInteractive -Command <command>; if ($LASTEXITCODE
+    /// -ne 0) { exit $LASTEXITCODE }` (gemini-cli `hookRunner.ts`,
+    /// `shell-utils.ts`), so a native program's exit code is the hook's.
+    fn windows_shell(&self) -> crate::handler::windows_shell::WindowsShell {
+        use crate::handler::windows_shell::{WindowsShell, PWSH_THEN_WINDOWS_POWERSHELL};
+        WindowsShell::PowerShell {
+            programs: PWSH_THEN_WINDOWS_POWERSHELL,
+            flags: &["-NoProfile", "-NonInteractive", "-Command"],
+            comspec_first: true,
+            propagate_exit: true,
+        }
+    }
+
     fn title(&self) -> &'static str {
         "Gemini CLI"
     }

@@ -32,6 +32,7 @@ use crate::config::Shell;
 use crate::error::Result;
 use crate::gate::pins::Verdict;
 use crate::gate::{Approval, CommandSet};
+use crate::handler::windows_shell::WindowsShell;
 use crate::model::event::RunEvent;
 use crate::model::input::SessionFacts;
 use crate::model::outcome::HookReport;
@@ -89,13 +90,14 @@ pub(crate) fn invoke(stack: &Stack<'_>, hook: Hook<'_>, env: &Environment, paylo
     cancel::check(stack.token)?;
     // A configured hook runs in its dialect's shell, with the command line
     // its dialect makes of the command as written.
-    let (shell, command_line) = match hook.spec() {
+    let (shell, windows_shell, command_line) = match hook.spec() {
         Some(spec) => {
             let d = spec.dialect();
             let line = d.command_line(spec, stack.facts, env);
-            (d.shell(), Some(line).filter(|l| matches!(l, std::borrow::Cow::Owned(_))))
+            let windows = (d.windows_shell(), d.windows_powershell());
+            (d.shell(), windows, Some(line).filter(|l| matches!(l, std::borrow::Cow::Owned(_))))
         }
-        None => (Shell::Sh, None),
+        None => (Shell::Sh, (WindowsShell::CMD, WindowsShell::POWERSHELL), None),
     };
     let label = hook.label();
     let call = Call {
@@ -105,6 +107,7 @@ pub(crate) fn invoke(stack: &Stack<'_>, hook: Hook<'_>, env: &Environment, paylo
         payload,
         env,
         shell,
+        windows_shell,
         command_line: command_line.as_deref(),
         reserved_env: hook.dialect().map_or(&[], |d| d.environment_names()),
         cwd: hook.spec().and_then(|s| s.source.cwd.as_deref()).unwrap_or(stack.cwd),
