@@ -67,9 +67,15 @@ static char *options(const char *event, const char *hooks_list) {
              event, hooks_list);
 }
 
-/* A shell-form hook (cmd.exe on Windows). */
-static char *shell_hook(const char *command, int timeout) {
-  if (timeout > 0) return fmt("{\"type\":\"command\",\"command\":%s,\"timeout\":%d}", jstr(command), timeout);
+/* Options with one VT Code lifecycle event key and its hooks: VT Code's shell on Windows is
+ * cmd.exe (Claude Code's is Git Bash, else PowerShell, which Wine does not have). */
+static char *vt_options(const char *event_key, const char *hooks_list) {
+  return fmt("{\"workspace\":%s,\"session_id\":\"sess-w\",\"hooks\":{\"lifecycle\":{\"%s\":[{\"hooks\":[%s]}]}}}",
+             jstr(workspace), event_key, hooks_list);
+}
+
+/* A shell-form VT Code hook (cmd.exe on Windows). */
+static char *shell_hook(const char *command) {
   return fmt("{\"type\":\"command\",\"command\":%s}", jstr(command));
 }
 
@@ -113,19 +119,28 @@ static double now_ms(void) {
 
 static void test_exit_codes_through_cmd(void) {
   /* 0: continue; 2: deny with stderr as the reason; 1: a non-blocking error. */
-  hl_engine *e = engine(options("PreToolUse", shell_hook("echo ok& exit /b 0", 0)));
+  hl_engine *e = engine(vt_options("pre_tool_use", shell_hook("echo ok& exit /b 0")));
   char *o = run(e, HL_EVENT_PRE_TOOL_USE, PTU);
   CHECK(has(o, "\"exit_code\":0") && has(o, "\"decision\":\"continue\""), "exit 0: %s", o);
   hl_engine_free(e);
 
-  e = engine(options("PreToolUse", shell_hook("echo no entry 1>&2& exit /b 2", 0)));
+  e = engine(vt_options("pre_tool_use", shell_hook("echo no entry 1>&2& exit /b 2")));
   o = run(e, HL_EVENT_PRE_TOOL_USE, PTU);
   CHECK(has(o, "\"exit_code\":2") && has(o, "\"decision\":\"deny\"") && has(o, "no entry"), "exit 2: %s", o);
   hl_engine_free(e);
 
-  e = engine(options("PreToolUse", shell_hook("exit /b 1", 0)));
+  e = engine(vt_options("pre_tool_use", shell_hook("exit /b 1")));
   o = run(e, HL_EVENT_PRE_TOOL_USE, PTU);
   CHECK(has(o, "\"exit_code\":1") && !has(o, "\"decision\":\"deny\""), "exit 1: %s", o);
+  hl_engine_free(e);
+}
+
+static void test_claude_code_shell_is_git_bash_else_powershell(void) {
+  /* Claude Code's shell on Windows is Git Bash, else PowerShell; Wine has neither, so the hook
+   * cannot start, and the report says what was looked for. */
+  hl_engine *e = engine(options("PreToolUse", "{\"type\":\"command\",\"command\":\"exit 0\"}"));
+  char *o = run(e, HL_EVENT_PRE_TOOL_USE, PTU);
+  CHECK(has(o, "PowerShell") && has(o, "\"exit_code\":null"), "Claude Code shell under Wine: %s", o);
   hl_engine_free(e);
 }
 
@@ -147,7 +162,7 @@ static void test_stdin_payload(void) {
   hl_engine_free(e);
   /* Through cmd.exe, with a payload cmd would expand if it ever saw it. */
   char *cmd = fmt("\"%s\" reply 2 blocked", hook_exe);
-  e = engine(options("PreToolUse", shell_hook(cmd, 0)));
+  e = engine(vt_options("pre_tool_use", shell_hook(cmd)));
   o = run(e, HL_EVENT_PRE_TOOL_USE,
           "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"echo %PATH% & del /q x\"},\"tool_call_id\":\"c\"}");
   CHECK(has(o, "\"exit_code\":2") && has(o, "stderr:2"), "cmd + stdin: %s", o);
@@ -257,6 +272,7 @@ int main(int argc, char **argv) {
     void (*fn)(void);
   } tests[] = {
       {"exit_codes_through_cmd", test_exit_codes_through_cmd},
+      {"claude_code_shell_is_git_bash_else_powershell", test_claude_code_shell_is_git_bash_else_powershell},
       {"json_output_in_exec_form", test_json_output_in_exec_form},
       {"stdin_payload", test_stdin_payload},
       {"one_mib_payload_and_output", test_one_mib_payload_and_output},
