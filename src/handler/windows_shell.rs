@@ -121,7 +121,9 @@ pub fn start(
         }
         WindowsShell::PowerShell { programs, flags, comspec_first, propagate_exit } => {
             let is_powershell = |p: &Path| {
-                p.file_stem().is_some_and(|s| s.eq_ignore_ascii_case("pwsh") || s.eq_ignore_ascii_case("powershell"))
+                let text = p.to_string_lossy();
+                let name = text.rsplit(['\\', '/']).next().unwrap_or_default().to_ascii_lowercase();
+                matches!(name.strip_suffix(".exe").unwrap_or(&name), "pwsh" | "powershell")
             };
             let program = comspec.filter(|c| comspec_first && is_powershell(c)).or_else(|| {
                 programs.iter().find_map(|name| {
