@@ -136,11 +136,12 @@ static void test_exit_codes_through_cmd(void) {
 }
 
 static void test_claude_code_shell_is_git_bash_else_powershell(void) {
-  /* Claude Code's shell on Windows is Git Bash, else PowerShell; Wine has neither, so the hook
-   * cannot start, and the report says what was looked for. */
-  hl_engine *e = engine(options("PreToolUse", "{\"type\":\"command\",\"command\":\"exit 0\"}"));
+  /* Claude Code's shell on Windows is Git Bash, else PowerShell. Wine has no Git Bash and ships a
+   * stub powershell.exe in System32\WindowsPowerShell\v1.0 (on its PATH), which the fallback
+   * finds: the command is not run by cmd.exe (which would exit 7). */
+  hl_engine *e = engine(options("PreToolUse", "{\"type\":\"command\",\"command\":\"exit /b 7\"}"));
   char *o = run(e, HL_EVENT_PRE_TOOL_USE, PTU);
-  CHECK(has(o, "PowerShell") && has(o, "\"exit_code\":null"), "Claude Code shell under Wine: %s", o);
+  CHECK(o && !has(o, "\"exit_code\":7"), "Claude Code's hook ran in cmd.exe: %s", o);
   hl_engine_free(e);
 }
 
