@@ -506,8 +506,8 @@ impl Dialect for Claude {
     /// starts bash as `bash --login -i -c`, which sources the user's
     /// profile and opens a console per hook (vercel/vercel-plugin#79);
     /// hookline runs `bash -c`, as on other systems.
-    fn windows_shell(&self) -> crate::handler::windows_shell::WindowsShell {
-        use crate::handler::windows_shell::WindowsShell;
+    fn windows_shell(&self) -> crate::config::windows_shell::WindowsShell {
+        use crate::config::windows_shell::WindowsShell;
         WindowsShell::GitBash {
             path_variable: Some("CLAUDE_CODE_GIT_BASH_PATH"),
             flags: &["-c"],

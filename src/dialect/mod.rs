@@ -57,10 +57,10 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
+use crate::config::windows_shell::WindowsShell;
 use crate::config::{DialectId, Shell};
 use crate::config::{HookSpec, HooksConfig, SourceInfo};
 use crate::error::{Error, Result};
-use crate::handler::windows_shell::WindowsShell;
 use crate::model::event::{EventFamily, HookEvent, RunEvent};
 use crate::model::execution::HookExecution;
 use crate::model::input::SessionFacts;

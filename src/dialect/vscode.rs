@@ -305,8 +305,8 @@ impl Dialect for VsCode {
 
     /// VS Code on Windows: an entry's `windows` command, else its
     /// `powershell` one, else `command` (`command_of`), run in PowerShell.
-    fn windows_shell(&self) -> crate::handler::windows_shell::WindowsShell {
-        crate::handler::windows_shell::WindowsShell::POWERSHELL
+    fn windows_shell(&self) -> crate::config::windows_shell::WindowsShell {
+        crate::config::windows_shell::WindowsShell::POWERSHELL
     }
 
     fn title(&self) -> &'static str {

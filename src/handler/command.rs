@@ -97,7 +97,7 @@ pub(crate) fn run(
         // (`"shell": "powershell"` in the dialect's PowerShell).
         #[cfg(windows)]
         (None, None) => {
-            use super::windows_shell::WindowsShell;
+            use crate::config::windows_shell::WindowsShell;
             let (default, powershell) = call.windows_shell;
             let chosen = match shell {
                 Shell::PowerShell => powershell,
@@ -105,7 +105,7 @@ pub(crate) fn run(
                 Shell::Sh | Shell::User => default,
             };
             let line = call.command_line.unwrap_or(command);
-            started = super::windows_shell::start(&chosen, line, env, &|p| p.is_file())?;
+            started = crate::config::windows_shell::start(&chosen, line, env, &|p| p.is_file())?;
             if !started.env.is_empty() {
                 let mut changed = env.clone();
                 for (name, value) in &started.env {

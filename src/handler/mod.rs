@@ -32,7 +32,6 @@ pub mod environment;
 pub mod host;
 pub(crate) mod http;
 pub mod layer;
-pub mod windows_shell;
 
 use std::io;
 use std::path::Path;
@@ -112,7 +111,7 @@ pub(crate) struct Call<'a> {
     /// On Windows: the shell a shell-form hook runs in, and what its
     /// `"shell": "powershell"` runs (its dialect's).
     #[cfg_attr(unix, allow(dead_code))]
-    pub(crate) windows_shell: (windows_shell::WindowsShell, windows_shell::WindowsShell),
+    pub(crate) windows_shell: (crate::config::windows_shell::WindowsShell, crate::config::windows_shell::WindowsShell),
     /// The text the shell runs, when the dialect changes the command as
     /// written (Gemini CLI's `$GEMINI_PROJECT_DIR`, ...).
     pub(crate) command_line: Option<&'a str>,

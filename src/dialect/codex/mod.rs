@@ -227,8 +227,8 @@ impl Dialect for Codex {
     /// in `config.rs`). Codex hands the command to cmd.exe as a quoted
     /// argument, which cmd.exe does not unquote the way programs do;
     /// hookline passes it verbatim, so a command with `"` runs as written.
-    fn windows_shell(&self) -> crate::handler::windows_shell::WindowsShell {
-        crate::handler::windows_shell::WindowsShell::Cmd { flags: &["/C"] }
+    fn windows_shell(&self) -> crate::config::windows_shell::WindowsShell {
+        crate::config::windows_shell::WindowsShell::Cmd { flags: &["/C"] }
     }
 
     fn title(&self) -> &'static str {

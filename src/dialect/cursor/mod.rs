@@ -281,8 +281,8 @@ impl Dialect for Cursor {
     /// (Arize-ai/coding-harness-tracing#58, speakeasy-api/gram#3736); its
     /// flags are not documented: hookline starts Windows PowerShell (always
     /// installed), else PowerShell 7, with `-NoProfile -Command`.
-    fn windows_shell(&self) -> crate::handler::windows_shell::WindowsShell {
-        crate::handler::windows_shell::WindowsShell::PowerShell {
+    fn windows_shell(&self) -> crate::config::windows_shell::WindowsShell {
+        crate::config::windows_shell::WindowsShell::PowerShell {
             programs: &["powershell.exe", "pwsh.exe"],
             flags: &["-NoProfile", "-Command"],
             comspec_first: false,

@@ -344,8 +344,8 @@ impl Dialect for Gemini {
     /// `-NoProfile -NonInteractive -Command <command>; if ($LASTEXITCODE
     /// -ne 0) { exit $LASTEXITCODE }` (gemini-cli `hookRunner.ts`,
     /// `shell-utils.ts`), so a native program's exit code is the hook's.
-    fn windows_shell(&self) -> crate::handler::windows_shell::WindowsShell {
-        use crate::handler::windows_shell::{WindowsShell, PWSH_THEN_WINDOWS_POWERSHELL};
+    fn windows_shell(&self) -> crate::config::windows_shell::WindowsShell {
+        use crate::config::windows_shell::{WindowsShell, PWSH_THEN_WINDOWS_POWERSHELL};
         WindowsShell::PowerShell {
             programs: PWSH_THEN_WINDOWS_POWERSHELL,
             flags: &["-NoProfile", "-NonInteractive", "-Command"],

@@ -27,12 +27,12 @@ use std::time::Instant;
 
 use super::{Call, Executed, Hook, HostHandler, Payload, Ran};
 use crate::config::env_policy::EnvSettings;
+use crate::config::windows_shell::WindowsShell;
 use crate::config::HttpPolicy;
 use crate::config::Shell;
 use crate::error::Result;
 use crate::gate::pins::Verdict;
 use crate::gate::{Approval, CommandSet};
-use crate::handler::windows_shell::WindowsShell;
 use crate::model::event::RunEvent;
 use crate::model::input::SessionFacts;
 use crate::model::outcome::HookReport;
