@@ -221,7 +221,7 @@ impl Dialect for Codex {
         "codex"
     }
 
-    /// Codex on Windows runs a hook as `%COMSPEC% /C <command>`
+    /// Codex on Windows runs a hook as `%ComSpec% /C <command>`
     /// (`command_runner.rs`, `default_shell_command`; a hook's
     /// `commandWindows`/`command_windows` replaces its command there, read
     /// in `config.rs`). Codex hands the command to cmd.exe as a quoted
