@@ -61,15 +61,17 @@ TEST(after_agent_deny_is_the_stop_block_reason_and_after_tool_replaces_the_resul
   test_end();
 }
 
-/* BeforeModel has no canonical meaning: fired by name, its overrides are
- * under dialect_fields.gemini with Gemini's field names. */
+/* BeforeModel fired by name: its overrides are under dialect_fields.gemini
+ * with Gemini's field names; the hook's own decision is kept there as
+ * gemini_decision, and a block/deny is the canonical deny. */
 TEST(before_model_fired_by_name_returns_gemini_dialect_fields) {
   ws_begin();
   hl_engine *e = gm_eng(gm(
       "BeforeModel",
       gm_hook(say("{\"decision\":\"deny\",\"reason\":\"no\",\"hookSpecificOutput\":{\"llm_response\":{\"text\":\"canned\"}}}"))));
   jv *o = run_named(e, "BeforeModel", "{\"llm_request\":{\"model\":\"gemini-2.5-pro\",\"messages\":[]}}");
-  CHECK_STR(o, "dialect_fields.gemini.decision", "deny");
+  CHECK_STR(o, "dialect_fields.gemini.gemini_decision", "deny");
+  CHECK_STR(o, "decision", "deny");
   CHECK_STR(o, "dialect_fields.gemini.llm_response.text", "canned");
   /* The Gemini name of a canonical event fires it by name too. */
   hl_engine_free(e);
