@@ -99,7 +99,7 @@ fn callback_engine() -> *mut hl_engine {
     static E: OnceLock<Handle<hl_engine>> = OnceLock::new();
     E.get_or_init(|| {
         let e = new_engine();
-        for ev in 0..12 {
+        for ev in 0..EVENTS {
             let mut err = ptr::null_mut();
             let st = unsafe {
                 hl_engine_add_callback_hook(
@@ -124,7 +124,7 @@ fn registry() -> *mut hl_registry {
     static R: OnceLock<Handle<hl_registry>> = OnceLock::new();
     R.get_or_init(|| {
         let r = hl_registry_new();
-        for p in 0..10 {
+        for p in 0..POINTS as i32 {
             let mut err = ptr::null_mut();
             let st =
                 unsafe { hl_registry_register(r, p, c"cb".as_ptr(), Some(reply_cb), ptr::null_mut(), None, &mut err) };
@@ -235,7 +235,7 @@ unsafe fn registry_run(point: i32, ctx: &CStr) {
     let mut err = ptr::null_mut();
     let st = hl_registry_run(registry(), point, ctx.as_ptr(), &mut out, &mut err);
     let text = finish(st, out, err, "hl_registry_run");
-    if !(0..10).contains(&point) {
+    if !(0..POINTS as i32).contains(&point) {
         assert_eq!(st, HL_ERR_INVALID_ARGUMENT, "unknown point {point}");
         return;
     }
@@ -250,7 +250,12 @@ unsafe fn registry_run(point: i32, ctx: &CStr) {
     }
 }
 
-const VALID_CONTEXTS: [&CStr; 10] = [
+/// How many `hl_event` values there are.
+const EVENTS: i32 = HookEvent::ALL.len() as i32;
+/// How many `hl_hook_point` values there are.
+const POINTS: usize = hookline::HookPoint::ALL.len();
+
+const VALID_CONTEXTS: [&CStr; POINTS] = [
     cr#"{"prompt":"p","turn_number":1}"#,
     cr#"{"response_text":"r","turn_number":1}"#,
     cr#"{"tool_name":"Bash","tool_args":{"command":"ls"}}"#,
@@ -261,6 +266,7 @@ const VALID_CONTEXTS: [&CStr; 10] = [
     cr#"{"tool_name":"Bash","error":"boom"}"#,
     cr#"{"message":"hi"}"#,
     cr#"{"name":"Bash","args":[1]}"#,
+    cr#"{"response_text":"done"}"#,
 ];
 
 fuzz_target!(|data: &[u8]| {
@@ -304,17 +310,17 @@ fuzz_target!(|data: &[u8]| {
                     hl_engine_free(e);
                 }
             }
-            1 => run(empty_engine(), enum_arg(eb, 12), &s1, 0),
+            1 => run(empty_engine(), enum_arg(eb, EVENTS), &s1, 0),
             2 => {
                 *REPLY.lock().unwrap() = Some((mode, s2.unwrap_or_default()));
-                run(callback_engine(), enum_arg(eb, 12), &s1, 1);
+                run(callback_engine(), enum_arg(eb, EVENTS), &s1, 1);
             }
             3 => {
                 *REPLY.lock().unwrap() = Some((mode, s2.unwrap_or_default()));
-                registry_run(enum_arg(eb, 10), &s1);
+                registry_run(enum_arg(eb, POINTS as i32), &s1);
             }
             4 => {
-                let point = usize::from(eb) % 10;
+                let point = usize::from(eb) % POINTS;
                 *REPLY.lock().unwrap() = Some((if mode % 2 == 0 { 0 } else { 5 }, s1));
                 registry_run(point as i32, VALID_CONTEXTS[point]);
             }
@@ -333,7 +339,7 @@ fuzz_target!(|data: &[u8]| {
                 let matcher = if mode & 1 == 1 { ptr::null() } else { s1.as_ptr() };
                 let name = s2.unwrap_or_default();
                 let mut err = ptr::null_mut();
-                let event = enum_arg(eb, 12);
+                let event = enum_arg(eb, EVENTS);
                 let st = hl_engine_add_callback_hook(
                     e,
                     event,
