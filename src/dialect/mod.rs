@@ -10,6 +10,8 @@
 //!   ([`Dialect::read_json`], [`Dialect::read_toml`], [`Dialect::recognises_path`]);
 //! - its event names ([`Dialect::event_keys`]);
 //! - what each event's matcher is tested against ([`Dialect::match_subject`]);
+//! - its agent's names and input shapes of the canonical tools
+//!   ([`Dialect::tool_vocabulary`], [`tools`]);
 //! - the payload a hook reads and the variables of its environment
 //!   ([`Dialect::payload`], [`Dialect::environment`]);
 //! - how one hook's result reads ([`Dialect::read_reply`]), and its rule
@@ -49,6 +51,7 @@ mod load;
 pub mod matcher;
 pub mod protocol;
 mod resolve;
+pub mod tools;
 pub mod vscode;
 pub mod vtcode;
 
@@ -211,6 +214,21 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
     /// The agent's tool names (for `hookline check`'s "can never match a
     /// known tool" warning and its suggestions).
     fn tool_names(&self) -> &'static [&'static str];
+
+    /// The agent's names and input shapes of the canonical tools (Claude
+    /// Code's `Bash`, `Write`, ..., MCP tools `mcp__<server>__<tool>`), as
+    /// static data: one [`ToolName`](tools::ToolName) row per canonical
+    /// tool the agent has (its name, renamed `tool_input` fields, a
+    /// [`ToolShape`](tools::ToolShape) where renaming is not enough), and
+    /// the agent's MCP spelling. The engine gives each hook the call in its
+    /// agent's name and shape, matches it on them, and reads a rewrite the
+    /// hook returns back into the canonical shape. A name without a row
+    /// passes through unchanged both ways. The default: the empty table
+    /// (every name and input passes through; right for an agent that uses
+    /// Claude Code's names).
+    fn tool_vocabulary(&self) -> &'static tools::ToolVocabulary {
+        &tools::ToolVocabulary::NONE
+    }
 
     /// The hooks files a host of this agent reads in a workspace, relative
     /// to it, in the order it reads them (`.claude/settings.json`, ...).
