@@ -628,7 +628,8 @@ type EngineOptions struct {
 	Hooks json.RawMessage `json:"hooks,omitempty"`
 	// HooksTOML is a vtcode.toml text (or its [lifecycle] tables).
 	HooksTOML string `json:"hooks_toml,omitempty"`
-	// HooksFile is a path to a .toml or .json hooks config.
+	// HooksFile is a path to a .toml or .json hooks config, or a Cline
+	// hooks folder.
 	HooksFile      string            `json:"hooks_file,omitempty"`
 	TranscriptPath string            `json:"transcript_path,omitempty"`
 	TrustStore     string            `json:"trust_store,omitempty"`
@@ -712,4 +713,8 @@ const (
 	DialectCopilot Dialect = "copilot"
 	// DialectVSCode: VS Code agent hooks (chosen by the option only).
 	DialectVSCode Dialect = "vscode"
+	// DialectCline: a Cline hooks folder (.clinerules/hooks, .cline/hooks,
+	// ~/Documents/Cline/Hooks): one executable file per event, given as
+	// HooksFile.
+	DialectCline Dialect = "cline"
 )

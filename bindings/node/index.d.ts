@@ -291,7 +291,8 @@ export interface EngineOptions {
    * The dialect of hooks/hooksToml/hooksFile. Default: a file is recognised by its path
    * (`.codex/hooks.json` and `.codex/config.toml` are Codex's, `.gemini/settings.json` Gemini CLI's,
    * `.cursor/hooks.json` Cursor's, `.github/hooks/*.json` Copilot CLI's, `*.toml` VT Code's), anything else
-   * by its shape; VS Code's (`vscode`) is chosen by this option only.
+   * by its shape; VS Code's (`vscode`) is chosen by this option only. A folder (`.clinerules/hooks`,
+   * `.cline/hooks`, `~/Documents/Cline/Hooks`) is Cline's (`cline`).
    */
   dialect?: Dialect;
   /** Several configs in one engine, in order (user, project, local, plugins), instead of hooks/hooksToml/hooksFile. */
@@ -324,7 +325,7 @@ export interface HookSource {
 }
 
 /** A hooks format: the agent a config was written for; its hooks get that agent's payload and decisions. */
-export type Dialect = 'vtcode' | 'claude' | 'codex' | 'gemini' | 'cursor' | 'copilot' | 'vscode';
+export type Dialect = 'vtcode' | 'claude' | 'codex' | 'gemini' | 'cursor' | 'copilot' | 'vscode' | 'cline';
 
 /** Per-call options of the async event methods. */
 export interface RunOptions {

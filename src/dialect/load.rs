@@ -43,7 +43,9 @@ impl HooksConfig {
     }
 
     /// Read a hooks file: `.toml` or `.json` (extension case-insensitive),
-    /// its dialect chosen as [`crate::dialect::select`] says. An unreadable
+    /// its dialect chosen as [`crate::dialect::select`] says; or a hooks
+    /// folder (Cline's), read by its dialect's
+    /// [`read_dir`](crate::dialect::Dialect::read_dir). An unreadable
     /// file is [`Status::Io`](crate::Status::Io); another extension is
     /// [`Status::InvalidArgument`](crate::Status::InvalidArgument); anything
     /// wrong inside is [`Status::InvalidConfig`](crate::Status::InvalidConfig).
@@ -67,6 +69,13 @@ impl HooksConfig {
         trusted: bool,
         plugin_root: Option<Arc<str>>,
     ) -> Result<Self> {
+        if path.is_dir() {
+            // A hooks folder (Cline): its dialect named, else recognised by
+            // its place, else Cline's (the only dialect with folders).
+            let dialect = explicit.or_else(|| super::for_path(path)).unwrap_or(super::CLINE);
+            let info = SourceInfo { dialect: dialect.id(), path: Some(path.to_owned()), trusted, plugin_root, policy: false };
+            return dialect.read_dir(path, &info);
+        }
         let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
         let is_toml = match ext.as_deref() {
             Some("toml") => true,

@@ -42,6 +42,7 @@
 //! ([`cursor`]).
 
 pub mod claude;
+pub mod cline;
 pub mod codex;
 pub mod copilot;
 pub mod cursor;
@@ -130,6 +131,24 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
     /// `InvalidConfig` naming the entry; entries the agent itself would
     /// skip are skipped and listed in the config's warnings.
     fn read_json(&self, value: &Value, source: &SourceInfo) -> Result<HooksConfig>;
+
+    /// Read a hooks **folder** of this dialect (Cline: one executable file
+    /// per event). `InvalidArgument` for a dialect whose hooks are in files.
+    fn read_dir(&self, dir: &Path, source: &SourceInfo) -> Result<HooksConfig> {
+        let _ = source;
+        Err(Error::invalid_argument(format!(
+            "hooks_file {} is a folder; the {} dialect reads hooks files (only Cline's hooks are a folder)",
+            dir.display(),
+            self.title()
+        )))
+    }
+
+    /// Whether this dialect's [user files](Self::user_files) and
+    /// [workspace files](Self::workspace_files) are hooks folders
+    /// ([`read_dir`](Self::read_dir)) rather than files.
+    fn reads_hooks_folders(&self) -> bool {
+        false
+    }
 
     /// The JSON text of a config file of this dialect as its agent hands it
     /// to its JSON parser (Gemini CLI strips comments first). The default:
@@ -585,6 +604,7 @@ pub static ALL: &[&dyn Dialect] = &[
     &cursor::CURSOR,
     &copilot::COPILOT,
     &vscode::VSCODE,
+    &cline::CLINE,
 ];
 
 /// The VT Code dialect.
@@ -607,6 +627,9 @@ pub static VSCODE: &dyn Dialect = &vscode::VSCODE;
 
 /// The Gemini CLI dialect.
 pub static GEMINI: &dyn Dialect = &gemini::GEMINI;
+
+/// The Cline dialect.
+pub static CLINE: &dyn Dialect = &cline::CLINE;
 
 /// Two dialect values are the same dialect.
 pub fn same(a: &dyn Dialect, b: &dyn Dialect) -> bool {
@@ -684,13 +707,19 @@ pub fn settings_files_under(workspace: &Path, home: Option<&Path>, root: &Path) 
                 .collect::<Vec<_>>()
         };
         out.extend(system(d.system_files(), d.system_files_are_policy()));
-        let user = home.map(|h| d.user_files(h)).unwrap_or_default().into_iter().filter(|p| p.is_file());
+        let user = home.map(|h| d.user_files(h)).unwrap_or_default().into_iter().filter(|p| {
+            if d.reads_hooks_folders() {
+                p.is_dir()
+            } else {
+                p.is_file()
+            }
+        });
         let at_home = home.is_some_and(|h| same_dir(h, workspace));
         let project: Vec<SettingsFile> = d
             .workspace_files()
             .iter()
             .filter(|_| d.reads_workspace_at_home() || !at_home)
-            .flat_map(|f| existing_files(&workspace.join(f)))
+            .flat_map(|f| existing_sources(d, &workspace.join(f)))
             .map(|p| file(p, false))
             .collect();
         if d.user_files_are_a_fallback() {
@@ -742,6 +771,17 @@ fn same_dir(a: &Path, b: &Path) -> bool {
     match (a.canonicalize(), b.canonicalize()) {
         (Ok(a), Ok(b)) => a == b,
         _ => a == b,
+    }
+}
+
+/// The sources a path of `dialect`'s names that exist: the folder itself
+/// for a dialect whose hooks are folders (Cline), else its
+/// [existing files](existing_files).
+fn existing_sources(dialect: &dyn Dialect, path: &Path) -> Vec<std::path::PathBuf> {
+    match dialect.reads_hooks_folders() {
+        true if path.is_dir() => vec![path.to_owned()],
+        true => Vec::new(),
+        false => existing_files(path),
     }
 }
 
@@ -856,9 +896,12 @@ fn name_matches(pattern: &std::ffi::OsStr, name: &std::ffi::OsStr) -> bool {
 
 /// The hooks files of a workspace, in the dialects' order: every
 /// [`Dialect::workspace_files`] entry that exists under `workspace`, a
-/// `*.json` pattern giving the directory's JSON files in name order.
+/// `*.json` pattern giving the directory's JSON files in name order (a
+/// Cline hooks folder is one source).
 pub fn workspace_configs(workspace: &Path) -> Vec<std::path::PathBuf> {
-    workspace_files().into_iter().flat_map(|rel| existing_files(&workspace.join(rel))).collect()
+    ALL.iter()
+        .flat_map(|d| d.workspace_files().iter().flat_map(move |rel| existing_sources(*d, &workspace.join(rel))))
+        .collect()
 }
 
 /// The dialect that recognises a hooks file by its path, if one does (the
@@ -931,14 +974,15 @@ mod tests {
     use serde_json::json;
 
     /// Every agent lets a command hook deny a tool call: each dialect has a
-    /// blocking answer on PreToolUse (exit 2), and none on SessionEnd.
+    /// blocking answer on PreToolUse (exit 2; Cline's is `{"cancel": true}`
+    /// on exit 0: "no special meaning for 2"), and none on SessionEnd.
     #[test]
     fn every_dialect_has_a_blocking_answer_where_its_hooks_can_block() {
         for d in ALL {
             let a = d.blocking_answer(&RunEvent::Known(HookEvent::PreToolUse), "why").unwrap_or_else(|| {
                 panic!("{}: no blocking answer on PreToolUse", d.name());
             });
-            assert_eq!(a.exit_code, 2, "{}", d.name());
+            assert_eq!(a.exit_code, if d.name() == "cline" { 0 } else { 2 }, "{}", d.name());
             let said = a.stdout.iter().chain(&a.stderr).any(|t| t.contains("why"));
             assert!(said, "{}: the reason is written: {a:?}", d.name());
             assert!(d.blocking_answer(&RunEvent::Known(HookEvent::SessionEnd), "why").is_none(), "{}", d.name());
