@@ -10,6 +10,7 @@
 mod abi_tables;
 mod claude_profile;
 mod claude_rules;
+mod cline;
 mod codex_dialect;
 mod config;
 mod copilot;
