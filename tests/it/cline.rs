@@ -220,8 +220,8 @@ fn a_cancelling_hooks_context_is_its_reason() {
     let ws = Ws::new();
     sh_hook(&ws, "UserPromptSubmit", "echo '{\"cancel\": true, \"contextModification\": \"prompt has a secret\"}'");
     let out = run(&engine(&ws), HookEvent::UserPromptSubmit, json!({"turn_id": "t", "prompt": "key=abc"}));
-    assert_eq!(out["blocked"], true, "{out}");
-    assert_eq!(out["reason"], "prompt has a secret");
+    assert_eq!(out["allow_prompt"], false, "{out}");
+    assert_eq!(out["block_reason"], "prompt has a secret");
     assert_eq!(out["additional_context"], json!([]), "{out}");
     assert_eq!(out["continue"], false);
 }

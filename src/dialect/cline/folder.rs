@@ -277,4 +277,65 @@ mod tests {
         assert!(!is_hooks_folder(Path::new("/w/hooks")));
         assert!(!is_hooks_folder(Path::new("/w/.github/hooks")));
     }
+
+    fn commands(cfg: &HooksConfig) -> Vec<(String, Option<Vec<String>>)> {
+        cfg.all_groups()
+            .flat_map(|g| &g.hooks)
+            .map(|h| match &h.handler {
+                HandlerSpec::Command { command, launch, .. } => (command.clone(), launch.argv.clone()),
+                other => panic!("{other:?}"),
+            })
+            .collect()
+    }
+
+    /// "Windows: only `<HookName>.ps1` (`findWindowsHook`)", run as
+    /// "`powershell -NoProfile -NonInteractive -ExecutionPolicy Bypass
+    /// -File <script>`"; "Extensionless hooks are intentionally ignored on
+    /// Windows".
+    #[test]
+    fn on_windows_only_ps1_files_run_through_powershell() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["PreToolUse", "PreToolUse.ps1", "TaskStart.sh", "notes.txt"] {
+            std::fs::write(dir.path().join(name), "x").unwrap();
+        }
+        let info = SourceInfo::new(&super::super::CLINE);
+        let cfg = read(dir.path(), &info, Platform::Windows).unwrap();
+        let ps1 = std::path::absolute(dir.path().join("PreToolUse.ps1")).unwrap().display().to_string();
+        let argv: Vec<String> = POWERSHELL.iter().map(|s| s.to_string()).chain([ps1.clone()]).collect();
+        assert_eq!(commands(&cfg), [(ps1, Some(argv))]);
+        let warned: Vec<&str> = cfg.warnings().iter().map(|w| w.path.as_str()).collect();
+        assert_eq!(warned, ["PreToolUse", "TaskStart.sh"]);
+        assert!(cfg.warnings()[0].message.contains("only PreToolUse.ps1"), "{:?}", cfg.warnings());
+    }
+
+    /// The CLI's `inferHookCommand`: "interpreter from shebang or
+    /// extension: `.sh`→`bash`, `.js`→`node`, `.ts`→`bun run`, `.py`→
+    /// `python3`"; the extension's `spawn(escapedPath, [], {shell:true})`.
+    #[cfg(unix)]
+    #[test]
+    fn on_unix_a_file_runs_by_its_shebang_or_its_interpreter() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let write = |name: &str, text: &str| {
+            let p = dir.path().join(name);
+            std::fs::write(&p, text).unwrap();
+            std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+            sh_quote(&std::path::absolute(&p).unwrap().display().to_string())
+        };
+        let pre = write("PreToolUse", "echo");
+        let py = write("PostToolUse.py", "print(1)");
+        let js = write("TaskStart.js", "#!/usr/bin/env node\n");
+        let ts = write("TaskCancel.ts", "x");
+        let sh = write("UserPromptSubmit.sh", "x");
+        let cfg = read(dir.path(), &SourceInfo::new(&super::super::CLINE), Platform::Unix).unwrap();
+        let mut got: Vec<String> = commands(&cfg).into_iter().map(|(c, argv)| {
+            assert_eq!(argv, None);
+            c
+        }).collect();
+        got.sort();
+        let mut want = vec![pre, format!("python3 {py}"), js, format!("bun run {ts}"), format!("bash {sh}")];
+        want.sort();
+        assert_eq!(got, want);
+        assert!(cfg.warnings().is_empty(), "{:?}", cfg.warnings());
+    }
 }
