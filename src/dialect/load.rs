@@ -70,9 +70,15 @@ impl HooksConfig {
         plugin_root: Option<Arc<str>>,
     ) -> Result<Self> {
         if path.is_dir() {
-            // A hooks folder (Cline): its dialect named, else recognised by
-            // its place, else Cline's (the only dialect with folders).
-            let dialect = explicit.or_else(|| super::for_path(path)).unwrap_or(super::CLINE);
+            // A hooks folder (Cline's): its dialect named, else recognised
+            // by its place.
+            let Some(dialect) = explicit.or_else(|| super::for_path(path)) else {
+                return Err(Error::io(format!(
+                    "hooks_file {} is a folder, not a hooks file (a Cline hooks folder is .clinerules/hooks, \
+                     .cline/hooks or ~/Documents/Cline/Hooks; name the dialect `cline` to read another folder)",
+                    path.display()
+                )));
+            };
             let info = SourceInfo { dialect: dialect.id(), path: Some(path.to_owned()), trusted, plugin_root, policy: false };
             return dialect.read_dir(path, &info);
         }
