@@ -79,7 +79,8 @@ impl HooksConfig {
                     path.display()
                 )));
             };
-            let info = SourceInfo { dialect: dialect.id(), path: Some(path.to_owned()), trusted, plugin_root, policy: false };
+            let info =
+                SourceInfo { dialect: dialect.id(), path: Some(path.to_owned()), trusted, plugin_root, policy: false };
             return dialect.read_dir(path, &info);
         }
         let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);

@@ -178,7 +178,10 @@ fn the_payload_is_clines_camel_case_input() {
     assert_eq!(p["userId"], "");
     assert_eq!(p["model"], json!({"provider": "openai", "slug": "gpt-5"}));
     assert!(p["timestamp"].as_str().unwrap().parse::<u128>().unwrap() > 1_700_000_000_000);
-    assert_eq!(p["preToolUse"], json!({"toolName": "execute_command", "parameters": {"command": "ls -la", "timeout": "5"}}));
+    assert_eq!(
+        p["preToolUse"],
+        json!({"toolName": "execute_command", "parameters": {"command": "ls -la", "timeout": "5"}})
+    );
 }
 
 /// "PostToolUse Hook should receive execution results": `input.postToolUse.success`.
@@ -205,7 +208,11 @@ fn post_tool_use_gets_the_result() {
 #[test]
 fn cancel_denies_and_halts_with_the_error_message() {
     let ws = Ws::new();
-    node_hook(&ws, "PreToolUse", "console.log(JSON.stringify({\n  cancel: true,\n  errorMessage: \"Hook blocked execution\"\n}))");
+    node_hook(
+        &ws,
+        "PreToolUse",
+        "console.log(JSON.stringify({\n  cancel: true,\n  errorMessage: \"Hook blocked execution\"\n}))",
+    );
     let out = run(&engine(&ws), HookEvent::PreToolUse, bash("rm -rf /"));
     assert_eq!(out["decision"], "deny", "{out}");
     assert_eq!(out["reason"], "Hook blocked execution");
@@ -292,7 +299,11 @@ fn legacy_should_continue_is_rejected_with_an_error() {
 #[test]
 fn large_context_is_truncated() {
     let ws = Ws::new();
-    node_hook(&ws, "PreToolUse", "console.log(JSON.stringify({ cancel: false, contextModification: 'x'.repeat(60000) }))");
+    node_hook(
+        &ws,
+        "PreToolUse",
+        "console.log(JSON.stringify({ cancel: false, contextModification: 'x'.repeat(60000) }))",
+    );
     let out = run(&engine(&ws), HookEvent::PreToolUse, bash("ls"));
     let context = out["additional_context"][0].as_str().unwrap();
     assert!(context.len() < 60_000);
@@ -309,7 +320,12 @@ fn large_context_is_truncated() {
 fn global_and_workspace_hooks_run_concurrently_and_any_cancel_wins() {
     let ws = Ws::new();
     let global = ws.file("home/Documents/Cline/Hooks");
-    hook_file(&global, "PreToolUse", "#!/bin/sh\nsleep 1\necho '{\"contextModification\": \"GLOBAL: Context added\"}'\n", 0o755);
+    hook_file(
+        &global,
+        "PreToolUse",
+        "#!/bin/sh\nsleep 1\necho '{\"contextModification\": \"GLOBAL: Context added\"}'\n",
+        0o755,
+    );
     sh_hook(&ws, "PreToolUse", "sleep 1\necho '{\"contextModification\": \"WORKSPACE: Context added\"}'");
     let sources = json!({"hook_sources": [
         {"hooks_file": global, "trusted": true},
@@ -320,7 +336,12 @@ fn global_and_workspace_hooks_run_concurrently_and_any_cancel_wins() {
     let out = run(&e, HookEvent::PreToolUse, bash("ls"));
     assert!(started.elapsed() < Duration::from_millis(1900), "ran one after another: {:?}", started.elapsed());
     assert_eq!(out["additional_context"], json!(["GLOBAL: Context added", "WORKSPACE: Context added"]), "{out}");
-    hook_file(&global, "PreToolUse", "#!/bin/sh\necho '{\"cancel\": true, \"errorMessage\": \"Global policy violation\"}'\n", 0o755);
+    hook_file(
+        &global,
+        "PreToolUse",
+        "#!/bin/sh\necho '{\"cancel\": true, \"errorMessage\": \"Global policy violation\"}'\n",
+        0o755,
+    );
     sh_hook(&ws, "PreToolUse", "echo '{\"cancel\": false}'");
     let out = run(&ws.engine_with(sources), HookEvent::PreToolUse, bash("ls"));
     assert_eq!(out["decision"], "deny", "{out}");
@@ -370,7 +391,8 @@ fn task_events_are_fired_by_name() {
 fn a_host_finds_the_four_folders() {
     let ws = Ws::new();
     let home = ws.file("home");
-    for dir in [home.join("Documents/Cline/Hooks"), home.join(".cline/hooks"), rules_dir(&ws), ws.file(".cline/hooks")] {
+    for dir in [home.join("Documents/Cline/Hooks"), home.join(".cline/hooks"), rules_dir(&ws), ws.file(".cline/hooks")]
+    {
         std::fs::create_dir_all(dir).unwrap();
     }
     std::fs::write(ws.file(".clinerules/hooks/../not-a-folder"), "").unwrap();

@@ -29,7 +29,8 @@ use crate::config::{HandlerSpec, HookGroup, HookSpec, HooksConfig, Launch, Shell
 use crate::error::{Error, Result};
 
 /// The extensions the CLI accepts on a hook file (`""`: none).
-pub const EXTENSIONS: &[&str] = &["", ".sh", ".bash", ".zsh", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".py", ".ps1"];
+pub const EXTENSIONS: &[&str] =
+    &["", ".sh", ".bash", ".zsh", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".py", ".ps1"];
 
 /// Which operating system's rules a folder is read with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,7 +58,8 @@ impl Platform {
 pub(crate) fn is_hooks_folder(path: &Path) -> bool {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
     let parent = path.parent().and_then(Path::file_name).and_then(|n| n.to_str()).unwrap_or("");
-    matches!((parent, name), (".clinerules" | ".cline", "hooks")) || (parent.eq_ignore_ascii_case("cline") && name.eq_ignore_ascii_case("hooks"))
+    matches!((parent, name), (".clinerules" | ".cline", "hooks"))
+        || (parent.eq_ignore_ascii_case("cline") && name.eq_ignore_ascii_case("hooks"))
 }
 
 /// The hook name (Cline's spelling) and the lowercased extension of a file
@@ -87,7 +89,8 @@ pub fn read(dir: &Path, info: &SourceInfo, platform: Platform) -> Result<HooksCo
         .map_err(|e| Error::io(format!("cannot read the Cline hooks folder {}: {e}", dir.display())))?;
     let mut names: Vec<String> = Vec::new();
     for entry in entries {
-        let entry = entry.map_err(|e| Error::io(format!("cannot read the Cline hooks folder {}: {e}", dir.display())))?;
+        let entry =
+            entry.map_err(|e| Error::io(format!("cannot read the Cline hooks folder {}: {e}", dir.display())))?;
         match entry.file_name().into_string() {
             Ok(name) => names.push(name),
             Err(name) => crate::hl_debug!("{}: {name:?} is not UTF-8; not a hook name", dir.display()),
@@ -239,7 +242,8 @@ fn starts_with_shebang(path: &Path) -> bool {
 }
 
 /// The program and arguments Cline starts a `.ps1` hook with on Windows.
-pub const POWERSHELL: &[&str] = &["powershell.exe", "-NoProfile", "-NonInteractive", "-ExecutionPolicy", "Bypass", "-File"];
+pub const POWERSHELL: &[&str] =
+    &["powershell.exe", "-NoProfile", "-NonInteractive", "-ExecutionPolicy", "Bypass", "-File"];
 
 /// `powershell -NoProfile -NonInteractive -ExecutionPolicy Bypass -File
 /// <path>`, started directly (HookProcess.ts `getHookLaunchConfig`).
@@ -328,10 +332,13 @@ mod tests {
         let ts = write("TaskCancel.ts", "x");
         let sh = write("UserPromptSubmit.sh", "x");
         let cfg = read(dir.path(), &SourceInfo::new(&super::super::CLINE), Platform::Unix).unwrap();
-        let mut got: Vec<String> = commands(&cfg).into_iter().map(|(c, argv)| {
-            assert_eq!(argv, None);
-            c
-        }).collect();
+        let mut got: Vec<String> = commands(&cfg)
+            .into_iter()
+            .map(|(c, argv)| {
+                assert_eq!(argv, None);
+                c
+            })
+            .collect();
         got.sort();
         let mut want = vec![pre, format!("python3 {py}"), js, format!("bun run {ts}"), format!("bash {sh}")];
         want.sort();

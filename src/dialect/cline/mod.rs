@@ -214,12 +214,15 @@ pub const TOOLS: &[&str] = &[
     "use_skill",
 ];
 
+/// Parameter names Cline spells otherwise: (Claude Code's, Cline's).
+pub type Renames = &'static [(&'static str, &'static str)];
+
 /// Claude Code's tool names (the canonical vocabulary hosts speak) and the
 /// Cline tool each one is, with the Claude Code parameter names Cline
 /// spells otherwise. A canonical tool call's `toolName` and `parameters`
 /// reach a Cline hook in Cline's words; a name not in this table is passed
 /// as it is (a host that already speaks Cline's names).
-pub static CANONICAL_TO_NATIVE: &[(&str, &str, &[(&str, &str)])] = &[
+pub static CANONICAL_TO_NATIVE: &[(&str, &str, Renames)] = &[
     ("Bash", "execute_command", &[]),
     ("Read", "read_file", &[("file_path", "path")]),
     ("Write", "write_to_file", &[("file_path", "path")]),
@@ -235,7 +238,7 @@ pub static CANONICAL_TO_NATIVE: &[(&str, &str, &[(&str, &str)])] = &[
 
 /// The Cline tool name of a tool name a host gave, with the parameter
 /// renames that go with it (`mcp__server__tool` is `use_mcp_tool`).
-pub(crate) fn native_tool(name: &str) -> (&str, &'static [(&'static str, &'static str)]) {
+pub(crate) fn native_tool(name: &str) -> (&str, Renames) {
     if name.starts_with("mcp__") {
         return ("use_mcp_tool", &[]);
     }
@@ -432,12 +435,8 @@ mod tests {
 
     #[test]
     fn the_folders_are_recognised_by_path() {
-        for path in [
-            "/p/.clinerules/hooks",
-            "/p/.cline/hooks",
-            "/home/u/.cline/hooks",
-            "/home/u/Documents/Cline/Hooks",
-        ] {
+        for path in ["/p/.clinerules/hooks", "/p/.cline/hooks", "/home/u/.cline/hooks", "/home/u/Documents/Cline/Hooks"]
+        {
             assert!(CLINE.recognises_path(Path::new(path)), "{path}");
         }
         for path in ["/p/hooks", "/p/.claude/settings.json", "/p/.clinerules", "/p/.github/hooks/a.json"] {

@@ -26,7 +26,8 @@ use crate::model::event::{HookEvent, RunEvent};
 use crate::model::input::SessionFacts;
 
 /// The input fields that fill the common fields, not the event's object.
-const COMMON_INPUTS: &[&str] = &["cline_version", "workspace_roots", "user_id", "model", "session_id", "cwd", "transcript_path"];
+const COMMON_INPUTS: &[&str] =
+    &["cline_version", "workspace_roots", "user_id", "model", "session_id", "cwd", "transcript_path"];
 
 /// The payload of `event` for a Cline hook (see the module documentation).
 pub(crate) fn payload(
@@ -126,7 +127,8 @@ fn post_tool(input: &Map<String, Value>, m: &mut Map<String, Value>) {
     let failed = response.get("is_error").and_then(Value::as_bool) == Some(true)
         || response.get("success").and_then(Value::as_bool) == Some(false);
     let success = input.get("success").and_then(Value::as_bool).unwrap_or(!failed);
-    let ms = ["execution_time_ms", "duration_ms"].iter().find_map(|k| input.get(*k).and_then(Value::as_u64)).unwrap_or(0);
+    let ms =
+        ["execution_time_ms", "duration_ms"].iter().find_map(|k| input.get(*k).and_then(Value::as_u64)).unwrap_or(0);
     m.insert("result".into(), json!(result));
     m.insert("success".into(), json!(success));
     m.insert("executionTimeMs".into(), json!(ms));
