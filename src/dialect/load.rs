@@ -72,7 +72,7 @@ impl HooksConfig {
         if path.is_dir() {
             // A hooks folder (Cline's): its dialect named, else recognised
             // by its place.
-            let Some(dialect) = explicit.or_else(|| super::for_path(path)) else {
+            let Some(dialect) = explicit.or_else(|| super::for_path(path).filter(|d| d.reads_hooks_folders())) else {
                 return Err(Error::io(format!(
                     "hooks_file {} is a folder, not a hooks file (a Cline hooks folder is .clinerules/hooks, \
                      .cline/hooks or ~/Documents/Cline/Hooks; name the dialect `cline` to read another folder)",

@@ -29,6 +29,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
+use super::tools::{McpNames, ToolName, ToolVocabulary};
 use super::{BlockingAnswer, Dialect, Placeholder, ReadCtx};
 use crate::config::matcher::Matcher;
 use crate::config::windows_shell::WindowsShell;
@@ -214,36 +215,30 @@ pub const TOOLS: &[&str] = &[
     "use_skill",
 ];
 
-/// Parameter names Cline spells otherwise: (Claude Code's, Cline's).
-pub type Renames = &'static [(&'static str, &'static str)];
-
 /// Claude Code's tool names (the canonical vocabulary hosts speak) and the
-/// Cline tool each one is, with the Claude Code parameter names Cline
-/// spells otherwise. A canonical tool call's `toolName` and `parameters`
-/// reach a Cline hook in Cline's words; a name not in this table is passed
-/// as it is (a host that already speaks Cline's names).
-pub static CANONICAL_TO_NATIVE: &[(&str, &str, Renames)] = &[
-    ("Bash", "execute_command", &[]),
-    ("Read", "read_file", &[("file_path", "path")]),
-    ("Write", "write_to_file", &[("file_path", "path")]),
-    ("Edit", "replace_in_file", &[("file_path", "path")]),
-    ("MultiEdit", "replace_in_file", &[("file_path", "path")]),
-    ("Grep", "search_files", &[("pattern", "regex")]),
-    ("Glob", "list_files", &[]),
-    ("LS", "list_files", &[]),
-    ("WebFetch", "web_fetch", &[]),
-    ("WebSearch", "web_search", &[]),
-    ("AskUserQuestion", "ask_followup_question", &[]),
-];
-
-/// The Cline tool name of a tool name a host gave, with the parameter
-/// renames that go with it (`mcp__server__tool` is `use_mcp_tool`).
-pub(crate) fn native_tool(name: &str) -> (&str, Renames) {
-    if name.starts_with("mcp__") {
-        return ("use_mcp_tool", &[]);
-    }
-    CANONICAL_TO_NATIVE.iter().find(|(c, _, _)| *c == name).map_or((name, &[]), |(_, n, renames)| (*n, *renames))
-}
+/// Cline tool each one is, with the `tool_input` fields Cline spells
+/// otherwise (`file_path` is `path`). A canonical call reaches a Cline hook
+/// in Cline's words; a name without a row passes as it is (a host that
+/// already speaks Cline's names). MCP tools (`mcp__<server>__<tool>`) are
+/// one Cline tool, `use_mcp_tool`, whose parameters name the server and the
+/// tool: the payload writes them (`payload.rs`); the table keeps the
+/// canonical MCP spelling.
+pub static TOOL_VOCABULARY: ToolVocabulary = ToolVocabulary {
+    names: &[
+        ToolName::new("Bash", "execute_command"),
+        ToolName::new("Read", "read_file").fields(&[("file_path", "path")]),
+        ToolName::new("Write", "write_to_file").fields(&[("file_path", "path")]),
+        ToolName::new("Edit", "replace_in_file").fields(&[("file_path", "path")]),
+        ToolName::new("MultiEdit", "replace_in_file").fields(&[("file_path", "path")]),
+        ToolName::new("Grep", "search_files").fields(&[("pattern", "regex")]),
+        ToolName::new("Glob", "list_files"),
+        ToolName::new("LS", "list_files"),
+        ToolName::new("WebFetch", "web_fetch"),
+        ToolName::new("WebSearch", "web_search"),
+        ToolName::new("AskUserQuestion", "ask_followup_question"),
+    ],
+    mcp: McpNames::CANONICAL,
+};
 
 impl Dialect for Cline {
     fn name(&self) -> &'static str {
@@ -356,6 +351,10 @@ impl Dialect for Cline {
         TOOLS
     }
 
+    fn tool_vocabulary(&self) -> &'static ToolVocabulary {
+        &TOOL_VOCABULARY
+    }
+
     /// A workspace's `.clinerules/hooks` (the extension's and the CLI's)
     /// and `.cline/hooks` (the CLI's), folders.
     fn workspace_files(&self) -> &'static [&'static str] {
@@ -424,12 +423,17 @@ mod tests {
 
     #[test]
     fn claude_code_tool_names_become_clines() {
-        assert_eq!(native_tool("Bash").0, "execute_command");
-        assert_eq!(native_tool("Write"), ("write_to_file", &[("file_path", "path")][..]));
-        assert_eq!(native_tool("mcp__github__create_issue").0, "use_mcp_tool");
-        assert_eq!(native_tool("execute_command").0, "execute_command");
-        for (_, native, _) in CANONICAL_TO_NATIVE {
-            assert!(TOOLS.contains(native), "{native}");
+        let v = &TOOL_VOCABULARY;
+        assert_eq!(v.native_name("Bash"), "execute_command");
+        assert_eq!(v.native_name("MultiEdit"), "replace_in_file");
+        assert_eq!(v.canonical_name("replace_in_file", None), "Edit", "the first row reads back");
+        assert_eq!(v.canonical_name("replace_in_file", Some("MultiEdit")), "MultiEdit");
+        assert_eq!(v.native_name("execute_command"), "execute_command");
+        let input = serde_json::json!({"file_path": "a", "content": "x"});
+        let call = v.to_native("Write", Some(&input), "/w");
+        assert_eq!(call.input.unwrap().into_owned(), serde_json::json!({"path": "a", "content": "x"}));
+        for row in v.names {
+            assert!(TOOLS.contains(&row.native), "{}", row.native);
         }
     }
 

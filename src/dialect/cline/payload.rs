@@ -14,14 +14,15 @@
 //!
 //! | hook | its object |
 //! |---|---|
-//! | `preToolUse` | `toolName` (Cline's name: `Bash` is `execute_command`, `mcp__s__t` is `use_mcp_tool`), `parameters` (every value a string: non-strings JSON-encoded, as the SDK's `mapParams`; `file_path` is `path` where Cline says so; an MCP call's are `server_name`, `tool_name`, `arguments`) from `tool_input` (the rewrite in force) |
+//! | `preToolUse` | `toolName` (Cline's name: `Bash` is `execute_command`, `mcp__s__t` is `use_mcp_tool`), `parameters` (every value a string: non-strings JSON-encoded, as the SDK's `mapParams`; `file_path` is `path` and Grep's `pattern` is `regex`, as the tool table says; an MCP call's are `server_name`, `tool_name`, `arguments`) from `tool_input` (the rewrite in force) |
 //! | `postToolUse` | the same, `result` (the text of `tool_response`; JSON text when it is not a string), `success` (the input's `success`, else false when `tool_response.is_error` or `.success` is false, else true), `executionTimeMs` (the input's `execution_time_ms` or `duration_ms`, else 0) |
 //! | `userPromptSubmit` | `prompt` (`""` when missing: "Ensure empty prompt strings are preserved"), `attachments` (the input's, else `[]`) |
 //! | the others (`preCompact`, `notification`, `taskStart`, ...) | the input's object of that name when it has one (`{"taskStart": {...}}`), else the input's own fields with camelCase names (`task_metadata` is `taskMetadata`) |
 
 use serde_json::{json, Map, Value};
 
-use super::{event_name, native_tool};
+use super::event_name;
+use crate::dialect::tools::split_mcp;
 use crate::model::event::{HookEvent, RunEvent};
 use crate::model::input::SessionFacts;
 
@@ -92,25 +93,32 @@ fn model(value: Option<&Value>) -> Value {
     }
 }
 
-/// `toolName` and `parameters` of a tool call.
+/// `toolName` and `parameters` of a tool call, in Cline's words
+/// ([`TOOL_VOCABULARY`](super::TOOL_VOCABULARY); an MCP call is
+/// `use_mcp_tool`).
 fn tool_call(input: &Map<String, Value>, tool_input: Option<&Value>) -> Map<String, Value> {
     let given = input.get("tool_name").and_then(Value::as_str).unwrap_or("");
-    let (name, renames) = native_tool(given);
-    let args = tool_input.or_else(|| input.get("tool_input")).and_then(Value::as_object);
+    let args = tool_input.or_else(|| input.get("tool_input"));
     let mut parameters = Map::new();
-    if name == "use_mcp_tool" && given != name {
-        // `mcp__<server>__<tool>`: Cline's use_mcp_tool parameters.
-        let mut parts = given.trim_start_matches("mcp__").splitn(2, "__");
-        parameters.insert("server_name".into(), json!(parts.next().unwrap_or("")));
-        parameters.insert("tool_name".into(), json!(parts.next().unwrap_or("")));
-        let arguments = args.map_or_else(|| "{}".to_owned(), |a| Value::Object(a.clone()).to_string());
-        parameters.insert("arguments".into(), json!(arguments));
-    } else {
-        for (key, value) in args.into_iter().flatten() {
-            let key = renames.iter().find(|(from, _)| from == key).map_or(key.as_str(), |(_, to)| to);
-            parameters.insert(key.to_owned(), json!(as_text(value)));
+    let name = match split_mcp(given) {
+        Some((server, tool)) => {
+            // `mcp__<server>__<tool>`: Cline's use_mcp_tool parameters.
+            parameters.insert("server_name".into(), json!(server));
+            parameters.insert("tool_name".into(), json!(tool));
+            let arguments = args.filter(|a| a.is_object()).map_or_else(|| "{}".to_owned(), Value::to_string);
+            parameters.insert("arguments".into(), json!(arguments));
+            "use_mcp_tool".to_owned()
         }
-    }
+        None => {
+            let call = super::TOOL_VOCABULARY.to_native(given, args, "");
+            if let Some(Value::Object(obj)) = call.input.as_deref() {
+                for (key, value) in obj {
+                    parameters.insert(key.clone(), json!(as_text(value)));
+                }
+            }
+            call.name.into_owned()
+        }
+    };
     let mut m = Map::new();
     m.insert("toolName".into(), json!(name));
     m.insert("parameters".into(), Value::Object(parameters));
