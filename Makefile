@@ -229,6 +229,21 @@ test-node: lib
 .PHONY: test-readme
 test-readme: lib pc-uninstalled python-env
 	scripts/readme-snippets.sh
+	$(MAKE) examples
+
+# The example agents of the bindings, the commands the README gives; each works after `make demo`
+# in a fresh clone (it builds or installs what it needs: the in-tree pkg-config files for Go, the
+# Node modules for Node) and exits non-zero when a hook decided otherwise than the example expects.
+.PHONY: examples example-go example-node example-python
+examples: example-go example-node example-python
+example-go: pc-uninstalled
+	cd bindings/go && PKG_CONFIG_PATH=$(CURDIR)/build/pkgconfig LD_LIBRARY_PATH=$(CURDIR)/target/release \
+	  go run ./examples/agent
+example-node: lib
+	cd bindings/node && { [ -d node_modules/koffi ] || npm ci --no-audit --no-fund --loglevel=error; } && \
+	  node examples/agent.mjs
+example-python: lib
+	PYTHONPATH=$(CURDIR)/bindings/python/src python3 bindings/python/examples/agent.py
 
 # The Python binding (bindings/python). Its tools (pytest, mypy, build, auditwheel), pinned in
 # bindings/python/requirements-dev.txt, live in build/python/venv (python-env; idempotent).
@@ -254,6 +269,7 @@ python-sdist: python-env
 # mypy --strict on the package, then pytest (the wheel installed into a fresh venv included).
 test-python: lib python-wheel python-sdist
 	cd bindings/python && $(PY) -m mypy --strict --no-incremental src/hookline
+	cd bindings/python && MYPYPATH=src $(PY) -m mypy --strict --no-incremental examples
 	cd bindings/python && HOOKLINE_TEST_WHEEL="$$(ls $(PY_DIST)/hookline-*.whl)" \
 	  HOOKLINE_TEST_SDIST="$$(ls $(PY_DIST)/hookline-*.tar.gz)" $(PY) -m pytest -q -p no:cacheprovider
 

@@ -165,8 +165,13 @@ EOF
     go build -tags hookline_static -o hostapp-static .
     no_hookline_needed hostapp-static
     env -u LD_LIBRARY_PATH ./hostapp-static || fail "the statically linked Go program failed"
+    # The README's way to start a program built against an installed library without
+    # LD_LIBRARY_PATH: the Go linker's -r records the library directory as its run path.
+    go build -ldflags "-r $installed/lib" -o hostapp-rpath .
+    env -u LD_LIBRARY_PATH ./hostapp-rpath || fail "the Go program built with -ldflags -r did not start without LD_LIBRARY_PATH"
     if CGO_ENABLED=0 go build -o /dev/null . >"$work/nocgo.log" 2>&1; then fail "the binding built without cgo"; fi
     grep -q 'hookline_requires_cgo' "$work/nocgo.log" || { cat "$work/nocgo.log"; fail "building without cgo does not say that cgo is required"; }
+    [ "$(grep -c 'undefined:' "$work/nocgo.log")" = 1 ] || { cat "$work/nocgo.log"; fail "building without cgo prints errors besides the one saying that cgo is required"; }
   ) || exit 1
 else
   fail "go is not installed (scripts/setup.sh)"

@@ -43,6 +43,24 @@ struct Cli {
     command: Command,
 }
 
+/// A command line clap cannot read: `--help` and `--version` exit 0; a usage
+/// error exits 1 like every other error (2 means "denied or blocked" for
+/// `run`), except for `run` as an agent's command hook (`--format claude`
+/// …), which answers as it answers its own errors: fail closed.
+fn usage_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        let _ = e.print();
+        return ExitCode::SUCCESS;
+    }
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(code) = run::usage_error_answer(&args, &e.to_string()) {
+        return ExitCode::from(code);
+    }
+    let _ = e.print();
+    ExitCode::from(EXIT_ERROR)
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     /// A readable summary (the default on a terminal).
@@ -171,7 +189,10 @@ hookline trust diff\n  hookline trust revoke"
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
     let out = Out::new(cli.quiet);
     let result = match cli.command {
         Command::Run(a) => run::main(&out, a),

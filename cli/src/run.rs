@@ -94,6 +94,53 @@ pub fn main(out: &Out, a: RunArgs) -> CliResult {
     }
 }
 
+/// A usage error of `hookline run --format <agent>` (a misspelt option in
+/// the hook's command line): the guard must not fail open because hookline
+/// could not read its own arguments. With an agent's format and `--on-error`
+/// not `allow`, the event given answers with the agent's blocking answer
+/// (`Some(its exit status)`); when the event cannot be told, exit 2 with the
+/// error on stderr (the blocking status of most agents); on an event the
+/// agent lets no hook block, `None` (the caller's exit 1). `None` too for any
+/// other command line.
+pub fn usage_error_answer(args: &[String], error: &str) -> Option<u8> {
+    let mut words = args.iter().map(String::as_str).skip_while(|w| w.starts_with('-'));
+    if words.next() != Some("run") {
+        return None;
+    }
+    let rest: Vec<&str> = words.collect();
+    let value_of = |long: &str, short: Option<&str>| {
+        rest.iter().enumerate().find_map(|(i, w)| {
+            if let Some(v) = w.strip_prefix(long).and_then(|v| v.strip_prefix('=')) {
+                return Some(v);
+            }
+            (*w == long || Some(*w) == short).then(|| rest.get(i + 1).copied()).flatten()
+        })
+    };
+    let agent = value_of("--format", Some("-f"))
+        .and_then(|v| <Format as clap::ValueEnum>::from_str(v, true).ok())
+        .and_then(Format::agent)?;
+    if value_of("--on-error", None).is_some_and(|v| v.eq_ignore_ascii_case("allow")) {
+        return None;
+    }
+    let error = error.lines().next().unwrap_or(error).trim_start_matches("error: ");
+    let reason = format!(
+        "hookline could not run the hooks, so it blocks (--on-error allow lets the action proceed): \
+         invalid command line: {error}"
+    );
+    let event = rest.iter().find_map(|w| match EventName::parse(w).ok()? {
+        EventName::Known(k) => Some(RunEvent::Known(k)),
+        // Only an event the agent names itself (not an option's value).
+        EventName::Named(n) => agent.native_event_keys().contains(&n.as_str()).then(|| RunEvent::Named(n.into())),
+    });
+    let Some(event) = event else {
+        eprintln!("{reason}");
+        return Some(2);
+    };
+    let answer = agent.blocking_answer(&event, &reason)?;
+    print_answer(&Out::new(false), &answer);
+    Some(answer.exit_code)
+}
+
 /// Write a command hook's answer.
 fn print_answer(out: &Out, answer: &BlockingAnswer) {
     if let Some(text) = &answer.stdout {

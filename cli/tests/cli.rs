@@ -1663,6 +1663,59 @@ fn run_format_claude_blocks_on_its_own_errors_unless_on_error_allow() {
     assert_eq!((r.code, r.stderr.trim()), (2, "no recursive deletes"));
 }
 
+/// A usage error is exit 1 like every other error ("Exit status: 0 proceed
+/// or success, 2 denied or blocked (run), 1 error"); `--help` and
+/// `--version` exit 0. But `run` as an agent's command hook with a command
+/// line hookline cannot read (a misspelt option) must not fail open: it
+/// answers with the agent's blocking answer, as for its other errors.
+#[test]
+fn usage_errors_exit_1_except_a_guard_that_fails_closed() {
+    let sb = Sandbox::new();
+    let r = sb.run(&["check"]);
+    assert_eq!(r.code, 1, "a missing argument is an error: {}", r.stderr);
+    assert!(r.stderr.contains("required arguments were not provided"), "{}", r.stderr);
+    assert_eq!(sb.run(&["--frobnicate"]).code, 1);
+    assert_eq!(sb.run(&["--help"]).code, 0);
+    assert_eq!(sb.run(&["--version"]).code, 0);
+    assert_eq!(sb.run(&["run", "PreToolUse", "--bogus", "--format", "json"]).code, 1);
+    // Claude Code: "Exit code 2: Blocking error. stderr is fed back to Claude".
+    let r = sb.run(&["run", "PreToolUse", "--bogus", "--format", "claude"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("blocks") && r.stderr.contains("'--bogus'"), "{}", r.stderr);
+    let r = sb.run(&["run", "--format=claude", "--on-error", "allow", "--bogus", "PreToolUse"]);
+    assert_eq!(r.code, 1, "--on-error allow is the non-blocking error: {}", r.stderr);
+    // Cursor reads the reason from stdout ("exit 2 … equivalent to returning permission: deny").
+    let r = sb.run(&["run", "-f", "cursor", "--bogus", "beforeShellExecution"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stdout.contains("'--bogus'"), "{}", r.stdout);
+    // Gemini CLI: exit 2 with `decision: "deny"` on stdout.
+    let r = sb.run(&["run", "BeforeTool", "--format", "gemini", "--bogus"]);
+    assert_eq!((r.code, r.json()["decision"].as_str()), (2, Some("deny")), "{}", r.stdout);
+    // An event no hook can block keeps the non-blocking error.
+    assert_eq!(sb.run(&["run", "SessionStart", "--format", "claude", "--bogus"]).code, 1);
+    // No event to tell: exit 2, the error on stderr.
+    let r = sb.run(&["run", "--format", "claude", "--bogus"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+}
+
+/// A Cursor hooks file without `"version"` outside `.cursor/` is read as
+/// Claude Code settings; the error says what the file looks like and how to
+/// name its dialect, rather than only "must define at least one hook command".
+#[test]
+fn a_flat_entry_read_as_claude_code_names_the_agents_it_looks_like() {
+    let sb = Sandbox::new();
+    let cfg = sb.write_json("hooks.json", &json!({"hooks": {"preToolUse": [{"command": "./guard.sh"}]}}));
+    let r = sb.run(&["check", s(&cfg)]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(
+        r.stdout.contains("must define at least one hook command")
+            && r.stdout.contains("as in a Cursor or Copilot CLI hooks file")
+            && r.stdout.contains("`--dialect`"),
+        "{}",
+        r.stdout
+    );
+}
+
 /// Every agent that can run hookline as its command hook gets its own
 /// blocking answer for hookline's errors: Codex, VS Code, VT Code (exit 2,
 /// reason on stderr); Gemini CLI ("exit 2 … fields apply": `decision:

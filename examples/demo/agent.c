@@ -178,10 +178,14 @@ static void put_value(char *buf, size_t cap, const char *v) {
     snprintf(buf + n, cap - n, "%.*s", (int)len, v);
     return;
   }
-  for (v++; *v && *v != '"' && n + 1 < cap; v++) {
-    if (*v == '\\' && v[1]) {
+  for (v++; *v && *v != '"' && n + 2 < cap; v++) {
+    if (*v == '\\' && v[1] == 'n') { /* several hooks' reasons, one per line: "a; b" */
       v++;
-      buf[n++] = *v == 'n' ? ' ' : *v;
+      buf[n++] = ';';
+      buf[n++] = ' ';
+    } else if (*v == '\\' && v[1]) {
+      v++;
+      buf[n++] = *v;
     } else {
       buf[n++] = *v;
     }

@@ -624,6 +624,25 @@ pub struct ConfigWarning {
     pub never_runs: bool,
 }
 
+/// One line for people: `file: entry: what is wrong`, each part once. The
+/// message usually names the entry itself (`hooks.PreToolUse[0] must …`):
+/// the path is then not repeated.
+impl std::fmt::Display for ConfigWarning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (file, entry) = match self.path.rsplit_once(": ") {
+            Some((file, entry)) => (Some(file), entry),
+            None => (None, self.path.as_str()),
+        };
+        let named = |part: &str| !part.is_empty() && self.message.starts_with(part);
+        match file {
+            _ if named(&self.path) => f.write_str(&self.message),
+            Some(file) if named(entry) => write!(f, "{file}: {}", self.message),
+            _ if self.path.is_empty() => f.write_str(&self.message),
+            _ => write!(f, "{}: {}", self.path, self.message),
+        }
+    }
+}
+
 /// Switches of a config source that apply to every hook of its dialect in
 /// the engine, across sources (Gemini CLI's `hooksConfig`): applied once
 /// the sources are joined ([`HooksConfig::apply_switches`]).
@@ -827,7 +846,7 @@ impl HooksConfig {
     }
 
     fn push(&mut self, warning: ConfigWarning) {
-        crate::hl_warn!("{}: {}", warning.path, warning.message);
+        crate::hl_warn!("{warning}");
         self.warnings.push(warning);
     }
 
@@ -1039,6 +1058,22 @@ mod tests {
     use super::*;
     use crate::error::Status;
     use serde_json::json;
+
+    #[test]
+    fn a_warning_line_names_file_and_entry_once() {
+        let w = |path: &str, message: &str| {
+            ConfigWarning { path: path.into(), message: message.into(), entry_skipped: false, never_runs: false }
+                .to_string()
+        };
+        assert_eq!(
+            w("/p/settings.json: hooks.Stop[0]", "hooks.Stop[0] must be an object"),
+            "/p/settings.json: hooks.Stop[0] must be an object"
+        );
+        assert_eq!(w("settings.json", "settings.json: not JSON"), "settings.json: not JSON");
+        assert_eq!(w("hooks.Stop[0]", "hooks.Stop[0] must be an object"), "hooks.Stop[0] must be an object");
+        assert_eq!(w("/p/a.json: hooks.Stop", "`enabled` is false"), "/p/a.json: hooks.Stop: `enabled` is false");
+        assert_eq!(w("", "no hooks"), "no hooks");
+    }
 
     #[test]
     fn status_of_validation_errors_is_invalid_config() {

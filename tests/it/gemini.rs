@@ -940,7 +940,7 @@ fn exit_1_plain_text_is_a_warning_message_and_allows() {
     let out = before_tool(vec![cmd("cat >/dev/null; echo '{ broken json' >&2; exit 1")]);
     assert_eq!(out["decision"], "continue");
     assert_eq!(texts(&out, "info"), ["Warning: { broken json"]);
-    assert!(texts(&out, "warning")[0].contains("exited with code 1 failed"), "{out}");
+    assert!(texts(&out, "warning")[0].contains("failed: exited with code 1"), "{out}");
 }
 
 /// Exit 1 | nothing: "no effect (failure warning)".

@@ -26,6 +26,28 @@ def test_a_callback_hook_deny_is_exit_2_with_its_message(make_engine: Any) -> No
     assert engine.pre_tool_use(tool_name="Read").hooks == []
 
 
+def test_add_callback_hook_takes_the_c_order_like_go_and_node(make_engine: Any) -> None:
+    # (event, matcher, name, fn), as hl_engine_add_callback_hook, Go's AddCallbackHook and Node's
+    # addCallbackHook take them; the earlier (event, name, fn, matcher=) order keeps working.
+    engine = make_engine()
+    engine.add_callback_hook("PreToolUse", "Edit", "c-order", lambda p: HookResult.deny("c order"))
+    assert engine.pre_tool_use(tool_name="Read").hooks == []
+    o = engine.pre_tool_use(tool_name="Edit")
+    assert (o.decision, o.reason, [h.name for h in o.hooks]) == ("deny", "c order", ["c-order"])
+
+    seen: List[str] = []
+
+    @engine.add_callback_hook("PostToolUse", None, "decorated")
+    def decorated(payload: Dict[str, Any]) -> None:
+        seen.append(payload["tool_name"])
+
+    engine.add_callback_hook("PostToolUse", None, "all", lambda p: seen.append("all:" + p["tool_name"]))
+    engine.post_tool_use(tool_name="Grep", tool_response={})
+    assert seen == ["Grep", "all:Grep"]
+    with pytest.raises(TypeError):
+        engine.add_callback_hook("Stop", "m", "n", lambda p: None, matcher="m")  # type: ignore[call-overload]
+
+
 def test_a_callback_hook_receives_the_payload_a_command_reads(make_engine: Any, workspace: Path) -> None:
     engine = make_engine()
     seen: List[Dict[str, Any]] = []

@@ -170,8 +170,9 @@ fn truthy_text(v: Option<&Value>) -> Option<String> {
     }
 }
 
-/// How the hook failed, for its report (Gemini CLI: `success` is exit 0).
-fn failure(exec: &HookExecution, who: &str) -> Option<Failure> {
+/// How the hook failed, for its report (Gemini CLI: `success` is exit 0),
+/// and the same in words without the hook's name (`timed out after 5 ms`).
+fn failure(exec: &HookExecution, who: &str) -> Option<(Failure, String)> {
     let (kind, what, timeout_or_lost) = if exec.timed_out {
         (HookFailure::Timeout, format!("timed out after {} ms", exec.timeout_ms), true)
     } else {
@@ -182,7 +183,7 @@ fn failure(exec: &HookExecution, who: &str) -> Option<Failure> {
             (None, None) => (HookFailure::Exit, UNKNOWN_STATUS.to_owned(), true),
         }
     };
-    Some(Failure { kind, text: format!("{who} {what}"), timeout_or_lost })
+    Some((Failure { kind, text: format!("{who} {what}"), timeout_or_lost }, what))
 }
 
 /// `<` and `>` escaped, as Gemini CLI does with `additionalContext`.
@@ -194,9 +195,9 @@ fn escape_context(context: &str) -> String {
 pub(super) fn read(event: &RunEvent, exec: &HookExecution) -> HookReply {
     let mut reply = HookReply::default();
     let who = format!("{} hook `{}`", event_name(event), exec.label);
-    reply.failure = failure(exec, &who);
-    if let Some(f) = &reply.failure {
-        reply.push(HookMessageLevel::Warning, format!("{} failed", f.text));
+    if let Some((f, what)) = failure(exec, &who) {
+        reply.failure = Some(f);
+        reply.push(HookMessageLevel::Warning, format!("{who} failed: {what}"));
     }
     let Some(out) = output(exec) else {
         return reply;

@@ -125,6 +125,25 @@ pub(crate) fn parse_groups(
     Ok(groups)
 }
 
+/// A group with `command` in itself and no `hooks` list is another agent's
+/// flat entry (a Cursor or Copilot CLI hooks file read without its
+/// dialect): say which agents' files look so, and how to name the dialect.
+fn flat_entry_hint(dialect: &'static dyn crate::dialect::Dialect, key: &str) -> String {
+    let mut agents: Vec<&str> = Vec::new();
+    for d in crate::dialect::ALL.iter().filter(|d| !crate::dialect::same(**d, dialect)) {
+        let names_key = d.native_event_keys().contains(&key)
+            || crate::HookEvent::ALL.iter().any(|e| d.event_keys(*e).contains(&key));
+        if names_key && !agents.contains(&d.title()) {
+            agents.push(d.title());
+        }
+    }
+    let like = if agents.is_empty() { "another agent's".to_owned() } else { format!("a {}", agents.join(" or ")) };
+    format!(
+        "; this entry has `command` itself, as in {like} hooks file: if it is one, name its dialect \
+         (the `dialect` option, `--dialect` of the command; a Cursor file says `\"version\": 1`)"
+    )
+}
+
 /// One group: `Ok(None)` when every hook of it was skipped.
 fn parse_group(
     shape: &GroupShape,
@@ -152,7 +171,8 @@ fn parse_group(
     let hooks = match obj.get("hooks") {
         Some(Value::Array(a)) if !a.is_empty() => a,
         None | Some(Value::Null) | Some(Value::Array(_)) => {
-            return Ok(Err(Bad::new(path, format!("{path} must define at least one hook command in `hooks`"))))
+            let hint = if obj.contains_key("command") { flat_entry_hint(dialect, key) } else { String::new() };
+            return Ok(Err(Bad::new(path, format!("{path} must define at least one hook command in `hooks`{hint}"))));
         }
         Some(other) => {
             return Ok(Err(Bad::new(path, format!("{path}.hooks must be an array, got {}", type_name(other)))))

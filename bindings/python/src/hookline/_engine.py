@@ -357,14 +357,28 @@ class Engine:
     def add_callback_hook(self, event: EventLike, name: str, *, matcher: Optional[str] = None) -> Callable[[H], H]: ...
     @overload
     def add_callback_hook(self, event: EventLike, name: str, fn: H, *, matcher: Optional[str] = None) -> H: ...
+    @overload
+    def add_callback_hook(self, event: EventLike, matcher: Optional[str], name: str) -> Callable[[H], H]: ...
+    @overload
+    def add_callback_hook(self, event: EventLike, matcher: Optional[str], name: str, fn: H) -> H: ...
     def add_callback_hook(
-        self, event: EventLike, name: str, fn: Optional[HookFn] = None, *, matcher: Optional[str] = None
+        self,
+        event: EventLike,
+        *args: Any,
+        name: Optional[str] = None,
+        fn: Optional[HookFn] = None,
+        matcher: Optional[str] = None,
     ) -> Any:
         """Add a host function that runs at ``event`` after the configured hooks, in the order
         added (``hl_engine_add_callback_hook``); usable as a decorator::
 
-            @engine.add_callback_hook("PreToolUse", "policy", matcher="Edit")
+            @engine.add_callback_hook("PreToolUse", "Edit", "policy")
             def policy(payload: dict) -> HookReply: ...
+
+        The arguments come in the C function's order, as in the Go and Node bindings:
+        ``add_callback_hook(event, matcher, name, fn)`` (``matcher`` may be ``None``). The
+        earlier order ``add_callback_hook(event, name, fn, matcher=...)`` keeps working: two
+        strings after the event are (matcher, name), one string is the name.
 
         ``fn(payload)`` receives the payload dict a command reads on stdin and returns what a
         command would print (see :data:`HookReply`). ``matcher`` follows the Claude Code rule
@@ -372,13 +386,33 @@ class Engine:
         place. A callback hook is host code: no timeout, never gated.
         """
         ev = parse_event(event)
+        if name is not None or fn is not None:
+            # Keywords name the earlier order's parameters: (event, name, fn, matcher=).
+            rest = list(args)
+            if name is None and rest:
+                name = rest.pop(0)
+            if fn is None and rest:
+                fn = rest.pop(0)
+            if rest:
+                raise TypeError("add_callback_hook(event, name, fn, matcher=): too many arguments")
+        elif len(args) >= 2 and (isinstance(args[1], str) or (args[0] is None and len(args) == 3)):
+            # (event, matcher, name[, fn]): the C order.
+            if matcher is not None or len(args) > 3:
+                raise TypeError("add_callback_hook(event, matcher, name, fn): too many arguments")
+            matcher, name, fn = args[0], args[1], (args[2] if len(args) == 3 else None)
+        elif 1 <= len(args) <= 2:
+            # (event, name[, fn], matcher=...): the earlier order.
+            name, fn = args[0], (args[1] if len(args) == 2 else None)
+        else:
+            raise TypeError("add_callback_hook(event, matcher, name, fn) takes 2 or 3 arguments after the event")
+        hook_name: str = name  # type: ignore[assignment]  # checked by the library (a str, not blank)
         if fn is None:
             def decorate(f: H) -> H:
-                self._add_callback_hook(ev, name, f, matcher)
+                self._add_callback_hook(ev, hook_name, f, matcher)
                 return f
 
             return decorate
-        self._add_callback_hook(ev, name, fn, matcher)
+        self._add_callback_hook(ev, hook_name, fn, matcher)
         return fn
 
     def _add_callback_hook(self, ev: int, name: str, fn: HookFn, matcher: Optional[str]) -> None:
