@@ -14,6 +14,7 @@ mod cline;
 mod codex_dialect;
 mod config;
 mod copilot;
+mod docs_tables;
 mod cursor;
 mod engine;
 mod engine_gate;
