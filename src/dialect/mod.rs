@@ -26,6 +26,7 @@
 //! | `cursor` | [`cursor`] | `.cursor/hooks.json` (project and user), the enterprise `hooks.json` |
 //! | `copilot` | [`copilot`] | `.github/hooks/*.json`, Copilot's `settings*.json` (and `.claude/settings.json` by the option) |
 //! | `vscode` | [`vscode`] | by the `dialect` option only (VS Code reads the files of the others) |
+//! | `windsurf` | [`windsurf`] | `.devin/hooks.json`, `.windsurf/hooks.json`, `~/.codeium/windsurf/hooks.json`, `~/.codeium/hooks.json`, the system `hooks.json` |
 //!
 //! Selection ([`select`]): the `dialect` option (or `hook_sources[i].dialect`)
 //! names one; without it a `hooks_file` is recognised by its path, and
@@ -55,6 +56,7 @@ mod resolve;
 pub mod tools;
 pub mod vscode;
 pub mod vtcode;
+pub mod windsurf;
 
 use std::borrow::Cow;
 use std::path::Path;
@@ -471,6 +473,17 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
         None
     }
 
+    /// Drop from `reply` (one hook's, read by any reader) what this
+    /// dialect's agent cannot express on `event` (of `family` in this
+    /// dialect's table), when this dialect merges the run; the returned
+    /// fields (what was dropped) go to the outcome's
+    /// `dialect_fields.<name>`. The default keeps everything (Windsurf's
+    /// Cascade has no allow, context or rewrite: each is reported dropped).
+    fn restrict_reply(&self, event: &RunEvent, family: EventFamily, reply: &mut HookReply) -> Map<String, Value> {
+        let _ = (event, family, reply);
+        Map::new()
+    }
+
     /// How the agent runs a shell-form command hook on Windows (its own
     /// module says which shell and why): cmd.exe unless it says otherwise.
     fn windows_shell(&self) -> WindowsShell {
@@ -605,6 +618,7 @@ pub static ALL: &[&dyn Dialect] = &[
     &copilot::COPILOT,
     &vscode::VSCODE,
     &cline::CLINE,
+    &windsurf::WINDSURF,
 ];
 
 /// The VT Code dialect.
@@ -630,6 +644,9 @@ pub static GEMINI: &dyn Dialect = &gemini::GEMINI;
 
 /// The Cline dialect.
 pub static CLINE: &dyn Dialect = &cline::CLINE;
+
+/// The Windsurf / Devin Desktop (Cascade) dialect.
+pub static WINDSURF: &dyn Dialect = &windsurf::WINDSURF;
 
 /// Two dialect values are the same dialect.
 pub fn same(a: &dyn Dialect, b: &dyn Dialect) -> bool {
@@ -913,13 +930,16 @@ pub fn for_path(path: &Path) -> Option<&'static dyn Dialect> {
 /// The dialect of a JSON config by its shape, when neither an option nor
 /// the file's path names one: a `lifecycle` key (at the top level or under
 /// `hooks`) is VT Code; `version` with a `hooks` object of Cursor's
-/// camelCase events only is Cursor; anything else Claude Code.
+/// camelCase events only is Cursor; a `hooks` object alone, of Cascade's
+/// snake_case events only, is Windsurf; anything else Claude Code.
 pub fn for_shape(value: &Value) -> &'static dyn Dialect {
     let has_lifecycle = |v: &Value| v.as_object().is_some_and(|o| o.contains_key("lifecycle"));
     if has_lifecycle(value) || value.get("hooks").is_some_and(has_lifecycle) {
         VTCODE
     } else if cursor::has_shape(value) {
         CURSOR
+    } else if windsurf::has_shape(value) {
+        WINDSURF
     } else {
         CLAUDE
     }

@@ -461,6 +461,11 @@ impl EventInterpreter {
         let mut reply = dialect.read_reply(&cx, exec);
         fail_closed::apply(&mut reply, fail_closed, rules, family);
         self.common.absorb_dialect_fields(dialect, event, std::mem::take(&mut reply.dialect_fields));
+        // What the merging dialect's agent cannot express is dropped and said.
+        let dropped = self.dialect.restrict_reply(&self.event, self.family, &mut reply);
+        if !dropped.is_empty() {
+            self.common.absorb_dialect_fields(self.dialect, &self.event, dropped);
+        }
         self.bound_follow_up(rules, &mut reply, &exec.label, &extras);
         self.merge_reply(&exec.label, reply)
     }
