@@ -36,3 +36,4 @@ mod support;
 mod trace;
 mod trust;
 mod vscode;
+mod windsurf;

@@ -588,7 +588,8 @@ fn previews_and_digest_cover_the_identifying_fields_of_every_handler_type() {
     assert_eq!(digest, w.engine(hooks(json!(["T"]))).command_digest());
 }
 
-/// A SessionStart hook running `command`, in the config shape of `dialect`.
+/// A SessionStart hook running `command`, in the config shape of `dialect`
+/// (a UserPromptSubmit hook where the agent has no SessionStart).
 fn session_start_config(dialect: &str, command: &str) -> Value {
     let protocol = json!({"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": command}]}]}});
     match dialect {
@@ -597,6 +598,8 @@ fn session_start_config(dialect: &str, command: &str) -> Value {
         "cursor" => json!({"version": 1, "hooks": {"sessionStart": [{"command": command}]}}),
         "copilot" => json!({"version": 1, "hooks": {"sessionStart": [{"type": "command", "bash": command}]}}),
         "vscode" => json!({"hooks": {"SessionStart": [{"type": "command", "command": command}]}}),
+        // Cascade has no session event: its prompt gate, UserPromptSubmit.
+        "windsurf" => json!({"hooks": {"pre_user_prompt": [{"command": command}]}}),
         other => panic!("no config shape for dialect {other}: add one to this table"),
     }
 }
@@ -649,7 +652,11 @@ fn every_dialects_directory_variables_pin_the_script_in_every_spelling() {
                 assert_eq!(pins, [script.as_path()], "{what}: the script is pinned");
                 assert!(previews[0].unpinned.is_empty(), "{what}: {:?}", previews[0].unpinned);
                 e.approve_workspace_hooks(false).unwrap();
-                let run = || e.run_blocking(HookEvent::SessionStart, &json!({})).unwrap().to_json();
+                let event = match d.name() {
+                    "windsurf" => HookEvent::UserPromptSubmit,
+                    _ => HookEvent::SessionStart,
+                };
+                let run = || e.run_blocking(event, &json!({"prompt": "p"})).unwrap().to_json();
                 assert_eq!(skipped(&run()), ["ran"], "{what}");
                 assert_eq!(w.ran("ran-approved"), 1, "{what}: the approved script ran");
                 std::fs::write(&script, EVIL).unwrap();

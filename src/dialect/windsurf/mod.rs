@@ -51,7 +51,7 @@ use crate::model::rules::{
     NamedEventRules, Profile, RunOrder, Subject, TimeoutUnit, CANONICAL_FAMILIES,
 };
 
-pub(crate) use reply::BLOCKED_SUFFIX;
+pub use reply::BLOCKED_SUFFIX;
 
 /// The Windsurf / Devin Desktop dialect (see the module documentation).
 #[derive(Debug)]

@@ -242,6 +242,6 @@ mod tests {
     fn the_timestamp_is_iso_8601_with_an_offset() {
         assert_eq!(iso8601_utc(UNIX_EPOCH), "1970-01-01T00:00:00.000+00:00");
         let t = UNIX_EPOCH + std::time::Duration::from_millis(1_796_000_000_123);
-        assert_eq!(iso8601_utc(t), "2026-11-29T01:33:20.123+00:00");
+        assert_eq!(iso8601_utc(t), "2026-11-30T00:53:20.123+00:00");
     }
 }
