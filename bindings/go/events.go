@@ -719,4 +719,7 @@ const (
 	// ~/Documents/Cline/Hooks): one executable file per event, given as
 	// HooksFile.
 	DialectCline Dialect = "cline"
+	// DialectWindsurf: Windsurf / Devin Desktop Cascade hooks
+	// (.devin/hooks.json, .windsurf/hooks.json: {"hooks": {"pre_run_command": [{"command": …}]}}).
+	DialectWindsurf Dialect = "windsurf"
 )

@@ -290,7 +290,8 @@ export interface EngineOptions {
   /**
    * The dialect of hooks/hooksToml/hooksFile. Default: a file is recognised by its path
    * (`.codex/hooks.json` and `.codex/config.toml` are Codex's, `.gemini/settings.json` Gemini CLI's,
-   * `.cursor/hooks.json` Cursor's, `.github/hooks/*.json` Copilot CLI's, `*.toml` VT Code's), anything else
+   * `.cursor/hooks.json` Cursor's, `.github/hooks/*.json` Copilot CLI's, `.devin/hooks.json` and
+   * `.windsurf/hooks.json` Windsurf's, `*.toml` VT Code's), anything else
    * by its shape; VS Code's (`vscode`) is chosen by this option only. A folder (`.clinerules/hooks`,
    * `.cline/hooks`, `~/Documents/Cline/Hooks`) is Cline's (`cline`).
    */
@@ -325,7 +326,7 @@ export interface HookSource {
 }
 
 /** A hooks format: the agent a config was written for; its hooks get that agent's payload and decisions. */
-export type Dialect = 'vtcode' | 'claude' | 'codex' | 'gemini' | 'cursor' | 'copilot' | 'vscode' | 'cline';
+export type Dialect = 'vtcode' | 'claude' | 'codex' | 'gemini' | 'cursor' | 'copilot' | 'vscode' | 'cline' | 'windsurf';
 
 /** Per-call options of the async event methods. */
 export interface RunOptions {
@@ -519,6 +520,13 @@ export interface DialectFields {
   codex?: Record<string, Json>;
   vtcode?: Record<string, Json>;
   claude?: Record<string, Json>;
+  windsurf?: WindsurfFields;
+}
+
+/** What a Windsurf (Cascade) run could not express, since Cascade reads only exit codes. */
+export interface WindsurfFields {
+  /** What hooks answered that Cascade has no way to say (`allow`, `ask`, `updated_input`, `additional_context`, ...): dropped. */
+  dropped?: string[];
 }
 
 /** Fields of every outcome. */

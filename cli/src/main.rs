@@ -23,12 +23,12 @@ use crate::common::{Out, EXIT_ERROR};
 #[command(
     name = "hookline",
     version,
-    about = "Run, check, explain and test lifecycle-hook configs (Claude Code, Codex, Gemini CLI, Cursor, Copilot CLI, VS Code, VT Code)",
+    about = "Run, check, explain and test lifecycle-hook configs (Claude Code, Codex, Gemini CLI, Cursor, Copilot CLI, VS Code, Windsurf, VT Code)",
     long_about = "Run, check, explain and test lifecycle-hook configurations of the Claude Code \
 settings dialect, the OpenAI Codex dialect (.codex/hooks.json, config.toml [hooks]), the Gemini CLI \
 settings dialect (.gemini/settings.json), the Cursor dialect (.cursor/hooks.json), GitHub Copilot \
-CLI hooks files (.github/hooks/*.json), VS Code agent hooks (--dialect vscode) and the VT Code \
-dialect with the hookline engine, and manage workspace trust.\n\n\
+CLI hooks files (.github/hooks/*.json), VS Code agent hooks (--dialect vscode), Windsurf / Devin \
+Desktop Cascade hooks (.devin/hooks.json, .windsurf/hooks.json) and the VT Code dialect with the hookline engine, and manage workspace trust.\n\n\
 Exit status: 0 proceed or success, 2 denied or blocked (run), 1 error.",
     after_help = "Examples:\n  hookline check .claude/settings.json\n  \
 echo '{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"rm -rf /\"}}' |\n    \
@@ -88,6 +88,11 @@ pub enum Format {
     /// As a VT Code lifecycle hook: exit 2 with the reason on stderr when
     /// denied or blocked.
     Vtcode,
+    /// As a Windsurf / Devin Desktop (Cascade) hook: exit 2 with the reason
+    /// on stderr when a `pre_*` event is denied or blocked; nothing on
+    /// stdout (Cascade never reads it); what Cascade cannot express
+    /// (allow, context, a rewrite, a stop) said dropped on stderr.
+    Windsurf,
 }
 
 impl Format {
@@ -103,6 +108,7 @@ impl Format {
             Format::Copilot => Some(d::COPILOT),
             Format::Vscode => Some(d::VSCODE),
             Format::Vtcode => Some(d::VTCODE),
+            Format::Windsurf => Some(d::WINDSURF),
         }
     }
 }
@@ -120,8 +126,9 @@ pub enum OnError {
 pub struct ConfigArgs {
     /// A hooks config (a Claude Code settings .json, a Codex .codex/hooks.json
     /// or .codex/config.toml, a Gemini CLI .gemini/settings.json, a Cursor
-    /// .cursor/hooks.json, a Copilot CLI .github/hooks/*.json, VT Code JSON
-    /// or a vtcode.toml); repeat to load several configs in order, each in its
+    /// .cursor/hooks.json, a Copilot CLI .github/hooks/*.json, a Windsurf
+    /// .devin/hooks.json or .windsurf/hooks.json, VT Code JSON or a
+    /// vtcode.toml); repeat to load several configs in order, each in its
     /// own dialect. Default: the settings a host loads for the workspace
     /// (user, project, local).
     #[arg(long = "config", short = 'c', value_name = "FILE")]
@@ -131,7 +138,7 @@ pub struct ConfigArgs {
     #[arg(long, value_name = "DIR")]
     pub plugin_root: Option<PathBuf>,
     /// Read every --config file in this dialect (vtcode, claude, codex,
-    /// gemini, cursor, copilot, vscode) instead of recognising it by its path
+    /// gemini, cursor, copilot, vscode, windsurf) instead of recognising it by its path
     /// or shape.
     #[arg(long, value_name = "NAME", value_parser = common::parse_dialect)]
     pub dialect: Option<common::DialectArg>,

@@ -216,6 +216,17 @@ fn run(out: &Out, a: &RunArgs) -> CliResult {
                 return Ok(EXIT_OK);
             }
         }
+        Format::Windsurf => {
+            // Cascade reads the exit code alone (stderr as a block's
+            // reason): what it cannot express is said dropped on stderr.
+            let (dropped, proceeds) = windsurf_dropped(&event_name, &outcome, &v);
+            if !dropped.is_empty() {
+                eprintln!("hookline: Cascade cannot express {}; dropped", dropped.join(", "));
+            }
+            if proceeds {
+                return Ok(EXIT_OK);
+            }
+        }
         Format::Claude => {
             let mut reply = claude_reply(&event_name, &outcome, &v);
             if v.stopped_only {
@@ -250,6 +261,40 @@ fn run(out: &Out, a: &RunArgs) -> CliResult {
         return Ok(EXIT_BLOCKED);
     }
     Ok(EXIT_OK)
+}
+
+/// What an outcome says that a Cascade hook cannot (it has exit 2 on a
+/// `pre_*` event and nothing else): an allow or ask, a rewrite, context, a
+/// stop, a block where exit 2 does not block.
+/// Also whether the outcome blocks where Cascade cannot block (the action
+/// then proceeds: exit 0).
+fn windsurf_dropped(event_name: &EventName, outcome: &Value, v: &Verdict) -> (Vec<&'static str>, bool) {
+    let mut dropped = Vec::new();
+    match v.decision.as_str() {
+        "allow" => dropped.push("allow"),
+        "ask" => dropped.push("ask"),
+        "defer" => dropped.push("defer"),
+        _ => {}
+    }
+    if outcome.get("updated_input").is_some_and(|u| !u.is_null()) {
+        dropped.push("updated_input");
+    }
+    if !common::contexts(outcome).is_empty() {
+        dropped.push("additional_context");
+    }
+    let event = match event_name {
+        EventName::Known(k) => RunEvent::Known(*k),
+        EventName::Named(n) => RunEvent::Named(n.as_str().into()),
+    };
+    let can_block = hookline::dialect::WINDSURF.blocking_answer(&event, "").is_some();
+    // A stop where Cascade can block blocks the action (fail closed), and
+    // says the stop itself was dropped.
+    if v.stopped_only {
+        dropped.push("continue");
+    } else if v.blocked && !can_block {
+        dropped.push("block");
+    }
+    (dropped, v.blocked && !can_block)
 }
 
 /// Hook output in the Claude Code protocol for an outcome that did not block

@@ -1307,7 +1307,7 @@ fn the_dialect_flag_forces_a_dialect_on_every_config() {
     let r = sb.run(&["check", "--dialect", "cursr", s(&cfg)]);
     assert_ne!(r.code, 0);
     assert!(
-        r.stderr.contains("the dialects are vtcode, claude, codex, gemini, cursor, copilot, vscode"),
+        r.stderr.contains("the dialects are vtcode, claude, codex, gemini, cursor, copilot, vscode, windsurf"),
         "{}",
         r.stderr
     );
@@ -1349,6 +1349,53 @@ fn test_cases_may_name_the_dialect() {
     let r = sb.run(&["test", s(&cases)]);
     assert_eq!(r.code, 0, "{}", r.stdout);
     assert!(r.stdout.contains("2 passed, 0 failed"), "{}", r.stdout);
+}
+
+// ------------------------------------------------------------------ Windsurf
+
+/// Cascade's `hooks.json` (Windsurf / Devin Desktop): `hookline check` on a
+/// sample file, `run` discovering the user's and the workspace's files
+/// ("merged and run in order system → user → workspace"), and `--format
+/// windsurf`: exit 2 with stderr on a `pre_*` event, nothing on stdout
+/// ("stdout is never parsed"), what Cascade cannot express said dropped.
+#[test]
+fn windsurf_files_are_checked_discovered_and_answered_as_cascade_reads_them() {
+    let sb = Sandbox::new();
+    let ws = sb.ws();
+    let cfg = sb.write_json(
+        "ws/.windsurf/hooks.json",
+        &json!({"hooks": {
+            "pre_run_command": [{"command": "cat >/dev/null; echo 'no rm -rf' >&2; exit 2", "matcher": "rm"}],
+            "pre_read_code": [{"powershell": "exit 2"}],
+            "PreToolUse": [{"command": "true"}]
+        }}),
+    );
+    let r = sb.run(&["check", s(&cfg)]);
+    let out = &r.stdout;
+    assert!(out.contains("hooks.pre_run_command[0].matcher") && out.contains("no matchers"), "{out}");
+    assert!(out.contains("hooks.pre_read_code[0]") && out.contains("Windows only"), "{out}");
+    assert!(out.contains("unknown Cascade hook event `PreToolUse`"), "{out}");
+    // The user's file runs first, then the workspace's.
+    sb.write_json(
+        "home/.codeium/windsurf/hooks.json",
+        &json!({"hooks": {"pre_run_command": [{"command": format!("cat >/dev/null; echo user >> {}", s(&ws.join("order")))}]}}),
+    );
+    let input = r#"{"tool_info":{"command_line":"rm -rf /","cwd":"/"}}"#;
+    let r = sb.run_stdin(
+        &["run", "pre_run_command", "-w", s(&ws), "--trust-workspace", "--input", "-", "--format", "windsurf"],
+        input,
+    );
+    assert_eq!((r.code, r.stderr.trim(), r.stdout.trim()), (2, "no rm -rf", ""), "{}{}", r.stdout, r.stderr);
+    assert_eq!(std::fs::read_to_string(ws.join("order")).unwrap(), "user\n");
+    // An allow from a Claude Code hook, answered to Cascade: dropped and said.
+    let claude = sb.write_json(
+        "claude.json",
+        &json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command",
+            "command": "cat >/dev/null; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\"}}'"}]}]}}),
+    );
+    let r = sb.run_stdin(&["run", "PreToolUse", "-c", s(&claude), "--input", "-", "--format", "windsurf"], BASH_LS);
+    assert_eq!((r.code, r.stdout.trim()), (0, ""), "{}", r.stderr);
+    assert!(r.stderr.contains("Cascade cannot express allow; dropped"), "{}", r.stderr);
 }
 
 // ------------------------------------------------------------------ Cursor
