@@ -379,6 +379,14 @@ impl Dialect for Windsurf {
         *on == known && tool_kind(tool).is_some_and(|kind| native_event.split_once('_').is_some_and(|(_, k)| k == kind))
     }
 
+    /// Where exit 2 blocks (`pre_*`): exit 2 with the reason on stderr.
+    /// Cascade appends `: action blocked by hook` itself, so a reason that
+    /// already ends with it (a Cascade hook's, read back) loses it first.
+    fn blocking_answer(&self, event: &RunEvent, reason: &str) -> Option<super::BlockingAnswer> {
+        let reason = reason.strip_suffix(BLOCKED_SUFFIX).unwrap_or(reason);
+        super::exit2_blocking_answer(self.profile().rules_of(event).exit2, reason)
+    }
+
     fn restrict_reply(&self, event: &RunEvent, family: EventFamily, reply: &mut HookReply) -> Map<String, Value> {
         reply::restrict(event, family, reply)
     }
