@@ -329,12 +329,6 @@ impl Dialect for Windsurf {
         system_files_of(std::env::consts::OS)
     }
 
-    /// An MDM-deployed system file is an administrator's: "end users
-    /// cannot disable without root".
-    fn system_files_are_policy(&self) -> bool {
-        true
-    }
-
     /// Cascade's entries are flat objects, not matcher groups.
     fn group_field_names(&self) -> &'static [&'static str] {
         &[]
