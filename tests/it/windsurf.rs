@@ -270,16 +270,27 @@ fn canonical_tool_calls_run_the_hooks_of_their_kind() {
     }));
     let bash = json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf build"}, "cwd": "/w"});
     let out = run(&e, HookEvent::PreToolUse, &bash);
-    assert_eq!((out["decision"].as_str(), out["reason"].as_str()), (Some("deny"), Some("no rm: action blocked by hook")));
+    assert_eq!(
+        (out["decision"].as_str(), out["reason"].as_str()),
+        (Some("deny"), Some("no rm: action blocked by hook"))
+    );
     let p = ws.json("run.json");
     assert_eq!(p["agent_action_name"], "pre_run_command");
     assert_eq!(p["tool_info"], json!({"command_line": "rm -rf build", "cwd": "/w"}));
     assert!(!ws.exists("write.json"), "a shell call does not run pre_write_code");
-    let edit = json!({"tool_name": "Edit", "tool_input": {"file_path": "/w/a.rs", "old_string": "a", "new_string": "b"}});
+    let edit =
+        json!({"tool_name": "Edit", "tool_input": {"file_path": "/w/a.rs", "old_string": "a", "new_string": "b"}});
     let out = run(&e, HookEvent::PreToolUse, &edit);
     assert_ne!(out["decision"], "deny", "{out}");
-    assert_eq!(ws.json("write.json")["tool_info"], json!({"file_path": "/w/a.rs", "edits": [{"old_string": "a", "new_string": "b"}]}));
-    run(&e, HookEvent::PostToolUse, json!({"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_response": "a"}));
+    assert_eq!(
+        ws.json("write.json")["tool_info"],
+        json!({"file_path": "/w/a.rs", "edits": [{"old_string": "a", "new_string": "b"}]})
+    );
+    run(
+        &e,
+        HookEvent::PostToolUse,
+        json!({"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_response": "a"}),
+    );
     assert_eq!(ws.json("post.json")["agent_action_name"], "post_run_command");
     // A tool of no kind Cascade has runs none of them.
     std::fs::remove_file(ws.file("run.json")).unwrap();
@@ -295,8 +306,13 @@ fn canonical_tool_calls_run_the_hooks_of_their_kind() {
 fn decisions_cascade_cannot_express_are_dropped_and_reported() {
     let ws = Ws::new();
     let e = ws.engine(json!({"pre_run_command": [answer("", "", 0)]}));
-    e.add_callback_hook(HookEvent::PreToolUse, None, "host-allow", std::sync::Arc::new(|_: &str| CallResult::ok(Reply::Allow)))
-        .unwrap();
+    e.add_callback_hook(
+        HookEvent::PreToolUse,
+        None,
+        "host-allow",
+        std::sync::Arc::new(|_: &str| CallResult::ok(Reply::Allow)),
+    )
+    .unwrap();
     let out = run(&e, HookEvent::PreToolUse, json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}));
     assert_ne!(out["decision"], "allow", "{out}");
     assert_eq!(out["dialect_fields"]["windsurf"]["dropped"], json!(["allow"]), "{out}");

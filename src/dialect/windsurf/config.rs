@@ -69,7 +69,12 @@ pub(crate) fn read_for(v: &Value, info: &SourceInfo, windows: bool) -> Result<Ho
         for (i, item) in items.iter().enumerate() {
             let path = format!("hooks.{key}[{i}]");
             if let Some(hook) = parse_entry(&mut cfg, &source, &path, item, windows)? {
-                groups.push(HookGroup { matcher_raw: None, matcher: Matcher::All, sequential: false, hooks: vec![hook] });
+                groups.push(HookGroup {
+                    matcher_raw: None,
+                    matcher: Matcher::All,
+                    sequential: false,
+                    hooks: vec![hook],
+                });
             }
         }
         if key == PRE_USER_PROMPT {
@@ -266,8 +271,12 @@ mod tests {
         )
         .unwrap();
         let w = cfg.warnings();
-        assert!(w.iter().any(|w| w.path == "hooks.PreToolUse" && w.never_runs && w.message.contains("pre_run_command")));
-        assert!(w.iter().any(|w| w.path == "hooks.pre_run_comand" && w.message.contains("did you mean `pre_run_command`")));
+        assert!(w
+            .iter()
+            .any(|w| w.path == "hooks.PreToolUse" && w.never_runs && w.message.contains("pre_run_command")));
+        assert!(w
+            .iter()
+            .any(|w| w.path == "hooks.pre_run_comand" && w.message.contains("did you mean `pre_run_command`")));
         assert!(w.iter().any(|w| w.path == "hooks.pre_read_code[0].matcher" && w.message.contains("no matchers")));
         assert!(w.iter().any(|w| w.path == "hooks.pre_read_code[0].timeout"));
         assert_eq!(cfg.groups_named("pre_read_code").len(), 1);
@@ -275,8 +284,9 @@ mod tests {
 
     #[test]
     fn working_directory_is_the_hooks_cwd_workspace_hooks_run_in_the_workspace_root() {
-        let cfg = read_value(json!({"hooks": {"post_read_code": [{"command": "x", "working_directory": "tools"}]}}), false)
-            .unwrap();
+        let cfg =
+            read_value(json!({"hooks": {"post_read_code": [{"command": "x", "working_directory": "tools"}]}}), false)
+                .unwrap();
         match &cfg.groups_named("post_read_code")[0].hooks[0].handler {
             HandlerSpec::Command { launch, .. } => assert_eq!(launch.cwd.as_deref(), Some("tools")),
             other => panic!("{other:?}"),

@@ -63,14 +63,13 @@ pub static WINDSURF: Windsurf = Windsurf;
 /// Every event: the hooks of all files run one after another in the order
 /// the files merge (system, user, workspace); exit 2 has no effect; any
 /// other failure is a warning and the action proceeds.
-const OBSERVER: EventRules = EventRules { run_order: RunOrder::Sequential, exit2: Exit2::Ignored, ..EventRules::NEUTRAL };
+const OBSERVER: EventRules =
+    EventRules { run_order: RunOrder::Sequential, exit2: Exit2::Ignored, ..EventRules::NEUTRAL };
 
 /// The `pre_*` events: exit 2 blocks, its reason stderr (stdout is never
 /// read); the first block stops the run.
-const GATE: EventRules = EventRules {
-    exit2: Exit2::Block { reason: Exit2Reason::StderrIgnoringStdout, needs_stderr: false },
-    ..OBSERVER
-};
+const GATE: EventRules =
+    EventRules { exit2: Exit2::Block { reason: Exit2Reason::StderrIgnoringStdout, needs_stderr: false }, ..OBSERVER };
 
 /// The Windsurf profile.
 pub static PROFILE: Profile = Profile {
@@ -424,9 +423,10 @@ mod tests {
         assert_eq!(NAMED.len(), 11);
         assert_eq!(NAMED.iter().map(|n| n.name).collect::<Vec<_>>(), NATIVE_KEYS);
         assert_eq!(WINDSURF.event_keys(HookEvent::UserPromptSubmit), ["pre_user_prompt"]);
-        assert!(HookEvent::ALL.iter().filter(|e| **e != HookEvent::UserPromptSubmit).all(|e| WINDSURF
-            .event_keys(*e)
-            .is_empty()));
+        assert!(HookEvent::ALL
+            .iter()
+            .filter(|e| **e != HookEvent::UserPromptSubmit)
+            .all(|e| WINDSURF.event_keys(*e).is_empty()));
         // "blockable = `pre_*`".
         for n in NAMED {
             assert_eq!(n.rules.can_block(), n.name.starts_with("pre_"), "{}", n.name);

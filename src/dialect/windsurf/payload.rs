@@ -92,7 +92,8 @@ fn tool_info(
     let arg = |key: &str| args.get(key).cloned().unwrap_or(json!(""));
     let post = name.starts_with("post_");
     // The kind of action the event is for; the tool's, for a canonical event.
-    let kind = name.split_once('_').map(|(_, k)| k).filter(|k| super::TOOLS.contains(k)).or_else(|| tool_kind(tool_name));
+    let kind =
+        name.split_once('_').map(|(_, k)| k).filter(|k| super::TOOLS.contains(k)).or_else(|| tool_kind(tool_name));
     let info = match kind {
         Some("run_command") => {
             let cwd = args.get("cwd").or_else(|| input.get("cwd")).and_then(Value::as_str).unwrap_or(facts.cwd);

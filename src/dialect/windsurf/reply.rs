@@ -80,9 +80,7 @@ pub(crate) fn read(cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply {
             });
         }
         Some(2) => hl_debug!("{who} exited with code 2, which has no effect on {}", event_name(cx.event)),
-        Some(code) => {
-            fail(&mut reply, HookFailure::Exit, cx.rules.failure_level, format!("exited with code {code}"))
-        }
+        Some(code) => fail(&mut reply, HookFailure::Exit, cx.rules.failure_level, format!("exited with code {code}")),
         None => {
             let (kind, how) = match exec.signal {
                 Some(signal) => (HookFailure::Signal, format!("was killed by signal {signal}")),
