@@ -91,7 +91,7 @@ static int32_t allow_cb(void *ud, const char *payload, size_t len, hl_reply *rep
 TEST(windsurf_an_allow_cascade_cannot_express_is_reported_dropped) {
   ws_begin();
   hl_engine *e = eng_new(windsurf_file(".windsurf", fmt("{\"pre_run_command\":[%s]}", wh("cat >/dev/null"))));
-  CHECK(hl_engine_add_callback_hook(e, HL_EVENT_PRE_TOOL_USE, NULL, "host", allow_cb, NULL, NULL) == HL_OK, "add");
+  CHECK(hl_engine_add_callback_hook(e, HL_EVENT_PRE_TOOL_USE, NULL, "host", allow_cb, NULL, NULL, NULL) == HL_OK, "add");
   jv *o = run_ev(e, HL_EVENT_PRE_TOOL_USE, "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"}}");
   CHECK_STR(o, "decision", "continue");
   CHECK_STR(o, "dialect_fields.windsurf.dropped[0]", "allow");
