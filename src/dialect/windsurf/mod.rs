@@ -20,8 +20,9 @@
 //! twins are a canonical tool call restricted to one kind of tool: their
 //! hooks also run in a canonical PreToolUse (PostToolUse) of that kind of
 //! tool, named by Claude Code's tool names (`Bash`, `Read`,
-//! `Write`/`Edit`/`MultiEdit`/`NotebookEdit`, `mcp__<server>__<tool>`),
-//! with the `tool_info` Cascade would send built from the call.
+//! `Write`/`Edit`/`MultiEdit`/`NotebookEdit`, `mcp__<server>__<tool>`:
+//! [`VOCABULARY`]), with the `tool_info` Cascade would send built from the
+//! call.
 //!
 //! Hooks run in `bash -c` (`powershell -Command` on Windows, with the
 //! entry's `powershell` script when it has one), in the workspace root or
@@ -37,6 +38,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
+use super::tools::{McpNames, ToolName, ToolVocabulary};
 use super::{Dialect, Placeholder, PlaceholderValue, ReadCtx};
 use crate::config::matcher::Matcher;
 use crate::config::windows_shell::WindowsShell;
@@ -155,30 +157,36 @@ pub(crate) fn has_shape(v: &Value) -> bool {
     top.len() == 1 && !hooks.is_empty() && hooks.keys().all(|k| is_event(k))
 }
 
-/// The kind of tool a canonical tool call is for Cascade, by Claude Code's
-/// tool names: `run_command`, `read_code`, `write_code`, `mcp_tool_use`.
+/// The kind of action a tool call is for Cascade (`run_command`,
+/// `read_code`, `write_code`, `mcp_tool_use`): by Claude Code's tool name
+/// (the canonical vocabulary, [`VOCABULARY`]), or the kind itself (the name
+/// a hook sees once the engine has mapped the call).
 pub(crate) fn tool_kind(tool_name: &str) -> Option<&'static str> {
-    match tool_name {
-        "Bash" => Some("run_command"),
-        "Read" => Some("read_code"),
-        "Write" | "Edit" | "MultiEdit" | "NotebookEdit" => Some("write_code"),
-        t if t.starts_with("mcp__") => Some("mcp_tool_use"),
-        _ => None,
+    if let Some(kind) = TOOLS.iter().find(|k| **k == tool_name) {
+        return Some(kind);
     }
+    if tool_name.starts_with("mcp__") {
+        return Some("mcp_tool_use");
+    }
+    VOCABULARY.row_of_canonical(tool_name).map(|row| row.native)
 }
 
-/// Claude Code's tool names (the canonical vocabulary) and the Cascade
-/// action each is: hooks of that action's `pre_*`/`post_*` event run when a
-/// host fires a canonical PreToolUse/PostToolUse of the tool
-/// (`mcp__<server>__<tool>` is `mcp_tool_use`).
-pub static CANONICAL_TOOLS: &[(&str, &str)] = &[
-    ("Bash", "run_command"),
-    ("Read", "read_code"),
-    ("Write", "write_code"),
-    ("Edit", "write_code"),
-    ("MultiEdit", "write_code"),
-    ("NotebookEdit", "write_code"),
-];
+/// Claude Code's tool names (the canonical vocabulary) → the Cascade
+/// action each is; the `pre_*`/`post_*` hooks of that action run when a
+/// host fires a canonical PreToolUse/PostToolUse of the tool. MCP tools
+/// keep the canonical spelling (`tool_info` splits server and tool).
+/// Reading back is by the first row: `write_code` is `Write`.
+pub static VOCABULARY: ToolVocabulary = ToolVocabulary {
+    names: &[
+        ToolName::new("Bash", "run_command"),
+        ToolName::new("Read", "read_code"),
+        ToolName::new("Write", "write_code"),
+        ToolName::new("Edit", "write_code"),
+        ToolName::new("MultiEdit", "write_code"),
+        ToolName::new("NotebookEdit", "write_code"),
+    ],
+    mcp: McpNames::CANONICAL,
+};
 
 /// The native events whose hooks also run in a canonical tool event.
 pub(crate) const IN_TOOL_EVENTS: &[(&str, HookEvent)] = &[
@@ -309,6 +317,11 @@ impl Dialect for Windsurf {
 
     fn tool_names(&self) -> &'static [&'static str] {
         TOOLS
+    }
+
+    /// Cascade's action per canonical tool ([`VOCABULARY`]).
+    fn tool_vocabulary(&self) -> &'static ToolVocabulary {
+        &VOCABULARY
     }
 
     /// Devin Desktop's current `.devin/hooks.json`, then the legacy
@@ -446,9 +459,11 @@ mod tests {
         assert!(WINDSURF.native_event_applies("pre_write_code", &pre, &json!({"tool_name": "Edit"})));
         assert!(WINDSURF.native_event_applies("pre_mcp_tool_use", &pre, &json!({"tool_name": "mcp__gh__issue"})));
         assert!(!WINDSURF.native_event_applies("pre_read_code", &pre, &json!({"tool_name": "Grep"})));
-        for (tool, kind) in CANONICAL_TOOLS {
-            assert_eq!(tool_kind(tool), Some(*kind));
+        for row in VOCABULARY.names {
+            assert_eq!(tool_kind(row.canonical), Some(row.native));
+            assert_eq!(tool_kind(row.native), Some(row.native), "a mapped call is still of its kind");
         }
+        assert!(WINDSURF.native_event_applies("pre_run_command", &pre, &json!({"tool_name": "run_command"})));
     }
 
     #[test]

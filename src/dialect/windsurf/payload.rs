@@ -101,6 +101,8 @@ fn tool_info(
         }
         Some("read_code") => json!({"file_path": arg("file_path")}),
         Some("write_code") => {
+            // By the input's shape, so that a call named `write_code` (mapped
+            // by the engine) reads as one named `Write` or `Edit`.
             let edits = match (tool_name, args.get("edits")) {
                 (_, Some(Value::Array(edits))) => edits
                     .iter()
@@ -111,8 +113,10 @@ fn tool_info(
                         })
                     })
                     .collect(),
-                ("Write", _) => vec![json!({"old_string": "", "new_string": arg("content")})],
-                ("NotebookEdit", _) => vec![json!({"old_string": "", "new_string": arg("new_source")})],
+                _ if args.get("content").is_some() => vec![json!({"old_string": "", "new_string": arg("content")})],
+                _ if args.get("new_source").is_some() => {
+                    vec![json!({"old_string": "", "new_string": arg("new_source")})]
+                }
                 _ => vec![json!({"old_string": arg("old_string"), "new_string": arg("new_string")})],
             };
             let path = args.get("file_path").or_else(|| args.get("notebook_path")).cloned().unwrap_or(json!(""));
