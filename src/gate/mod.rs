@@ -181,12 +181,25 @@ impl LifecycleHookCommandPreview {
             command: hook.label().to_owned(),
             timeout_seconds: hook.timeout_seconds.filter(|_| !in_ms),
             timeout_ms: hook.timeout_seconds.filter(|_| in_ms),
-            fields: hook.handler.identifying_fields().into_iter().collect(),
+            fields: Self::fields_of(hook),
             pins: Vec::new(),
             unpinned: Vec::new(),
             env,
             own_env: hook.env.clone(),
         }
+    }
+
+    /// The handler's identifying fields, then `"failClosed": true` for a
+    /// hook whose failure blocks (Claude Code's `onFailure: "block"`,
+    /// `failClosed`): an approval binds what a failing guard does, so that
+    /// turning a fail-closed guard into a fail-open one needs a new
+    /// approval. Absent otherwise, so the lines of other hooks are unchanged.
+    fn fields_of(hook: &HookSpec) -> Vec<(String, Value)> {
+        let mut fields: Vec<(String, Value)> = hook.handler.identifying_fields().into_iter().collect();
+        if hook.fail_closed {
+            fields.push(("failClosed".to_owned(), Value::Bool(true)));
+        }
+        fields
     }
 
     /// The `"type"` tag of its handler type.

@@ -243,3 +243,35 @@ fn digest_of_previews_is_lowercase_hex_of_64_chars() {
     assert_eq!(d.len(), 64);
     assert!(d.chars().all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c)));
 }
+
+/// An approval binds what a failing guard does. Claude Code's hooks
+/// reference: `onFailure` — "block" makes a hook failure (a crash, a
+/// timeout, no valid answer) block the action, "continue" (the default)
+/// lets it proceed. Turning a fail-closed guard into a fail-open one must
+/// need a new approval, so `"failClosed": true` is part of the hook's
+/// digest line and preview; a hook that fails open keeps the line of
+/// earlier versions (stored approvals stay valid). Cursor's `failClosed`
+/// is bound the same way.
+#[test]
+fn a_fail_closed_guard_is_bound_by_the_digest() {
+    let claude = |extra: Value| {
+        let mut hook = json!({"type": "command", "command": "./guard.sh"});
+        hook.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        cfg(json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [hook]}]}}))
+    };
+    let open = command_digest(&claude(json!({})));
+    assert_eq!(open, command_digest(&claude(json!({"onFailure": "continue"}))), "the default line is unchanged");
+    let block = claude(json!({"onFailure": "block"}));
+    assert_ne!(open, command_digest(&block), "onFailure: block needs its own approval");
+    assert_eq!(command_digest(&block), command_digest(&claude(json!({"failClosed": true}))));
+    let preview = serde_json::to_value(&command_previews(&block)[0]).unwrap();
+    assert_eq!(preview["failClosed"], true, "{preview}");
+    assert!(previews_json(&command_previews(&claude(json!({})))).unwrap().find("failClosed").is_none());
+
+    let cursor = |fail_closed: bool| {
+        cfg(
+            json!({"version": 1, "hooks": {"beforeShellExecution": [{"command": "./guard.sh", "failClosed": fail_closed}]}}),
+        )
+    };
+    assert_ne!(command_digest(&cursor(true)), command_digest(&cursor(false)));
+}
