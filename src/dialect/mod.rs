@@ -152,6 +152,16 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
         false
     }
 
+    /// Every path of the hooks folder `dir` where a file would be a hook
+    /// on this system (Cline: each hook name with each extension it runs
+    /// there). The approval gate watches the ones where nothing is, so that
+    /// a hook file appearing in an approved folder needs a new approval
+    /// ([`crate::gate::pins`]). Empty for a dialect without folders.
+    fn hook_file_places(&self, dir: &Path) -> Vec<std::path::PathBuf> {
+        let _ = dir;
+        Vec::new()
+    }
+
     /// The JSON text of a config file of this dialect as its agent hands it
     /// to its JSON parser (Gemini CLI strips comments first). The default:
     /// the text as it is (plain JSON).

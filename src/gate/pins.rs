@@ -21,7 +21,11 @@
 //! no file when the command set is made (it may be what the hook writes) is
 //! *optional*: checked only when the approval pins it — so a pinned script
 //! deleted before a restart and put back changed is still caught — and
-//! otherwise left alone. References to directories are not watched.
+//! otherwise left alone. References to directories are not watched. A hook
+//! of a hooks folder (Cline's) also watches every regular file of its
+//! folder and every place in it where a hook file could appear
+//! (`folder_references`): an approved folder that gains, loses or changes a
+//! file needs a new approval.
 
 use crate::platform::{MetadataExt, OpenOptionsExt};
 use std::collections::HashMap;
@@ -487,7 +491,12 @@ pub fn resolution_of(spec: &HookSpec, ctx: &PinCtx) -> Resolution {
         home: ctx.home.as_deref(),
         placeholders: &values,
     };
-    match form {
+    // A hook of a hooks folder (Cline's) runs a file of that folder, named
+    // by its absolute path: its words count inside the folder as inside a
+    // plugin root, and the folder itself is pinned ([`folder_references`]).
+    let folder = spec.source.info.path.as_deref().filter(|p| d.reads_hooks_folders() && p.is_dir());
+    let rctx = ResolveCtx { plugin_root: rctx.plugin_root.or(folder), ..rctx };
+    let mut resolution = match form {
         ScriptForm::Shell(_) => {
             let facts = SessionFacts { session_id: "", cwd: ws, transcript_path: None, trigger: "" };
             let line = d.command_line(spec, &facts, &Environment::new());
@@ -503,7 +512,43 @@ pub fn resolution_of(spec: &HookSpec, ctx: &PinCtx) -> Resolution {
             let words: Vec<&str> = std::iter::once(command).chain(args.iter().map(String::as_str)).collect();
             resolve::resolve_exec(&words, &rctx)
         }
+    };
+    if let Some(dir) = folder {
+        for r in folder_references(d, dir) {
+            if !resolution.references.iter().any(|have| have.path == r.path) {
+                resolution.references.push(r);
+            }
+        }
     }
+    resolution
+}
+
+/// What a hook of the hooks folder `dir` pins besides its own file: every
+/// regular file of the folder (the other hooks, the helpers they run, the
+/// hook files that are off), and every place where a file would be a hook
+/// ([`Dialect::hook_file_places`](crate::dialect::Dialect::hook_file_places))
+/// where nothing is, watched as a program: a hook file added to an approved
+/// folder, or one removed or changed, needs a new approval.
+fn folder_references(d: &dyn crate::dialect::Dialect, dir: &Path) -> Vec<Reference> {
+    let mut out = Vec::new();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| std::fs::metadata(p).is_ok_and(|m| m.is_file()))
+        .collect();
+    files.sort();
+    for path in files {
+        let path = resolve::normalize(&path);
+        out.push(Reference { word: path.display().to_string(), path, role: Role::Argument });
+    }
+    for place in d.hook_file_places(dir) {
+        let path = resolve::normalize(&place);
+        if !out.iter().any(|r| r.path == path) && std::fs::symlink_metadata(&path).is_err() {
+            out.push(Reference { word: path.display().to_string(), path, role: Role::Program });
+        }
+    }
+    out
 }
 
 impl PinSet {

@@ -423,3 +423,96 @@ fn hooks_time_out_after_30_seconds() {
     assert_eq!(hooks[0].timeout(), Duration::from_secs(30));
     assert_eq!(hooks[0].dialect().name(), "cline");
 }
+
+// ---------------------------------------------------------- approval
+
+/// A gated engine over the workspace's `.clinerules/hooks`, with a trust
+/// store of its own.
+fn gated(ws: &Ws) -> LifecycleHookEngine {
+    ws.engine_with(json!({
+        "hooks_file": rules_dir(ws),
+        "workspace_gated": true,
+        "trust_store": ws.file("store/trust.json"),
+    }))
+}
+
+fn skipped(out: &Value) -> Vec<String> {
+    out["hooks"].as_array().unwrap().iter().map(|h| h["skipped"].as_str().unwrap_or("ran").to_owned()).collect()
+}
+
+/// "Trust: none — no workspace-trust check in either runner": hookline's
+/// approval gates a workspace's hooks folder like any project config; the
+/// approval pins every file of the folder, so a hook file (or a helper it
+/// runs) changed afterwards is skipped, never run.
+#[test]
+fn an_approved_folder_pins_every_file_in_it() {
+    let ws = Ws::new();
+    let dir = rules_dir(&ws);
+    hook_file(&dir, "helper.sh", "echo '{\"contextModification\": \"helped\"}'\n", 0o644);
+    // An interpreter-run hook file names its script as an argument.
+    hook_file(&dir, "PreToolUse.sh", "cat >/dev/null\n. \"$(dirname \"$0\")/helper.sh\"\n", 0o644);
+    std::fs::set_permissions(dir.join("PreToolUse.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let e = gated(&ws);
+    assert!(e.workspace_hooks_need_approval());
+    assert_eq!(skipped(&run(&e, HookEvent::PreToolUse, bash("ls"))), ["not_approved"]);
+    e.approve_workspace_hooks(true).unwrap();
+    let out = run(&e, HookEvent::PreToolUse, bash("ls"));
+    assert_eq!(out["additional_context"], json!(["helped"]), "{out}");
+    let pinned: Vec<String> = e.command_previews()[0]
+        .pins
+        .iter()
+        .map(|p| p.path.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert!(pinned.contains(&"helper.sh".to_owned()) && pinned.contains(&"PreToolUse.sh".to_owned()), "{pinned:?}");
+    // The helper changes: the hook is skipped, in this engine and the next.
+    std::thread::sleep(Duration::from_millis(20));
+    std::fs::write(dir.join("helper.sh"), "echo '{\"cancel\": true}'\n").unwrap();
+    let out = run(&e, HookEvent::PreToolUse, bash("ls"));
+    assert_eq!(skipped(&out), ["changed_since_approval"], "{out}");
+    assert_eq!(skipped(&run(&gated(&ws), HookEvent::PreToolUse, bash("ls"))), ["changed_since_approval"]);
+}
+
+/// Adding an executable hook file to an approved folder needs a new
+/// approval: the running engine stops running the folder's hooks at once
+/// (the new file's place was approved empty), and an engine loaded
+/// afterwards has a new hook, so a new digest.
+#[test]
+fn a_hook_file_added_to_an_approved_folder_needs_a_new_approval() {
+    let ws = Ws::new();
+    sh_hook(&ws, "PreToolUse", "echo '{\"contextModification\": \"approved\"}'");
+    let e = gated(&ws);
+    e.approve_workspace_hooks(true).unwrap();
+    assert_eq!(run(&e, HookEvent::PreToolUse, bash("ls"))["additional_context"], json!(["approved"]));
+    let digest = e.command_digest();
+    sh_hook(&ws, "UserPromptSubmit", "echo '{\"cancel\": true}'");
+    let out = run(&e, HookEvent::PreToolUse, bash("ls"));
+    assert_eq!(skipped(&out), ["changed_since_approval"], "{out}");
+    assert!(
+        texts(&out, "warning").iter().chain(&texts(&out, "error")).any(|t| t.contains("UserPromptSubmit")),
+        "{out}"
+    );
+    let again = gated(&ws);
+    assert_ne!(again.command_digest(), digest);
+    assert!(again.workspace_hooks_need_approval());
+    let out = run(&again, HookEvent::UserPromptSubmit, json!({"turn_id": "t", "prompt": "p"}));
+    assert_eq!(skipped(&out), ["not_approved"], "{out}");
+    again.approve_workspace_hooks(true).unwrap();
+    let out = run(&again, HookEvent::UserPromptSubmit, json!({"turn_id": "t", "prompt": "p"}));
+    assert_eq!(out["allow_prompt"], false, "{out}");
+}
+
+/// The user's global folder is the user's own: trusted, it runs without
+/// an approval.
+#[test]
+fn the_users_folder_runs_without_approval() {
+    let ws = Ws::new();
+    let global = ws.file("home/Documents/Cline/Hooks");
+    hook_file(&global, "PreToolUse", "#!/bin/sh\necho '{\"cancel\": true}'\n", 0o755);
+    let e = ws.engine_with(json!({
+        "hook_sources": [{"hooks_file": global, "trusted": true}],
+        "workspace_gated": true,
+        "trust_store": ws.file("store/trust.json"),
+    }));
+    assert!(!e.workspace_hooks_need_approval());
+    assert_eq!(run(&e, HookEvent::PreToolUse, bash("ls"))["decision"], "deny");
+}

@@ -82,6 +82,19 @@ fn split_extension(name: &str) -> (&str, &str) {
     }
 }
 
+/// Every path of `dir` where a file is a hook of `platform`: each hook
+/// name (Cline's spelling) with each extension run there.
+pub fn places(dir: &Path, platform: Platform) -> Vec<std::path::PathBuf> {
+    let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_owned());
+    let runs: Vec<&str> =
+        EXTENSIONS.iter().copied().filter(|ext| (*ext == ".ps1") == (platform == Platform::Windows)).collect();
+    HOOK_NAMES
+        .iter()
+        .flat_map(|name| runs.iter().map(move |ext| format!("{name}{ext}")))
+        .map(|file| dir.join(file))
+        .collect()
+}
+
 /// Read the hooks folder `dir` with `platform`'s rules (see the module
 /// documentation). A folder that cannot be listed is an I/O error.
 pub fn read(dir: &Path, info: &SourceInfo, platform: Platform) -> Result<HooksConfig> {
@@ -99,7 +112,9 @@ pub fn read(dir: &Path, info: &SourceInfo, platform: Platform) -> Result<HooksCo
     names.sort();
     let dir_abs = std::path::absolute(dir).unwrap_or_else(|_| dir.to_owned());
     let mut cfg = HooksConfig::empty_of(&super::CLINE);
-    let source = Arc::new(Source::new(SourceInfo { path: Some(dir.to_owned()), ..info.clone() }, false));
+    // The folder as the hooks' paths name it: the approval gate pins its
+    // files (`crate::gate::pins`).
+    let source = Arc::new(Source::new(SourceInfo { path: Some(dir_abs.clone()), ..info.clone() }, false));
     for name in names {
         let path = dir_abs.join(&name);
         if let Some(hook) = hook_of(&mut cfg, &source, &path, &name, platform) {

@@ -277,6 +277,12 @@ impl Dialect for Cline {
         true
     }
 
+    /// Each hook name with each extension Cline runs on this system
+    /// (Unix: none and the CLI's, but `.ps1`; Windows: `.ps1`).
+    fn hook_file_places(&self, dir: &Path) -> Vec<std::path::PathBuf> {
+        folder::places(dir, folder::Platform::current())
+    }
+
     fn event_keys(&self, event: HookEvent) -> &'static [&'static str] {
         match *KEYS.get(event) {
             "" => &[],
