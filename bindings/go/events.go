@@ -722,4 +722,7 @@ const (
 	// DialectWindsurf: Windsurf / Devin Desktop Cascade hooks
 	// (.devin/hooks.json, .windsurf/hooks.json: {"hooks": {"pre_run_command": [{"command": …}]}}).
 	DialectWindsurf Dialect = "windsurf"
+	// DialectQwen: Qwen Code .qwen/settings.json (Claude Code's event
+	// names, Gemini CLI's settings layers).
+	DialectQwen Dialect = "qwen"
 )

@@ -326,7 +326,7 @@ export interface HookSource {
 }
 
 /** A hooks format: the agent a config was written for; its hooks get that agent's payload and decisions. */
-export type Dialect = 'vtcode' | 'claude' | 'codex' | 'gemini' | 'cursor' | 'copilot' | 'vscode' | 'cline' | 'windsurf';
+export type Dialect = 'vtcode' | 'claude' | 'codex' | 'gemini' | 'cursor' | 'copilot' | 'vscode' | 'cline' | 'windsurf' | 'qwen';
 
 /** Per-call options of the async event methods. */
 export interface RunOptions {
@@ -520,6 +520,7 @@ export interface DialectFields {
   codex?: Record<string, Json>;
   vtcode?: Record<string, Json>;
   claude?: Record<string, Json>;
+  qwen?: Record<string, Json>;
   windsurf?: WindsurfFields;
 }
 

@@ -19,6 +19,11 @@ pub enum Matcher {
     /// Claude-format regex (Copilot CLI, PascalCase tool events), tested
     /// against the subject's first alias (the subject when it has none).
     AliasRegex(regex::Regex, Aliases),
+    /// Exact names or a regular expression (Qwen Code): the subject, or
+    /// one of its aliases, equal to one of the names; else the unanchored
+    /// regular expression (`None`: it did not compile, no further match)
+    /// found in the subject alone (aliases are exact-only).
+    ExactOrRegex(Vec<String>, Option<regex::Regex>, Aliases),
 }
 
 /// The other names of a subject (Copilot CLI: the Claude names of a runtime
@@ -64,6 +69,11 @@ impl Matcher {
                 names.iter().any(|n| n == subject || other.contains(&n.as_str()))
             }
             Matcher::AliasRegex(re, aliases) => re.is_match(aliases(subject).first().copied().unwrap_or(subject)),
+            Matcher::ExactOrRegex(names, re, aliases) => {
+                let other = aliases(subject);
+                names.iter().any(|n| n == subject || other.contains(&n.as_str()))
+                    || re.as_ref().is_some_and(|re| re.is_match(subject))
+            }
         }
     }
 
@@ -99,6 +109,15 @@ impl Matcher {
             Matcher::AliasRegex(re, _) => {
                 format!("{title} Claude-format regex, anchored, tested against the Claude tool name: {}", re.as_str())
             }
+            Matcher::ExactOrRegex(names, re, _) => format!(
+                "{title} exact value{} {} (or an alias), else {}",
+                if names.len() == 1 { "" } else { "s" },
+                names.iter().map(|n| format!("{n:?}")).collect::<Vec<_>>().join(" | "),
+                match re {
+                    Some(re) => format!("regex, unanchored: {}", re.as_str()),
+                    None => "nothing (not a valid regex)".to_owned(),
+                }
+            ),
         }
     }
 

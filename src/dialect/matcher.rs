@@ -249,6 +249,59 @@ impl Matcher {
         }
     }
 
+    /// Compile a Qwen Code matcher (its `hook-matcher.ts`): trimmed;
+    /// `None`, `""`, `"*"` and `".*"` match all; the whole matcher equal to
+    /// the subject or one of its `aliases` matches; unless it starts with
+    /// `^` or `(`, a matcher with an unescaped `|` is a list whose trimmed
+    /// entries each match exactly (an entry `*` or `.*` matches all), and
+    /// whose non-empty entries joined with `|` are the regular expression;
+    /// otherwise the matcher is the regular expression, unanchored and
+    /// tested against the subject only. A regular expression that does not
+    /// compile matches nothing further; its error is returned alongside
+    /// for the config's warnings.
+    pub fn qwen(raw: Option<&str>, aliases: Aliases) -> (Matcher, Option<regex::Error>) {
+        let Some(p) = raw.map(js_trim) else {
+            return (Matcher::All, None);
+        };
+        if matches!(p, "" | "*" | ".*") {
+            return (Matcher::All, None);
+        }
+        let mut names = vec![p.to_owned()];
+        let mut expression = p.to_owned();
+        if p.contains('|') && !p.starts_with('^') && !p.starts_with('(') {
+            let mut entries = Vec::new();
+            let mut current = String::new();
+            let mut previous = None;
+            for c in p.chars() {
+                if c == '|' && previous != Some('\\') {
+                    entries.push(std::mem::take(&mut current));
+                } else {
+                    current.push(c);
+                }
+                previous = Some(c);
+            }
+            entries.push(current);
+            let entries: Vec<String> =
+                entries.iter().map(|e| js_trim(e)).filter(|e| !e.is_empty()).map(str::to_owned).collect();
+            if entries.iter().any(|e| e == "*" || e == ".*") {
+                return (Matcher::All, None);
+            }
+            if entries.is_empty() {
+                return (Matcher::ExactOrRegex(names, None, aliases), None);
+            }
+            expression = entries.join("|");
+            names.extend(entries);
+        }
+        let compiled = match js_rejects(&expression) {
+            Some(why) => Err(regex::Error::Syntax(why)),
+            None => compile(&expression),
+        };
+        match compiled {
+            Ok(re) => (Matcher::ExactOrRegex(names, Some(re), aliases), None),
+            Err(e) => (Matcher::ExactOrRegex(names, None, aliases), Some(e)),
+        }
+    }
+
     /// Compile a matcher with the Cursor rule: `None`, `""` and `"*"`
     /// match all; anything else (untrimmed) is an unanchored regular
     /// expression searched for in the subject.

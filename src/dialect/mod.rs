@@ -27,6 +27,7 @@
 //! | `copilot` | [`copilot`] | `.github/hooks/*.json`, Copilot's `settings*.json` (and `.claude/settings.json` by the option) |
 //! | `vscode` | [`vscode`] | by the `dialect` option only (VS Code reads the files of the others) |
 //! | `windsurf` | [`windsurf`] | `.devin/hooks.json`, `.windsurf/hooks.json`, `~/.codeium/windsurf/hooks.json`, `~/.codeium/hooks.json`, the system `hooks.json` |
+//! | `qwen` | [`qwen`] | `.qwen/settings*.json` (user, project, local), the system files |
 //!
 //! Selection ([`select`]): the `dialect` option (or `hook_sources[i].dialect`)
 //! names one; without it a `hooks_file` is recognised by its path, and
@@ -52,6 +53,7 @@ pub mod handler_support;
 mod load;
 pub mod matcher;
 pub mod protocol;
+pub mod qwen;
 mod resolve;
 pub mod tools;
 pub mod vscode;
@@ -629,6 +631,7 @@ pub static ALL: &[&dyn Dialect] = &[
     &vscode::VSCODE,
     &cline::CLINE,
     &windsurf::WINDSURF,
+    &qwen::QWEN,
 ];
 
 /// The VT Code dialect.
@@ -654,6 +657,8 @@ pub static GEMINI: &dyn Dialect = &gemini::GEMINI;
 
 /// The Cline dialect.
 pub static CLINE: &dyn Dialect = &cline::CLINE;
+/// The Qwen Code dialect.
+pub static QWEN: &dyn Dialect = &qwen::QWEN;
 
 /// The Windsurf / Devin Desktop (Cascade) dialect.
 pub static WINDSURF: &dyn Dialect = &windsurf::WINDSURF;

@@ -362,7 +362,7 @@ fn timeout_ms(cfg: &mut HooksConfig, info: &SourceInfo, path: &str, t: &Value) -
 }
 
 /// A hook's `env`: variables set last in its environment.
-fn environment(cfg: &mut HooksConfig, info: &SourceInfo, path: &str, v: Option<&Value>) -> Vec<(String, String)> {
+pub(crate) fn environment(cfg: &mut HooksConfig, info: &SourceInfo, path: &str, v: Option<&Value>) -> Vec<(String, String)> {
     let obj = match v {
         None | Some(Value::Null) => return Vec::new(),
         Some(Value::Object(obj)) => obj,
@@ -411,7 +411,7 @@ fn describe_bad_env(name: &str, value: &Value) -> String {
 /// text), outside JSON strings, become spaces (line breaks are kept, so
 /// JSON errors keep their line numbers). A string ends at a `"` not
 /// escaped by an odd number of backslashes.
-pub(super) fn strip_comments(text: &str) -> Cow<'_, str> {
+pub(crate) fn strip_comments(text: &str) -> Cow<'_, str> {
     if !text.contains("//") && !text.contains("/*") {
         return Cow::Borrowed(text);
     }

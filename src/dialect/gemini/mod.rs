@@ -29,9 +29,9 @@
 //! Hooks run in `bash -c` in the workspace, the payload on stdin; timeouts
 //! are milliseconds (default 60000).
 
-mod config;
-mod payload;
-mod reply;
+pub(crate) mod config;
+pub(crate) mod payload;
+pub(crate) mod reply;
 
 use std::borrow::Cow;
 use std::collections::BTreeSet;
@@ -294,7 +294,13 @@ const SYSTEM_SETTINGS: &str = if cfg!(target_os = "macos") {
 /// the platform's file; `GEMINI_CLI_SYSTEM_DEFAULTS_PATH`, else
 /// `system-defaults.json` in the system settings' directory.
 fn system_paths_from(settings: Option<&str>, defaults: Option<&str>) -> (String, String) {
-    let settings = settings.filter(|s| !s.is_empty()).unwrap_or(SYSTEM_SETTINGS).to_owned();
+    system_paths_with(SYSTEM_SETTINGS, settings, defaults)
+}
+
+/// [`system_paths_from`] for an agent whose platform's system settings
+/// file is `fallback` (Qwen Code, which kept Gemini CLI's layout).
+pub(crate) fn system_paths_with(fallback: &str, settings: Option<&str>, defaults: Option<&str>) -> (String, String) {
+    let settings = settings.filter(|s| !s.is_empty()).unwrap_or(fallback).to_owned();
     let defaults = match defaults.filter(|s| !s.is_empty()) {
         Some(d) => d.to_owned(),
         None => Path::new(&settings)

@@ -125,17 +125,37 @@ pub(super) fn output(exec: &HookExecution) -> Option<Map<String, Value>> {
     if text.is_empty() {
         return None;
     }
+    match parse(text) {
+        Parsed::Fields(map) => Some(map),
+        Parsed::Nothing => None,
+        // Not JSON (or a string that is not JSON inside): plain text, read
+        // by the exit code (a signal counts as 0).
+        Parsed::Text => Some(plain_text(text, exec.exit_code.unwrap_or(0))),
+    }
+}
+
+/// What a hook's output text is to Gemini CLI's runner (and Qwen Code's,
+/// which kept it).
+pub(crate) enum Parsed {
+    /// A JSON object (an array: no fields).
+    Fields(Map<String, Value>),
+    /// JSON that is neither an object nor an array: no output.
+    Nothing,
+    /// Not JSON: plain text.
+    Text,
+}
+
+/// `JSON.parse(text)`, and a JSON string parsed a second time.
+pub(crate) fn parse(text: &str) -> Parsed {
     let parsed = match json_parse(text) {
         Some(Value::String(inner)) => json_parse(&inner),
         other => other,
     };
     match parsed {
-        Some(Value::Object(map)) => Some(map),
-        Some(Value::Array(_)) => Some(Map::new()),
-        Some(_) => None,
-        // Not JSON (or a string that is not JSON inside): plain text, read
-        // by the exit code (a signal counts as 0).
-        None => Some(plain_text(text, exec.exit_code.unwrap_or(0))),
+        Some(Value::Object(map)) => Parsed::Fields(map),
+        Some(Value::Array(_)) => Parsed::Fields(Map::new()),
+        Some(_) => Parsed::Nothing,
+        None => Parsed::Text,
     }
 }
 
@@ -161,7 +181,7 @@ fn plain_text(text: &str, code: i32) -> Map<String, Value> {
 
 /// A field as the aggregator uses it in text: a non-empty string, or a
 /// number or `true` in JavaScript's string form; `None` when falsy.
-fn truthy_text(v: Option<&Value>) -> Option<String> {
+pub(crate) fn truthy_text(v: Option<&Value>) -> Option<String> {
     match v? {
         Value::String(s) if !s.is_empty() => Some(s.clone()),
         Value::Number(n) if n.as_f64() != Some(0.0) => Some(n.to_string()),
@@ -187,7 +207,7 @@ fn failure(exec: &HookExecution, who: &str) -> Option<(Failure, String)> {
 }
 
 /// `<` and `>` escaped, as Gemini CLI does with `additionalContext`.
-fn escape_context(context: &str) -> String {
+pub(crate) fn escape_context(context: &str) -> String {
     context.replace('<', "&lt;").replace('>', "&gt;")
 }
 
