@@ -29,6 +29,7 @@ mod layers;
 mod option_keys;
 mod pins;
 mod policy;
+mod qwen;
 mod registry;
 mod scenarios;
 mod schema;

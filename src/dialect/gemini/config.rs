@@ -362,7 +362,12 @@ fn timeout_ms(cfg: &mut HooksConfig, info: &SourceInfo, path: &str, t: &Value) -
 }
 
 /// A hook's `env`: variables set last in its environment.
-pub(crate) fn environment(cfg: &mut HooksConfig, info: &SourceInfo, path: &str, v: Option<&Value>) -> Vec<(String, String)> {
+pub(crate) fn environment(
+    cfg: &mut HooksConfig,
+    info: &SourceInfo,
+    path: &str,
+    v: Option<&Value>,
+) -> Vec<(String, String)> {
     let obj = match v {
         None | Some(Value::Null) => return Vec::new(),
         Some(Value::Object(obj)) => obj,

@@ -72,9 +72,12 @@ pub(super) fn read(value: &Value, info: &SourceInfo) -> Result<HooksConfig> {
             format!("disableAllHooks must be a boolean, got {}; it is ignored", type_name(other)),
         ),
     }
-    let settings_file = info.path.as_deref().and_then(|p| p.file_name()).and_then(|n| n.to_str()).is_some_and(|n| {
-        n.ends_with(".json") && (n.starts_with("settings") || n == "system-defaults.json")
-    });
+    let settings_file = info
+        .path
+        .as_deref()
+        .and_then(|p| p.file_name())
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.ends_with(".json") && (n.starts_with("settings") || n == "system-defaults.json"));
     let settings_shape = settings_file || top.contains_key("hooks") || top.contains_key("disableAllHooks");
     let hooks = match (settings_shape, top.get("hooks")) {
         (false, _) => top,
@@ -93,7 +96,8 @@ pub(super) fn read(value: &Value, info: &SourceInfo) -> Result<HooksConfig> {
         let event = HookEvent::from_name(key);
         let named = NAMED_EVENTS.contains(&key.as_str());
         if event.is_none() && !named {
-            let hint = crate::dialect::suggest_event_key(&QWEN, key)
+            let hint = gemini_name(key)
+                .or_else(|| crate::dialect::suggest_event_key(&QWEN, key))
                 .map(|k| format!("; did you mean `{k}`?"))
                 .unwrap_or_default();
             cfg.push_never_runs(
@@ -116,6 +120,19 @@ pub(super) fn read(value: &Value, info: &SourceInfo) -> Result<HooksConfig> {
         }
     }
     Ok(cfg)
+}
+
+/// Qwen Code's name of an event Gemini CLI names `key` (settings carried
+/// over from Gemini CLI).
+fn gemini_name(key: &str) -> Option<&'static str> {
+    Some(match key {
+        "BeforeTool" => "PreToolUse",
+        "AfterTool" => "PostToolUse",
+        "BeforeAgent" => "UserPromptSubmit",
+        "AfterAgent" => "Stop",
+        "PreCompress" => "PreCompact",
+        _ => return None,
+    })
 }
 
 /// The matcher rule of an event key: exact for Notification and
@@ -227,7 +244,9 @@ fn hook(cfg: &mut HooksConfig, info: &SourceInfo, source: &Arc<Source>, path: &s
         Some(other) => {
             return skip(
                 cfg,
-                format!("has type {other}, which Qwen Code does not run from settings (\"command\", \"http\", \"prompt\")"),
+                format!(
+                    "has type {other}, which Qwen Code does not run from settings (\"command\", \"http\", \"prompt\")"
+                ),
             )
         }
     }

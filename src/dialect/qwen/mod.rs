@@ -43,8 +43,7 @@ use crate::model::input::SessionFacts;
 use crate::model::reply::HookReply;
 use crate::model::rules::{
     BlockFields, Column, Dedupe, EventRules, EventTable, FieldMerge, HandlerTimeouts, InputRules, MatcherRule,
-    NamedEventRules, Precedence, Profile, Reasons, RewriteOnDeny, RunOrder, Subject, TimeoutUnit,
-    CANONICAL_FAMILIES,
+    NamedEventRules, Precedence, Profile, Reasons, RewriteOnDeny, RunOrder, Subject, TimeoutUnit, CANONICAL_FAMILIES,
 };
 use crate::runner::Environment;
 
@@ -80,11 +79,7 @@ pub static PROFILE: Profile = Profile {
     // Every configured timeout is stored in milliseconds: the reader turns
     // each handler type's own unit into them (`config.rs`).
     timeout_unit: TimeoutUnit::Milliseconds,
-    handler_timeouts: HandlerTimeouts {
-        prompt: Duration::from_secs(30),
-        agent: Duration::from_secs(60),
-        lowered: &[],
-    },
+    handler_timeouts: HandlerTimeouts { prompt: Duration::from_secs(30), agent: Duration::from_secs(60), lowered: &[] },
     exec_placeholders: &[],
     inputs: InputRules::Lenient,
     // Qwen Code's planner runs a hook once per `name:command` key.
@@ -447,8 +442,11 @@ impl Dialect for Qwen {
     /// stderr (as JSON, else as the deny reason), on the events whose
     /// hooks decide.
     fn blocking_answer(&self, event: &RunEvent, reason: &str) -> Option<super::BlockingAnswer> {
-        reply::blocks_on_exit_2(event)
-            .then(|| super::BlockingAnswer { exit_code: 2, stdout: None, stderr: Some(reason.to_owned()) })
+        reply::blocks_on_exit_2(event).then(|| super::BlockingAnswer {
+            exit_code: 2,
+            stdout: None,
+            stderr: Some(reason.to_owned()),
+        })
     }
 
     fn honours(&self, event: &RunEvent) -> &'static [Column] {
@@ -550,7 +548,8 @@ impl Dialect for Qwen {
 
 /// Qwen Code's matcher subjects: UserPromptSubmit and Stop have none;
 /// Subagent events test `agent_type`.
-const SUBJECTS: super::protocol::Subjects = super::protocol::Subjects { prompt_and_stop: false, subagent: "agent_type" };
+const SUBJECTS: super::protocol::Subjects =
+    super::protocol::Subjects { prompt_and_stop: false, subagent: "agent_type" };
 
 /// The config key of each canonical event (Claude Code's names).
 static KEYS: EventTable<&str> = EventTable {

@@ -88,6 +88,11 @@ pub(super) fn read(cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply {
         (false, Parsed::Text) => (plain_text(text, blocking, success), true),
     };
     normalize(cx, &mut output, blocking);
+    // The reason the hook stated, whatever it decided (the OR merge joins
+    // every hook's).
+    let stated = text_of(&output, "reason").or_else(|| text_of(&output, "stopReason")).or_else(|| {
+        output.get("hookSpecificOutput").and_then(Value::as_object).and_then(|s| text_of(s, "permissionDecisionReason"))
+    });
     let answered = HookExecution {
         exit_code: Some(0),
         signal: None,
@@ -96,6 +101,9 @@ pub(super) fn read(cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply {
         ..exec.clone()
     };
     let mut reply = protocol::read(cx, &answered);
+    if reply.reason.is_none() {
+        reply.reason = stated;
+    }
     if !success && !blocking && (plain || text.is_empty()) {
         let who = format!("{} hook `{}`", cx.event.name(), exec.label);
         let (kind, what) = match exec.exit_code {
