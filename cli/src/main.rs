@@ -23,12 +23,12 @@ use crate::common::{Out, EXIT_ERROR};
 #[command(
     name = "hookline",
     version,
-    about = "Run, check, explain and test lifecycle-hook configs (Claude Code, Codex, Gemini CLI, Cursor, Copilot CLI, VS Code, Windsurf, VT Code)",
+    about = "Run, check, explain and test lifecycle-hook configs (Claude Code, Codex, Gemini CLI, Cursor, Copilot CLI, VS Code, Windsurf, Qwen Code, VT Code)",
     long_about = "Run, check, explain and test lifecycle-hook configurations of the Claude Code \
 settings dialect, the OpenAI Codex dialect (.codex/hooks.json, config.toml [hooks]), the Gemini CLI \
 settings dialect (.gemini/settings.json), the Cursor dialect (.cursor/hooks.json), GitHub Copilot \
 CLI hooks files (.github/hooks/*.json), VS Code agent hooks (--dialect vscode), Windsurf / Devin \
-Desktop Cascade hooks (.devin/hooks.json, .windsurf/hooks.json) and the VT Code dialect with the hookline engine, and manage workspace trust.\n\n\
+Desktop Cascade hooks (.devin/hooks.json, .windsurf/hooks.json), Qwen Code settings (.qwen/settings.json) and the VT Code dialect with the hookline engine, and manage workspace trust.\n\n\
 Exit status: 0 proceed or success, 2 denied or blocked (run), 1 error.",
     after_help = "Examples:\n  hookline check .claude/settings.json\n  \
 echo '{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"rm -rf /\"}}' |\n    \
@@ -93,6 +93,9 @@ pub enum Format {
     /// stdout (Cascade never reads it); what Cascade cannot express
     /// (allow, context, a rewrite, a stop) said dropped on stderr.
     Windsurf,
+    /// As a Qwen Code command hook: exit 2 with the reason on stderr when
+    /// denied or blocked.
+    Qwen,
 }
 
 impl Format {
@@ -109,6 +112,7 @@ impl Format {
             Format::Vscode => Some(d::VSCODE),
             Format::Vtcode => Some(d::VTCODE),
             Format::Windsurf => Some(d::WINDSURF),
+            Format::Qwen => Some(d::QWEN),
         }
     }
 }
@@ -138,7 +142,7 @@ pub struct ConfigArgs {
     #[arg(long, value_name = "DIR")]
     pub plugin_root: Option<PathBuf>,
     /// Read every --config file in this dialect (vtcode, claude, codex,
-    /// gemini, cursor, copilot, vscode, windsurf) instead of recognising it by its path
+    /// gemini, cursor, copilot, vscode, windsurf, qwen) instead of recognising it by its path
     /// or shape.
     #[arg(long, value_name = "NAME", value_parser = common::parse_dialect)]
     pub dialect: Option<common::DialectArg>,

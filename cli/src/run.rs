@@ -205,7 +205,13 @@ fn run(out: &Out, a: &RunArgs) -> CliResult {
                 print_summary(out, event_name.display(), planned, &outcome, &v);
             }
         }
-        Format::Codex | Format::Gemini | Format::Cursor | Format::Copilot | Format::Vscode | Format::Vtcode => {
+        Format::Codex
+        | Format::Gemini
+        | Format::Cursor
+        | Format::Copilot
+        | Format::Vscode
+        | Format::Qwen
+        | Format::Vtcode => {
             if v.stopped_only {
                 let mut reply = Map::new();
                 reply.insert("continue".into(), json!(false));

@@ -434,3 +434,16 @@ fn a_host_reads_the_user_s_then_the_project_s_files() {
         ]
     );
 }
+
+/// PermissionRequest: "deny beats allow, messages joined".
+#[test]
+fn permission_request_deny_beats_allow() {
+    let ws = Ws::new();
+    let decide = |behavior: &str| {
+        cmd(say(json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
+            "decision": {"behavior": behavior, "message": behavior}}})))
+    };
+    let e = engine(&ws, settings("PermissionRequest", all(vec![decide("allow"), decide("deny")])));
+    let out = run(&e, HookEvent::PermissionRequest, shell("git push"));
+    assert_eq!(out["decision"]["behavior"], "deny", "{out}");
+}

@@ -101,7 +101,8 @@ pub static PROFILE: Profile = Profile {
             ..OR
         },
         post_tool_use: OR,
-        permission_request: BASE,
+        // Deny beats allow, whatever the order.
+        permission_request: EventRules { precedence: Precedence::MostRestrictive, ..BASE },
         pre_compact: BASE,
         stop: STOP,
         notification: BASE,
