@@ -33,6 +33,7 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use super::gemini::GEMINI;
+use super::tools::{McpNames, ToolName, ToolVocabulary};
 use super::{Dialect, Placeholder, PlaceholderValue, ReadCtx};
 use crate::config::matcher::Matcher;
 use crate::config::{HookSpec, HooksConfig, Shell, SourceInfo};
@@ -255,28 +256,33 @@ pub const TOOLS: &[&str] = &[
     "monitor",
 ];
 
-/// Claude Code's tool name → Qwen Code's tool id, for hooks written with
-/// Claude Code's names in mind (Qwen Code's own
-/// `hooks/tool-name-mapping.json`, and its tool table since).
-pub static CANONICAL_TO_NATIVE: &[(&str, &str)] = &[
-    ("Bash", "run_shell_command"),
-    ("Write", "write_file"),
-    ("Edit", "edit"),
-    ("MultiEdit", "edit"),
-    ("Read", "read_file"),
-    ("Grep", "grep_search"),
-    ("Glob", "glob"),
-    ("LS", "list_directory"),
-    ("WebFetch", "web_fetch"),
-    ("WebSearch", "web_search"),
-    ("TodoWrite", "todo_write"),
-    ("Task", "agent"),
-    ("Agent", "agent"),
-    ("Skill", "skill"),
-    ("ExitPlanMode", "exit_plan_mode"),
-    ("AskUserQuestion", "ask_user_question"),
-    ("NotebookEdit", "notebook_edit"),
-];
+/// Claude Code's tool names → Qwen Code's tool ids (Qwen Code's own
+/// `hooks/tool-name-mapping.json`, and its tool table since). The inputs
+/// keep Claude Code's field names (`command`, `file_path`, `content`,
+/// `old_string`, `new_string`, `pattern`, `url`, `query`, `todos`); MCP
+/// tools keep `mcp__<server>__<tool>`.
+pub static TOOL_VOCABULARY: ToolVocabulary = ToolVocabulary {
+    names: &[
+        ToolName::new("Bash", "run_shell_command"),
+        ToolName::new("Write", "write_file"),
+        ToolName::new("Edit", "edit"),
+        ToolName::new("MultiEdit", "edit"),
+        ToolName::new("Read", "read_file"),
+        ToolName::new("Grep", "grep_search"),
+        ToolName::new("Glob", "glob"),
+        ToolName::new("LS", "list_directory"),
+        ToolName::new("WebFetch", "web_fetch"),
+        ToolName::new("WebSearch", "web_search"),
+        ToolName::new("TodoWrite", "todo_write"),
+        ToolName::new("Task", "agent"),
+        ToolName::new("Agent", "agent"),
+        ToolName::new("Skill", "skill"),
+        ToolName::new("ExitPlanMode", "exit_plan_mode"),
+        ToolName::new("AskUserQuestion", "ask_user_question"),
+        ToolName::new("NotebookEdit", "notebook_edit"),
+    ],
+    mcp: McpNames::CANONICAL,
+};
 
 /// The exact-only aliases of a tool id (its display names).
 pub(crate) fn aliases_of(tool: &str) -> &'static [&'static str] {
@@ -468,6 +474,10 @@ impl Dialect for Qwen {
         TOOLS
     }
 
+    fn tool_vocabulary(&self) -> &'static ToolVocabulary {
+        &TOOL_VOCABULARY
+    }
+
     fn workspace_files(&self) -> &'static [&'static str] {
         &[".qwen/settings.json", ".qwen/settings.local.json"]
     }
@@ -589,9 +599,11 @@ mod tests {
     fn the_tool_table_and_the_tool_list_agree() {
         let ids: Vec<&str> = TOOL_TABLE.iter().map(|(id, _)| *id).collect();
         assert_eq!(ids, TOOLS);
-        for (_, native) in CANONICAL_TO_NATIVE {
-            assert!(TOOLS.contains(native), "{native}");
+        for row in TOOL_VOCABULARY.names {
+            assert!(TOOLS.contains(&row.native), "{}", row.native);
         }
+        assert_eq!(TOOL_VOCABULARY.native_name("Bash"), "run_shell_command");
+        assert_eq!(TOOL_VOCABULARY.canonical_name("edit", None), "Edit");
         assert_eq!(NAMED.iter().map(|n| n.name).collect::<Vec<_>>(), NAMED_EVENTS);
     }
 
