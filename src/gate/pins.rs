@@ -493,10 +493,9 @@ pub fn resolution_of(spec: &HookSpec, ctx: &PinCtx) -> Resolution {
     };
     // A hook of a hooks folder (Cline's) runs a file of that folder, named
     // by its absolute path: its words count inside the folder as inside a
-    // plugin root, and the folder itself is pinned ([`folder_references`]).
-    let folder = spec.source.info.path.as_deref().filter(|p| d.reads_hooks_folders() && p.is_dir());
-    let rctx = ResolveCtx { plugin_root: rctx.plugin_root.or(folder), ..rctx };
-    let mut resolution = match form {
+    // plugin root (the pin set pins the folder itself: `folder_references`).
+    let rctx = ResolveCtx { plugin_root: rctx.plugin_root.or(folder_of(spec)), ..rctx };
+    match form {
         ScriptForm::Shell(_) => {
             let facts = SessionFacts { session_id: "", cwd: ws, transcript_path: None, trigger: "" };
             let line = d.command_line(spec, &facts, &Environment::new());
@@ -512,15 +511,12 @@ pub fn resolution_of(spec: &HookSpec, ctx: &PinCtx) -> Resolution {
             let words: Vec<&str> = std::iter::once(command).chain(args.iter().map(String::as_str)).collect();
             resolve::resolve_exec(&words, &rctx)
         }
-    };
-    if let Some(dir) = folder {
-        for r in folder_references(d, dir) {
-            if !resolution.references.iter().any(|have| have.path == r.path) {
-                resolution.references.push(r);
-            }
-        }
     }
-    resolution
+}
+
+/// The hooks folder a hook comes from (Cline's), if it does.
+fn folder_of(spec: &HookSpec) -> Option<&Path> {
+    spec.source.info.path.as_deref().filter(|p| spec.dialect().reads_hooks_folders() && p.is_dir())
 }
 
 /// What a hook of the hooks folder `dir` pins besides its own file: every
@@ -558,7 +554,14 @@ impl PinSet {
         let mut set = PinSet::default();
         let mut by_named: HashMap<PathBuf, usize> = HashMap::new();
         for spec in hooks {
-            let resolution = resolution_of(spec, ctx);
+            let mut resolution = resolution_of(spec, ctx);
+            if let Some(dir) = folder_of(spec) {
+                for r in folder_references(spec.dialect(), dir) {
+                    if !resolution.references.iter().any(|have| have.path == r.path) {
+                        resolution.references.push(r);
+                    }
+                }
+            }
             set.unpinned_of_preview.push(resolution.unpinned);
             let Some(h) = HookKey::hash_of(spec) else {
                 set.of_preview.push(Vec::new());
