@@ -23,12 +23,13 @@ use crate::common::{Out, EXIT_ERROR};
 #[command(
     name = "hookline",
     version,
-    about = "Run, check, explain and test lifecycle-hook configs (Claude Code, Codex, Gemini CLI, Cursor, Copilot CLI, VS Code, Windsurf, Qwen Code, VT Code)",
+    about = "Run, check, explain and test lifecycle-hook configs (Claude Code, Codex, Gemini CLI, Cursor, Copilot CLI, VS Code, Windsurf, Qwen Code, Cline, VT Code)",
     long_about = "Run, check, explain and test lifecycle-hook configurations of the Claude Code \
 settings dialect, the OpenAI Codex dialect (.codex/hooks.json, config.toml [hooks]), the Gemini CLI \
 settings dialect (.gemini/settings.json), the Cursor dialect (.cursor/hooks.json), GitHub Copilot \
 CLI hooks files (.github/hooks/*.json), VS Code agent hooks (--dialect vscode), Windsurf / Devin \
-Desktop Cascade hooks (.devin/hooks.json, .windsurf/hooks.json), Qwen Code settings (.qwen/settings.json) and the VT Code dialect with the hookline engine, and manage workspace trust.\n\n\
+Desktop Cascade hooks (.devin/hooks.json, .windsurf/hooks.json), Qwen Code settings (.qwen/settings.json), Cline hooks folders \
+(.clinerules/hooks, .cline/hooks, ~/Documents/Cline/Hooks) and the VT Code dialect with the hookline engine, and manage workspace trust.\n\n\
 Exit status: 0 proceed or success, 2 denied or blocked (run), 1 error.",
     after_help = "Examples:\n  hookline check .claude/settings.json\n  \
 echo '{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"rm -rf /\"}}' |\n    \
@@ -131,8 +132,8 @@ pub struct ConfigArgs {
     /// A hooks config (a Claude Code settings .json, a Codex .codex/hooks.json
     /// or .codex/config.toml, a Gemini CLI .gemini/settings.json, a Cursor
     /// .cursor/hooks.json, a Copilot CLI .github/hooks/*.json, a Windsurf
-    /// .devin/hooks.json or .windsurf/hooks.json, VT Code JSON or a
-    /// vtcode.toml); repeat to load several configs in order, each in its
+    /// .devin/hooks.json or .windsurf/hooks.json, a Cline hooks folder
+    /// .clinerules/hooks, VT Code JSON or a vtcode.toml); repeat to load several configs in order, each in its
     /// own dialect. Default: the settings a host loads for the workspace
     /// (user, project, local).
     #[arg(long = "config", short = 'c', value_name = "FILE")]

@@ -1866,3 +1866,40 @@ fn discovered_project_hooks_are_gated_until_approved_and_user_hooks_run() {
     assert!(ws.join("project-ran").exists(), "approved: it runs: {}", r.stdout);
     assert!(!r.stderr.contains("not approved"), "{}", r.stderr);
 }
+
+/// Cline's search paths: "`~/Documents/Cline/Hooks`, `~/.cline/hooks`,
+/// `<ws>/.clinerules/hooks`, `<ws>/.cline/hooks`": `run` without --config
+/// finds the folders (the user's trusted, the workspace's gated), and
+/// `check` on a folder reports the hook files Cline skips (a non-executable
+/// one, a `.ps1` off Windows).
+#[test]
+fn cline_hooks_folders_are_found_and_checked() {
+    let sb = Sandbox::new();
+    let exec = |p: &PathBuf| std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    exec(
+        &sb.write("home/Documents/Cline/Hooks/PreToolUse", "#!/bin/sh\necho '{\"contextModification\": \"global\"}'\n"),
+    );
+    exec(&sb.write(
+        "ws/.clinerules/hooks/PreToolUse",
+        "#!/bin/sh\ncat >/dev/null\necho '{\"cancel\": true, \"errorMessage\": \"no rm\"}'\n",
+    ));
+    sb.write("ws/.clinerules/hooks/PostToolUse", "#!/bin/sh\necho '{\"cancel\": true}'\n");
+    sb.write("ws/.clinerules/hooks/TaskStart.ps1", "Write-Output '{}'\n");
+    let ws = sb.ws();
+    let out = sb.run_stdin(&["run", "PreToolUse", "-w", s(&ws), "--format", "json"], BASH_RM).json();
+    assert_eq!(out["decision"], "continue", "the project's folder waits for approval: {out}");
+    assert_eq!(out["additional_context"], json!(["global"]), "{out}");
+    let out =
+        sb.run_stdin(&["run", "PreToolUse", "-w", s(&ws), "--format", "json", "--trust-workspace"], BASH_RM).json();
+    assert_eq!(out["decision"], "deny", "{out}");
+    assert_eq!(out["reason"], "no rm");
+    let ex = sb.run_stdin(&["explain", "PreToolUse", "-w", s(&ws), "--format", "json"], BASH_RM).json();
+    let origins: Vec<&str> = ex["configs"].as_array().unwrap().iter().filter_map(|c| c["origin"].as_str()).collect();
+    assert_eq!(origins, ["user", "project"], "{ex}");
+    let r = sb.run(&["check", s(&ws.join(".clinerules/hooks"))]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let all = format!("{}{}", r.stdout, r.stderr);
+    assert!(all.contains("PostToolUse") && all.contains("is not executable"), "{all}");
+    assert!(all.contains("TaskStart.ps1") && all.contains("only on Windows"), "{all}");
+    assert!(!all.contains("does not exist"), "{all}");
+}
