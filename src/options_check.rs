@@ -35,6 +35,7 @@ pub const KNOWN_OPTION_KEYS: &[&str] = &[
     "stop_hook_block_cap",
     "allowed_http_hook_urls",
     "http_hook_allowed_env_vars",
+    "tool_names",
 ];
 
 /// Every key an entry of the `hook_sources` option may contain.

@@ -210,6 +210,7 @@ fn enums() -> Value {
         ]),
         "event_family": strs(FAMILIES.iter().map(|f| family_name(*f)).collect()),
         "dialect": strs(crate::dialect::names()),
+        "tool_names": strs(crate::dialect::tools::ToolNames::ALL.iter().map(|v| v.as_str()).collect()),
     })
 }
 
@@ -372,6 +373,7 @@ fn option_type(key: &str) -> Option<&'static str> {
         "max_output_bytes" => "uint",
         "stop_hook_block_cap" => "uint",
         "allowed_http_hook_urls" | "http_hook_allowed_env_vars" => "array<string>|null",
+        "tool_names" => "tool_names",
         _ => return None,
     })
 }

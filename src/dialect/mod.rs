@@ -263,6 +263,21 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
         &tools::ToolVocabulary::NONE
     }
 
+    /// The tool calls among the fields with no canonical slot of one hook's
+    /// reply (`fields`, in this agent's vocabulary: Gemini CLI's
+    /// `tailToolCallRequest`) rewritten with `to_canonical`, which reads a
+    /// call (the agent's tool name, its input) back into the canonical name
+    /// and input. Called only when the engine maps tool names
+    /// (`tool_names: canonical`). The default: the fields carry no call.
+    fn tool_calls_to_canonical(
+        &self,
+        event: &RunEvent,
+        fields: &mut Map<String, Value>,
+        to_canonical: &dyn Fn(&str, &Value) -> (String, Value),
+    ) {
+        let _ = (event, fields, to_canonical);
+    }
+
     /// The hooks files a host of this agent reads in a workspace, relative
     /// to it, in the order it reads them (`.claude/settings.json`, ...).
     fn workspace_files(&self) -> &'static [&'static str];

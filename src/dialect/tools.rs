@@ -152,11 +152,11 @@ pub struct ToolVocabulary {
 
 /// A tool call in one vocabulary: its name and its input.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ToolCall<'a> {
+pub struct ToolCall<'n, 'i> {
     /// The tool's name.
-    pub name: Cow<'a, str>,
+    pub name: Cow<'n, str>,
     /// Its input (`tool_input`), when the call has one.
-    pub input: Option<Cow<'a, Value>>,
+    pub input: Option<Cow<'i, Value>>,
 }
 
 impl ToolVocabulary {
@@ -217,7 +217,7 @@ impl ToolVocabulary {
     }
 
     /// Canonical call `name` with `input` as the agent sees it.
-    pub fn to_native<'a>(&self, name: &'a str, input: Option<&'a Value>, cwd: &str) -> ToolCall<'a> {
+    pub fn to_native<'n, 'i>(&self, name: &'n str, input: Option<&'i Value>, cwd: &str) -> ToolCall<'n, 'i> {
         let native = self.native_name(name);
         let input = match (self.row_of_canonical(name), input) {
             (Some(row), Some(Value::Object(obj))) if !row.fields.is_empty() || row.shape.is_some() => {
@@ -260,6 +260,81 @@ impl ToolVocabulary {
         };
         Some(Value::Object(rename(obj, row.fields.iter().map(|(c, n)| (*n, *c)))))
     }
+}
+
+/// Option `tool_names`: whether the host names tools canonically (the
+/// default: each hook gets them in its agent's vocabulary) or passes the
+/// names of the agent whose hooks it runs (`native`: names and inputs reach
+/// every hook as the host gave them, as before the canonical vocabulary).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ToolNames {
+    /// Claude Code's names, mapped to each hook's agent.
+    #[default]
+    Canonical,
+    /// The host's names, passed through unchanged.
+    Native,
+}
+
+impl ToolNames {
+    /// Every value, in the option's spelling order.
+    pub const ALL: [ToolNames; 2] = [ToolNames::Canonical, ToolNames::Native];
+
+    /// The option's spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ToolNames::Canonical => "canonical",
+            ToolNames::Native => "native",
+        }
+    }
+
+    /// The value of a spelling.
+    pub fn parse(s: &str) -> Option<ToolNames> {
+        ToolNames::ALL.into_iter().find(|v| v.as_str() == s)
+    }
+}
+
+/// The working directory a [`ToolShape`] reads: the input's `cwd`, else
+/// `default` (the workspace).
+pub fn input_cwd<'a>(input: &'a Map<String, Value>, default: &'a str) -> &'a str {
+    input.get("cwd").and_then(Value::as_str).unwrap_or(default)
+}
+
+/// The run input `input` as the hooks of a dialect with table `vocab` read
+/// it: its `tool_name` and `tool_input` in the agent's name and shape
+/// (borrowed when the table changes neither).
+pub fn native_input<'a>(vocab: &ToolVocabulary, input: &'a Map<String, Value>, cwd: &str) -> Cow<'a, Map<String, Value>> {
+    if vocab.is_empty() {
+        return Cow::Borrowed(input);
+    }
+    let Some(name) = input.get("tool_name").and_then(Value::as_str) else { return Cow::Borrowed(input) };
+    let call = vocab.to_native(name, input.get("tool_input"), input_cwd(input, cwd));
+    if call.name == name && !matches!(call.input, Some(Cow::Owned(_))) {
+        return Cow::Borrowed(input);
+    }
+    let mut out = input.clone();
+    out.insert("tool_name".to_owned(), Value::String(call.name.into_owned()));
+    if let Some(Cow::Owned(v)) = call.input {
+        out.insert("tool_input".to_owned(), v);
+    }
+    Cow::Owned(out)
+}
+
+/// [`native_input`] of an input given as a JSON value (an object; any
+/// other value is returned as it is).
+pub fn native_value<'a>(vocab: &ToolVocabulary, input: &'a Value, cwd: &str) -> Cow<'a, Value> {
+    match input {
+        Value::Object(map) => match native_input(vocab, map, cwd) {
+            Cow::Borrowed(_) => Cow::Borrowed(input),
+            Cow::Owned(map) => Cow::Owned(Value::Object(map)),
+        },
+        _ => Cow::Borrowed(input),
+    }
+}
+
+/// A canonical `tool_input` (a rewrite in force) of canonical tool `name`
+/// in the shape of the agent with table `vocab`.
+pub fn native_tool_input<'a>(vocab: &ToolVocabulary, name: &str, tool_input: &'a Value, cwd: &str) -> Cow<'a, Value> {
+    vocab.to_native(name, Some(tool_input), cwd).input.unwrap_or(Cow::Borrowed(tool_input))
 }
 
 /// `obj` with each field `from` renamed `to` (a field already named `to`

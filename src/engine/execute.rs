@@ -359,7 +359,8 @@ impl LifecycleHookEngine {
             return Ok(None);
         }
         let mut interp = EventInterpreter::for_dialect(event, plan.dialect, setup.config.quiet_success_output())
-            .with_run_facts(input, &self.state.follow_ups, &setup.session_id);
+            .with_run_facts(input, &self.state.follow_ups, &setup.session_id)
+            .with_tool_names(setup.tool_names, input, &setup.workspace_str);
         self.deliver(&mut interp);
         if plan.is_empty() {
             return Ok(Some(self.capped(setup, rules, interp.finish(Vec::new()))));
@@ -456,6 +457,7 @@ impl LifecycleHookEngine {
                 trace,
             },
             plan,
+            setup,
             facts: &facts,
             input,
             envs: Environments::with_session_env(setup, event, &facts, plan, &self.session_env()),
@@ -528,7 +530,11 @@ impl LifecycleHookEngine {
                 let payload = ctx.payload_of(hook, &current, rewrite)?;
                 let mut done = self.follow_up_identity(ctx, hook, ctx.run_one(i, hook, &payload)?);
                 if let (Output::Ran(exec), Some(d)) = (&done.output, hook.dialect()) {
-                    if let Some(next) = d.chain_input(event, &current, exec) {
+                    // The hook changed the input in its agent's vocabulary:
+                    // the next hooks read it back in the canonical one.
+                    let native = ctx.setup.native_input(d, &current);
+                    if let Some(next) = d.chain_input(event, &native, exec) {
+                        let next = ctx.canonical_chain(d, &current, next);
                         current = Cow::Owned(next);
                     }
                 }
@@ -744,6 +750,7 @@ impl Environments {
 pub(crate) struct RunCtx<'a> {
     pub(crate) stack: Stack<'a>,
     pub(crate) plan: &'a Plan<'a>,
+    pub(crate) setup: &'a Setup,
     pub(crate) facts: &'a SessionFacts<'a>,
     pub(crate) input: &'a Map<String, Value>,
     pub(crate) envs: Environments,
@@ -769,9 +776,38 @@ impl RunCtx<'_> {
             .filter(|&i| {
                 let Some(&(group, native)) = self.plan.later_groups.get(i - first) else { return true };
                 let d = group.dialect();
+                let input = self.setup.native_value(d, &input);
                 group.matches(d.match_subject(&RunEvent::Named(native.into()), &input, self.facts.trigger))
             })
             .collect()
+    }
+
+    /// An input a hook of dialect `d` chained (`next`, in its agent's
+    /// vocabulary) back in the canonical one: the tool name and input of
+    /// `current` (the canonical input it was given) where the table maps
+    /// them; unchanged with `tool_names: native`.
+    fn canonical_chain(
+        &self,
+        d: &dyn Dialect,
+        current: &Map<String, Value>,
+        mut next: Map<String, Value>,
+    ) -> Map<String, Value> {
+        if self.setup.tool_names == crate::dialect::tools::ToolNames::Native {
+            return next;
+        }
+        let vocab = d.tool_vocabulary();
+        let Some(name) = current.get("tool_name").and_then(Value::as_str) else { return next };
+        let native = vocab.native_name(name).into_owned();
+        if next.get("tool_name").and_then(Value::as_str) == Some(native.as_str()) {
+            next.insert("tool_name".to_owned(), Value::String(name.to_owned()));
+        }
+        if let Some(input) = next.get("tool_input").filter(|v| v.is_object()) {
+            let cwd = crate::dialect::tools::input_cwd(current, &self.setup.workspace_str);
+            if let Some(back) = vocab.input_to_canonical(name, &native, input, current.get("tool_input"), cwd) {
+                next.insert("tool_input".to_owned(), back);
+            }
+        }
+        next
     }
 
     /// The payload `hook` reads: its dialect's, with the rewrite in force
@@ -797,6 +833,19 @@ impl RunCtx<'_> {
             true => self.plan.dialect,
             false => dialect::CLAUDE,
         });
+        // A configured hook reads the call in its agent's vocabulary; a
+        // callback hook (host code) the canonical one.
+        let (input, tool_input) = match hook.dialect() {
+            Some(own) => {
+                let name = input.get("tool_name").and_then(Value::as_str).unwrap_or("");
+                (
+                    self.setup.native_input(own, input),
+                    tool_input.map(|t| self.setup.native_tool_input(own, name, t)),
+                )
+            }
+            None => (Cow::Borrowed(input), tool_input.map(Cow::Borrowed)),
+        };
+        let (input, tool_input) = (&*input, tool_input.as_deref());
         let payload = match hook.spec().and_then(|s| s.native_event) {
             Some(native) => d.payload(&RunEvent::Named(native.into()), self.facts, input, tool_input),
             None => d.payload(self.stack.event, self.facts, input, tool_input),

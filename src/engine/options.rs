@@ -2,6 +2,7 @@
 //! and options plus a parsed configuration turned into the [`Setup`] every
 //! run reads (the option rules are in `docs/protocol.md`).
 
+use std::borrow::Cow;
 use std::path::PathBuf;
 
 use serde_json::Value;
@@ -316,6 +317,10 @@ pub struct EngineOptions {
     /// Option `http_hook_allowed_env_vars`: the variables any http hook's
     /// headers may interpolate (`None`: each hook's `allowedEnvVars`).
     pub http_hook_allowed_env_vars: Option<Vec<String>>,
+    /// Option `tool_names`: `canonical` (the default) maps the host's
+    /// canonical tool names and inputs to each hook's agent; `native`
+    /// passes them through unchanged.
+    pub tool_names: crate::dialect::tools::ToolNames,
 }
 
 /// The default `stop_hook_block_cap` (Claude Code "ends the turn after 8
@@ -343,6 +348,7 @@ impl EngineOptions {
             stop_hook_block_cap: DEFAULT_STOP_HOOK_BLOCK_CAP,
             allowed_http_hook_urls: None,
             http_hook_allowed_env_vars: None,
+            tool_names: crate::dialect::tools::ToolNames::Canonical,
         }
     }
 
@@ -452,6 +458,12 @@ impl EngineOptions {
         if let Some(v) = opt("http_hook_allowed_env_vars") {
             o.http_hook_allowed_env_vars = Some(strings("http_hook_allowed_env_vars", v)?);
         }
+        if let Some(v) = opt("tool_names") {
+            o.tool_names = v
+                .as_str()
+                .and_then(crate::dialect::tools::ToolNames::parse)
+                .ok_or_else(|| bad("tool_names", "\"canonical\" or \"native\""))?;
+        }
         Ok(o)
     }
 }
@@ -484,9 +496,49 @@ pub(crate) struct Setup {
     /// The http hook settings: the engine's options joined with those of
     /// the trusted sources.
     pub(crate) http: HttpPolicy,
+    /// Option `tool_names`.
+    pub(crate) tool_names: crate::dialect::tools::ToolNames,
 }
 
 impl Setup {
+    /// The run input `input` as the hooks of dialect `d` read it: with the
+    /// option `tool_names` canonical, its `tool_name` and `tool_input` in
+    /// the agent's name and shape ([`crate::dialect::tools`]); unchanged
+    /// with `native`.
+    pub(crate) fn native_value<'a>(&self, d: &dyn Dialect, input: &'a Value) -> Cow<'a, Value> {
+        match self.tool_names {
+            crate::dialect::tools::ToolNames::Native => Cow::Borrowed(input),
+            crate::dialect::tools::ToolNames::Canonical => {
+                crate::dialect::tools::native_value(d.tool_vocabulary(), input, &self.workspace_str)
+            }
+        }
+    }
+
+    /// [`native_value`](Self::native_value) of an input map.
+    pub(crate) fn native_input<'a>(
+        &self,
+        d: &dyn Dialect,
+        input: &'a serde_json::Map<String, Value>,
+    ) -> Cow<'a, serde_json::Map<String, Value>> {
+        match self.tool_names {
+            crate::dialect::tools::ToolNames::Native => Cow::Borrowed(input),
+            crate::dialect::tools::ToolNames::Canonical => {
+                crate::dialect::tools::native_input(d.tool_vocabulary(), input, &self.workspace_str)
+            }
+        }
+    }
+
+    /// A canonical `tool_input` of tool `name` (a rewrite in force) in the
+    /// shape of dialect `d`'s agent (unchanged with `tool_names: native`).
+    pub(crate) fn native_tool_input<'a>(&self, d: &dyn Dialect, name: &str, tool_input: &'a Value) -> Cow<'a, Value> {
+        match self.tool_names {
+            crate::dialect::tools::ToolNames::Native => Cow::Borrowed(tool_input),
+            crate::dialect::tools::ToolNames::Canonical => {
+                crate::dialect::tools::native_tool_input(d.tool_vocabulary(), name, tool_input, &self.workspace_str)
+            }
+        }
+    }
+
     /// The session facts every payload carries.
     pub(crate) fn facts<'a>(&'a self, transcript_path: Option<&'a str>) -> SessionFacts<'a> {
         SessionFacts { session_id: &self.session_id, cwd: &self.workspace_str, transcript_path, trigger: &self.trigger }
@@ -560,6 +612,7 @@ impl Setup {
             max_output_bytes: options.max_output_bytes,
             stop_hook_block_cap: options.stop_hook_block_cap,
             http,
+            tool_names: options.tool_names,
         })
     }
 }

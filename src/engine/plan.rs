@@ -109,6 +109,11 @@ pub struct PlannedEntry {
     pub condition: Option<String>,
     /// Whether the `if` condition holds for this input (`None`: none set).
     pub condition_holds: Option<bool>,
+    /// The tool name the hook was matched on and its payload carries, in
+    /// its agent's vocabulary (`None` on events without a tool call).
+    pub tool_name: Option<String>,
+    /// The tool input its payload carries, in its agent's shape.
+    pub tool_input: Option<Value>,
     /// What the planner decided.
     pub verdict: Verdict,
 }
@@ -124,7 +129,7 @@ fn plan_configured<'a>(
     event: &RunEvent,
     input: &Value,
     defer_later_matchers: bool,
-    mut each: impl FnMut(&'a HookSpec, &'a crate::config::HookGroup, Option<&str>, Verdict),
+    mut each: impl FnMut(&'a HookSpec, &'a crate::config::HookGroup, &Value, Option<&str>, Verdict),
 ) {
     let groups = match event {
         RunEvent::Known(e) => setup.config.groups(*e),
@@ -134,6 +139,9 @@ fn plan_configured<'a>(
     let mut seen = dedupe::Seen::default();
     for group in groups {
         let d = group.dialect();
+        // The call in the group's agent's vocabulary (option `tool_names`).
+        let native_input = setup.native_value(d, input);
+        let input = &*native_input;
         let (subject, matched) = match group.hooks.first().and_then(|h| h.native_event) {
             None => {
                 let subject = d.match_subject(event, input, trigger);
@@ -164,7 +172,7 @@ fn plan_configured<'a>(
             } else {
                 Verdict::Runs
             };
-            each(hook, group, subject, verdict);
+            each(hook, group, input, subject, verdict);
         }
     }
 }
@@ -179,11 +187,11 @@ impl<'a> Plan<'a> {
         let mut background = Vec::new();
         let mut sequential_asked = false;
         let trigger = setup.trigger.as_str();
-        plan_configured(setup, event, input, true, |hook, group, _, verdict| match verdict {
+        plan_configured(setup, event, input, true, |hook, group, native_input, _, verdict| match verdict {
             // An unsupported hook runs through the layers only to be reported as skipped.
             Verdict::Runs | Verdict::Unsupported if hook.native_event.is_some() => {
                 let native = hook.native_event.unwrap_or_default();
-                let subject = hook.dialect().match_subject(&RunEvent::Named(native.into()), input, trigger);
+                let subject = hook.dialect().match_subject(&RunEvent::Named(native.into()), native_input, trigger);
                 let matched = group.matches(subject);
                 sequential_asked |= matched && group.sequential;
                 later.push((Hook::Configured(hook), group, native, matched));
@@ -276,8 +284,9 @@ impl LifecycleHookEngine {
         let event = super::execute::resolve_named(&setup, super::execute::run_event_named(name)?);
         super::execute::validate(&setup, &event, input)?;
         let mut out = Vec::new();
-        plan_configured(&setup, &event, input, false, |hook, group, subject, verdict| {
+        plan_configured(&setup, &event, input, false, |hook, group, native_input, subject, verdict| {
             let d = hook.dialect();
+            let tool_event = d.profile().is_tool_event(&event);
             out.push(PlannedEntry {
                 path: hook.path.clone(),
                 file: hook.source.info.path.as_ref().map(|p| p.display().to_string()),
@@ -296,7 +305,9 @@ impl LifecycleHookEngine {
                 condition_holds: hook
                     .if_rule
                     .as_ref()
-                    .map(|_| condition::admits(hook, &event, input, &setup.workspace)),
+                    .map(|_| condition::admits(hook, &event, native_input, &setup.workspace)),
+                tool_name: native_input.get("tool_name").and_then(Value::as_str).filter(|_| tool_event).map(str::to_owned),
+                tool_input: native_input.get("tool_input").filter(|_| tool_event).cloned(),
                 verdict,
             });
         });

@@ -512,6 +512,7 @@ impl LifecycleHookEngine {
                 trace,
             },
             plan: &plan,
+            setup,
             facts: &facts,
             input,
             envs: Environments::new(setup, event, &facts, &plan),

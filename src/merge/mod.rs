@@ -239,11 +239,24 @@ pub struct EventInterpreter {
     /// The input's `tool_input` on PermissionRequest, for the readers
     /// ([`ReadCtx::tool_input`]).
     tool_input: Option<Value>,
+    /// The run's tool call when the engine maps tool names to each hook's
+    /// agent (`tool_names: canonical`): rewrites and tool calls a hook
+    /// returns are read back into the canonical vocabulary.
+    tool_call: Option<ToolCallFacts>,
     /// The decision of the hook absorbed last (for its span).
     last_decision: Option<&'static str>,
     /// The completion place of the hook absorbed next, in a concurrent run
     /// (`rewrite_winner: LastFinished`); taken by that hook.
     finished: Option<usize>,
+}
+
+/// The run's canonical tool call, for reading hooks' rewrites back.
+#[derive(Clone, Debug)]
+struct ToolCallFacts {
+    /// The working directory (the input's `cwd`, else the workspace).
+    cwd: String,
+    /// The canonical `tool_input` the call started from.
+    tool_input: Option<Value>,
 }
 
 /// What the engine knows about one hook besides its raw result.
@@ -309,6 +322,7 @@ impl EventInterpreter {
             status_completed: false,
             tool_name: None,
             tool_input: None,
+            tool_call: None,
             background: false,
             last_decision: None,
             finished: None,
@@ -350,6 +364,27 @@ impl EventInterpreter {
                 counts: counts.clone(),
                 session: follow_up::scope(&self.event, session, input),
                 host_count: input.get("loop_count").and_then(Value::as_u64),
+            });
+        }
+        self
+    }
+
+    /// With `tool_names` canonical, hooks read the run's tool call in
+    /// their agent's vocabulary: the readers get its name and input so
+    /// ([`ReadCtx::tool_name`]), and a rewrite or a tool call a hook returns
+    /// is read back into the canonical vocabulary
+    /// ([`crate::dialect::tools`]). `workspace`: the working directory when
+    /// the input has no `cwd`.
+    pub(crate) fn with_tool_names(
+        mut self,
+        tool_names: crate::dialect::tools::ToolNames,
+        input: &Map<String, Value>,
+        workspace: &str,
+    ) -> Self {
+        if tool_names == crate::dialect::tools::ToolNames::Canonical && self.tool_name.is_some() {
+            self.tool_call = Some(ToolCallFacts {
+                cwd: crate::dialect::tools::input_cwd(input, workspace).to_owned(),
+                tool_input: input.get("tool_input").cloned(),
             });
         }
         self
@@ -448,6 +483,19 @@ impl EventInterpreter {
         let event = native.as_ref().unwrap_or(&self.event);
         let rules = profile.rules_of(event);
         let family = profile.family_of(event);
+        // The tool call as the hook's agent names it (option `tool_names`).
+        let vocab = dialect.tool_vocabulary();
+        let mapped = self.tool_call.is_some() && !vocab.is_empty();
+        let native_name = match (&self.tool_name, mapped) {
+            (Some(name), true) => Some(vocab.native_name(name).into_owned()),
+            (name, _) => name.clone(),
+        };
+        let native_input = match (&self.tool_input, &self.tool_name, &self.tool_call) {
+            (Some(input), Some(name), Some(call)) if mapped => {
+                vocab.to_native(name, Some(input), &call.cwd).input.map(std::borrow::Cow::into_owned)
+            }
+            (input, ..) => input.clone(),
+        };
         let cx = ReadCtx {
             event,
             family,
@@ -455,10 +503,13 @@ impl EventInterpreter {
             quiet_success_output,
             fail_closed,
             background: self.background,
-            tool_name: self.tool_name.as_deref(),
-            tool_input: self.tool_input.as_ref(),
+            tool_name: native_name.as_deref(),
+            tool_input: native_input.as_ref(),
         };
         let mut reply = dialect.read_reply(&cx, exec);
+        if mapped {
+            self.canonical_reply(dialect, event, &exec.label, native_name.as_deref(), &mut reply);
+        }
         fail_closed::apply(&mut reply, fail_closed, rules, family);
         self.common.absorb_dialect_fields(dialect, event, std::mem::take(&mut reply.dialect_fields));
         // What the merging dialect's agent cannot express is dropped and said.
@@ -468,6 +519,44 @@ impl EventInterpreter {
         }
         self.bound_follow_up(rules, &mut reply, &exec.label, &extras);
         self.merge_reply(&exec.label, reply)
+    }
+
+    /// A reply of a hook of `dialect` in the canonical vocabulary: its
+    /// rewrite (`updated_input`, in the shape of the agent's tool `native`)
+    /// and the tool calls among its fields. A rewrite the table cannot read
+    /// back is passed on as the hook wrote it, with a warning naming it.
+    fn canonical_reply(
+        &self,
+        dialect: &'static dyn Dialect,
+        event: &RunEvent,
+        label: &str,
+        native: Option<&str>,
+        reply: &mut HookReply,
+    ) {
+        let (Some(call), Some(name), Some(native)) = (&self.tool_call, self.tool_name.as_deref(), native) else {
+            return;
+        };
+        let vocab = dialect.tool_vocabulary();
+        if let Some(rewrite) = reply.updated_input.as_ref().filter(|v| v.is_object()) {
+            match vocab.input_to_canonical(name, native, rewrite, call.tool_input.as_ref(), &call.cwd) {
+                Some(canonical) => reply.updated_input = Some(canonical),
+                None => reply.push(
+                    HookMessageLevel::Warning,
+                    format!(
+                        "hook `{label}` rewrote the input of {native} in a form that has no {name} input; it is \
+                         passed on as the hook wrote it"
+                    ),
+                ),
+            }
+        }
+        if !reply.dialect_fields.is_empty() {
+            let to_canonical = |tool: &str, input: &Value| -> (String, Value) {
+                let canonical = vocab.canonical_name(tool, None).into_owned();
+                let input = vocab.input_to_canonical(&canonical, tool, input, None, &call.cwd).unwrap_or(input.clone());
+                (canonical, input)
+            };
+            dialect.tool_calls_to_canonical(event, &mut reply.dialect_fields, &to_canonical);
+        }
     }
 
     /// Stop and SubagentStop where the rules make blocks follow-ups: a block

@@ -35,6 +35,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
+use super::tools::{McpNames, ShapeCx, ToolName, ToolShape, ToolVocabulary};
 use super::{Dialect, Placeholder, PlaceholderValue, ReadCtx};
 use crate::config::matcher::Matcher;
 use crate::config::{HooksConfig, SourceInfo};
@@ -133,45 +134,119 @@ pub const TOOLS: &[&str] = &[
     "store_memory",
 ];
 
-/// The Claude tool names of a runtime tool, the first one what
-/// PascalCase payloads report and Claude-format regexes are tested
-/// against; empty for tools without one.
-pub fn claude_names(runtime: &str) -> &'static [&'static str] {
-    match runtime {
-        "bash" => &["Bash"],
-        "powershell" => &["Bash", "PowerShell"],
-        "view" => &["Read"],
-        "create" => &["Write"],
-        "edit" | "str_replace_editor" | "apply_patch" => &["Edit"],
-        "grep" | "rg" => &["Grep"],
-        "glob" => &["Glob"],
-        "web_fetch" => &["WebFetch"],
-        "web_search" => &["WebSearch"],
-        "ask_user" => &["AskUserQuestion"],
-        "update_todo" => &["TodoWrite"],
-        "task" => &["Agent", "Task"],
-        _ => &[],
+/// Copilot CLI's names and argument shapes of the canonical tools, and its
+/// MCP spelling `<server>/<tool>` — the one table of Claude Code names this
+/// dialect has: [`runtime_name`] and [`claude_names`] read it too.
+/// Sources: GitHub's hooks reference ("Tool names for hook matching") and
+/// the Copilot CLI 1.0.63 package for the names; VS Code's Copilot CLI tool
+/// interfaces (`copilotToolDisplay.ts`) for the arguments (`bash {command,
+/// timeout}`, `view {path, view_range}`, `create {path, file_text}`,
+/// `edit {path, old_str, new_str}`, `grep`/`glob {pattern, path, …}`,
+/// `web_fetch {url}`).
+pub static VOCABULARY: ToolVocabulary = ToolVocabulary { names: ROWS, mcp: MCP };
+
+/// [`VOCABULARY`]'s rows.
+static ROWS: &[ToolName] = &[
+    ToolName::new("Bash", "bash"),
+    ToolName::new("Bash", "powershell").only_to_canonical(),
+    ToolName::new("PowerShell", "powershell"),
+    ToolName::new("Read", "view").fields(&[("file_path", "path")]).shape(VIEW_RANGE),
+    ToolName::new("Write", "create").fields(&[("file_path", "path"), ("content", "file_text")]),
+    ToolName::new("Edit", "edit").fields(EDIT_FIELDS),
+    ToolName::new("Edit", "str_replace_editor").only_to_canonical(),
+    ToolName::new("Edit", "apply_patch").only_to_canonical(),
+    ToolName::new("Grep", "grep"),
+    ToolName::new("Grep", "rg").only_to_canonical(),
+    ToolName::new("Glob", "glob"),
+    ToolName::new("WebFetch", "web_fetch"),
+    ToolName::new("WebSearch", "web_search"),
+    ToolName::new("AskUserQuestion", "ask_user"),
+    ToolName::new("TodoWrite", "update_todo"),
+    ToolName::new("Agent", "task"),
+    ToolName::new("Task", "task"),
+];
+
+/// `edit`'s renamed arguments.
+const EDIT_FIELDS: &[(&str, &str)] = &[("file_path", "path"), ("old_string", "old_str"), ("new_string", "new_str")];
+
+/// MCP tools are `<server>/<tool>` (`toolName` "`mcp-server/tool`").
+const MCP: McpNames = McpNames { prefix: "", separator: Some("/") };
+
+/// The table of the PascalCase entries' value ([`COPILOT_COMPAT`]): their
+/// payload names the tool by its Claude name and passes the arguments as
+/// Copilot CLI's tool received them.
+pub static COMPAT_VOCABULARY: ToolVocabulary = ToolVocabulary { names: COMPAT_ROWS, mcp: MCP };
+
+static COMPAT_ROWS: &[ToolName] = &[
+    ToolName::new("Read", "Read").fields(&[("file_path", "path")]).shape(VIEW_RANGE),
+    ToolName::new("Write", "Write").fields(&[("file_path", "path"), ("content", "file_text")]),
+    ToolName::new("Edit", "Edit").fields(EDIT_FIELDS),
+];
+
+/// `view`'s `view_range: [start, end]` (1-based, inclusive, `-1`: to the
+/// end) for Claude Code's `offset` and `limit`.
+const VIEW_RANGE: ToolShape = ToolShape { to_native: view_range, to_canonical: offset_limit };
+
+fn view_range(_: &ShapeCx<'_>, input: &Map<String, Value>) -> Map<String, Value> {
+    let mut out = input.clone();
+    let offset = out.remove("offset");
+    let limit = out.remove("limit");
+    let start = offset.as_ref().and_then(Value::as_i64);
+    match (start, limit.as_ref().and_then(Value::as_i64)) {
+        (start, Some(limit)) if limit > 0 => {
+            let start = start.unwrap_or(1).max(1);
+            out.insert("view_range".into(), serde_json::json!([start, start + limit - 1]));
+        }
+        (Some(start), _) => {
+            out.insert("view_range".into(), serde_json::json!([start.max(1), -1]));
+        }
+        _ => {
+            // Values that are not line numbers stay under their own names.
+            out.extend(offset.map(|v| ("offset".to_owned(), v)));
+            out.extend(limit.map(|v| ("limit".to_owned(), v)));
+        }
     }
+    out
+}
+
+fn offset_limit(_: &ShapeCx<'_>, input: &Map<String, Value>) -> Option<Map<String, Value>> {
+    let mut out = input.clone();
+    if let Some(range) = out.remove("view_range") {
+        let pair = range.as_array().filter(|a| a.len() == 2).map(|a| (a[0].as_i64(), a[1].as_i64()));
+        let Some((Some(start), Some(end))) = pair else { return None };
+        out.insert("offset".into(), Value::from(start));
+        if end >= start {
+            out.insert("limit".into(), Value::from(end - start + 1));
+        }
+    }
+    Some(out)
+}
+
+/// The Claude tool names of a runtime tool ([`VOCABULARY`] read back), the
+/// first one what PascalCase payloads report and Claude-format regexes are
+/// tested against; empty for tools without one.
+pub fn claude_names(runtime: &str) -> &'static [&'static str] {
+    static BY_RUNTIME: std::sync::OnceLock<Vec<(&'static str, &'static [&'static str])>> = std::sync::OnceLock::new();
+    let table = BY_RUNTIME.get_or_init(|| {
+        let mut grouped: Vec<(&'static str, Vec<&'static str>)> = Vec::new();
+        for row in ROWS {
+            match grouped.iter_mut().find(|(native, _)| *native == row.native) {
+                Some((_, names)) if !names.contains(&row.canonical) => names.push(row.canonical),
+                Some(_) => {}
+                None => grouped.push((row.native, vec![row.canonical])),
+            }
+        }
+        // Built once: the slices live as long as the process.
+        grouped.into_iter().map(|(native, names)| (native, &*Vec::leak(names))).collect()
+    });
+    table.iter().find(|(native, _)| *native == runtime).map_or(&[], |(_, names)| names)
 }
 
 /// The runtime name of a tool the host names: a Claude Code tool name
-/// (`Bash`, `Read`, …) becomes Copilot CLI's (`bash`, `view`, …); any other
-/// name is already a runtime name.
+/// (`Bash`, `Read`, …) becomes Copilot CLI's (`bash`, `view`, …) by
+/// [`VOCABULARY`]; any other name is already a runtime name.
 pub fn runtime_name(tool: &str) -> &str {
-    match tool {
-        "Bash" => "bash",
-        "Read" => "view",
-        "Write" => "create",
-        "Edit" => "edit",
-        "Grep" => "grep",
-        "Glob" => "glob",
-        "WebFetch" => "web_fetch",
-        "WebSearch" => "web_search",
-        "AskUserQuestion" => "ask_user",
-        "TodoWrite" => "update_todo",
-        "Agent" | "Task" => "task",
-        other => other,
-    }
+    VOCABULARY.row_of_canonical(tool).map_or(tool, |row| row.native)
 }
 
 /// The tool name a PascalCase payload reports: the runtime tool's first
@@ -402,6 +477,14 @@ impl Dialect for Copilot {
 
     fn tool_names(&self) -> &'static [&'static str] {
         TOOLS
+    }
+
+    fn tool_vocabulary(&self) -> &'static ToolVocabulary {
+        if self.compat {
+            &COMPAT_VOCABULARY
+        } else {
+            &VOCABULARY
+        }
     }
 
     fn native_event_keys(&self) -> &'static [&'static str] {
