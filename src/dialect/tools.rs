@@ -249,6 +249,14 @@ impl ToolVocabulary {
             return Some(input.clone());
         };
         let Value::Object(obj) = input else { return Some(input.clone()) };
+        // A rewrite that is the call as it was given, in the agent's shape:
+        // the canonical input itself (shapes may lose what the agent's
+        // has no place for).
+        if let Some(original) = original {
+            if self.to_native(canonical, Some(original), cwd).input.as_deref() == Some(input) {
+                return Some(original.clone());
+            }
+        }
         let reshaped;
         let obj = match row.shape {
             Some(shape) => {
@@ -335,6 +343,56 @@ pub fn native_value<'a>(vocab: &ToolVocabulary, input: &'a Value, cwd: &str) -> 
 /// in the shape of the agent with table `vocab`.
 pub fn native_tool_input<'a>(vocab: &ToolVocabulary, name: &str, tool_input: &'a Value, cwd: &str) -> Cow<'a, Value> {
     vocab.to_native(name, Some(tool_input), cwd).input.unwrap_or(Cow::Borrowed(tool_input))
+}
+
+/// Claude Code's `Read` range (`offset`: the first line, 1-based;
+/// `limit`: how many lines) as a first and a last line under `start` and
+/// `end` (Gemini CLI's `start_line`/`end_line`, VS Code's
+/// `startLine`/`endLine`), for a [`ToolShape`]. Values that are not line
+/// numbers stay as they are.
+pub fn lines_from_offset_limit(input: &Map<String, Value>, start: &str, end: &str) -> Map<String, Value> {
+    let mut out = input.clone();
+    let first = input.get("offset").and_then(Value::as_i64);
+    let count = input.get("limit").and_then(Value::as_i64);
+    if first.is_none() && count.is_none() {
+        return out;
+    }
+    if (input.contains_key("offset") && first.is_none()) || (input.contains_key("limit") && count.is_none()) {
+        return out;
+    }
+    out.remove("offset");
+    out.remove("limit");
+    let first = first.unwrap_or(1).max(1);
+    out.insert(start.to_owned(), Value::from(first));
+    if let Some(count) = count.filter(|n| *n > 0) {
+        out.insert(end.to_owned(), Value::from(first + count - 1));
+    }
+    out
+}
+
+/// [`lines_from_offset_limit`] read back: `start`/`end` as `offset` and
+/// `limit`; `None` when they are not line numbers.
+pub fn offset_limit_from_lines(input: &Map<String, Value>, start: &str, end: &str) -> Option<Map<String, Value>> {
+    let mut out = input.clone();
+    let first = match out.remove(start) {
+        None => None,
+        Some(v) => Some(v.as_i64()?),
+    };
+    let last = match out.remove(end) {
+        None => None,
+        Some(v) => Some(v.as_i64()?),
+    };
+    if let Some(first) = first {
+        out.insert("offset".to_owned(), Value::from(first));
+    }
+    if let Some(last) = last {
+        let first = first.unwrap_or(1);
+        if last < first {
+            return None;
+        }
+        out.insert("limit".to_owned(), Value::from(last - first + 1));
+    }
+    Some(out)
 }
 
 /// `obj` with each field `from` renamed `to` (a field already named `to`

@@ -31,6 +31,7 @@
 mod config;
 mod payload;
 mod reply;
+pub(crate) mod tools;
 mod wire;
 
 use std::path::Path;
@@ -345,6 +346,10 @@ impl Dialect for Codex {
 
     fn tool_names(&self) -> &'static [&'static str] {
         TOOLS
+    }
+
+    fn tool_vocabulary(&self) -> &'static super::tools::ToolVocabulary {
+        &tools::VOCABULARY
     }
 
     /// A project's Codex layer: its `hooks.json`, then its `config.toml`

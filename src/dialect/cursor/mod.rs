@@ -9,6 +9,7 @@
 //! | files, validation (what rejects the file, what is skipped and reported) | `config.rs` |
 //! | the stdin payload (Cursor's common fields, each event's fields) | `payload.rs` |
 //! | one hook's result → the canonical reply (flat snake_case JSON, exit 2, failures) | `reply.rs` |
+//! | its names and argument shapes of the canonical tools | `tools.rs` |
 //! | events, rule table, matchers, environment, tool names | here |
 //!
 //! Events: `preToolUse` is PreToolUse, `postToolUse` PostToolUse,
@@ -34,6 +35,7 @@
 mod config;
 mod payload;
 mod reply;
+pub(crate) mod tools;
 
 use std::path::Path;
 use std::time::Duration;
@@ -250,7 +252,7 @@ pub(crate) fn event_name(event: &RunEvent) -> &str {
 }
 
 /// Cursor's tool names (`MCP:<tool>` names MCP tools).
-pub const TOOLS: &[&str] = &["Shell", "Read", "Write", "Grep", "Delete", "Task"];
+pub const TOOLS: &[&str] = &["Shell", "Read", "Write", "StrReplace", "Grep", "Delete", "Task"];
 
 /// The variables Cursor's hooks get besides the canonical ones.
 const ENV_NAMES: &[&str] = &["CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "CURSOR_TRANSCRIPT_PATH"];
@@ -433,6 +435,10 @@ impl Dialect for Cursor {
 
     fn tool_names(&self) -> &'static [&'static str] {
         TOOLS
+    }
+
+    fn tool_vocabulary(&self) -> &'static super::tools::ToolVocabulary {
+        &tools::VOCABULARY
     }
 
     fn workspace_files(&self) -> &'static [&'static str] {

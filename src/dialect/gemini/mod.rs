@@ -11,6 +11,7 @@
 //! | files, validation (what is skipped and reported), `hooksConfig` | `config.rs` |
 //! | the stdin payload (Gemini's field names, `timestamp`, no trailing newline) | `payload.rs` |
 //! | one hook's result → the canonical reply (JSON on any exit code, plain text) | `reply.rs` |
+//! | its names and argument shapes of the canonical tools | `tools.rs` |
 //! | events, rule table, matchers, environment, command line, field merging, input chaining | here |
 //!
 //! Events: `BeforeTool` is PreToolUse, `AfterTool` PostToolUse and
@@ -32,6 +33,7 @@
 pub(crate) mod config;
 pub(crate) mod payload;
 pub(crate) mod reply;
+pub(crate) mod tools;
 
 use std::borrow::Cow;
 use std::collections::BTreeSet;
@@ -517,6 +519,21 @@ impl Dialect for Gemini {
 
     fn tool_names(&self) -> &'static [&'static str] {
         TOOLS
+    }
+
+    fn tool_vocabulary(&self) -> &'static super::tools::ToolVocabulary {
+        &tools::VOCABULARY
+    }
+
+    /// AfterTool's `tailToolCallRequest` names the tool in Gemini CLI's
+    /// vocabulary: the outcome names it canonically.
+    fn tool_calls_to_canonical(
+        &self,
+        _event: &RunEvent,
+        fields: &mut Map<String, Value>,
+        to_canonical: &dyn Fn(&str, &Value) -> (String, Value),
+    ) {
+        tools::tail_call_to_canonical(fields, to_canonical);
     }
 
     fn workspace_files(&self) -> &'static [&'static str] {

@@ -29,6 +29,8 @@
 //!   SubagentStart's `hookSpecificOutput.additionalContext` has no
 //!   canonical slot: it is the outcome's `dialect_fields.vscode.additionalContext`.
 
+pub(crate) mod tools;
+
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
@@ -428,6 +430,10 @@ impl Dialect for VsCode {
 
     fn tool_names(&self) -> &'static [&'static str] {
         TOOLS
+    }
+
+    fn tool_vocabulary(&self) -> &'static super::tools::ToolVocabulary {
+        &tools::VOCABULARY
     }
 
     fn workspace_files(&self) -> &'static [&'static str] {
