@@ -663,6 +663,12 @@ type EngineOptions struct {
 	// may interpolate (on top of its own allowedEnvVars). nil: no limit of
 	// the engine's.
 	HTTPHookAllowedEnvVars []string `json:"http_hook_allowed_env_vars"`
+	// ToolNames says how the host names tools: ToolNamesCanonical (the
+	// default, empty) passes Claude Code's names and inputs (Bash, Write,
+	// mcp__<server>__<tool>), mapped to each hook's agent (Gemini CLI's
+	// run_shell_command, Cursor's Shell, ...); ToolNamesNative passes them
+	// to every hook unchanged.
+	ToolNames ToolNames `json:"tool_names,omitempty"`
 	// OnCallbackError (not sent to the library), when set, is called with
 	// every failure of a callback hook (its error or panic value), on the
 	// thread that ran it, before hookline counts the hook as exit code 1.
@@ -691,6 +697,19 @@ type HookSource struct {
 	// its event's blocking decision (docs/protocol.md).
 	Policy bool `json:"policy,omitempty"`
 }
+
+// ToolNames is the tool_names option: whether the host's tool names are
+// the canonical ones (docs/protocol.md) or one agent's own.
+type ToolNames string
+
+// The tool_names values.
+const (
+	// ToolNamesCanonical: Claude Code's names and inputs, mapped to each
+	// hook's agent; a rewrite a hook returns comes back canonical.
+	ToolNamesCanonical ToolNames = "canonical"
+	// ToolNamesNative: names and inputs reach every hook unchanged.
+	ToolNamesNative ToolNames = "native"
+)
 
 // Dialect names a hooks format: the agent a config was written for. Each
 // dialect's hooks get that agent's payload and decisions.

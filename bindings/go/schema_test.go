@@ -200,6 +200,7 @@ func TestSchemaConstants(t *testing.T) {
 		"CompactTrigger":      "compaction_trigger",
 		"CompactMode":         "compaction_mode",
 		"PreToolUseDecision":  "pre_tool_use_decision",
+		"ToolNames":           "tool_names",
 	} {
 		if got, want := stringConsts(files, typ), sortedCopy(s.Enums[enum]); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s constants %v, the library's %s %v", typ, got, enum, want)

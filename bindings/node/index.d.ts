@@ -302,6 +302,12 @@ export interface EngineOptions {
   allowedHttpHookUrls?: string[] | null;
   /** The only variables any http hook's `headers` may interpolate (on top of its own `allowedEnvVars`). Default: no engine limit. */
   httpHookAllowedEnvVars?: string[] | null;
+  /**
+   * How the host names tools: `'canonical'` (the default) passes Claude Code's names and inputs (`Bash`,
+   * `Write`, `mcp__<server>__<tool>`), mapped to each hook's agent (Gemini CLI's `run_shell_command`,
+   * Cursor's `Shell`, ...), and rewrites come back canonical; `'native'` passes them to every hook unchanged.
+   */
+  toolNames?: ToolNames;
   /** Not sent to the library: told about exceptions thrown by callback hooks. */
   onCallbackError?: CallbackErrorHandler;
 }
@@ -327,6 +333,9 @@ export interface HookSource {
 
 /** A hooks format: the agent a config was written for; its hooks get that agent's payload and decisions. */
 export type Dialect = 'vtcode' | 'claude' | 'codex' | 'gemini' | 'cursor' | 'copilot' | 'vscode' | 'cline' | 'windsurf' | 'qwen';
+
+/** The `toolNames` option: canonical tool names mapped to each hook's agent, or native ones passed through. */
+export type ToolNames = 'canonical' | 'native';
 
 /** Per-call options of the async event methods. */
 export interface RunOptions {

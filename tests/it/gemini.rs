@@ -1173,16 +1173,20 @@ fn after_tool_block_replaces_the_tool_result() {
 
 /// `hooks-system.test.ts` "should execute a tail tool call from AfterTool
 /// hooks and replace original response": `tailToolCallRequest` is Gemini's
-/// own, under `dialect_fields.gemini`.
+/// own, under `dialect_fields.gemini`; the tool it names is canonical in
+/// the outcome (`read_file` is `Read`), as Gemini CLI's name with
+/// `tool_names: "native"`.
 #[test]
 fn after_tool_tail_tool_call_request_is_a_dialect_field() {
     let ws = Ws::new();
-    let tail = json!({"name": "read_file", "args": {"file_path": "b.txt"}});
-    let e = ws.engine(settings(
-        "AfterTool",
-        all(vec![cmd(say(json!({"hookSpecificOutput": {"tailToolCallRequest": tail}})))]),
-    ));
+    let tail = json!({"name": "read_file", "args": {"file_path": "b.txt", "start_line": 3}});
+    let hooks = settings("AfterTool", all(vec![cmd(say(json!({"hookSpecificOutput": {"tailToolCallRequest": tail}})))]));
+    let e = ws.engine(hooks.clone());
     let out = run(&e, HookEvent::PostToolUse, json!({"tool_name": "read_file", "tool_response": {}}));
+    let canonical = json!({"name": "Read", "args": {"file_path": "b.txt", "offset": 3}});
+    assert_eq!(out["dialect_fields"], json!({"gemini": {"tailToolCallRequest": canonical}}));
+    let native = ws.engine_with(json!({"dialect": "gemini", "hooks": hooks, "tool_names": "native"}));
+    let out = run(&native, HookEvent::PostToolUse, json!({"tool_name": "read_file", "tool_response": {}}));
     assert_eq!(out["dialect_fields"], json!({"gemini": {"tailToolCallRequest": tail}}));
     assert!(out.get("block_replaces_result").is_none(), "serialised only when true");
 }
@@ -1769,7 +1773,8 @@ fn tail_tool_call_requests_follow_gemini_s_merge_and_block() {
     let first = json!({"name": "read_file", "args": {"file_path": "a"}});
     let second = json!({"name": "glob", "args": {}});
     let out = after(vec![tail(first.clone()), tail(second.clone()), cmd("cat >/dev/null")]);
-    assert_eq!(out["dialect_fields"]["gemini"]["tailToolCallRequest"], second, "the last hook's wins");
+    let glob = json!({"name": "Glob", "args": {}});
+    assert_eq!(out["dialect_fields"]["gemini"]["tailToolCallRequest"], glob, "the last hook's wins, named canonically");
     let out = after(vec![tail(json!({"args": {"x": 1}}))]);
     assert_eq!(out["dialect_fields"]["gemini"]["tailToolCallRequest"], json!({"args": {"x": 1}}), "any object");
     let out = after(vec![tail(first.clone()), tail(Value::Null)]);

@@ -117,6 +117,10 @@ def parse_point(point: Union[HookPoint, int, str]) -> int:
 #: A hooks format (the ``dialect`` option): the agent a config was written for.
 Dialect = Literal["vtcode", "claude", "codex", "gemini", "cursor", "copilot", "vscode", "cline", "windsurf", "qwen"]
 
+#: How the host names tools (the ``tool_names`` option): ``"canonical"`` (the default) passes Claude
+#: Code's names and inputs, mapped to each hook's agent; ``"native"`` passes them to every hook unchanged.
+ToolNames = Literal["canonical", "native"]
+
 
 class _RequiredEngineOptions(TypedDict):
     workspace: Union[str, "os.PathLike[str]"]
@@ -144,6 +148,7 @@ class EngineOptions(_RequiredEngineOptions, total=False):
     stop_hook_block_cap: int
     allowed_http_hook_urls: Optional[List[str]]
     http_hook_allowed_env_vars: Optional[List[str]]
+    tool_names: ToolNames
 
 
 # ---------------------------------------------------------------------------------------- replies
