@@ -61,6 +61,15 @@ pub struct PlannedHook {
     pub if_result: Option<bool>,
     /// Whether the matcher accepts the input.
     pub matcher_matched: bool,
+    /// The tool call the hook was matched on and reads, in its agent's
+    /// name and input (`None` on events without one).
+    pub tool_name: Option<String>,
+    pub tool_input: Option<Value>,
+    /// The hook's dialect, for people (`Cursor`).
+    pub dialect_title: &'static str,
+    /// The dialect's own event the hook is configured under, when it runs
+    /// as part of this one (`beforeShellExecution`).
+    pub native_event: Option<&'static str>,
     /// What the planner decided.
     pub verdict: Verdict,
 }
@@ -69,6 +78,27 @@ impl PlannedHook {
     /// Whether the hook runs for the input (waited for or in the background).
     pub fn matched(&self) -> bool {
         matches!(self.verdict, Verdict::Runs | Verdict::Background)
+    }
+
+    /// The tool call the hook was matched on and reads, in its agent's
+    /// vocabulary: `Shell {"command":"ls","cwd":"/w"} (Cursor)`.
+    pub fn call(&self) -> Option<String> {
+        let name = self.tool_name.as_deref()?;
+        let input = self.tool_input.as_ref().map(|i| format!(" {i}")).unwrap_or_default();
+        Some(format!("{name}{input} ({}'s name and input)", self.dialect_title))
+    }
+
+    /// What the matcher was tested against and what it said; for a hook of
+    /// another event of its dialect that does not run for this call, why
+    /// it was not tested.
+    pub fn tested(&self) -> String {
+        match (self.verdict, self.native_event) {
+            (Verdict::NotApplicable, Some(native)) => format!(
+                "not tested: {} runs `{native}` hooks for other tool calls than this one",
+                self.dialect_title
+            ),
+            _ => format!("{} -> {}", self.subject, if self.matcher_matched { "match" } else { "no match" }),
+        }
     }
 }
 
@@ -100,6 +130,10 @@ pub fn plan(engine: &LifecycleHookEngine, event: &EventName, input: &Value) -> R
                 if_condition: e.condition,
                 if_result: e.condition_holds,
                 matcher_matched: e.matched,
+                tool_name: e.tool_name,
+                tool_input: e.tool_input,
+                dialect_title: hookline::dialect::by_name(e.dialect).map_or(e.dialect, |d| d.title()),
+                native_event: e.native_event,
                 verdict: e.verdict,
             }
         })
@@ -171,6 +205,7 @@ pub fn main(out: &Out, a: ExplainArgs) -> CliResult {
                     "matcher": h.matcher_raw, "rule": h.rule, "subject": h.subject,
                     "if": h.if_condition,
                     "if_result": h.if_result,
+                    "tool_name": h.tool_name, "tool_input": h.tool_input,
                     "verdict": h.verdict,
                     "matched": h.matched(), "would_run": h.matched() && gate_ok,
                 })
@@ -219,7 +254,10 @@ pub fn main(out: &Out, a: ExplainArgs) -> CliResult {
             continue;
         }
         out.line(&format!("       matcher: {}", h.rule));
-        out.line(&format!("       tested:  {} -> {}", h.subject, if h.matcher_matched { "match" } else { "no match" }));
+        if let Some(call) = h.call() {
+            out.line(&format!("       call:    {call}"));
+        }
+        out.line(&format!("       tested:  {}", h.tested()));
         if let (Some(c), Some(b)) = (&h.if_condition, h.if_result) {
             out.line(&format!("       if:      {c} -> {}", if b { "true" } else { "false" }));
         }

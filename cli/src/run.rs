@@ -405,7 +405,16 @@ fn print_summary(out: &Out, event: &str, planned: &[PlannedHook], outcome: &Valu
                     }
                     ("skipped  ", format!("{} hooks do not run on {event} in this dialect", h.kind.as_str()))
                 }
-                _ => ("no match ", format!("{}; tested {}", h.rule, h.subject)),
+                (Planned::NotApplicable, _) => ("not run  ", h.tested()),
+                _ => (
+                    "no match ",
+                    format!(
+                        "{}; tested {}{}",
+                        h.rule,
+                        h.subject,
+                        h.call().map(|c| format!("; the call: {c}")).unwrap_or_default()
+                    ),
+                ),
             };
             out.line(&format!("  {} {}  {}", out.dim(label), h.command, loc));
             out.line(&format!("             {}", out.dim(&why)));

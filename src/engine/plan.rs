@@ -71,6 +71,10 @@ pub enum Verdict {
     Background,
     /// Its group's matcher does not match.
     NoMatch,
+    /// It is configured under another event of its dialect that does not
+    /// run for this call (Cursor's `beforeShellExecution` hooks run in
+    /// PreToolUse of the shell tool only): its matcher is not tested.
+    NotApplicable,
     /// Its `if` condition does not hold for the tool call.
     ConditionFalse,
     /// An identical hook already runs for this event.
@@ -103,8 +107,12 @@ pub struct PlannedEntry {
     pub subject_field: Option<&'static str>,
     /// What the matcher was tested against (`None`: the event ignores matchers).
     pub subject: Option<String>,
-    /// Whether the group's matcher matched.
+    /// Whether the group's matcher matched (false when it was not tested:
+    /// [`Verdict::NotApplicable`]).
     pub matched: bool,
+    /// The dialect's own event the hook is configured under when it runs as
+    /// part of this one (Cursor's `beforeShellExecution`).
+    pub native_event: Option<&'static str>,
     /// The `if` condition as written, if any.
     pub condition: Option<String>,
     /// Whether the `if` condition holds for this input (`None`: none set).
@@ -142,6 +150,7 @@ fn plan_configured<'a>(
         // The call in the group's agent's vocabulary (option `tool_names`).
         let native_input = setup.native_value(d, input);
         let input = &*native_input;
+        let mut applies = true;
         let (subject, matched) = match group.hooks.first().and_then(|h| h.native_event) {
             None => {
                 let subject = d.match_subject(event, input, trigger);
@@ -154,12 +163,14 @@ fn plan_configured<'a>(
             }
             Some(native) => {
                 let subject = d.match_subject(&RunEvent::Named(native.into()), input, trigger);
-                let applies = d.native_event_applies(native, event, input);
+                applies = d.native_event_applies(native, event, input);
                 (subject, applies && (defer_later_matchers || group.matches(subject)))
             }
         };
         for hook in &group.hooks {
-            let verdict = if !matched {
+            let verdict = if !applies {
+                Verdict::NotApplicable
+            } else if !matched {
                 Verdict::NoMatch
             } else if !condition::admits(hook, event, input, &setup.workspace) {
                 Verdict::ConditionFalse
@@ -300,7 +311,8 @@ impl LifecycleHookEngine {
                     None => d.match_subject_field(&event),
                 },
                 subject: subject.map(str::to_owned),
-                matched: verdict != Verdict::NoMatch,
+                matched: !matches!(verdict, Verdict::NoMatch | Verdict::NotApplicable),
+                native_event: hook.native_event,
                 condition: hook.if_rule.as_ref().map(|r| r.raw().to_owned()),
                 condition_holds: hook
                     .if_rule
