@@ -93,10 +93,9 @@ impl PlannedHook {
     /// it was not tested.
     pub fn tested(&self) -> String {
         match (self.verdict, self.native_event) {
-            (Verdict::NotApplicable, Some(native)) => format!(
-                "not tested: {} runs `{native}` hooks for other tool calls than this one",
-                self.dialect_title
-            ),
+            (Verdict::NotApplicable, Some(native)) => {
+                format!("not tested: {} runs `{native}` hooks for other tool calls than this one", self.dialect_title)
+            }
             _ => format!("{} -> {}", self.subject, if self.matcher_matched { "match" } else { "no match" }),
         }
     }

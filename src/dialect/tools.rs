@@ -310,7 +310,11 @@ pub fn input_cwd<'a>(input: &'a Map<String, Value>, default: &'a str) -> &'a str
 /// The run input `input` as the hooks of a dialect with table `vocab` read
 /// it: its `tool_name` and `tool_input` in the agent's name and shape
 /// (borrowed when the table changes neither).
-pub fn native_input<'a>(vocab: &ToolVocabulary, input: &'a Map<String, Value>, cwd: &str) -> Cow<'a, Map<String, Value>> {
+pub fn native_input<'a>(
+    vocab: &ToolVocabulary,
+    input: &'a Map<String, Value>,
+    cwd: &str,
+) -> Cow<'a, Map<String, Value>> {
     if vocab.is_empty() {
         return Cow::Borrowed(input);
     }

@@ -838,10 +838,7 @@ impl RunCtx<'_> {
         let (input, tool_input) = match hook.dialect() {
             Some(own) => {
                 let name = input.get("tool_name").and_then(Value::as_str).unwrap_or("");
-                (
-                    self.setup.native_input(own, input),
-                    tool_input.map(|t| self.setup.native_tool_input(own, name, t)),
-                )
+                (self.setup.native_input(own, input), tool_input.map(|t| self.setup.native_tool_input(own, name, t)))
             }
             None => (Cow::Borrowed(input), tool_input.map(Cow::Borrowed)),
         };

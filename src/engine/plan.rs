@@ -318,7 +318,11 @@ impl LifecycleHookEngine {
                     .if_rule
                     .as_ref()
                     .map(|_| condition::admits(hook, &event, native_input, &setup.workspace)),
-                tool_name: native_input.get("tool_name").and_then(Value::as_str).filter(|_| tool_event).map(str::to_owned),
+                tool_name: native_input
+                    .get("tool_name")
+                    .and_then(Value::as_str)
+                    .filter(|_| tool_event)
+                    .map(str::to_owned),
                 tool_input: native_input.get("tool_input").filter(|_| tool_event).cloned(),
                 verdict,
             });

@@ -1180,7 +1180,8 @@ fn after_tool_block_replaces_the_tool_result() {
 fn after_tool_tail_tool_call_request_is_a_dialect_field() {
     let ws = Ws::new();
     let tail = json!({"name": "read_file", "args": {"file_path": "b.txt", "start_line": 3}});
-    let hooks = settings("AfterTool", all(vec![cmd(say(json!({"hookSpecificOutput": {"tailToolCallRequest": tail}})))]));
+    let hooks =
+        settings("AfterTool", all(vec![cmd(say(json!({"hookSpecificOutput": {"tailToolCallRequest": tail}})))]));
     let e = ws.engine(hooks.clone());
     let out = run(&e, HookEvent::PostToolUse, json!({"tool_name": "read_file", "tool_response": {}}));
     let canonical = json!({"name": "Read", "args": {"file_path": "b.txt", "offset": 3}});

@@ -173,7 +173,8 @@ mod tests {
         let call = VOCABULARY.to_native("Edit", Some(&edit), "/w");
         let patch = "*** Begin Patch\n*** Update File: /w/a.txt\n@@\n-one\n+uno\n*** End Patch";
         assert_eq!(call.input.as_deref(), Some(&json!({"command": patch})));
-        let rewritten = json!({"command": "*** Begin Patch\n*** Update File: /w/a.txt\n@@\n-one\n+eins\n*** End Patch"});
+        let rewritten =
+            json!({"command": "*** Begin Patch\n*** Update File: /w/a.txt\n@@\n-one\n+eins\n*** End Patch"});
         assert_eq!(
             VOCABULARY.input_to_canonical("Edit", "apply_patch", &rewritten, Some(&edit), "/w"),
             Some(json!({"file_path": "/w/a.txt", "old_string": "one", "new_string": "eins"}))

@@ -64,11 +64,21 @@ mod tests {
         let call = VOCABULARY.to_native("Bash", Some(&ls), "/w");
         assert_eq!(call.name, "Shell");
         assert_eq!(call.input.as_deref(), Some(&json!({"command": "ls", "cwd": "/w"})));
-        let back = VOCABULARY.input_to_canonical("Bash", "Shell", &json!({"command": "ls -a", "cwd": "/w"}), Some(&json!({"command": "ls"})), "/w");
+        let back = VOCABULARY.input_to_canonical(
+            "Bash",
+            "Shell",
+            &json!({"command": "ls -a", "cwd": "/w"}),
+            Some(&json!({"command": "ls"})),
+            "/w",
+        );
         assert_eq!(back, Some(json!({"command": "ls -a"})));
-        let elsewhere = VOCABULARY.input_to_canonical("Bash", "Shell", &json!({"command": "ls", "cwd": "/tmp"}), None, "/w");
+        let elsewhere =
+            VOCABULARY.input_to_canonical("Bash", "Shell", &json!({"command": "ls", "cwd": "/tmp"}), None, "/w");
         assert_eq!(elsewhere, Some(json!({"command": "ls", "cwd": "/tmp"})));
         assert_eq!(VOCABULARY.native_name("mcp__github__create_issue"), "MCP:create_issue");
-        assert_eq!(VOCABULARY.canonical_name("MCP:create_issue", Some("mcp__github__create_issue")), "mcp__github__create_issue");
+        assert_eq!(
+            VOCABULARY.canonical_name("MCP:create_issue", Some("mcp__github__create_issue")),
+            "mcp__github__create_issue"
+        );
     }
 }

@@ -21,7 +21,8 @@ pub static VOCABULARY: ToolVocabulary = ToolVocabulary {
     names: &[
         // Claude Code's Bash has no directory: a canonical `cwd` (the
         // host's choice) is Gemini CLI's `dir_path`.
-        ToolName::new("Bash", "run_shell_command").fields(&[("run_in_background", "is_background"), ("cwd", "dir_path")]),
+        ToolName::new("Bash", "run_shell_command")
+            .fields(&[("run_in_background", "is_background"), ("cwd", "dir_path")]),
         ToolName::new("Read", "read_file").shape(READ_LINES),
         ToolName::new("Read", "read_many_files").only_to_canonical(),
         ToolName::new("Write", "write_file"),
@@ -70,14 +71,16 @@ fn fetch_url(cx: &ShapeCx<'_>, input: &Map<String, Value>) -> Option<Map<String,
     if let Some(original) = cx.original {
         if fetch_prompt(cx, original).get("prompt").and_then(Value::as_str) == Some(text) {
             out.remove("prompt");
-            out.extend(original.iter().filter(|(k, _)| *k == "url" || *k == "prompt").map(|(k, v)| (k.clone(), v.clone())));
+            out.extend(
+                original.iter().filter(|(k, _)| *k == "url" || *k == "prompt").map(|(k, v)| (k.clone(), v.clone())),
+            );
             return Some(out);
         }
     }
     let url = text
         .split_whitespace()
         .find(|w| w.starts_with("http://") || w.starts_with("https://"))?
-        .trim_end_matches(|c: char| matches!(c, '.' | ',' | ')' | ';' | '"' | '\''));
+        .trim_end_matches(['.', ',', ')', ';', '"', '\'']);
     out.insert("url".into(), Value::String(url.to_owned()));
     Some(out)
 }
@@ -87,7 +90,10 @@ fn fetch_url(cx: &ShapeCx<'_>, input: &Map<String, Value>) -> Option<Map<String,
 /// read back).
 const TODOS: ToolShape = ToolShape { to_native: todos_native, to_canonical: todos_canonical };
 
-fn map_todos(input: &Map<String, Value>, item: impl Fn(&Map<String, Value>) -> Option<Map<String, Value>>) -> Option<Map<String, Value>> {
+fn map_todos(
+    input: &Map<String, Value>,
+    item: impl Fn(&Map<String, Value>) -> Option<Map<String, Value>>,
+) -> Option<Map<String, Value>> {
     let mut out = input.clone();
     if let Some(Value::Array(items)) = input.get("todos") {
         let items: Option<Vec<Value>> =
@@ -121,7 +127,10 @@ fn todos_canonical(_: &ShapeCx<'_>, input: &Map<String, Value>) -> Option<Map<St
 
 /// AfterTool's `tailToolCallRequest` `{name, args}` names a Gemini CLI tool:
 /// read back as a canonical name and input.
-pub(crate) fn tail_call_to_canonical(fields: &mut Map<String, Value>, to_canonical: &dyn Fn(&str, &Value) -> (String, Value)) {
+pub(crate) fn tail_call_to_canonical(
+    fields: &mut Map<String, Value>,
+    to_canonical: &dyn Fn(&str, &Value) -> (String, Value),
+) {
     let Some(Value::Object(tail)) = fields.get_mut("tailToolCallRequest") else { return };
     let Some(name) = tail.get("name").and_then(Value::as_str).map(str::to_owned) else { return };
     let args = tail.get("args").cloned().unwrap_or(Value::Object(Map::new()));
@@ -147,7 +156,13 @@ mod tests {
         let call = VOCABULARY.to_native("Read", Some(&read), "/w");
         assert_eq!(call.name, "read_file");
         assert_eq!(call.input.as_deref(), Some(&json!({"file_path": "/a", "start_line": 10, "end_line": 14})));
-        let back = VOCABULARY.input_to_canonical("Read", "read_file", &json!({"file_path": "/b", "start_line": 2}), None, "/w");
+        let back = VOCABULARY.input_to_canonical(
+            "Read",
+            "read_file",
+            &json!({"file_path": "/b", "start_line": 2}),
+            None,
+            "/w",
+        );
         assert_eq!(back, Some(json!({"file_path": "/b", "offset": 2})));
     }
 
@@ -163,7 +178,8 @@ mod tests {
     #[test]
     fn todos_rename_their_content() {
         let cx = ShapeCx { canonical: "TodoWrite", native: "write_todos", cwd: "/w", original: None };
-        let native = todos_native(&cx, &obj(json!({"todos": [{"content": "x", "status": "pending", "activeForm": "X"}]})));
+        let native =
+            todos_native(&cx, &obj(json!({"todos": [{"content": "x", "status": "pending", "activeForm": "X"}]})));
         assert_eq!(native, obj(json!({"todos": [{"description": "x", "status": "pending"}]})));
         let back = todos_canonical(&cx, &native).unwrap();
         assert_eq!(back, obj(json!({"todos": [{"content": "x", "status": "pending", "activeForm": "x"}]})));
