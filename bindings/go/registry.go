@@ -167,6 +167,31 @@ type InteractionContext struct {
 	Raw     json.RawMessage `json:"-"`
 }
 
+// StopContext is the stop context: the agent is about to stop (the
+// Antigravity SDK's StopArgs). Every field is optional.
+type StopContext struct {
+	// ResponseText is the most recent assistant response of the turn.
+	ResponseText string `json:"response_text"`
+	// TrajectoryID names the trajectory that is stopping.
+	TrajectoryID string `json:"trajectory_id"`
+	// ContinuationCount is how many times stop callbacks kept this turn
+	// going so far.
+	ContinuationCount uint64 `json:"continuation_count"`
+	// StopReason is why it stopped (the SDK's StopReason value); nil sends null.
+	StopReason json.RawMessage `json:"stop_reason,omitempty"`
+	// ErrorMessage is the error when it stopped on a fatal error.
+	ErrorMessage string          `json:"error_message"`
+	Extra        map[string]any  `json:"-"`
+	Raw          json.RawMessage `json:"-"`
+}
+
+// StopDecision is a stop callback's answer: Continue keeps the agent going
+// with Reason as what it is told; the zero value lets it stop (no opinion).
+type StopDecision struct {
+	Continue bool
+	Reason   string
+}
+
 // CallbackError names a callback that failed during a run.
 type CallbackError struct {
 	Name    string `json:"name"`
@@ -480,6 +505,33 @@ func (r *Registry) OnToolError(name string, fn func(ToolErrorContext)) error {
 // stops the run; a failure is skipped (does not block) and listed in errors.
 func (r *Registry) OnInteraction(name string, fn func(InteractionContext) HookResult) error {
 	return registerDecide(r, PointOnInteraction, name, fn, func(c *InteractionContext, raw json.RawMessage) { c.Raw = raw })
+}
+
+// OnStop registers a stop callback: the first that answers Continue keeps
+// the agent going (the run's Allow is false and its Message the reason, its
+// Answer {"decision":"continue","reason":…}); a failure is listed in errors
+// and lets the agent stop.
+func (r *Registry) OnStop(name string, fn func(StopContext) StopDecision) error {
+	return r.register(PointStop, name, func(ctx []byte) (CallbackReply, error) {
+		c, err := decode(ctx, func(c *StopContext, raw json.RawMessage) { c.Raw = raw })
+		if err != nil {
+			return CallbackReply{}, err
+		}
+		d := fn(c)
+		switch {
+		case d.Continue:
+			return ReplyJSON(map[string]string{"decision": "continue", "reason": d.Reason}), nil
+		case d.Reason != "":
+			return ReplyJSON(map[string]string{"decision": "allow_stop", "reason": d.Reason}), nil
+		default:
+			return NoOpinion(), nil
+		}
+	})
+}
+
+// RunStop runs the stop callbacks.
+func (r *Registry) RunStop(c StopContext) (RunResult, error) {
+	return r.run(PointStop, c, c.Extra)
 }
 
 // RunPreTurn runs the pre_turn callbacks.

@@ -572,3 +572,37 @@ func TestAntigravitySDKContractAnswersAndStopContinues(t *testing.T) {
 		t.Fatal("an unknown contract must be refused")
 	}
 }
+
+// The typed stop helpers: the first callback answering Continue keeps the
+// agent going with its reason; a callback with no opinion lets it stop.
+func TestOnStopContinuesWithTheFirstReason(t *testing.T) {
+	r, err := hookline.NewRegistry(hookline.RegistryOptions{Contract: hookline.ContractAntigravitySDK})
+	must(t, err)
+	t.Cleanup(func() { r.Close() })
+	var seen []hookline.StopContext
+	must(t, r.OnStop("quiet", func(c hookline.StopContext) hookline.StopDecision {
+		seen = append(seen, c)
+		return hookline.StopDecision{}
+	}))
+	res, err := r.RunStop(hookline.StopContext{ResponseText: "done", ContinuationCount: 2})
+	must(t, err)
+	if !res.Allow || len(seen) != 1 || seen[0].ResponseText != "done" || seen[0].ContinuationCount != 2 {
+		t.Fatalf("stop with no opinion = %+v (seen %+v), want allow", res, seen)
+	}
+	must(t, r.OnStop("tests", func(c hookline.StopContext) hookline.StopDecision {
+		return hookline.StopDecision{Continue: c.ContinuationCount < 3, Reason: "run the tests first"}
+	}))
+	must(t, r.OnStop("later", func(hookline.StopContext) hookline.StopDecision {
+		return hookline.StopDecision{Continue: true, Reason: "not this one"}
+	}))
+	res, err = r.RunStop(hookline.StopContext{ResponseText: "done"})
+	must(t, err)
+	if res.Allow || res.Message != "run the tests first" {
+		t.Fatalf("stop = %+v, want continue with the first reason", res)
+	}
+	res, err = r.RunStop(hookline.StopContext{ContinuationCount: 5})
+	must(t, err)
+	if res.Allow || res.Message != "not this one" {
+		t.Fatalf("stop = %+v, want the later callback's continue", res)
+	}
+}

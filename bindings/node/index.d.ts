@@ -165,6 +165,9 @@ export type DecideReturn = HookResult | boolean | Reply | null | undefined | voi
 export type TransformReturn = Json | Reply | undefined | void;
 
 export type DecideCallback<C> = (context: C) => DecideReturn;
+/** What a stop callback returns: `continue` keeps the agent going with `reason` (the first such answer wins); nothing lets it stop. */
+export type StopReturn = { decision: 'continue' | 'allow_stop'; reason?: string } | null | undefined | void;
+export type StopCallback = (context: StopContext) => StopReturn;
 export type TransformCallback = (context: ToolCallContext) => TransformReturn;
 export type ObserverCallback<C> = (context: C) => unknown;
 
@@ -215,6 +218,8 @@ export declare class Registry {
   onToolError(name: string, fn: ObserverCallback<ToolErrorContext>): this;
   onInteraction(name: string, fn: DecideCallback<InteractionContext>): this;
   onTransformToolInput(name: string, fn: TransformCallback): this;
+  /** `stop`: the first callback answering `{decision: 'continue', reason}` keeps the agent going. */
+  onStop(name: string, fn: StopCallback): this;
   /** Remove `name` at `point`; false when it was not registered. */
   unregister(point: HookPointLabel | number, name: string): boolean;
   /** Run the point's callbacks in registration order. */

@@ -113,6 +113,8 @@ class Registry {
   onToolError(name, fn) { return this.on('on_tool_error', name, fn); }
   onInteraction(name, fn) { return this.on('on_interaction', name, fn); }
   onTransformToolInput(name, fn) { return this.on('transform_tool_input', name, fn); }
+  /** `stop`: return `{decision: 'continue', reason}` to keep the agent going, nothing to let it stop. */
+  onStop(name, fn) { return this.on('stop', name, fn); }
 
   /** Remove the callback `name` at `point`; false when there was none. */
   unregister(point, name) {

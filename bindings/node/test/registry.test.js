@@ -355,3 +355,18 @@ test('the_antigravity_sdk_contract_answers_and_stop_continues', (t) => {
   assert.equal(r.run('pre_turn', { prompt: ['image', 'text'] }).allow, true);
   assert.throws(() => new Registry({ contract: 'nope' }), /unknown registry contract/);
 });
+
+test('on_stop_the_first_continue_keeps_the_agent_going', (t) => {
+  const r = new Registry({ contract: 'antigravity_sdk' });
+  t.after(() => r.close());
+  const seen = [];
+  r.onStop('quiet', (c) => { seen.push(c.continuation_count); });
+  assert.equal(r.run('stop', { response_text: 'done', continuation_count: 2 }).allow, true, 'no opinion lets it stop');
+  r.onStop('tests', (c) => (c.continuation_count < 3 ? { decision: 'continue', reason: 'run the tests first' } : undefined));
+  r.onStop('later', () => ({ decision: 'continue', reason: 'not this one' }));
+  const first = r.run('stop', { response_text: 'done', continuation_count: 0 });
+  assert.deepEqual([first.allow, first.message], [false, 'run the tests first']);
+  const later = r.run('stop', { continuation_count: 5 });
+  assert.deepEqual([later.allow, later.message], [false, 'not this one']);
+  assert.deepEqual(seen, [2, 0, 5]);
+});

@@ -58,7 +58,8 @@ async function main() {
   r.onPreToolCallDecide('a', (ctx) => ({ allow: ctx.tool_name !== 'x', message: '', modified_args: { a: 1 } }))
    .onTransformToolInput('t', (ctx) => ctx.tool_args)
    .onPreTurn('p', (ctx) => ctx.turn_number > 1)
-   .onPostTurn('q', (ctx) => { ctx.response_text; });
+   .onPostTurn('q', (ctx) => { ctx.response_text; })
+   .onStop('s', (ctx) => (ctx.continuation_count < 3 ? { decision: 'continue', reason: ctx.response_text } : undefined));
   const res = r.run('pre_tool_call_decide', { name: 'Bash', args: {} });
   res.errors[0]?.name;
   r.run('pre_turn', { prompt: 'x', turn_number: 1 });
