@@ -28,6 +28,7 @@
 //! | `vscode` | [`vscode`] | by the `dialect` option only (VS Code reads the files of the others) |
 //! | `windsurf` | [`windsurf`] | `.devin/hooks.json`, `.windsurf/hooks.json`, `~/.codeium/windsurf/hooks.json`, `~/.codeium/hooks.json`, the system `hooks.json` |
 //! | `qwen` | [`qwen`] | `.qwen/settings*.json` (user, project, local), the system files |
+//! | `kiro` | [`kiro`] | `.kiro/hooks/*.json` (one source per file; also `~/.kiro/hooks/*.json`) |
 //!
 //! Selection ([`select`]): the `dialect` option (or `hook_sources[i].dialect`)
 //! names one; without it a `hooks_file` is recognised by its path, and
@@ -50,6 +51,7 @@ pub mod copilot;
 pub mod cursor;
 pub mod gemini;
 pub mod handler_support;
+pub mod kiro;
 mod load;
 pub mod matcher;
 pub mod protocol;
@@ -647,6 +649,7 @@ pub static ALL: &[&dyn Dialect] = &[
     &cline::CLINE,
     &windsurf::WINDSURF,
     &qwen::QWEN,
+    &kiro::KIRO,
 ];
 
 /// The VT Code dialect.
@@ -677,6 +680,9 @@ pub static QWEN: &dyn Dialect = &qwen::QWEN;
 
 /// The Windsurf / Devin Desktop (Cascade) dialect.
 pub static WINDSURF: &dyn Dialect = &windsurf::WINDSURF;
+
+/// The Kiro dialect (v1 hook files).
+pub static KIRO: &dyn Dialect = &kiro::KIRO;
 
 /// Two dialect values are the same dialect.
 pub fn same(a: &dyn Dialect, b: &dyn Dialect) -> bool {
