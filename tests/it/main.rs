@@ -25,6 +25,7 @@ mod gemini;
 mod handlers;
 mod hook_env;
 mod interpret;
+mod kiro;
 mod layers;
 mod option_keys;
 mod pins;

@@ -600,6 +600,9 @@ fn session_start_config(dialect: &str, command: &str) -> Value {
         "vscode" => json!({"hooks": {"SessionStart": [{"type": "command", "command": command}]}}),
         // Cascade has no session event: its prompt gate, UserPromptSubmit.
         "windsurf" => json!({"hooks": {"pre_user_prompt": [{"command": command}]}}),
+        "kiro" => json!({"version": "v1", "hooks": [
+            {"name": "h", "trigger": "SessionStart", "action": {"type": "command", "command": command}}
+        ]}),
         other => panic!("no config shape for dialect {other}: add one to this table"),
     }
 }
