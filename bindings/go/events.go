@@ -744,4 +744,7 @@ const (
 	// DialectQwen: Qwen Code .qwen/settings.json (Claude Code's event
 	// names, Gemini CLI's settings layers).
 	DialectQwen Dialect = "qwen"
+	// DialectKiro: Kiro v1 hook files (.kiro/hooks/*.json:
+	// {"version": "v1", "hooks": [{"name", "trigger", "action", …}]}).
+	DialectKiro Dialect = "kiro"
 )

@@ -296,7 +296,7 @@ export interface EngineOptions {
    * The dialect of hooks/hooksToml/hooksFile. Default: a file is recognised by its path
    * (`.codex/hooks.json` and `.codex/config.toml` are Codex's, `.gemini/settings.json` Gemini CLI's,
    * `.cursor/hooks.json` Cursor's, `.github/hooks/*.json` Copilot CLI's, `.devin/hooks.json` and
-   * `.windsurf/hooks.json` Windsurf's, `*.toml` VT Code's), anything else
+   * `.windsurf/hooks.json` Windsurf's, `.kiro/hooks/*.json` Kiro's, `*.toml` VT Code's), anything else
    * by its shape; VS Code's (`vscode`) is chosen by this option only. A folder (`.clinerules/hooks`,
    * `.cline/hooks`, `~/Documents/Cline/Hooks`) is Cline's (`cline`).
    */
@@ -337,7 +337,7 @@ export interface HookSource {
 }
 
 /** A hooks format: the agent a config was written for; its hooks get that agent's payload and decisions. */
-export type Dialect = 'vtcode' | 'claude' | 'codex' | 'gemini' | 'cursor' | 'copilot' | 'vscode' | 'cline' | 'windsurf' | 'qwen';
+export type Dialect = 'vtcode' | 'claude' | 'codex' | 'gemini' | 'cursor' | 'copilot' | 'vscode' | 'cline' | 'windsurf' | 'qwen' | 'kiro';
 
 /** The `toolNames` option: canonical tool names mapped to each hook's agent, or native ones passed through. */
 export type ToolNames = 'canonical' | 'native';

@@ -16,7 +16,7 @@ pub struct TestArgs {
     /// Cases files (.json or .toml).
     #[arg(required = true, value_name = "CASES")]
     pub files: Vec<PathBuf>,
-    /// Read every config in this dialect (vtcode, claude, codex, gemini, cursor, copilot, vscode, windsurf, qwen, cline),
+    /// Read every config in this dialect (vtcode, claude, codex, gemini, cursor, copilot, vscode, windsurf, qwen, cline, kiro),
     /// unless a cases file or case names its own `dialect`.
     #[arg(long, value_name = "NAME", value_parser = common::parse_dialect)]
     pub dialect: Option<common::DialectArg>,

@@ -90,7 +90,7 @@ pub struct CheckArgs {
     #[arg(long, conflicts_with = "strict")]
     pub warn_only: bool,
     /// Read every file in this dialect (vtcode, claude, codex, gemini, cursor,
-    /// copilot, vscode, windsurf, qwen, cline) instead of recognising it by its path or shape.
+    /// copilot, vscode, windsurf, qwen, cline, kiro) instead of recognising it by its path or shape.
     #[arg(long, value_name = "NAME", value_parser = common::parse_dialect)]
     pub dialect: Option<common::DialectArg>,
 }

@@ -23,13 +23,13 @@ use crate::common::{Out, EXIT_ERROR};
 #[command(
     name = "hookline",
     version,
-    about = "Run, check, explain and test lifecycle-hook configs (Claude Code, Codex, Gemini CLI, Cursor, Copilot CLI, VS Code, Windsurf, Qwen Code, Cline, VT Code)",
+    about = "Run, check, explain and test lifecycle-hook configs (Claude Code, Codex, Gemini CLI, Cursor, Copilot CLI, VS Code, Windsurf, Qwen Code, Cline, Kiro, VT Code)",
     long_about = "Run, check, explain and test lifecycle-hook configurations of the Claude Code \
 settings dialect, the OpenAI Codex dialect (.codex/hooks.json, config.toml [hooks]), the Gemini CLI \
 settings dialect (.gemini/settings.json), the Cursor dialect (.cursor/hooks.json), GitHub Copilot \
 CLI hooks files (.github/hooks/*.json), VS Code agent hooks (--dialect vscode), Windsurf / Devin \
 Desktop Cascade hooks (.devin/hooks.json, .windsurf/hooks.json), Qwen Code settings (.qwen/settings.json), Cline hooks folders \
-(.clinerules/hooks, .cline/hooks, ~/Documents/Cline/Hooks) and the VT Code dialect with the hookline engine, and manage workspace trust.\n\n\
+(.clinerules/hooks, .cline/hooks, ~/Documents/Cline/Hooks), Kiro hook files (.kiro/hooks/*.json) and the VT Code dialect with the hookline engine, and manage workspace trust.\n\n\
 Exit status: 0 proceed or success, 2 denied or blocked (run), 1 error.",
     after_help = "Examples:\n  hookline check .claude/settings.json\n  \
 echo '{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"rm -rf /\"}}' |\n    \
@@ -97,6 +97,10 @@ pub enum Format {
     /// As a Qwen Code command hook: exit 2 with the reason on stderr when
     /// denied or blocked.
     Qwen,
+    /// As a Kiro command hook: exit 2 with the reason on stderr when
+    /// denied or blocked; context as plain stdout on SessionStart and
+    /// UserPromptSubmit.
+    Kiro,
 }
 
 impl Format {
@@ -114,6 +118,7 @@ impl Format {
             Format::Vtcode => Some(d::VTCODE),
             Format::Windsurf => Some(d::WINDSURF),
             Format::Qwen => Some(d::QWEN),
+            Format::Kiro => Some(d::KIRO),
         }
     }
 }
@@ -133,7 +138,7 @@ pub struct ConfigArgs {
     /// or .codex/config.toml, a Gemini CLI .gemini/settings.json, a Cursor
     /// .cursor/hooks.json, a Copilot CLI .github/hooks/*.json, a Windsurf
     /// .devin/hooks.json or .windsurf/hooks.json, a Cline hooks folder
-    /// .clinerules/hooks, VT Code JSON or a vtcode.toml); repeat to load several configs in order, each in its
+    /// .clinerules/hooks, a Kiro .kiro/hooks/*.json, VT Code JSON or a vtcode.toml); repeat to load several configs in order, each in its
     /// own dialect. Default: the settings a host loads for the workspace
     /// (user, project, local).
     #[arg(long = "config", short = 'c', value_name = "FILE")]
@@ -143,7 +148,7 @@ pub struct ConfigArgs {
     #[arg(long, value_name = "DIR")]
     pub plugin_root: Option<PathBuf>,
     /// Read every --config file in this dialect (vtcode, claude, codex,
-    /// gemini, cursor, copilot, vscode, windsurf, qwen) instead of recognising it by its path
+    /// gemini, cursor, copilot, vscode, cline, windsurf, qwen, kiro) instead of recognising it by its path
     /// or shape.
     #[arg(long, value_name = "NAME", value_parser = common::parse_dialect)]
     pub dialect: Option<common::DialectArg>,

@@ -222,6 +222,15 @@ fn run(out: &Out, a: &RunArgs) -> CliResult {
                 return Ok(EXIT_OK);
             }
         }
+        Format::Kiro => {
+            // Kiro adds a successful hook's plain stdout to the context on
+            // SessionStart and UserPromptSubmit; it reads no JSON.
+            let context_event = matches!(event_name.known(), Some(HookEvent::SessionStart | HookEvent::UserPromptSubmit));
+            let ctx = common::contexts(&outcome);
+            if !v.blocked && context_event && !ctx.is_empty() {
+                out.line(&ctx.join("\n"));
+            }
+        }
         Format::Windsurf => {
             // Cascade reads the exit code alone (stderr as a block's
             // reason): what it cannot express is said dropped on stderr.

@@ -25,7 +25,7 @@ pub struct DigestArgs {
     #[arg(long = "config", short = 'c', value_name = "FILE")]
     pub configs: Vec<PathBuf>,
     /// Read every --config file in this dialect (vtcode, claude, codex,
-    /// gemini, cursor, copilot, vscode, windsurf, qwen, cline).
+    /// gemini, cursor, copilot, vscode, windsurf, qwen, cline, kiro).
     #[arg(long, value_name = "NAME", value_parser = common::parse_dialect)]
     pub dialect: Option<common::DialectArg>,
     /// The workspace (default: the current directory).
