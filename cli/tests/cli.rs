@@ -1399,6 +1399,47 @@ fn windsurf_files_are_checked_discovered_and_answered_as_cascade_reads_them() {
     assert!(r.stderr.contains("Cascade cannot express allow; dropped"), "{}", r.stderr);
 }
 
+// ------------------------------------------------------------------ Kiro
+
+/// Kiro's v1 hook files: `hookline check` on a sample file (a hook without
+/// `name`, a disabled hook, a bad version), `run` finding every
+/// `.kiro/hooks/*.json`, and `--format kiro`: exit 2 with stderr on
+/// PreToolUse ("STDERR returned to LLM"), plain stdout context on
+/// SessionStart ("STDOUT added to context").
+#[test]
+fn kiro_hook_files_are_checked_discovered_and_answered_as_kiro_reads_them() {
+    let sb = Sandbox::new();
+    let ws = sb.ws();
+    let cfg = sb.write_json(
+        "ws/.kiro/hooks/guard.json",
+        &json!({"version": "v1", "hooks": [
+            {"name": "no-rm", "trigger": "PreToolUse", "matcher": "shell",
+             "action": {"type": "command", "command": "cat >/dev/null; echo 'no rm' >&2; exit 2"}},
+            {"trigger": "Stop", "action": {"type": "command", "command": "true"}},
+            {"name": "off", "trigger": "Stop", "enabled": false, "action": {"type": "command", "command": "true"}}
+        ]}),
+    );
+    sb.write_json(
+        "ws/.kiro/hooks/context.json",
+        &json!({"version": "v1", "hooks": [
+            {"name": "ctx", "trigger": "SessionStart", "action": {"type": "command", "command": "cat >/dev/null; echo 'on main'"}}
+        ]}),
+    );
+    let r = sb.run(&["check", s(&cfg)]);
+    assert!(r.stdout.contains("hooks[1]") && r.stdout.contains("no `name`"), "{}", r.stdout);
+    assert!(r.stdout.contains("hooks[2]") && r.stdout.contains("disabled"), "{}", r.stdout);
+    let bad = sb.write_json("ws/.kiro/hooks/zz.json", &json!({"version": "v2", "hooks": []}));
+    let r = sb.run(&["check", s(&bad)]);
+    assert_ne!(r.code, 0);
+    assert!(format!("{}{}", r.stdout, r.stderr).contains("version"), "{}{}", r.stdout, r.stderr);
+    std::fs::remove_file(&bad).unwrap();
+    let base = ["-w", s(&ws), "--trust-workspace", "--input", "-", "--format", "kiro"];
+    let r = sb.run_stdin(&[&["run", "PreToolUse"], &base[..]].concat(), BASH_LS);
+    assert_eq!((r.code, r.stderr.trim()), (2, "no rm"), "{}{}", r.stdout, r.stderr);
+    let r = sb.run_stdin(&[&["run", "SessionStart"], &base[..]].concat(), "{}");
+    assert_eq!((r.code, r.stdout.trim()), (0, "on main"), "{}", r.stderr);
+}
+
 // ------------------------------------------------------------------ Cursor
 
 /// A Cursor project: `ws/.cursor/hooks.json`.
