@@ -225,7 +225,8 @@ fn run(out: &Out, a: &RunArgs) -> CliResult {
         Format::Kiro => {
             // Kiro adds a successful hook's plain stdout to the context on
             // SessionStart and UserPromptSubmit; it reads no JSON.
-            let context_event = matches!(event_name.known(), Some(HookEvent::SessionStart | HookEvent::UserPromptSubmit));
+            let context_event =
+                matches!(event_name.known(), Some(HookEvent::SessionStart | HookEvent::UserPromptSubmit));
             let ctx = common::contexts(&outcome);
             if !v.blocked && context_event && !ctx.is_empty() {
                 out.line(&ctx.join("\n"));

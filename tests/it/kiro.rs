@@ -192,7 +192,10 @@ fn every_file_of_the_folder_is_a_source() {
         .map(|f| (f.path.strip_prefix(dir.path()).unwrap().display().to_string(), f.trusted))
         .collect();
     let s = |p: &str, t| (p.to_owned(), t);
-    assert_eq!(found, [s("home/.kiro/hooks/u.json", true), s("ws/.kiro/hooks/a.json", false), s("ws/.kiro/hooks/b.json", false)]);
+    assert_eq!(
+        found,
+        [s("home/.kiro/hooks/u.json", true), s("ws/.kiro/hooks/a.json", false), s("ws/.kiro/hooks/b.json", false)]
+    );
     assert_eq!(dialect::project_dir_of(&ws.join(".kiro/hooks/a.json")), ws);
 }
 
@@ -238,7 +241,10 @@ fn check_reports_what_kiro_skips() {
     let ws = Ws::new();
     let mut stop = hook("s", "Stop", "true");
     stop["matcher"] = json!("x");
-    let path = ws.hook_file("h.json", json!([{"trigger": "Stop", "action": {"type": "command", "command": "x"}}, hook("t", "OnSave", "x"), stop]));
+    let path = ws.hook_file(
+        "h.json",
+        json!([{"trigger": "Stop", "action": {"type": "command", "command": "x"}}, hook("t", "OnSave", "x"), stop]),
+    );
     let cfg = hookline::config::HooksConfig::read_file(&path, None, false, None).unwrap();
     assert_eq!(cfg.dialect_id().name(), "kiro");
     let w = crate::support::warnings(&cfg);

@@ -86,7 +86,10 @@ pub(crate) fn read(v: &Value, info: &SourceInfo) -> Result<HooksConfig> {
     }
     let mut cfg = HooksConfig::empty_of(&super::KIRO);
     for key in top.keys().filter(|k| !matches!(k.as_str(), "version" | "hooks")) {
-        cfg.push_warning(key.as_str(), format!("unknown top-level key `{key}` (Kiro reads `version` and `hooks`); ignored"));
+        cfg.push_warning(
+            key.as_str(),
+            format!("unknown top-level key `{key}` (Kiro reads `version` and `hooks`); ignored"),
+        );
     }
     let hooks = match top.get("hooks") {
         None | Some(Value::Null) => return Ok(cfg),
@@ -257,11 +260,9 @@ fn category(part: &str) -> Option<String> {
         p if p.starts_with('@') && p.len() > 1 => {
             let rest = &p[1..];
             match rest.split_once('/') {
-                Some((server, tool)) if !server.is_empty() && !tool.is_empty() => format!(
-                    "^(?:@{s}/{t}|mcp__{s}__{t})$",
-                    s = regex::escape(server),
-                    t = regex::escape(tool)
-                ),
+                Some((server, tool)) if !server.is_empty() && !tool.is_empty() => {
+                    format!("^(?:@{s}/{t}|mcp__{s}__{t})$", s = regex::escape(server), t = regex::escape(tool))
+                }
                 None if !rest.contains(['*', '(', '[', '\\', '.']) => {
                     format!("^(?:@{s}/|mcp__{s}__)", s = regex::escape(rest))
                 }

@@ -110,7 +110,8 @@ const fn native(name: &'static str, family: EventFamily, rules: EventRules, subj
 }
 
 /// The keys of [`NAMED`].
-const NATIVE_KEYS: &[&str] = &["PreTaskExec", "PostTaskExec", "PostFileCreate", "PostFileSave", "PostFileDelete", "Manual"];
+const NATIVE_KEYS: &[&str] =
+    &["PreTaskExec", "PostTaskExec", "PostFileCreate", "PostFileSave", "PostFileDelete", "Manual"];
 
 /// The canonical event of a trigger, if it has one (`AgentSpawn` is the
 /// 2.x name of SessionStart).
@@ -374,7 +375,8 @@ mod tests {
         for path in ["/p/.kiro/hooks/lint.json", "/home/u/.kiro/hooks/guard.json"] {
             assert!(KIRO.recognises_path(Path::new(path)), "{path}");
         }
-        for path in ["/p/.kiro/hooks/old.kiro.hook", "/p/.kiro/agents/a.json", "/p/hooks/hooks.json", "/p/.kiro/x.json"] {
+        for path in ["/p/.kiro/hooks/old.kiro.hook", "/p/.kiro/agents/a.json", "/p/hooks/hooks.json", "/p/.kiro/x.json"]
+        {
             assert!(!KIRO.recognises_path(Path::new(path)), "{path}");
         }
     }

@@ -92,7 +92,9 @@ pub(crate) fn read(cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply {
                 _ => Decision::Block(reason),
             });
         }
-        Some(code) => fail(&mut reply, HookFailure::Exit, cx.rules.failure_level, format!("exited with code {code}"), &stderr),
+        Some(code) => {
+            fail(&mut reply, HookFailure::Exit, cx.rules.failure_level, format!("exited with code {code}"), &stderr)
+        }
         None => {
             let (kind, how) = match exec.signal {
                 Some(signal) => (HookFailure::Signal, format!("was killed by signal {signal}")),
