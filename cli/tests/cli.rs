@@ -1307,8 +1307,9 @@ fn the_dialect_flag_forces_a_dialect_on_every_config() {
     let r = sb.run(&["check", "--dialect", "cursr", s(&cfg)]);
     assert_ne!(r.code, 0);
     assert!(
-        r.stderr
-            .contains("the dialects are vtcode, claude, codex, gemini, cursor, copilot, vscode, cline, windsurf, qwen, kiro"),
+        r.stderr.contains(
+            "the dialects are vtcode, claude, codex, gemini, cursor, copilot, vscode, cline, windsurf, qwen, kiro"
+        ),
         "{}",
         r.stderr
     );
