@@ -85,6 +85,8 @@ test-cli: lib
 	target/release/hookline check examples/demo/hooks.json
 	target/release/hookline test examples/demo/cases.json
 	target/release/hookline check --strict examples/codex/.codex/hooks.json
+	cd examples/windsurf && ../../target/release/hookline check --strict .windsurf/hooks.json
+	cd examples/kiro && ../../target/release/hookline check .kiro/hooks/guard.json
 
 test-header:
 	scripts/cbindgen.sh $(CBINDGEN_VERSION) $(BUILD)/hookline.h.fresh
