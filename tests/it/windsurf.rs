@@ -160,6 +160,11 @@ fn the_payload_has_the_common_fields_and_the_tool_info_as_given() {
     let p = ws.json("prompt.json");
     assert_eq!(p["agent_action_name"], "pre_user_prompt");
     assert_eq!(p["tool_info"], json!({"user_prompt": "fix the bug"}));
+    // Fired by its Cascade name, with Cascade's own input: the same event.
+    named(&e, "pre_user_prompt", json!({"tool_info": {"user_prompt": "as Cascade sends it"}}));
+    let p = ws.json("prompt.json");
+    assert_eq!(p["agent_action_name"], "pre_user_prompt");
+    assert_eq!(p["tool_info"], json!({"user_prompt": "as Cascade sends it"}));
 }
 
 /// "POSIX runs `command` via `bash -c`" (RWS): bash syntax works.
