@@ -158,6 +158,30 @@ pub unsafe extern "C" fn hl_registry_run(
     })
 }
 
+/// `hl_registry_run` for a host's hot path: the same run, statuses and
+/// result, except that a result saying nothing beyond "allowed"
+/// (`{"allow":true,"message":"","tool_args":null,"errors":[]}`, with no
+/// `"answer"` or a null one) is not written: `*result_json` stays NULL and
+/// the status is `HL_OK`. Any other result is written as by
+/// `hl_registry_run` (free with `hl_string_free`).
+#[no_mangle]
+pub unsafe extern "C" fn hl_registry_run_brief(
+    registry: *mut hl_registry,
+    point: hl_hook_point,
+    context_json: *const c_char,
+    result_json: *mut *mut c_char,
+    errmsg: *mut *mut c_char,
+) -> hl_status {
+    ffi_status!(errmsg, clear[result_json], {
+        let hooks = unsafe { hooks_arg(registry)? };
+        let out = string_out(result_json, "result_json")?;
+        let point = point_arg(point)?;
+        let context = unsafe { str_arg(context_json, "context_json")? };
+        out.set_opt(hooks.run_json_str_brief(point, context)?);
+        Ok(())
+    })
+}
+
 /// Write every registration, all points in one global registration order,
 /// to `*entries_json` as `[{"name":..,"point":"<label>","callback_id":..}]`
 /// (`callback_id` = name; free with `hl_string_free`).

@@ -240,6 +240,19 @@ impl Default for RunResult {
     }
 }
 
+impl RunResult {
+    /// Whether the result says nothing beyond "allowed": `allow` true, no
+    /// message, `tool_args` null, no errors, no answer (absent or null).
+    /// `hl_registry_run_brief` gives such a result as NULL instead of JSON.
+    pub fn is_plain_allow(&self) -> bool {
+        self.allow
+            && self.message.is_empty()
+            && self.tool_args.is_null()
+            && self.errors.is_empty()
+            && self.answer.as_ref().is_none_or(Value::is_null)
+    }
+}
+
 /// The hook contract a registry follows: how a point's replies and failures
 /// combine. Chosen when the registry is made ([`Hooks::with_contract`]; the C
 /// ABI's `hl_registry_contract`); the points, contexts and reply calls are
@@ -697,6 +710,18 @@ impl Hooks {
         let context = Error::parse_json(context_json, "context_json")?;
         let result = self.run_value(point, context)?;
         Error::to_json_string(&result, "the result")
+    }
+
+    /// [`run_json_str`](Self::run_json_str), but `None` for a result that
+    /// [says nothing beyond "allowed"](RunResult::is_plain_allow): the
+    /// common answer costs no serialisation (`hl_registry_run_brief`).
+    pub fn run_json_str_brief(&self, point: HookPoint, context_json: &str) -> Result<Option<String>> {
+        let context = Error::parse_json(context_json, "context_json")?;
+        let result = self.run_value(point, context)?;
+        if result.is_plain_allow() {
+            return Ok(None);
+        }
+        Error::to_json_string(&result, "the result").map(Some)
     }
 
     /// The entries as JSON text: `[{"name","point","callback_id"}, …]`.

@@ -32,7 +32,6 @@ KIND_OBSERVER = "observer"
 KIND_TRANSFORM = "transform"
 KIND_HOOK = "hook"  # an engine callback hook
 KIND_HANDLER = "handler"  # a prompt/agent/mcp_tool handler (hl_engine_set_handler)
-KIND_RAW = "raw"  # fn(context_ptr, length, reply) -> rc: replies itself (hookline.antigravity)
 
 CallbackErrorHandler = Callable[[BaseException, "CallbackInfo"], None]
 
@@ -216,9 +215,6 @@ def _callback(user_data: Optional[int], context: Optional[int], length: int, rep
         return 1
     _tls.depth = getattr(_tls, "depth", 0) + 1
     try:
-        if handler.kind is KIND_RAW:
-            rc: int = handler.fn(context, length, reply)
-            return rc
         ctx = decode(ctypes.string_at(context, length))
         if handler.kind == KIND_HANDLER:
             _apply_handler(handler, reply, handler.fn(ctx))

@@ -32,6 +32,7 @@ from __future__ import annotations
 import ctypes
 import importlib
 import inspect
+import itertools
 import json
 import logging
 import threading
@@ -40,8 +41,7 @@ import weakref
 from typing import Any, Callable, Dict, Generator, List, Optional, Sequence, Tuple
 
 from . import _native as N
-from ._callbacks import CALLBACK, FREE, KIND_RAW, ErrorSink, Handler, CallbackInfo, Life, add_handler, drop_handler
-from ._callbacks import failure_reason, in_callback
+from ._callbacks import Life, failure_reason, in_callback
 from ._errors import PanicError, Status
 from ._json import encode
 
@@ -85,23 +85,49 @@ _encode_compact = json.JSONEncoder(separators=(",", ":"), allow_nan=False).encod
 
 
 
+# The hot path's C calls go through a ``ctypes.PyDLL`` without argtypes: a registry run has no
+# threads of its own and calls its Python callbacks on this thread, so releasing the GIL only to
+# take it back in the first callback costs two hand-offs per dispatch; and ctypes' argtypes
+# conversion costs more than the run itself. Every argument is passed in the form C receives it
+# as is: a handle or pointer as a ``c_void_p`` object (a Python int would be cut to a C int), a
+# point as a small int, a string as ``bytes``, an out-parameter as a prebuilt ``byref``.
+_pydll = ctypes.PyDLL(N.LIBRARY_PATH)
+
+
 def _holding_the_gil(name: str) -> Any:
-    """``name`` called without releasing the GIL (``ctypes.PyDLL``): a registry run has no
-    threads of its own and calls its Python callbacks on this thread, so releasing the GIL only to
-    take it back in the first callback costs two hand-offs per dispatch."""
-    fn = getattr(ctypes.PyDLL(N.LIBRARY_PATH), name)
-    plain = getattr(N, name)
-    fn.restype, fn.argtypes = plain.restype, plain.argtypes
+    fn = getattr(_pydll, name)
+    fn.restype = ctypes.c_int32 if getattr(N, name).restype is ctypes.c_int32 else None
+    fn.argtypes = None
     return fn
 
 
 _registry_run = _holding_the_gil("hl_registry_run")
 _string_free = _holding_the_gil("hl_string_free")
-_string_at = ctypes.string_at
 _coroutine_type = _pytypes.CoroutineType
 
 # The result of an allowed run with nothing else to say: read without parsing JSON.
 _PLAIN_ALLOW = b'{"allow":true,"message":"","tool_args":null,"errors":[]}'
+
+
+class _Thread:
+    """Per thread: the dispatch whose registry run is in progress (the innermost, when a hook
+    dispatches), and the out-parameters of ``hl_registry_run`` (a nested run reads its result before
+    the outer one's is written, so they are shared)."""
+
+    __slots__ = ("dispatch", "out", "err", "out_ref", "err_ref", "out_text")
+
+    def __init__(self) -> None:
+        self.dispatch: Optional[_Dispatch] = None
+        self.out = ctypes.c_void_p()
+        self.err = ctypes.c_void_p()
+        self.out_ref = ctypes.byref(self.out)
+        self.err_ref = ctypes.byref(self.err)
+        # The same pointer read as a C string: bytes without a ctypes.string_at call.
+        self.out_text = ctypes.c_char_p.from_buffer(self.out)
+
+
+_tls = threading.local()
+
 
 # What a hook's run gave (kept per dispatch, so that a run repeated after a suspension answers the
 # hooks that already ran without running them again).
@@ -193,12 +219,11 @@ class HookRunner:
         if not out.value:
             raise PanicError(Status.PANIC, "hl_registry_new_with_contract gave no registry")
         self._ptr: int = out.value
+        self._handle = ctypes.c_void_p(out.value)  # what the hot path passes (see _holding_the_gil)
         # The registry lives as long as this runner (there is no close: a dispatch holds the runner,
         # so the finalizer cannot free the registry under a run).
         self._life = Life(out.value, N.hl_registry_free, "hook runner's registry")
         self._finalizer = weakref.finalize(self, _free_registry, self._life)
-        self._sink = ErrorSink(None)
-        self._tls = threading.local()
         self._lock = threading.Lock()
         # What is registered with hookline at each point: the hooks, in order.
         self._registered: Dict[int, List[Any]] = {point: [] for _, point in _POINT_ATTRS}
@@ -289,94 +314,39 @@ class HookRunner:
                 for name in _names(self._registered[point]):
                     N.hl_registry_unregister(ptr, point, name, None)
                 for hook, name in zip(hooks, _names(hooks)):
-                    info = CallbackInfo(type(hook).__name__, "antigravity", str(point))
-                    hid = add_handler(Handler(self._callback_for(hook), KIND_RAW, info, self._sink))
+                    hid = next(_hook_ids)
+                    _hook_runs[hid] = hook.run
                     err = ctypes.c_void_p()
-                    status = N.hl_registry_register(ptr, point, name, CALLBACK, hid, FREE, ctypes.byref(err))
+                    status = N.hl_registry_register(ptr, point, name, _HOOK_CALLBACK, hid, _HOOK_FREE, ctypes.byref(err))
                     if status != 0:
-                        drop_handler(hid)
+                        _hook_runs.pop(hid, None)  # a failed registration leaves user_data with us
                         N.check(status, err)
                 self._registered[point] = list(hooks)
             finally:
                 self._life.release()
-
-    def _callback_for(self, hook: Any) -> Callable[[int, int, int], int]:
-        tls = self._tls
-        run = hook.run
-
-        def callback(context: int, length: int, reply: int) -> int:
-            st: Optional[_Dispatch] = getattr(tls, "dispatch", None)
-            if st is None:
-                N.hl_reply_fail(reply, b"the hook runs outside a dispatch")
-                return 1
-            pos = st.cursor
-            st.cursor = pos + 1
-            if pos < len(st.memo):
-                kind, value = st.memo[pos]
-            else:
-                if st.args is not None and st.point == _PRE_TOOL:
-                    # An earlier hook changed the args: this hook sees the call with the changes
-                    # hookline merged so far.
-                    st.data = _with_changes(st, json.loads(ctypes.string_at(context, length))["tool_args"])
-                try:
-                    aw = run(context=st.context, data=st.data)
-                    if type(aw) is _coroutine_type or inspect.iscoroutine(aw):
-                        try:
-                            yielded = aw.send(None)
-                        except StopIteration as stop:
-                            kind, value = _OK, stop.value
-                        else:
-                            st.pending = (aw, yielded, True)
-                            N.hl_reply_fail(reply, _SUSPENDED)
-                            return 1
-                    elif inspect.isawaitable(aw):
-                        st.pending = (aw, None, False)
-                        N.hl_reply_fail(reply, _SUSPENDED)
-                        return 1
-                    else:
-                        kind, value = _OK, aw
-                except BaseException as e:  # noqa: B036 - recorded; the dispatch raises it
-                    kind, value = _RAISED, e
-                st.memo.append((kind, value))
-            if kind == _RAISED:
-                st.error = value
-                N.hl_reply_fail(reply, failure_reason(value))
-                return 1
-            try:
-                return _reply(st, pos, value, reply)
-            except BaseException as e:  # noqa: B036 - a result the SDK could not read either
-                st.error = e
-                N.hl_reply_fail(reply, failure_reason(e))
-                return 1
-
-        return callback
 
     def _run(self, point: int, hooks: List[Any], ctx: bytes, st: _Dispatch) -> Any:
         """Run the registry at ``point`` for one dispatch: the result (a dict, or None for a plain
         allow). When a hook suspended, ``st.pending`` is set: await :meth:`_resume` instead."""
         if self._registered[point] != hooks:
             self._sync(point, hooks)
-        tls = self._tls
-        bufs = getattr(tls, "bufs", None)
-        if bufs is None:
-            out, err = ctypes.c_void_p(), ctypes.c_void_p()
-            bufs = tls.bufs = (out, err, ctypes.byref(out), ctypes.byref(err))
-        st.cursor = 0
-        outer = getattr(tls, "dispatch", None)
-        tls.dispatch = st
         try:
-            # A nested run on this thread (a hook dispatching) reads its own result before this
-            # one's is written, so the buffers can be shared.
-            status = _registry_run(self._ptr, point, ctx, bufs[2], bufs[3])
+            th: _Thread = _tls.state
+        except AttributeError:
+            th = _tls.state = _Thread()
+        st.cursor = 0
+        outer = th.dispatch
+        th.dispatch = st
+        try:
+            status = _registry_run(self._handle, point, ctx, th.out_ref, th.err_ref)
         finally:
-            tls.dispatch = outer
+            th.dispatch = outer
         if status:
-            N.check(status, bufs[1])
-        ptr = bufs[0].value
-        if not ptr:
+            N.check(status, th.err)
+        text = th.out_text.value
+        if text is None:
             raise PanicError(Status.PANIC, "hl_registry_run succeeded without a result")
-        text = _string_at(ptr)
-        _string_free(ptr)
+        _string_free(th.out)
         if st.pending is not None:
             return None
         return None if text == _PLAIN_ALLOW else json.loads(text)
@@ -448,7 +418,10 @@ class HookRunner:
         # hooks' modified_args over null, and the call's args are those changes over its own (a
         # shallow merge, key by key, gives the same either way).
         ctx = b'{"tool_name":' + _tool_name_json(tool_call.name) + b"}"
-        result = await self._dispatch(_PRE_TOOL, self._pre_tool_call_decide_hooks, ctx, st)
+        hooks = self._pre_tool_call_decide_hooks
+        result = self._run(_PRE_TOOL, hooks, ctx, st)  # the hot path: no inner coroutine
+        if st.pending is not None:
+            result = await self._resume(_PRE_TOOL, hooks, ctx, st)
         _raise(st)
         if st.args is not None:  # the last hook changed the args: nobody after it read them yet
             st.data = _with_changes(st, result["tool_args"])
@@ -600,3 +573,76 @@ def _reply(st: _Dispatch, pos: int, value: Any, reply: int) -> int:
 def _free_registry(life: Life) -> None:
     if life.begin_close():
         life.end_close(wait=not in_callback())
+
+
+# ---------------------------------------------------------------------- the hooks' trampoline
+
+# Every hook of every runner is one registration of this one trampoline; ``user_data`` is the
+# hook's number in ``_hook_runs`` (its ``run``), dropped by hookline's ``free_user_data`` call
+# when the registration ends. Both ctypes callbacks live as long as the process.
+_hook_runs: Dict[int, Any] = {}
+_hook_ids = itertools.count(1)
+
+
+def _hook_callback(user_data: Optional[int], context: Optional[int], length: int, reply: Optional[int]) -> int:
+    """Run one hook inside a registry run (on the thread of the dispatch) and reply for it.
+    Nothing may unwind into C: every failure is a non-zero return with its reason."""
+    st: Optional[_Dispatch] = None
+    try:
+        th: Optional[_Thread] = getattr(_tls, "state", None)
+        st = th.dispatch if th is not None else None
+        run = _hook_runs.get(user_data or 0)
+        if st is None or run is None:
+            st = None
+            N.hl_reply_fail(reply, b"the hook runs outside a dispatch")
+            return 1
+        pos = st.cursor
+        st.cursor = pos + 1
+        if pos < len(st.memo):
+            kind, value = st.memo[pos]
+        else:
+            if st.args is not None and st.point == _PRE_TOOL:
+                # An earlier hook changed the args: this hook sees the call with the changes
+                # hookline merged so far.
+                st.data = _with_changes(st, json.loads(ctypes.string_at(context or 0, length))["tool_args"])
+            try:
+                aw = run(context=st.context, data=st.data)
+                if type(aw) is _coroutine_type or inspect.iscoroutine(aw):
+                    try:
+                        yielded = aw.send(None)
+                    except StopIteration as stop:
+                        kind, value = _OK, stop.value
+                    else:
+                        st.pending = (aw, yielded, True)
+                        N.hl_reply_fail(reply, _SUSPENDED)
+                        return 1
+                elif inspect.isawaitable(aw):
+                    st.pending = (aw, None, False)
+                    N.hl_reply_fail(reply, _SUSPENDED)
+                    return 1
+                else:
+                    kind, value = _OK, aw
+            except BaseException as e:  # noqa: B036 - recorded; the dispatch raises it
+                kind, value = _RAISED, e
+            st.memo.append((kind, value))
+        if kind == _RAISED:
+            st.error = value
+            N.hl_reply_fail(reply, failure_reason(value))
+            return 1
+        return _reply(st, pos, value, reply or 0)
+    except BaseException as e:  # noqa: B036 - a result the SDK could not read either
+        if st is not None:
+            st.error = e
+        try:
+            N.hl_reply_fail(reply, failure_reason(e))
+        except BaseException:  # noqa: B036 - nothing may unwind into C
+            pass
+        return 1
+
+
+def _hook_free(user_data: Optional[int]) -> None:
+    _hook_runs.pop(user_data or 0, None)
+
+
+_HOOK_CALLBACK = N.CALLBACK_FN(_hook_callback)
+_HOOK_FREE = N.FREE_FN(_hook_free)
