@@ -237,6 +237,51 @@ TEST(success_sets_errmsg_to_null) {
   free_calls = 0;
 }
 
+/* hl_registry_run_brief takes the arguments of hl_registry_run and rejects the same ones with the
+ * same statuses and messages; a failure leaves *result_json NULL. */
+TEST(run_brief_rejects_what_run_rejects) {
+  hl_registry *r = NULL;
+  CHECK_STATUS(hl_registry_new_with_contract(HL_CONTRACT_ANTIGRAVITY_SDK, &r, NULL), HL_OK);
+  char *deep = deep_json(100000, '[', ']');
+  struct {
+    hl_registry *r;
+    int32_t point;
+    const char *ctx;
+    hl_status want;
+  } bad[] = {
+      {NULL, HL_POINT_PRE_TURN, "{}", HL_ERR_NULL_ARGUMENT},
+      {r, HL_POINT_PRE_TURN, NULL, HL_ERR_NULL_ARGUMENT},
+      {r, HL_POINT_PRE_TURN, BAD_UTF8, HL_ERR_INVALID_UTF8},
+      {r, HL_POINT_PRE_TURN, "{\"prompt\":", HL_ERR_INVALID_JSON},
+      {r, HL_POINT_PRE_TOOL_CALL_DECIDE, "{'a':1}", HL_ERR_INVALID_JSON},
+      {r, HL_POINT_PRE_TURN, deep, HL_ERR_INVALID_JSON},
+      {r, HL_POINT_PRE_TURN, "[]", HL_ERR_INVALID_ARGUMENT},
+      {r, HL_POINT_PRE_TOOL_CALL_DECIDE, "{\"tool_name\":1}", HL_ERR_INVALID_ARGUMENT},
+      {r, -1, "{}", HL_ERR_INVALID_ARGUMENT},
+      {r, 11, "{}", HL_ERR_INVALID_ARGUMENT},
+      {r, INT32_MAX, "{}", HL_ERR_INVALID_ARGUMENT},
+      {r, INT32_MIN, "{}", HL_ERR_INVALID_ARGUMENT},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    char *out = (char *)1, *plain = NULL, *plain_err = NULL;
+    char *brief_err = NULL;
+    TRY((out = (char *)1, hl_registry_run_brief(bad[i].r, bad[i].point, bad[i].ctx, &out, &err)), bad[i].want);
+    CHECK(out == NULL, "case %zu: result_json not cleared on failure", i);
+    TRY_NOERR((out = (char *)1, hl_registry_run_brief(bad[i].r, bad[i].point, bad[i].ctx, &out, NULL)), bad[i].want);
+    CHECK(out == NULL, "case %zu: result_json not cleared on failure", i);
+    CHECK_STATUS(hl_registry_run_brief(bad[i].r, bad[i].point, bad[i].ctx, &out, &brief_err), bad[i].want);
+    CHECK_STATUS(hl_registry_run(bad[i].r, bad[i].point, bad[i].ctx, &plain, &plain_err), bad[i].want);
+    CHECK(brief_err && plain_err && strcmp(brief_err, plain_err) == 0, "case %zu: messages differ: %s / %s", i,
+          brief_err, plain_err);
+    hl_string_free(brief_err);
+    hl_string_free(plain_err);
+  }
+  TRY(hl_registry_run_brief(r, HL_POINT_PRE_TURN, "{}", NULL, &err), HL_ERR_NULL_ARGUMENT);
+  TRY_NOERR(hl_registry_run_brief(NULL, 0, NULL, NULL, NULL), HL_ERR_NULL_ARGUMENT);
+  free(deep);
+  hl_registry_free(r);
+}
+
 int main(void) {
   RUN(null_arguments_are_null_argument);
   RUN(invalid_utf8_is_invalid_utf8);
@@ -245,6 +290,7 @@ int main(void) {
   RUN(malformed_json_is_invalid_json);
   RUN(json_nested_100000_deep_is_invalid_json_with_a_message);
   RUN(valid_json_of_the_wrong_shape_is_invalid_argument);
+  RUN(run_brief_rejects_what_run_rejects);
   RUN(sixty_four_mib_strings_work_or_fail_with_a_status);
   RUN(success_sets_errmsg_to_null);
   printf("bad inputs: %d tried, 0 crashes\n", tried);

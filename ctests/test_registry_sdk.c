@@ -224,6 +224,67 @@ TEST(a_failure_stops_the_run_at_every_point) {
   hl_registry_free(r);
 }
 
+/* hl_registry_run_brief: the same run, but the result that says nothing beyond "allowed" is NULL
+ * (no string to parse and free). Every case runs once through each entry point on fresh
+ * callbacks, and the two must agree: NULL exactly when hl_registry_run gave the plain allow. */
+static int plain_allow(const char *json) {
+  return strcmp(json, "{\"allow\":true,\"message\":\"\",\"tool_args\":null,\"errors\":[]}") == 0 ||
+         strcmp(json, "{\"allow\":true,\"message\":\"\",\"tool_args\":null,\"errors\":[],\"answer\":null}") == 0;
+}
+
+TEST(run_brief_is_null_for_a_plain_allow_and_the_full_result_otherwise) {
+  struct {
+    int contract;
+    hl_hook_point point;
+    const char *ctx;
+    cb_t cb;
+    int want_null;
+  } cases[] = {
+      {1, HL_POINT_PRE_TOOL_CALL_DECIDE, "{\"tool_name\":\"run_command\"}", {.allow = 1}, 1},
+      {1, HL_POINT_PRE_TOOL_CALL_DECIDE, "{\"tool_name\":\"run_command\"}", {0}, 1},
+      {1, HL_POINT_PRE_TOOL_CALL_DECIDE, "{\"tool_name\":\"t\"}", {.json = "{\"allow\":true,\"message\":\"audited\"}"}, 0},
+      {1, HL_POINT_PRE_TOOL_CALL_DECIDE, "{\"tool_name\":\"t\"}", {.json = "{\"modified_args\":{\"a\":1}}"}, 0},
+      {1, HL_POINT_PRE_TOOL_CALL_DECIDE, "{\"tool_name\":\"t\"}", {.deny = 1, .json = "no"}, 0},
+      {1, HL_POINT_PRE_TOOL_CALL_DECIDE, "{\"tool_name\":\"t\"}", {.fail = "boom"}, 0},
+      {0, HL_POINT_PRE_TOOL_CALL_DECIDE, "{\"tool_name\":\"t\"}", {.allow = 1}, 1},
+      {0, HL_POINT_PRE_TOOL_CALL_DECIDE, "{\"tool_name\":\"t\",\"tool_args\":{\"x\":1}}", {.allow = 1}, 1},
+      {0, HL_POINT_TRANSFORM_TOOL_INPUT, "{\"tool_name\":\"t\",\"tool_args\":{\"x\":1}}", {0}, 0},
+      {1, HL_POINT_PRE_TURN, "{\"prompt\":\"hi\"}", {.allow = 1}, 1},
+      {1, HL_POINT_POST_TURN, "{}", {0}, 1},
+      {1, HL_POINT_POST_TURN, "{}", {.fail = "boom"}, 0},
+      {1, HL_POINT_STOP, "{}", {0}, 1}, /* no "continue": answer null */
+      {1, HL_POINT_STOP, "{}", {.json = "{\"decision\":\"continue\",\"reason\":\"again\"}"}, 0},
+      {1, HL_POINT_ON_TOOL_ERROR, "{}", {0}, 0},                    /* no recovery: allow false */
+      {1, HL_POINT_ON_TOOL_ERROR, "{}", {.json = "\"fixed\""}, 0}, /* recovered: answer */
+      {1, HL_POINT_ON_INTERACTION, "{}", {0}, 0},
+      {0, HL_POINT_ON_INTERACTION, "{\"message\":\"m\"}", {.allow = 1}, 1},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char full[4096];
+    cb_t a = cases[i].cb, b = cases[i].cb;
+    hl_registry *r = NULL;
+    CHECK_STATUS(hl_registry_new_with_contract(cases[i].contract, &r, NULL), HL_OK);
+    reg(r, cases[i].point, "a", &a);
+    snprintf(full, sizeof full, "%s", run(r, cases[i].point, cases[i].ctx));
+    hl_registry_free(r);
+    CHECK_STATUS(hl_registry_new_with_contract(cases[i].contract, &r, NULL), HL_OK);
+    reg(r, cases[i].point, "a", &b);
+    char *out = (char *)1, *err = NULL;
+    CHECK_STATUS(hl_registry_run_brief(r, cases[i].point, cases[i].ctx, &out, &err), HL_OK);
+    CHECK(err == NULL, "case %zu: errmsg set on success", i);
+    CHECK(a.calls == 1 && b.calls == 1, "case %zu: calls %d and %d", i, a.calls, b.calls);
+    CHECK(plain_allow(full) == cases[i].want_null, "case %zu: hl_registry_run gave %s", i, full);
+    if (cases[i].want_null) {
+      CHECK(out == NULL, "case %zu: want NULL for %s, got %s", i, full, out);
+    } else {
+      CHECK(out != NULL, "case %zu: NULL for %s", i, full);
+      EQ(out, full);
+    }
+    hl_string_free(out);
+    hl_registry_free(r);
+  }
+}
+
 int main(void) {
   RUN(new_with_contract_rejects_unknown_contracts_and_null_out);
   RUN(stop_first_continue_wins_in_both_contracts);
@@ -234,5 +295,6 @@ int main(void) {
   RUN(on_interaction_answers_with_the_first_non_null_reply);
   RUN(pre_turn_takes_list_and_null_prompts);
   RUN(a_failure_stops_the_run_at_every_point);
+  RUN(run_brief_is_null_for_a_plain_allow_and_the_full_result_otherwise);
   return DONE();
 }

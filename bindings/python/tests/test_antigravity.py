@@ -228,3 +228,49 @@ def test_one_runner_dispatches_from_several_threads_at_once() -> None:
 def test_the_package_does_not_need_the_sdk() -> None:
     # hookline itself never imports the SDK: only hookline.antigravity does.
     assert "antigravity" not in hookline.__dict__ or hookline.__dict__["antigravity"].__name__ == "hookline.antigravity"
+
+
+@pytest.mark.asyncio
+async def test_each_hook_registration_is_released_with_its_runner() -> None:
+    # Every hook is one registration of the module's trampoline; hookline's free_user_data call
+    # drops it when the registration ends (replaced by a re-sync, or the registry freed).
+    from hookline import antigravity as ag
+
+    gc.collect()
+    before = len(ag._hook_runs)
+
+    @hooks.pre_tool_call_decide
+    async def allow(data: Any) -> Any:
+        return hooks.HookResult(allow=True)
+
+    runner = HookRunner(pre_tool_call_decide_hooks=[allow, allow])
+    turn = hooks.TurnContext(runner.session_context)
+    res, _, _ = await runner.dispatch_pre_tool_call(turn, _call())
+    assert res.allow and len(ag._hook_runs) == before + 2
+    runner.register_hook(allow)
+    res, _, _ = await runner.dispatch_pre_tool_call(turn, _call())
+    assert res.allow and len(ag._hook_runs) == before + 3  # the two earlier ones were released
+    del runner, turn
+    gc.collect()
+    assert len(ag._hook_runs) == before
+
+
+def test_a_hook_run_outside_a_dispatch_denies() -> None:
+    # The registry may be run directly (here through the plain C call): the hooks have no
+    # dispatch to answer for, and the tool call is denied (fail closed), not allowed.
+    import ctypes
+    import json
+
+    from hookline import _native as N
+
+    @hooks.pre_tool_call_decide
+    async def allow(data: Any) -> Any:
+        return hooks.HookResult(allow=True)
+
+    runner = HookRunner(pre_tool_call_decide_hooks=[allow])
+    runner._sync(2, runner._pre_tool_call_decide_hooks)
+    out, err = ctypes.c_void_p(), ctypes.c_void_p()
+    N.check(N.hl_registry_run(runner._ptr, 2, b'{"tool_name":"t"}', ctypes.byref(out), ctypes.byref(err)), err)
+    result = json.loads(N.take_bytes(out.value) or b"{}")
+    assert result["allow"] is False
+    assert "the hook runs outside a dispatch" in result["message"]

@@ -111,6 +111,7 @@ hl_registry_free = _declare("hl_registry_free", None, _P)
 hl_registry_register = _declare("hl_registry_register", c_int32, _P, c_int32, _S, CALLBACK_FN, _P, FREE_FN, _out)
 hl_registry_unregister = _declare("hl_registry_unregister", c_int32, _P, c_int32, _S, _out)
 hl_registry_run = _declare("hl_registry_run", c_int32, _P, c_int32, _S, _out, _out)
+hl_registry_run_brief = _declare("hl_registry_run_brief", c_int32, _P, c_int32, _S, _out, _out)
 hl_registry_entries = _declare("hl_registry_entries", c_int32, _P, _out, _out)
 
 hl_engine_new = _declare("hl_engine_new", c_int32, _S, _out, _out)

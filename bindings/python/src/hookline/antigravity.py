@@ -101,12 +101,10 @@ def _holding_the_gil(name: str) -> Any:
     return fn
 
 
-_registry_run = _holding_the_gil("hl_registry_run")
+# A run whose result says nothing beyond "allowed" (the common answer) writes no result string.
+_registry_run = _holding_the_gil("hl_registry_run_brief")
 _string_free = _holding_the_gil("hl_string_free")
 _coroutine_type = _pytypes.CoroutineType
-
-# The result of an allowed run with nothing else to say: read without parsing JSON.
-_PLAIN_ALLOW = b'{"allow":true,"message":"","tool_args":null,"errors":[]}'
 
 
 class _Thread:
@@ -344,12 +342,12 @@ class HookRunner:
         if status:
             N.check(status, th.err)
         text = th.out_text.value
-        if text is None:
-            raise PanicError(Status.PANIC, "hl_registry_run succeeded without a result")
+        if text is None:  # allowed, nothing else to say
+            return None
         _string_free(th.out)
         if st.pending is not None:
             return None
-        return None if text == _PLAIN_ALLOW else json.loads(text)
+        return json.loads(text)
 
     async def _resume(self, point: int, hooks: List[Any], ctx: bytes, st: _Dispatch) -> Any:
         """Finish the suspended hook on the event loop, then run the registry again (the hooks
@@ -417,12 +415,13 @@ class HookRunner:
         # The arguments stay the ToolCall's (Python objects, never converted): hookline merges the
         # hooks' modified_args over null, and the call's args are those changes over its own (a
         # shallow merge, key by key, gives the same either way).
-        ctx = b'{"tool_name":' + _tool_name_json(tool_call.name) + b"}"
+        ctx = _tool_contexts.get(tool_call.name) or _tool_context(tool_call.name)
         hooks = self._pre_tool_call_decide_hooks
         result = self._run(_PRE_TOOL, hooks, ctx, st)  # the hot path: no inner coroutine
         if st.pending is not None:
             result = await self._resume(_PRE_TOOL, hooks, ctx, st)
-        _raise(st)
+        if st.error is not None:
+            raise st.error  # as _raise
         if st.args is not None:  # the last hook changed the args: nobody after it read them yet
             st.data = _with_changes(st, result["tool_args"])
         if result is None:
@@ -493,16 +492,15 @@ class HookRunner:
             await hook.run(context=turn_context, data=step)
 
 
-_tool_names: Dict[str, bytes] = {}
+_tool_contexts: Dict[Any, bytes] = {}
 
 
-def _tool_name_json(name: Any) -> bytes:
-    """A tool name as JSON (the names a host uses are few: kept once encoded)."""
-    text = _tool_names.get(name)
-    if text is None:
-        text = encode(str(name), "the tool name")
-        if len(_tool_names) < 1024:
-            _tool_names[name] = text
+def _tool_context(name: Any) -> bytes:
+    """The context of a tool call, ``{"tool_name":...}`` (the names a host uses are few: each kept
+    once encoded)."""
+    text = b'{"tool_name":' + encode(str(name), "the tool name") + b"}"
+    if len(_tool_contexts) < 1024:
+        _tool_contexts[name] = text
     return text
 
 
@@ -589,11 +587,12 @@ def _hook_callback(user_data: Optional[int], context: Optional[int], length: int
     Nothing may unwind into C: every failure is a non-zero return with its reason."""
     st: Optional[_Dispatch] = None
     try:
-        th: Optional[_Thread] = getattr(_tls, "state", None)
-        st = th.dispatch if th is not None else None
-        run = _hook_runs.get(user_data or 0)
-        if st is None or run is None:
+        try:
+            st = _tls.state.dispatch
+            run = _hook_runs[user_data or 0]
+        except (AttributeError, KeyError):
             st = None
+        if st is None:
             N.hl_reply_fail(reply, b"the hook runs outside a dispatch")
             return 1
         pos = st.cursor
@@ -629,6 +628,18 @@ def _hook_callback(user_data: Optional[int], context: Optional[int], length: int
             st.error = value
             N.hl_reply_fail(reply, failure_reason(value))
             return 1
+        if (
+            st.point == _PRE_TOOL
+            and value is not None
+            and value.allow is True
+            and value.modified_args is None
+            and not value.message
+            and not st.said
+        ):
+            # The common answer, as _reply gives it: an allow without a message after no message
+            # is no opinion (the run's message stays ""), so no reply call.
+            st.last = st.last_allow = value
+            return 0
         return _reply(st, pos, value, reply or 0)
     except BaseException as e:  # noqa: B036 - a result the SDK could not read either
         if st is not None:
