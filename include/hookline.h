@@ -711,6 +711,20 @@ hl_status hl_registry_run(hl_registry *registry,
                           char **errmsg);
 
 /**
+ * `hl_registry_run` for a host's hot path: the same run, statuses and
+ * result, except that a result saying nothing beyond "allowed"
+ * (`{"allow":true,"message":"","tool_args":null,"errors":[]}`, with no
+ * `"answer"` or a null one) is not written: `*result_json` stays NULL and
+ * the status is `HL_OK`. Any other result is written as by
+ * `hl_registry_run` (free with `hl_string_free`).
+ */
+hl_status hl_registry_run_brief(hl_registry *registry,
+                                hl_hook_point point,
+                                const char *context_json,
+                                char **result_json,
+                                char **errmsg);
+
+/**
  * Write every registration, all points in one global registration order,
  * to `*entries_json` as `[{"name":..,"point":"<label>","callback_id":..}]`
  * (`callback_id` = name; free with `hl_string_free`).

@@ -182,3 +182,32 @@ fn the_sdk_contract_answers_recovers_and_keeps_allow_messages() {
     let r = agy.run_json(HookPoint::OnToolError, &json!({"tool_name": "t", "error": "e"})).unwrap();
     assert!(serde_json::to_value(&r).unwrap().get("answer").is_none());
 }
+
+#[test]
+fn a_brief_run_gives_none_exactly_for_the_plain_allow() {
+    use serde_json::json;
+    let plain = RunResult::default();
+    assert!(plain.is_plain_allow());
+    assert!(RunResult { answer: Some(Value::Null), ..RunResult::default() }.is_plain_allow());
+    assert!(!RunResult { allow: false, ..RunResult::default() }.is_plain_allow());
+    assert!(!RunResult { message: "audited".into(), ..RunResult::default() }.is_plain_allow());
+    assert!(!RunResult { tool_args: json!({}), ..RunResult::default() }.is_plain_allow());
+    assert!(!RunResult { answer: Some(json!("fixed")), ..RunResult::default() }.is_plain_allow());
+    let failed = CallbackError { name: "x".into(), message: "hook 'x' failed".into() };
+    assert!(!RunResult { errors: vec![failed], ..RunResult::default() }.is_plain_allow());
+
+    let hooks = Hooks::with_contract(Contract::AntigravitySdk);
+    let reply =
+        |v: Value| -> SharedCallback { Arc::new(move |_: &str| crate::CallResult::ok(crate::Reply::Json(v.clone()))) };
+    hooks.register_json(HookPoint::PreToolCallDecide, "quiet", reply(Value::Null)).unwrap();
+    hooks.register_json(HookPoint::Stop, "lets-stop", reply(json!({"decision": "allow_stop"}))).unwrap();
+    hooks.register_json(HookPoint::PreTurn, "audit", reply(json!({"message": "Audited"}))).unwrap();
+    hooks.register_json(HookPoint::PreTurn, "no", reply(json!({"allow": false, "message": "not now"}))).unwrap();
+    let ctx = r#"{"tool_name":"t"}"#;
+    assert_eq!(hooks.run_json_str_brief(HookPoint::PreToolCallDecide, ctx).unwrap(), None);
+    assert_eq!(hooks.run_json_str_brief(HookPoint::Stop, "{}").unwrap(), None);
+    let denied = hooks.run_json_str_brief(HookPoint::PreTurn, "{}").unwrap();
+    assert_eq!(denied, Some(hooks.run_json_str(HookPoint::PreTurn, "{}").unwrap()));
+    assert!(denied.unwrap().contains("not now"));
+    assert!(hooks.run_json_str_brief(HookPoint::PreTurn, "[]").is_err());
+}
