@@ -45,8 +45,12 @@ TEST(a_cursor_hooks_json_is_read_by_its_path_and_its_flat_answer_decides) {
   CHECK_STR(o, "decision", "deny");
   CHECK_STR(o, "reason", "not on main");
   CHECK(!jhas(o, "dialect_fields"), "no dialect field was written, so none is serialised: %s", jraw(o));
-  o = run_ev(e, HL_EVENT_PRE_TOOL_USE, "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"git push\"}}");
+  /* "the tool type: Shell, Read, Write, ..." is what the matcher tests: a Read
+   * call is not the shell tool; a canonical Bash call is Cursor's Shell. */
+  o = run_ev(e, HL_EVENT_PRE_TOOL_USE, "{\"tool_name\":\"Read\",\"tool_input\":{\"file_path\":\"/a\"}}");
   CHECK_STR(o, "decision", "continue");
+  o = run_ev(e, HL_EVENT_PRE_TOOL_USE, "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"git push\"}}");
+  CHECK_STR(o, "decision", "deny");
   hl_engine_free(e);
   test_end();
 }
