@@ -249,7 +249,8 @@ type GeminiFields struct {
 	// ToolConfig (BeforeToolSelection) is the merged tool restriction.
 	ToolConfig *GeminiToolConfig `json:"toolConfig,omitempty"`
 	// TailToolCallRequest (AfterTool) is a tool to run next, whose result
-	// replaces this one's.
+	// replaces this one's: named and shaped canonically (Read, not
+	// read_file) unless EngineOptions.ToolNames is ToolNamesNative.
 	TailToolCallRequest *GeminiToolCall `json:"tailToolCallRequest,omitempty"`
 	// ClearContext (AfterAgent) asks to reset the chat history.
 	ClearContext bool `json:"clearContext,omitempty"`

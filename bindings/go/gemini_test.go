@@ -92,7 +92,8 @@ func TestGeminiSettingsFileAfterToolAndAfterAgent(t *testing.T) {
 	}
 	post, err = e.PostToolUse(context.Background(), hookline.PostToolUseInput{ToolName: "glob", ToolResponse: map[string]any{}})
 	must(t, err)
-	if g := post.Gemini(); post.BlockReason != "" || g == nil || g.TailToolCallRequest == nil || g.TailToolCallRequest.Name != "read_file" {
+	// The tail call names its tool canonically (Gemini CLI's read_file is Read).
+	if g := post.Gemini(); post.BlockReason != "" || g == nil || g.TailToolCallRequest == nil || g.TailToolCallRequest.Name != "Read" {
 		t.Fatalf("AfterTool tail call: %s", post.Raw)
 	}
 	stop, err := e.Stop(context.Background(), hookline.StopInput{LastAssistantMessage: "done"})

@@ -1945,3 +1945,76 @@ fn cline_hooks_folders_are_found_and_checked() {
     assert!(all.contains("TaskStart.ps1") && all.contains("only on Windows"), "{all}");
     assert!(!all.contains("does not exist"), "{all}");
 }
+
+/// A workspace with a Claude Code, Codex, Gemini CLI, Cursor and Copilot CLI
+/// config, each guarding the shell tool by its own agent's name ("Bash";
+/// Codex "Bash"; Gemini CLI "run_shell_command"; Cursor's "Shell" tool type;
+/// Copilot CLI's runtime name "bash"): each guard denies `rm -rf` with its
+/// agent's name in the reason.
+fn five_agents(sb: &Sandbox) -> Vec<PathBuf> {
+    let guard = |agent: &str| {
+        format!("grep -q 'rm -rf' && {{ echo '{agent} says no'; echo '{agent} says no' >&2; exit 2; }}; echo '{{}}'")
+    };
+    let hook = |agent: &str| json!({"type": "command", "command": guard(agent)});
+    vec![
+        sb.write_json("ws/.claude/settings.json", &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [hook("claude")]}]}})),
+        sb.write_json("ws/.codex/hooks.json", &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [hook("codex")]}]}})),
+        sb.write_json(
+            "ws/.gemini/settings.json",
+            &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [hook("gemini")]}]}}),
+        ),
+        sb.write_json(
+            "ws/.cursor/hooks.json",
+            &json!({"version": 1, "hooks": {"preToolUse": [{"matcher": "Shell", "command": guard("cursor")}]}}),
+        ),
+        sb.write_json(
+            "ws/.github/hooks/guard.json",
+            &json!({"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": guard("copilot"), "matcher": "bash"}]}}),
+        ),
+    ]
+}
+
+/// `hookline explain` with a canonical Bash call: every agent's shell guard
+/// is matched on its own agent's name and input (Cursor's Shell carries the
+/// directory), and says so.
+#[test]
+fn explain_shows_each_agents_name_and_input_for_a_canonical_call() {
+    let sb = Sandbox::new();
+    five_agents(&sb);
+    let ws = sb.ws();
+    let args = ["explain", "PreToolUse", "--workspace", s(&ws), "--trust-workspace", "--input", "-", "--format", "json"];
+    let r = sb.run_stdin(&args, BASH_LS);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let doc = r.json();
+    let hooks = doc["hooks"].as_array().unwrap();
+    let names: Vec<&str> = hooks.iter().map(|h| h["tool_name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["Bash", "Bash", "run_shell_command", "Shell", "bash"], "{doc:#}");
+    assert!(hooks.iter().all(|h| h["matched"] == true), "{doc:#}");
+    let cursor = hooks.iter().find(|h| h["tool_name"] == "Shell").unwrap();
+    let cwd = std::fs::canonicalize(&ws).unwrap();
+    assert_eq!(cursor["tool_input"], json!({"command": "ls", "cwd": s(&cwd)}));
+    // The text names the call and never says a match-all matcher did not match.
+    let text = sb.run_stdin(&["explain", "PreToolUse", "--workspace", s(&ws), "--trust-workspace", "--input", "-"], BASH_LS);
+    assert!(text.stdout.contains("call:    run_shell_command {\"command\":\"ls\"} (Gemini CLI's name and input)"), "{}", text.stdout);
+    assert!(text.stdout.contains("tested:  tool_name = \"Shell\" -> match"), "{}", text.stdout);
+}
+
+/// `hookline run`: a deny from any of the five agents' guards holds for a
+/// canonical Bash call; with `--config` files of one agent, the same.
+#[test]
+fn run_a_canonical_bash_call_is_denied_by_every_agents_guard() {
+    let sb = Sandbox::new();
+    let files = five_agents(&sb);
+    let ws = sb.ws();
+    let rm = r#"{"tool_name":"Bash","tool_input":{"command":"rm -rf build"}}"#;
+    let r = sb.run_stdin(&["run", "PreToolUse", "--workspace", s(&ws), "--trust-workspace", "--input", "-", "--format", "json"], rm);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(r.json()["hooks"].as_array().unwrap().len(), 5, "{}", r.stdout);
+    for (file, agent) in files.iter().zip(["claude", "codex", "gemini", "cursor", "copilot"]) {
+        let args = ["run", "PreToolUse", "--config", s(file), "--workspace", s(&ws), "--input", "-", "--format", "json"];
+        let r = sb.run_stdin(&args, rm);
+        assert_eq!(r.code, 2, "{agent}: {} {}", r.stdout, r.stderr);
+        assert_eq!(r.json()["decision"], "deny", "{agent}");
+        assert!(r.json()["reason"].as_str().unwrap().contains(&format!("{agent} says no")), "{agent}: {}", r.stdout);
+    }
+}

@@ -35,6 +35,7 @@ mod registry;
 mod scenarios;
 mod schema;
 mod support;
+mod tool_vocabulary;
 mod trace;
 mod trust;
 mod vscode;
