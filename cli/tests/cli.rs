@@ -1982,7 +1982,8 @@ fn explain_shows_each_agents_name_and_input_for_a_canonical_call() {
     let sb = Sandbox::new();
     five_agents(&sb);
     let ws = sb.ws();
-    let args = ["explain", "PreToolUse", "--workspace", s(&ws), "--trust-workspace", "--input", "-", "--format", "json"];
+    let args =
+        ["explain", "PreToolUse", "--workspace", s(&ws), "--trust-workspace", "--input", "-", "--format", "json"];
     let r = sb.run_stdin(&args, BASH_LS);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let doc = r.json();
@@ -1994,8 +1995,13 @@ fn explain_shows_each_agents_name_and_input_for_a_canonical_call() {
     let cwd = std::fs::canonicalize(&ws).unwrap();
     assert_eq!(cursor["tool_input"], json!({"command": "ls", "cwd": s(&cwd)}));
     // The text names the call and never says a match-all matcher did not match.
-    let text = sb.run_stdin(&["explain", "PreToolUse", "--workspace", s(&ws), "--trust-workspace", "--input", "-"], BASH_LS);
-    assert!(text.stdout.contains("call:    run_shell_command {\"command\":\"ls\"} (Gemini CLI's name and input)"), "{}", text.stdout);
+    let text =
+        sb.run_stdin(&["explain", "PreToolUse", "--workspace", s(&ws), "--trust-workspace", "--input", "-"], BASH_LS);
+    assert!(
+        text.stdout.contains("call:    run_shell_command {\"command\":\"ls\"} (Gemini CLI's name and input)"),
+        "{}",
+        text.stdout
+    );
     assert!(text.stdout.contains("tested:  tool_name = \"Shell\" -> match"), "{}", text.stdout);
 }
 
@@ -2007,11 +2013,15 @@ fn run_a_canonical_bash_call_is_denied_by_every_agents_guard() {
     let files = five_agents(&sb);
     let ws = sb.ws();
     let rm = r#"{"tool_name":"Bash","tool_input":{"command":"rm -rf build"}}"#;
-    let r = sb.run_stdin(&["run", "PreToolUse", "--workspace", s(&ws), "--trust-workspace", "--input", "-", "--format", "json"], rm);
+    let r = sb.run_stdin(
+        &["run", "PreToolUse", "--workspace", s(&ws), "--trust-workspace", "--input", "-", "--format", "json"],
+        rm,
+    );
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert_eq!(r.json()["hooks"].as_array().unwrap().len(), 5, "{}", r.stdout);
     for (file, agent) in files.iter().zip(["claude", "codex", "gemini", "cursor", "copilot"]) {
-        let args = ["run", "PreToolUse", "--config", s(file), "--workspace", s(&ws), "--input", "-", "--format", "json"];
+        let args =
+            ["run", "PreToolUse", "--config", s(file), "--workspace", s(&ws), "--input", "-", "--format", "json"];
         let r = sb.run_stdin(&args, rm);
         assert_eq!(r.code, 2, "{agent}: {} {}", r.stdout, r.stderr);
         assert_eq!(r.json()["decision"], "deny", "{agent}");

@@ -61,9 +61,15 @@ fn workspace(ws: &Ws, matchers: [&str; 5], answers: [&str; 5]) -> Vec<PathBuf> {
     let g = |i: usize| guard(ws, AGENTS[i], answers[i]);
     let hook = |i: usize| json!({"type": "command", "command": g(i)});
     vec![
-        ws.write_json(".claude/settings.json", &json!({"hooks": {"PreToolUse": [{"matcher": claude, "hooks": [hook(0)]}]}})),
+        ws.write_json(
+            ".claude/settings.json",
+            &json!({"hooks": {"PreToolUse": [{"matcher": claude, "hooks": [hook(0)]}]}}),
+        ),
         ws.write_json(".codex/hooks.json", &json!({"hooks": {"PreToolUse": [{"matcher": codex, "hooks": [hook(1)]}]}})),
-        ws.write_json(".gemini/settings.json", &json!({"hooks": {"BeforeTool": [{"matcher": gemini, "hooks": [hook(2)]}]}})),
+        ws.write_json(
+            ".gemini/settings.json",
+            &json!({"hooks": {"BeforeTool": [{"matcher": gemini, "hooks": [hook(2)]}]}}),
+        ),
         ws.write_json(
             ".cursor/hooks.json",
             &json!({"version": 1, "hooks": {"preToolUse": [{"matcher": cursor, "command": g(3)}]}}),
@@ -75,7 +81,8 @@ fn workspace(ws: &Ws, matchers: [&str; 5], answers: [&str; 5]) -> Vec<PathBuf> {
     ]
 }
 
-const SHELL_AND_WRITE: [&str; 5] = ["Bash|Write", "Bash|apply_patch", "run_shell_command|write_file", "Shell|Write", "bash|create"];
+const SHELL_AND_WRITE: [&str; 5] =
+    ["Bash|Write", "Bash|apply_patch", "run_shell_command|write_file", "Shell|Write", "bash|create"];
 const SILENT: [&str; 5] = ["", "", "", "{}", ""];
 
 fn engine(ws: &Ws, files: &[PathBuf], extra: Value) -> LifecycleHookEngine {
@@ -166,7 +173,10 @@ fn a_deny_from_any_agents_guard_holds() {
     let files = workspace(&ws, SHELL_AND_WRITE, SILENT);
     let e = engine(&ws, &files, json!({}));
     for agent in AGENTS {
-        for tool in [json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}), json!({"tool_name": "Write", "tool_input": {"file_path": "/etc/passwd", "content": "x"}})] {
+        for tool in [
+            json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}),
+            json!({"tool_name": "Write", "tool_input": {"file_path": "/etc/passwd", "content": "x"}}),
+        ] {
             std::fs::write(ws.file(&format!("deny-{agent}")), "").unwrap();
             let out = run(&e, HookEvent::PreToolUse, &tool);
             std::fs::remove_file(ws.file(&format!("deny-{agent}"))).unwrap();
@@ -187,7 +197,12 @@ fn rewrites_come_back_in_the_canonical_shape() {
     let gemini = json!({"hookSpecificOutput": {"tool_input": {"command": "ls -la", "dir_path": "/tmp"}}}).to_string();
     let cursor = json!({"permission": "allow", "updated_input": {"command": "ls -la", "cwd": cwd}}).to_string();
     let cases: [(usize, &str, Value, Value); 4] = [
-        (2, "gemini", json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}), json!({"command": "ls -la", "cwd": "/tmp"})),
+        (
+            2,
+            "gemini",
+            json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
+            json!({"command": "ls -la", "cwd": "/tmp"}),
+        ),
         (3, "cursor", json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}), json!({"command": "ls -la"})),
         (
             4,
@@ -202,7 +217,8 @@ fn rewrites_come_back_in_the_canonical_shape() {
             json!({"file_path": "c.txt", "content": "z\n"}),
         ),
     ];
-    let copilot = json!({"permissionDecision": "allow", "modifiedArgs": {"path": "b.txt", "file_text": "y"}}).to_string();
+    let copilot =
+        json!({"permissionDecision": "allow", "modifiedArgs": {"path": "b.txt", "file_text": "y"}}).to_string();
     let codex = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
         "updatedInput": {"command": "*** Begin Patch\n*** Add File: c.txt\n+z\n*** End Patch"}}})
     .to_string();
@@ -226,16 +242,29 @@ fn mcp_tools_are_spelled_as_each_agent_spells_them() {
     clear_seen(&ws);
     let files = workspace(
         &ws,
-        ["mcp__github__create_issue", "mcp__github__create_issue", "^mcp_github_create_issue$", "^MCP:create_issue$", "github/create_issue"],
+        [
+            "mcp__github__create_issue",
+            "mcp__github__create_issue",
+            "^mcp_github_create_issue$",
+            "^MCP:create_issue$",
+            "github/create_issue",
+        ],
         SILENT,
     );
     let e = engine(&ws, &files, json!({}));
-    let out = run(&e, HookEvent::PreToolUse, json!({"tool_name": "mcp__github__create_issue", "tool_input": {"title": "t"}}));
+    let out =
+        run(&e, HookEvent::PreToolUse, json!({"tool_name": "mcp__github__create_issue", "tool_input": {"title": "t"}}));
     assert_eq!(out["hooks"].as_array().unwrap().len(), 5, "{out}");
     let names: Vec<String> = AGENTS.iter().map(|a| call(&seen(&ws, a)[0]).0).collect();
     assert_eq!(
         names,
-        ["mcp__github__create_issue", "mcp__github__create_issue", "mcp_github_create_issue", "MCP:create_issue", "github/create_issue"]
+        [
+            "mcp__github__create_issue",
+            "mcp__github__create_issue",
+            "mcp_github_create_issue",
+            "MCP:create_issue",
+            "github/create_issue"
+        ]
     );
 }
 
@@ -252,12 +281,17 @@ fn native_tool_names_reach_every_hook_unchanged() {
     assert!(seen(&ws, "gemini").is_empty() && seen(&ws, "cursor").is_empty());
     assert_eq!(call(&seen(&ws, "copilot")[0]).0, "bash");
     // A host that passes one agent's own names reaches that agent's guard.
-    let out = run(&e, HookEvent::PreToolUse, json!({"tool_name": "run_shell_command", "tool_input": {"command": "ls"}}));
+    let out =
+        run(&e, HookEvent::PreToolUse, json!({"tool_name": "run_shell_command", "tool_input": {"command": "ls"}}));
     assert_eq!(out["hooks"].as_array().unwrap().len(), 1, "{out}");
     assert_eq!(call(&seen(&ws, "gemini")[0]), ("run_shell_command".to_owned(), json!({"command": "ls"})));
     // And canonically too: an unmapped name passes through both ways.
     let canonical = engine(&ws, &files, json!({}));
-    let out = run(&canonical, HookEvent::PreToolUse, json!({"tool_name": "run_shell_command", "tool_input": {"command": "ls"}}));
+    let out = run(
+        &canonical,
+        HookEvent::PreToolUse,
+        json!({"tool_name": "run_shell_command", "tool_input": {"command": "ls"}}),
+    );
     assert_eq!(out["hooks"].as_array().unwrap().len(), 1, "{out}");
 }
 
@@ -268,7 +302,9 @@ fn explain_shows_the_call_each_hook_was_matched_on() {
     let ws = Ws::new();
     let files = workspace(&ws, SHELL_AND_WRITE, SILENT);
     let e = engine(&ws, &files, json!({}));
-    let plan = e.explain("PreToolUse", &json!({"tool_name": "Write", "tool_input": {"file_path": "a", "content": "b"}})).unwrap();
+    let plan = e
+        .explain("PreToolUse", &json!({"tool_name": "Write", "tool_input": {"file_path": "a", "content": "b"}}))
+        .unwrap();
     let names: Vec<(&str, Option<&str>, bool)> =
         plan.iter().map(|p| (p.dialect, p.tool_name.as_deref(), p.matched)).collect();
     assert_eq!(
@@ -292,4 +328,93 @@ fn the_tool_names_option_takes_canonical_or_native() {
     let err = ws.try_engine_with(json!({"tool_names": "claude"})).err().expect("rejected");
     assert!(err.message.contains("tool_names"), "{}", err.message);
     assert!(ws.try_engine_with(json!({"tool_names": "canonical"})).is_ok());
+}
+
+// ------------------------------------------------ the generated docs table
+
+const DOC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/dialects.md");
+const START: &str = "<!-- tool-names: generated by tests/it/tool_vocabulary.rs -->\n";
+const END: &str = "<!-- end of tool-names -->\n";
+
+/// The canonical tools, in the order of docs/protocol.md.
+const CANONICAL: [&str; 14] = [
+    "Bash",
+    "Read",
+    "Write",
+    "Edit",
+    "MultiEdit",
+    "Glob",
+    "Grep",
+    "LS",
+    "WebFetch",
+    "WebSearch",
+    "Task",
+    "Agent",
+    "NotebookEdit",
+    "TodoWrite",
+];
+
+fn tool_names_table() -> String {
+    use hookline::dialect::{self, Dialect};
+    let mut cols: Vec<&'static dyn Dialect> = Vec::new();
+    for d in dialect::ALL.iter().copied() {
+        if !cols.iter().any(|c| c.name() == d.name()) {
+            cols.push(d);
+        }
+    }
+    let mut t = String::from(START);
+    t.push_str("\n| canonical |");
+    for d in &cols {
+        t.push_str(&format!(" {} (`{}`) |", d.title(), d.name()));
+    }
+    t.push_str("\n|---|");
+    t.push_str(&"---|".repeat(cols.len()));
+    t.push('\n');
+    for name in CANONICAL {
+        t.push_str(&format!("| `{name}` |"));
+        for d in &cols {
+            let v = d.tool_vocabulary();
+            let cell = match v.row_of_canonical(name) {
+                Some(row) if !row.fields.is_empty() || row.shape.is_some() => {
+                    format!("`{}` (input reshaped)", row.native)
+                }
+                Some(row) => format!("`{}`", row.native),
+                None if v.names.is_empty() => format!("`{name}`"),
+                None => "—".to_owned(),
+            };
+            t.push_str(&format!(" {cell} |"));
+        }
+        t.push('\n');
+    }
+    t.push_str("| MCP tool |");
+    for d in &cols {
+        let mcp = d.tool_vocabulary().mcp;
+        let spelled = match mcp.separator {
+            Some(sep) => format!("`{}<server>{sep}<tool>`", mcp.prefix),
+            None => format!("`{}<tool>`", mcp.prefix),
+        };
+        t.push_str(&format!(" {spelled} |"));
+    }
+    t.push_str("\n\n");
+    t.push_str(END);
+    t
+}
+
+/// docs/dialects.md's table of tool names is the dialects' tables
+/// (`HOOKLINE_BLESS=1` rewrites it).
+#[test]
+fn the_tool_names_table_is_the_code_s() {
+    let doc = std::fs::read_to_string(DOC).expect("docs/dialects.md");
+    let (Some(a), Some(b)) = (doc.find(START), doc.find(END)) else {
+        panic!("docs/dialects.md has no generated tool-names table (markers {START:?} … {END:?})");
+    };
+    let want = tool_names_table();
+    if doc[a..b + END.len()] == want {
+        return;
+    }
+    if std::env::var_os("HOOKLINE_BLESS").is_some() {
+        std::fs::write(DOC, format!("{}{}{}", &doc[..a], want, &doc[b + END.len()..])).expect("write docs/dialects.md");
+        return;
+    }
+    panic!("docs/dialects.md's tool-names table differs from the dialects' tables; rerun with HOOKLINE_BLESS=1. Expected:\n{want}");
 }

@@ -17,6 +17,7 @@ use crate::dialect::tools::{ShapeCx, ToolName, ToolShape, ToolVocabulary};
 /// The table (Codex spells MCP tools canonically).
 pub static VOCABULARY: ToolVocabulary = ToolVocabulary {
     names: &[
+        ToolName::new("Bash", "Bash"),
         ToolName::new("Write", "apply_patch").shape(PATCH),
         ToolName::new("Edit", "apply_patch").shape(PATCH),
         ToolName::new("MultiEdit", "apply_patch").shape(PATCH),
