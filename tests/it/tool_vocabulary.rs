@@ -325,7 +325,7 @@ fn explain_shows_the_call_each_hook_was_matched_on() {
 #[test]
 fn the_tool_names_option_takes_canonical_or_native() {
     let ws = Ws::new();
-    let err = ws.try_engine_with(json!({"tool_names": "claude"})).err().expect("rejected");
+    let Err(err) = ws.try_engine_with(json!({"tool_names": "claude"})) else { panic!("accepted") };
     assert!(err.message.contains("tool_names"), "{}", err.message);
     assert!(ws.try_engine_with(json!({"tool_names": "canonical"})).is_ok());
 }
