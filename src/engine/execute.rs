@@ -359,8 +359,12 @@ impl LifecycleHookEngine {
             return Ok(None);
         }
         let mut interp = EventInterpreter::for_dialect(event, plan.dialect, setup.config.quiet_success_output())
-            .with_run_facts(input, &self.state.follow_ups, &setup.session_id)
-            .with_tool_names(setup.tool_names, input, &setup.workspace_str);
+            .with_run_facts(input, &self.state.follow_ups, &setup.session_id);
+        // Rewrites are read back only where a hook's agent names tools
+        // otherwise (no copy of the call on a run of Claude Code's hooks).
+        if plan.hooks.iter().filter_map(|h| h.dialect()).any(|d| !d.tool_vocabulary().is_empty()) {
+            interp = interp.with_tool_names(setup.tool_names, input, &setup.workspace_str);
+        }
         self.deliver(&mut interp);
         if plan.is_empty() {
             return Ok(Some(self.capped(setup, rules, interp.finish(Vec::new()))));
