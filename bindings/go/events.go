@@ -748,4 +748,10 @@ const (
 	// DialectKiro: Kiro v1 hook files (.kiro/hooks/*.json:
 	// {"version": "v1", "hooks": [{"name", "trigger", "action", …}]}).
 	DialectKiro Dialect = "kiro"
+	// DialectDevinCLI: Devin CLI .devin/hooks.v1.json (no "hooks" wrapper)
+	// and .devin/config.json (Claude Code's format).
+	DialectDevinCLI Dialect = "devin-cli"
+	// DialectFactory: Factory Droid .factory/hooks.json (no wrapper) and
+	// .factory/settings.json (Claude Code's format, Droid's tool names).
+	DialectFactory Dialect = "factory"
 )

@@ -337,7 +337,7 @@ export interface HookSource {
 }
 
 /** A hooks format: the agent a config was written for; its hooks get that agent's payload and decisions. */
-export type Dialect = 'vtcode' | 'claude' | 'codex' | 'gemini' | 'cursor' | 'copilot' | 'vscode' | 'cline' | 'windsurf' | 'qwen' | 'kiro';
+export type Dialect = 'vtcode' | 'claude' | 'codex' | 'gemini' | 'cursor' | 'copilot' | 'vscode' | 'cline' | 'windsurf' | 'qwen' | 'kiro' | 'devin-cli' | 'factory';
 
 /** The `toolNames` option: canonical tool names mapped to each hook's agent, or native ones passed through. */
 export type ToolNames = 'canonical' | 'native';
@@ -535,6 +535,8 @@ export interface DialectFields {
   vtcode?: Record<string, Json>;
   claude?: Record<string, Json>;
   qwen?: Record<string, Json>;
+  'devin-cli'?: Record<string, Json>;
+  factory?: Record<string, Json>;
   windsurf?: WindsurfFields;
 }
 

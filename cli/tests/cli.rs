@@ -1308,7 +1308,8 @@ fn the_dialect_flag_forces_a_dialect_on_every_config() {
     assert_ne!(r.code, 0);
     assert!(
         r.stderr.contains(
-            "the dialects are vtcode, claude, codex, gemini, cursor, copilot, vscode, cline, windsurf, qwen, kiro"
+            "the dialects are vtcode, claude, codex, gemini, cursor, copilot, vscode, cline, windsurf, qwen, kiro, \
+             devin-cli, factory"
         ),
         "{}",
         r.stderr

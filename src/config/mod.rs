@@ -795,6 +795,23 @@ impl HooksConfig {
         self
     }
 
+    /// This configuration named as `dialect`'s: a dialect that reads its
+    /// files with another dialect's reader (Devin CLI and Factory Droid with
+    /// Claude Code's). An empty configuration stays VT Code's.
+    pub fn relabel(mut self, dialect: impl Into<DialectId>) -> Self {
+        if !self.is_empty() {
+            self.dialect = dialect.into();
+        }
+        self
+    }
+
+    /// Keep only the warnings `keep` accepts (a dialect reading its files
+    /// with another dialect's reader drops that reader's warnings about
+    /// what is its own: Devin CLI's PostCompaction is no Claude Code event).
+    pub fn retain_warnings(&mut self, keep: impl FnMut(&ConfigWarning) -> bool) {
+        self.warnings.retain(keep);
+    }
+
     /// Add the groups of a known event (after those already there).
     pub fn push_groups(&mut self, event: HookEvent, groups: impl IntoIterator<Item = HookGroup>) {
         self.groups[event.index()].extend(groups);

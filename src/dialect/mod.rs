@@ -29,6 +29,8 @@
 //! | `windsurf` | [`windsurf`] | `.devin/hooks.json`, `.windsurf/hooks.json`, `~/.codeium/windsurf/hooks.json`, `~/.codeium/hooks.json`, the system `hooks.json` |
 //! | `qwen` | [`qwen`] | `.qwen/settings*.json` (user, project, local), the system files |
 //! | `kiro` | [`kiro`] | `.kiro/hooks/*.json` (one source per file; also `~/.kiro/hooks/*.json`) |
+//! | `devin-cli` | [`devin`] | `.devin/hooks.v1.json` (no wrapper), `.devin/config*.json`, `~/.config/devin/config.json` |
+//! | `factory` | [`factory`] | `.factory/hooks.json` (no wrapper), `.factory/settings*.json`, `~/.factory/…` |
 //!
 //! Selection ([`select`]): the `dialect` option (or `hook_sources[i].dialect`)
 //! names one; without it a `hooks_file` is recognised by its path, and
@@ -49,6 +51,8 @@ pub mod cline;
 pub mod codex;
 pub mod copilot;
 pub mod cursor;
+pub mod devin;
+pub mod factory;
 pub mod gemini;
 pub mod handler_support;
 pub mod kiro;
@@ -650,6 +654,8 @@ pub static ALL: &[&dyn Dialect] = &[
     &windsurf::WINDSURF,
     &qwen::QWEN,
     &kiro::KIRO,
+    &devin::DEVIN_CLI,
+    &factory::FACTORY,
 ];
 
 /// The VT Code dialect.
@@ -677,6 +683,12 @@ pub static GEMINI: &dyn Dialect = &gemini::GEMINI;
 pub static CLINE: &dyn Dialect = &cline::CLINE;
 /// The Qwen Code dialect.
 pub static QWEN: &dyn Dialect = &qwen::QWEN;
+
+/// The Devin CLI dialect.
+pub static DEVIN_CLI: &dyn Dialect = &devin::DEVIN_CLI;
+
+/// The Factory Droid dialect.
+pub static FACTORY: &dyn Dialect = &factory::FACTORY;
 
 /// The Windsurf / Devin Desktop (Cascade) dialect.
 pub static WINDSURF: &dyn Dialect = &windsurf::WINDSURF;

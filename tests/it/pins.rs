@@ -594,7 +594,8 @@ fn session_start_config(dialect: &str, command: &str) -> Value {
     let protocol = json!({"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": command}]}]}});
     match dialect {
         "vtcode" => json!({"lifecycle": {"session_start": [{"hooks": [{"command": command}]}]}}),
-        "gemini" | "claude" | "codex" | "qwen" => protocol,
+        "gemini" | "claude" | "codex" | "qwen" | "devin-cli" => protocol,
+        "factory" => json!({"SessionStart": [{"hooks": [{"type": "command", "command": command}]}]}),
         "cursor" => json!({"version": 1, "hooks": {"sessionStart": [{"command": command}]}}),
         "copilot" => json!({"version": 1, "hooks": {"sessionStart": [{"type": "command", "bash": command}]}}),
         "vscode" => json!({"hooks": {"SessionStart": [{"type": "command", "command": command}]}}),

@@ -100,7 +100,11 @@ const STOP: EventRules = EventRules {
 
 /// The Claude Code profile: Claude Code's decisions, as its hooks reference
 /// documents them.
-pub static PROFILE: Profile = Profile {
+pub static PROFILE: Profile = RULES;
+
+/// [`PROFILE`] as a constant, for the hosts that copy Claude Code's rules
+/// (`Profile { name, named, ..RULES }`: Devin CLI, Factory Droid).
+pub const RULES: Profile = Profile {
     name: "claude",
     default_timeout: Duration::from_secs(600),
     handler_timeouts: HandlerTimeouts {

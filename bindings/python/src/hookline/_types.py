@@ -115,7 +115,21 @@ def parse_point(point: Union[HookPoint, int, str]) -> int:
 # ---------------------------------------------------------------------------------------- options
 
 #: A hooks format (the ``dialect`` option): the agent a config was written for.
-Dialect = Literal["vtcode", "claude", "codex", "gemini", "cursor", "copilot", "vscode", "cline", "windsurf", "qwen", "kiro"]
+Dialect = Literal[
+    "vtcode",
+    "claude",
+    "codex",
+    "gemini",
+    "cursor",
+    "copilot",
+    "vscode",
+    "cline",
+    "windsurf",
+    "qwen",
+    "kiro",
+    "devin-cli",
+    "factory",
+]
 
 #: How the host names tools (the ``tool_names`` option): ``"canonical"`` (the default) passes Claude
 #: Code's names and inputs, mapped to each hook's agent; ``"native"`` passes them to every hook unchanged.
@@ -723,7 +737,8 @@ class CommandPreview:
     timeout_seconds: Optional[int] = None
     raw: Dict[str, JSON] = field(default_factory=dict, repr=False, compare=False)
     #: The dialect, for dialects other than VT Code and Claude Code (``"codex"``, ``"gemini"``,
-    #: ``"cursor"``, ``"copilot"``, ``"vscode"``, ``"cline"``, ``"windsurf"``, ``"qwen"``, ``"kiro"``).
+    #: ``"cursor"``, ``"copilot"``, ``"vscode"``, ``"cline"``, ``"windsurf"``, ``"qwen"``, ``"kiro"``,
+    #: ``"devin-cli"``, ``"factory"``).
     dialect: Optional[str] = None
     #: The timeout of dialects that write milliseconds (Gemini CLI; ``timeout_seconds`` is then None).
     timeout_ms: Optional[int] = None
