@@ -233,7 +233,7 @@ impl Dialect for DevinCli {
     }
 
     /// Claude Code's reader, after Devin CLI's decision words are put in
-    /// Claude Code's ([`normalize`]).
+    /// Claude Code's (`normalize`).
     fn read_reply(&self, cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply {
         if matches!(exec.answer, Answer::Exited) && !exec.timed_out {
             if let Ok(Value::Object(mut out)) = serde_json::from_str::<Value>(exec.stdout.trim()) {
