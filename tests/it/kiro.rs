@@ -252,3 +252,28 @@ fn check_reports_what_kiro_skips() {
     assert!(w.iter().any(|w| w.contains("unknown trigger `OnSave`")), "{w:?}");
     assert!(w.iter().any(|w| w.contains("does not evaluate a matcher")), "{w:?}");
 }
+
+/// "Existing embedded hooks in agent configs still work during the
+/// transition" (KV3): an agent file's CLI 2.x hooks (`agentSpawn`,
+/// `preToolUse` with `timeout_ms`), named as the config, run with Kiro's
+/// exit-code rules, in the workspace above `.kiro/agents/`.
+#[test]
+fn an_agent_files_embedded_2x_hooks_run_when_the_file_is_named() {
+    let ws = Ws::new();
+    let agent = ws.write_json(
+        ".kiro/agents/dev.json",
+        &json!({"name": "dev", "description": "…", "tools": ["*"], "hooks": {
+            "agentSpawn": [{"command": "cat >/dev/null; pwd > where.txt; echo 'agent context'"}],
+            "preToolUse": [{"command": "cat >/dev/null; echo 'no shell' >&2; exit 2", "matcher": "execute_bash", "timeout_ms": 5000}]
+        }}),
+    );
+    let e = ws.engine_with(json!({ "hooks_file": agent }));
+    let out = run(&e, HookEvent::SessionStart, json!({}));
+    assert_eq!(out["additional_context"], json!(["agent context"]), "{out}");
+    let real = |p: &std::path::Path| std::fs::canonicalize(p).unwrap();
+    assert_eq!(real(std::path::Path::new(ws.read("where.txt").trim())), real(ws.path()));
+    let out = run(&e, HookEvent::PreToolUse, bash("ls"));
+    assert_eq!((out["decision"].as_str(), out["reason"].as_str()), (Some("deny"), Some("no shell")), "{out}");
+    let out = run(&e, HookEvent::PreToolUse, json!({"tool_name": "Read", "tool_input": {"file_path": "a"}}));
+    assert_ne!(out["decision"], "deny", "{out}");
+}

@@ -3,6 +3,9 @@
 //! action: {type: "command", command} | {type: "agent", prompt}, timeout?,
 //! enabled?}`.
 //!
+//! A file without `version` whose `hooks` is an object is an agent file
+//! with CLI 2.x hooks: the legacy reader reads it (`legacy.rs`).
+//!
 //! What rejects the file (`InvalidConfig`; among several sources only that
 //! file is left out, and said so): a top level that is not an object, a
 //! `version` other than `"v1"` (or none), `hooks` that is not an array.
@@ -70,6 +73,10 @@ pub(crate) fn read(v: &Value, info: &SourceInfo) -> Result<HooksConfig> {
     let Value::Object(top) = v else {
         return Err(cfg_err(format!("a Kiro hook file must be a JSON object, got {}", type_name(v))));
     };
+    // An agent file's embedded CLI 2.x hooks (no `version`, a `hooks` object).
+    if super::legacy::is_agent_file(top) {
+        return super::legacy::read(top, info);
+    }
     match top.get("version") {
         Some(Value::String(s)) if s == "v1" => {}
         Some(other) => {
@@ -243,7 +250,7 @@ fn action(v: Option<&Value>) -> std::result::Result<HandlerSpec, String> {
 /// The regular expression of one Kiro category or MCP name on the tool
 /// triggers, tested against Kiro's tool name or the canonical one; `None`
 /// when `part` is neither.
-fn category(part: &str) -> Option<String> {
+pub(crate) fn category(part: &str) -> Option<String> {
     let exact = |names: &[&str]| format!("^(?:{})$", names.join("|"));
     // A built-in tool: any name but an MCP tool's (`@…`, `mcp__…`).
     const BUILTIN: &str = r"^(?:[^@m].*|m(?:[^c].*)?|mc(?:[^p].*)?|mcp(?:[^_].*)?|mcp_(?:[^_].*)?)$";

@@ -19,9 +19,12 @@
 //! PreTaskExec, its reason stderr; stdout of a successful hook is context on
 //! SessionStart and UserPromptSubmit. A `command` action runs in `bash -c`
 //! (`cmd /C` on Windows); an `agent` action spawns nothing: its prompt goes
-//! to the host's `agent` handler, as a prompt hook's does.
+//! to the host's `agent` handler, as a prompt hook's does. An agent file's
+//! embedded CLI 2.x hooks (`.kiro/agents/<agent>.json`) are read by
+//! `legacy.rs` when the file is named.
 
 mod config;
+mod legacy;
 mod reply;
 
 use std::path::Path;
@@ -189,15 +192,16 @@ impl Dialect for Kiro {
         &PROFILE
     }
 
-    /// A `.json` file in a `hooks` directory of `.kiro` (a workspace's or
-    /// the user's `~/.kiro/hooks/`). The IDE 0.x `.kiro.hook` files are not
+    /// A `.json` file in the `hooks` directory of `.kiro` (a workspace's or
+    /// the user's `~/.kiro/hooks/`), or an agent file of `.kiro/agents/`
+    /// (its embedded CLI 2.x hooks). The IDE 0.x `.kiro.hook` files are not
     /// read.
     fn recognises_path(&self, path: &Path) -> bool {
         let json = path.extension().is_some_and(|e| e == "json");
         let dir = path.parent();
-        let hooks = dir.and_then(Path::file_name).is_some_and(|n| n == "hooks");
+        let folder = dir.and_then(Path::file_name).is_some_and(|n| n == "hooks" || n == "agents");
         let kiro = dir.and_then(Path::parent).and_then(Path::file_name).is_some_and(|n| n == ".kiro");
-        json && hooks && kiro
+        json && folder && kiro
     }
 
     fn read_json(&self, v: &Value, info: &SourceInfo) -> Result<HooksConfig> {
@@ -375,7 +379,9 @@ mod tests {
         for path in ["/p/.kiro/hooks/lint.json", "/home/u/.kiro/hooks/guard.json"] {
             assert!(KIRO.recognises_path(Path::new(path)), "{path}");
         }
-        for path in ["/p/.kiro/hooks/old.kiro.hook", "/p/.kiro/agents/a.json", "/p/hooks/hooks.json", "/p/.kiro/x.json"]
+        assert!(KIRO.recognises_path(Path::new("/p/.kiro/agents/dev.json")), "an agent file's embedded hooks");
+        for path in
+            ["/p/.kiro/hooks/old.kiro.hook", "/p/.kiro/steering/a.json", "/p/hooks/hooks.json", "/p/.kiro/x.json"]
         {
             assert!(!KIRO.recognises_path(Path::new(path)), "{path}");
         }
