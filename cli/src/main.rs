@@ -198,7 +198,8 @@ hookline digest --workspace ~/src/project --format json")]
     #[command(
         subcommand,
         after_help = "The trust store is the library's: --store FILE, else $HOOKLINE_TRUST_STORE, else\n\
-$XDG_CONFIG_HOME/hookline/trust.json, else ~/.config/hookline/trust.json.\n\n\
+$XDG_CONFIG_HOME/hookline/trust.json, else ~/.config/hookline/trust.json\n\
+(on Windows %APPDATA%\\hookline\\trust.json).\n\n\
 Examples:\n  hookline trust approve --config .claude/settings.json\n  hookline trust list\n  \
 hookline trust diff\n  hookline trust revoke"
     )]

@@ -2,7 +2,8 @@
 //! workspace approval gate from the command line, on the same trust store
 //! the library uses (`--store`, else `$HOOKLINE_TRUST_STORE`, else
 //! `$XDG_CONFIG_HOME/hookline/trust.json`, else
-//! `~/.config/hookline/trust.json`).
+//! `~/.config/hookline/trust.json`; on Windows
+//! `%APPDATA%\hookline\trust.json`).
 
 use std::path::{Path, PathBuf};
 
@@ -68,7 +69,8 @@ pub struct DiffArgs {
 #[derive(Args)]
 pub struct StoreArg {
     /// The trust store file (default: $HOOKLINE_TRUST_STORE, else
-    /// $XDG_CONFIG_HOME/hookline/trust.json, else ~/.config/hookline/trust.json).
+    /// $XDG_CONFIG_HOME/hookline/trust.json, else ~/.config/hookline/trust.json;
+    /// on Windows %APPDATA%\hookline\trust.json).
     #[arg(long, value_name = "FILE")]
     pub store: Option<PathBuf>,
 }

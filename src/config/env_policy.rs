@@ -18,14 +18,52 @@
 //! `inherit` replaces `hook_env`'s when given, the two `scrub` lists both
 //! apply, and `set` is `hook_env`'s then `untrusted_hook_env`'s. A glob is
 //! a name where `*` matches any run of characters and `?` one character;
-//! names are compared case-sensitively, as the environment does.
+//! names are compared as the system's environment compares them:
+//! case-sensitively on Unix, without regard to ASCII case on Windows
+//! (`Path` is `PATH` there, and `*_key` scrubs `GITHUB_API_KEY`).
+//!
+//! On Windows the variables a process needs to start and to find programs
+//! and its folders ([`WINDOWS_SYSTEM_VARIABLES`]: `SystemRoot`, `windir`,
+//! `ComSpec`, `PATHEXT`, `PATH`, `TEMP`, `TMP`, `USERPROFILE`, `APPDATA`,
+//! `LOCALAPPDATA`) are always inherited, whatever `inherit` says, and only
+//! a `scrub` entry naming one exactly (no wildcard) removes it: the
+//! `"secrets"` preset and patterns such as `"*"` keep them. Without
+//! `SystemRoot` many Windows programs fail to start (sockets, cryptography),
+//! and without `ComSpec`, `PATH` and `PATHEXT` the hook's shell is not
+//! found. Codex keeps the same folders when it filters the environment of
+//! its hooks on Windows.
 
 use std::sync::Arc;
 
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::config::paths::System;
 use crate::error::{Error, Result};
+
+/// The variables a hook on Windows always keeps (see the module
+/// documentation).
+pub const WINDOWS_SYSTEM_VARIABLES: &[&str] =
+    &["SystemRoot", "windir", "ComSpec", "PATHEXT", "PATH", "TEMP", "TMP", "USERPROFILE", "APPDATA", "LOCALAPPDATA"];
+
+/// Whether two variable names are the same variable on `system`.
+pub fn same_name_on(system: System, a: &[u8], b: &[u8]) -> bool {
+    match system {
+        System::Unix => a == b,
+        System::Windows => a.eq_ignore_ascii_case(b),
+    }
+}
+
+/// Whether two variable names are the same variable on this system.
+pub fn same_name(a: &[u8], b: &[u8]) -> bool {
+    same_name_on(System::HOST, a, b)
+}
+
+/// Whether `name` is one of the [`WINDOWS_SYSTEM_VARIABLES`] on `system`
+/// (never on Unix).
+pub fn is_kept_system_variable(system: System, name: &[u8]) -> bool {
+    system == System::Windows && WINDOWS_SYSTEM_VARIABLES.iter().any(|v| same_name_on(system, v.as_bytes(), name))
+}
 
 /// The `"secrets"` scrub preset: names that commonly hold credentials.
 pub const SECRETS: &[&str] = &[
@@ -49,6 +87,8 @@ pub const SECRETS: &[&str] = &[
 pub struct Glob {
     pattern: String,
     shape: Shape,
+    /// The shape of the pattern in upper case (names on Windows).
+    folded: Shape,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -63,8 +103,16 @@ enum Shape {
 impl Glob {
     /// A glob of `pattern`.
     pub fn new(pattern: &str) -> Glob {
+        Glob {
+            pattern: pattern.to_owned(),
+            shape: Glob::shape(pattern),
+            folded: Glob::shape(&pattern.to_ascii_uppercase()),
+        }
+    }
+
+    fn shape(pattern: &str) -> Shape {
         let wild = |s: &str| s.contains(['*', '?']);
-        let shape = if !wild(pattern) {
+        if !wild(pattern) {
             Shape::Exact
         } else if let Some(p) = pattern.strip_suffix('*').filter(|p| !wild(p)) {
             Shape::Prefix(p.to_owned())
@@ -76,8 +124,7 @@ impl Glob {
             Shape::Contains(c.to_owned())
         } else {
             Shape::General
-        };
-        Glob { pattern: pattern.to_owned(), shape }
+        }
     }
 
     /// The pattern as written.
@@ -85,14 +132,36 @@ impl Glob {
         &self.pattern
     }
 
-    /// Whether `name` matches.
+    /// Whether the pattern has no wildcard (names one variable).
+    pub fn is_exact(&self) -> bool {
+        self.shape == Shape::Exact
+    }
+
+    /// Whether `name` matches (names compared as this system does).
     pub fn matches(&self, name: &[u8]) -> bool {
-        match &self.shape {
-            Shape::Exact => self.pattern.as_bytes() == name,
+        self.matches_on(System::HOST, name)
+    }
+
+    /// Whether `name` matches, names compared as `system` does (without
+    /// regard to ASCII case on Windows).
+    pub fn matches_on(&self, system: System, name: &[u8]) -> bool {
+        match system {
+            System::Unix => Glob::shape_matches(&self.shape, self.pattern.as_bytes(), name),
+            System::Windows => Glob::shape_matches(
+                &self.folded,
+                self.pattern.to_ascii_uppercase().as_bytes(),
+                &name.to_ascii_uppercase(),
+            ),
+        }
+    }
+
+    fn shape_matches(shape: &Shape, pattern: &[u8], name: &[u8]) -> bool {
+        match shape {
+            Shape::Exact => pattern == name,
             Shape::Prefix(p) => name.starts_with(p.as_bytes()),
             Shape::Suffix(s) => name.ends_with(s.as_bytes()),
             Shape::Contains(c) => name.windows(c.len()).any(|w| w == c.as_bytes()),
-            Shape::General => glob_match(self.pattern.as_bytes(), name),
+            Shape::General => glob_match(pattern, name),
         }
     }
 }
@@ -138,10 +207,18 @@ pub enum Inherit {
 
 impl Inherit {
     pub(crate) fn admits(&self, name: &[u8]) -> bool {
+        self.admits_on(System::HOST, name)
+    }
+
+    /// Whether an inherited `name` is kept on `system` (a Windows system
+    /// variable always is).
+    pub fn admits_on(&self, system: System, name: &[u8]) -> bool {
         match self {
             Inherit::All => true,
-            Inherit::Nothing => false,
-            Inherit::Only(globs) => globs.iter().any(|g| g.matches(name)),
+            Inherit::Nothing => is_kept_system_variable(system, name),
+            Inherit::Only(globs) => {
+                is_kept_system_variable(system, name) || globs.iter().any(|g| g.matches_on(system, name))
+            }
         }
     }
 }
@@ -241,7 +318,7 @@ impl EffectivePolicy {
             }
             p.scrub.extend(layer.scrub.iter().cloned());
             for (k, v) in &layer.set {
-                p.set.retain(|(n, _)| n != k);
+                p.set.retain(|(n, _)| !same_name(n.as_bytes(), k.as_bytes()));
                 p.set.push((k.clone(), v.clone()));
             }
         }
@@ -254,11 +331,18 @@ impl EffectivePolicy {
     }
 
     pub(crate) fn scrubs(&self, name: &[u8]) -> bool {
-        self.scrub.iter().any(|g| g.matches(name))
+        self.scrubs_on(System::HOST, name)
+    }
+
+    /// Whether the policy removes `name` on `system` (a Windows system
+    /// variable only by a pattern naming it exactly).
+    pub fn scrubs_on(&self, system: System, name: &[u8]) -> bool {
+        let kept = is_kept_system_variable(system, name);
+        self.scrub.iter().any(|g| (!kept || g.is_exact()) && g.matches_on(system, name))
     }
 
     pub(crate) fn sets(&self, name: &[u8]) -> bool {
-        self.set.iter().any(|(k, _)| k.as_bytes() == name)
+        self.set.iter().any(|(k, _)| same_name(k.as_bytes(), name))
     }
 
     /// How previews show it: `{"inherit": true|false|[globs], "scrub":
@@ -328,20 +412,24 @@ impl EnvSettings {
         }
     }
 
-    /// `$HOME` as a hook of an untrusted source sees it (where `~` and
-    /// `$HOME` in its command lead).
+    /// The home directory as a hook of a trusted or untrusted source sees
+    /// it (where `~` and `$HOME` in its command lead): `$HOME` on Unix,
+    /// `%USERPROFILE%` on Windows ([`crate::config::paths`]).
     pub fn home(&self, trusted: bool) -> Option<std::path::PathBuf> {
+        let var = crate::config::paths::home_variable(System::HOST);
         let policy = self.policy(trusted);
-        let from = |pairs: &[(String, String)]| pairs.iter().rev().find(|(k, _)| k == "HOME").map(|(_, v)| v.clone());
+        let is_var = |k: &str| same_name(k.as_bytes(), var.as_bytes());
+        let from = |pairs: &[(String, String)]| pairs.iter().rev().find(|(k, _)| is_var(k)).map(|(_, v)| v.clone());
         if let Some(h) = from(&policy.set) {
             return Some(h.into());
         }
-        if let Some(h) = from(&self.set).filter(|_| !policy.scrubs(b"HOME")) {
+        if let Some(h) = from(&self.set).filter(|_| !policy.scrubs(var.as_bytes())) {
             return Some(h.into());
         }
-        let inherited =
-            policy.inherit.admits(b"HOME") && !policy.scrubs(b"HOME") && !self.remove.iter().any(|r| r == "HOME");
-        inherited.then(|| std::env::var_os("HOME")).flatten().filter(|h| !h.is_empty()).map(Into::into)
+        let inherited = policy.inherit.admits(var.as_bytes())
+            && !policy.scrubs(var.as_bytes())
+            && !self.remove.iter().any(|r| is_var(r));
+        inherited.then(|| std::env::var_os(var)).flatten().filter(|h| !h.is_empty()).map(Into::into)
     }
 }
 
@@ -350,10 +438,10 @@ impl EnvSettings {
     /// variables: the `env` option's, else the inherited one unless
     /// `env_remove` names it (what an http hook's headers interpolate).
     pub fn lookup(&self, name: &str) -> Option<String> {
-        if let Some((_, v)) = self.set.iter().find(|(k, _)| k == name) {
+        if let Some((_, v)) = self.set.iter().find(|(k, _)| same_name(k.as_bytes(), name.as_bytes())) {
             return Some(v.clone());
         }
-        if self.remove.iter().any(|r| r == name) {
+        if self.remove.iter().any(|r| same_name(r.as_bytes(), name.as_bytes())) {
             return None;
         }
         std::env::var(name).ok()
@@ -368,16 +456,17 @@ impl EnvSettings {
         if policy.is_default() {
             return self.lookup(name);
         }
-        if let Some((_, v)) = policy.set.iter().find(|(k, _)| k == name) {
+        let same = |k: &str| same_name(k.as_bytes(), name.as_bytes());
+        if let Some((_, v)) = policy.set.iter().find(|(k, _)| same(k)) {
             return Some(v.clone());
         }
         if policy.scrubs(name.as_bytes()) {
             return None;
         }
-        if let Some((_, v)) = self.set.iter().find(|(k, _)| k == name) {
+        if let Some((_, v)) = self.set.iter().find(|(k, _)| same(k)) {
             return Some(v.clone());
         }
-        if self.remove.iter().any(|r| r == name) || !policy.inherit.admits(name.as_bytes()) {
+        if self.remove.iter().any(|r| same(r)) || !policy.inherit.admits(name.as_bytes()) {
             return None;
         }
         std::env::var(name).ok()

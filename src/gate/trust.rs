@@ -68,6 +68,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde_json::{Map, Value};
 
 use super::pins::{ApprovedFile, ApprovedFiles, Pin};
+use crate::config::paths::{self, System};
 use crate::error::{Error, Result, Status};
 
 /// The trust store format version written by this library.
@@ -150,27 +151,34 @@ enum ReadError {
     Corrupt(String),
 }
 
-fn nonempty_env(name: &str) -> Option<PathBuf> {
-    std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from)
-}
-
 impl TrustStore {
     /// Resolve the store path: the `trust_store` option, else
-    /// `$HOOKLINE_TRUST_STORE`, else `$XDG_CONFIG_HOME/hookline/trust.json`
-    /// (only when absolute, as the XDG spec requires), else
-    /// `$HOME/.config/hookline/trust.json`; `None` when there is no home.
-    /// Empty environment variables count as unset.
+    /// `$HOOKLINE_TRUST_STORE`, else `hookline/trust.json` in the user's
+    /// configuration directory ([`crate::config::paths`]): on Unix
+    /// `$XDG_CONFIG_HOME` (only when absolute, as the XDG spec requires),
+    /// else `$HOME/.config`; on Windows `%APPDATA%`, else
+    /// `%USERPROFILE%\AppData\Roaming`. `None` when there is no home.
+    /// Empty environment variables count as unset. The lock is the file
+    /// beside it (`trust.json.lock`), so it moves with the store.
     pub fn resolve(option: Option<&Path>) -> Option<TrustStore> {
+        TrustStore::resolve_in(option, System::HOST, &|n| std::env::var_os(n))
+    }
+
+    /// [`resolve`](Self::resolve) with the rules of `system` and the
+    /// variables `get` gives.
+    pub fn resolve_in(
+        option: Option<&Path>,
+        system: System,
+        get: &dyn Fn(&str) -> Option<std::ffi::OsString>,
+    ) -> Option<TrustStore> {
         if let Some(p) = option {
             return Some(TrustStore::at(p));
         }
-        if let Some(p) = nonempty_env("HOOKLINE_TRUST_STORE") {
-            return Some(TrustStore::at(p));
+        if let Some(p) = get("HOOKLINE_TRUST_STORE").filter(|v| !v.is_empty()) {
+            return Some(TrustStore::at(PathBuf::from(p)));
         }
-        if let Some(x) = nonempty_env("XDG_CONFIG_HOME").filter(|p| p.is_absolute()) {
-            return Some(TrustStore::at(x.join("hookline").join("trust.json")));
-        }
-        nonempty_env("HOME").map(|h| TrustStore::at(h.join(".config").join("hookline").join("trust.json")))
+        paths::config_dir_in(system, get)
+            .map(|d| TrustStore::at(paths::join_on(system, &d, &["hookline", "trust.json"])))
     }
 
     /// A store at an explicit path.
@@ -356,10 +364,15 @@ impl TrustStore {
     }
 
     /// Take the exclusive lock on `<path>.lock` (released when dropped).
-    fn lock(&self) -> Result<File> {
+    /// The lock file: `<store>.lock`, beside the store.
+    pub fn lock_path(&self) -> PathBuf {
         let mut lock_path = self.path.clone().into_os_string();
         lock_path.push(".lock");
-        let lock_path = PathBuf::from(lock_path);
+        PathBuf::from(lock_path)
+    }
+
+    fn lock(&self) -> Result<File> {
+        let lock_path = self.lock_path();
         let file = OpenOptions::new()
             .read(true)
             .write(true)
@@ -495,6 +508,41 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<std::ffi::OsString> + 'a {
+        move |n| vars.iter().find(|(k, _)| *k == n).map(|(_, v)| v.into())
+    }
+
+    #[test]
+    fn the_store_is_under_appdata_on_windows_and_xdg_on_unix() {
+        let vars = [
+            ("HOME", "/home/me"),
+            ("XDG_CONFIG_HOME", "/xdg"),
+            ("USERPROFILE", r"C:\Users\me"),
+            ("APPDATA", r"C:\Users\me\AppData\Roaming"),
+        ];
+        let at = |system, vars: &[(&str, &str)]| {
+            TrustStore::resolve_in(None, system, &env(vars)).map(|s| s.path().to_string_lossy().into_owned())
+        };
+        assert_eq!(at(System::Unix, &vars).as_deref(), Some("/xdg/hookline/trust.json"));
+        assert_eq!(at(System::Windows, &vars).as_deref(), Some(r"C:\Users\me\AppData\Roaming\hookline\trust.json"));
+        // No APPDATA: the roaming folder under the profile.
+        assert_eq!(
+            at(System::Windows, &[("USERPROFILE", r"D:\u")]).as_deref(),
+            Some(r"D:\u\AppData\Roaming\hookline\trust.json")
+        );
+        // HOME alone is not a Windows home (Git Bash sets it).
+        assert_eq!(at(System::Windows, &[("HOME", "/c/Users/me")]), None);
+        // The variable and the option win on both.
+        let over = [("HOOKLINE_TRUST_STORE", r"E:\t.json"), ("APPDATA", r"C:\a")];
+        assert_eq!(at(System::Windows, &over).as_deref(), Some(r"E:\t.json"));
+        let opt = TrustStore::resolve_in(Some(Path::new("o.json")), System::Windows, &env(&over)).unwrap();
+        assert_eq!(opt.path(), Path::new("o.json"));
+        // The lock follows the store.
+        let s = TrustStore::resolve_in(None, System::HOST, &env(&vars)).unwrap();
+        assert_eq!(s.lock_path().file_name().unwrap(), "trust.json.lock");
+        assert_eq!(s.lock_path().parent(), s.path().parent());
+    }
     #[cfg(unix)]
     use std::os::unix::{ffi::OsStrExt, fs::PermissionsExt};
     use std::time::Duration;

@@ -25,7 +25,7 @@ use crate::model::input::SessionFacts;
 use crate::runner::Environment;
 use crate::trace::context::HookTraceContext;
 
-use crate::config::env_policy::{EffectivePolicy, EnvSettings, Inherit};
+use crate::config::env_policy::{same_name, EffectivePolicy, EnvSettings, Inherit};
 
 /// The canonical variables every hook gets, whatever its dialect.
 pub const HOOKLINE_NAMES: &[&str] =
@@ -41,7 +41,7 @@ pub fn hook_environment(
     facts: &SessionFacts<'_>,
 ) -> Environment {
     let dialect_names = dialect.environment_names();
-    let is_own = |name: &[u8]| HOOKLINE_NAMES.iter().chain(dialect_names).any(|own| own.as_bytes() == name);
+    let is_own = |name: &[u8]| HOOKLINE_NAMES.iter().chain(dialect_names).any(|own| same_name(own.as_bytes(), name));
     let inherited = std::env::vars_os();
     let mut env = Environment::with_capacity(inherited.size_hint().0 + settings.set.len() + 16, 4096);
     // None of these can hold a NUL (the process environment is C strings;
@@ -53,12 +53,13 @@ pub fn hook_environment(
         }
     };
     let filtered = !policy.is_default();
-    if !matches!(policy.inherit, Inherit::Nothing) {
+    // On Windows `inherit: false` still keeps the system variables.
+    if !matches!(policy.inherit, Inherit::Nothing) || cfg!(windows) {
         for (k, v) in inherited {
             let name = k.as_encoded_bytes();
             if !is_own(name)
-                && !settings.remove.iter().any(|r| r.as_bytes() == name)
-                && !settings.set.iter().any(|(s, _)| s.as_bytes() == name)
+                && !settings.remove.iter().any(|r| same_name(r.as_bytes(), name))
+                && !settings.set.iter().any(|(s, _)| same_name(s.as_bytes(), name))
                 && (!filtered || (policy.inherit.admits(name) && !policy.scrubs(name) && !policy.sets(name)))
             {
                 add(&k, &v);
@@ -106,7 +107,8 @@ pub fn with_trace_context(env: &Environment, trace: &HookTraceContext) -> std::i
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::env_policy::{EnvPolicy, Glob, SECRETS};
+    use crate::config::env_policy::{same_name_on, EnvPolicy, Glob, SECRETS};
+    use crate::config::paths::System;
     use serde_json::json;
 
     #[test]
@@ -117,7 +119,38 @@ mod tests {
         assert!(m("*_TOKEN", "GITLAB_TOKEN") && !m("*_TOKEN", "TOKEN"));
         assert!(m("*PASSWORD*", "DB_PASSWORD_FILE") && m("*PASSWORD*", "PASSWORD"));
         assert!(m("A?C*Z", "ABCxyzZ") && !m("A?C*Z", "ACZ") && m("*", "") && m("**a**", "xax"));
-        assert!(!m("*_KEY", "github_api_key"), "names compare case-sensitively");
+        let on = |s, p: &str, n: &str| Glob::new(p).matches_on(s, n.as_bytes());
+        assert!(!on(System::Unix, "*_KEY", "github_api_key"), "names compare case-sensitively on Unix");
+        // Windows: "environment variable names are not case sensitive" (Win32 docs,
+        // GetEnvironmentVariable); `Path` is `PATH`.
+        assert!(on(System::Windows, "*_KEY", "github_api_key") && on(System::Windows, "path", "Path"));
+        assert!(on(System::Windows, "aws_*", "Aws_Region") && on(System::Windows, "*Pass*", "DB_PASSWORD"));
+        assert!(on(System::Windows, "a?c*Z", "ABCxyzz") && !on(System::Windows, "PATH", "PATHEXT"));
+        assert!(same_name_on(System::Windows, b"Path", b"PATH") && !same_name_on(System::Unix, b"Path", b"PATH"));
+    }
+
+    #[test]
+    fn windows_system_variables_survive_the_secrets_preset_and_inherit_false() {
+        let secrets = EnvPolicy::from_json(&json!({"scrub": ["*"], "inherit": false}), "hook_env").unwrap();
+        let e = EffectivePolicy::layered(Some(&secrets), None);
+        for n in ["SystemRoot", "SYSTEMROOT", "ComSpec", "PATHEXT", "Path", "TEMP", "TMP", "windir", "USERPROFILE"] {
+            assert!(!e.scrubs_on(System::Windows, n.as_bytes()), "{n}");
+            assert!(e.inherit.admits_on(System::Windows, n.as_bytes()), "{n}");
+            // On Unix they are ordinary names.
+            assert!(e.scrubs_on(System::Unix, n.as_bytes()) && !e.inherit.admits_on(System::Unix, n.as_bytes()));
+        }
+        assert!(e.scrubs_on(System::Windows, b"GITHUB_TOKEN") && !e.inherit.admits_on(System::Windows, b"HOMEPATH"));
+        let p = EnvPolicy::from_json(&json!({"scrub": "secrets"}), "hook_env").unwrap();
+        let e = EffectivePolicy::layered(Some(&p), None);
+        for n in crate::config::env_policy::WINDOWS_SYSTEM_VARIABLES {
+            assert!(!e.scrubs_on(System::Windows, n.as_bytes()), "{n}");
+        }
+        assert!(e.scrubs_on(System::Windows, b"github_token"), "the preset folds case on Windows");
+        // Naming one exactly still removes it: the user asked for that.
+        let exact = EnvPolicy::from_json(&json!({"scrub": ["temp"], "inherit": ["X_*"]}), "hook_env").unwrap();
+        let e = EffectivePolicy::layered(Some(&exact), None);
+        assert!(e.scrubs_on(System::Windows, b"TEMP") && !e.scrubs_on(System::Windows, b"TMP"));
+        assert!(e.inherit.admits_on(System::Windows, b"x_y") && !e.inherit.admits_on(System::Unix, b"x_y"));
     }
 
     #[test]

@@ -497,6 +497,20 @@ impl Claude {
     }
 }
 
+/// Claude Code's managed settings file on `os` (as `std::env::consts::OS`
+/// names it): "macOS: `/Library/Application Support/ClaudeCode/managed-settings.json`;
+/// Linux and WSL: `/etc/claude-code/managed-settings.json`; Windows:
+/// `C:\Program Files\ClaudeCode\managed-settings.json`" (the legacy
+/// `C:\ProgramData\ClaudeCode` path "is no longer supported as of
+/// v2.1.75"; Claude Code settings docs, Settings files).
+pub fn managed_files(os: &str) -> &'static [&'static str] {
+    match os {
+        "macos" => &["/Library/Application Support/ClaudeCode/managed-settings.json"],
+        "windows" => &[r"C:\Program Files\ClaudeCode\managed-settings.json"],
+        _ => &["/etc/claude-code/managed-settings.json"],
+    }
+}
+
 impl Dialect for Claude {
     fn name(&self) -> &'static str {
         "claude"
@@ -546,13 +560,10 @@ impl Dialect for Claude {
         true
     }
 
-    /// The managed settings file (`managed-settings.json`).
+    /// The managed settings file (`managed-settings.json`) of this system
+    /// ([`managed_files`]).
     fn system_files(&self) -> &'static [&'static str] {
-        if cfg!(target_os = "macos") {
-            &["/Library/Application Support/ClaudeCode/managed-settings.json"]
-        } else {
-            &["/etc/claude-code/managed-settings.json"]
-        }
+        managed_files(std::env::consts::OS)
     }
 
     /// A whole settings.json (`{"hooks": {...}, "disableAllHooks": …, ...}`;
@@ -781,6 +792,17 @@ static KEYS: EventTable<&str> = EventTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// "Windows: `C:\Program Files\ClaudeCode\managed-settings.json`"; "The legacy
+    /// Windows path `C:\ProgramData\ClaudeCode\managed-settings.json` is no longer
+    /// supported as of v2.1.75" (Claude Code settings docs, Settings files).
+    #[test]
+    fn managed_settings_are_per_system() {
+        assert_eq!(managed_files("windows"), [r"C:\Program Files\ClaudeCode\managed-settings.json"]);
+        assert_eq!(managed_files("macos"), ["/Library/Application Support/ClaudeCode/managed-settings.json"]);
+        assert_eq!(managed_files("linux"), ["/etc/claude-code/managed-settings.json"]);
+        assert_eq!(CLAUDE.system_files(), managed_files(std::env::consts::OS));
+    }
 
     #[test]
     fn claude_pre_tool_use_runs_concurrently_and_most_restrictive_wins() {

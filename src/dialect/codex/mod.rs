@@ -197,9 +197,29 @@ static KEYS: EventTable<&[&str]> = EventTable {
     post_tool_use_failure: &[],
 };
 
+/// Codex's system layer folder on `os` (as `std::env::consts::OS` names
+/// it): `/etc/codex`, on Windows `C:\ProgramData\OpenAI\Codex` (where
+/// Codex reads its system `requirements.toml` and `config.toml` there).
+pub fn system_dir(os: &str) -> &'static str {
+    match os {
+        "windows" => r"C:\ProgramData\OpenAI\Codex",
+        _ => "/etc/codex",
+    }
+}
+
+/// The system layer's files on `os`: `hooks.json`, then `config.toml`, in
+/// [`system_dir`].
+pub fn system_layer_files(os: &str) -> &'static [&'static str] {
+    match os {
+        "windows" => &[r"C:\ProgramData\OpenAI\Codex\hooks.json", r"C:\ProgramData\OpenAI\Codex\config.toml"],
+        _ => &["/etc/codex/hooks.json", "/etc/codex/config.toml"],
+    }
+}
+
 /// Whether `path` is a `hooks.json` or `config.toml` of a Codex layer
-/// folder: a `.codex` directory, `codex_home` (`$CODEX_HOME`), or
-/// `/etc/codex`.
+/// folder: a `.codex` directory, `codex_home` (`$CODEX_HOME`), or the
+/// system folder ([`system_dir`]; on Windows compared without regard to
+/// case, as its file system does).
 fn is_layer_file(path: &Path, codex_home: Option<&std::ffi::OsStr>) -> bool {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
     if name != "hooks.json" && name != "config.toml" {
@@ -210,6 +230,7 @@ fn is_layer_file(path: &Path, codex_home: Option<&std::ffi::OsStr>) -> bool {
     };
     dir.file_name().is_some_and(|n| n == ".codex")
         || dir == Path::new("/etc/codex")
+        || dir.to_string_lossy().eq_ignore_ascii_case(system_dir("windows"))
         || codex_home.filter(|h| !h.is_empty()).is_some_and(|h| dir == Path::new(h))
 }
 
@@ -359,9 +380,10 @@ impl Dialect for Codex {
     }
 
     /// The system layer, the lowest: `/etc/codex/hooks.json`, then
-    /// `/etc/codex/config.toml`.
+    /// `/etc/codex/config.toml` (on Windows in
+    /// `C:\ProgramData\OpenAI\Codex`: [`system_layer_files`]).
     fn system_files(&self) -> &'static [&'static str] {
-        &["/etc/codex/hooks.json", "/etc/codex/config.toml"]
+        system_layer_files(std::env::consts::OS)
     }
 
     /// The user layer: `hooks.json`, then `config.toml`, in `$CODEX_HOME`
@@ -493,6 +515,24 @@ mod tests {
         assert!(!is_layer_file(Path::new("/home/u/codex-home/hooks.json"), None));
         assert!(!is_layer_file(Path::new("/home/u/other/hooks.json"), Some(home)));
         assert!(!is_layer_file(Path::new("/w/hooks.json"), Some(std::ffi::OsStr::new(""))));
+    }
+
+    /// Codex's system folder on Windows is `%ProgramData%\OpenAI\Codex`
+    /// ("Windows: `C:\ProgramData\OpenAI\Codex\requirements.toml`", codex-rs
+    /// config loader); the system layer's `hooks.json` and `config.toml` are there.
+    #[test]
+    fn the_system_layer_is_under_programdata_on_windows() {
+        assert_eq!(
+            system_layer_files("windows"),
+            [r"C:\ProgramData\OpenAI\Codex\hooks.json", r"C:\ProgramData\OpenAI\Codex\config.toml"]
+        );
+        assert_eq!(system_layer_files("linux"), ["/etc/codex/hooks.json", "/etc/codex/config.toml"]);
+        assert_eq!(system_layer_files("macos"), system_layer_files("linux"));
+        if cfg!(windows) {
+            assert!(is_layer_file(Path::new(r"C:\ProgramData\OpenAI\Codex\hooks.json"), None));
+            assert!(is_layer_file(Path::new(r"c:\programdata\openai\codex\config.toml"), None));
+            assert!(!is_layer_file(Path::new(r"C:\ProgramData\OpenAI\Codex\other.toml"), None));
+        }
     }
 
     /// Codex `hook_names.rs`: "`Write` and `Edit` are accepted as matcher

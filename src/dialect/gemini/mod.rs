@@ -284,19 +284,25 @@ pub(crate) fn quote(arg: &str) -> String {
     out
 }
 
-/// Gemini CLI's system settings file on this platform.
-const SYSTEM_SETTINGS: &str = if cfg!(target_os = "macos") {
-    "/Library/Application Support/GeminiCli/settings.json"
-} else {
-    "/etc/gemini-cli/settings.json"
-};
+/// Gemini CLI's system settings file on `os` (as `std::env::consts::OS`
+/// names it; `getSystemSettingsPath`): macOS
+/// `/Library/Application Support/GeminiCli/settings.json`, Windows
+/// `C:\ProgramData\gemini-cli\settings.json`, else
+/// `/etc/gemini-cli/settings.json`.
+pub fn system_settings_on(os: &str) -> &'static str {
+    match os {
+        "macos" => "/Library/Application Support/GeminiCli/settings.json",
+        "windows" => r"C:\ProgramData\gemini-cli\settings.json",
+        _ => "/etc/gemini-cli/settings.json",
+    }
+}
 
 /// The system defaults and system settings files, as Gemini CLI finds
 /// them: `GEMINI_CLI_SYSTEM_SETTINGS_PATH` (when set and not empty), else
 /// the platform's file; `GEMINI_CLI_SYSTEM_DEFAULTS_PATH`, else
 /// `system-defaults.json` in the system settings' directory.
 fn system_paths_from(settings: Option<&str>, defaults: Option<&str>) -> (String, String) {
-    system_paths_with(SYSTEM_SETTINGS, settings, defaults)
+    system_paths_with(system_settings_on(std::env::consts::OS), settings, defaults)
 }
 
 /// [`system_paths_from`] for an agent whose platform's system settings
@@ -739,14 +745,26 @@ mod tests {
     /// `/etc/gemini-cli/settings.json` … (`GEMINI_CLI_SYSTEM_SETTINGS_PATH`)".
     #[test]
     fn system_files_follow_gemini_s_variables() {
+        let here = system_settings_on(std::env::consts::OS);
         let (defaults, settings) = system_paths_from(None, None);
-        assert_eq!(settings, SYSTEM_SETTINGS);
-        assert_eq!(Path::new(&defaults), Path::new(SYSTEM_SETTINGS).with_file_name("system-defaults.json"));
+        assert_eq!(settings, here);
+        assert_eq!(Path::new(&defaults), Path::new(here).with_file_name("system-defaults.json"));
         let (defaults, settings) = system_paths_from(Some("/opt/g/sys.json"), None);
         assert_eq!((defaults.as_str(), settings.as_str()), ("/opt/g/system-defaults.json", "/opt/g/sys.json"));
         let (defaults, _) = system_paths_from(Some("/opt/g/sys.json"), Some("/d/defaults.json"));
         assert_eq!(defaults, "/d/defaults.json");
-        assert_eq!(system_paths_from(Some(""), Some("")).1, SYSTEM_SETTINGS, "an empty variable is unset");
+        assert_eq!(system_paths_from(Some(""), Some("")).1, here, "an empty variable is unset");
+    }
+
+    /// `getSystemSettingsPath`: "win32" → `C:\\ProgramData\\gemini-cli\\settings.json`,
+    /// "darwin" → `/Library/Application Support/GeminiCli/settings.json`, else
+    /// `/etc/gemini-cli/settings.json` (gemini.md, settings layers).
+    #[test]
+    fn the_system_settings_are_per_system() {
+        assert_eq!(system_settings_on("windows"), r"C:\ProgramData\gemini-cli\settings.json");
+        assert_eq!(system_settings_on("macos"), "/Library/Application Support/GeminiCli/settings.json");
+        assert_eq!(system_settings_on("linux"), "/etc/gemini-cli/settings.json");
+        assert_eq!(system_settings_on("freebsd"), "/etc/gemini-cli/settings.json");
     }
 
     #[test]
