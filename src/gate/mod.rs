@@ -77,6 +77,7 @@
 pub mod approval;
 pub mod pins;
 pub mod resolve;
+pub mod resolve_windows;
 pub mod trust;
 
 pub use approval::{Approval, CommandSet};

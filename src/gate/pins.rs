@@ -41,6 +41,9 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use super::resolve::{self, Reference, Resolution, ResolveCtx, Role};
+use super::resolve_windows::{self, WindowsSyntax};
+use crate::config::paths::System;
+use crate::config::windows_shell::WindowsShell;
 use crate::config::{HookSpec, ScriptForm};
 use crate::dialect::PlaceholderValue;
 use crate::model::input::SessionFacts;
@@ -499,7 +502,10 @@ pub fn resolution_of(spec: &HookSpec, ctx: &PinCtx) -> Resolution {
         ScriptForm::Shell(_) => {
             let facts = SessionFacts { session_id: "", cwd: ws, transcript_path: None, trigger: "" };
             let line = d.command_line(spec, &facts, &Environment::new());
-            resolve::resolve_shell(&line, &rctx)
+            match shell_syntax(spec, System::HOST) {
+                Some(syntax) => resolve_windows::resolve_windows_shell(&line, syntax, &rctx),
+                None => resolve::resolve_shell(&line, &rctx),
+            }
         }
         ScriptForm::Exec(command, args) => {
             let exec_names = d.profile().exec_placeholders;
@@ -545,6 +551,34 @@ fn folder_references(d: &dyn crate::dialect::Dialect, dir: &Path) -> Vec<Referen
         }
     }
     out
+}
+
+/// Which Windows shell reads a shell-form hook's text on `system`: its
+/// dialect's Windows shell, or its PowerShell for `"shell": "powershell"`
+/// (as the runner chooses them); `None` for POSIX shell text (every Unix
+/// shell, and Git Bash on Windows).
+pub fn shell_syntax(spec: &HookSpec, system: System) -> Option<WindowsSyntax> {
+    if system != System::Windows {
+        return None;
+    }
+    let crate::config::HandlerSpec::Command { shell, .. } = &spec.handler else { return None };
+    let d = spec.dialect();
+    let chosen = match shell {
+        crate::config::Shell::PowerShell => d.windows_powershell(),
+        crate::config::Shell::Bash => WindowsShell::BASH,
+        _ => d.windows_shell(),
+    };
+    windows_syntax(&chosen)
+}
+
+/// How `shell` reads command text: cmd.exe's or PowerShell's syntax, or
+/// POSIX shell text (`None`: Git Bash).
+pub fn windows_syntax(shell: &WindowsShell) -> Option<WindowsSyntax> {
+    match shell {
+        WindowsShell::Cmd { .. } => Some(WindowsSyntax::Cmd),
+        WindowsShell::PowerShell { .. } => Some(WindowsSyntax::PowerShell),
+        WindowsShell::GitBash { .. } => None,
+    }
 }
 
 impl PinSet {
@@ -709,6 +743,23 @@ fn watch(r: &Reference) -> Option<Watched> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The text of a shell-form hook is read in its agent's Windows shell's
+    /// syntax: Codex `%COMSPEC% /C` (cmd.exe), Gemini CLI and Cursor
+    /// PowerShell, Claude Code Git Bash (POSIX text); `"shell":
+    /// "powershell"` PowerShell in every dialect.
+    #[test]
+    fn each_dialect_s_windows_shell_has_its_syntax() {
+        let syntax = |name: &str| windows_syntax(&crate::dialect::by_name(name).unwrap().windows_shell());
+        assert_eq!(syntax("codex"), Some(WindowsSyntax::Cmd));
+        assert_eq!(syntax("vtcode"), Some(WindowsSyntax::Cmd));
+        assert_eq!(syntax("gemini"), Some(WindowsSyntax::PowerShell));
+        assert_eq!(syntax("cursor"), Some(WindowsSyntax::PowerShell));
+        assert_eq!(syntax("claude"), None);
+        for d in crate::dialect::ALL {
+            assert_eq!(windows_syntax(&d.windows_powershell()), Some(WindowsSyntax::PowerShell), "{}", d.name());
+        }
+    }
 
     fn sha(bytes: &[u8]) -> [u8; 32] {
         Sha256::digest(bytes).into()
