@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make dist`: release tarballs, one per platform, and the npm packages.
 #
-#   scripts/dist.sh [PLATFORM...]     default: all five platforms below
+#   scripts/dist.sh [PLATFORM...]     default: all six platforms below
 #
 # For each platform: cross-build the library and the `hookline` command with
 # cargo zigbuild (zig links every target; the gnu builds against glibc 2.17,
@@ -19,15 +19,27 @@
 #     include/hookline.h, bin/hookline
 #     share/doc/hookline/{README.md,CHANGELOG.md,LICENSE-MIT,LICENSE-APACHE,docs/*.md}
 #     SHA256SUMS
+# windows-x64 is built with cargo and mingw-w64 (x86_64-pc-windows-gnu: it
+# needs only system DLLs, no MinGW runtime) and holds
+#   hookline-VERSION-windows-x64/
+#     bin/hookline.dll, bin/hookline.exe (the DLL beside the command, where
+#         Windows looks for it)
+#     lib/hookline.lib (import library for MSVC's link.exe and clang, made
+#         by llvm-dlltool from the header's hl_* functions),
+#     lib/libhookline.dll.a (MinGW's import library), lib/pkgconfig/hookline.pc
+#     include/hookline.h, share/doc/hookline/..., SHA256SUMS
+# and a Python wheel build/dist/hookline-VERSION-py3-none-win_amd64.whl
+# carrying the same hookline.dll.
 # Then the npm platform packages (build/dist/npm/hookline-PLATFORM-VERSION.tgz,
-# npm's name for @hookline/PLATFORM) carrying the same stripped libraries,
-# the main package hookline-VERSION.tgz, and build/dist/SHA256SUMS over all.
+# npm's name for @hookline/PLATFORM; windows-x64 is npm's win32-x64) carrying
+# the same stripped libraries, the main package hookline-VERSION.tgz, and
+# build/dist/SHA256SUMS over all.
 # Needs scripts/setup-dist.sh (make setup-dist).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
-ALL=(linux-x64-gnu linux-arm64-gnu linux-x64-musl darwin-x64 darwin-arm64)
+ALL=(linux-x64-gnu linux-arm64-gnu linux-x64-musl darwin-x64 darwin-arm64 windows-x64)
 platforms=("$@")
 [ "${#platforms[@]}" -gt 0 ] || platforms=("${ALL[@]}")
 
@@ -54,6 +66,7 @@ triple() {
     linux-x64-musl) echo x86_64-unknown-linux-musl ;;
     darwin-x64) echo x86_64-apple-darwin ;;
     darwin-arm64) echo aarch64-apple-darwin ;;
+    windows-x64) echo x86_64-pc-windows-gnu ;;
     *) die "unknown platform '$1' (known: ${ALL[*]})" ;;
   esac
 }
@@ -84,10 +97,57 @@ build() {
   echo "dist: $platform: built in $((SECONDS - started)) s" >&2
 }
 
+# windows: cargo with mingw-w64's linker (zig's Windows target lacks what
+# Rust's windows-gnu standard library links), then the staging tree by hand
+# (install.sh writes a Unix layout).
+build_windows() {
+  local name="$1" t=x86_64-pc-windows-gnu started=$SECONDS
+  command -v x86_64-w64-mingw32-gcc >/dev/null || die "windows-x64: x86_64-w64-mingw32-gcc is missing: run scripts/setup-dist.sh"
+  command -v llvm-dlltool >/dev/null || die "windows-x64: llvm-dlltool is missing: run scripts/setup-dist.sh"
+  echo "dist: windows-x64: cargo build --release --target $t" >&2
+  # The same command as make test-windows: the two share cargo's output.
+  cargo build --release --target "$t" --quiet || die "windows-x64: the build failed"
+  echo "dist: windows-x64: built in $((SECONDS - started)) s" >&2
+  local from="$root/target/$t/release" x="$stage/$name"
+  mkdir -p "$x/bin" "$x/lib/pkgconfig" "$x/include" "$x/share/doc/hookline/docs"
+  x86_64-w64-mingw32-strip --strip-unneeded -o "$x/bin/hookline.dll" "$from/hookline.dll"
+  x86_64-w64-mingw32-strip --strip-unneeded -o "$x/bin/hookline.exe" "$from/hookline.exe"
+  cp "$from/libhookline.dll.a" "$x/lib/libhookline.dll.a"
+  { echo "LIBRARY hookline.dll"; echo "EXPORTS"; grep -oE '\bhl_[a-z0-9_]+\(' include/hookline.h | tr -d '(' | LC_ALL=C sort -u; } >"$stage/hookline.def"
+  llvm-dlltool -m i386:x86-64 -D hookline.dll -d "$stage/hookline.def" -l "$x/lib/hookline.lib"
+  cp include/hookline.h "$x/include/"
+  cat >"$x/lib/pkgconfig/hookline.pc" <<PC
+prefix=\${pcfiledir}/../..
+libdir=\${prefix}/lib
+includedir=\${prefix}/include
+
+Name: hookline
+Description: Lifecycle-hook engine for AI coding agents (C ABI)
+Version: $version
+Libs: -L\${libdir} -lhookline
+Cflags: -I\${includedir}
+PC
+  cp README.md CHANGELOG.md LICENSE-MIT LICENSE-APACHE "$x/share/doc/hookline/"
+  cp docs/*.md "$x/share/doc/hookline/docs/"
+  find "$x" -type f -exec touch -d "@$epoch" {} +
+}
+
 for platform in "${platforms[@]}"; do
   t="$(triple "$platform")"
-  build "$platform"
   name="hookline-$version-$platform"
+  if [ "$platform" = windows-x64 ]; then
+    build_windows "$name"
+    (cd "$stage/$name" && find . -type f ! -name SHA256SUMS | sed 's|^\./||' | LC_ALL=C sort | xargs sha256sum >SHA256SUMS)
+    tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$epoch" -C "$stage" -czf "$out/$name.tar.gz" "$name"
+    echo "dist: $out/$name.tar.gz ($(( $(stat -c %s "$out/$name.tar.gz") / 1024 )) KiB)" >&2
+    # The Python wheel for Windows, around the same DLL.
+    [ -x "$root/build/python/venv/bin/python" ] || make -s python-env >&2
+    HOOKLINE_WHEEL_LIB="$stage/$name/bin/hookline.dll" HOOKLINE_WHEEL_PLAT=win_amd64 \
+      bindings/python/scripts/build-wheel.sh | sed 's/^/dist: /' >&2
+    cp "$root/build/python/dist/hookline-$version-py3-none-win_amd64.whl" "$out/"
+    continue
+  fi
+  build "$platform"
   rustflags=""
   [ "$platform" != linux-x64-musl ] || rustflags="-C target-feature=-crt-static"
   TARGET="$t" RUSTFLAGS="$rustflags" PREFIX="/$name" DESTDIR="$stage" STRIP=llvm-strip scripts/install.sh >/dev/null
@@ -100,14 +160,16 @@ done
 pairs=()
 for platform in "${platforms[@]}"; do
   name="hookline-$version-$platform"
+  npm_platform="$platform"
   case "$platform" in
     darwin-*) lib="$stage/$name/lib/libhookline.$( [ "${version%%.*}" = 0 ] && echo "${version%.*}" || echo "${version%%.*}").dylib" ;;
+    windows-x64) lib="$stage/$name/bin/hookline.dll" npm_platform=win32-x64 ;;
     *) lib="$stage/$name/lib/libhookline.so.$version" ;;
   esac
   [ -f "$lib" ] || die "$platform: $lib is missing from the staging tree"
-  pairs+=("$platform=$lib")
+  pairs+=("$npm_platform=$lib")
 done
 scripts/npm-pack.sh "$out/npm" "${pairs[@]}" | sed 's/^/dist: /' >&2
 
-(cd "$out" && sha256sum -- *.tar.gz npm/*.tgz >SHA256SUMS)
+(cd "$out" && sha256sum -- *.tar.gz $(ls -- *.whl 2>/dev/null) npm/*.tgz >SHA256SUMS)
 echo "dist: $out/SHA256SUMS"

@@ -3,7 +3,7 @@
 # or stop at once with one line naming what is missing. Idempotent and quick
 # when everything is present.
 #
-#   - the Rust standard libraries of the five release targets (rustup);
+#   - the Rust standard libraries of the six release targets (rustup);
 #   - zig and cargo-zigbuild, pinned, from PyPI into build/tools/zig (a
 #     virtual environment of this checkout): they cross-link every target and
 #     pin the oldest glibc the gnu builds need (2.17);
@@ -11,13 +11,14 @@
 #   - Debian packages: llvm (llvm-strip, llvm-objdump, llvm-nm, llvm-readobj
 #     for ELF and Mach-O), file, binutils (readelf), qemu-user-static and
 #     libc6-arm64-cross (the arm64 build run under emulation), musl (the musl
-#     build run here).
+#     build run here), gcc-mingw-w64-x86-64 (the windows-x64 build's linker,
+#     and the C and Go programs test-dist builds against it).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 
 ZIG_VERSION=0.17.0
 ZIGBUILD_VERSION=0.24.0
-TARGETS=(x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu x86_64-unknown-linux-musl x86_64-apple-darwin aarch64-apple-darwin)
+TARGETS=(x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu x86_64-unknown-linux-musl x86_64-apple-darwin aarch64-apple-darwin x86_64-pc-windows-gnu)
 
 die() { echo "setup-dist: $*" >&2; exit 1; }
 
@@ -45,6 +46,8 @@ command -v readelf >/dev/null || need_apt+=(binutils)
 command -v qemu-aarch64-static >/dev/null || need_apt+=(qemu-user-static)
 [ -e /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 ] || need_apt+=(libc6-arm64-cross)
 [ -e /lib/ld-musl-x86_64.so.1 ] || need_apt+=(musl)
+command -v x86_64-w64-mingw32-gcc >/dev/null || need_apt+=(gcc-mingw-w64-x86-64)
+command -v llvm-dlltool >/dev/null || need_apt+=(llvm)
 command -v python3 >/dev/null || need_apt+=(python3)
 python3 -c 'import venv, ensurepip' 2>/dev/null || need_apt+=(python3-venv)
 if [ "${#need_apt[@]}" -gt 0 ]; then

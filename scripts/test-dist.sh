@@ -2,7 +2,7 @@
 # `make test-dist`: check the release artifacts `make dist` put in build/dist,
 # the way a user gets them, without a Mac or an arm64 machine.
 #
-#   scripts/test-dist.sh [PLATFORM...]     default: all five
+#   scripts/test-dist.sh [PLATFORM...]     default: all six
 #
 # Every tarball:
 #   - holds exactly the expected files, and its SHA256SUMS (and build/dist's)
@@ -27,6 +27,13 @@
 #     run with musl's dynamic loader; its command;
 #   - linux-arm64-gnu: a C program cross-linked against it (shared and
 #     static), run under qemu-user with Debian's arm64 glibc; its command too.
+#   - windows-x64: PE32+ x86-64 DLL and console executable, stripped, the DLL
+#     exporting exactly the header's hl_* functions and both needing only
+#     Windows' own DLLs (no MinGW runtime); the import libraries name
+#     hookline.dll; a C program (mingw-w64) links against each import library
+#     and the Go binding cross-compiles (cgo, GOOS=windows, go vet and go
+#     build) against the tarball; the win_amd64 wheel carries the same DLL.
+#     (make test-windows runs the library, the command and a C host under Wine.)
 # npm: the platform packages carry exactly the tarballs' libraries with the
 # right os/cpu/libc; installed in a fresh project, npm picks this machine's
 # package through the main package's optional dependencies and skips the
@@ -36,7 +43,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-ALL=(linux-x64-gnu linux-arm64-gnu linux-x64-musl darwin-x64 darwin-arm64)
+ALL=(linux-x64-gnu linux-arm64-gnu linux-x64-musl darwin-x64 darwin-arm64 windows-x64)
 platforms=("$@")
 [ "${#platforms[@]}" -gt 0 ] || platforms=("${ALL[@]}")
 
@@ -69,9 +76,24 @@ ok
 grep -oE '\bhl_[a-z0-9_]+\(' include/hookline.h | tr -d '(' | sort -u >"$work/header-functions"
 [ "$(wc -l <"$work/header-functions")" -gt 20 ] || fail "found too few hl_* functions in include/hookline.h"
 
+# npm_name PLATFORM: npm's name of a release platform (process.platform-cpu).
+npm_name() { if [ "$1" = windows-x64 ]; then echo win32-x64; else echo "$1"; fi; }
+
 # expect_files DIR PLATFORM: DIR holds exactly the files of a release tarball.
 expect_files() {
   local dir="$1" platform="$2" n="hookline-$version-$2"
+  if [ "$platform" = windows-x64 ]; then
+    {
+      printf '%s\n' "$n/SHA256SUMS" "$n/bin/hookline.exe" "$n/bin/hookline.dll" "$n/include/hookline.h" \
+        "$n/lib/hookline.lib" "$n/lib/libhookline.dll.a" "$n/lib/pkgconfig/hookline.pc" \
+        "$n/share/doc/hookline/README.md" "$n/share/doc/hookline/CHANGELOG.md" \
+        "$n/share/doc/hookline/LICENSE-MIT" "$n/share/doc/hookline/LICENSE-APACHE"
+      for d in docs/*.md; do echo "$n/share/doc/hookline/$d"; done
+    } | LC_ALL=C sort >"$work/want-files"
+    (cd "$dir" && find "$n" ! -type d | LC_ALL=C sort) >"$work/have-files"
+    diff -u "$work/want-files" "$work/have-files" >&2 || fail "$platform: the tarball holds other files than expected (diff above: - missing, + extra)"
+    return
+  fi
   {
     case "$platform" in
       darwin-*) printf '%s\n' "$n/lib/libhookline.$series.dylib" "$n/lib/libhookline.dylib" ;;
@@ -215,6 +237,90 @@ check_pc() {
   ok
 }
 
+# The DLLs a Windows build may import: Windows' own (no MinGW runtime such as
+# libgcc_s_seh-1.dll or libwinpthread-1.dll, which a user would not have).
+WINDOWS_SYSTEM_DLLS='^(kernel32|ntdll|advapi32|bcrypt|bcryptprimitives|userenv|ws2_32|msvcrt|api-ms-win-[a-z0-9-]+)\.dll$'
+
+check_windows() {
+  local platform="$1" x="$2" f
+  local dll="$x/bin/hookline.dll" exe="$x/bin/hookline.exe"
+  command -v x86_64-w64-mingw32-gcc >/dev/null || fail "x86_64-w64-mingw32-gcc is missing: run scripts/setup-dist.sh"
+  file -b "$dll" | grep -q '^PE32+ executable (DLL) (console) x86-64' || fail "$platform: bin/hookline.dll is not an x86-64 PE32+ DLL: $(file -b "$dll")"
+  file -b "$exe" | grep -q '^PE32+ executable (console) x86-64' || fail "$platform: bin/hookline.exe is not an x86-64 PE32+ console program: $(file -b "$exe")"
+  ok
+  # Stripped: no COFF symbol table, no DWARF sections.
+  for f in "$dll" "$exe"; do
+    if x86_64-w64-mingw32-objdump -h "$f" | grep -q ' \.debug_'; then fail "$platform: $(basename "$f") has debug sections"; fi
+    [ "$(x86_64-w64-mingw32-objdump -t "$f" 2>/dev/null | grep -c '^\[')" = 0 ] || fail "$platform: $(basename "$f") keeps a symbol table"
+  done
+  ok
+  # Exports: exactly the header's functions.
+  x86_64-w64-mingw32-objdump -p "$dll" | sed -n '/\[Ordinal\/Name Pointer\] Table/,/^$/p' | awk '/\[/ && NF >= 3 {print $NF}' |
+    grep -v '^Table$' | LC_ALL=C sort -u >"$work/exports"
+  diff -u "$work/header-functions" "$work/exports" >&2 || fail "$platform: hookline.dll exports other symbols than the header's hl_* functions (diff above)"
+  ok
+  # Imports: Windows' own DLLs only.
+  for f in "$dll" "$exe"; do
+    x86_64-w64-mingw32-objdump -p "$f" | sed -n 's/^\s*DLL Name: //p' | tr 'A-Z' 'a-z' | sort -u >"$work/imports"
+    if grep -Ev "$WINDOWS_SYSTEM_DLLS" "$work/imports"; then fail "$platform: $(basename "$f") needs DLLs Windows does not ship (above)"; fi
+  done
+  ok
+  # The import libraries lead to hookline.dll.
+  for f in "$x/lib/hookline.lib" "$x/lib/libhookline.dll.a"; do
+    strings "$f" | grep -qx 'hookline.dll' || fail "$platform: $(basename "$f") does not name hookline.dll"
+  done
+  ok
+  step "$platform: PE32+ x86-64, stripped, exports exactly the header's $(wc -l <"$work/exports") hl_* functions, imports $(tr '\n' ' ' <"$work/imports")"
+  # A C program links against each import library; the Go binding builds with cgo for Windows.
+  mkdir -p "$work/win"
+  for f in hookline.lib libhookline.dll.a; do
+    x86_64-w64-mingw32-gcc -Wall -Wextra -Werror -I"$x/include" -o "$work/win/app-${f%%.*}.exe" scripts/packaging/consumer.c "$x/lib/$f" ||
+      fail "$platform: a C program does not link against lib/$f"
+    x86_64-w64-mingw32-objdump -p "$work/win/app-${f%%.*}.exe" | grep -q 'DLL Name: hookline.dll' || fail "$platform: the program linked with lib/$f does not import hookline.dll"
+  done
+  ok
+  mkdir -p "$work/win/go"
+  cp scripts/packaging/consumer.go "$work/win/go/main.go"
+  printf 'module example.com/hostapp\n\ngo 1.22\n\nrequire github.com/hookline/hookline/bindings/go v0.0.0\n\nreplace github.com/hookline/hookline/bindings/go => %s\n' \
+    "$root/bindings/go" >"$work/win/go/go.mod"
+  (
+    cd "$work/win/go"
+    export GOFLAGS=-mod=mod GOWORK=off GOOS=windows GOARCH=amd64 CGO_ENABLED=1 CC=x86_64-w64-mingw32-gcc \
+      PKG_CONFIG_PATH="$x/lib/pkgconfig" PKG_CONFIG_LIBDIR="$x/lib/pkgconfig"
+    go mod vendor && export GOFLAGS=-mod=vendor
+    go vet github.com/hookline/hookline/bindings/go . || fail "windows-x64: go vet of the Go binding for GOOS=windows failed"
+    go build -o hostapp.exe . || fail "windows-x64: the Go program does not build for GOOS=windows against the tarball"
+    x86_64-w64-mingw32-objdump -p hostapp.exe | grep -q 'DLL Name: hookline.dll' || fail "windows-x64: the Go program does not import hookline.dll"
+  ) || exit 1
+  ok
+  step "$platform: a C program (mingw-w64) links against hookline.lib and libhookline.dll.a; the Go binding vets and builds for GOOS=windows (cgo)"
+  # The Python wheel carries the same DLL, tagged for 64-bit Windows.
+  local whl="$dist/hookline-$version-py3-none-win_amd64.whl"
+  [ -f "$whl" ] || fail "$whl is missing: run make dist"
+  python3 - "$whl" "$dll" <<'PY' || fail "$platform: the win_amd64 wheel is wrong (above)"
+import sys, zipfile
+whl, dll = sys.argv[1:]
+z = zipfile.ZipFile(whl)
+names = z.namelist()
+bad = []
+if "hookline/hookline.dll" not in names:
+    bad.append("no hookline/hookline.dll")
+elif z.read("hookline/hookline.dll") != open(dll, "rb").read():
+    bad.append("hookline/hookline.dll is not the tarball's")
+if any(n.endswith((".so", ".dylib")) for n in names):
+    bad.append("it carries a Unix library")
+wheel = next(n for n in names if n.endswith(".dist-info/WHEEL"))
+tags = [l.split(": ", 1)[1] for l in z.read(wheel).decode().splitlines() if l.startswith("Tag: ")]
+if tags != ["py3-none-win_amd64"] or "Root-Is-Purelib: false" not in z.read(wheel).decode():
+    bad.append(f"tags {tags}")
+if bad:
+    print("; ".join(bad), file=sys.stderr)
+    sys.exit(1)
+PY
+  ok
+  step "$platform: $(basename "$whl") carries the tarball's hookline.dll ($(( $(stat -c %s "$whl") / 1024 )) KiB)"
+}
+
 export APP_WORKSPACE="$work/ws"
 mkdir -p "$APP_WORKSPACE"
 
@@ -334,6 +440,7 @@ for platform in "${platforms[@]}"; do
   ok
   case "$platform" in
     darwin-*) check_macho "$platform" "$x" ;;
+    windows-x64) check_windows "$platform" "$x"; continue ;;
     *) check_elf "$platform" "$x" ;;
   esac
   check_pc "$platform" "$x"
@@ -350,7 +457,8 @@ main_tgz="$dist/npm/hookline-$version.tgz"
 [ -f "$main_tgz" ] || fail "$main_tgz is missing: run make dist"
 mkdir -p "$work/npm"
 overrides=""
-for platform in "${platforms[@]}"; do
+for release_platform in "${platforms[@]}"; do
+  platform="$(npm_name "$release_platform")"
   tgz="$dist/npm/hookline-$platform-$version.tgz"
   [ -f "$tgz" ] || fail "$tgz is missing"
   mkdir -p "$work/npm/$platform"
@@ -367,12 +475,13 @@ for platform in "${platforms[@]}"; do
     if (!same(pkg.os, [e.os]) || !same(pkg.cpu, [e.cpu]) || !same(pkg.libc, e.libc ? [e.libc] : undefined)) bad.push(`os/cpu/libc ${pkg.os}/${pkg.cpu}/${pkg.libc}`);
     if (bad.length) { console.error(`${platform}: ${bad.join(", ")}`); process.exit(1); }
   ' "$p" "$platform" "$version" || fail "npm: @hookline/$platform has a wrong package.json"
-  name="hookline-$version-$platform"
+  name="hookline-$version-$release_platform"
   case "$platform" in
     darwin-*) file="libhookline.dylib" from="lib/libhookline.$series.dylib" ;;
+    win32-*) file="hookline.dll" from="bin/hookline.dll" ;;
     *) file="libhookline.so" from="lib/libhookline.so.$version" ;;
   esac
-  cmp -s "$p/$file" "$work/unpacked-$platform/$name/$from" || fail "npm: @hookline/$platform's $file is not the library of $name.tar.gz"
+  cmp -s "$p/$file" "$work/unpacked-$release_platform/$name/$from" || fail "npm: @hookline/$platform's $file is not the library of $name.tar.gz"
   step "npm: @hookline/$platform: $(( $(stat -c %s "$tgz") / 1024 )) KiB packed"
   overrides="$overrides${overrides:+, }\"@hookline/$platform\": \"file:$tgz\""
   ok
@@ -404,7 +513,8 @@ if printf '%s\n' "${platforms[@]}" | grep -qx "$here"; then
   (cd "$work/npm/fresh" && env -u HOOKLINE_LIB node app.js "$here" >/dev/null) || fail "npm: the installed packages do not run here"
   ok
 fi
-for platform in "${platforms[@]}"; do
+for release_platform in "${platforms[@]}"; do
+  platform="$(npm_name "$release_platform")"
   [ "$platform" != "$here" ] || continue
   flags=(--os="$(cut -d- -f1 <<<"$platform")" --cpu="$(cut -d- -f2 <<<"$platform")")
   case "$platform" in *-gnu) flags+=(--libc=glibc) ;; *-musl) flags+=(--libc=musl) ;; esac

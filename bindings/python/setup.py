@@ -2,7 +2,10 @@
 
 Where the library comes from (the first that applies):
 
-1. ``HOOKLINE_WHEEL_LIB``: a prebuilt ``libhookline.so`` to bundle as is;
+1. ``HOOKLINE_WHEEL_LIB``: a prebuilt ``libhookline.so`` to bundle as is (with
+   ``HOOKLINE_WHEEL_PLAT`` naming another platform's wheel tag, e.g. ``win_amd64`` for a
+   ``hookline.dll`` cross-built with mingw-w64: the library is bundled under that platform's
+   file name and the wheel is tagged for it);
 2. an sdist (``rust/Cargo.toml`` beside this file: the crate's sources, added by ``sdist``):
    ``cargo build --release --lib`` of that crate;
 3. a hookline checkout (``../../Cargo.toml``): ``cargo build --release --lib`` there (a no-op
@@ -35,7 +38,12 @@ except ImportError:  # setuptools < 70.1
     from wheel.bdist_wheel import bdist_wheel  # type: ignore[no-redef]
 
 HERE = Path(__file__).resolve().parent
-LIB = {"darwin": "libhookline.dylib"}.get(sys.platform, "libhookline.so")
+# A wheel for another platform (HOOKLINE_WHEEL_PLAT, with a prebuilt HOOKLINE_WHEEL_LIB).
+PLAT = os.environ.get("HOOKLINE_WHEEL_PLAT") or None
+if PLAT is not None and not os.environ.get("HOOKLINE_WHEEL_LIB"):
+    raise SystemExit("hookline: HOOKLINE_WHEEL_PLAT needs HOOKLINE_WHEEL_LIB (a library built for that platform)")
+_OS = "win32" if PLAT and PLAT.startswith("win") else "darwin" if PLAT and PLAT.startswith("macosx") else sys.platform
+LIB = {"darwin": "libhookline.dylib", "win32": "hookline.dll"}.get(_OS, "libhookline.so")
 
 
 def _cargo(manifest: Path, target_dir: Path) -> Path:
@@ -96,6 +104,7 @@ class BdistWheel(bdist_wheel):
 
     def get_tag(self) -> tuple:
         _, _, plat = super().get_tag()
+        plat = PLAT or plat
         return "py3", "none", plat  # any Python 3 (ctypes, no extension module)
 
 

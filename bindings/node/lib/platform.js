@@ -18,6 +18,7 @@ const PLATFORMS = Object.freeze({
   'linux-x64-musl': { os: 'linux', cpu: 'x64', libc: 'musl', file: 'libhookline.so' },
   'darwin-x64': { os: 'darwin', cpu: 'x64', libc: null, file: 'libhookline.dylib' },
   'darwin-arm64': { os: 'darwin', cpu: 'arm64', libc: null, file: 'libhookline.dylib' },
+  'win32-x64': { os: 'win32', cpu: 'x64', libc: null, file: 'hookline.dll' },
 });
 
 /** The npm package carrying the library for `platform` (a key of PLATFORMS). */

@@ -18,6 +18,7 @@ const {
   detectLibc,
   resolveLibrary,
   missingLibraryMessage,
+  libraryFileName,
 } = require('../lib/platform');
 
 const SCRIPTS = path.join(PACKAGE_DIR, 'scripts');
@@ -46,7 +47,11 @@ test('platform_names_follow_os_cpu_and_libc', () => {
   assert.equal(platformName('darwin', 'x64'), 'darwin-x64');
   assert.equal(platformName('darwin', 'arm64'), 'darwin-arm64');
   assert.equal(platformName('freebsd', 'x64'), 'freebsd-x64');
-  assert.deepEqual(Object.keys(PLATFORMS), ['linux-x64-gnu', 'linux-arm64-gnu', 'linux-x64-musl', 'darwin-x64', 'darwin-arm64']);
+  // Windows: process.platform 'win32', the package @hookline/win32-x64 with hookline.dll.
+  assert.equal(platformName('win32', 'x64'), 'win32-x64');
+  assert.equal(libraryFileName('win32'), 'hookline.dll');
+  assert.equal(PLATFORMS['win32-x64'].file, libraryFileName('win32'));
+  assert.deepEqual(Object.keys(PLATFORMS), ['linux-x64-gnu', 'linux-arm64-gnu', 'linux-x64-musl', 'darwin-x64', 'darwin-arm64', 'win32-x64']);
 });
 
 test('the_c_library_of_this_process_is_detected_like_nodes_own_report_says', () => {
