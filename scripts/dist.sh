@@ -45,7 +45,10 @@ platforms=("$@")
 
 die() { echo "dist: $*" >&2; exit 1; }
 tools="$root/build/tools/zig/bin"
-[ -x "$tools/cargo-zigbuild" ] && [ -x "$tools/zig" ] || die "zig and cargo-zigbuild are missing: run scripts/setup-dist.sh (make setup-dist)"
+# zig builds every platform but Windows.
+if printf '%s\n' "${platforms[@]}" | grep -qvx windows-x64; then
+  [ -x "$tools/cargo-zigbuild" ] && [ -x "$tools/zig" ] || die "zig and cargo-zigbuild are missing: run scripts/setup-dist.sh (make setup-dist)"
+fi
 export PATH="$tools:$PATH"
 
 version="$(awk '/^\[/ { in_pkg = ($0 == "[package]") } in_pkg && /^version *=/ { print; exit }' Cargo.toml |
@@ -110,8 +113,8 @@ build_windows() {
   echo "dist: windows-x64: built in $((SECONDS - started)) s" >&2
   local from="$root/target/$t/release" x="$stage/$name"
   mkdir -p "$x/bin" "$x/lib/pkgconfig" "$x/include" "$x/share/doc/hookline/docs"
-  x86_64-w64-mingw32-strip --strip-unneeded -o "$x/bin/hookline.dll" "$from/hookline.dll"
-  x86_64-w64-mingw32-strip --strip-unneeded -o "$x/bin/hookline.exe" "$from/hookline.exe"
+  x86_64-w64-mingw32-strip -s -o "$x/bin/hookline.dll" "$from/hookline.dll"
+  x86_64-w64-mingw32-strip -s -o "$x/bin/hookline.exe" "$from/hookline.exe"
   cp "$from/libhookline.dll.a" "$x/lib/libhookline.dll.a"
   { echo "LIBRARY hookline.dll"; echo "EXPORTS"; grep -oE '\bhl_[a-z0-9_]+\(' include/hookline.h | tr -d '(' | LC_ALL=C sort -u; } >"$stage/hookline.def"
   llvm-dlltool -m i386:x86-64 -D hookline.dll -d "$stage/hookline.def" -l "$x/lib/hookline.lib"
@@ -144,7 +147,7 @@ for platform in "${platforms[@]}"; do
     [ -x "$root/build/python/venv/bin/python" ] || make -s python-env >&2
     HOOKLINE_WHEEL_LIB="$stage/$name/bin/hookline.dll" HOOKLINE_WHEEL_PLAT=win_amd64 \
       bindings/python/scripts/build-wheel.sh | sed 's/^/dist: /' >&2
-    cp "$root/build/python/dist/hookline-$version-py3-none-win_amd64.whl" "$out/"
+    mv "$root/build/python/dist/hookline-$version-py3-none-win_amd64.whl" "$out/"
     continue
   fi
   build "$platform"

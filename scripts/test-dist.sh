@@ -63,7 +63,7 @@ major="${version%%.*}"
 minor="$(echo "$version" | cut -d. -f2)"
 if [ "$major" = 0 ]; then series="$major.$minor"; else series="$major"; fi
 
-for tool in file readelf llvm-objdump llvm-nm zig qemu-aarch64-static; do
+for tool in file readelf llvm-objdump llvm-nm $(printf '%s\n' "${platforms[@]}" | grep -qvx windows-x64 && echo zig qemu-aarch64-static); do
   command -v "$tool" >/dev/null || fail "$tool is missing: run scripts/setup-dist.sh"
 done
 [ -f "$dist/SHA256SUMS" ] || fail "$dist/SHA256SUMS is missing: run make dist"
@@ -245,12 +245,12 @@ check_windows() {
   local platform="$1" x="$2" f
   local dll="$x/bin/hookline.dll" exe="$x/bin/hookline.exe"
   command -v x86_64-w64-mingw32-gcc >/dev/null || fail "x86_64-w64-mingw32-gcc is missing: run scripts/setup-dist.sh"
-  file -b "$dll" | grep -q '^PE32+ executable (DLL) (console) x86-64' || fail "$platform: bin/hookline.dll is not an x86-64 PE32+ DLL: $(file -b "$dll")"
-  file -b "$exe" | grep -q '^PE32+ executable (console) x86-64' || fail "$platform: bin/hookline.exe is not an x86-64 PE32+ console program: $(file -b "$exe")"
+  file -b "$dll" | grep -c '^PE32+ executable (DLL) (console) x86-64' >/dev/null || fail "$platform: bin/hookline.dll is not an x86-64 PE32+ DLL: $(file -b "$dll")"
+  file -b "$exe" | grep -c '^PE32+ executable (console) x86-64' >/dev/null || fail "$platform: bin/hookline.exe is not an x86-64 PE32+ console program: $(file -b "$exe")"
   ok
   # Stripped: no COFF symbol table, no DWARF sections.
   for f in "$dll" "$exe"; do
-    if x86_64-w64-mingw32-objdump -h "$f" | grep -q ' \.debug_'; then fail "$platform: $(basename "$f") has debug sections"; fi
+    if x86_64-w64-mingw32-objdump -h "$f" | grep -c ' \.debug_' >/dev/null; then fail "$platform: $(basename "$f") has debug sections"; fi
     [ "$(x86_64-w64-mingw32-objdump -t "$f" 2>/dev/null | grep -c '^\[')" = 0 ] || fail "$platform: $(basename "$f") keeps a symbol table"
   done
   ok
@@ -267,7 +267,7 @@ check_windows() {
   ok
   # The import libraries lead to hookline.dll.
   for f in "$x/lib/hookline.lib" "$x/lib/libhookline.dll.a"; do
-    strings "$f" | grep -qx 'hookline.dll' || fail "$platform: $(basename "$f") does not name hookline.dll"
+    strings "$f" | grep -cx 'hookline.dll' >/dev/null || fail "$platform: $(basename "$f") does not name hookline.dll"
   done
   ok
   step "$platform: PE32+ x86-64, stripped, exports exactly the header's $(wc -l <"$work/exports") hl_* functions, imports $(tr '\n' ' ' <"$work/imports")"
@@ -276,7 +276,7 @@ check_windows() {
   for f in hookline.lib libhookline.dll.a; do
     x86_64-w64-mingw32-gcc -Wall -Wextra -Werror -I"$x/include" -o "$work/win/app-${f%%.*}.exe" scripts/packaging/consumer.c "$x/lib/$f" ||
       fail "$platform: a C program does not link against lib/$f"
-    x86_64-w64-mingw32-objdump -p "$work/win/app-${f%%.*}.exe" | grep -q 'DLL Name: hookline.dll' || fail "$platform: the program linked with lib/$f does not import hookline.dll"
+    x86_64-w64-mingw32-objdump -p "$work/win/app-${f%%.*}.exe" | grep -c 'DLL Name: hookline.dll' >/dev/null || fail "$platform: the program linked with lib/$f does not import hookline.dll"
   done
   ok
   mkdir -p "$work/win/go"
@@ -290,7 +290,7 @@ check_windows() {
     go mod vendor && export GOFLAGS=-mod=vendor
     go vet github.com/hookline/hookline/bindings/go . || fail "windows-x64: go vet of the Go binding for GOOS=windows failed"
     go build -o hostapp.exe . || fail "windows-x64: the Go program does not build for GOOS=windows against the tarball"
-    x86_64-w64-mingw32-objdump -p hostapp.exe | grep -q 'DLL Name: hookline.dll' || fail "windows-x64: the Go program does not import hookline.dll"
+    x86_64-w64-mingw32-objdump -p hostapp.exe | grep -c 'DLL Name: hookline.dll' >/dev/null || fail "windows-x64: the Go program does not import hookline.dll"
   ) || exit 1
   ok
   step "$platform: a C program (mingw-w64) links against hookline.lib and libhookline.dll.a; the Go binding vets and builds for GOOS=windows (cgo)"
