@@ -376,3 +376,22 @@ def test_registry_is_hooks_and_works_as_a_context_manager() -> None:
         r.on_pre_turn("x", lambda c: HookResult.deny("no"))
         assert r.run_pre_turn(PreTurnContext("p", 1)).allow is False
     assert r.closed
+
+
+def test_a_plain_allow_reads_as_the_full_result_would(hooks: Hooks) -> None:
+    # The library writes no result for a run that says nothing beyond "allowed"
+    # (hl_registry_run_brief): the binding's RunResult is the one the full JSON gives, a fresh one
+    # per run.
+    from hookline._types import RunResult
+
+    hooks.on_pre_tool_call_decide("allow", lambda ctx: HookResult.allow())
+    ctx = PreToolCallDecideContext("run_command", {"command": "ls"})
+    first = hooks.run_pre_tool_call_decide(ctx)
+    full = RunResult.from_json({"allow": True, "message": "", "tool_args": None, "errors": []})
+    assert first == full and first.errors == [] and first.answer is None
+    first.errors.append(hookline.CallbackError("x", "y"))
+    assert hooks.run_pre_tool_call_decide(ctx) == full
+    # Anything else is still read from the library's JSON.
+    hooks.on_pre_tool_call_decide("deny", lambda ctx: HookResult.deny("no"))
+    denied = hooks.run_pre_tool_call_decide(ctx)
+    assert (denied.allow, denied.message) == (False, "no")

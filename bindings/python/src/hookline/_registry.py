@@ -344,7 +344,9 @@ class Hooks:
         ptr = self._life.acquire()
         try:
             out, err = ctypes.c_void_p(), ctypes.c_void_p()
-            N.check(N.hl_registry_run(ptr, p, data, ctypes.byref(out), ctypes.byref(err)), err)
+            N.check(N.hl_registry_run_brief(ptr, p, data, ctypes.byref(out), ctypes.byref(err)), err)
+            if not out.value:
+                return RunResult()  # allowed, nothing else to say: the library wrote no result
             return RunResult.from_json(json.loads(N.take_bytes(out.value) or b"{}"))
         finally:
             self._life.release()
