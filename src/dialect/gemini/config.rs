@@ -43,10 +43,10 @@ use crate::model::event::HookEvent;
 const LEGACY_SWITCHES: &[&str] = &["enabled", "disabled", "notifications"];
 
 /// Largest timeout Node's timers take (`TIMEOUT_MAX`, 2³¹−1 ms).
-const TIMEOUT_MAX_MS: f64 = 2_147_483_647.0;
+pub(crate) const TIMEOUT_MAX_MS: f64 = 2_147_483_647.0;
 
 /// Where a source's entries are named in warnings.
-fn at(source: &SourceInfo, path: &str) -> String {
+pub(crate) fn at(source: &SourceInfo, path: &str) -> String {
     match &source.path {
         Some(file) => format!("{}: {path}", file.display()),
         None => path.to_owned(),

@@ -30,7 +30,7 @@ use serde_json::Value;
 use super::{aliases_of, no_aliases, NAMED_EVENTS, PROFILE, QWEN};
 use crate::config::matcher::Matcher;
 use crate::config::{type_name, DisableAllHooks, HookGroup, HookSpec, HooksConfig, Source, SourceInfo};
-use crate::dialect::gemini::config::environment;
+use crate::dialect::gemini::config::{at, environment, TIMEOUT_MAX_MS};
 use crate::dialect::protocol::handlers::parse_handler;
 use crate::dialect::warn_unknown_fields;
 use crate::error::{Error, Result};
@@ -43,17 +43,6 @@ pub(super) const HTTP_DEFAULT_TIMEOUT: Duration = Duration::from_secs(600);
 /// Command timeouts at or above this are milliseconds (Qwen Code's
 /// `LEGACY_MILLISECOND_TIMEOUT_THRESHOLD`).
 const LEGACY_MILLISECONDS: f64 = 1000.0;
-
-/// The longest timeout taken (Node's timers: 2³¹−1 ms).
-const TIMEOUT_MAX_MS: f64 = 2_147_483_647.0;
-
-/// Where a source's entries are named in warnings.
-fn at(source: &SourceInfo, path: &str) -> String {
-    match &source.path {
-        Some(file) => format!("{}: {path}", file.display()),
-        None => path.to_owned(),
-    }
-}
 
 /// Read one Qwen Code settings file.
 pub(super) fn read(value: &Value, info: &SourceInfo) -> Result<HooksConfig> {
