@@ -107,5 +107,21 @@ step "C host (mingw-w64) under Wine"
 wine "$OUT/test_windows.exe" "$HOOKLINE_TEST_HOOK_EXE"
 step "the CLI starts: $(wine "$TARGET_DIR/$TARGET/release/hookline.exe" --version | tr -d '\r')"
 
+# ---------------------------------------------------------------- the release tarball (make dist)
+# When build/dist holds the windows-x64 tarball (CI runs make test-dist first), the C host runs
+# again, linked against the tarball's MSVC-style import library and loading its stripped DLL,
+# and the tarball's hookline.exe starts.
+tarball=$(ls build/dist/hookline-*-windows-x64.tar.gz 2>/dev/null | head -n 1 || true)
+if [[ -n $tarball ]]; then
+    step "the release tarball $(basename "$tarball") under Wine"
+    rm -rf "$OUT/dist" && mkdir -p "$OUT/dist"
+    tar -xzf "$tarball" -C "$OUT/dist"
+    x=$(echo "$OUT"/dist/hookline-*-windows-x64)
+    x86_64-w64-mingw32-gcc -O2 -Wall -Wextra -Werror -std=c11 -I"$x/include" -o "$x/bin/test_windows.exe" \
+        ctests/windows/test_windows.c "$x/lib/hookline.lib"
+    wine "$x/bin/test_windows.exe" "$HOOKLINE_TEST_HOOK_EXE"
+    step "the tarball's command starts: $(wine "$x/bin/hookline.exe" --version | tr -d '\r')"
+fi
+
 wineserver -k || true
 step "passed"
