@@ -19,7 +19,7 @@ PC_UNINSTALLED := $(BUILD)/pkgconfig
 # npm tarballs for this machine (make npm-packages).
 NPM_PACKAGES := $(BUILD)/npm
 # Release platforms (make dist): scripts/dist.sh names their targets.
-DIST_PLATFORMS ?= linux-x64-gnu linux-arm64-gnu linux-x64-musl darwin-x64 darwin-arm64
+DIST_PLATFORMS ?= linux-x64-gnu linux-arm64-gnu linux-x64-musl darwin-x64 darwin-arm64 windows-x64
 
 .PHONY: test-windows all lib header setup setup-demo demo stress test test-rust test-header test-c test-c-sanitize test-c-valgrind faults fuzz fuzz-smoke test-fuzz-script test-go test-node bench soak clean install pc-uninstalled npm-packages test-install test-install-root test-package setup-dist dist test-dist
 
