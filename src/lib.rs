@@ -35,6 +35,7 @@ pub mod log;
 pub mod merge;
 pub mod model;
 pub(crate) mod options_check;
+pub mod paths;
 pub(crate) mod platform;
 pub mod registry;
 pub mod rule;

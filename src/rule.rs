@@ -243,7 +243,7 @@ fn glob(pattern: &[u8], text: &[u8], cross_slash: bool) -> bool {
 /// A file path against a gitignore-style rule content.
 fn path_matches(pattern: &str, path: &str, workspace: &Path) -> bool {
     let absolute = normalize(&if Path::new(path).is_absolute() { PathBuf::from(path) } else { workspace.join(path) });
-    let home = crate::config::paths::home_dir();
+    let home = crate::paths::home_dir();
     let (base, rest): (PathBuf, &str) = if let Some(rest) = pattern.strip_prefix("//") {
         (PathBuf::from("/"), rest)
     } else if let Some(rest) = pattern.strip_prefix("~/") {

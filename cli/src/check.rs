@@ -462,7 +462,7 @@ fn first_words(cmd: &str) -> Option<Vec<String>> {
 /// Expand the variables a hook command may use for its paths.
 fn expand(word: &str, workspace: &Path) -> Option<String> {
     let ws = workspace.display().to_string();
-    let home = hookline::config::paths::home_dir().map(|h| h.display().to_string()).unwrap_or_default();
+    let home = hookline::paths::home_dir().map(|h| h.display().to_string()).unwrap_or_default();
     let mut s = word.to_owned();
     for var in [
         "CLAUDE_PROJECT_DIR",
@@ -488,7 +488,7 @@ fn expand(word: &str, workspace: &Path) -> Option<String> {
 /// approval gate's resolver finds them.
 fn missing_scripts(hook: &HookSpec, workspace: &Path) -> Vec<PathBuf> {
     let ws = workspace.to_owned();
-    let home = hookline::config::paths::home_dir();
+    let home = hookline::paths::home_dir();
     let ctx = PinCtx { workspace: ws, home };
     references_of(hook, &ctx)
         .into_iter()
@@ -501,7 +501,7 @@ fn missing_scripts(hook: &HookSpec, workspace: &Path) -> Vec<PathBuf> {
 /// The words of a gated hook's command that name a script the approval
 /// gate cannot resolve.
 fn unpinned_words(hook: &HookSpec, workspace: &Path) -> Vec<String> {
-    let home = hookline::config::paths::home_dir();
+    let home = hookline::paths::home_dir();
     resolution_of(hook, &PinCtx { workspace: workspace.to_owned(), home }).unpinned
 }
 

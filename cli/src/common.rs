@@ -290,7 +290,7 @@ pub fn load_config_args(a: &ConfigArgs) -> Result<Configs, String> {
 /// approval) and the workspace's (project, then local), each in its own
 /// dialect.
 pub fn host_settings(workspace: &Path, dialect: Option<DialectArg>) -> Result<Configs, String> {
-    let home = hookline::config::paths::home_dir();
+    let home = hookline::paths::home_dir();
     host_settings_under(workspace, dialect, home.as_deref(), Path::new("/"))
 }
 

@@ -38,8 +38,8 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::config::paths::System;
 use crate::error::{Error, Result};
+use crate::paths::System;
 
 /// The variables a hook on Windows always keeps (see the module
 /// documentation).
@@ -414,9 +414,9 @@ impl EnvSettings {
 
     /// The home directory as a hook of a trusted or untrusted source sees
     /// it (where `~` and `$HOME` in its command lead): `$HOME` on Unix,
-    /// `%USERPROFILE%` on Windows ([`crate::config::paths`]).
+    /// `%USERPROFILE%` on Windows ([`crate::paths`]).
     pub fn home(&self, trusted: bool) -> Option<std::path::PathBuf> {
-        let var = crate::config::paths::home_variable(System::HOST);
+        let var = crate::paths::home_variable(System::HOST);
         let policy = self.policy(trusted);
         let is_var = |k: &str| same_name(k.as_bytes(), var.as_bytes());
         let from = |pairs: &[(String, String)]| pairs.iter().rev().find(|(k, _)| is_var(k)).map(|(_, v)| v.clone());

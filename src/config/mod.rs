@@ -18,7 +18,6 @@
 
 pub mod env_policy;
 pub mod matcher;
-pub mod paths;
 pub mod windows_shell;
 
 use std::path::PathBuf;

@@ -42,11 +42,11 @@ use sha2::{Digest, Sha256};
 
 use super::resolve::{self, Reference, Resolution, ResolveCtx, Role};
 use super::resolve_windows::{self, WindowsSyntax};
-use crate::config::paths::System;
 use crate::config::windows_shell::WindowsShell;
 use crate::config::{HookSpec, ScriptForm};
 use crate::dialect::PlaceholderValue;
 use crate::model::input::SessionFacts;
+use crate::paths::System;
 use crate::runner::Environment;
 
 /// A hash is trusted to stand for a file's content only when the file's

@@ -68,8 +68,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde_json::{Map, Value};
 
 use super::pins::{ApprovedFile, ApprovedFiles, Pin};
-use crate::config::paths::{self, System};
 use crate::error::{Error, Result, Status};
+use crate::paths::{self, System};
 
 /// The trust store format version written by this library.
 pub const TRUST_STORE_VERSION: u64 = 2;
@@ -154,7 +154,7 @@ enum ReadError {
 impl TrustStore {
     /// Resolve the store path: the `trust_store` option, else
     /// `$HOOKLINE_TRUST_STORE`, else `hookline/trust.json` in the user's
-    /// configuration directory ([`crate::config::paths`]): on Unix
+    /// configuration directory ([`crate::paths`]): on Unix
     /// `$XDG_CONFIG_HOME` (only when absolute, as the XDG spec requires),
     /// else `$HOME/.config`; on Windows `%APPDATA%`, else
     /// `%USERPROFILE%\AppData\Roaming`. `None` when there is no home.

@@ -108,7 +108,7 @@ pub fn with_trace_context(env: &Environment, trace: &HookTraceContext) -> std::i
 mod tests {
     use super::*;
     use crate::config::env_policy::{same_name_on, EnvPolicy, Glob, SECRETS};
-    use crate::config::paths::System;
+    use crate::paths::System;
     use serde_json::json;
 
     #[test]

@@ -136,7 +136,7 @@ fn run_dir(path: Option<&Path>) -> Option<PathBuf> {
     let dir = path.parent()?;
     if dir.file_name().is_some_and(|n| n == ".cursor") {
         let root = dir.parent()?;
-        let home = crate::config::paths::home_dir();
+        let home = crate::paths::home_dir();
         if home.is_some_and(|h| h == root) {
             return Some(dir.to_owned());
         }
