@@ -28,14 +28,14 @@ use serde_json::{Map, Value};
 
 /// The private directory of one SessionStart run's env files.
 #[derive(Debug)]
-pub struct EnvFiles {
+pub(crate) struct EnvFiles {
     dir: PathBuf,
     files: Vec<PathBuf>,
 }
 
 impl EnvFiles {
     /// Create the directory and one empty file per hook (`count`).
-    pub fn create(count: usize) -> io::Result<EnvFiles> {
+    pub(crate) fn create(count: usize) -> io::Result<EnvFiles> {
         static NEXT: AtomicU64 = AtomicU64::new(0);
         let base = std::env::temp_dir();
         let mut attempt = 0;
@@ -63,12 +63,12 @@ impl EnvFiles {
     }
 
     /// The file of hook `i` (in plan order).
-    pub fn path(&self, i: usize) -> Option<&Path> {
+    pub(crate) fn path(&self, i: usize) -> Option<&Path> {
         self.files.get(i).map(PathBuf::as_path)
     }
 
     /// The assignments of every file, in order (later ones win).
-    pub fn collect(&self) -> Map<String, Value> {
+    pub(crate) fn collect(&self) -> Map<String, Value> {
         let mut out = Map::new();
         for file in &self.files {
             // A hook may have replaced its file by something unreadable
@@ -96,7 +96,7 @@ impl Drop for EnvFiles {
 }
 
 /// Parse env-file text into assignments, in order.
-pub fn parse(text: &str) -> Vec<(String, String)> {
+pub(crate) fn parse(text: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for line in text.lines() {
         let line = line.trim();

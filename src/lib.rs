@@ -18,6 +18,7 @@
 //! the runner's platform modules: the operating-system calls without a
 //! safe wrapper).
 #![deny(unsafe_code)]
+#![warn(unreachable_pub)]
 
 #[macro_use]
 mod enum_names;

@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 use crate::error::{Error, Result};
 
 /// Every top-level key `options_json` may contain.
-pub const KNOWN_OPTION_KEYS: &[&str] = &[
+pub(crate) const KNOWN_OPTION_KEYS: &[&str] = &[
     "workspace",
     "session_id",
     "trigger",
@@ -39,12 +39,12 @@ pub const KNOWN_OPTION_KEYS: &[&str] = &[
 ];
 
 /// Every key an entry of the `hook_sources` option may contain.
-pub const HOOK_SOURCE_KEYS: &[&str] =
+pub(crate) const HOOK_SOURCE_KEYS: &[&str] =
     &["hooks", "hooks_toml", "hooks_file", "trusted", "policy", "plugin_root", "dialect"];
 
 /// Check the options object before its fields are read: unknown keys and an
 /// empty `session_id` are `InvalidArgument`.
-pub fn check_options(obj: &Map<String, Value>) -> Result<()> {
+pub(crate) fn check_options(obj: &Map<String, Value>) -> Result<()> {
     check_option_keys(obj)?;
     if matches!(obj.get("session_id"), Some(Value::String(s)) if s.is_empty()) {
         return Err(Error::invalid_argument("option `session_id` must be a non-empty string"));
@@ -54,7 +54,7 @@ pub fn check_options(obj: &Map<String, Value>) -> Result<()> {
 
 /// `InvalidArgument` naming the first unknown top-level key (and how many
 /// more there are), with a suggestion when a known option is close.
-pub fn check_option_keys(obj: &Map<String, Value>) -> Result<()> {
+pub(crate) fn check_option_keys(obj: &Map<String, Value>) -> Result<()> {
     let unknown: Vec<&str> = obj.keys().map(String::as_str).filter(|k| !KNOWN_OPTION_KEYS.contains(k)).collect();
     let Some(first) = unknown.first() else { return Ok(()) };
     let mut msg = format!("unknown option `{first}`");
@@ -72,7 +72,7 @@ pub fn check_option_keys(obj: &Map<String, Value>) -> Result<()> {
 /// ([`crate::suggest::closest`]: equal after lowercasing and dropping `_`
 /// and `-` (camelCase, wrong case, missing underscores), else within a
 /// small edit distance of that form).
-pub fn suggest_option(key: &str) -> Option<&'static str> {
+pub(crate) fn suggest_option(key: &str) -> Option<&'static str> {
     crate::suggest::closest(key, KNOWN_OPTION_KEYS.iter().copied())
 }
 

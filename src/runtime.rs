@@ -34,24 +34,24 @@ thread_local! {
 }
 
 /// Whether the current thread is owned by hookline.
-pub fn on_hookline_thread() -> bool {
+pub(crate) fn on_hookline_thread() -> bool {
     HOOKLINE_THREAD.with(|c| c.get())
 }
 
 /// Mark the current thread as hookline-owned (used for threads hookline
 /// spawns itself outside the runtime).
-pub fn mark_hookline_thread() {
+pub(crate) fn mark_hookline_thread() {
     HOOKLINE_THREAD.with(|c| c.set(true));
 }
 
 /// The current process id.
-pub fn current_pid() -> u32 {
+pub(crate) fn current_pid() -> u32 {
     std::process::id()
 }
 
 /// Remembers the process that created a handle.
 #[derive(Debug, Clone, Copy)]
-pub struct ForkGuard {
+pub(crate) struct ForkGuard {
     pid: u32,
 }
 
@@ -62,11 +62,11 @@ impl Default for ForkGuard {
 }
 
 impl ForkGuard {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         ForkGuard { pid: current_pid() }
     }
     /// `Err(HL_ERR_FORKED)` when called in a process other than the creator.
-    pub fn check(&self) -> Result<()> {
+    pub(crate) fn check(&self) -> Result<()> {
         if self.pid == current_pid() {
             Ok(())
         } else {
@@ -77,7 +77,7 @@ impl ForkGuard {
         }
     }
     /// Whether we are still in the creating process.
-    pub fn same_process(&self) -> bool {
+    pub(crate) fn same_process(&self) -> bool {
         self.pid == current_pid()
     }
 }
@@ -86,7 +86,7 @@ impl ForkGuard {
 
 /// How long a run-pool thread keeps looking for the next run after finishing
 /// one, before it parks on the condition variable.
-pub const SPIN: Duration = Duration::from_micros(50);
+pub(crate) const SPIN: Duration = Duration::from_micros(50);
 
 /// A run that took longer than this is not followed by a spin: its thread
 /// parks at once. The spin pays off for runs of a few microseconds (a
@@ -94,17 +94,17 @@ pub const SPIN: Duration = Duration::from_micros(50);
 /// more than the run; after a run that spawned processes (a millisecond or
 /// more), a wake-up is a small part of the next run, while a spin would
 /// take CPU time from the hooks of other runs on a busy machine.
-pub const SPIN_AFTER_RUNS_UNDER: Duration = Duration::from_micros(500);
+pub(crate) const SPIN_AFTER_RUNS_UNDER: Duration = Duration::from_micros(500);
 
 /// Run-pool threads kept parked (not exited) when there is no work.
-pub const WARM_THREADS: usize = 2;
+pub(crate) const WARM_THREADS: usize = 2;
 
 /// How long a run-pool thread beyond [`WARM_THREADS`] waits for work before
 /// it exits.
-pub const KEEP_ALIVE: Duration = Duration::from_secs(10);
+pub(crate) const KEEP_ALIVE: Duration = Duration::from_secs(10);
 
 /// Most run-pool threads alive at once (runs beyond wait in the queue).
-pub const MAX_THREADS: usize = 512;
+pub(crate) const MAX_THREADS: usize = 512;
 
 type Job = Box<dyn FnOnce() + Send + 'static>;
 
@@ -151,14 +151,14 @@ fn pool(pid: u32) -> Arc<Pool> {
 
 /// Run `job` on a run-pool thread (a hookline thread). Returns once the job
 /// is queued; `Err` only when no thread exists and none can be started.
-pub fn spawn_run(job: impl FnOnce() + Send + 'static) -> Result<()> {
+pub(crate) fn spawn_run(job: impl FnOnce() + Send + 'static) -> Result<()> {
     spawn_run_in(current_pid(), job)
 }
 
 /// [`spawn_run`] for a caller whose `guard` has just passed its
 /// [`check`](ForkGuard::check) (so this is the process it names): saves the
 /// `getpid` system call on the path of every asynchronous run.
-pub fn spawn_run_checked(guard: &ForkGuard, job: impl FnOnce() + Send + 'static) -> Result<()> {
+pub(crate) fn spawn_run_checked(guard: &ForkGuard, job: impl FnOnce() + Send + 'static) -> Result<()> {
     spawn_run_in(guard.pid, job)
 }
 

@@ -29,12 +29,12 @@ use crate::config::{HandlerSpec, HookGroup, HookSpec, HooksConfig, Launch, Shell
 use crate::error::{Error, Result};
 
 /// The extensions the CLI accepts on a hook file (`""`: none).
-pub const EXTENSIONS: &[&str] =
+pub(super) const EXTENSIONS: &[&str] =
     &["", ".sh", ".bash", ".zsh", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".py", ".ps1"];
 
 /// Which operating system's rules a folder is read with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Platform {
+pub(super) enum Platform {
     /// Linux, macOS and the other Unixes: executable files, no `.ps1`.
     Unix,
     /// Windows: `<HookName>.ps1` only, no executable bit.
@@ -43,7 +43,7 @@ pub enum Platform {
 
 impl Platform {
     /// The platform hookline runs on.
-    pub fn current() -> Platform {
+    pub(super) fn current() -> Platform {
         if cfg!(windows) {
             Platform::Windows
         } else {
@@ -84,7 +84,7 @@ fn split_extension(name: &str) -> (&str, &str) {
 
 /// Every path of `dir` where a file is a hook of `platform`: each hook
 /// name (Cline's spelling) with each extension run there.
-pub fn places(dir: &Path, platform: Platform) -> Vec<std::path::PathBuf> {
+pub(super) fn places(dir: &Path, platform: Platform) -> Vec<std::path::PathBuf> {
     let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_owned());
     let runs: Vec<&str> =
         EXTENSIONS.iter().copied().filter(|ext| (*ext == ".ps1") == (platform == Platform::Windows)).collect();
@@ -97,7 +97,7 @@ pub fn places(dir: &Path, platform: Platform) -> Vec<std::path::PathBuf> {
 
 /// Read the hooks folder `dir` with `platform`'s rules (see the module
 /// documentation). A folder that cannot be listed is an I/O error.
-pub fn read(dir: &Path, info: &SourceInfo, platform: Platform) -> Result<HooksConfig> {
+pub(super) fn read(dir: &Path, info: &SourceInfo, platform: Platform) -> Result<HooksConfig> {
     let entries = std::fs::read_dir(dir)
         .map_err(|e| Error::io(format!("cannot read the Cline hooks folder {}: {e}", dir.display())))?;
     let mut names: Vec<String> = Vec::new();
@@ -257,7 +257,7 @@ fn starts_with_shebang(path: &Path) -> bool {
 }
 
 /// The program and arguments Cline starts a `.ps1` hook with on Windows.
-pub const POWERSHELL: &[&str] =
+pub(super) const POWERSHELL: &[&str] =
     &["powershell.exe", "-NoProfile", "-NonInteractive", "-ExecutionPolicy", "Bypass", "-File"];
 
 /// `powershell -NoProfile -NonInteractive -ExecutionPolicy Bypass -File

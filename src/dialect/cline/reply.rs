@@ -43,13 +43,14 @@ pub(crate) const HONOURS: &[Column] = &[];
 /// "Maximum size for context modification (to prevent prompt overflow)"
 /// (`MAX_CONTEXT_MODIFICATION_SIZE = 50000`), in JavaScript string units
 /// (UTF-16).
-pub const MAX_CONTEXT: usize = 50_000;
+pub(super) const MAX_CONTEXT: usize = 50_000;
 
 /// What Cline appends to a truncated `contextModification`.
-pub const TRUNCATED: &str = "\n\n[... context truncated due to size limit ...]";
+pub(super) const TRUNCATED: &str = "\n\n[... context truncated due to size limit ...]";
 
 /// Cline's error for the removed `shouldContinue` field.
-pub const SHOULD_CONTINUE: &str = "Invalid hook output: The 'shouldContinue' field has been removed. Use 'cancel: \
+pub(super) const SHOULD_CONTINUE: &str =
+    "Invalid hook output: The 'shouldContinue' field has been removed. Use 'cancel: \
                                    true' instead to trigger task cancellation (before: { shouldContinue: false, \
                                    errorMessage: '...' }; after: { cancel: true, errorMessage: '...' })";
 
@@ -142,7 +143,7 @@ fn apply(cx: &ReadCtx<'_>, who: &str, label: &str, answer: Answer, reply: &mut H
 
 /// `contextModification` cut at [`MAX_CONTEXT`] UTF-16 units (at a
 /// character boundary), with Cline's marker.
-pub fn truncate(text: &str) -> String {
+pub(super) fn truncate(text: &str) -> String {
     let mut units = 0;
     for (i, c) in text.char_indices() {
         units += c.len_utf16();

@@ -15,7 +15,7 @@ use serde_json::{json, Map, Value};
 use crate::dialect::tools::{ShapeCx, ToolName, ToolShape, ToolVocabulary};
 
 /// The table (Codex spells MCP tools canonically).
-pub static VOCABULARY: ToolVocabulary = ToolVocabulary {
+pub(crate) static VOCABULARY: ToolVocabulary = ToolVocabulary {
     names: &[
         ToolName::new("Bash", "Bash"),
         ToolName::new("Write", "apply_patch").shape(PATCH),

@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 use crate::dialect::tools::{McpNames, ShapeCx, ToolName, ToolShape, ToolVocabulary};
 
 /// The table.
-pub static VOCABULARY: ToolVocabulary = ToolVocabulary {
+pub(crate) static VOCABULARY: ToolVocabulary = ToolVocabulary {
     names: &[
         ToolName::new("Bash", "Shell").shape(SHELL),
         ToolName::new("Read", "Read"),

@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 use crate::dialect::tools::{self, McpNames, ShapeCx, ToolName, ToolShape, ToolVocabulary};
 
 /// The table.
-pub static VOCABULARY: ToolVocabulary = ToolVocabulary {
+pub(crate) static VOCABULARY: ToolVocabulary = ToolVocabulary {
     names: &[
         // Claude Code's Bash has no directory: a canonical `cwd` (the
         // host's choice) is Gemini CLI's `dir_path`.

@@ -26,7 +26,7 @@ pub(crate) fn payload(
 /// `hook_event_name` cannot be overridden by the input; a Subagent input's
 /// `transcript_path` replaces the session's. `tool_input_override` is the
 /// PreToolUse `updatedInput` in force.
-pub fn build_payload(
+pub(crate) fn build_payload(
     event: HookEvent,
     facts: &SessionFacts<'_>,
     input: &Map<String, Value>,
@@ -68,7 +68,11 @@ pub fn build_payload(
 /// The payload of an event fired by a name the profile does not know:
 /// `session_id`, `transcript_path`, `cwd`, `hook_event_name` (the name),
 /// then every input field except those four, passed through unchanged.
-pub fn build_named_payload(name: &str, facts: &SessionFacts<'_>, input: &Map<String, Value>) -> Map<String, Value> {
+pub(crate) fn build_named_payload(
+    name: &str,
+    facts: &SessionFacts<'_>,
+    input: &Map<String, Value>,
+) -> Map<String, Value> {
     let mut p = Map::with_capacity(input.len() + 4);
     p.insert("session_id".into(), Value::String(facts.session_id.to_string()));
     p.insert("transcript_path".into(), facts.transcript_path.map_or(Value::Null, |s| Value::String(s.to_string())));

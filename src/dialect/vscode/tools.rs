@@ -19,7 +19,7 @@ use serde_json::{Map, Value};
 use crate::dialect::tools::{self, McpNames, ShapeCx, ToolName, ToolShape, ToolVocabulary};
 
 /// The table.
-pub static VOCABULARY: ToolVocabulary = ToolVocabulary {
+pub(crate) static VOCABULARY: ToolVocabulary = ToolVocabulary {
     names: &[
         ToolName::new("Bash", "run_in_terminal")
             .fields(&[("description", "explanation"), ("run_in_background", "isBackground")]),

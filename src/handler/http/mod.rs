@@ -40,7 +40,7 @@ use crate::model::outcome::HookFailure;
 /// when the engine's first http hook runs. (Engines are per process: after
 /// a `fork()` the child's engines are new, and so are their pools.)
 #[derive(Default)]
-pub struct Client {
+pub(crate) struct Client {
     agent: OnceLock<ureq::Agent>,
 }
 
