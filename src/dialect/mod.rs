@@ -658,6 +658,15 @@ pub static ALL: &[&dyn Dialect] = &[
     &factory::FACTORY,
 ];
 
+/// A path's file name and the name of the folder it is in (`""` where
+/// there is none or it is not UTF-8): what most dialects recognise their
+/// files by (`.devin/hooks.v1.json`).
+pub(crate) fn file_and_dir_names(path: &Path) -> (&str, &str) {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let dir = path.parent().and_then(Path::file_name).and_then(|n| n.to_str()).unwrap_or("");
+    (name, dir)
+}
+
 /// The VT Code dialect.
 pub static VTCODE: &dyn Dialect = &vtcode::VTCODE;
 

@@ -546,8 +546,7 @@ impl Dialect for Claude {
     /// `settings*.json` in a `.claude` directory) and a plugin's
     /// `hooks/hooks.json`.
     fn recognises_path(&self, path: &Path) -> bool {
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        let parent = path.parent().and_then(Path::file_name).and_then(|n| n.to_str()).unwrap_or("");
+        let (name, parent) = crate::dialect::file_and_dir_names(path);
         (parent == ".claude" && name.starts_with("settings") && name.ends_with(".json"))
             || (parent == "hooks" && name == "hooks.json")
             || name == "managed-settings.json"

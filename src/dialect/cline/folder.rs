@@ -56,8 +56,7 @@ impl Platform {
 /// `.cline/hooks`, `Cline/Hooks` (the global `~/Documents/Cline/Hooks`; the
 /// extension recognises a global folder by `[/\\][Cc]line[/\\][Hh]ooks`).
 pub(crate) fn is_hooks_folder(path: &Path) -> bool {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    let parent = path.parent().and_then(Path::file_name).and_then(|n| n.to_str()).unwrap_or("");
+    let (name, parent) = crate::dialect::file_and_dir_names(path);
     matches!((parent, name), (".clinerules" | ".cline", "hooks"))
         || (parent.eq_ignore_ascii_case("cline") && name.eq_ignore_ascii_case("hooks"))
 }

@@ -306,8 +306,7 @@ impl Dialect for Cursor {
     /// `/Library/Application Support/Cursor/hooks.json`, Windows
     /// `C:\ProgramData\Cursor\hooks.json`).
     fn recognises_path(&self, path: &Path) -> bool {
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        let parent = path.parent().and_then(Path::file_name).and_then(|n| n.to_str()).unwrap_or("");
+        let (name, parent) = crate::dialect::file_and_dir_names(path);
         name == "hooks.json" && matches!(parent, ".cursor" | "cursor" | "Cursor")
     }
 

@@ -133,8 +133,7 @@ impl Dialect for DevinCli {
     /// `.devin/hooks.v1.json`, `.devin/config.json`,
     /// `.devin/config.local.json`, and the user's `devin/config.json`.
     fn recognises_path(&self, path: &Path) -> bool {
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        let parent = path.parent().and_then(Path::file_name).and_then(|n| n.to_str()).unwrap_or("");
+        let (name, parent) = crate::dialect::file_and_dir_names(path);
         (parent == ".devin" && matches!(name, "hooks.v1.json" | "config.json" | "config.local.json"))
             || (parent == "devin" && name == "config.json")
     }

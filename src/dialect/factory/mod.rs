@@ -107,8 +107,7 @@ impl Dialect for Factory {
     /// `hooks.json`, `settings.json` and `settings.local.json` in a
     /// `.factory` directory, and the legacy `.factory/hooks/hooks.json`.
     fn recognises_path(&self, path: &Path) -> bool {
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        let parent = path.parent().and_then(Path::file_name).and_then(|n| n.to_str()).unwrap_or("");
+        let (name, parent) = crate::dialect::file_and_dir_names(path);
         (parent == ".factory" && matches!(name, "hooks.json" | "settings.json" | "settings.local.json"))
             || root_of_legacy(path).is_some() && name == "hooks.json"
     }

@@ -381,8 +381,7 @@ impl Dialect for Gemini {
     /// macOS `/Library/Application Support/GeminiCli/settings.json`) and an
     /// extension's `hooks/hooks.json` under `.gemini/extensions/`.
     fn recognises_path(&self, path: &Path) -> bool {
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        let parent = path.parent().and_then(Path::file_name).and_then(|n| n.to_str()).unwrap_or("");
+        let (name, parent) = crate::dialect::file_and_dir_names(path);
         let settings = name == "settings.json" || name == "system-defaults.json";
         if settings && matches!(parent, ".gemini" | "gemini-cli" | "GeminiCli") {
             return name == "settings.json" || parent != ".gemini";

@@ -363,8 +363,7 @@ impl Dialect for Qwen {
     /// (`settings.json` and `system-defaults.json` in `/etc/qwen-code`,
     /// `C:\ProgramData\qwen-code`, `/Library/Application Support/QwenCode`).
     fn recognises_path(&self, path: &Path) -> bool {
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        let parent = path.parent().and_then(Path::file_name).and_then(|n| n.to_str()).unwrap_or("");
+        let (name, parent) = crate::dialect::file_and_dir_names(path);
         match parent {
             ".qwen" => name.starts_with("settings") && name.ends_with(".json"),
             "qwen-code" | "QwenCode" => name == "settings.json" || name == "system-defaults.json",

@@ -247,8 +247,7 @@ impl Dialect for Windsurf {
     /// `hooks.json` in a directory named `windsurf` or `Windsurf`. Devin
     /// CLI's `.devin/hooks.v1.json` is not Cascade's.
     fn recognises_path(&self, path: &Path) -> bool {
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        let parent = path.parent().and_then(Path::file_name).and_then(|n| n.to_str()).unwrap_or("");
+        let (name, parent) = crate::dialect::file_and_dir_names(path);
         name == "hooks.json" && matches!(parent, ".windsurf" | ".devin" | ".codeium" | "windsurf" | "Windsurf")
     }
 
