@@ -31,6 +31,7 @@
 //! | `kiro` | [`kiro`] | `.kiro/hooks/*.json` (one source per file; also `~/.kiro/hooks/*.json`) |
 //! | `devin-cli` | [`devin`] | `.devin/hooks.v1.json` (no wrapper), `.devin/config*.json`, `~/.config/devin/config.json` |
 //! | `factory` | [`factory`] | `.factory/hooks.json` (no wrapper), `.factory/settings*.json`, `~/.factory/…` |
+//! | `crush` | [`crush`] | `crush.json`, `.crush.json`, `.crush/crush.json`, `~/.config/crush/crush.json`, `~/.local/share/crush/crush.json`, `/etc/crush/crush.json` |
 //!
 //! Selection ([`select`]): the `dialect` option (or `hook_sources[i].dialect`)
 //! names one; without it a `hooks_file` is recognised by its path, and
@@ -50,6 +51,7 @@ pub mod claude;
 pub mod cline;
 pub mod codex;
 pub mod copilot;
+pub mod crush;
 pub mod cursor;
 pub mod devin;
 pub mod factory;
@@ -656,6 +658,7 @@ pub static ALL: &[&dyn Dialect] = &[
     &kiro::KIRO,
     &devin::DEVIN_CLI,
     &factory::FACTORY,
+    &crush::CRUSH,
 ];
 
 /// A path's file name and the name of the folder it is in (`""` where
@@ -704,6 +707,9 @@ pub static WINDSURF: &dyn Dialect = &windsurf::WINDSURF;
 
 /// The Kiro dialect (v1 hook files).
 pub static KIRO: &dyn Dialect = &kiro::KIRO;
+
+/// The Crush dialect.
+pub static CRUSH: &dyn Dialect = &crush::CRUSH;
 
 /// Two dialect values are the same dialect.
 pub fn same(a: &dyn Dialect, b: &dyn Dialect) -> bool {

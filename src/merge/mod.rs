@@ -353,6 +353,9 @@ impl EventInterpreter {
         if self.family == EventFamily::Permission {
             self.tool_input = input.get("tool_input").filter(|v| v.is_object()).cloned();
         }
+        if let Merge::Tool(m) = &mut self.merge {
+            m.original_input = input.get("tool_input").filter(|v| v.is_object()).cloned();
+        }
         if self.family == EventFamily::Stop {
             // No `status` counts as completed (the status a payload then
             // reports); any other status does not.

@@ -14,6 +14,8 @@
 //! | `rewrite_on_deny: Dropped` | a denied call has no rewrite: `updated_input` is null when the decision is `deny` |
 //! | `rewrite_winner: LastFinished` | of several concurrent rewrites, the one of the hook that finished last wins (completion order), not the last configured |
 //! | `tool_gate` | another event (Cursor's subagentStart, beforeReadFile, ...) merged as PreToolUse |
+//! | `rewrite_winner: MergedPatches` | each `updatedInput` is a patch of top-level keys: merged in configuration order over the rewrite in force, else over the original input (Crush) |
+//! | `block_drops_context` | a denied call keeps none of the hooks' context: there is no tool result to add it to (Crush) |
 //!
 //! `updated_input` is the last rewrite in force, returned also when a later
 //! hook denies unless `rewrite_on_deny: Dropped`. `additional_context`
@@ -51,6 +53,8 @@ pub(crate) const HONOURS_ALL: &[Column] = &[
     Column::SequentialWhenAsked,
     Column::HaltLastWord,
     Column::LastWordDecides,
+    Column::MergedPatches,
+    Column::BlockDropsContext,
 ];
 
 /// What PreToolUse hooks decided so far.
@@ -68,6 +72,9 @@ pub(crate) struct PreToolMerge {
     /// concurrent hooks (`rewrite_winner: LastFinished`).
     updated_finish: Option<usize>,
     pub(crate) additional_context: Vec<String>,
+    /// The input the call started from (`rewrite_winner: MergedPatches`:
+    /// the first patch applies to it).
+    pub(crate) original_input: Option<Value>,
 }
 
 /// How restrictive a decision is (most-restrictive precedence).
@@ -92,7 +99,20 @@ impl PreToolMerge {
         reply: HookReply,
         finished: Option<usize>,
     ) -> bool {
-        if let Some(input) = reply.updated_input {
+        if let (Some(patch), RewriteWinner::MergedPatches) = (&reply.updated_input, rules.rewrite_winner) {
+            let base = self.updated_input.as_ref().or(self.original_input.as_ref());
+            if let (Some(Value::Object(base)), Value::Object(patch)) = (base, patch) {
+                let mut merged = base.clone();
+                merged.extend(patch.iter().map(|(k, v)| (k.clone(), v.clone())));
+                self.updated_input = Some(Value::Object(merged));
+                self.updated_by = Some(label.to_owned());
+                self.updated_finish = finished;
+            } else if patch.is_object() {
+                self.updated_input = Some(patch.clone());
+                self.updated_by = Some(label.to_owned());
+                self.updated_finish = finished;
+            }
+        } else if let Some(input) = reply.updated_input {
             let by_completion = rules.rewrite_winner == RewriteWinner::LastFinished;
             let wins = match (by_completion, finished, self.updated_finish) {
                 (true, Some(now), Some(then)) => now > then,
@@ -219,11 +239,15 @@ impl PreToolMerge {
             (true, Some(joined)) => Some(joined),
             _ => reason,
         };
+        let additional_context = match denied && rules.block_drops_context {
+            true => Vec::new(),
+            false => self.additional_context,
+        };
         PreToolHookOutcome {
             decision: self.decision,
             reason,
             updated_input,
-            additional_context: self.additional_context,
+            additional_context,
             common,
         }
     }

@@ -127,6 +127,11 @@ pub enum RewriteWinner {
     /// The rewrite of the hook that finished last (completion order, not
     /// configuration order; Codex).
     LastFinished,
+    /// Every rewrite is a patch of the input's top-level keys: the patches
+    /// merge in configuration order over the original input, a later
+    /// patch's keys replacing an earlier one's, nested values replaced
+    /// whole (Crush's shallow-merged `updated_input`).
+    MergedPatches,
 }
 
 /// How the blocking reasons of several hooks combine (PostToolUse
@@ -493,6 +498,8 @@ pub enum Column {
     RewriteDroppedOnDeny,
     /// `rewrite_winner: LastFinished`.
     LastFinishedRewrite,
+    /// `rewrite_winner: MergedPatches`.
+    MergedPatches,
     /// `block_reasons: Joined(..)`.
     JoinedBlockReasons,
     /// `halt_clears_block: true`.
@@ -670,8 +677,10 @@ impl EventRules {
         if self.rewrite_on_deny != n.rewrite_on_deny {
             out.push(Column::RewriteDroppedOnDeny);
         }
-        if self.rewrite_winner != n.rewrite_winner {
-            out.push(Column::LastFinishedRewrite);
+        match self.rewrite_winner {
+            RewriteWinner::LastConfigured => {}
+            RewriteWinner::LastFinished => out.push(Column::LastFinishedRewrite),
+            RewriteWinner::MergedPatches => out.push(Column::MergedPatches),
         }
         if self.block_reasons != n.block_reasons {
             out.push(Column::JoinedBlockReasons);
