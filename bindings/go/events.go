@@ -754,4 +754,7 @@ const (
 	// DialectFactory: Factory Droid .factory/hooks.json (no wrapper) and
 	// .factory/settings.json (Claude Code's format, Droid's tool names).
 	DialectFactory Dialect = "factory"
+	// DialectCrush: Crush crush.json / .crush.json ({"hooks": {"PreToolUse":
+	// [{"matcher", "command", "timeout"}]}}: flat entries, its own reply envelope).
+	DialectCrush Dialect = "crush"
 )

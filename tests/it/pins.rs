@@ -604,6 +604,8 @@ fn session_start_config(dialect: &str, command: &str) -> Value {
         "kiro" => json!({"version": "v1", "hooks": [
             {"name": "h", "trigger": "SessionStart", "action": {"type": "command", "command": command}}
         ]}),
+        // Crush fires PreToolUse only.
+        "crush" => json!({"hooks": {"PreToolUse": [{"command": command}]}}),
         other => panic!("no config shape for dialect {other}: add one to this table"),
     }
 }
@@ -656,11 +658,12 @@ fn every_dialects_directory_variables_pin_the_script_in_every_spelling() {
                 assert_eq!(pins, [script.as_path()], "{what}: the script is pinned");
                 assert!(previews[0].unpinned.is_empty(), "{what}: {:?}", previews[0].unpinned);
                 e.approve_workspace_hooks(false).unwrap();
-                let event = match d.name() {
-                    "windsurf" => HookEvent::UserPromptSubmit,
-                    _ => HookEvent::SessionStart,
+                let (event, input) = match d.name() {
+                    "windsurf" => (HookEvent::UserPromptSubmit, json!({"prompt": "p"})),
+                    "crush" => (HookEvent::PreToolUse, json!({"tool_name": "Bash", "tool_input": {"command": "ls"}})),
+                    _ => (HookEvent::SessionStart, json!({"prompt": "p"})),
                 };
-                let run = || e.run_blocking(event, &json!({"prompt": "p"})).unwrap().to_json();
+                let run = || e.run_blocking(event, &input).unwrap().to_json();
                 assert_eq!(skipped(&run()), ["ran"], "{what}");
                 assert_eq!(w.ran("ran-approved"), 1, "{what}: the approved script ran");
                 std::fs::write(&script, EVIL).unwrap();

@@ -219,17 +219,6 @@ pub(crate) fn user_files_with(home: &Path, windows: bool, get: &dyn Fn(&str) -> 
     vec![config, data]
 }
 
-/// A string field of a tool input, as Crush's `gjson` reads it for the
-/// environment (`String()`: a string as it is, any other value as its JSON
-/// text).
-pub(crate) fn input_text(input: &Value, key: &str) -> Option<String> {
-    match input.get(key)? {
-        Value::String(s) => Some(s.clone()),
-        Value::Null => Some(String::new()),
-        other => Some(other.to_string()),
-    }
-}
-
 impl Dialect for Crush {
     fn name(&self) -> &'static str {
         "crush"

@@ -26,7 +26,7 @@
 //! Claude Code field of its own such as `continue` or a top-level `block`)
 //! is reported as a warning: a guard that Crush would not obey says so.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::config::field;
 use crate::dialect::ReadCtx;
@@ -38,7 +38,7 @@ use crate::model::reply::{Decision, Failure, HookReply};
 use crate::model::rules::{Column, Exit2};
 
 /// The exit code that halts the whole turn (`hooks.HaltExitCode`).
-pub const HALT_EXIT_CODE: i32 = 49;
+pub(crate) const HALT_EXIT_CODE: i32 = 49;
 
 /// The envelope's fields (`parseStdout`).
 const ENVELOPE: &[&str] = &["version", "decision", "halt", "reason", "context", "updated_input", "hookSpecificOutput"];
