@@ -243,12 +243,6 @@ impl PreToolMerge {
             true => Vec::new(),
             false => self.additional_context,
         };
-        PreToolHookOutcome {
-            decision: self.decision,
-            reason,
-            updated_input,
-            additional_context,
-            common,
-        }
+        PreToolHookOutcome { decision: self.decision, reason, updated_input, additional_context, common }
     }
 }

@@ -46,7 +46,7 @@ fn cfg_err(msg: impl Into<String>) -> Error {
 /// field: every key equal to it ignoring case counts, the last one in the
 /// document wins (each one decoded overwrites the field).
 pub(crate) fn field<'a>(obj: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
-    obj.iter().filter(|(k, _)| k.eq_ignore_ascii_case(key)).map(|(_, v)| v).last()
+    obj.iter().filter(|(k, _)| k.eq_ignore_ascii_case(key)).map(|(_, v)| v).next_back()
 }
 
 /// Read a Crush config file (see the module documentation).
@@ -90,7 +90,7 @@ pub(crate) fn read(v: &Value, info: &SourceInfo) -> Result<HooksConfig> {
 fn unknown_event(key: &str) -> String {
     let hint = match HookEvent::from_name(key) {
         Some(_) => format!("; `{key}` is a Claude Code event Crush does not have yet"),
-        None => match crate::suggest::closest(key, ["PreToolUse"].into_iter()) {
+        None => match crate::suggest::closest(key, ["PreToolUse"]) {
             Some(k) => format!("; did you mean `{k}`?"),
             None => String::new(),
         },
@@ -154,9 +154,9 @@ fn parse_entry(
     }
     let matcher = match matcher_raw.as_str() {
         "" => Matcher::All,
-        raw => Matcher::Regex(compile(raw).map_err(|e| {
-            cfg_err(format!("hook {event}[{index}]: invalid matcher regex {raw:?}: {e}"))
-        })?),
+        raw => Matcher::Regex(
+            compile(raw).map_err(|e| cfg_err(format!("hook {event}[{index}]: invalid matcher regex {raw:?}: {e}")))?,
+        ),
     };
     for key in obj.keys().filter(|k| !FIELDS.iter().any(|f| f.eq_ignore_ascii_case(k))) {
         let hint = crate::suggest::closest(key, FIELDS.iter().copied())
@@ -267,8 +267,8 @@ mod tests {
 
     #[test]
     fn fields_match_case_insensitively_and_types_are_checked() {
-        let cfg = read_value(json!({"Hooks": {"PreToolUse": [{"Command": "x", "MATCHER": "bash", "Timeout": 5}]}}))
-            .unwrap();
+        let cfg =
+            read_value(json!({"Hooks": {"PreToolUse": [{"Command": "x", "MATCHER": "bash", "Timeout": 5}]}})).unwrap();
         let h = &cfg.groups(HookEvent::PreToolUse)[0];
         assert_eq!(h.hooks[0].command_text(), Some("x"));
         assert_eq!(h.matcher_raw.as_deref(), Some("bash"));

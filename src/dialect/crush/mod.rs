@@ -39,8 +39,8 @@ use crate::model::execution::HookExecution;
 use crate::model::input::SessionFacts;
 use crate::model::reply::HookReply;
 use crate::model::rules::{
-    BlockReasons, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, FieldMerge, HandlerTimeouts,
-    InputRules, Precedence, Profile, RewriteOnDeny, RewriteWinner, TimeoutUnit, ToolInputFlow, CANONICAL_FAMILIES,
+    BlockReasons, Column, Dedupe, EventRules, EventTable, Exit2, Exit2Reason, FieldMerge, HandlerTimeouts, InputRules,
+    Precedence, Profile, RewriteOnDeny, RewriteWinner, TimeoutUnit, ToolInputFlow, CANONICAL_FAMILIES,
 };
 
 /// The Crush dialect (see the module documentation).
@@ -210,10 +210,9 @@ pub(crate) fn user_files_with(home: &Path, windows: bool, get: &dyn Fn(&str) -> 
     let data = match (get("CRUSH_GLOBAL_DATA"), get("XDG_DATA_HOME")) {
         (Some(dir), _) => dir.join("crush.json"),
         (None, Some(dir)) => dir.join("crush").join("crush.json"),
-        (None, None) if windows => get("LOCALAPPDATA")
-            .unwrap_or_else(|| home.join("AppData").join("Local"))
-            .join("crush")
-            .join("crush.json"),
+        (None, None) if windows => {
+            get("LOCALAPPDATA").unwrap_or_else(|| home.join("AppData").join("Local")).join("crush").join("crush.json")
+        }
         (None, None) => home.join(".local").join("share").join("crush").join("crush.json"),
     };
     vec![config, data]
@@ -258,7 +257,9 @@ impl Dialect for Crush {
     /// `mcp_github_create_pull_request`)": Crush's name of the tool.
     fn match_subject<'a>(&self, event: &RunEvent, input: &'a Value, _trigger: &'a str) -> Option<&'a str> {
         match event {
-            RunEvent::Known(HookEvent::PreToolUse) => Some(input.get("tool_name").and_then(Value::as_str).unwrap_or("")),
+            RunEvent::Known(HookEvent::PreToolUse) => {
+                Some(input.get("tool_name").and_then(Value::as_str).unwrap_or(""))
+            }
             _ => None,
         }
     }
@@ -345,7 +346,7 @@ impl Dialect for Crush {
     }
 
     /// The user's configuration file, then the data directory's
-    /// ([`user_files_with`]).
+    /// (`user_files_with`).
     fn user_files(&self, home: &Path) -> Vec<PathBuf> {
         user_files_with(home, cfg!(windows), &var)
     }
@@ -439,7 +440,10 @@ mod tests {
             "XDG_DATA_HOME" => Some(PathBuf::from("/x/data")),
             _ => None,
         };
-        assert_eq!(user_files_with(home, false, &crush), [PathBuf::from("/c/crush.json"), PathBuf::from("/d/crush.json")]);
+        assert_eq!(
+            user_files_with(home, false, &crush),
+            [PathBuf::from("/c/crush.json"), PathBuf::from("/d/crush.json")]
+        );
         let win = |n: &str| (n == "LOCALAPPDATA").then(|| PathBuf::from("/appdata/local"));
         assert_eq!(user_files_with(home, true, &win)[1], PathBuf::from("/appdata/local/crush/crush.json"));
         assert_eq!(user_files_with(home, true, &none)[0], PathBuf::from("/home/u/.config/crush/crush.json"));

@@ -195,7 +195,8 @@ fn parse_stdout(stdout: &str) -> Result<Said, String> {
     if let Some(hso) = obj.get("hookSpecificOutput") {
         return claude_code_output(hso);
     }
-    let wrong = |key: &str, want: &str| Err(format!("wrote `{key}` that is not {want}, so Crush cannot decode the output"));
+    let wrong =
+        |key: &str, want: &str| Err(format!("wrote `{key}` that is not {want}, so Crush cannot decode the output"));
     match field(&obj, "version") {
         None | Some(Value::Null) => {}
         Some(Value::Number(n)) if n.is_i64() => {
@@ -244,7 +245,9 @@ fn claude_code_output(hso: &Value) -> Result<Said, String> {
     let string = |key: &str| match field(obj, key) {
         None | Some(Value::Null) => Ok(String::new()),
         Some(Value::String(s)) => Ok(s.clone()),
-        Some(_) => Err(format!("wrote hookSpecificOutput.{key} that is not a string, so Crush cannot decode the output")),
+        Some(_) => {
+            Err(format!("wrote hookSpecificOutput.{key} that is not a string, so Crush cannot decode the output"))
+        }
     };
     let decision = string("permissionDecision")?;
     let reason = string("permissionDecisionReason")?;
@@ -318,7 +321,9 @@ fn unread_fields(stdout: &str) -> Vec<String> {
     for key in obj.keys().filter(|k| !ENVELOPE.iter().any(|f| f.eq_ignore_ascii_case(k))) {
         let why = match key.as_str() {
             "block" => "Crush has no `block` field: use `\"decision\": \"deny\"` or exit 2".to_owned(),
-            "continue" | "stopReason" => "Crush does not read Claude Code's `continue`: use `\"halt\": true`".to_owned(),
+            "continue" | "stopReason" => {
+                "Crush does not read Claude Code's `continue`: use `\"halt\": true`".to_owned()
+            }
             _ => match crate::suggest::closest(key, ENVELOPE.iter().copied()) {
                 Some(f) => format!("Crush does not read it; did you mean `{f}`?"),
                 None => "Crush does not read it".to_owned(),
