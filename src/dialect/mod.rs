@@ -216,6 +216,16 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
     /// the engine's `env` option).
     fn environment(&self, event: &RunEvent, facts: &SessionFacts<'_>, add: &mut dyn FnMut(&'static str, &str));
 
+    /// Variables a hook of this dialect gets from the run's input, set
+    /// after [`environment`](Self::environment): `input` is the event's
+    /// input as the hook's agent names it (`tool_name` and `tool_input` in
+    /// its vocabulary). Crush: `CRUSH_TOOL_NAME` and the tool input's
+    /// `command` and `file_path`. None by default; every name set here is
+    /// one of [`environment_names`](Self::environment_names).
+    fn input_environment(&self, event: &RunEvent, input: &Map<String, Value>, add: &mut dyn FnMut(&'static str, &str)) {
+        let _ = (event, input, add);
+    }
+
     /// Every name [`environment`](Self::environment) can set (whether or not
     /// it sets it on a given run): inherited variables of these names are
     /// never passed on.

@@ -464,7 +464,7 @@ impl LifecycleHookEngine {
             setup,
             facts: &facts,
             input,
-            envs: Environments::with_session_env(setup, event, &facts, plan, &self.session_env()),
+            envs: Environments::with_session_env(setup, event, &facts, input, plan, &self.session_env()),
             env_files: env_files.as_ref(),
         };
         let mut reports = Vec::with_capacity(plan.hooks.len());
@@ -699,8 +699,14 @@ pub(crate) struct Environments {
 }
 
 impl Environments {
-    pub(crate) fn new(setup: &Setup, event: &RunEvent, facts: &SessionFacts<'_>, plan: &Plan<'_>) -> Environments {
-        Self::with_session_env(setup, event, facts, plan, &[])
+    pub(crate) fn new(
+        setup: &Setup,
+        event: &RunEvent,
+        facts: &SessionFacts<'_>,
+        input: &Map<String, Value>,
+        plan: &Plan<'_>,
+    ) -> Environments {
+        Self::with_session_env(setup, event, facts, input, plan, &[])
     }
 
     /// [`new`](Self::new), the hooks of each dialect in `session` also
@@ -710,6 +716,7 @@ impl Environments {
         setup: &Setup,
         event: &RunEvent,
         facts: &SessionFacts<'_>,
+        input: &Map<String, Value>,
         plan: &Plan<'_>,
         session: &[(&'static str, Vec<(String, String)>)],
     ) -> Environments {
@@ -719,8 +726,9 @@ impl Environments {
             let d = hook.dialect().unwrap_or(plan.dialect);
             let trusted = out.class(*hook);
             if !out.envs.iter().any(|(x, t, _)| dialect::same(*x, d) && *t == trusted) {
+                let input = setup.native_input(d, input);
                 let env = match session.iter().find(|(name, _)| *name == d.name()) {
-                    None => hook_environment(&setup.env, setup.env.policy(trusted), d, event, facts),
+                    None => hook_environment(&setup.env, setup.env.policy(trusted), d, event, facts, &input),
                     Some((_, vars)) => {
                         let mut settings = setup.env.clone();
                         for (k, v) in vars {
@@ -728,7 +736,7 @@ impl Environments {
                                 settings.set.push((k.clone(), v.clone()));
                             }
                         }
-                        hook_environment(&settings, settings.policy(trusted), d, event, facts)
+                        hook_environment(&settings, settings.policy(trusted), d, event, facts, &input)
                     }
                 };
                 out.envs.push((d, trusted, env));

@@ -515,7 +515,7 @@ impl LifecycleHookEngine {
             setup,
             facts: &facts,
             input,
-            envs: Environments::new(setup, event, &facts, &plan),
+            envs: Environments::new(setup, event, &facts, input, &plan),
             env_files: None,
         };
         let payloads = match plan.hooks.iter().map(|h| ctx.payload(*h, None)).collect::<Result<Vec<_>>>() {

@@ -32,13 +32,15 @@ pub const HOOKLINE_NAMES: &[&str] =
     &["HOOKLINE_PROJECT_DIR", "HOOKLINE_SESSION_ID", "HOOKLINE_HOOK_EVENT", "HOOKLINE_TRANSCRIPT_PATH"];
 
 /// The complete environment of the hooks of `dialect` running under
-/// `policy` for one run of `event`.
+/// `policy` for one run of `event` with `input` (in the dialect's
+/// vocabulary: [`Dialect::input_environment`]).
 pub fn hook_environment(
     settings: &EnvSettings,
     policy: &EffectivePolicy,
     dialect: &dyn Dialect,
     event: &RunEvent,
     facts: &SessionFacts<'_>,
+    input: &serde_json::Map<String, serde_json::Value>,
 ) -> Environment {
     let dialect_names = dialect.environment_names();
     let is_own = |name: &[u8]| HOOKLINE_NAMES.iter().chain(dialect_names).any(|own| same_name(own.as_bytes(), name));
@@ -85,6 +87,7 @@ pub fn hook_environment(
         add(OsStr::new("HOOKLINE_TRANSCRIPT_PATH"), OsStr::new(t));
     }
     dialect.environment(event, facts, &mut |name, value| add(OsStr::new(name), OsStr::new(value)));
+    dialect.input_environment(event, input, &mut |name, value| add(OsStr::new(name), OsStr::new(value)));
     env
 }
 

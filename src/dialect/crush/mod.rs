@@ -28,7 +28,7 @@ use std::time::Duration;
 
 use serde_json::{json, Map, Value};
 
-use super::tools::{McpNames, ToolName, ToolVocabulary};
+use super::tools::{McpNames, ShapeCx, ToolName, ToolShape, ToolVocabulary};
 use super::{Dialect, Placeholder, PlaceholderValue, ReadCtx};
 use crate::config::matcher::Matcher;
 use crate::config::windows_shell::WindowsShell;
@@ -150,7 +150,7 @@ pub const TOOLS: &[&str] = &[
 pub static VOCABULARY: ToolVocabulary = ToolVocabulary {
     names: &[
         ToolName::new("Bash", "bash"),
-        ToolName::new("Read", "view"),
+        ToolName::new("Read", "view").shape(VIEW),
         ToolName::new("Write", "write"),
         ToolName::new("Edit", "edit"),
         ToolName::new("MultiEdit", "multiedit"),
@@ -165,6 +165,33 @@ pub static VOCABULARY: ToolVocabulary = ToolVocabulary {
     ],
     mcp: McpNames { prefix: "mcp_", separator: Some("_") },
 };
+
+/// Claude Code's `Read` counts lines from 1 (`offset`: "the line number
+/// to start reading from"), Crush's `view` from 0 ("The line number to
+/// start reading from (0-based)", `internal/agent/tools/view.go`).
+const VIEW: ToolShape = ToolShape { to_native: view_to_native, to_canonical: view_to_canonical };
+
+/// A canonical `Read` input as `view` reads it: `offset` one less.
+fn view_to_native(_: &ShapeCx<'_>, input: &Map<String, Value>) -> Map<String, Value> {
+    let mut out = input.clone();
+    if let Some(n) = input.get("offset").and_then(Value::as_u64).filter(|n| *n > 0) {
+        out.insert("offset".into(), Value::from(n - 1));
+    }
+    out
+}
+
+/// A `view` input (a hook's rewrite) as Claude Code's `Read`: `offset`
+/// one more; `None` when `offset` is not a line number.
+fn view_to_canonical(_: &ShapeCx<'_>, input: &Map<String, Value>) -> Option<Map<String, Value>> {
+    let mut out = input.clone();
+    match input.get("offset") {
+        None | Some(Value::Null) => {}
+        Some(v) => {
+            out.insert("offset".into(), Value::from(v.as_u64()? + 1));
+        }
+    }
+    Some(out)
+}
 
 /// The variables Crush's hooks get (`hooks.BuildEnv`,
 /// `shell.CrushEnvMarkers`).
@@ -216,6 +243,17 @@ pub(crate) fn user_files_with(home: &Path, windows: bool, get: &dyn Fn(&str) -> 
         (None, None) => home.join(".local").join("share").join("crush").join("crush.json"),
     };
     vec![config, data]
+}
+
+/// A field of a tool input as Crush's `gjson` reads it for the
+/// environment (`String()`): a string as it is, null as `""`, any other
+/// value as its JSON text; `None` when the field is absent.
+pub(crate) fn input_text(tool_input: &Value, key: &str) -> Option<String> {
+    match tool_input.get(key)? {
+        Value::String(s) => Some(s.clone()),
+        Value::Null => Some(String::new()),
+        other => Some(other.to_string()),
+    }
 }
 
 impl Dialect for Crush {
@@ -302,6 +340,21 @@ impl Dialect for Crush {
         add("CRUSH_SESSION_ID", facts.session_id);
         add("CRUSH_CWD", facts.cwd);
         add("CRUSH_PROJECT_DIR", facts.cwd);
+    }
+
+    /// `CRUSH_TOOL_NAME` (Crush's name of the tool; empty outside a tool
+    /// call), `CRUSH_TOOL_INPUT_COMMAND` and `CRUSH_TOOL_INPUT_FILE_PATH`
+    /// when the tool input has a `command` or a `file_path` (`BuildEnv`).
+    fn input_environment(&self, _event: &RunEvent, input: &Map<String, Value>, add: &mut dyn FnMut(&'static str, &str)) {
+        add("CRUSH_TOOL_NAME", input.get("tool_name").and_then(Value::as_str).unwrap_or(""));
+        if let Some(tool_input) = input.get("tool_input") {
+            if let Some(command) = input_text(tool_input, "command") {
+                add("CRUSH_TOOL_INPUT_COMMAND", &command);
+            }
+            if let Some(path) = input_text(tool_input, "file_path") {
+                add("CRUSH_TOOL_INPUT_FILE_PATH", &path);
+            }
+        }
     }
 
     fn environment_names(&self) -> &'static [&'static str] {
@@ -480,6 +533,34 @@ mod tests {
         assert_eq!(p["tool_input"], json!({}));
     }
 
+    /// `hooks.BuildEnv`: the markers, `CRUSH_EVENT`, `CRUSH_TOOL_NAME`,
+    /// `CRUSH_SESSION_ID`, `CRUSH_CWD`, `CRUSH_PROJECT_DIR`, and
+    /// `CRUSH_TOOL_INPUT_COMMAND` / `CRUSH_TOOL_INPUT_FILE_PATH` when the
+    /// input has them (`gjson`'s `String()` of the field).
+    #[test]
+    fn the_environment_is_build_envs() {
+        let facts = SessionFacts { session_id: "s1", cwd: "/w", transcript_path: None, trigger: "startup" };
+        let pre = RunEvent::Known(HookEvent::PreToolUse);
+        let mut set = Vec::new();
+        CRUSH.environment(&pre, &facts, &mut |k, v| set.push((k, v.to_owned())));
+        let input = json!({"tool_name": "edit", "tool_input": {"file_path": "a.go", "command": 5}});
+        CRUSH.input_environment(&pre, input.as_object().unwrap(), &mut |k, v| set.push((k, v.to_owned())));
+        let get = |name: &str| set.iter().find(|(k, _)| *k == name).map(|(_, v)| v.as_str());
+        assert_eq!(get("CRUSH"), Some("1"));
+        assert_eq!(get("AGENT"), Some("crush"));
+        assert_eq!(get("AI_AGENT"), Some("crush"));
+        assert_eq!(get("CRUSH_EVENT"), Some("PreToolUse"));
+        assert_eq!(get("CRUSH_SESSION_ID"), Some("s1"));
+        assert_eq!(get("CRUSH_CWD"), Some("/w"));
+        assert_eq!(get("CRUSH_PROJECT_DIR"), Some("/w"));
+        assert_eq!(get("CRUSH_TOOL_NAME"), Some("edit"));
+        assert_eq!(get("CRUSH_TOOL_INPUT_FILE_PATH"), Some("a.go"));
+        assert_eq!(get("CRUSH_TOOL_INPUT_COMMAND"), Some("5"));
+        for (name, _) in &set {
+            assert!(ENV_NAMES.contains(name), "{name}");
+        }
+    }
+
     #[test]
     fn the_subject_is_crushs_tool_name() {
         let pre = RunEvent::Known(HookEvent::PreToolUse);
@@ -487,5 +568,19 @@ mod tests {
         assert_eq!(CRUSH.match_subject(&RunEvent::Known(HookEvent::Stop), &json!({}), ""), None);
         assert_eq!(VOCABULARY.native_name("mcp__github__create_pull_request"), "mcp_github_create_pull_request");
         assert_eq!(VOCABULARY.native_name("Read"), "view");
+    }
+
+    /// Read's `offset` is 1-based, view's 0-based.
+    #[test]
+    fn read_offsets_are_one_less_in_view() {
+        let read = json!({"file_path": "/a", "offset": 10, "limit": 5});
+        let native = VOCABULARY.to_native("Read", Some(&read), "/w");
+        assert_eq!(native.name, "view");
+        assert_eq!(native.input.as_deref(), Some(&json!({"file_path": "/a", "offset": 9, "limit": 5})));
+        let back = VOCABULARY.input_to_canonical("Read", "view", &json!({"file_path": "/b", "offset": 0}), None, "/w");
+        assert_eq!(back, Some(json!({"file_path": "/b", "offset": 1})));
+        let input = json!({"pattern": "x", "glob": "*.rs"});
+        let grep = VOCABULARY.to_native("Grep", Some(&input), "/w");
+        assert_eq!(grep.input.as_deref(), Some(&json!({"pattern": "x", "include": "*.rs"})));
     }
 }
