@@ -15,6 +15,7 @@ mod cline;
 mod codex_dialect;
 mod config;
 mod copilot;
+mod crush;
 mod cursor;
 mod docs_tables;
 mod engine;

@@ -345,7 +345,12 @@ impl Dialect for Crush {
     /// `CRUSH_TOOL_NAME` (Crush's name of the tool; empty outside a tool
     /// call), `CRUSH_TOOL_INPUT_COMMAND` and `CRUSH_TOOL_INPUT_FILE_PATH`
     /// when the tool input has a `command` or a `file_path` (`BuildEnv`).
-    fn input_environment(&self, _event: &RunEvent, input: &Map<String, Value>, add: &mut dyn FnMut(&'static str, &str)) {
+    fn input_environment(
+        &self,
+        _event: &RunEvent,
+        input: &Map<String, Value>,
+        add: &mut dyn FnMut(&'static str, &str),
+    ) {
         add("CRUSH_TOOL_NAME", input.get("tool_name").and_then(Value::as_str).unwrap_or(""));
         if let Some(tool_input) = input.get("tool_input") {
             if let Some(command) = input_text(tool_input, "command") {
