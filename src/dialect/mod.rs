@@ -32,6 +32,7 @@
 //! | `devin-cli` | [`devin`] | `.devin/hooks.v1.json` (no wrapper), `.devin/config*.json`, `~/.config/devin/config.json` |
 //! | `factory` | [`factory`] | `.factory/hooks.json` (no wrapper), `.factory/settings*.json`, `~/.factory/…` |
 //! | `crush` | [`crush`] | `crush.json`, `.crush.json`, `.crush/crush.json`, `~/.config/crush/crush.json`, `~/.local/share/crush/crush.json`, `/etc/crush/crush.json` |
+//! | `openhands` | [`openhands`] | `.openhands/hooks.json`, else `~/.openhands/hooks.json` (the first found only) |
 //!
 //! Selection ([`select`]): the `dialect` option (or `hook_sources[i].dialect`)
 //! names one; without it a `hooks_file` is recognised by its path, and
@@ -60,6 +61,7 @@ pub mod handler_support;
 pub mod kiro;
 mod load;
 pub mod matcher;
+pub mod openhands;
 pub mod protocol;
 pub mod qwen;
 mod resolve;
@@ -669,6 +671,7 @@ pub static ALL: &[&dyn Dialect] = &[
     &devin::DEVIN_CLI,
     &factory::FACTORY,
     &crush::CRUSH,
+    &openhands::OPENHANDS,
 ];
 
 /// A path's file name and the name of the folder it is in (`""` where
