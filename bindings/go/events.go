@@ -757,4 +757,7 @@ const (
 	// DialectCrush: Crush crush.json / .crush.json ({"hooks": {"PreToolUse":
 	// [{"matcher", "command", "timeout"}]}}: flat entries, its own reply envelope).
 	DialectCrush Dialect = "crush"
+	// DialectOpenHands: OpenHands .openhands/hooks.json (snake_case events,
+	// a top-level "decision": "allow" | "deny").
+	DialectOpenHands Dialect = "openhands"
 )

@@ -337,7 +337,7 @@ export interface HookSource {
 }
 
 /** A hooks format: the agent a config was written for; its hooks get that agent's payload and decisions. */
-export type Dialect = 'vtcode' | 'claude' | 'codex' | 'gemini' | 'cursor' | 'copilot' | 'vscode' | 'cline' | 'windsurf' | 'qwen' | 'kiro' | 'devin-cli' | 'factory' | 'crush';
+export type Dialect = 'vtcode' | 'claude' | 'codex' | 'gemini' | 'cursor' | 'copilot' | 'vscode' | 'cline' | 'windsurf' | 'qwen' | 'kiro' | 'devin-cli' | 'factory' | 'crush' | 'openhands';
 
 /** The `toolNames` option: canonical tool names mapped to each hook's agent, or native ones passed through. */
 export type ToolNames = 'canonical' | 'native';
@@ -538,6 +538,7 @@ export interface DialectFields {
   'devin-cli'?: Record<string, Json>;
   factory?: Record<string, Json>;
   crush?: Record<string, Json>;
+  openhands?: Record<string, Json>;
   windsurf?: WindsurfFields;
 }
 

@@ -596,6 +596,7 @@ fn session_start_config(dialect: &str, command: &str) -> Value {
         "vtcode" => json!({"lifecycle": {"session_start": [{"hooks": [{"command": command}]}]}}),
         "gemini" | "claude" | "codex" | "qwen" | "devin-cli" => protocol,
         "factory" => json!({"SessionStart": [{"hooks": [{"type": "command", "command": command}]}]}),
+        "openhands" => json!({"hooks": {"session_start": [{"hooks": [{"type": "command", "command": command}]}]}}),
         "cursor" => json!({"version": 1, "hooks": {"sessionStart": [{"command": command}]}}),
         "copilot" => json!({"version": 1, "hooks": {"sessionStart": [{"type": "command", "bash": command}]}}),
         "vscode" => json!({"hooks": {"SessionStart": [{"type": "command", "command": command}]}}),

@@ -130,6 +130,7 @@ Dialect = Literal[
     "devin-cli",
     "factory",
     "crush",
+    "openhands",
 ]
 
 #: How the host names tools (the ``tool_names`` option): ``"canonical"`` (the default) passes Claude
@@ -739,7 +740,7 @@ class CommandPreview:
     raw: Dict[str, JSON] = field(default_factory=dict, repr=False, compare=False)
     #: The dialect, for dialects other than VT Code and Claude Code (``"codex"``, ``"gemini"``,
     #: ``"cursor"``, ``"copilot"``, ``"vscode"``, ``"cline"``, ``"windsurf"``, ``"qwen"``, ``"kiro"``,
-    #: ``"devin-cli"``, ``"factory"``, ``"crush"``).
+    #: ``"devin-cli"``, ``"factory"``, ``"crush"``, ``"openhands"``).
     dialect: Optional[str] = None
     #: The timeout of dialects that write milliseconds (Gemini CLI; ``timeout_seconds`` is then None).
     timeout_ms: Optional[int] = None
