@@ -29,6 +29,7 @@ mod hook_env;
 mod interpret;
 mod kiro;
 mod layers;
+mod openhands;
 mod option_keys;
 mod pins;
 mod policy;
