@@ -76,7 +76,11 @@ fn stdout_json_decides_on_any_exit_code() {
         let deny = answer(r#"{"decision": "DENY", "reason": "Not allowed"}"#, "stderr text", code);
         let e = ws.engine(json!({"pre_tool_use": group("terminal", &[&deny])}));
         let out = run(&e, HookEvent::PreToolUse, terminal("ls"));
-        assert_eq!((out["decision"].as_str(), out["reason"].as_str()), (Some("deny"), Some("Not allowed")), "{code}: {out}");
+        assert_eq!(
+            (out["decision"].as_str(), out["reason"].as_str()),
+            (Some("deny"), Some("Not allowed")),
+            "{code}: {out}"
+        );
     }
 }
 
@@ -148,7 +152,11 @@ fn matchers_see_openhands_tool_names() {
         {"matcher": "editor", "hooks": [{"command": log("substring")}]},
     ]}));
     run(&e, HookEvent::PreToolUse, terminal("ls"));
-    run(&e, HookEvent::PreToolUse, json!({"tool_name": "Write", "tool_input": {"file_path": "/w/a.txt", "content": "x"}}));
+    run(
+        &e,
+        HookEvent::PreToolUse,
+        json!({"tool_name": "Write", "tool_input": {"file_path": "/w/a.txt", "content": "x"}}),
+    );
     assert_eq!(ws.read("order.txt"), "exact\nregex\n");
     let p = ws.json("exact.json");
     assert_eq!((p["event_type"].as_str(), p["tool_name"].as_str()), (Some("PreToolUse"), Some("terminal")));

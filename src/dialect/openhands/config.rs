@@ -186,14 +186,16 @@ fn parse_group(
         let hint = crate::suggest::closest(key, GROUP_FIELDS.iter().copied())
             .map(|f| format!("; did you mean `{f}`?"))
             .unwrap_or_default();
-        cfg.push_warning(format!("{path}.{key}"), format!("OpenHands does not read the group field `{key}`; ignored{hint}"));
+        cfg.push_warning(
+            format!("{path}.{key}"),
+            format!("OpenHands does not read the group field `{key}`; ignored{hint}"),
+        );
     }
     let mut specs = Vec::with_capacity(hooks.len());
     for (j, h) in hooks.iter().enumerate() {
         let path = format!("{path}.hooks[{j}]");
-        match parse_hook(cfg, source, &path, h)? {
-            Some(spec) => specs.push(spec),
-            None => {}
+        if let Some(spec) = parse_hook(cfg, source, &path, h)? {
+            specs.push(spec);
         }
     }
     let matcher = match raw.as_deref() {
@@ -297,7 +299,9 @@ fn int(obj: &Map<String, Value>, path: &str, key: &str) -> Result<Option<i64>> {
         Some(v) => v,
     };
     let n = match v {
-        Value::Number(n) => n.as_i64().or_else(|| n.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 9e15).map(|f| f as i64)),
+        Value::Number(n) => {
+            n.as_i64().or_else(|| n.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 9e15).map(|f| f as i64))
+        }
         Value::String(s) => s.trim().parse::<i64>().ok(),
         Value::Bool(b) => Some(i64::from(*b)),
         _ => None,
@@ -315,8 +319,8 @@ fn boolean(obj: &Map<String, Value>, path: &str, key: &str) -> Result<Option<boo
     let b = match v {
         Value::Bool(b) => Some(*b),
         Value::Number(n) => match n.as_f64() {
-            Some(f) if f == 0.0 => Some(false),
-            Some(f) if f == 1.0 => Some(true),
+            Some(0.0) => Some(false),
+            Some(1.0) => Some(true),
             _ => None,
         },
         Value::String(s) => match s.trim().to_ascii_lowercase().as_str() {
@@ -354,7 +358,10 @@ fn parse_hook(cfg: &mut HooksConfig, source: &Arc<Source>, path: &str, v: &Value
         let hint = crate::suggest::closest(key, HOOK_FIELDS.iter().copied())
             .map(|f| format!("; did you mean `{f}`?"))
             .unwrap_or_default();
-        cfg.push_warning(format!("{path}.{key}"), format!("OpenHands does not read the hook field `{key}`; ignored{hint}"));
+        cfg.push_warning(
+            format!("{path}.{key}"),
+            format!("OpenHands does not read the hook field `{key}`; ignored{hint}"),
+        );
     }
     let handler = match kind.as_str() {
         "command" => {
@@ -388,7 +395,9 @@ fn parse_hook(cfg: &mut HooksConfig, source: &Arc<Source>, path: &str, v: &Value
                 if obj.get(key).is_some_and(|v| !v.is_null()) {
                     cfg.push_warning(
                         format!("{path}.{key}"),
-                        format!("hookline hands the host's agent handler the system_prompt only; `{key}` is not passed"),
+                        format!(
+                            "hookline hands the host's agent handler the system_prompt only; `{key}` is not passed"
+                        ),
                     );
                 }
             }
@@ -404,7 +413,9 @@ fn parse_hook(cfg: &mut HooksConfig, source: &Arc<Source>, path: &str, v: &Value
         Some(t) => {
             cfg.push_never_runs(
                 format!("{path}.timeout"),
-                format!("timeout {t}: OpenHands times the hook out at once, so it never answers; hookline leaves it out"),
+                format!(
+                    "timeout {t}: OpenHands times the hook out at once, so it never answers; hookline leaves it out"
+                ),
             );
             return Ok(None);
         }
@@ -510,7 +521,11 @@ mod tests {
                                           {"matcher": "*", "hooks": [{"command": "y"}]}]}});
         let cfg = read(&v, &info()).unwrap();
         assert_eq!(cfg.groups(HookEvent::Stop).len(), 1);
-        assert!(cfg.warnings().iter().any(|w| w.never_runs && w.path == "hooks.stop[0].matcher"), "{:?}", cfg.warnings());
+        assert!(
+            cfg.warnings().iter().any(|w| w.never_runs && w.path == "hooks.stop[0].matcher"),
+            "{:?}",
+            cfg.warnings()
+        );
     }
 
     #[test]

@@ -381,7 +381,10 @@ mod tests {
         for path in ["/p/.openhands/hooks/on_stop.sh", "/p/hooks/hooks.json", "/p/.openhands/config.json"] {
             assert!(!OPENHANDS.recognises_path(Path::new(path)), "{path}");
         }
-        assert_eq!(crate::dialect::for_path(Path::new("/p/.openhands/hooks.json")).map(|d| d.name()), Some("openhands"));
+        assert_eq!(
+            crate::dialect::for_path(Path::new("/p/.openhands/hooks.json")).map(|d| d.name()),
+            Some("openhands")
+        );
         assert_eq!(crate::dialect::project_dir_of(Path::new("/p/.openhands/hooks.json")), Path::new("/p"));
     }
 

@@ -85,7 +85,16 @@ mod tests {
         let keys: Vec<&str> = p.keys().map(String::as_str).collect();
         assert_eq!(
             keys,
-            ["event_type", "tool_name", "tool_input", "tool_response", "message", "session_id", "working_dir", "metadata"]
+            [
+                "event_type",
+                "tool_name",
+                "tool_input",
+                "tool_response",
+                "message",
+                "session_id",
+                "working_dir",
+                "metadata"
+            ]
         );
         assert_eq!(
             Value::Object(p),
@@ -106,7 +115,8 @@ mod tests {
         );
         assert_eq!((p["event_type"].as_str(), p["message"].as_str()), (Some("UserPromptSubmit"), Some("deploy")));
         assert!(!p.contains_key("prompt") && !p.contains_key("hook_event_name"));
-        let p = payload(&RunEvent::Known(HookEvent::Stop), &facts(), json!({"reason": "done"}).as_object().unwrap(), None);
+        let p =
+            payload(&RunEvent::Known(HookEvent::Stop), &facts(), json!({"reason": "done"}).as_object().unwrap(), None);
         assert_eq!(p["metadata"], json!({"reason": "done"}));
         assert_eq!(p["tool_name"], Value::Null);
     }

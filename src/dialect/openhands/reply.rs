@@ -133,7 +133,9 @@ pub(crate) fn read(cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply {
                     fail(
                         &mut reply,
                         HookFailure::InvalidOutput,
-                        format!("failed: {why}; OpenHands fails such a hook (\"Hook execution failed\") and does not block"),
+                        format!(
+                            "failed: {why}; OpenHands fails such a hook (\"Hook execution failed\") and does not block"
+                        ),
                     );
                     return reply;
                 }
@@ -264,9 +266,8 @@ fn verdict(cx: &ReadCtx<'_>, reply: &mut HookReply, who: &str, answer: &Value) {
             };
         }
         _ => {
-            let text = format!(
-                "{who} returned an invalid decision ({answer}); OpenHands defaults to allow (\"fall open\")"
-            );
+            let text =
+                format!("{who} returned an invalid decision ({answer}); OpenHands defaults to allow (\"fall open\")");
             reply.push(cx.rules.failure_level, text.clone());
             reply.failure = Some(Failure { kind: HookFailure::InvalidOutput, text, timeout_or_lost: false });
         }
