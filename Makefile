@@ -87,6 +87,7 @@ test-cli: lib
 	target/release/hookline check --strict examples/codex/.codex/hooks.json
 	cd examples/windsurf && ../../target/release/hookline check --strict .windsurf/hooks.json
 	cd examples/kiro && ../../target/release/hookline check .kiro/hooks/guard.json
+	cd examples/crush && ../../target/release/hookline check --strict crush.json
 
 test-header:
 	scripts/cbindgen.sh $(CBINDGEN_VERSION) $(BUILD)/hookline.h.fresh

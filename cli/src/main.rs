@@ -101,6 +101,10 @@ pub enum Format {
     /// denied or blocked; context as plain stdout on SessionStart and
     /// UserPromptSubmit.
     Kiro,
+    /// As a Crush hook: exit 2 with the reason on stderr when denied, exit
+    /// 49 when the turn halts; otherwise Crush's output envelope
+    /// (`decision: "allow"`, `context`, `updated_input`).
+    Crush,
 }
 
 impl Format {
@@ -119,6 +123,7 @@ impl Format {
             Format::Windsurf => Some(d::WINDSURF),
             Format::Qwen => Some(d::QWEN),
             Format::Kiro => Some(d::KIRO),
+            Format::Crush => Some(d::CRUSH),
         }
     }
 }
@@ -138,7 +143,7 @@ pub struct ConfigArgs {
     /// or .codex/config.toml, a Gemini CLI .gemini/settings.json, a Cursor
     /// .cursor/hooks.json, a Copilot CLI .github/hooks/*.json, a Windsurf
     /// .devin/hooks.json or .windsurf/hooks.json, a Cline hooks folder
-    /// .clinerules/hooks, a Kiro .kiro/hooks/*.json, VT Code JSON or a vtcode.toml); repeat to load several configs in order, each in its
+    /// .clinerules/hooks, a Kiro .kiro/hooks/*.json, a Crush crush.json, VT Code JSON or a vtcode.toml); repeat to load several configs in order, each in its
     /// own dialect. Default: the settings a host loads for the workspace
     /// (user, project, local).
     #[arg(long = "config", short = 'c', value_name = "FILE")]
@@ -148,7 +153,7 @@ pub struct ConfigArgs {
     #[arg(long, value_name = "DIR")]
     pub plugin_root: Option<PathBuf>,
     /// Read every --config file in this dialect (vtcode, claude, codex,
-    /// gemini, cursor, copilot, vscode, cline, windsurf, qwen, kiro) instead of recognising it by its path
+    /// gemini, cursor, copilot, vscode, cline, windsurf, qwen, kiro, devin-cli, factory, crush) instead of recognising it by its path
     /// or shape.
     #[arg(long, value_name = "NAME", value_parser = common::parse_dialect)]
     pub dialect: Option<common::DialectArg>,

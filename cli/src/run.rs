@@ -232,6 +232,26 @@ fn run(out: &Out, a: &RunArgs) -> CliResult {
                 out.line(&ctx.join("\n"));
             }
         }
+        Format::Crush => {
+            // "Exit 49 halts the whole turn. Stderr becomes the halt
+            // reason."; a deny is exit 2 (below); otherwise the envelope.
+            if outcome.get("continue").and_then(Value::as_bool) == Some(false) {
+                let reason = outcome
+                    .get("stop_reason")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned)
+                    .or_else(|| v.reason.clone())
+                    .unwrap_or_else(|| format!("{} halted by hookline", event_name.display()));
+                eprintln!("{reason}");
+                return Ok(CRUSH_HALT);
+            }
+            if !v.blocked {
+                let reply = crush_reply(&outcome, &v);
+                if !reply.is_empty() {
+                    out.line(&Value::Object(reply).to_string());
+                }
+            }
+        }
         Format::Windsurf => {
             // Cascade reads the exit code alone (stderr as a block's
             // reason): what it cannot express is said dropped on stderr.
@@ -277,6 +297,28 @@ fn run(out: &Out, a: &RunArgs) -> CliResult {
         return Ok(EXIT_BLOCKED);
     }
     Ok(EXIT_OK)
+}
+
+/// Crush's exit code that halts the turn.
+const CRUSH_HALT: u8 = 49;
+
+/// Crush's output envelope for an outcome that neither denied nor halted:
+/// `decision: "allow"` (Crush has no `ask`: without a decision its own
+/// permission prompt asks), the context, and the rewrite as
+/// `updated_input` (Crush merges it over the call's input).
+fn crush_reply(outcome: &Value, v: &Verdict) -> Map<String, Value> {
+    let mut reply = Map::new();
+    if v.decision == "allow" {
+        reply.insert("decision".into(), json!("allow"));
+    }
+    let ctx = common::contexts(outcome);
+    if !ctx.is_empty() {
+        reply.insert("context".into(), json!(ctx));
+    }
+    if let Some(input) = outcome.get("updated_input").filter(|u| u.is_object()) {
+        reply.insert("updated_input".into(), input.clone());
+    }
+    reply
 }
 
 /// What an outcome says that a Cascade hook cannot (it has exit 2 on a

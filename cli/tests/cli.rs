@@ -1442,6 +1442,46 @@ fn kiro_hook_files_are_checked_discovered_and_answered_as_kiro_reads_them() {
     assert_eq!((r.code, r.stdout.trim()), (0, "on main"), "{}", r.stderr);
 }
 
+/// Crush's `crush.json`: `hookline check` refuses a Claude Code matcher
+/// group ("hook PreToolUse[0]: command is required", Crush's
+/// `ValidateHooks`), `run` finds the project's `crush.json`, and `--format
+/// crush` answers as Crush reads a hook: exit 2 with stderr denies, exit 49
+/// with stderr halts the turn, otherwise the output envelope
+/// (`{"decision":"allow"}`, `context`).
+#[test]
+fn crush_files_are_checked_discovered_and_answered_as_crush_reads_them() {
+    let sb = Sandbox::new();
+    let ws = sb.ws();
+    let nested = sb.write_json(
+        "nested/crush.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "bash", "hooks": [{"type": "command", "command": "exit 2"}]}]}}),
+    );
+    let r = sb.run(&["check", s(&nested)]);
+    assert_ne!(r.code, 0);
+    assert!(format!("{}{}", r.stdout, r.stderr).contains("command is required"), "{}{}", r.stdout, r.stderr);
+    let cfg = sb.write_json(
+        "ws/crush.json",
+        &json!({"hooks": {"pre_tool_use": [
+            {"matcher": "^bash$", "command": "cat >/dev/null; case \"$CRUSH_TOOL_INPUT_COMMAND\" in rm*) echo 'no rm' >&2; exit 2;; reboot*) echo 'stop everything' >&2; exit 49;; esac"},
+            {"matcher": "^view$", "command": "cat >/dev/null; echo '{\"decision\":\"allow\",\"context\":\"read-only\"}'"}
+        ]}}),
+    );
+    let r = sb.run(&["check", "--strict", s(&cfg)]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let base = ["-w", s(&ws), "--trust-workspace", "--input", "-", "--format", "crush"];
+    let call =
+        |tool: &str, input: Value| json!({"event": "PreToolUse", "tool_name": tool, "tool_input": input}).to_string();
+    let r = sb.run_stdin(&[&["run", "PreToolUse"], &base[..]].concat(), &call("bash", json!({"command": "rm -rf /"})));
+    assert_eq!((r.code, r.stderr.trim()), (2, "no rm"), "{}{}", r.stdout, r.stderr);
+    let r = sb.run_stdin(&[&["run", "PreToolUse"], &base[..]].concat(), &call("bash", json!({"command": "reboot"})));
+    assert_eq!((r.code, r.stderr.trim()), (49, "stop everything"), "{}{}", r.stdout, r.stderr);
+    let r = sb.run_stdin(&[&["run", "PreToolUse"], &base[..]].concat(), &call("view", json!({"file_path": "a"})));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.json(), json!({"decision": "allow", "context": ["read-only"]}));
+    let r = sb.run_stdin(&[&["run", "PreToolUse"], &base[..]].concat(), &call("bash", json!({"command": "ls"})));
+    assert_eq!((r.code, r.stdout.trim()), (0, ""), "{}", r.stderr);
+}
+
 // ------------------------------------------------------------------ Cursor
 
 /// A Cursor project: `ws/.cursor/hooks.json`.
