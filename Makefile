@@ -88,6 +88,7 @@ test-cli: lib
 	cd examples/windsurf && ../../target/release/hookline check --strict .windsurf/hooks.json
 	cd examples/kiro && ../../target/release/hookline check .kiro/hooks/guard.json
 	cd examples/crush && ../../target/release/hookline check --strict crush.json
+	cd examples/openhands && ../../target/release/hookline check --strict .openhands/hooks.json
 
 test-header:
 	scripts/cbindgen.sh $(CBINDGEN_VERSION) $(BUILD)/hookline.h.fresh

@@ -23,13 +23,13 @@ use crate::common::{Out, EXIT_ERROR};
 #[command(
     name = "hookline",
     version,
-    about = "Run, check, explain and test lifecycle-hook configs (Claude Code, Codex, Gemini CLI, Cursor, Copilot CLI, VS Code, Windsurf, Qwen Code, Cline, Kiro, VT Code)",
+    about = "Run, check, explain and test lifecycle-hook configs (Claude Code, Codex, Gemini CLI, Cursor, Copilot CLI, VS Code, Windsurf, Qwen Code, Cline, Kiro, OpenHands, VT Code)",
     long_about = "Run, check, explain and test lifecycle-hook configurations of the Claude Code \
 settings dialect, the OpenAI Codex dialect (.codex/hooks.json, config.toml [hooks]), the Gemini CLI \
 settings dialect (.gemini/settings.json), the Cursor dialect (.cursor/hooks.json), GitHub Copilot \
 CLI hooks files (.github/hooks/*.json), VS Code agent hooks (--dialect vscode), Windsurf / Devin \
 Desktop Cascade hooks (.devin/hooks.json, .windsurf/hooks.json), Qwen Code settings (.qwen/settings.json), Cline hooks folders \
-(.clinerules/hooks, .cline/hooks, ~/Documents/Cline/Hooks), Kiro hook files (.kiro/hooks/*.json) and the VT Code dialect with the hookline engine, and manage workspace trust.\n\n\
+(.clinerules/hooks, .cline/hooks, ~/Documents/Cline/Hooks), Kiro hook files (.kiro/hooks/*.json), OpenHands .openhands/hooks.json and the VT Code dialect with the hookline engine, and manage workspace trust.\n\n\
 Exit status: 0 proceed or success, 2 denied or blocked (run), 1 error.",
     after_help = "Examples:\n  hookline check .claude/settings.json\n  \
 echo '{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"rm -rf /\"}}' |\n    \
@@ -105,6 +105,10 @@ pub enum Format {
     /// 49 when the turn halts; otherwise Crush's output envelope
     /// (`decision: "allow"`, `context`, `updated_input`).
     Crush,
+    /// As an OpenHands command hook: exit 2 with the reason on stderr when
+    /// denied or blocked; UserPromptSubmit context as
+    /// `{"additionalContext": …}` on stdout.
+    Openhands,
 }
 
 impl Format {
@@ -124,6 +128,7 @@ impl Format {
             Format::Qwen => Some(d::QWEN),
             Format::Kiro => Some(d::KIRO),
             Format::Crush => Some(d::CRUSH),
+            Format::Openhands => Some(&d::openhands::OPENHANDS),
         }
     }
 }
@@ -143,7 +148,7 @@ pub struct ConfigArgs {
     /// or .codex/config.toml, a Gemini CLI .gemini/settings.json, a Cursor
     /// .cursor/hooks.json, a Copilot CLI .github/hooks/*.json, a Windsurf
     /// .devin/hooks.json or .windsurf/hooks.json, a Cline hooks folder
-    /// .clinerules/hooks, a Kiro .kiro/hooks/*.json, a Crush crush.json, VT Code JSON or a vtcode.toml); repeat to load several configs in order, each in its
+    /// .clinerules/hooks, a Kiro .kiro/hooks/*.json, a Crush crush.json, an OpenHands .openhands/hooks.json, VT Code JSON or a vtcode.toml); repeat to load several configs in order, each in its
     /// own dialect. Default: the settings a host loads for the workspace
     /// (user, project, local).
     #[arg(long = "config", short = 'c', value_name = "FILE")]

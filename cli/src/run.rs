@@ -252,6 +252,24 @@ fn run(out: &Out, a: &RunArgs) -> CliResult {
                 }
             }
         }
+        Format::Openhands => {
+            // OpenHands reads a top-level JSON object on stdout: its
+            // `continue: false` blocks the action (it never halts the
+            // agent), its `additionalContext` is added to a prompt.
+            if v.stopped_only {
+                let mut reply = Map::new();
+                reply.insert("continue".into(), json!(false));
+                if let Some(r) = &v.reason {
+                    reply.insert("reason".into(), json!(r));
+                }
+                out.line(&Value::Object(reply).to_string());
+                return Ok(EXIT_OK);
+            }
+            let ctx = common::contexts(&outcome);
+            if !v.blocked && event_name.known() == Some(HookEvent::UserPromptSubmit) && !ctx.is_empty() {
+                out.line(&json!({ "additionalContext": ctx.join("\n") }).to_string());
+            }
+        }
         Format::Windsurf => {
             // Cascade reads the exit code alone (stderr as a block's
             // reason): what it cannot express is said dropped on stderr.

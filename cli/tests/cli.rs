@@ -1482,6 +1482,48 @@ fn crush_files_are_checked_discovered_and_answered_as_crush_reads_them() {
     assert_eq!((r.code, r.stdout.trim()), (0, ""), "{}", r.stderr);
 }
 
+// ------------------------------------------------------------------ OpenHands
+
+/// OpenHands: `hookline check` on a file with a matcher on an event without a
+/// tool (its hooks never run: "if tool_name is None: return self.matcher in
+/// ('*', '')") and an unknown event (the file fails: extra fields are
+/// forbidden); `run` finding the workspace's `.openhands/hooks.json` before
+/// the user's (only the first is read); `--format openhands`: exit 2 with
+/// the reason on stderr, and prompt context as `{"additionalContext": …}`.
+#[test]
+fn openhands_files_are_checked_discovered_and_answered_as_openhands_reads_them() {
+    let sb = Sandbox::new();
+    let ws = sb.ws();
+    let cfg = sb.write_json(
+        "ws/.openhands/hooks.json",
+        &json!({"hooks": {
+            "pre_tool_use": [{"matcher": "terminal", "hooks": [{"command": "cat >/dev/null; echo 'no rm' >&2; exit 2"}]}],
+            "user_prompt_submit": [{"hooks": [{"command": "cat >/dev/null; echo '{\"additionalContext\": \"on main\"}'"}]}],
+            "stop": [{"matcher": "terminal", "hooks": [{"command": "true"}]}]
+        }}),
+    );
+    let r = sb.run(&["check", s(&cfg)]);
+    assert!(r.stdout.contains("hooks.stop[0].matcher") && r.stdout.contains("never run"), "{}{}", r.stdout, r.stderr);
+    let bad = sb.write_json("bad/.openhands/hooks.json", &json!({"hooks": {"notification": []}}));
+    let r = sb.run(&["check", s(&bad)]);
+    assert_ne!(r.code, 0);
+    assert!(format!("{}{}", r.stdout, r.stderr).contains("notification"), "{}{}", r.stdout, r.stderr);
+    // The user's file exists too: OpenHands reads the workspace's only.
+    sb.write_json(
+        "home/.openhands/hooks.json",
+        &json!({"hooks": {"pre_tool_use": [{"hooks": [{"command": "cat >/dev/null; echo 'user file' >&2; exit 2"}]}]}}),
+    );
+    let base = ["-w", s(&ws), "--trust-workspace", "--input", "-", "--format", "openhands"];
+    let r = sb.run_stdin(&[&["run", "PreToolUse"], &base[..]].concat(), BASH_LS);
+    assert_eq!((r.code, r.stderr.trim()), (2, "no rm"), "{}{}", r.stdout, r.stderr);
+    let r = sb.run_stdin(&[&["run", "UserPromptSubmit"], &base[..]].concat(), r#"{"prompt": "hi"}"#);
+    assert_eq!((r.code, r.stdout.trim()), (0, r#"{"additionalContext":"on main"}"#), "{}", r.stderr);
+    // Without the workspace's file, the user's is read.
+    std::fs::remove_file(&cfg).unwrap();
+    let r = sb.run_stdin(&[&["run", "PreToolUse"], &base[..]].concat(), BASH_LS);
+    assert_eq!((r.code, r.stderr.trim()), (2, "user file"), "{}{}", r.stdout, r.stderr);
+}
+
 // ------------------------------------------------------------------ Cursor
 
 /// A Cursor project: `ws/.cursor/hooks.json`.
