@@ -188,8 +188,9 @@ fn prompt_context_and_stop_feedback() {
 }
 
 /// `hook_env["OPENHANDS_PROJECT_DIR"] = self.working_dir`,
-/// `OPENHANDS_SESSION_ID`, `OPENHANDS_EVENT_TYPE`; the payload's
-/// `working_dir` and `session_id`; `cwd=self.working_dir`.
+/// `OPENHANDS_SESSION_ID`, `OPENHANDS_EVENT_TYPE`, and "if
+/// event.tool_name: hook_env["OPENHANDS_TOOL_NAME"] = event.tool_name";
+/// the payload's `working_dir` and `session_id`; `cwd=self.working_dir`.
 #[test]
 fn the_environment_and_working_directory() {
     let ws = Ws::new();
@@ -201,6 +202,15 @@ fn the_environment_and_working_directory() {
     assert_eq!(ws.read("env.txt"), format!("{dir}|s-1|SessionStart|{dir}"));
     let p = ws.json("start.json");
     assert_eq!((p["working_dir"].as_str(), p["session_id"].as_str()), (Some(dir.as_str()), Some("s-1")));
+    let path = ws.hooks_file(json!({
+        "pre_tool_use": group("*", &["cat >/dev/null; printf '%s|%s' \"$OPENHANDS_EVENT_TYPE\" \"$OPENHANDS_TOOL_NAME\" > tool.txt"]),
+        "stop": group("*", &["cat >/dev/null; printf '%s' \"${OPENHANDS_TOOL_NAME-unset}\" > stop.txt"]),
+    }));
+    let e = ws.engine_with(json!({"hooks_file": path, "env": {"OPENHANDS_TOOL_NAME": "from-the-env-option"}}));
+    run(&e, HookEvent::PreToolUse, terminal("ls"));
+    run(&e, HookEvent::Stop, json!({}));
+    assert_eq!(ws.read("tool.txt"), "PreToolUse|terminal");
+    assert_eq!(ws.read("stop.txt"), "unset", "no tool, no variable (nor another value of it)");
 }
 
 /// "hooks with `\"async\": true` run in the background and can never

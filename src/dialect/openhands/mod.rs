@@ -285,6 +285,17 @@ impl Dialect for OpenHands {
         add("OPENHANDS_EVENT_TYPE", event_type(event));
     }
 
+    /// `OPENHANDS_TOOL_NAME` on the tool events ("if event.tool_name:"):
+    /// OpenHands' name of the tool.
+    fn input_environment(&self, event: &RunEvent, input: &Map<String, Value>, add: &mut dyn FnMut(&'static str, &str)) {
+        if !event.known().is_some_and(has_tool_subject) {
+            return;
+        }
+        if let Some(tool) = input.get("tool_name").and_then(Value::as_str).filter(|t| !t.is_empty()) {
+            add("OPENHANDS_TOOL_NAME", tool);
+        }
+    }
+
     fn environment_names(&self) -> &'static [&'static str] {
         ENV_NAMES
     }
