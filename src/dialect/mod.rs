@@ -33,6 +33,7 @@
 //! | `factory` | [`factory`] | `.factory/hooks.json` (no wrapper), `.factory/settings*.json`, `~/.factory/…` |
 //! | `crush` | [`crush`] | `crush.json`, `.crush.json`, `.crush/crush.json`, `~/.config/crush/crush.json`, `~/.local/share/crush/crush.json`, `/etc/crush/crush.json` |
 //! | `openhands` | [`openhands`] | `.openhands/hooks.json`, else `~/.openhands/hooks.json` (the first found only) |
+//! | `goose` | [`goose`] | a plugin's `hooks/hooks.json` in `.agents/plugins/<plugin>/` (project, then `~/.agents/plugins`) |
 //!
 //! Selection ([`select`]): the `dialect` option (or `hook_sources[i].dialect`)
 //! names one; without it a `hooks_file` is recognised by its path, and
@@ -57,6 +58,7 @@ pub mod cursor;
 pub mod devin;
 pub mod factory;
 pub mod gemini;
+pub mod goose;
 pub mod handler_support;
 pub mod kiro;
 mod load;
@@ -672,6 +674,7 @@ pub static ALL: &[&dyn Dialect] = &[
     &factory::FACTORY,
     &crush::CRUSH,
     &openhands::OPENHANDS,
+    &goose::GOOSE,
 ];
 
 /// A path's file name and the name of the folder it is in (`""` where
@@ -714,6 +717,9 @@ pub static DEVIN_CLI: &dyn Dialect = &devin::DEVIN_CLI;
 
 /// The Factory Droid dialect.
 pub static FACTORY: &dyn Dialect = &factory::FACTORY;
+
+/// The goose (Open Plugins) dialect.
+pub static GOOSE: &dyn Dialect = &goose::GOOSE;
 
 /// The Windsurf / Devin Desktop (Cascade) dialect.
 pub static WINDSURF: &dyn Dialect = &windsurf::WINDSURF;
@@ -882,6 +888,9 @@ fn existing_sources(dialect: &dyn Dialect, path: &Path) -> Vec<std::path::PathBu
 /// for a `*.ext` file name (`.github/hooks/*.json`), every file of that
 /// directory with that extension, in name order.
 fn existing_files(path: &Path) -> Vec<std::path::PathBuf> {
+    if let Some(expanded) = expand_star_dir(path) {
+        return expanded;
+    }
     let pattern = path.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_prefix('*'));
     match (pattern, path.parent()) {
         (Some(suffix), Some(dir)) => {
@@ -901,6 +910,20 @@ fn existing_files(path: &Path) -> Vec<std::path::PathBuf> {
         _ if path.is_file() => vec![path.to_owned()],
         _ => Vec::new(),
     }
+}
+
+/// The files of a path with a `*` folder (`.agents/plugins/*/hooks/hooks.json`:
+/// every folder there, in name order), `None` when no folder of the path is
+/// `*`.
+fn expand_star_dir(path: &Path) -> Option<Vec<std::path::PathBuf>> {
+    let parts: Vec<_> = path.components().collect();
+    let at = parts[..parts.len().saturating_sub(1)].iter().position(|c| c.as_os_str() == "*")?;
+    let dir: std::path::PathBuf = parts[..at].iter().collect();
+    let rest: std::path::PathBuf = parts[at + 1..].iter().collect();
+    let Ok(entries) = std::fs::read_dir(&dir) else { return Some(Vec::new()) };
+    let mut dirs: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_dir()).collect();
+    dirs.sort();
+    Some(dirs.into_iter().flat_map(|d| existing_files(&d.join(&rest))).collect())
 }
 
 /// The [borrowed workspace files](Dialect::borrowed_workspace_files) of
