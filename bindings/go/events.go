@@ -760,4 +760,7 @@ const (
 	// DialectOpenHands: OpenHands .openhands/hooks.json (snake_case events,
 	// a top-level "decision": "allow" | "deny").
 	DialectOpenHands Dialect = "openhands"
+	// DialectGoose: goose's plugin hooks (Open Plugins), a plugin's
+	// hooks/hooks.json under .agents/plugins/<plugin>/.
+	DialectGoose Dialect = "goose"
 )

@@ -337,7 +337,7 @@ export interface HookSource {
 }
 
 /** A hooks format: the agent a config was written for; its hooks get that agent's payload and decisions. */
-export type Dialect = 'vtcode' | 'claude' | 'codex' | 'gemini' | 'cursor' | 'copilot' | 'vscode' | 'cline' | 'windsurf' | 'qwen' | 'kiro' | 'devin-cli' | 'factory' | 'crush' | 'openhands';
+export type Dialect = 'vtcode' | 'claude' | 'codex' | 'gemini' | 'cursor' | 'copilot' | 'vscode' | 'cline' | 'windsurf' | 'qwen' | 'kiro' | 'devin-cli' | 'factory' | 'crush' | 'openhands' | 'goose';
 
 /** The `toolNames` option: canonical tool names mapped to each hook's agent, or native ones passed through. */
 export type ToolNames = 'canonical' | 'native';
@@ -539,6 +539,8 @@ export interface DialectFields {
   factory?: Record<string, Json>;
   crush?: Record<string, Json>;
   openhands?: Record<string, Json>;
+  /** goose: `banners`, the SessionStart hooks' `{"banner": …}` texts. */
+  goose?: Record<string, Json>;
   windsurf?: WindsurfFields;
 }
 

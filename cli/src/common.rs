@@ -326,13 +326,18 @@ pub fn host_settings_under(
         } else {
             "project"
         };
+        // A plugin's hooks file (goose's `.agents/plugins/<plugin>/hooks/hooks.json`)
+        // has its plugin's root, as the agent gives it.
+        let plugin_root =
+            hookline::dialect::plugin_root_of(&f.path, Some(f.dialect)).map(|r| std::path::absolute(&r).unwrap_or(r));
         sources.push(HookSourceOption {
             dialect: Some(f.dialect),
             trusted: f.trusted,
             policy: f.policy,
+            plugin_root: plugin_root.as_ref().map(|r| r.display().to_string()),
             ..HookSourceOption::new(HooksSource::File(f.path.clone()))
         });
-        loaded.push(Loaded { path: f.path, origin, plugin_root: None });
+        loaded.push(Loaded { path: f.path, origin, plugin_root });
     }
     let source = if sources.is_empty() { HooksSource::None } else { HooksSource::Sources(sources) };
     Ok(Configs { source, loaded, discovered: true })

@@ -109,6 +109,10 @@ pub enum Format {
     /// denied or blocked; UserPromptSubmit context as
     /// `{"additionalContext": …}` on stdout.
     Openhands,
+    /// As a goose (Open Plugins) plugin hook: exit 2 with the reason on
+    /// stderr when a PreToolUse is denied or a Stop blocked; nothing on
+    /// stdout otherwise (goose reads any other stdout as "no decision").
+    Goose,
 }
 
 impl Format {
@@ -129,6 +133,7 @@ impl Format {
             Format::Kiro => Some(d::KIRO),
             Format::Crush => Some(d::CRUSH),
             Format::Openhands => Some(&d::openhands::OPENHANDS),
+            Format::Goose => Some(d::GOOSE),
         }
     }
 }

@@ -270,6 +270,10 @@ fn run(out: &Out, a: &RunArgs) -> CliResult {
                 out.line(&json!({ "additionalContext": ctx.join("\n") }).to_string());
             }
         }
+        Format::Goose => {
+            // goose reads exit 0 with empty stdout as "no objection", and any
+            // other stdout as a hook that gave no decision: nothing to print.
+        }
         Format::Windsurf => {
             // Cascade reads the exit code alone (stderr as a block's
             // reason): what it cannot express is said dropped on stderr.

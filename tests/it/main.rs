@@ -24,6 +24,7 @@ mod engine_reserved;
 mod fuzz_regressions;
 mod gate;
 mod gemini;
+mod goose;
 mod handlers;
 mod hook_env;
 mod interpret;

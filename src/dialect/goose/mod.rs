@@ -205,7 +205,7 @@ pub(crate) fn matcher_context<'a>(event: &RunEvent, input: &'a Value) -> Option<
         RunEvent::Known(_) => None,
         RunEvent::Named(name) => match extended_keys(name) {
             Some(keys) => text("matcher_value").or_else(|| string_argument(input.get("tool_input"), keys)),
-            None if name == "PreToolUseResult" => text("tool_name"),
+            None if &**name == "PreToolUseResult" => text("tool_name"),
             None => text("matcher_value"),
         },
     }
@@ -308,7 +308,7 @@ impl Dialect for Goose {
             }
             RunEvent::Known(HookEvent::UserPromptSubmit) => "the prompt text (prompt)",
             RunEvent::Known(_) => "the empty string (goose has no matcher_context here)",
-            RunEvent::Named(name) if name == "PreToolUseResult" => "the goose tool name (tool_name)",
+            RunEvent::Named(name) if &**name == "PreToolUseResult" => "the goose tool name (tool_name)",
             RunEvent::Named(name) if name.ends_with("ShellExecution") => "the shell command (tool_input.command)",
             RunEvent::Named(name) if extended_keys(name).is_some() => "the file path (tool_input.path)",
             RunEvent::Named(_) => "the input's matcher_value",

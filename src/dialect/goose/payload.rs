@@ -26,7 +26,7 @@ use crate::model::input::SessionFacts;
 fn carries_call_id(event: &RunEvent) -> bool {
     match event {
         RunEvent::Known(e) => matches!(e, HookEvent::PreToolUse | HookEvent::PostToolUse | HookEvent::PostToolUseFailure),
-        RunEvent::Named(name) => name == "PreToolUseResult",
+        RunEvent::Named(name) => &**name == "PreToolUseResult",
     }
 }
 
@@ -68,7 +68,7 @@ pub(crate) fn payload(
     }
     let dir = input.get("cwd").and_then(Value::as_str).unwrap_or(facts.cwd);
     out.insert("working_dir".into(), json!(dir));
-    if matches!(event, RunEvent::Named(name) if name == "PreToolUseResult") {
+    if matches!(event, RunEvent::Named(name) if &**name == "PreToolUseResult") {
         for key in OUTCOME_FIELDS {
             if let Some(v) = input.get(*key).filter(|v| !v.is_null()) {
                 out.insert((*key).into(), v.clone());

@@ -33,12 +33,12 @@ use crate::model::reply::{Decision, Failure, HookReply};
 use crate::model::rules::{Column, Exit2};
 
 /// goose's reason for a denial that gives none.
-pub const DEFAULT_DENY: &str = "denied by plugin hook";
+pub(crate) const DEFAULT_DENY: &str = "denied by plugin hook";
 
 /// goose's reason when the hook could not be run or timed out ("The
 /// internal error embeds the configured command ... That detail belongs in
 /// our logs, never in a reason handed to the model").
-pub const COMMAND_FAILED: &str = "the hook command failed to run";
+pub(crate) const COMMAND_FAILED: &str = "the hook command failed to run";
 
 /// The reader columns this reader honours.
 pub(crate) fn honours(family: EventFamily) -> &'static [Column] {
