@@ -86,7 +86,14 @@ pub(crate) fn read(v: &Value, info: &SourceInfo) -> Result<HooksConfig> {
     for (key, rules) in events {
         parsed.push((key, parse_rules(key, rules)?));
     }
-    let source = Arc::new(Source::new(info.clone(), false));
+    // Every goose hook is a plugin's: a file at `<root>/hooks/hooks.json`
+    // given without a plugin root has the folder above `hooks/` as its root.
+    let mut info = info.clone();
+    if info.plugin_root.is_none() {
+        let root = info.path.as_deref().and_then(crate::dialect::plugin_hooks_json_root);
+        info.plugin_root = root.map(|r| Arc::from(std::path::absolute(&r).unwrap_or(r).to_string_lossy().as_ref()));
+    }
+    let source = Arc::new(Source::new(info, false));
     for (key, rules) in parsed {
         let event = canonical_event(key);
         if event.is_none() && !super::NATIVE_KEYS.contains(&key) {
