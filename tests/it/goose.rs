@@ -64,7 +64,9 @@ fn denied(out: &Value) -> Option<&str> {
 #[test]
 fn the_strict_decision_table_through_real_hooks() {
     let ws = Ws::new();
-    let case = |command: &str| run(&ws.engine(rule("PreToolUse", None, vec![action(command)])), HookEvent::PreToolUse, shell("ls"));
+    let case = |command: &str| {
+        run(&ws.engine(rule("PreToolUse", None, vec![action(command)])), HookEvent::PreToolUse, shell("ls"))
+    };
     let out = case("echo refused by policy >&2; exit 2");
     assert_eq!(denied(&out), Some("refused by policy"), "{out}");
     assert_eq!(denied(&case("exit 2")), Some("denied by plugin hook"));
@@ -196,8 +198,9 @@ fn timeouts_are_seconds_and_default_to_30() {
     let out = run(&e, HookEvent::PreToolUse, shell("ls"));
     assert!(started.elapsed() < Duration::from_secs(4), "{:?}", started.elapsed());
     assert_eq!(out["hooks"][0]["failure"], "timeout", "{out}");
-    let cfg = hookline::config::HooksConfig::read_file(&ws.file(".agents/plugins/p/hooks/hooks.json"), None, false, None)
-        .unwrap();
+    let cfg =
+        hookline::config::HooksConfig::read_file(&ws.file(".agents/plugins/p/hooks/hooks.json"), None, false, None)
+            .unwrap();
     assert_eq!(cfg.groups(HookEvent::PreToolUse)[0].hooks[1].timeout(), Duration::from_secs(30));
 }
 
@@ -245,12 +248,19 @@ fn matchers_are_regexes_searched_in_goose_names() {
         .as_array_mut()
         .unwrap()
         .push(json!({"matcher": "^github__", "hooks": [action("echo mcp >> order.txt")]}));
-    hooks["PreToolUse"].as_array_mut().unwrap().push(json!({"matcher": "edit$", "hooks": [action("echo edit >> order.txt")]}));
+    hooks["PreToolUse"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"matcher": "edit$", "hooks": [action("echo edit >> order.txt")]}));
     let e = ws.engine(hooks);
     run(&e, HookEvent::PreToolUse, shell("ls"));
     run(&e, HookEvent::PreToolUse, json!({"tool_name": "other__tool", "tool_input": {}}));
     run(&e, HookEvent::PreToolUse, json!({"tool_name": "mcp__github__get_issue", "tool_input": {}}));
-    run(&e, HookEvent::PreToolUse, json!({"tool_name": "Edit", "tool_input": {"file_path": "a", "old_string": "x", "new_string": "y"}}));
+    run(
+        &e,
+        HookEvent::PreToolUse,
+        json!({"tool_name": "Edit", "tool_input": {"file_path": "a", "old_string": "x", "new_string": "y"}}),
+    );
     assert_eq!(ws.read("order.txt"), "shell\nmcp\nedit\n");
     // A matcher on an event without a matcher_context is tested against "".
     let e = ws.engine(rule("SessionStart", Some("startup"), vec![action("touch started.txt")]));

@@ -193,10 +193,7 @@ fn blocks_on_failure(action: &Action) -> Result<bool> {
         None | Some(Value::Null) => Ok(false),
         Some(Value::String(s)) if s == "allow" => Ok(false),
         Some(Value::String(s)) if s == "block" => Ok(true),
-        Some(other) => Err(reject(format!(
-            "{}.on_failure must be \"allow\" or \"block\", got {other}",
-            action.path
-        ))),
+        Some(other) => Err(reject(format!("{}.on_failure must be \"allow\" or \"block\", got {other}", action.path))),
     }
 }
 
@@ -349,8 +346,8 @@ mod tests {
 
     #[test]
     fn timeouts_are_seconds_zero_included() {
-        let cfg = load(json!({"hooks": {"Stop": [{"hooks": [{"command": "x", "timeout": 0}, {"command": "y"}]}]}}))
-            .unwrap();
+        let cfg =
+            load(json!({"hooks": {"Stop": [{"hooks": [{"command": "x", "timeout": 0}, {"command": "y"}]}]}})).unwrap();
         let hooks = &cfg.groups(HookEvent::Stop)[0].hooks;
         assert_eq!(hooks[0].timeout_seconds, Some(0));
         assert_eq!(hooks[1].timeout(), std::time::Duration::from_secs(30));

@@ -128,7 +128,14 @@ pub const NAMED: &[NamedEventRules] = &[
 /// string argument of the tool input, is computed by
 /// [`Goose::match_subject`].)
 const fn native(name: &'static str, subject: Subject, tool_event: bool) -> NamedEventRules {
-    NamedEventRules { name, family: EventFamily::Observe, rules: EMIT, subject, matcher: MatcherRule::Standard, tool_event }
+    NamedEventRules {
+        name,
+        family: EventFamily::Observe,
+        rules: EMIT,
+        subject,
+        matcher: MatcherRule::Standard,
+        tool_event,
+    }
 }
 
 /// The keys of [`NAMED`].
@@ -198,9 +205,9 @@ pub(crate) fn string_argument<'a>(tool_input: Option<&'a Value>, keys: &[&str]) 
 pub(crate) fn matcher_context<'a>(event: &RunEvent, input: &'a Value) -> Option<&'a str> {
     let text = |key: &str| input.get(key).and_then(Value::as_str);
     match event {
-        RunEvent::Known(
-            HookEvent::PreToolUse | HookEvent::PostToolUse | HookEvent::PostToolUseFailure,
-        ) => text("tool_name"),
+        RunEvent::Known(HookEvent::PreToolUse | HookEvent::PostToolUse | HookEvent::PostToolUseFailure) => {
+            text("tool_name")
+        }
         RunEvent::Known(HookEvent::UserPromptSubmit) => text("prompt"),
         RunEvent::Known(_) => None,
         RunEvent::Named(name) => match extended_keys(name) {
@@ -272,8 +279,7 @@ impl Dialect for Goose {
     /// A plugin's `hooks/hooks.json` in a `.agents/plugins/<plugin>/`
     /// folder (a project's or the user's).
     fn recognises_path(&self, path: &Path) -> bool {
-        let names: Vec<&str> =
-            path.components().rev().take(5).map(|c| c.as_os_str().to_str().unwrap_or("")).collect();
+        let names: Vec<&str> = path.components().rev().take(5).map(|c| c.as_os_str().to_str().unwrap_or("")).collect();
         matches!(names.as_slice(), ["hooks.json", "hooks", plugin, "plugins", ".agents"] if !plugin.is_empty())
     }
 

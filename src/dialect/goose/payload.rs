@@ -25,7 +25,9 @@ use crate::model::input::SessionFacts;
 /// The events whose payload carries the tool call's id.
 fn carries_call_id(event: &RunEvent) -> bool {
     match event {
-        RunEvent::Known(e) => matches!(e, HookEvent::PreToolUse | HookEvent::PostToolUse | HookEvent::PostToolUseFailure),
+        RunEvent::Known(e) => {
+            matches!(e, HookEvent::PreToolUse | HookEvent::PostToolUse | HookEvent::PostToolUseFailure)
+        }
         RunEvent::Named(name) => &**name == "PreToolUseResult",
     }
 }
@@ -122,7 +124,10 @@ mod tests {
         assert!(p.get("last_assistant_message").is_none());
         assert_eq!(p["matcher_context"], Value::Null);
         let p = of(RunEvent::Known(HookEvent::SessionStart), json!({"source": "startup"}));
-        assert_eq!(p, json!({"event": "SessionStart", "session_id": "s-1", "matcher_context": null, "working_dir": "/w"}));
+        assert_eq!(
+            p,
+            json!({"event": "SessionStart", "session_id": "s-1", "matcher_context": null, "working_dir": "/w"})
+        );
     }
 
     /// PreToolUseResult: "`decision` is \"allow\" or \"deny\" ... `blocked_by`
@@ -137,8 +142,11 @@ mod tests {
         assert_eq!(p["decision"], "deny");
         assert_eq!(p["blocked_by"], "guard");
         assert_eq!(p["tool_call_id"], "c");
-        let p = of(RunEvent::Named("BeforeShellExecution".into()), json!({"tool_name": "developer__shell",
-            "tool_use_id": "c", "tool_input": {"command": "ls"}}));
+        let p = of(
+            RunEvent::Named("BeforeShellExecution".into()),
+            json!({"tool_name": "developer__shell",
+            "tool_use_id": "c", "tool_input": {"command": "ls"}}),
+        );
         assert_eq!(p["matcher_context"], "ls");
         assert!(p.get("tool_call_id").is_none(), "the extended events carry no call id");
     }

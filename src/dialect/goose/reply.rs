@@ -262,7 +262,10 @@ mod tests {
     #[test]
     fn goose_reasons_are_its_fixed_texts() {
         assert_eq!(goose_reason(&exec(Some(3), "", "")), "the hook exited with status 3 and no usable decision");
-        assert_eq!(goose_reason(&exec(Some(0), "x", "")), "the hook exited 0 without an allow or block decision on stdout");
+        assert_eq!(
+            goose_reason(&exec(Some(0), "x", "")),
+            "the hook exited 0 without an allow or block decision on stdout"
+        );
         assert_eq!(goose_reason(&exec(None, "", "")), "the hook was terminated by a signal");
         assert_eq!(goose_reason(&exec(Some(0), "\u{FFFD}", "")), "the hook wrote invalid UTF-8 to stdout");
     }
