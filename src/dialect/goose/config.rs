@@ -284,7 +284,7 @@ mod tests {
         assert!(!fail_closed(rule(Value::Null)));
         assert!(!fail_closed(rule(json!("allow"))));
         assert!(fail_closed(rule(json!("block"))));
-        let e = load(rule(json!("deny"))).err().expect("rejected");
+        let e = load(rule(json!("deny"))).expect_err("rejected");
         assert!(e.message.contains("on_failure"), "{}", e.message);
     }
 
