@@ -8,7 +8,9 @@
 
 use std::path::PathBuf;
 
-use hookline::{HookEvent, LifecycleHookEngine};
+use std::sync::{Arc, Mutex};
+
+use hookline::{CallResult, HandlerType, HookEvent, LifecycleHookEngine, Reply};
 use serde_json::{json, Value};
 
 use crate::support::{run, say, texts, Ws};
@@ -210,6 +212,16 @@ fn the_environment_and_working_directory() {
     run(&e, HookEvent::PreToolUse, terminal("ls"));
     run(&e, HookEvent::Stop, json!({}));
     assert_eq!(ws.read("tool.txt"), "PreToolUse|terminal");
+    // `sanitized_env`: "AI_AGENT defaults to openhands"; SESSION_API_KEY is stripped.
+    let path = ws.hooks_file(json!({"session_start": group("*", &[
+        "cat > raw.txt; printf '%s|%s' \"$AI_AGENT\" \"${SESSION_API_KEY-stripped}\" > agent.txt"
+    ])}));
+    let e = ws.engine_with(json!({"hooks_file": path, "env": {"SESSION_API_KEY": "secret"}}));
+    run(&e, HookEvent::SessionStart, json!({"source": "startup"}));
+    let agent = std::env::var("AI_AGENT").ok().filter(|v| !v.trim().is_empty()).unwrap_or("openhands".into());
+    assert_eq!(ws.read("agent.txt"), format!("{agent}|stripped"));
+    // `input=event_json`: the model's JSON, no newline after it.
+    assert!(ws.read("raw.txt").ends_with('}'), "{:?}", ws.read("raw.txt"));
     assert_eq!(ws.read("stop.txt"), "unset", "no tool, no variable (nor another value of it)");
 }
 
@@ -261,4 +273,45 @@ fn only_the_first_file_found_is_read() {
     assert_eq!(found(), [(home.join(".openhands/hooks.json"), true)]);
     write(&ws.join(".openhands/hooks.json"));
     assert_eq!(found(), [(ws.join(".openhands/hooks.json"), false)]);
+}
+
+/// `output_data["decision"].lower()` on a value that is not a string raises,
+/// and `execute` returns "Hook execution failed" (`success=False`, not
+/// blocked): even with exit 2 nothing is blocked.
+#[test]
+fn a_decision_that_is_not_a_string_fails_the_hook_and_blocks_nothing() {
+    let ws = Ws::new();
+    let e = ws.engine(json!({"pre_tool_use": group("*", &[&answer(r#"{"decision": true}"#, "x", 2)])}));
+    let out = run(&e, HookEvent::PreToolUse, terminal("ls"));
+    assert_ne!(out["decision"], "deny", "{out}");
+    assert_eq!(out["hooks"][0]["failure"], "invalid_output", "{out}");
+    assert!(texts(&out, "warning").iter().any(|m| m.contains("not a string")), "{out}");
+}
+
+/// Prompt hooks: "Return exactly one JSON object with this shape:
+/// {"decision":"allow"|"deny","reason":"..."}"; "No LLM configured for
+/// prompt hook" and an invalid decision "fall open" (`_parse_decision`). The
+/// host's prompt handler is the LLM.
+#[test]
+fn prompt_hooks_go_to_the_hosts_handler_and_fall_open() {
+    let ws = Ws::new();
+    let e = ws.engine(json!({"pre_tool_use": [{"matcher": "terminal", "hooks": [
+        {"type": "prompt", "prompt": "Deny anything that deletes files"}
+    ]}]}));
+    let out = run(&e, HookEvent::PreToolUse, terminal("rm -rf /"));
+    assert_ne!(out["decision"], "deny", "no handler: falls open: {out}");
+    assert!(!texts(&out, "warning").is_empty(), "{out}");
+    let answer = Arc::new(Mutex::new(json!({"decision": "deny", "reason": "deletes files"})));
+    let a = answer.clone();
+    e.set_handler(
+        HandlerType::Prompt,
+        Some(Arc::new(move |_req: &str| CallResult::ok(Reply::Json(a.lock().unwrap().clone())))),
+    )
+    .unwrap();
+    let out = run(&e, HookEvent::PreToolUse, terminal("rm -rf /"));
+    assert_eq!((out["decision"].as_str(), out["reason"].as_str()), (Some("deny"), Some("deletes files")), "{out}");
+    *answer.lock().unwrap() = json!({"decision": "maybe"});
+    let out = run(&e, HookEvent::PreToolUse, terminal("rm -rf /"));
+    assert_ne!(out["decision"], "deny", "an invalid decision falls open: {out}");
+    assert_eq!(out["hooks"][0]["failure"], "invalid_output", "{out}");
 }

@@ -210,9 +210,25 @@ fn editor_canonical(cx: &ShapeCx<'_>, input: &Map<String, Value>) -> Option<Map<
     }
 }
 
-/// The variables OpenHands' command hooks get (`HookExecutor.execute`).
-const ENV_NAMES: &[&str] =
-    &["OPENHANDS_PROJECT_DIR", "OPENHANDS_SESSION_ID", "OPENHANDS_EVENT_TYPE", "OPENHANDS_TOOL_NAME"];
+/// The variables OpenHands' command hooks get (`HookExecutor.execute`,
+/// `sanitized_env`): its own four, `AI_AGENT`, and `SESSION_API_KEY`, which
+/// `sanitized_env` strips ("Sensitive environment variables … are
+/// stripped"): named here, an inherited one is never passed on, and
+/// [`environment`](Dialect::environment) never sets it.
+const ENV_NAMES: &[&str] = &[
+    "OPENHANDS_PROJECT_DIR",
+    "OPENHANDS_SESSION_ID",
+    "OPENHANDS_EVENT_TYPE",
+    "OPENHANDS_TOOL_NAME",
+    "AI_AGENT",
+    "SESSION_API_KEY",
+];
+
+/// `AI_AGENT` as `sanitized_env` leaves it: the engine's own value when it
+/// is not blank, else `openhands` ("AI_AGENT defaults to openhands").
+fn ai_agent(inherited: Option<String>) -> String {
+    inherited.filter(|v| !v.trim().is_empty()).unwrap_or_else(|| "openhands".to_owned())
+}
 
 /// OpenHands' `event_type` of a run: the canonical event's PascalCase name.
 pub(crate) fn event_type(event: &RunEvent) -> &str {
@@ -278,11 +294,13 @@ impl Dialect for OpenHands {
     }
 
     /// `OPENHANDS_PROJECT_DIR` (the working directory),
-    /// `OPENHANDS_SESSION_ID`, `OPENHANDS_EVENT_TYPE`.
+    /// `OPENHANDS_SESSION_ID`, `OPENHANDS_EVENT_TYPE`, and `AI_AGENT`
+    /// (`openhands` unless the engine's environment has one).
     fn environment(&self, event: &RunEvent, facts: &SessionFacts<'_>, add: &mut dyn FnMut(&'static str, &str)) {
         add("OPENHANDS_PROJECT_DIR", facts.cwd);
         add("OPENHANDS_SESSION_ID", facts.session_id);
         add("OPENHANDS_EVENT_TYPE", event_type(event));
+        add("AI_AGENT", &ai_agent(std::env::var("AI_AGENT").ok()));
     }
 
     /// `OPENHANDS_TOOL_NAME` on the tool events ("if event.tool_name:"):
@@ -302,6 +320,11 @@ impl Dialect for OpenHands {
 
     /// `OPENHANDS_PROJECT_DIR` (the working directory). OpenHands gives its
     /// hooks no plugin root variable.
+    /// `input=event_json`: `model_dump_json()` without a newline.
+    fn payload_ends_with_newline(&self) -> bool {
+        false
+    }
+
     fn placeholders(&self) -> &'static [Placeholder] {
         &[Placeholder { name: "OPENHANDS_PROJECT_DIR", value: PlaceholderValue::ProjectDir }]
     }
@@ -418,6 +441,13 @@ mod tests {
         assert_eq!(OPENHANDS.match_subject(&pre, &json!({"tool_name": "terminal"}), ""), Some("terminal"));
         let stop = RunEvent::Known(HookEvent::Stop);
         assert_eq!(OPENHANDS.match_subject(&stop, &json!({"tool_name": "terminal"}), ""), None);
+    }
+
+    #[test]
+    fn ai_agent_defaults_to_openhands() {
+        assert_eq!(ai_agent(None), "openhands");
+        assert_eq!(ai_agent(Some("  ".into())), "openhands");
+        assert_eq!(ai_agent(Some("ci-bot".into())), "ci-bot");
     }
 
     #[test]
