@@ -90,6 +90,7 @@ test-cli: lib
 	cd examples/crush && ../../target/release/hookline check --strict crush.json
 	cd examples/openhands && ../../target/release/hookline check --strict .openhands/hooks.json
 	cd examples/goose && ../../target/release/hookline check --strict .agents/plugins/guard/hooks/hooks.json
+	cd examples/augment && ../../target/release/hookline check --strict .augment/settings.json
 
 test-header:
 	scripts/cbindgen.sh $(CBINDGEN_VERSION) $(BUILD)/hookline.h.fresh

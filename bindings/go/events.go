@@ -763,4 +763,8 @@ const (
 	// DialectGoose: goose's plugin hooks (Open Plugins), a plugin's
 	// hooks/hooks.json under .agents/plugins/<plugin>/.
 	DialectGoose Dialect = "goose"
+	// DialectAugment: Augment's Auggie CLI .augment/settings.json (and
+	// settings.local.json, ~/.augment/settings.json, the policy file
+	// /etc/augment/settings.json): millisecond timeouts, script paths.
+	DialectAugment Dialect = "augment"
 )

@@ -337,7 +337,7 @@ export interface HookSource {
 }
 
 /** A hooks format: the agent a config was written for; its hooks get that agent's payload and decisions. */
-export type Dialect = 'vtcode' | 'claude' | 'codex' | 'gemini' | 'cursor' | 'copilot' | 'vscode' | 'cline' | 'windsurf' | 'qwen' | 'kiro' | 'devin-cli' | 'factory' | 'crush' | 'openhands' | 'goose';
+export type Dialect = 'vtcode' | 'claude' | 'codex' | 'gemini' | 'cursor' | 'copilot' | 'vscode' | 'cline' | 'windsurf' | 'qwen' | 'kiro' | 'devin-cli' | 'factory' | 'crush' | 'openhands' | 'goose' | 'augment';
 
 /** The `toolNames` option: canonical tool names mapped to each hook's agent, or native ones passed through. */
 export type ToolNames = 'canonical' | 'native';
@@ -541,6 +541,7 @@ export interface DialectFields {
   openhands?: Record<string, Json>;
   /** goose: `banners`, the SessionStart hooks' `{"banner": …}` texts. */
   goose?: Record<string, Json>;
+  augment?: Record<string, Json>;
   windsurf?: WindsurfFields;
 }
 

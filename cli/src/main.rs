@@ -29,7 +29,7 @@ settings dialect, the OpenAI Codex dialect (.codex/hooks.json, config.toml [hook
 settings dialect (.gemini/settings.json), the Cursor dialect (.cursor/hooks.json), GitHub Copilot \
 CLI hooks files (.github/hooks/*.json), VS Code agent hooks (--dialect vscode), Windsurf / Devin \
 Desktop Cascade hooks (.devin/hooks.json, .windsurf/hooks.json), Qwen Code settings (.qwen/settings.json), Cline hooks folders \
-(.clinerules/hooks, .cline/hooks, ~/Documents/Cline/Hooks), Kiro hook files (.kiro/hooks/*.json), OpenHands .openhands/hooks.json and the VT Code dialect with the hookline engine, and manage workspace trust.\n\n\
+(.clinerules/hooks, .cline/hooks, ~/Documents/Cline/Hooks), Kiro hook files (.kiro/hooks/*.json), OpenHands .openhands/hooks.json, Augment settings (.augment/settings.json) and the VT Code dialect with the hookline engine, and manage workspace trust.\n\n\
 Exit status: 0 proceed or success, 2 denied or blocked (run), 1 error.",
     after_help = "Examples:\n  hookline check .claude/settings.json\n  \
 echo '{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"rm -rf /\"}}' |\n    \
@@ -113,6 +113,10 @@ pub enum Format {
     /// stderr when a PreToolUse is denied or a Stop blocked; nothing on
     /// stdout otherwise (goose reads any other stdout as "no decision").
     Goose,
+    /// As an Augment (Auggie CLI) command hook: exit 2 with the reason on
+    /// stderr when a tool call is denied; `{"decision":"block",…}` on
+    /// stdout when Stop is blocked.
+    Augment,
 }
 
 impl Format {
@@ -134,6 +138,7 @@ impl Format {
             Format::Crush => Some(d::CRUSH),
             Format::Openhands => Some(&d::openhands::OPENHANDS),
             Format::Goose => Some(d::GOOSE),
+            Format::Augment => Some(d::AUGMENT),
         }
     }
 }

@@ -211,6 +211,7 @@ fn run(out: &Out, a: &RunArgs) -> CliResult {
         | Format::Copilot
         | Format::Vscode
         | Format::Qwen
+        | Format::Augment
         | Format::Vtcode => {
             if v.stopped_only {
                 let mut reply = Map::new();

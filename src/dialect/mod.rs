@@ -34,6 +34,7 @@
 //! | `crush` | [`crush`] | `crush.json`, `.crush.json`, `.crush/crush.json`, `~/.config/crush/crush.json`, `~/.local/share/crush/crush.json`, `/etc/crush/crush.json` |
 //! | `openhands` | [`openhands`] | `.openhands/hooks.json`, else `~/.openhands/hooks.json` (the first found only) |
 //! | `goose` | [`goose`] | a plugin's `hooks/hooks.json` in `.agents/plugins/<plugin>/` (project, then `~/.agents/plugins`) |
+//! | `augment` | [`augment`] | `.augment/settings*.json`, `~/.augment/settings.json`, `/etc/augment/settings.json` (policy) |
 //!
 //! Selection ([`select`]): the `dialect` option (or `hook_sources[i].dialect`)
 //! names one; without it a `hooks_file` is recognised by its path, and
@@ -49,6 +50,7 @@
 //! hooks answer in flat snake_case JSON and have their own reader
 //! ([`cursor`]).
 
+pub mod augment;
 pub mod claude;
 pub mod cline;
 pub mod codex;
@@ -675,6 +677,7 @@ pub static ALL: &[&dyn Dialect] = &[
     &crush::CRUSH,
     &openhands::OPENHANDS,
     &goose::GOOSE,
+    &augment::AUGMENT,
 ];
 
 /// A path's file name and the name of the folder it is in (`""` where
@@ -720,6 +723,8 @@ pub static FACTORY: &dyn Dialect = &factory::FACTORY;
 
 /// The goose (Open Plugins) dialect.
 pub static GOOSE: &dyn Dialect = &goose::GOOSE;
+/// The Augment (Auggie CLI) dialect.
+pub static AUGMENT: &dyn Dialect = &augment::AUGMENT;
 
 /// The Windsurf / Devin Desktop (Cascade) dialect.
 pub static WINDSURF: &dyn Dialect = &windsurf::WINDSURF;

@@ -8,6 +8,7 @@
 //! tests running beside them would disturb.
 
 mod abi_tables;
+mod augment;
 mod cc_profiles;
 mod claude_profile;
 mod claude_rules;

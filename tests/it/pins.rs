@@ -594,7 +594,7 @@ fn session_start_config(dialect: &str, command: &str) -> Value {
     let protocol = json!({"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": command}]}]}});
     match dialect {
         "vtcode" => json!({"lifecycle": {"session_start": [{"hooks": [{"command": command}]}]}}),
-        "gemini" | "claude" | "codex" | "qwen" | "devin-cli" | "goose" => protocol,
+        "gemini" | "claude" | "codex" | "qwen" | "devin-cli" | "goose" | "augment" => protocol,
         "factory" => json!({"SessionStart": [{"hooks": [{"type": "command", "command": command}]}]}),
         "openhands" => json!({"hooks": {"session_start": [{"hooks": [{"type": "command", "command": command}]}]}}),
         "cursor" => json!({"version": 1, "hooks": {"sessionStart": [{"command": command}]}}),

@@ -132,6 +132,7 @@ Dialect = Literal[
     "crush",
     "openhands",
     "goose",
+    "augment",
 ]
 
 #: How the host names tools (the ``tool_names`` option): ``"canonical"`` (the default) passes Claude
@@ -741,7 +742,7 @@ class CommandPreview:
     raw: Dict[str, JSON] = field(default_factory=dict, repr=False, compare=False)
     #: The dialect, for dialects other than VT Code and Claude Code (``"codex"``, ``"gemini"``,
     #: ``"cursor"``, ``"copilot"``, ``"vscode"``, ``"cline"``, ``"windsurf"``, ``"qwen"``, ``"kiro"``,
-    #: ``"devin-cli"``, ``"factory"``, ``"crush"``, ``"openhands"``, ``"goose"``).
+    #: ``"devin-cli"``, ``"factory"``, ``"crush"``, ``"openhands"``, ``"goose"``, ``"augment"``).
     dialect: Optional[str] = None
     #: The timeout of dialects that write milliseconds (Gemini CLI; ``timeout_seconds`` is then None).
     timeout_ms: Optional[int] = None
