@@ -1309,7 +1309,7 @@ fn the_dialect_flag_forces_a_dialect_on_every_config() {
     assert!(
         r.stderr.contains(
             "the dialects are vtcode, claude, codex, gemini, cursor, copilot, vscode, cline, windsurf, qwen, kiro, \
-             devin-cli, factory, crush, openhands, goose"
+             devin-cli, factory, crush, openhands, goose, augment"
         ),
         "{}",
         r.stderr
