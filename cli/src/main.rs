@@ -158,7 +158,7 @@ pub struct ConfigArgs {
     /// or .codex/config.toml, a Gemini CLI .gemini/settings.json, a Cursor
     /// .cursor/hooks.json, a Copilot CLI .github/hooks/*.json, a Windsurf
     /// .devin/hooks.json or .windsurf/hooks.json, a Cline hooks folder
-    /// .clinerules/hooks, a Kiro .kiro/hooks/*.json, a Crush crush.json, an OpenHands .openhands/hooks.json, VT Code JSON or a vtcode.toml); repeat to load several configs in order, each in its
+    /// .clinerules/hooks, a Kiro .kiro/hooks/*.json, a Crush crush.json or crushrc, an OpenHands .openhands/hooks.json, VT Code JSON or a vtcode.toml); repeat to load several configs in order, each in its
     /// own dialect. Default: the settings a host loads for the workspace
     /// (user, project, local).
     #[arg(long = "config", short = 'c', value_name = "FILE")]

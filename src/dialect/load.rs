@@ -83,6 +83,16 @@ impl HooksConfig {
                 SourceInfo { dialect: dialect.id(), path: Some(path.to_owned()), trusted, plugin_root, policy: false };
             return dialect.read_dir(path, &info);
         }
+        // A file its dialect reads as text of its own (Crush's `crushrc`).
+        if let Some(dialect) = explicit.or_else(|| super::for_path(path)).filter(|d| d.is_text_file(path)) {
+            let bytes = std::fs::read(path)
+                .map_err(|e| Error::io(format!("cannot read hooks_file {}: {e}", path.display())))?;
+            let text = String::from_utf8(bytes)
+                .map_err(|_| Error::invalid_config(format!("hooks_file {} is not valid UTF-8", path.display())))?;
+            let info =
+                SourceInfo { dialect: dialect.id(), path: Some(path.to_owned()), trusted, plugin_root, policy: false };
+            return dialect.read_text(&text, &info);
+        }
         let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
         let is_toml = match ext.as_deref() {
             Some("toml") => true,

@@ -178,6 +178,25 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
         Vec::new()
     }
 
+    /// Whether `path` is a hooks file of this dialect that is neither JSON
+    /// nor TOML (Crush's `crushrc` scripts): it is read by
+    /// [`read_text`](Self::read_text) whatever its extension.
+    fn is_text_file(&self, path: &Path) -> bool {
+        let _ = path;
+        false
+    }
+
+    /// Read the text of a file [`is_text_file`](Self::is_text_file) says
+    /// is this dialect's.
+    fn read_text(&self, text: &str, source: &SourceInfo) -> Result<HooksConfig> {
+        let _ = text;
+        Err(Error::invalid_argument(format!(
+            "{} has no hooks files other than JSON or TOML: {}",
+            self.title(),
+            source.path.as_deref().map(|p| p.display().to_string()).unwrap_or_default()
+        )))
+    }
+
     /// The JSON text of a config file of this dialect as its agent hands it
     /// to its JSON parser (Gemini CLI strips comments first). The default:
     /// the text as it is (plain JSON).

@@ -310,9 +310,11 @@ fn snake_case_event_keys_run() {
 }
 
 /// The files a host of Crush reads (`lookupConfigs`): the user's
-/// `~/.config/crush/crush.json` and `~/.local/share/crush/crush.json`
-/// first, then the project's `crush.json`, `.crush.json` (which wins over
-/// it) and the workspace `.crush/crush.json` (loaded last).
+/// `~/.config/crush/crush.json`, the `crushrc` beside it and
+/// `~/.local/share/crush/crush.json` first, then the project's
+/// `crush.json`, `.crush.json`, `crushrc`, `.crushrc` ("`.crushrc` beats
+/// `crushrc`, both beat the JSON configs, and `.crush.json` beats
+/// `crush.json`") and the workspace `.crush/crush.json` (loaded last).
 #[test]
 fn discovery_finds_crushs_files_in_crushs_order() {
     if ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "CRUSH_GLOBAL_CONFIG", "CRUSH_GLOBAL_DATA"]
@@ -326,12 +328,15 @@ fn discovery_finds_crushs_files_in_crushs_order() {
     let project = ws.file("project");
     for rel in [
         "home/.config/crush/crush.json",
+        "home/.config/crush/crushrc",
         "home/.local/share/crush/crush.json",
         "project/crush.json",
         "project/.crush.json",
+        "project/crushrc",
+        "project/.crushrc",
         "project/.crush/crush.json",
     ] {
-        ws.write(rel, r#"{"hooks": {}}"#);
+        ws.write(rel, if rel.ends_with("rc") { "model large openai gpt-5" } else { r#"{"hooks": {}}"# });
     }
     let found: Vec<(String, bool)> = hookline::dialect::settings_files(&project, Some(&home))
         .into_iter()
@@ -342,10 +347,39 @@ fn discovery_finds_crushs_files_in_crushs_order() {
         found,
         [
             ("home/.config/crush/crush.json".to_owned(), true),
+            ("home/.config/crush/crushrc".to_owned(), true),
             ("home/.local/share/crush/crush.json".to_owned(), true),
             ("project/crush.json".to_owned(), false),
             ("project/.crush.json".to_owned(), false),
+            ("project/crushrc".to_owned(), false),
+            ("project/.crushrc".to_owned(), false),
             ("project/.crush/crush.json".to_owned(), false),
         ]
     );
+}
+
+/// A `crushrc` is a script of config builtins: `hook add PreToolUse
+/// --command CMD --matcher REGEX` adds a hook (internal/shellconfig/hook.go);
+/// hookline reads those lines without running the script, and says which
+/// `hook` lines it cannot read so.
+#[test]
+fn a_crushrcs_hook_lines_are_read_without_running_it() {
+    let ws = Ws::new();
+    let path = ws.write(
+        "crushrc",
+        "provider add local --type openai --base-url http://127.0.0.1:1\n\
+         hook add PreToolUse --matcher '^bash$' --name guard --command \"cat >/dev/null; echo 'from crushrc' >&2; exit 2\"\n\
+         [ -n \"$CI\" ] && hook add PreToolUse --command 'exit 2'\n",
+    );
+    let cfg = hookline::config::HooksConfig::from_file(&path).unwrap();
+    assert_eq!(cfg.dialect().name(), "crush");
+    assert!(cfg.warnings().iter().any(|w| w.path == "line 3" && w.never_runs), "{:?}", cfg.warnings());
+    let e = ws.engine_with(json!({ "hooks_file": path }));
+    assert_eq!(decision(&run(&e, HookEvent::PreToolUse, bash("ls"))), ("deny", "from crushrc"));
+    assert_ne!(run(&e, HookEvent::PreToolUse, json!({"tool_name": "Read", "tool_input": {}}))["decision"], "deny");
+    // `hook add` without --command: "--command is required", Crush does not start.
+    let bad = ws.write(".crushrc", "hook add PreToolUse --name x\n");
+    let e = ws.try_engine_with(json!({ "hooks_file": bad })).unwrap_err();
+    assert_eq!(e.status, Status::InvalidConfig);
+    assert!(e.message.contains("--command is required"), "{}", e.message);
 }

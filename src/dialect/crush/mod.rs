@@ -21,6 +21,7 @@
 //! tool_input}` on stdin and `CRUSH_*` variables in the environment.
 
 mod config;
+mod rc;
 mod reply;
 
 use std::path::{Path, PathBuf};
@@ -216,6 +217,11 @@ pub(crate) fn event_name(event: &RunEvent) -> &str {
     }
 }
 
+/// Whether `path` is a `crushrc` or `.crushrc` script.
+pub(crate) fn is_rc(path: &Path) -> bool {
+    matches!(crate::dialect::file_and_dir_names(path).0, "crushrc" | ".crushrc")
+}
+
 /// A non-empty variable of the process environment.
 fn var(name: &str) -> Option<PathBuf> {
     std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from)
@@ -225,7 +231,7 @@ fn var(name: &str) -> Option<PathBuf> {
 /// environment `get`, in the order Crush merges them (`lookupConfigs`):
 /// `GlobalConfig()` (`$CRUSH_GLOBAL_CONFIG/crush.json`, else
 /// `$XDG_CONFIG_HOME/crush/crush.json`, else `~/.config/crush/crush.json`,
-/// on every system), then `GlobalConfigData()` (`$CRUSH_GLOBAL_DATA/crush.json`,
+/// on every system) and the `crushrc` beside it, then `GlobalConfigData()` (`$CRUSH_GLOBAL_DATA/crush.json`,
 /// else `$XDG_DATA_HOME/crush/crush.json`, else
 /// `%LOCALAPPDATA%\crush\crush.json` on Windows and
 /// `~/.local/share/crush/crush.json` elsewhere).
@@ -242,7 +248,8 @@ pub(crate) fn user_files_with(home: &Path, windows: bool, get: &dyn Fn(&str) -> 
         }
         (None, None) => home.join(".local").join("share").join("crush").join("crush.json"),
     };
-    vec![config, data]
+    let rc = config.with_file_name("crushrc");
+    vec![config, rc, data]
 }
 
 /// A field of a tool input as Crush's `gjson` reads it for the
@@ -272,14 +279,24 @@ impl Dialect for Crush {
     /// `crush.json` and `.crush.json` wherever they are: a project's (and
     /// its `.crush/crush.json`), the user's `~/.config/crush/crush.json`
     /// and `~/.local/share/crush/crush.json`, the system's
-    /// `/etc/crush/crush.json`.
+    /// `/etc/crush/crush.json`; and the `crushrc` and `.crushrc` scripts.
     fn recognises_path(&self, path: &Path) -> bool {
         let (name, _) = crate::dialect::file_and_dir_names(path);
-        matches!(name, "crush.json" | ".crush.json")
+        matches!(name, "crush.json" | ".crush.json") || is_rc(path)
     }
 
     fn read_json(&self, v: &Value, info: &SourceInfo) -> Result<HooksConfig> {
         config::read(v, info)
+    }
+
+    /// `crushrc` and `.crushrc` are scripts, read by `read_text`.
+    fn is_text_file(&self, path: &Path) -> bool {
+        is_rc(path)
+    }
+
+    /// A `crushrc` or `.crushrc` script: its `hook` lines (`rc.rs`).
+    fn read_text(&self, text: &str, source: &SourceInfo) -> Result<HooksConfig> {
+        rc::read(text, source)
     }
 
     /// `PreToolUse` (any case, with or without `_`: the file's key is
@@ -396,11 +413,11 @@ impl Dialect for Crush {
         &VOCABULARY
     }
 
-    /// A project's `crush.json`, then `.crush.json` (which wins on a
-    /// conflict), then the workspace's `.crush/crush.json` (read last, with
-    /// the highest priority).
+    /// A project's `crush.json`, `.crush.json`, `crushrc`, `.crushrc`
+    /// (each winning over the ones before it), then the workspace's
+    /// `.crush/crush.json` (read last, with the highest priority).
     fn workspace_files(&self) -> &'static [&'static str] {
-        &["crush.json", ".crush.json", ".crush/crush.json"]
+        &["crush.json", ".crush.json", "crushrc", ".crushrc", ".crush/crush.json"]
     }
 
     /// The user's configuration file, then the data directory's
@@ -469,6 +486,7 @@ mod tests {
         ] {
             assert!(CRUSH.recognises_path(Path::new(path)), "{path}");
         }
+        assert!(CRUSH.recognises_path(Path::new("/p/crushrc")) && CRUSH.recognises_path(Path::new("/p/.crushrc")));
         for path in ["/p/crush.toml", "/p/.crush/config.json", "/home/u/.crush/config.json", "/p/crushrc.json"] {
             assert!(!CRUSH.recognises_path(Path::new(path)), "{path}");
         }
@@ -481,7 +499,11 @@ mod tests {
         let none = |_: &str| None;
         assert_eq!(
             user_files_with(home, false, &none),
-            [PathBuf::from("/home/u/.config/crush/crush.json"), PathBuf::from("/home/u/.local/share/crush/crush.json")]
+            [
+                PathBuf::from("/home/u/.config/crush/crush.json"),
+                PathBuf::from("/home/u/.config/crush/crushrc"),
+                PathBuf::from("/home/u/.local/share/crush/crush.json")
+            ]
         );
         let xdg = |n: &str| match n {
             "XDG_CONFIG_HOME" => Some(PathBuf::from("/x/config")),
@@ -490,7 +512,11 @@ mod tests {
         };
         assert_eq!(
             user_files_with(home, false, &xdg),
-            [PathBuf::from("/x/config/crush/crush.json"), PathBuf::from("/x/data/crush/crush.json")]
+            [
+                PathBuf::from("/x/config/crush/crush.json"),
+                PathBuf::from("/x/config/crush/crushrc"),
+                PathBuf::from("/x/data/crush/crush.json")
+            ]
         );
         let crush = |n: &str| match n {
             "CRUSH_GLOBAL_CONFIG" => Some(PathBuf::from("/c")),
@@ -500,10 +526,10 @@ mod tests {
         };
         assert_eq!(
             user_files_with(home, false, &crush),
-            [PathBuf::from("/c/crush.json"), PathBuf::from("/d/crush.json")]
+            [PathBuf::from("/c/crush.json"), PathBuf::from("/c/crushrc"), PathBuf::from("/d/crush.json")]
         );
         let win = |n: &str| (n == "LOCALAPPDATA").then(|| PathBuf::from("/appdata/local"));
-        assert_eq!(user_files_with(home, true, &win)[1], PathBuf::from("/appdata/local/crush/crush.json"));
+        assert_eq!(user_files_with(home, true, &win)[2], PathBuf::from("/appdata/local/crush/crush.json"));
         assert_eq!(user_files_with(home, true, &none)[0], PathBuf::from("/home/u/.config/crush/crush.json"));
     }
 
