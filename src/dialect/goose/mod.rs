@@ -470,10 +470,12 @@ mod tests {
     /// directory.
     #[test]
     fn the_users_plugins_are_under_goose_path_root_or_home() {
-        let home = Path::new("/home/u");
-        assert_eq!(user_plugins_dir(home, None), Path::new("/home/u/.agents/plugins"));
-        assert_eq!(user_plugins_dir(home, Some("/r".into())), Path::new("/r/.agents/plugins"));
-        assert_eq!(user_plugins_dir(home, Some("relative".into())), Path::new("/home/u/.agents/plugins"));
+        // Absolute paths of this system (`C:\…` on Windows).
+        let home = std::env::current_dir().unwrap().join("home");
+        let root = std::env::current_dir().unwrap().join("r");
+        assert_eq!(user_plugins_dir(&home, None), home.join(".agents").join("plugins"));
+        assert_eq!(user_plugins_dir(&home, Some(root.clone().into())), root.join(".agents").join("plugins"));
+        assert_eq!(user_plugins_dir(&home, Some("relative".into())), home.join(".agents").join("plugins"));
     }
 
     #[test]
