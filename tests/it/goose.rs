@@ -328,6 +328,46 @@ fn extended_events_fire_by_name_on_their_matcher_context() {
     assert_eq!(ws.json("read.json")["matcher_context"], ".env");
 }
 
+/// goose's tool execution: "run_pre_tool_hooks(...).await?;
+/// emit_extended_pre_hooks(...)" — BeforeShellExecution runs after an
+/// allowed PreToolUse of a shell tool (`categorize_tool`), never after a
+/// denied one; AfterFileEdit after a PostToolUse of a write tool ("if event
+/// == HookEvent::PostToolUse"), not after PostToolUseFailure.
+#[test]
+fn extended_events_run_inside_the_tool_events_they_follow() {
+    let ws = Ws::new();
+    let mut hooks = rule("BeforeShellExecution", Some("^rm "), vec![action("cat > shell.json")]);
+    hooks["AfterFileEdit"] = json!([{"hooks": [action("cat > edit.json")]}]);
+    let e = ws.engine(hooks.clone());
+    let out = run(&e, HookEvent::PreToolUse, shell("rm -rf build"));
+    assert_eq!(denied(&out), None, "an observer decides nothing: {out}");
+    let p = ws.json("shell.json");
+    assert_eq!(
+        (p["event"].as_str(), p["matcher_context"].as_str()),
+        (Some("BeforeShellExecution"), Some("rm -rf build"))
+    );
+    assert_eq!(p["tool_name"], "developer__shell");
+    std::fs::remove_file(ws.file("shell.json")).unwrap();
+    run(&e, HookEvent::PreToolUse, shell("ls"));
+    assert!(!ws.exists("shell.json"), "the matcher tests the command");
+    let write =
+        json!({"tool_name": "Write", "tool_input": {"file_path": "a.txt", "content": "x"}, "tool_response": {}});
+    run(
+        &e,
+        HookEvent::PostToolUseFailure,
+        json!({"tool_name": "Write", "tool_input": {"file_path": "a.txt"}, "error": "x"}),
+    );
+    assert!(!ws.exists("edit.json"));
+    run(&e, HookEvent::PostToolUse, write);
+    assert_eq!(ws.json("edit.json")["matcher_context"], "a.txt");
+    // A denied call: goose returns before the extended events.
+    hooks["PreToolUse"] = json!([{"hooks": [action("exit 2")]}]);
+    let e = ws.engine(hooks);
+    let out = run(&e, HookEvent::PreToolUse, shell("rm -rf build"));
+    assert!(denied(&out).is_some(), "{out}");
+    assert!(!ws.exists("shell.json"), "nothing after a denial");
+}
+
 /// goose loads "`<plugin-root>/hooks/hooks.json` of any plugin discovered":
 /// a project's `.agents/plugins/<plugin>` first, then the user's
 /// `~/.agents/plugins/<plugin>` (`plugin_scope_rank`: Project 0, User 1),

@@ -114,7 +114,25 @@ pub(crate) fn read(v: &Value, info: &SourceInfo) -> Result<HooksConfig> {
         }
         match event {
             Some(event) => cfg.push_groups(event, groups),
-            None => cfg.push_named(key, groups),
+            None => {
+                // The extended events also run in the tool call goose fires
+                // them after: a second stage of PreToolUse or PostToolUse.
+                if let Some((native, on)) = super::IN_TOOL_EVENTS.iter().find(|(n, _)| *n == key) {
+                    let in_tool_event: Vec<HookGroup> = groups
+                        .iter()
+                        .map(|g| HookGroup {
+                            hooks: g
+                                .hooks
+                                .iter()
+                                .map(|h| HookSpec { native_event: Some(native), ..h.clone() })
+                                .collect(),
+                            ..g.clone()
+                        })
+                        .collect();
+                    cfg.push_groups(*on, in_tool_event);
+                }
+                cfg.push_named(key, groups);
+            }
         }
     }
     Ok(cfg)

@@ -180,6 +180,39 @@ pub(crate) fn event_name(event: &RunEvent) -> &str {
     }
 }
 
+/// The extended events whose hooks also run in a canonical tool event:
+/// goose emits `BeforeShellExecution` and `BeforeReadFile` once PreToolUse
+/// allowed a call of a shell or read tool, `AfterShellExecution` and
+/// `AfterFileEdit` after a PostToolUse of a shell or write tool (not after
+/// PostToolUseFailure).
+pub(crate) const IN_TOOL_EVENTS: &[(&str, HookEvent)] = &[
+    ("BeforeShellExecution", HookEvent::PreToolUse),
+    ("BeforeReadFile", HookEvent::PreToolUse),
+    ("AfterShellExecution", HookEvent::PostToolUse),
+    ("AfterFileEdit", HookEvent::PostToolUse),
+];
+
+/// goose's `categorize_tool`: the kind of a tool by the last `__` part of
+/// its (goose) name: `shell`, `read` or `write`, `None` for the others.
+fn tool_category(tool_name: &str) -> Option<&'static str> {
+    match tool_name.rsplit("__").next().unwrap_or(tool_name) {
+        "shell" | "bash" | "exec" | "run" => Some("shell"),
+        "read" | "view" | "cat" | "read_file" => Some("read"),
+        "write" | "edit" | "patch" | "write_file" | "edit_file" => Some("write"),
+        _ => None,
+    }
+}
+
+/// The tool category an extended event follows.
+fn category_of(event: &str) -> Option<&'static str> {
+    match event {
+        "BeforeShellExecution" | "AfterShellExecution" => Some("shell"),
+        "BeforeReadFile" => Some("read"),
+        "AfterFileEdit" => Some("write"),
+        _ => None,
+    }
+}
+
 /// The tool-input keys goose reads an extended event's `matcher_context`
 /// from: the command of a shell tool, the path of a file tool
 /// (`string_argument(input, &["command"])`, `&["path", "file",
@@ -425,6 +458,20 @@ impl Dialect for Goose {
         WindowsShell::GitBash { path_variable: None, flags: &["-c"], slash_variables: &[PLUGIN_ROOT], fallback: None }
     }
 
+    /// An extended event's hooks run in a tool call of its category (goose's
+    /// `categorize_tool` of goose's tool name) that has the argument its
+    /// `matcher_context` is read from ("if let Some(matcher) = matcher").
+    fn native_event_applies(&self, native_event: &str, event: &RunEvent, input: &Value) -> bool {
+        let Some((_, on)) = IN_TOOL_EVENTS.iter().find(|(n, _)| *n == native_event) else { return false };
+        if event.known() != Some(*on) {
+            return false;
+        }
+        let tool = input.get("tool_name").and_then(Value::as_str).unwrap_or("");
+        let native = VOCABULARY.native_name(tool);
+        let keys = extended_keys(native_event).unwrap_or(&[]);
+        tool_category(&native) == category_of(native_event) && string_argument(input.get("tool_input"), keys).is_some()
+    }
+
     /// goose replaces `${PLUGIN_ROOT}` in the command with the plugin's
     /// root before `sh -c` reads it (`command.replace("${PLUGIN_ROOT}",
     /// …)`), verbatim, not quoted (with `/` for `\` on Windows).
@@ -507,6 +554,32 @@ mod tests {
         let shell = RunEvent::Named("BeforeShellExecution".into());
         let input = json!({"tool_name": "developer__shell", "tool_input": {"command": "rm -rf /"}});
         assert_eq!(subject(shell, input).as_deref(), Some("rm -rf /"));
+        let pre = RunEvent::Known(HookEvent::PreToolUse);
+        let post = RunEvent::Known(HookEvent::PostToolUse);
+        let bash = json!({"tool_name": "Bash", "tool_input": {"command": "ls"}});
+        assert!(GOOSE.native_event_applies("BeforeShellExecution", &pre, &bash));
+        assert!(GOOSE.native_event_applies(
+            "BeforeShellExecution",
+            &pre,
+            &json!({"tool_name": "developer__shell",
+            "tool_input": {"command": "ls"}})
+        ));
+        assert!(!GOOSE.native_event_applies("BeforeShellExecution", &post, &bash));
+        assert!(GOOSE.native_event_applies("AfterShellExecution", &post, &bash));
+        assert!(!GOOSE.native_event_applies(
+            "BeforeShellExecution",
+            &pre,
+            &json!({"tool_name": "Bash", "tool_input": {}})
+        ));
+        let write = json!({"tool_name": "Write", "tool_input": {"file_path": "a", "content": ""}});
+        assert!(GOOSE.native_event_applies("AfterFileEdit", &post, &write));
+        assert!(!GOOSE.native_event_applies("BeforeReadFile", &pre, &write), "goose has no read tool of its own");
+        assert!(GOOSE.native_event_applies(
+            "BeforeReadFile",
+            &pre,
+            &json!({"tool_name": "files__read_file",
+            "tool_input": {"path": "a"}})
+        ));
         let read = RunEvent::Named("BeforeReadFile".into());
         assert_eq!(subject(read, json!({"tool_input": {"path": "", "file_path": "a.rs"}})).as_deref(), Some("a.rs"));
     }
