@@ -583,4 +583,23 @@ mod tests {
         let read = RunEvent::Named("BeforeReadFile".into());
         assert_eq!(subject(read, json!({"tool_input": {"path": "", "file_path": "a.rs"}})).as_deref(), Some("a.rs"));
     }
+
+    /// goose's `expand_plugin_root`: "command.replace(\"${PLUGIN_ROOT}\",
+    /// &plugin_root.to_string_lossy())", before `sh -c` reads it; a file at
+    /// `<root>/hooks/hooks.json` has its root even when none is given.
+    #[test]
+    fn plugin_root_text_is_replaced_before_the_shell_reads_the_command() {
+        let root = std::env::current_dir().unwrap().join(".agents").join("plugins").join("p");
+        let info = SourceInfo { path: Some(root.join("hooks").join("hooks.json")), ..SourceInfo::new(&GOOSE) };
+        let v = json!({"hooks": {"Stop": [{"hooks": [{"command": "${PLUGIN_ROOT}/a.sh $PLUGIN_ROOT"}]}]}});
+        let cfg = GOOSE.read_json(&v, &info).unwrap();
+        let hook = &cfg.groups(HookEvent::Stop)[0].hooks[0];
+        assert_eq!(hook.plugin_root(), Some(root.to_str().unwrap()));
+        let facts = SessionFacts { session_id: "s", cwd: "/w", transcript_path: None, trigger: "startup" };
+        let line = GOOSE.command_line(hook, &facts, &Environment::new());
+        let root =
+            if cfg!(windows) { root.display().to_string().replace('\\', "/") } else { root.display().to_string() };
+        assert_eq!(line, format!("{root}/a.sh $PLUGIN_ROOT"), "only the braced text; the variable is the shell's");
+        assert!(matches!(GOOSE.windows_shell(), WindowsShell::GitBash { slash_variables: &[PLUGIN_ROOT], .. }));
+    }
 }
