@@ -14,180 +14,32 @@
 //! threads.
 
 use std::borrow::Cow;
-use std::ffi::OsStr;
 use std::sync::Arc;
 use std::time::Instant;
 
 use serde_json::{Map, Value};
 
+use super::context::{Environments, RunCtx};
+use super::input::{
+    check_blocking_allowed, empty_outcome, empty_outcome_json, resolve_named, run_event_named, unknown_event_warning,
+    validate, with_warning, RunToken,
+};
 use super::options::Setup;
 use super::plan::Plan;
-use super::runs::ReservedRun;
 use super::LifecycleHookEngine;
-use crate::config::HooksConfig;
-use crate::dialect::{self, Dialect};
+use crate::dialect::Dialect;
 use crate::envfile::EnvFiles;
 use crate::error::{Error, Result, Status};
-use crate::handler::environment::hook_environment;
 use crate::handler::layer::{self, cancel, Stack};
 use crate::handler::{host, Executed, Hook, Output, Payload};
 use crate::merge::EventInterpreter;
 use crate::model::event::{HookEvent, RunEvent};
-use crate::model::input::{self, InputRules, SessionFacts};
-use crate::model::outcome::{HookMessage, HookOutcome, HookReport};
+use crate::model::outcome::{HookOutcome, HookReport};
 use crate::model::rules::RunOrder;
-use crate::runner::{CancelToken, Environment};
-use crate::runtime;
+use crate::runner::CancelToken;
 use crate::trace::{RunContext, RunFacts, RunTrace};
 
 pub(crate) use cancel::cancelled_error;
-
-/// The outcome of an event when no hook ran, in `dialect`'s shape.
-pub(crate) fn empty_outcome(dialect: &'static dyn Dialect, event: &RunEvent) -> HookOutcome {
-    EventInterpreter::for_dialect(event, dialect, false).finish(Vec::new())
-}
-
-/// The outcome JSON of a known event when no hook ran: a constant per
-/// event and dialect, made once.
-pub(super) fn empty_outcome_json(dialect: &'static dyn Dialect, event: HookEvent) -> Result<&'static str> {
-    static EMPTY: std::sync::OnceLock<Vec<Vec<String>>> = std::sync::OnceLock::new();
-    let all = EMPTY.get_or_init(|| {
-        dialect::ALL
-            .iter()
-            .map(|d| {
-                HookEvent::ALL
-                    .iter()
-                    .map(|e| empty_outcome(*d, &RunEvent::Known(*e)).to_json_string().unwrap_or_default())
-                    .collect()
-            })
-            .collect()
-    });
-    match all[dialect::index_of(dialect)][event.index()].as_str() {
-        "" => Err(Error::internal("cannot serialise an empty outcome")),
-        text => Ok(text),
-    }
-}
-
-/// The input rules of a setup: its dialect's, except that an engine
-/// without configured hooks validates leniently (like the Claude Code
-/// profile).
-pub(crate) fn input_rules(setup: &Setup) -> InputRules {
-    if setup.config.is_empty() {
-        InputRules::Lenient
-    } else {
-        setup.config.profile().inputs
-    }
-}
-
-/// Validate an input for `event` under the setup's rules.
-pub(crate) fn validate(setup: &Setup, event: &RunEvent, input: &Value) -> Result<()> {
-    match event {
-        RunEvent::Known(e) => input::validate_input_with(input_rules(setup), *e, input),
-        RunEvent::Named(name) => {
-            if input.is_object() {
-                Ok(())
-            } else {
-                Err(Error::invalid_argument(format!("{name} input must be a JSON object")))
-            }
-        }
-    }
-}
-
-/// The event of an event name: one of the twelve by its PascalCase name,
-/// else a named event. A blank name or one with NUL is refused.
-pub(crate) fn run_event_named(name: &str) -> Result<RunEvent> {
-    RunEvent::from_name(name)
-        .ok_or_else(|| Error::invalid_argument("event name must be non-empty, without NUL characters"))
-}
-
-/// A named event whose name is the config key a dialect of the
-/// configuration gives one of the twelve (Cursor's `preToolUse`, `stop`,
-/// Gemini CLI's `BeforeTool`) is that event, unless the configuration has a named event of that very
-/// name; any other event is itself.
-pub(crate) fn resolve_named(setup: &Setup, event: RunEvent) -> RunEvent {
-    let RunEvent::Named(name) = &event else {
-        return event;
-    };
-    if !setup.config.groups_named(name).is_empty() {
-        return event;
-    }
-    let mut dialects = setup.config.all_groups().map(|g| g.dialect());
-    let known = dialects.find_map(|d| HookEvent::ALL.into_iter().find(|e| d.event_keys(*e).contains(&&**name)));
-    match known {
-        Some(e) => RunEvent::Known(e),
-        None => event,
-    }
-}
-
-/// The warning a run by name (`hl_engine_run_named`) gets when no hooks
-/// config names its event: a misspelt name (`PreToolUze`) runs nothing, and
-/// says so. The twelve canonical names are always known, and so are the
-/// events an agent defines without a canonical meaning
-/// ([`Dialect::native_event_keys`], e.g. Codex's `PostCompact`): a host
-/// fires those whether or not the user configured them. The message lists
-/// the configured events and the closest name a run by name accepts.
-/// Only the named-run path calls this; it costs a scan of the config's
-/// named events.
-pub(crate) fn unknown_event_warning(config: &HooksConfig, event: &RunEvent) -> Option<String> {
-    let RunEvent::Named(name) = event else {
-        return None;
-    };
-    let name: &str = name;
-    let native = || dialect::ALL.iter().flat_map(|d| d.native_event_keys()).copied();
-    if config.named_events().iter().any(|n| n.name == name) || native().any(|k| k == name) {
-        return None;
-    }
-    let configured: Vec<&str> = HookEvent::ALL
-        .iter()
-        .filter(|e| !config.groups(**e).is_empty())
-        .map(|e| e.name())
-        .chain(config.named_events().iter().map(|n| n.name.as_str()))
-        .collect();
-    let candidates = HookEvent::ALL.iter().map(|e| e.name()).chain(configured.iter().copied()).chain(native());
-    let listed = match configured.is_empty() {
-        true => "no event has hooks configured".to_owned(),
-        false => format!("the configured events are {}", configured.join(", ")),
-    };
-    let hint = match crate::suggest::closest(name, candidates) {
-        Some(s) => format!("; did you mean `{s}`?"),
-        None => String::new(),
-    };
-    Some(format!("no hooks config names the event `{name}`, so no hook ran ({listed}){hint}"))
-}
-
-/// The outcome of a run by name with the unknown-event warning, if any, as
-/// its first message (see [`unknown_event_warning`]).
-pub(crate) fn with_warning(outcome: HookOutcome, warning: Option<String>) -> HookOutcome {
-    let mut outcome = outcome;
-    if let Some(w) = warning {
-        outcome.common_mut().messages.insert(0, HookMessage::warning(w));
-    }
-    outcome
-}
-
-/// Where a run's cancellation token comes from (see
-/// [`LifecycleHookEngine::execute`]).
-pub(crate) enum RunToken<'a> {
-    /// A synchronous run: registers a token when it spawns processes.
-    Sync,
-    /// An asynchronous run's token.
-    Async(&'a CancelToken),
-    /// A reserved run: its reservation makes the token on first need.
-    Reserved(&'a ReservedRun<'a>),
-}
-
-/// The blocking rule: a blocking run on a hookline-owned thread (inside an
-/// asynchronous run's callback hook or `done`) could wait on the very
-/// threads it occupies, so it is refused there.
-pub(super) fn check_blocking_allowed() -> Result<()> {
-    if runtime::on_hookline_thread() {
-        return Err(Error::new(
-            Status::WrongThread,
-            "a blocking run (hl_engine_run) cannot be made on a hookline thread; use the asynchronous run (hl_engine_run_async)",
-        ));
-    }
-    Ok(())
-}
 
 impl LifecycleHookEngine {
     /// Run one event synchronously on the calling thread (callback hooks run
@@ -689,220 +541,6 @@ pub(crate) fn outcome_json(setup: &Setup, event: &RunEvent, outcome: Option<Hook
     }
 }
 
-/// The process environments of one run: one per dialect and environment
-/// policy among its hooks, built once (only when a process hook runs).
-pub(crate) struct Environments {
-    envs: Vec<(&'static dyn Dialect, bool, Environment)>,
-    /// Whether hooks of untrusted sources run under another policy than
-    /// those of trusted ones (`untrusted_hook_env`).
-    split: bool,
-}
-
-impl Environments {
-    pub(crate) fn new(
-        setup: &Setup,
-        event: &RunEvent,
-        facts: &SessionFacts<'_>,
-        input: &Map<String, Value>,
-        plan: &Plan<'_>,
-    ) -> Environments {
-        Self::with_session_env(setup, event, facts, input, plan, &[])
-    }
-
-    /// [`new`](Self::new), the hooks of each dialect in `session` also
-    /// getting its variables (what SessionStart hooks returned in `env`),
-    /// as if they were the engine's `env` option.
-    pub(crate) fn with_session_env(
-        setup: &Setup,
-        event: &RunEvent,
-        facts: &SessionFacts<'_>,
-        input: &Map<String, Value>,
-        plan: &Plan<'_>,
-        session: &[(&'static str, Vec<(String, String)>)],
-    ) -> Environments {
-        let split = !Arc::ptr_eq(&setup.env.trusted, &setup.env.untrusted);
-        let mut out = Environments { envs: Vec::new(), split };
-        for hook in plan.hooks.iter().filter(|h| h.is_process()) {
-            let d = hook.dialect().unwrap_or(plan.dialect);
-            let trusted = out.class(*hook);
-            if !out.envs.iter().any(|(x, t, _)| dialect::same(*x, d) && *t == trusted) {
-                let input = setup.native_input(d, input);
-                let env = match session.iter().find(|(name, _)| *name == d.name()) {
-                    None => hook_environment(&setup.env, setup.env.policy(trusted), d, event, facts, &input),
-                    Some((_, vars)) => {
-                        let mut settings = setup.env.clone();
-                        for (k, v) in vars {
-                            if !settings.set.iter().any(|(s, _)| s == k) {
-                                settings.set.push((k.clone(), v.clone()));
-                            }
-                        }
-                        hook_environment(&settings, settings.policy(trusted), d, event, facts, &input)
-                    }
-                };
-                out.envs.push((d, trusted, env));
-            }
-        }
-        out
-    }
-
-    /// Which policy `hook` runs under: `true` for `hook_env` alone.
-    fn class(&self, hook: Hook<'_>) -> bool {
-        !self.split || hook.spec().is_none_or(|s| s.trusted())
-    }
-
-    /// The environment of process hook `hook` of dialect `d` (empty for
-    /// callback hooks).
-    pub(crate) fn of(&self, d: &dyn Dialect, hook: Hook<'_>) -> Option<&Environment> {
-        let trusted = self.class(hook);
-        self.envs.iter().find(|(x, t, _)| dialect::same(*x, d) && *t == trusted).map(|(_, _, e)| e)
-    }
-}
-
-/// What one run shares between the hooks it executes.
-pub(crate) struct RunCtx<'a> {
-    pub(crate) stack: Stack<'a>,
-    pub(crate) plan: &'a Plan<'a>,
-    pub(crate) setup: &'a Setup,
-    pub(crate) facts: &'a SessionFacts<'a>,
-    pub(crate) input: &'a Map<String, Value>,
-    pub(crate) envs: Environments,
-    /// SessionStart's `CLAUDE_ENV_FILE` files, by plan index.
-    pub(crate) env_files: Option<&'a EnvFiles>,
-}
-
-impl RunCtx<'_> {
-    /// The hooks of the later stage `stage` whose matcher matches the input
-    /// as the first stage left it: its `tool_input` the rewrite in force
-    /// (`rewrite`), else the run's own ([`Plan::later_groups`]).
-    fn later_matching(&self, stage: std::ops::Range<usize>, rewrite: Option<&Value>) -> Vec<usize> {
-        let input = match rewrite {
-            Some(tool_input) => {
-                let mut input = self.input.clone();
-                input.insert("tool_input".to_owned(), tool_input.clone());
-                Value::Object(input)
-            }
-            None => Value::Object(self.input.clone()),
-        };
-        let first = self.plan.first_stage;
-        stage
-            .filter(|&i| {
-                let Some(&(group, native)) = self.plan.later_groups.get(i - first) else { return true };
-                let d = group.dialect();
-                let input = self.setup.native_value(d, &input);
-                group.matches(d.match_subject(&RunEvent::Named(native.into()), &input, self.facts.trigger))
-            })
-            .collect()
-    }
-
-    /// An input a hook of dialect `d` chained (`next`, in its agent's
-    /// vocabulary) back in the canonical one: the tool name and input of
-    /// `current` (the canonical input it was given) where the table maps
-    /// them; unchanged with `tool_names: native`.
-    fn canonical_chain(
-        &self,
-        d: &dyn Dialect,
-        current: &Map<String, Value>,
-        mut next: Map<String, Value>,
-    ) -> Map<String, Value> {
-        if self.setup.tool_names == crate::dialect::tools::ToolNames::Native {
-            return next;
-        }
-        let vocab = d.tool_vocabulary();
-        let Some(name) = current.get("tool_name").and_then(Value::as_str) else { return next };
-        let native = vocab.native_name(name).into_owned();
-        if next.get("tool_name").and_then(Value::as_str) == Some(native.as_str()) {
-            next.insert("tool_name".to_owned(), Value::String(name.to_owned()));
-        }
-        if let Some(input) = next.get("tool_input").filter(|v| v.is_object()) {
-            let cwd = crate::dialect::tools::input_cwd(current, &self.setup.workspace_str);
-            if let Some(back) = vocab.input_to_canonical(name, &native, input, current.get("tool_input"), cwd) {
-                next.insert("tool_input".to_owned(), back);
-            }
-        }
-        next
-    }
-
-    /// The payload `hook` reads: its dialect's, with the rewrite in force
-    /// (chained PreToolUse).
-    pub(crate) fn payload(&self, hook: Hook<'_>, tool_input: Option<&Value>) -> Result<Payload> {
-        self.payload_of(hook, self.input, tool_input)
-    }
-
-    /// [`payload`](Self::payload) of another input than the run's (a run
-    /// whose hooks chain their input, a follow-up count). A hook configured
-    /// under another event of its dialect reads that event's payload; a
-    /// callback hook the payload of the run's dialect, or Claude Code's
-    /// when that dialect does not speak the hooks protocol.
-    pub(crate) fn payload_of(
-        &self,
-        hook: Hook<'_>,
-        input: &Map<String, Value>,
-        tool_input: Option<&Value>,
-    ) -> Result<Payload> {
-        // A callback hook (host code) speaks the hooks protocol: in a run of
-        // a dialect that does not, it reads Claude Code's payload.
-        let d = hook.dialect().unwrap_or(match self.plan.dialect.reads_hooks_protocol() {
-            true => self.plan.dialect,
-            false => dialect::CLAUDE,
-        });
-        // A configured hook reads the call in its agent's vocabulary; a
-        // callback hook (host code) the canonical one.
-        let (input, tool_input) = match hook.dialect() {
-            Some(own) => {
-                let name = input.get("tool_name").and_then(Value::as_str).unwrap_or("");
-                (self.setup.native_input(own, input), tool_input.map(|t| self.setup.native_tool_input(own, name, t)))
-            }
-            None => (Cow::Borrowed(input), tool_input.map(Cow::Borrowed)),
-        };
-        let (input, tool_input) = (&*input, tool_input.as_deref());
-        let payload = match hook.spec().and_then(|s| s.native_event) {
-            Some(native) => d.payload(&RunEvent::Named(native.into()), self.facts, input, tool_input),
-            None => d.payload(self.stack.event, self.facts, input, tool_input),
-        };
-        Payload::with_newline(&payload, d.payload_ends_with_newline())
-    }
-
-    /// The environment of one process hook: its dialect's under its
-    /// policy, plus its source's plugin root (`CLAUDE_PLUGIN_ROOT`, and what
-    /// else its dialect names it), its SessionStart `CLAUDE_ENV_FILE` and its
-    /// own `env` (Gemini CLI), set last.
-    fn env_of(&self, i: usize, hook: Hook<'_>) -> std::io::Result<Cow<'_, Environment>> {
-        static NONE: std::sync::OnceLock<Environment> = std::sync::OnceLock::new();
-        let d = hook.dialect().unwrap_or(self.plan.dialect);
-        let mut env = match self.envs.of(d, hook) {
-            Some(env) => Cow::Borrowed(env),
-            None => Cow::Borrowed(NONE.get_or_init(Environment::new)),
-        };
-        if let Some(root) = hook.spec().and_then(|s| s.plugin_root()) {
-            for name in d.plugin_root_variables() {
-                env = Cow::Owned(env.with_var(OsStr::new(name), OsStr::new(root))?);
-            }
-        }
-        if let Some(path) = self.env_files.and_then(|f| f.path(i)) {
-            env = Cow::Owned(env.with_var(OsStr::new("CLAUDE_ENV_FILE"), path.as_os_str())?);
-        }
-        if let Some(spec) = hook.spec().filter(|s| !s.env.is_empty()) {
-            let mut own = env.into_owned();
-            for (name, value) in &spec.env {
-                own.set(OsStr::new(name), OsStr::new(value))?;
-            }
-            env = Cow::Owned(own);
-        }
-        Ok(env)
-    }
-
-    /// Run one planned hook through the handler layers.
-    pub(crate) fn run_one(&self, i: usize, hook: Hook<'_>, payload: &Payload) -> Result<Executed> {
-        if !hook.is_process() {
-            return layer::invoke(&self.stack, hook, &Environment::new(), payload);
-        }
-        match self.env_of(i, hook) {
-            Ok(env) => layer::invoke(&self.stack, hook, &env, payload),
-            Err(e) => Ok(layer::not_started(&self.stack, hook, e.to_string())),
-        }
-    }
-}
-
 /// At most `n` hooks at a time, started in the order of their tickets
 /// (0, 1, …): a hook waits until a place is free and the hook of every
 /// earlier ticket has gone ahead ([`Places::advance_past`]: its handler call
@@ -986,7 +624,7 @@ mod tests {
 
     #[test]
     fn empty_outcomes_exist_for_every_dialect_and_event() {
-        for d in dialect::ALL {
+        for d in crate::dialect::ALL {
             for e in HookEvent::ALL {
                 let text = empty_outcome_json(*d, e).unwrap();
                 assert!(text.starts_with('{') && text.contains("\"hooks\":[]"), "{} {e}: {text}", d.name());

@@ -24,7 +24,9 @@
 
 mod absorb;
 mod api;
+mod context;
 mod execute;
+mod input;
 mod options;
 mod plan;
 mod runs;

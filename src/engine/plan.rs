@@ -292,8 +292,8 @@ impl LifecycleHookEngine {
     pub fn explain(&self, name: &str, input: &Value) -> Result<Vec<PlannedEntry>> {
         self.check_usable()?;
         let setup = self.setup();
-        let event = super::execute::resolve_named(&setup, super::execute::run_event_named(name)?);
-        super::execute::validate(&setup, &event, input)?;
+        let event = super::input::resolve_named(&setup, super::input::run_event_named(name)?);
+        super::input::validate(&setup, &event, input)?;
         let mut out = Vec::new();
         plan_configured(&setup, &event, input, false, |hook, group, native_input, subject, verdict| {
             let d = hook.dialect();

@@ -17,9 +17,11 @@ use std::sync::Arc;
 
 use serde_json::Map;
 
-use super::execute::{
-    cancelled_error, check_blocking_allowed, empty_outcome, outcome_json, resolve_named, run_event_named,
-    unknown_event_warning, validate, with_warning, Environments, RunCtx, RunToken,
+use super::context::{Environments, RunCtx};
+use super::execute::{cancelled_error, outcome_json};
+use super::input::{
+    check_blocking_allowed, empty_outcome, resolve_named, run_event_named, unknown_event_warning, validate,
+    with_warning, RunToken,
 };
 use super::options::Setup;
 use super::plan::Plan;

@@ -171,7 +171,7 @@ fn a_run_executes_the_snapshot_it_validated_against_not_a_later_reload() {
     let snapshot = engine.setup();
     engine.reload(&options("second")).unwrap();
     let event = crate::model::event::RunEvent::Known(HookEvent::Stop);
-    let outcome = engine.execute(&snapshot, &event, &json!({}), execute::RunToken::Sync).unwrap().unwrap();
+    let outcome = engine.execute(&snapshot, &event, &json!({}), input::RunToken::Sync).unwrap().unwrap();
     let messages: Vec<&str> = outcome.common().messages.iter().map(|m| m.text.as_str()).collect();
     assert_eq!(messages, ["first"], "the run used the snapshot it was given");
     let outcome = engine.run_blocking(HookEvent::Stop, &json!({})).unwrap();
