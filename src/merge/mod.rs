@@ -15,7 +15,10 @@
 //! | PreToolUse | `pre_tool.rs` |
 //! | UserPromptSubmit, PermissionRequest, Stop, SubagentStop, PreCompact, PostToolUse(Failure), SessionStart (and the named events of those families) | `decisions.rs` |
 //! | PermissionDenied, WorktreeCreate, Elicitation(Result) | `named.rs` |
-//! | SessionEnd, Notification, other events fired by name | only the shared fields, here |
+//! | SessionEnd, Notification, other events fired by name | only the shared fields (`common.rs`) |
+//!
+//! Hooks that give no reply of their own (skipped by the workspace gate, or
+//! not started) are absorbed by `skipped.rs`.
 //!
 //! Which merger merges an event is its family in the run's profile
 //! ([`Profile::family_of`]).
@@ -25,7 +28,7 @@
 //! its outcome shape. Stop follow-ups bounded by a loop limit are
 //! `follow_up.rs`'s.
 //!
-//! Shared by every event (here): messages in configuration order of the
+//! Shared by every event (`common.rs`): messages in configuration order of the
 //! hooks that gave them; `continue` false when any hook asked to halt, with
 //! the first such hook's `stopReason` (`halt_reason: FirstGiven`: the first
 //! `stopReason` given; `halt: LastWord`: the last hook that said `continue`
@@ -44,11 +47,13 @@
 //! executor's (`src/engine/execute.rs`); the mergers declare it because
 //! they stop a `Sequential` run early.
 
+mod common;
 mod decisions;
 pub mod fail_closed;
 pub mod follow_up;
 mod named;
 mod pre_tool;
+mod skipped;
 
 pub(crate) use decisions::StopBlocks;
 
@@ -60,10 +65,11 @@ use crate::dialect::{self, Dialect, ReadCtx};
 use crate::hl_debug;
 use crate::model::event::{EventFamily, HookEvent, RunEvent};
 use crate::model::execution::HookExecution;
-use crate::model::outcome::{CommonOutcome, HookFailure, HookMessage, HookMessageLevel, HookOutcome, HookReport};
+use crate::model::outcome::{HookFailure, HookMessage, HookMessageLevel, HookOutcome, HookReport};
 use crate::model::reply::{Decision, HookReply};
-use crate::model::rules::{Column, EventRules, HaltReason, HaltRule, Profile, Reasons, RunOrder, ToolInputFlow};
+use crate::model::rules::{Column, EventRules, Profile, RunOrder, ToolInputFlow};
 
+pub(crate) use common::Common;
 use follow_up::FollowUpRun;
 
 /// The merge columns the merger of an event of `family` honours (the
@@ -96,102 +102,6 @@ pub(crate) const COMMON_HONOURS: &[Column] =
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) const OBSERVE_HONOURS: &[Column] =
     &[Column::Sequential, Column::FirstGivenHaltReason, Column::SequentialWhenAsked, Column::HaltLastWord];
-
-/// The shared fields of every outcome, as they accumulate.
-pub(crate) struct Common {
-    messages: Vec<HookMessage>,
-    continue_: bool,
-    stop_reason: Option<String>,
-    dialect_fields: Map<String, Value>,
-    /// The `stopReason` given by every hook that asked to halt, in order.
-    stop_reasons: Vec<String>,
-    /// The `reason` every hook stated, whatever it decided, in order.
-    stated_reasons: Vec<String>,
-}
-
-impl Common {
-    fn new() -> Common {
-        Common {
-            messages: Vec::new(),
-            continue_: true,
-            stop_reason: None,
-            dialect_fields: Map::new(),
-            stop_reasons: Vec::new(),
-            stated_reasons: Vec::new(),
-        }
-    }
-
-    /// Add a message (trimmed; a blank one is dropped).
-    pub(crate) fn push(&mut self, level: HookMessageLevel, text: impl Into<String>) {
-        let text = text.into();
-        let text = text.trim();
-        if !text.is_empty() {
-            self.messages.push(HookMessage { level, text: text.to_owned() });
-        }
-    }
-
-    /// A reply's messages and its request to halt.
-    fn absorb(&mut self, rules: &EventRules, reply: &mut HookReply) {
-        self.messages.append(&mut reply.messages);
-        self.stated_reasons.extend(reply.reason.take());
-        if let Some(stop_reason) = reply.halt.take() {
-            self.stop_reasons.extend(stop_reason.iter().cloned());
-            let first_given = rules.halt_reason == HaltReason::FirstGiven && self.stop_reason.is_none();
-            if self.continue_ || first_given || rules.halt == HaltRule::LastWord {
-                self.stop_reason = stop_reason;
-            }
-            self.continue_ = false;
-        } else if reply.resumes && rules.halt == HaltRule::LastWord {
-            self.continue_ = true;
-            self.stop_reason = None;
-        }
-    }
-
-    /// The fields a hook of `dialect` wrote that have no canonical slot,
-    /// combined with those of earlier hooks of the same dialect as the
-    /// dialect says (by default as its profile's
-    /// [`FieldMerge`](crate::model::rules::FieldMerge) says).
-    fn absorb_dialect_fields(&mut self, dialect: &dyn Dialect, event: &RunEvent, fields: Map<String, Value>) {
-        if fields.is_empty() {
-            return;
-        }
-        let slot = self.dialect_fields.entry(dialect.name()).or_insert_with(|| Value::Object(Map::new()));
-        if let Value::Object(slot) = slot {
-            dialect.merge_fields(event, slot, fields);
-        }
-    }
-
-    /// With `reasons: EveryReasonJoined`, the one reason of the run: every
-    /// halting hook's `stopReason` joined, else every stated reason joined
-    /// (`None`: no hook gave one, or the table's reasons are the deciding
-    /// hook's).
-    fn joined_reason(&self, rules: &EventRules) -> Option<String> {
-        match rules.reasons {
-            Reasons::Deciding => None,
-            Reasons::EveryReasonJoined(separator) if !self.stop_reasons.is_empty() => {
-                Some(self.stop_reasons.join(separator))
-            }
-            Reasons::EveryReasonJoined(separator) if !self.stated_reasons.is_empty() => {
-                Some(self.stated_reasons.join(separator))
-            }
-            Reasons::EveryReasonJoined(_) => None,
-        }
-    }
-
-    fn into_outcome(self, joined: Option<&String>, hooks: Vec<HookReport>) -> CommonOutcome {
-        let stop_reason = match (self.continue_, joined) {
-            (false, Some(joined)) => Some(joined.clone()),
-            _ => self.stop_reason,
-        };
-        CommonOutcome {
-            messages: self.messages,
-            continue_: self.continue_,
-            stop_reason,
-            hooks,
-            dialect_fields: self.dialect_fields,
-        }
-    }
-}
 
 /// The per-event merge state.
 enum Merge {
@@ -621,116 +531,6 @@ impl EventInterpreter {
         };
         self.stopped = stop && rules.run_order == RunOrder::Sequential;
         self.stopped
-    }
-
-    /// A hook the workspace gate skipped: an error message containing
-    /// "not approved" that names the hook. It makes no decision.
-    pub fn absorb_not_approved(&mut self, label: &str) {
-        if self.stopped {
-            self.failures.push(None);
-            self.last_decision = None;
-            return;
-        }
-        let mut reply = HookReply::default();
-        reply.push(
-            HookMessageLevel::Error,
-            format!("{} hook `{label}` was not run: workspace hooks are not approved", self.event_name),
-        );
-        self.merge_reply(label, reply);
-    }
-
-    /// A hook the workspace gate skipped because a file it executes changed
-    /// since the approval: an error message naming the hook and the file
-    /// (`why`). It makes no decision.
-    pub fn absorb_changed_since_approval(&mut self, label: &str, why: &str) {
-        if self.stopped {
-            self.failures.push(None);
-            return;
-        }
-        let mut reply = HookReply::default();
-        reply.push(
-            HookMessageLevel::Error,
-            format!("{} hook `{label}` was not run: {why}; the workspace hooks need approval again", self.event_name),
-        );
-        self.merge_reply(label, reply);
-    }
-
-    /// A hook a layer left out for a reason other than the gate (a handler
-    /// type the event does not run, an http URL not allowed): a warning
-    /// naming the hook and why. It makes no decision.
-    pub fn absorb_skipped(&mut self, label: &str, why: &str) {
-        if self.stopped {
-            self.failures.push(None);
-            self.last_decision = None;
-            return;
-        }
-        let mut reply = HookReply::default();
-        reply.push(HookMessageLevel::Warning, format!("{} hook `{label}` was not run: {why}", self.event_name));
-        self.merge_reply(label, reply);
-    }
-
-    /// A hook that could not be started (e.g. spawn failure): an error
-    /// message. It makes no decision on any event (for PreToolUse this is
-    /// the same as a failing hook, not a timeout, so the tool is not denied
-    /// because of it) unless the rules let a `failClosed` hook decide.
-    pub fn absorb_spawn_error(&mut self, label: &str, error: &str) {
-        self.absorb_spawn_failure(label, error, false, None);
-    }
-
-    /// [`absorb_spawn_error`](Self::absorb_spawn_error) for a hook that may
-    /// be `failClosed`, of `dialect` (`None`: the run's), whose rules for the
-    /// event say what a hook that cannot start decides. Returns true when
-    /// the run must stop here.
-    pub fn absorb_spawn_failure(
-        &mut self,
-        label: &str,
-        error: &str,
-        fail_closed: bool,
-        dialect: Option<&'static dyn Dialect>,
-    ) -> bool {
-        if self.stopped {
-            self.failures.push(Some(HookFailure::Spawn));
-            self.last_decision = None;
-            return true;
-        }
-        let text = format!("{} hook `{label}` could not be started: {}", self.event_name, error.trim());
-        let mut reply = HookReply::default();
-        reply.push(HookMessageLevel::Error, text.clone());
-        reply.failure = Some(crate::model::reply::Failure { kind: HookFailure::Spawn, text, timeout_or_lost: false });
-        let rules = dialect.map_or(self.rules, |d| d.profile().rules_of(&self.event));
-        fail_closed::apply(&mut reply, fail_closed, rules, self.family);
-        self.merge_reply(label, reply)
-    }
-
-    /// [`absorb_spawn_failure`](Self::absorb_spawn_failure) for a hook
-    /// configured under another event of the run's dialect: its fail-closed
-    /// reason is that event's.
-    pub(crate) fn absorb_spawn_failure_as(
-        &mut self,
-        label: &str,
-        error: &str,
-        fail_closed: bool,
-        dialect: Option<&'static dyn Dialect>,
-        native_event: Option<&'static str>,
-    ) -> bool {
-        let Some(native) = native_event else {
-            return self.absorb_spawn_failure(label, error, fail_closed, dialect);
-        };
-        if self.stopped {
-            self.failures.push(Some(HookFailure::Spawn));
-            self.last_decision = None;
-            return true;
-        }
-        let event = RunEvent::Named(native.into());
-        let d = dialect.unwrap_or(self.dialect);
-        let rules = d.profile().rules_of(&event);
-        let family = d.profile().family_of(&event);
-        let text = format!("{native} hook `{label}` could not be started: {}", error.trim());
-        let mut reply = HookReply::default();
-        reply.push(HookMessageLevel::Error, text.clone());
-        reply.failure = Some(crate::model::reply::Failure { kind: HookFailure::Spawn, text, timeout_or_lost: false });
-        fail_closed::apply(&mut reply, fail_closed, rules, family);
-        self.merge_reply(label, reply)
     }
 
     /// SessionStart (dialects with an env file): the variables the hooks
