@@ -417,7 +417,7 @@ impl HookSpec {
     }
 
     /// Whether the hook's source is a policy source
-    /// ([`SourceInfo::policy`]).
+    /// ([`SourceInfo::policy`](super::SourceInfo::policy)).
     pub fn policy(&self) -> bool {
         self.source.info.policy
     }

@@ -50,13 +50,13 @@ pub struct ReadCtx<'a> {
 /// One dialect: everything hookline knows about one agent's hooks format.
 ///
 /// Implementations are unit structs with one `static` value each, listed in
-/// [`ALL`].
+/// [`ALL`](super::ALL).
 pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
     /// The dialect's name, as the `dialect` option spells it (`"vtcode"`,
     /// `"claude"`, ...).
     fn name(&self) -> &'static str;
 
-    /// The id a configuration names this dialect value by ([`of`] resolves
+    /// The id a configuration names this dialect value by ([`of`](super::of) resolves
     /// it back): its name, unless it is a second value of its dialect.
     fn id(&self) -> DialectId {
         DialectId::new(self.name())
@@ -257,7 +257,7 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
     /// its own, relative to the workspace (Copilot CLI reads a repository's
     /// `.claude/settings.json`). They stay the other agent's file when every
     /// dialect's files are gathered; a host of this agent alone reads them
-    /// in this dialect ([`borrowed_settings_files`]).
+    /// in this dialect ([`borrowed_settings_files`](super::borrowed_settings_files)).
     fn borrowed_workspace_files(&self) -> &'static [&'static str] {
         &[]
     }
@@ -280,7 +280,7 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
     /// administrator's hooks a user cannot turn off (Copilot CLI's
     /// `policy.d`, Claude Code's managed settings, Cursor's enterprise
     /// file). A host loads them first as policy sources
-    /// ([`SettingsFile::policy`]).
+    /// ([`SettingsFile::policy`](super::SettingsFile::policy)).
     fn system_files_are_policy(&self) -> bool {
         false
     }
