@@ -34,7 +34,9 @@ fn rs_files(dir: &Path, out: &mut Vec<PathBuf>) {
         let path = entry.unwrap().path();
         if path.is_dir() {
             rs_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
+        } else if path.extension().is_some_and(|e| e == "rs") && path.file_name().is_some_and(|n| n != "tests.rs") {
+            // A module's `tests.rs` is its `#[cfg(test)] mod tests;`: test
+            // code, like the inline test modules stripped below.
             out.push(path);
         }
     }
