@@ -22,7 +22,7 @@ use super::{
 /// `modified_args`, when a `pre_tool_call_decide` callback sets it, must be a
 /// JSON object: it is shallow-merged into the tool arguments that later
 /// callbacks see (any other non-null value makes the callback count as
-/// failed). In the result of [`Hooks::run_pre_tool_call_decide`] it holds the
+/// failed). In the result of [`Hooks::run_pre_tool_call_decide`](super::Hooks::run_pre_tool_call_decide) it holds the
 /// merged arguments when any callback modified them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HookResult {
@@ -143,7 +143,7 @@ impl fmt::Debug for HookCallback {
     }
 }
 
-/// One registration as listed by [`Hooks::entries`]
+/// One registration as listed by [`Hooks::entries`](super::Hooks::entries)
 /// (`{"name","point","callback_id"}`; `callback_id` = name).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HookEntry {
@@ -207,7 +207,7 @@ impl RunResult {
 }
 
 /// The hook contract a registry follows: how a point's replies and failures
-/// combine. Chosen when the registry is made ([`Hooks::with_contract`]; the C
+/// combine. Chosen when the registry is made ([`Hooks::with_contract`](super::Hooks::with_contract); the C
 /// ABI's `hl_registry_contract`); the points, contexts and reply calls are
 /// the same.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
