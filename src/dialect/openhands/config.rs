@@ -18,7 +18,9 @@
 //!
 //! What is reported and loaded: keys besides `hooks` next to the wrapper
 //! (ignored, as OpenHands does with a warning), unknown keys of groups and
-//! hooks (ignored by OpenHands). What never runs (reported as such, left
+//! hooks (ignored by OpenHands), an `async` hook on an event that can block
+//! (it never blocks: OpenHands logs "Async hooks in PreToolUse cannot block
+//! tool execution"). What never runs (reported as such, left
 //! out): a group with a matcher other than `*` or `""` on an event without a
 //! tool (OpenHands tests it against no tool name: "if tool_name is None:
 //! return self.matcher in ('*', '')"), a group whose `/re/` matcher does not
@@ -195,6 +197,16 @@ fn parse_group(
     for (j, h) in hooks.iter().enumerate() {
         let path = format!("{path}.hooks[{j}]");
         if let Some(spec) = parse_hook(cfg, source, &path, h)? {
+            if spec.run_async && super::PROFILE.rules(event).can_block() {
+                cfg.push_warning(
+                    format!("{path}.async"),
+                    format!(
+                        "an async hook runs in the background and can never block {} (OpenHands: \"Async hooks in \
+                         PreToolUse cannot block tool execution\")",
+                        event.name()
+                    ),
+                );
+            }
             specs.push(spec);
         }
     }
