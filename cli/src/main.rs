@@ -168,7 +168,7 @@ pub struct ConfigArgs {
     #[arg(long, value_name = "DIR")]
     pub plugin_root: Option<PathBuf>,
     /// Read every --config file in this dialect (vtcode, claude, codex,
-    /// gemini, cursor, copilot, vscode, cline, windsurf, qwen, kiro, devin-cli, factory, crush, openhands, goose) instead of recognising it by its path
+    /// gemini, cursor, copilot, vscode, cline, windsurf, qwen, kiro, devin-cli, factory, crush, openhands, goose, augment) instead of recognising it by its path
     /// or shape.
     #[arg(long, value_name = "NAME", value_parser = common::parse_dialect)]
     pub dialect: Option<common::DialectArg>,
