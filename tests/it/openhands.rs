@@ -315,3 +315,31 @@ fn prompt_hooks_go_to_the_hosts_handler_and_fall_open() {
     assert_ne!(out["decision"], "deny", "an invalid decision falls open: {out}");
     assert_eq!(out["hooks"][0]["failure"], "invalid_output", "{out}");
 }
+
+/// OpenHands reads a Claude Code-format plugin's `hooks/hooks.json` with its
+/// own rules (`plugin/format/claude_code.py`: `HookConfig.load(path=hooks_json)`):
+/// the SDK's example plugin (`examples/05_skills_and_plugins/…/code-quality/
+/// hooks/hooks.json`, PascalCase, an async PostToolUse hook logging
+/// `$OPENHANDS_TOOL_NAME`), read with the `openhands` dialect named.
+#[test]
+fn the_sdk_example_plugin_file_reads_with_the_dialect_named() {
+    let ws = Ws::new();
+    let command =
+        "echo \"PostToolUse hook executed for tool: $OPENHANDS_TOOL_NAME\" >> \"$OPENHANDS_PROJECT_DIR/.hook_log\"";
+    let path = ws.write_json(
+        "plugins/code-quality/hooks/hooks.json",
+        &json!({"hooks": {"PostToolUse": [{"matcher": "*", "hooks": [
+            {"type": "command", "command": command, "timeout": 5, "async": true}
+        ]}]}}),
+    );
+    let e = ws.engine_with(json!({"hooks_file": path, "dialect": "openhands"}));
+    run(&e, HookEvent::PostToolUse, json!({"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_response": {}}));
+    // The hook runs in the background: wait for its line (bounded).
+    for _ in 0..100 {
+        if ws.read(".hook_log").contains('\n') {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert_eq!(ws.read(".hook_log"), "PostToolUse hook executed for tool: terminal\n");
+}
