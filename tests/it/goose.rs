@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use hookline::{dialect, HookEvent, LifecycleHookEngine};
+use hookline::{dialect, CallResult, HookEvent, LifecycleHookEngine, Reply};
 use serde_json::{json, Value};
 
 use crate::support::{run, texts, Ws};
@@ -418,4 +418,35 @@ fn a_rejected_plugin_file_is_left_out_and_the_others_run() {
     assert!(warnings.iter().any(|w| w.contains("on_failure")), "{warnings:?}");
     let out = run(&e, HookEvent::PreToolUse, shell("ls"));
     assert_eq!(denied(&out), Some("refused by policy"), "{out}");
+}
+
+/// goose's "allow" is "no objection" and its hooks can only deny or block:
+/// a host callback's allow in a goose run would be a canonical allow goose
+/// cannot express (it would override the other hooks), so it is dropped
+/// and said; a callback's deny stands.
+#[test]
+fn a_callback_allow_in_a_goose_run_is_dropped_and_reported() {
+    let ws = Ws::new();
+    let e = ws.engine(rule("PreToolUse", None, vec![action("exit 0")]));
+    e.add_callback_hook(
+        HookEvent::PreToolUse,
+        None,
+        "host-allow",
+        std::sync::Arc::new(|_: &str| CallResult::ok(Reply::Allow)),
+    )
+    .unwrap();
+    let out = run(&e, HookEvent::PreToolUse, shell("ls"));
+    assert_ne!(out["decision"], "allow", "{out}");
+    assert_eq!(out["dialect_fields"]["goose"]["dropped"], json!(["allow"]), "{out}");
+    assert!(texts(&out, "warning").iter().any(|m| m.contains("goose hooks cannot express `allow`")), "{out}");
+    let e = ws.engine(rule("PreToolUse", None, vec![action("exit 0")]));
+    e.add_callback_hook(
+        HookEvent::PreToolUse,
+        None,
+        "host-deny",
+        std::sync::Arc::new(|_: &str| CallResult::ok(Reply::Deny("host says no".into()))),
+    )
+    .unwrap();
+    let out = run(&e, HookEvent::PreToolUse, shell("ls"));
+    assert_eq!(denied(&out), Some("host says no"), "{out}");
 }

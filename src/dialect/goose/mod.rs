@@ -458,6 +458,12 @@ impl Dialect for Goose {
         WindowsShell::GitBash { path_variable: None, flags: &["-c"], slash_variables: &[PLUGIN_ROOT], fallback: None }
     }
 
+    /// goose's hooks only deny a tool call or block a stop: what else a
+    /// callback hook answers in a goose run is dropped and said.
+    fn restrict_reply(&self, event: &RunEvent, family: EventFamily, reply: &mut HookReply) -> Map<String, Value> {
+        reply::restrict(event, family, reply)
+    }
+
     /// An extended event's hooks run in a tool call of its category (goose's
     /// `categorize_tool` of goose's tool name) that has the argument its
     /// `matcher_context` is read from ("if let Some(matcher) = matcher").

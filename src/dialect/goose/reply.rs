@@ -26,7 +26,7 @@ use serde_json::{json, Map, Value};
 use super::event_name;
 use crate::dialect::ReadCtx;
 use crate::hl_debug;
-use crate::model::event::{EventFamily, HookEvent};
+use crate::model::event::{EventFamily, HookEvent, RunEvent};
 use crate::model::execution::{Answer, HookExecution};
 use crate::model::outcome::{HookFailure, HookMessageLevel, PreToolHookDecision};
 use crate::model::reply::{Decision, Failure, HookReply};
@@ -126,6 +126,53 @@ pub(crate) fn read(cx: &ReadCtx<'_>, exec: &HookExecution) -> HookReply {
         }
     }
     reply
+}
+
+/// Drop from `reply` (a callback hook's, read as Claude Code's, in a run
+/// goose's rules merge) what goose cannot express on `event` (of `family`
+/// in the goose table): its hooks only deny a tool call or block a stop,
+/// so an allow (which would override the other hooks), an ask, a defer, a
+/// rewrite, context, a halt or an env are dropped, each named in a warning;
+/// the dropped names for the outcome's `dialect_fields.goose.dropped`.
+pub(crate) fn restrict(event: &RunEvent, family: EventFamily, reply: &mut HookReply) -> Map<String, Value> {
+    let can_block = super::PROFILE.rules_of(event).can_block();
+    let mut dropped: Vec<&'static str> = Vec::new();
+    let keep = match &reply.decision {
+        None | Some(Decision::Tool(PreToolHookDecision::Continue, _)) => true,
+        Some(Decision::Tool(PreToolHookDecision::Deny, _)) => can_block && family == EventFamily::Tool,
+        Some(Decision::Block(_)) => can_block && family == EventFamily::Stop,
+        Some(_) => false,
+    };
+    if !keep {
+        if let Some(d) = reply.decision.take() {
+            dropped.push(d.name());
+        }
+    }
+    if reply.updated_input.take().is_some() {
+        dropped.push("updated_input");
+    }
+    if !reply.context.is_empty() {
+        reply.context.clear();
+        dropped.push("additional_context");
+    }
+    if reply.halt.take().is_some() {
+        dropped.push("continue");
+    }
+    if !reply.env.is_empty() {
+        reply.env.clear();
+        dropped.push("env");
+    }
+    let mut fields = Map::new();
+    if dropped.is_empty() {
+        return fields;
+    }
+    let names: Vec<String> = dropped.iter().map(|d| format!("`{d}`")).collect();
+    reply.push(
+        HookMessageLevel::Warning,
+        format!("{}: goose hooks cannot express {}; dropped", event_name(event), names.join(", ")),
+    );
+    fields.insert("dropped".into(), json!(dropped));
+    fields
 }
 
 /// goose's reason for a hook that gave no decision on a blocking event.
@@ -268,6 +315,33 @@ mod tests {
         );
         assert_eq!(goose_reason(&exec(None, "", "")), "the hook was terminated by a signal");
         assert_eq!(goose_reason(&exec(Some(0), "\u{FFFD}", "")), "the hook wrote invalid UTF-8 to stdout");
+    }
+
+    /// goose's "allow" is no objection: a callback's allow (or ask,
+    /// rewrite, context) in a goose run is dropped and said; a deny stays.
+    #[test]
+    fn what_goose_cannot_express_is_dropped() {
+        let pre = RunEvent::Known(HookEvent::PreToolUse);
+        let mut reply = HookReply {
+            decision: Some(Decision::Tool(PreToolHookDecision::Allow, None)),
+            updated_input: Some(json!({"command": "ls"})),
+            context: vec!["c".into()],
+            ..HookReply::default()
+        };
+        let fields = restrict(&pre, EventFamily::Tool, &mut reply);
+        assert_eq!(fields["dropped"], json!(["allow", "updated_input", "additional_context"]));
+        assert!(reply.decision.is_none() && reply.updated_input.is_none() && reply.context.is_empty());
+        let mut deny = HookReply {
+            decision: Some(Decision::Tool(PreToolHookDecision::Deny, Some("no".into()))),
+            ..HookReply::default()
+        };
+        assert!(restrict(&pre, EventFamily::Tool, &mut deny).is_empty());
+        let stop = RunEvent::Known(HookEvent::Stop);
+        let mut block = HookReply { decision: Some(Decision::Block("again".into())), ..HookReply::default() };
+        assert!(restrict(&stop, EventFamily::Stop, &mut block).is_empty());
+        let prompt = RunEvent::Known(HookEvent::UserPromptSubmit);
+        let mut block = HookReply { decision: Some(Decision::Block("no".into())), ..HookReply::default() };
+        assert_eq!(restrict(&prompt, EventFamily::Prompt, &mut block)["dropped"], json!(["block"]));
     }
 
     /// goose's `extract_banner` tests: JSON with a non-empty `banner` only.
