@@ -539,7 +539,7 @@ export interface DialectFields {
   factory?: Record<string, Json>;
   crush?: Record<string, Json>;
   openhands?: Record<string, Json>;
-  /** goose: `banners`, the SessionStart hooks' `{"banner": …}` texts. */
+  /** goose: `banners` (the SessionStart hooks' `{"banner": …}` texts), `dropped` (what goose cannot express of a callback's reply). */
   goose?: Record<string, Json>;
   augment?: Record<string, Json>;
   windsurf?: WindsurfFields;
