@@ -336,3 +336,26 @@ fn the_reader_finds_the_paths_a_file_names() {
     let found: Vec<String> = crate_paths(&code).into_iter().collect();
     assert_eq!(found, ["after_tests", "config", "dialect", "error", "hl_warn", "model"]);
 }
+
+/// The most lines of code a source file of the library or the CLI may have
+/// before its `#[cfg(test)]` module (`CONTRIBUTING.md`): past it, a module
+/// becomes a folder of smaller files.
+const MAX_FILE_LINES: usize = 700;
+
+#[test]
+fn no_source_file_is_longer_than_the_limit() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rs_files(&root.join("src"), &mut files);
+    rs_files(&root.join("cli/src"), &mut files);
+    assert!(files.len() > 50, "the source files were not found: {files:?}");
+    let long: Vec<String> = files
+        .iter()
+        .filter_map(|f| {
+            let text = fs::read_to_string(f).unwrap();
+            let lines = text.lines().take_while(|l| !l.starts_with("#[cfg(test)]")).count();
+            (lines > MAX_FILE_LINES).then(|| format!("{} ({lines} lines)", f.strip_prefix(root).unwrap().display()))
+        })
+        .collect();
+    assert!(long.is_empty(), "files over {MAX_FILE_LINES} lines of code: {long:?}");
+}
