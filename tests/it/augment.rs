@@ -33,14 +33,15 @@ fn warnings(e: &hookline::LifecycleHookEngine) -> Vec<String> {
 /// Path to the shell script to execute"; exit code 2 blocks PreToolUse with
 /// stderr as the reason. The payload has `conversation_id`,
 /// `workspace_roots` and `is_mcp_tool`, not `session_id`; the script gets
-/// `AUGMENT_PROJECT_DIR`, `AUGMENT_CONVERSATION_ID`, `AUGMENT_HOOK_EVENT`.
+/// `AUGMENT_PROJECT_DIR`, `AUGMENT_CONVERSATION_ID`, `AUGMENT_HOOK_EVENT`,
+/// `AUGMENT_TOOL_NAME`.
 #[test]
 fn a_pre_tool_use_script_that_exits_2_blocks_launch_process() {
     let ws = Ws::new();
     let guard = script(
         &ws,
         "guard.sh",
-        "echo \"$AUGMENT_PROJECT_DIR|$AUGMENT_CONVERSATION_ID|$AUGMENT_HOOK_EVENT\" > env.txt\n\
+        "echo \"$AUGMENT_PROJECT_DIR|$AUGMENT_CONVERSATION_ID|$AUGMENT_HOOK_EVENT|$AUGMENT_TOOL_NAME\" > env.txt\n\
          echo 'rm -rf is blocked' >&2\nexit 2",
     );
     let e = engine(
@@ -59,7 +60,7 @@ fn a_pre_tool_use_script_that_exits_2_blocks_launch_process() {
     assert_eq!(payload["tool_name"], "launch-process");
     assert!(payload.get("session_id").is_none() && payload.get("transcript_path").is_none(), "{payload}");
     let cwd = ws.path().display().to_string();
-    assert_eq!(ws.read("env.txt").trim(), format!("{cwd}|s-1|PreToolUse"));
+    assert_eq!(ws.read("env.txt").trim(), format!("{cwd}|s-1|PreToolUse|launch-process"));
 
     let out = run(&e, HookEvent::PreToolUse, json!({"tool_name": "view", "tool_input": {"path": "a"}}));
     assert_eq!(out["decision"], "continue", "the matcher is tested against the tool name: {out}");

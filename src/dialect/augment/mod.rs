@@ -19,8 +19,8 @@
 //!   `.cmd` or `.bat` script run directly, without a shell (`config.rs`);
 //! - the payload has `conversation_id`, `workspace_roots` and `is_mcp_tool`
 //!   instead of `session_id`; the hooks get `AUGMENT_PROJECT_DIR`,
-//!   `AUGMENT_CONVERSATION_ID`, `AUGMENT_HOOK_EVENT` and, for a plugin's
-//!   hooks, `AUGMENT_PLUGIN_ROOT`;
+//!   `AUGMENT_CONVERSATION_ID`, `AUGMENT_HOOK_EVENT`, on the tool events
+//!   `AUGMENT_TOOL_NAME` and, for a plugin's hooks, `AUGMENT_PLUGIN_ROOT`;
 //! - stdout JSON is read on exit 0 only; exit 2 blocks only PreToolUse;
 //!   only `permissionDecision: "deny"` decides a tool call, only Stop's
 //!   `decision: "block"` blocks anything else (`reply.rs`);
@@ -137,8 +137,13 @@ static TOOL_VOCABULARY: ToolVocabulary = ToolVocabulary {
 };
 
 /// The variables Augment's hooks get from the engine.
-const ENV_NAMES: &[&str] =
-    &["AUGMENT_PROJECT_DIR", "AUGMENT_CONVERSATION_ID", "AUGMENT_HOOK_EVENT", "AUGMENT_PLUGIN_ROOT"];
+const ENV_NAMES: &[&str] = &[
+    "AUGMENT_PROJECT_DIR",
+    "AUGMENT_CONVERSATION_ID",
+    "AUGMENT_HOOK_EVENT",
+    "AUGMENT_TOOL_NAME",
+    "AUGMENT_PLUGIN_ROOT",
+];
 
 /// Augment's name of `event` (`PromptSubmit` for UserPromptSubmit).
 fn event_name(event: &RunEvent) -> &str {
@@ -260,6 +265,16 @@ impl Dialect for Augment {
         add("AUGMENT_PROJECT_DIR", facts.cwd);
         add("AUGMENT_CONVERSATION_ID", facts.session_id);
         add("AUGMENT_HOOK_EVENT", event_name(event));
+    }
+
+    /// `AUGMENT_TOOL_NAME` on the tool events: Augment's name of the tool.
+    fn input_environment(&self, event: &RunEvent, input: &Map<String, Value>, add: &mut dyn FnMut(&'static str, &str)) {
+        if !matches!(event.known(), Some(HookEvent::PreToolUse | HookEvent::PostToolUse)) {
+            return;
+        }
+        if let Some(tool) = input.get("tool_name").and_then(Value::as_str).filter(|t| !t.is_empty()) {
+            add("AUGMENT_TOOL_NAME", tool);
+        }
     }
 
     fn environment_names(&self) -> &'static [&'static str] {
