@@ -1524,6 +1524,58 @@ fn openhands_files_are_checked_discovered_and_answered_as_openhands_reads_them()
     assert_eq!((r.code, r.stderr.trim()), (2, "user file"), "{}{}", r.stdout, r.stderr);
 }
 
+// ------------------------------------------------------------------ Augment
+
+/// Augment (Auggie CLI): `hookline check` reports a `command` with arguments
+/// (Augment runs the script path directly, without a shell) and a
+/// millisecond timeout under 100; `run` finds the workspace's
+/// `.augment/settings.json` and the user's `~/.augment/settings.json`;
+/// `--format augment`: exit 2 with the reason on stderr for a denied tool
+/// call ("exit 2 blocks only PreToolUse"), `{"decision":"block",…}` with exit
+/// 0 for a blocked Stop ("Stop can block the agent from finishing (via
+/// decision: "block")").
+#[test]
+fn augment_files_are_checked_discovered_and_answered_as_augment_reads_them() {
+    use std::os::unix::fs::PermissionsExt;
+    let sb = Sandbox::new();
+    let ws = sb.ws();
+    let script = |name: &str, body: &str| {
+        let p = sb.write(name, &format!("#!/bin/sh\ncat >/dev/null\n{body}\n"));
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+        p.display().to_string()
+    };
+    let guard = script("ws/.augment/hooks/guard.sh", "echo 'no rm' >&2\nexit 2");
+    let stop = script("home/.augment/hooks/stop.sh", "echo '{\"decision\":\"block\",\"reason\":\"tests fail\"}'");
+    let cfg = sb.write_json(
+        "ws/.augment/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "launch-process", "hooks": [
+            {"type": "command", "command": guard, "timeout": 5000}
+        ]}]}}),
+    );
+    sb.write_json(
+        "home/.augment/settings.json",
+        &json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": stop}]}]}}),
+    );
+    let r = sb.run(&["check", s(&cfg)]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let bad = sb.write_json(
+        "bad/.augment/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"hooks": [
+            {"type": "command", "command": format!("{guard} --strict")},
+            {"type": "command", "command": guard, "timeout": 5}
+        ]}]}}),
+    );
+    let r = sb.run(&["check", s(&bad)]);
+    let said = format!("{}{}", r.stdout, r.stderr);
+    assert!(said.contains("has arguments") && said.contains("5 milliseconds"), "{said}");
+    let base = ["-w", s(&ws), "--trust-workspace", "--input", "-", "--format", "augment"];
+    let launch = r#"{"tool_name":"launch-process","tool_input":{"command":"rm -rf /"}}"#;
+    let r = sb.run_stdin(&[&["run", "PreToolUse"], &base[..]].concat(), launch);
+    assert_eq!((r.code, r.stderr.trim()), (2, "no rm"), "{}{}", r.stdout, r.stderr);
+    let r = sb.run_stdin(&[&["run", "Stop"], &base[..]].concat(), r#"{"stop_hook_active": false}"#);
+    assert_eq!((r.code, r.stdout.trim()), (0, r#"{"decision":"block","reason":"tests fail"}"#), "{}", r.stderr);
+}
+
 // ------------------------------------------------------------------ Cursor
 
 /// A Cursor project: `ws/.cursor/hooks.json`.
