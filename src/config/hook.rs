@@ -9,7 +9,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::matcher::Matcher;
-use crate::rule::Rule;
+use crate::config::rule::Rule;
 
 use super::Source;
 

@@ -19,6 +19,7 @@
 pub mod env_policy;
 mod hook;
 pub mod matcher;
+pub mod rule;
 pub mod windows_shell;
 
 pub use hook::*;

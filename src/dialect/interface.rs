@@ -349,7 +349,7 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
     fn hook_field_names(&self) -> &'static [&'static str];
 
     /// Whether this dialect runs hooks of handler type `kind` on `event`
-    /// (the table: `handler_support.rs`); a hook of a type it does not run
+    /// (the table: `claude/handler_support.rs`); a hook of a type it does not run
     /// there is skipped (`"skipped": "unsupported_on_event"`).
     fn supports(&self, kind: crate::model::outcome::HookKind, event: &RunEvent) -> bool {
         let _ = (kind, event);

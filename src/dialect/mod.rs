@@ -61,7 +61,6 @@ pub mod devin;
 pub mod factory;
 pub mod gemini;
 pub mod goose;
-pub mod handler_support;
 pub mod kiro;
 mod load;
 pub mod matcher;

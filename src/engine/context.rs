@@ -8,10 +8,10 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+use super::envfile::EnvFiles;
 use super::options::Setup;
 use super::plan::Plan;
 use crate::dialect::{self, Dialect};
-use crate::envfile::EnvFiles;
 use crate::error::Result;
 use crate::handler::environment::hook_environment;
 use crate::handler::layer::{self, Stack};

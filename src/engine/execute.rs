@@ -20,6 +20,7 @@ use std::time::Instant;
 use serde_json::{Map, Value};
 
 use super::context::{Environments, RunCtx};
+use super::envfile::EnvFiles;
 use super::input::{
     check_blocking_allowed, empty_outcome, empty_outcome_json, resolve_named, run_event_named, unknown_event_warning,
     validate, with_warning, RunToken,
@@ -28,7 +29,6 @@ use super::options::Setup;
 use super::plan::Plan;
 use super::LifecycleHookEngine;
 use crate::dialect::Dialect;
-use crate::envfile::EnvFiles;
 use crate::error::{Error, Result, Status};
 use crate::handler::layer::{self, cancel, Stack};
 use crate::handler::{host, Executed, Hook, Output, Payload};

@@ -25,6 +25,7 @@
 mod absorb;
 mod api;
 mod context;
+pub(crate) mod envfile;
 mod execute;
 mod input;
 mod options;

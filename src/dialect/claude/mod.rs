@@ -39,6 +39,7 @@
 //!   `hooks/hooks.json`.
 //! - Claude-dialect TOML does not exist.
 
+mod handler_support;
 mod rules;
 
 use rules::KEYS;
@@ -353,7 +354,7 @@ impl Dialect for Claude {
     }
 
     fn supports(&self, kind: crate::model::outcome::HookKind, event: &RunEvent) -> bool {
-        super::handler_support::claude_supports_on(kind, event)
+        handler_support::claude_supports_on(kind, event)
     }
 
     fn describe_matcher(&self, matcher: &Matcher, raw: Option<&str>) -> String {
@@ -455,7 +456,7 @@ fn http_policy(top: &Map<String, Value>, info: &SourceInfo) -> Result<HttpPolicy
 fn warn_unsupported(cfg: &mut HooksConfig, event: &str, groups: &[crate::config::HookGroup]) {
     for hook in groups.iter().flat_map(|g| &g.hooks) {
         let kind = hook.handler.kind();
-        if !super::handler_support::claude_supports(kind, event) {
+        if !handler_support::claude_supports(kind, event) {
             cfg.push_never_runs(
                 hook.path.clone(),
                 format!(

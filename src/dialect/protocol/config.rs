@@ -39,11 +39,11 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::config::matcher::Matcher;
+use crate::config::rule::Rule;
 use crate::config::{type_name, HookGroup, HookSpec, HooksConfig, Source};
 use crate::dialect::warn_unknown_fields;
 use crate::error::{Error, Result};
 use crate::model::outcome::HookKind;
-use crate::rule::Rule;
 
 /// What a malformed entry does to the configuration it is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

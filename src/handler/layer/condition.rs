@@ -1,5 +1,5 @@
 //! The condition layer: a hook with an `if` condition (Claude Code's
-//! permission-rule syntax, [`crate::rule`]) is left out of the run, before
+//! permission-rule syntax, [`crate::config::rule`]) is left out of the run, before
 //! it starts, unless the event's tool call matches it. On events without a
 //! tool call a hook with `if` never runs ("Only evaluated on tool events:
 //! PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, and

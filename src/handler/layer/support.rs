@@ -1,7 +1,7 @@
 //! The support layer: a hook whose handler type its dialect does not run on
 //! the event (Claude Code: no `prompt`, `agent` or `http` hooks on
 //! SessionStart, no `prompt` or `agent` hooks on Notification, …; the table
-//! is `src/dialect/handler_support.rs`) is skipped, before the gate, with
+//! is `src/dialect/claude/handler_support.rs`) is skipped, before the gate, with
 //! `"skipped": "unsupported_on_event"` and a warning. Reading the config
 //! already warned about it (`hl_engine_config_warnings`).
 

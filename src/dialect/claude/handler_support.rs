@@ -39,7 +39,7 @@ const ALL_FIVE: &[&str] = &[
 const COMMAND_AND_MCP_ONLY: &[&str] = &["SessionStart", "Setup"];
 
 /// Whether Claude Code runs hooks of `kind` on the event named `event`.
-pub fn claude_supports(kind: HookKind, event: &str) -> bool {
+pub(crate) fn claude_supports(kind: HookKind, event: &str) -> bool {
     match kind {
         HookKind::Command | HookKind::McpTool | HookKind::Callback => true,
         HookKind::Http => !COMMAND_AND_MCP_ONLY.contains(&event),
@@ -48,7 +48,7 @@ pub fn claude_supports(kind: HookKind, event: &str) -> bool {
 }
 
 /// [`claude_supports`] for an event of a run.
-pub fn claude_supports_on(kind: HookKind, event: &RunEvent) -> bool {
+pub(crate) fn claude_supports_on(kind: HookKind, event: &RunEvent) -> bool {
     claude_supports(kind, event.name())
 }
 
