@@ -66,11 +66,8 @@ pub fn settings_files_under(workspace: &Path, home: Option<&Path>, root: &Path) 
         };
         out.extend(system(d.system_files(), d.system_files_are_policy()));
         let user = home.map(|h| d.user_files(h)).unwrap_or_default().into_iter().filter(|p| {
-            if d.reads_hooks_folders() {
-                p.is_dir()
-            } else {
-                p.is_file()
-            }
+            let exists = if d.reads_hooks_folders() { p.is_dir() } else { p.is_file() };
+            exists && d.admits_found_file(workspace, home, p)
         });
         let at_home = home.is_some_and(|h| same_dir(h, workspace));
         let project: Vec<SettingsFile> = d
@@ -78,6 +75,7 @@ pub fn settings_files_under(workspace: &Path, home: Option<&Path>, root: &Path) 
             .iter()
             .filter(|_| d.reads_workspace_at_home() || !at_home)
             .flat_map(|f| existing_sources(d, &workspace.join(f)))
+            .filter(|p| d.admits_found_file(workspace, home, p))
             .map(|p| file(p, false))
             .collect();
         if d.user_files_are_a_fallback() {

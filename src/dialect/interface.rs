@@ -300,6 +300,15 @@ pub trait Dialect: std::fmt::Debug + Send + Sync + 'static {
         true
     }
 
+    /// Whether a host of this agent reads the user or workspace hooks file
+    /// `path` it found for `workspace` and the home directory `home` (goose
+    /// leaves out a plugin its settings disable, and a user's plugin a
+    /// project plugin of the same name replaces). Every one by default.
+    fn admits_found_file(&self, workspace: &Path, home: Option<&Path>, path: &Path) -> bool {
+        let _ = (workspace, home, path);
+        true
+    }
+
     /// Machine-wide hooks files a host reads after every other file
     /// (Gemini CLI's system settings), absolute; trusted sources.
     fn late_system_files(&self) -> &'static [&'static str] {

@@ -374,6 +374,9 @@ fn extended_events_run_inside_the_tool_events_they_follow() {
 /// each in name order; the plugin root is the folder above `hooks/`.
 #[test]
 fn plugins_are_found_in_the_project_then_the_users_folder() {
+    if std::env::var_os("GOOSE_PATH_ROOT").is_some() {
+        return; // the user's plugins are elsewhere; the test is about the defaults
+    }
     let dir = tempfile::tempdir().unwrap();
     let (home, ws) = (dir.path().join("home"), dir.path().join("ws"));
     for p in [
@@ -399,6 +402,22 @@ fn plugins_are_found_in_the_project_then_the_users_folder() {
             s("home/.agents/plugins/u/hooks/hooks.json", true),
         ]
     );
+    // "disabledPlugins" in the project's settings drops a plugin; a user's
+    // plugin with a project plugin's name is the project's
+    // (`plugin_scope_rank`, then the first of each name).
+    std::fs::write(ws.join(".agents/plugins/no-hooks/.keep"), "").unwrap();
+    std::fs::create_dir_all(ws.join(".config/goose")).unwrap();
+    std::fs::write(ws.join(".config/goose/settings.json"), r#"{"disabledPlugins": ["b"]}"#).unwrap();
+    for p in [home.join(".agents/plugins/a/hooks/hooks.json"), home.join(".agents/plugins/no-hooks/hooks/hooks.json")] {
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, r#"{"hooks": {}}"#).unwrap();
+    }
+    let found: Vec<String> = dialect::settings_files_under(&ws, Some(&home), &dir.path().join("root"))
+        .into_iter()
+        .filter(|f| f.dialect.name() == "goose")
+        .map(|f| f.path.strip_prefix(dir.path()).unwrap().display().to_string())
+        .collect();
+    assert_eq!(found, ["ws/.agents/plugins/a/hooks/hooks.json", "home/.agents/plugins/u/hooks/hooks.json"]);
     let file = ws.join(".agents/plugins/a/hooks/hooks.json");
     assert_eq!(dialect::for_path(&file).map(|d| d.name()), Some("goose"));
     assert_eq!(dialect::plugin_root_of(&file, None), Some(ws.join(".agents/plugins/a")));

@@ -9,6 +9,7 @@
 //! | part | file |
 //! |---|---|
 //! | a plugin's `hooks.json`: what rejects the file, what is skipped and reported, `on_failure`, `timeout` | `config.rs` |
+//! | which plugins goose runs: its plugin settings (`enabledPlugins`, `disabledPlugins`), a project plugin replacing a user's | `plugins.rs` |
 //! | goose's own payload (`event`, `matcher_context`, `tool_call_id`, `message`, ...) | `payload.rs` |
 //! | one hook's result → the canonical reply: goose's strict decision table, banners | `reply.rs` |
 //! | events, rule table, files, environment, `${PLUGIN_ROOT}`, tool names | here |
@@ -28,6 +29,7 @@
 
 mod config;
 mod payload;
+mod plugins;
 mod reply;
 
 use std::borrow::Cow;
@@ -416,6 +418,12 @@ impl Dialect for Goose {
     /// (or `$GOOSE_PATH_ROOT/.agents/plugins`), in plugin name order.
     fn user_files(&self, home: &Path) -> Vec<PathBuf> {
         plugin_hooks_files(&user_plugins_dir(home, std::env::var_os("GOOSE_PATH_ROOT")))
+    }
+
+    /// A plugin goose's settings disable is not read, nor a user's plugin
+    /// that a project plugin of the same name replaces.
+    fn admits_found_file(&self, workspace: &Path, home: Option<&Path>, path: &Path) -> bool {
+        plugins::admits(workspace, home, path)
     }
 
     /// goose ranks project plugins before the user's.
