@@ -231,6 +231,26 @@ mod tests {
         assert!(matches!(h, HandlerSpec::Command { shell: Shell::Bash, args: None, .. }));
     }
 
+    /// On Windows a `.cmd` script named by `command` starts directly (in
+    /// cmd.exe), and its exit 2 blocks PreToolUse with its stderr.
+    #[cfg(windows)]
+    #[test]
+    fn a_cmd_script_runs_directly_on_windows() {
+        let dir = tempfile::tempdir().unwrap();
+        let hooks = dir.path().join(".augment").join("hooks");
+        std::fs::create_dir_all(&hooks).unwrap();
+        let script = hooks.join("guard.cmd");
+        std::fs::write(&script, "@echo off\r\n>&2 echo no rm\r\nexit /b 2\r\n").unwrap();
+        let settings = dir.path().join(".augment").join("settings.json");
+        let config = json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": script}]}]}});
+        std::fs::write(&settings, config.to_string()).unwrap();
+        let options = json!({"workspace": dir.path(), "session_id": "s", "hooks_file": settings});
+        let engine = crate::LifecycleHookEngine::from_options_json(&options.to_string()).unwrap();
+        let input = json!({"tool_name": "launch-process", "tool_input": {"command": "rm -rf /"}});
+        let out = engine.run_blocking(crate::HookEvent::PreToolUse, &input).unwrap().to_json();
+        assert_eq!((out["decision"].as_str(), out["reason"].as_str()), (Some("deny"), Some("no rm")), "{out}");
+    }
+
     #[test]
     fn raw_entries_are_found_by_path() {
         let v = json!([{"hooks": [{"command": "a.sh"}]}, {"hooks": [{"command": "b.sh"}, {"command": "c.sh"}]}]);
