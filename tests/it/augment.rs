@@ -308,3 +308,38 @@ fn mcp_matchers_match_mcp_tools() {
     run(&e, HookEvent::PreToolUse, json!({"tool_name": "mcp__github__create_issue", "tool_input": {}}));
     assert_eq!(ws.json("mcp.sh.payload.json")["is_mcp_tool"], true);
 }
+
+/// The approval gate pins the script a project's Augment hook runs, in each
+/// way Augment starts one: the path itself, the path with `args`, and a
+/// command through `bash -c`; a script replaced after the approval is not run.
+#[test]
+fn the_scripts_of_augment_hooks_are_pinned() {
+    let ws = Ws::new();
+    let guard = script(&ws, "guard.sh", "echo ran >> ran.txt");
+    let path = ws.file("scripts/guard.sh");
+    let file = ws.write_json(
+        ".augment/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"hooks": [
+            {"type": "command", "command": guard},
+            {"type": "command", "command": "${AUGMENT_PROJECT_DIR}/scripts/guard.sh", "args": ["--x"]},
+            {"type": "command", "command": "\"$AUGMENT_PROJECT_DIR\"/scripts/guard.sh --y"},
+        ]}]}}),
+    );
+    let store = ws.file("state/trust.json");
+    let e = ws.engine_with(json!({"hooks_file": file, "workspace_gated": true, "trust_store": store}));
+    let previews = e.command_previews();
+    assert_eq!(previews.len(), 3);
+    for p in &previews {
+        let pins: Vec<&std::path::Path> = p.pins.iter().map(|p| p.path.as_path()).collect();
+        let want = std::fs::canonicalize(&path).unwrap();
+        assert!(pins.iter().any(|p| *p == path || *p == want), "{pins:?} {:?}", p.unpinned);
+    }
+    e.approve_workspace_hooks(false).unwrap();
+    run(&e, HookEvent::PreToolUse, launch("ls"));
+    assert_eq!(ws.read("ran.txt").lines().count(), 3, "the approved script ran three times");
+    ws.script("guard.sh", "#!/bin/sh\ncat >/dev/null\necho evil >> ran.txt\n");
+    let out = run(&e, HookEvent::PreToolUse, launch("ls"));
+    let skipped: Vec<&str> = out["hooks"].as_array().unwrap().iter().filter_map(|h| h["skipped"].as_str()).collect();
+    assert_eq!(skipped, ["changed_since_approval"; 3], "{out}");
+    assert!(!ws.read("ran.txt").contains("evil"));
+}
