@@ -5,7 +5,7 @@
 use hookline::HookEvent;
 use serde_json::{json, Value};
 
-use crate::support::{run, texts, Ws};
+use crate::support::{run, texts, write_executable, Ws};
 
 /// A PreToolUse call of Augment's shell tool.
 fn launch(command: &str) -> Value {
@@ -171,11 +171,8 @@ fn a_command_is_a_script_path_and_arguments_go_in_args() {
 fn plugin_scripts_are_named_by_augment_plugin_root() {
     let ws = Ws::new();
     let plugin = ws.path().join("plugin");
-    let hook = ws.write(
-        "plugin/hooks/format.sh",
-        "#!/bin/sh\ncat >/dev/null\necho \"$0 $*\" >> \"$AUGMENT_PROJECT_DIR/ran.txt\"\n",
-    );
-    std::fs::set_permissions(&hook, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let hook = ws.file("plugin/hooks/format.sh");
+    write_executable(&hook, "#!/bin/sh\ncat >/dev/null\necho \"$0 $*\" >> \"$AUGMENT_PROJECT_DIR/ran.txt\"\n", 0o755);
     let hooks = json!({"hooks": {"PostToolUse": [{"matcher": "save-file", "hooks": [
         {"type": "command", "command": "\"$AUGMENT_PLUGIN_ROOT\"/hooks/format.sh --all"},
         {"type": "command", "command": "${AUGMENT_PLUGIN_ROOT}/hooks/format.sh", "args": ["--exec"]},

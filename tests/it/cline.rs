@@ -13,14 +13,12 @@ use std::time::{Duration, Instant};
 use hookline::{HookEvent, LifecycleHookEngine};
 use serde_json::{json, Value};
 
-use crate::support::{run, texts, Ws};
+use crate::support::{run, texts, write_executable, Ws};
 
 /// Write a hook file `name` into `dir` with `mode`.
 fn hook_file(dir: &Path, name: &str, text: &str, mode: u32) -> PathBuf {
-    std::fs::create_dir_all(dir).unwrap();
     let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).unwrap();
+    write_executable(&path, text, mode);
     path
 }
 

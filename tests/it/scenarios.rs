@@ -54,11 +54,7 @@ fn run(scenario: &Value) -> Value {
     let dir = std::fs::canonicalize(ws.path()).unwrap();
     if let Some(files) = scenario["files"].as_object() {
         for (rel, text) in files {
-            use std::os::unix::fs::PermissionsExt;
-            let path = dir.join(rel);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(&path, text.as_str().unwrap()).unwrap();
-            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+            crate::support::write_executable(&dir.join(rel), text.as_str().unwrap(), 0o755);
         }
     }
     let mut options = scenario["options"].clone();

@@ -73,9 +73,7 @@ impl Ws {
     /// An executable script `scripts/<name>`; the command that runs it
     /// from the workspace (`./scripts/<name>`).
     pub fn script(&self, name: &str, text: &str) -> String {
-        use std::os::unix::fs::PermissionsExt;
-        let path = self.write(&format!("scripts/{name}"), text);
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        write_executable(&self.file(&format!("scripts/{name}")), text, 0o755);
         format!("./scripts/{name}")
     }
 
@@ -95,6 +93,31 @@ impl Ws {
     pub fn engine_with(&self, extra: Value) -> LifecycleHookEngine {
         self.try_engine_with(extra).unwrap()
     }
+}
+
+/// Write an executable file with mode `mode`, its content written by a
+/// child process (`sh -c 'cat > FILE'`), never by this one.
+///
+/// The tests run in parallel threads of one process, and many of them
+/// spawn hooks. A file this process opened for writing is inherited by a
+/// child forked on another thread until that child execs, and executing a
+/// file someone holds open for writing fails with "Text file busy"
+/// (ETXTBSY; `sh` exits 126). When the writer is a child process, no
+/// thread of this process holds the file, so a hook that executes the file
+/// right after it was written does not race with the other tests' forks.
+pub fn write_executable(path: &Path, text: &str, mode: u32) {
+    use std::io::Write;
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let mut child = Command::new("sh")
+        .args(["-c", "cat > \"$1\"", "sh"])
+        .arg(path)
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+    assert!(child.wait().unwrap().success(), "could not write {}", path.display());
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
 }
 
 /// Run `event` with `input`; the outcome JSON.
