@@ -50,8 +50,8 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+use super::protocol::env::{protocol_environment, PROTOCOL_ENV_NAMES, PROTOCOL_PLACEHOLDERS};
 use super::protocol::{self, config::GroupShape, config::Malformed, Subjects};
-use super::vtcode::{protocol_environment, PROTOCOL_ENV_NAMES, PROTOCOL_PLACEHOLDERS};
 use super::{Dialect, Placeholder, ReadCtx};
 use crate::config::matcher::Matcher;
 use crate::config::{type_name, DisableAllHooks, HooksConfig, HttpPolicy, Source, SourceInfo};

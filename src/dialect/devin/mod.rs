@@ -27,8 +27,8 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Map, Value};
 
 use super::claude::CLAUDE;
+use super::protocol::env::{protocol_environment, PROTOCOL_ENV_NAMES, PROTOCOL_PLACEHOLDERS};
 use super::tools::{McpNames, ToolName, ToolVocabulary};
-use super::vtcode::{protocol_environment, PROTOCOL_ENV_NAMES, PROTOCOL_PLACEHOLDERS};
 use super::{Dialect, Placeholder, ReadCtx};
 use crate::config::matcher::Matcher;
 use crate::config::{type_name, HooksConfig, SourceInfo};

@@ -49,6 +49,7 @@
 //!   messages hookline writes itself name the event and the hook.
 
 pub(crate) mod config;
+pub(crate) mod env;
 pub(crate) mod handlers;
 pub(crate) mod payload;
 
