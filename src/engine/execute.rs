@@ -422,10 +422,17 @@ impl LifecycleHookEngine {
                 let (payload, hook) = (&payloads[at(i)], hooks[i]);
                 handles.push((i, scope.spawn(move || timed(ctx.run_one(i, hook, payload)))));
             }
-            // Prompt and agent hooks each wait on a thread of their own, at
-            // most MODEL_HOOKS_AT_ONCE at a time (in configuration order),
-            // while this thread makes their handler calls until all are done.
-            if !models.is_empty() {
+            // A stage of one prompt or agent hook runs it on this thread:
+            // nothing else waits meanwhile, and its handler call is made
+            // where the host expects it without a relay (no thread spawned).
+            if let ([only], [_]) = (models.as_slice(), stage) {
+                results[at(*only)] = Some(timed(ctx.run_one(*only, hooks[*only], &payloads[at(*only)])));
+            }
+            // Otherwise prompt and agent hooks each wait on a thread of their
+            // own, at most MODEL_HOOKS_AT_ONCE at a time (in configuration
+            // order), while this thread makes their handler calls until all
+            // are done.
+            else if !models.is_empty() {
                 let (relay, calls) = std::sync::mpsc::channel();
                 for (ticket, &i) in models.iter().enumerate() {
                     let (payload, hook, relay, places) = (&payloads[at(i)], hooks[i], relay.clone(), places.clone());
