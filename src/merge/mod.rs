@@ -664,3 +664,6 @@ impl EventInterpreter {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -31,7 +31,7 @@
 //! (`honours`); what differs between dialects (what exit 2 means, context
 //! on failed hooks, which fields block) is read from the hook's row, never
 //! from the dialect's name. How replies combine (precedence, early stops)
-//! is the canonical merge's ([`crate::merge`]).
+//! is the canonical merge's (`src/merge/`).
 //!
 //! Choices the hooks protocols leave open (shared by all events):
 //! - A timed-out hook's partial output is not read (only the timeout counts).
@@ -178,7 +178,7 @@ fn keep_own_fields(reply: &mut HookReply, run: &HookRun<'_>, own: &OwnFields) {
 }
 
 /// The reader columns the reader of an event of `family` honours (the
-/// merge columns are [`crate::merge::honours`]'s).
+/// merge columns are the merge's, `src/merge/`).
 pub(crate) fn honours(family: EventFamily) -> &'static [Column] {
     match family {
         EventFamily::Context => session_start::HONOURS,

@@ -5,7 +5,7 @@ use std::fs::File;
 use std::time::{Duration, SystemTime};
 
 /// The text of a shell-form hook is read in its agent's Windows shell's
-/// syntax: Codex `%COMSPEC% /C` (cmd.exe), Gemini CLI and Cursor
+/// syntax: Codex `%ComSpec% /C` (cmd.exe), Gemini CLI and Cursor
 /// PowerShell, Claude Code Git Bash (POSIX text); `"shell":
 /// "powershell"` PowerShell in every dialect.
 #[test]

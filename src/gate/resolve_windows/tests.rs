@@ -50,7 +50,7 @@ fn windows_paths_normalise_join_and_compare_without_case() {
 
 #[test]
 fn cmd_programs_arguments_and_variables() {
-    // Codex runs `%COMSPEC% /C <command>` on Windows (command_runner.rs).
+    // Codex runs `%ComSpec% /C <command>` on Windows (command_runner.rs).
     assert_eq!(
         refs(r#"python "%CLAUDE_PROJECT_DIR%\.codex\hooks\guard.py" --strict"#, Cmd),
         [(format!(r"{WS}\.codex\hooks\guard.py"), Role::Argument)]
